@@ -1,0 +1,53 @@
+# rundown - a thin wrapper around CMake. The two commands of the README:
+#   make report   render the shipped dataset in data/raw/ into out/
+#   make test     build, then run every test (normal and ASan+UBSan builds)
+
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+OUT        ?= out
+JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE_FLAGS ?=
+ifdef CI
+CMAKE_FLAGS += -DRD_WERROR=ON
+endif
+
+BIN = $(BUILD)
+
+.PHONY: all deps deps-debian test test-fast asan report bench clean fuzz
+
+all: deps-debian
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+
+deps:
+	@scripts/deps.sh debian npm
+
+deps-debian:
+	@scripts/deps.sh debian
+
+asan: deps-debian
+	@cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DRD_SANITIZE=address,undefined $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(ASAN_BUILD) -j $(JOBS)
+
+# The normal build, then the same tests under AddressSanitizer and UBSan.
+test: deps all asan
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j $(JOBS)
+
+test-fast: all
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+report: deps-debian all
+	@mkdir -p $(OUT)
+	$(BIN)/rundown-analyze -o $(OUT)/analysis.json data/raw/*.jsonl
+	$(BIN)/rundown-render -o $(OUT) $(OUT)/analysis.json
+	@echo "report: $(OUT)/report.md $(OUT)/report.html $(OUT)/report.xlsx"
+
+bench: deps all
+	$(BIN)/rundown-collect suite --resume -o data/raw data/suites/js-runtimes.json
+
+fuzz:
+	@scripts/fuzz.sh
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz $(OUT)

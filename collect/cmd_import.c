@@ -1,0 +1,212 @@
+/*
+ * import - `rundown-collect import`: reads load-tool and hyperfine outputs
+ * into run records and appends them to a store (or prints them).
+ *
+ * All files of one call are parsed before anything is written, so a bad
+ * file leaves the store exactly as it was.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "importer.h"
+#include "labels.h"
+#include "runindex.h"
+#include "rundown/cli.h"
+#include "rundown/fsutil.h"
+#include "rundown/store.h"
+
+/* Tool outputs are small; this cap only stops a runaway input. */
+#define IMPORT_MAX_BYTES ((size_t)1 << 30)
+
+static void usage(FILE *out)
+{
+    size_t n;
+    const struct rd_importer *const *list = rd_importers(&n);
+    fprintf(out,
+            "usage: rundown-collect import [-t TOOL] [-v] [-w WORKLOAD] [-l KEY=VAL]...\n"
+            "                              [-s SUITE] [-e ENV] [--phase PHASE] [-r RUN]\n"
+            "                              [-o STORE] FILE|-...\n"
+            "\n"
+            "Reads each FILE ('-' is standard input) as the output of a load tool or of\n"
+            "hyperfine and writes one rundown.run/1 record per run it holds.\n"
+            "\n"
+            "  -t, --tool TOOL       the format (default: detected from the content)\n"
+            "  -v, --verbose         say which format was detected for each file\n"
+            "  -w, --workload NAME   the workload the runs belong to (required)\n"
+            "  -l, --label KEY=VAL   a config label (repeatable), e.g. -l runtime=bun\n"
+            "  -s, --suite NAME      the suite the runs belong to\n"
+            "  -e, --env ID          the environment id the runs point to\n"
+            "      --phase PHASE     measure (default) or warmup\n"
+            "  -r, --run N           number the first run N (default: after the runs\n"
+            "                        already in STORE with the same workload and config)\n"
+            "  -o, --output STORE    append to STORE (default: standard output)\n"
+            "  -h, --help            this text\n"
+            "\n"
+            "formats:\n");
+    for (size_t i = 0; i < n; i++)
+        fprintf(out, "  %-11s %s\n", list[i]->name, list[i]->description);
+}
+
+struct import_opts {
+    const char *tool, *workload, *suite, *env, *phase, *output;
+    long first_run;
+    int verbose;
+    struct rd_label_args labels;
+};
+
+/* Reads, normalises and parses one file into set. */
+static rd_status import_file(const struct import_opts *o, const char *path,
+                             struct rd_recordset *set, struct rd_diag *d)
+{
+    const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+    struct rd_buf raw = RD_BUF_INIT;
+    struct rd_import_input in;
+    rd_status s = rd_read_file(path, IMPORT_MAX_BYTES, &raw, d);
+    if (!s)
+        s = rd_import_normalise(&raw, name, &in, d);
+    if (s) {
+        rd_buf_release(&raw);
+        return s;
+    }
+    const struct rd_importer *imp;
+    if (o->tool) {
+        imp = rd_importer_find(o->tool);
+    } else {
+        imp = rd_importer_detect(&in, d);
+        if (imp && o->verbose)
+            rd_note("%s: detected %s (%s)", name, imp->name, imp->description);
+    }
+    if (!imp) {
+        rd_buf_release(&raw);
+        return RD_ERR_PARSE;
+    }
+    size_t before = set->len;
+    rd_diag_init(d, name);
+    s = imp->parse(&in, set, d);
+    if (!s && set->len == before)
+        s = rd_diag_set(d, RD_ERR_PARSE, name, 1, 1, "expected at least one run of %s",
+                        imp->name);
+    for (size_t i = before; i < set->len && !s; i++) {
+        struct rd_record *r = &set->items[i];
+        if (!r->tool)
+            s = rd_record_set(r, &r->tool, imp->name);
+        if (!s)
+            s = rd_record_set_source(r, "file", name);
+    }
+    rd_buf_release(&raw);
+    return s;
+}
+
+/* Applies the command-line facts to every record and numbers the runs. */
+static rd_status label_and_number(const struct import_opts *o, struct rd_recordset *set,
+                                  struct rd_diag *d)
+{
+    struct rd_run_index ix;
+    rd_run_index_init(&ix);
+    rd_status s = RD_OK;
+    if (o->output && strcmp(o->output, "-") != 0 && o->first_run <= 0)
+        s = rd_run_index_load(&ix, o->output, d);
+    for (size_t i = 0; i < set->len && !s; i++) {
+        struct rd_record *r = &set->items[i];
+        if (o->workload)
+            s = rd_record_set(r, &r->workload, o->workload);
+        if (!s && o->suite)
+            s = rd_record_set(r, &r->suite, o->suite);
+        if (!s && o->env)
+            s = rd_record_set(r, &r->env, o->env);
+        if (!s && o->phase)
+            s = rd_record_set(r, &r->phase, o->phase);
+        for (size_t k = 0; k < o->labels.len && !s; k++)
+            s = rd_record_set_label(r, o->labels.keys[k], o->labels.values[k]);
+        if (s)
+            break;
+        if (!r->workload) {
+            s = rd_diag_set(d, RD_ERR_USAGE, NULL, 0, 0,
+                            "a run needs a workload name: give -w WORKLOAD");
+            d->path = NULL;
+            break;
+        }
+        if (o->first_run > 0)
+            r->run = o->first_run + (long)i;
+        else
+            r->run = rd_run_index_max(&ix, r) + 1;
+        s = rd_run_index_add(&ix, r);
+    }
+    rd_run_index_release(&ix);
+    return s;
+}
+
+int rd_cmd_import(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"tool", required_argument, NULL, 't'},
+        {"verbose", no_argument, NULL, 'v'},
+        {"workload", required_argument, NULL, 'w'},
+        {"label", required_argument, NULL, 'l'},
+        {"suite", required_argument, NULL, 's'},
+        {"env", required_argument, NULL, 'e'},
+        {"phase", required_argument, NULL, 'P'},
+        {"run", required_argument, NULL, 'r'},
+        {"output", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    struct import_opts o = {0};
+    rd_label_args_init(&o.labels);
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "t:vw:l:s:e:r:o:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 't':
+            if (!rd_importer_find(optarg))
+                return rd_usage_error("unknown tool '%s' (see 'rundown-collect import --help')",
+                                      optarg);
+            o.tool = optarg;
+            break;
+        case 'v': o.verbose = 1; break;
+        case 'w': o.workload = optarg; break;
+        case 'l':
+            if (rd_label_args_add(&o.labels, optarg) != RD_OK)
+                return rd_usage_error("expected -l KEY=VALUE with a KEY of letters, digits, "
+                                      "'_', '-' or '.', got '%s'", optarg);
+            break;
+        case 's': o.suite = optarg; break;
+        case 'e': o.env = optarg; break;
+        case 'P':
+            if (strcmp(optarg, "measure") && strcmp(optarg, "warmup"))
+                return rd_usage_error("expected --phase measure or warmup, got '%s'", optarg);
+            o.phase = optarg;
+            break;
+        case 'r': {
+            char *end;
+            o.first_run = strtol(optarg, &end, 10);
+            if (*end || o.first_run <= 0)
+                return rd_usage_error("expected -r with a run number >= 1, got '%s'", optarg);
+            break;
+        }
+        case 'o': o.output = optarg; break;
+        case 'h': usage(stdout); return RD_EXIT_OK;
+        default: return rd_usage_error("invalid option");
+        }
+    }
+    if (optind >= argc)
+        return rd_usage_error("import needs at least one FILE ('-' for standard input)");
+
+    struct rd_recordset set;
+    struct rd_diag d;
+    rd_recordset_init(&set);
+    rd_diag_init(&d, NULL);
+    rd_status s = RD_OK;
+    for (int i = optind; i < argc && !s; i++)
+        s = import_file(&o, argv[i], &set, &d);
+    if (!s)
+        s = label_and_number(&o, &set, &d);
+    if (!s)
+        s = rd_store_append(o.output ? o.output : "-", &set, &d);
+    int rc = s ? rd_fail(s, &d) : RD_EXIT_OK;
+    rd_recordset_release(&set);
+    return rc;
+}

@@ -1,0 +1,14 @@
+/*
+ * commands.h - the subcommands of rundown-collect.
+ *
+ * How to add a subcommand: write `int rd_cmd_<name>(int argc, char **argv)`
+ * in collect/cmd_<name>.c (argv[0] is the subcommand name; parse with
+ * getopt_long; print only through rundown/cli.h; return an exit code from
+ * enum rd_exit), declare it here, and add a row to the table in main.c.
+ */
+#ifndef RUNDOWN_COMMANDS_H
+#define RUNDOWN_COMMANDS_H
+
+int rd_cmd_import(int argc, char **argv);
+
+#endif

@@ -1,0 +1,158 @@
+/*
+ * importer - the table of importers, format detection and input
+ * normalisation shared by every importer.
+ *
+ * Depends on core only; knows nothing of any one tool's format.
+ */
+#include <string.h>
+
+#include "importer.h"
+
+/*
+ * The importers, in detection order; one per tool, each reading every output
+ * format of its tool (text, JSON, CSV). Formats that are easy to mistake
+ * for another (wrk2 prints everything wrk prints, plus more) come first. Each is
+ * declared weak so that the table links while an importer is being written;
+ * a missing one is simply not offered.
+ */
+#define RD_IMPORTER(tool) \
+    extern const struct rd_importer rd_importer_##tool __attribute__((weak));
+RD_IMPORTER(wrk2)
+RD_IMPORTER(wrk)
+RD_IMPORTER(autocannon)
+RD_IMPORTER(bombardier)
+RD_IMPORTER(hey)
+RD_IMPORTER(ab)
+RD_IMPORTER(oha)
+RD_IMPORTER(k6)
+RD_IMPORTER(hyperfine)
+#undef RD_IMPORTER
+
+static const struct rd_importer *const all_importers[] = {
+    &rd_importer_wrk2,
+    &rd_importer_wrk,
+    &rd_importer_autocannon,
+    &rd_importer_bombardier,
+    &rd_importer_hey,
+    &rd_importer_ab,
+    &rd_importer_oha,
+    &rd_importer_k6,
+    &rd_importer_hyperfine,
+};
+
+#define N_ALL (sizeof all_importers / sizeof all_importers[0])
+
+static const struct rd_importer *available[N_ALL];
+static size_t n_available;
+
+static void collect_available(void)
+{
+    if (n_available)
+        return;
+    for (size_t i = 0; i < N_ALL; i++)
+        if (all_importers[i])
+            available[n_available++] = all_importers[i];
+}
+
+const struct rd_importer *const *rd_importers(size_t *count)
+{
+    collect_available();
+    *count = n_available;
+    return available;
+}
+
+const struct rd_importer *rd_importer_find(const char *name)
+{
+    size_t n;
+    const struct rd_importer *const *list = rd_importers(&n);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(list[i]->name, name) == 0)
+            return list[i];
+    return NULL;
+}
+
+const struct rd_importer *rd_importer_detect(const struct rd_import_input *in,
+                                             struct rd_diag *d)
+{
+    size_t n;
+    const struct rd_importer *const *list = rd_importers(&n);
+    const struct rd_importer *best = NULL;
+    int best_score = 0;
+    for (size_t i = 0; i < n; i++) {
+        int score = list[i]->detect(in);
+        /* Ties keep the earlier, more specific importer. */
+        if (score > best_score) {
+            best = list[i];
+            best_score = score;
+        }
+    }
+    if (best && best_score >= 50)
+        return best;
+
+    struct rd_buf names = RD_BUF_INIT;
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            rd_buf_addstr(&names, ", ");
+        rd_buf_addstr(&names, list[i]->name);
+    }
+    /* Show the first non-blank line: that is what a reader recognises. */
+    const char *p = in->data, *end = in->data + in->len;
+    while (p < end && (*p == '\n' || *p == ' ' || *p == '\t' || *p == '\r'))
+        p++;
+    const char *eol = memchr(p, '\n', (size_t)(end - p));
+    size_t first_len = eol ? (size_t)(eol - p) : (size_t)(end - p);
+    unsigned line = 1;
+    for (const char *q = in->data; q < p; q++)
+        line += *q == '\n';
+    char excerpt[96];
+    rd_excerpt(p, first_len, 60, excerpt, sizeof excerpt);
+    if (in->len == 0)
+        rd_diag_set(d, RD_ERR_PARSE, in->path, 1, 1,
+                    "empty input: not output of %s", names.ptr);
+    else
+        rd_diag_set(d, RD_ERR_PARSE, in->path, line, 1,
+                    "not output of %s; first line: '%s'", names.ptr, excerpt);
+    rd_buf_release(&names);
+    return NULL;
+}
+
+rd_status rd_import_normalise(struct rd_buf *raw, const char *path,
+                              struct rd_import_input *in, struct rd_diag *d)
+{
+    char *s = raw->ptr;
+    size_t len = raw->len;
+
+    /* A UTF-8 byte-order mark comes from editors and PowerShell redirects. */
+    if (len >= 3 && (unsigned char)s[0] == 0xEF && (unsigned char)s[1] == 0xBB &&
+        (unsigned char)s[2] == 0xBF) {
+        memmove(s, s + 3, len - 3);
+        len -= 3;
+    }
+
+    unsigned line = 1, col = 1;
+    size_t w = 0;
+    for (size_t r = 0; r < len; r++) {
+        char c = s[r];
+        if (c == '\0') {
+            raw->len = len;
+            return rd_diag_set(d, RD_ERR_PARSE, path, line, col,
+                               "expected text, got a NUL byte (binary input)");
+        }
+        /* CRLF from Windows captures becomes LF; a lone CR (progress bars
+         * redraw with it) is data and stays. */
+        if (c == '\r' && r + 1 < len && s[r + 1] == '\n')
+            continue;
+        s[w++] = c;
+        if (c == '\n') {
+            line++;
+            col = 1;
+        } else {
+            col++;
+        }
+    }
+    rd_buf_truncate(raw, w);
+    in->data = raw->ptr;
+    in->len = raw->len;
+    in->path = path;
+    return RD_OK;
+}

@@ -1,0 +1,60 @@
+/*
+ * buf.h - a growable byte buffer (after git's strbuf, with curl's size cap).
+ *
+ * Invariants: 'ptr' is never NULL and is always NUL-terminated, so it can be
+ * used as a C string at any time; 'len' excludes the NUL. A buffer refuses to
+ * grow past 'max' bytes (0 means no cap other than SIZE_MAX), so input that
+ * an attacker controls cannot make it exhaust memory.
+ */
+#ifndef RUNDOWN_BUF_H
+#define RUNDOWN_BUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#include "rundown/status.h"
+
+struct rd_buf {
+    char *ptr;
+    size_t len;
+    size_t cap;   /* allocated bytes, 0 while ptr points to the static "" */
+    size_t max;   /* cap on len, 0 = unlimited */
+};
+
+#define RD_BUF_INIT { (char *)rd_buf_empty, 0, 0, 0 }
+extern const char rd_buf_empty[1];
+
+/** Initialises an empty buffer that may grow to 'max' bytes (0: no cap). */
+void rd_buf_init(struct rd_buf *b, size_t max);
+/** Frees the contents; the buffer is left initialised and empty. */
+void rd_buf_release(struct rd_buf *b);
+/** Empties the buffer, keeping its storage. */
+void rd_buf_reset(struct rd_buf *b);
+/** Makes room for 'extra' more bytes. RD_ERR_NOMEM past max or on OOM. */
+rd_status rd_buf_grow(struct rd_buf *b, size_t extra);
+rd_status rd_buf_add(struct rd_buf *b, const void *data, size_t len);
+rd_status rd_buf_addstr(struct rd_buf *b, const char *s);
+rd_status rd_buf_addch(struct rd_buf *b, char c);
+rd_status rd_buf_addf(struct rd_buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+rd_status rd_buf_vaddf(struct rd_buf *b, const char *fmt, va_list ap);
+/** Appends a JSON string literal (quotes and escapes included). */
+rd_status rd_buf_add_json_string(struct rd_buf *b, const char *s);
+/** Appends a number in its shortest round-trip form, or null for NaN/inf. */
+rd_status rd_buf_add_json_number(struct rd_buf *b, double v);
+/** Shortens the buffer to 'len' bytes (no-op when already shorter). */
+void rd_buf_truncate(struct rd_buf *b, size_t len);
+/**
+ * Hands over the storage: the caller owns the returned string and frees it
+ * with free(); the buffer is left empty. Never returns NULL except on OOM.
+ */
+char *rd_buf_detach(struct rd_buf *b, size_t *len);
+
+/**
+ * Formats a double in the shortest form that reads back to the same value
+ * ("%.15g", then 16, then 17 digits). 'out' needs 32 bytes. NaN and inf are
+ * written as "nan", "inf", "-inf". Returns out.
+ */
+char *rd_fmt_double(double v, char out[32]);
+
+#endif

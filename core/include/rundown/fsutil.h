@@ -1,0 +1,40 @@
+/*
+ * fsutil.h - whole-file reads, atomic writes and folders.
+ *
+ * Output files are written to a temporary name in the same folder, fsynced
+ * and renamed, so a failure never leaves a half-written file under the real
+ * name.
+ */
+#ifndef RUNDOWN_FSUTIL_H
+#define RUNDOWN_FSUTIL_H
+
+#include <stdio.h>
+
+#include "rundown/buf.h"
+#include "rundown/status.h"
+
+/** Reads a whole file ("-" = stdin) into out; RD_ERR_IO past 'max' bytes (0: no cap). */
+rd_status rd_read_file(const char *path, size_t max, struct rd_buf *out, struct rd_diag *d);
+
+/** Writes data to path atomically (temporary name + fsync + rename). */
+rd_status rd_write_file_atomic(const char *path, const void *data, size_t len,
+                               struct rd_diag *d);
+
+/** An output file being written under a temporary name. */
+struct rd_atomic_file {
+    FILE *f;
+    char *path;
+    char *tmp_path;
+};
+
+/** Opens "<path>.tmp.XXXXXX" for writing; commit renames it to path. */
+rd_status rd_atomic_open(struct rd_atomic_file *af, const char *path, struct rd_diag *d);
+/** Flushes, fsyncs, closes and renames. On failure the temporary is removed. */
+rd_status rd_atomic_commit(struct rd_atomic_file *af, struct rd_diag *d);
+/** Closes and removes the temporary; safe to call after commit. */
+void rd_atomic_abort(struct rd_atomic_file *af);
+
+/** mkdir -p. */
+rd_status rd_mkdir_p(const char *path, struct rd_diag *d);
+
+#endif

@@ -1,0 +1,40 @@
+/*
+ * json.h - core's JSON I/O: the one place (with the JSON-format importers)
+ * that talks to cJSON directly.
+ *
+ * Parsing reports errors as path:line:col. Writing is deterministic: keys in
+ * the order the tree holds them, numbers in shortest round-trip form
+ * (rd_fmt_double), NaN and infinities as null.
+ */
+#ifndef RUNDOWN_JSON_H
+#define RUNDOWN_JSON_H
+
+#include <stdbool.h>
+#include <cjson/cJSON.h>
+
+#include "rundown/buf.h"
+#include "rundown/status.h"
+
+/**
+ * Parses text (which need not be NUL-terminated). Caller frees *out with
+ * cJSON_Delete. Errors name the line and column of the first bad byte.
+ * 'first_line' is the line number of text's first byte in its file (1 for a
+ * whole file).
+ */
+rd_status rd_json_parse(const char *text, size_t len, const char *path,
+                        unsigned first_line, cJSON **out, struct rd_diag *d);
+
+/** Reads and parses a whole file ("-" = stdin). Caller frees with cJSON_Delete. */
+rd_status rd_json_parse_file(const char *path, cJSON **out, struct rd_diag *d);
+
+/** Appends v as JSON; pretty = 2-space indentation and a final newline. */
+rd_status rd_json_write(const cJSON *v, struct rd_buf *out, bool pretty);
+
+/** A string member of an object, or NULL when absent or not a string. */
+const char *rd_json_str(const cJSON *obj, const char *key);
+/** True and *out set when the member is a number. */
+bool rd_json_num(const cJSON *obj, const char *key, double *out);
+/** Adds a number member, or null when v is NaN or infinite. */
+cJSON *rd_json_add_num(cJSON *obj, const char *key, double v);
+
+#endif

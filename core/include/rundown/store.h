@@ -1,0 +1,52 @@
+/*
+ * store.h - reading and appending run stores (JSONL files of run records).
+ *
+ * A store is append-only: rundown never rewrites a line. Readers stream one
+ * line at a time, so memory does not grow with the store. Appends are written
+ * in one write(2) with O_APPEND and fsynced; if the write fails part-way the
+ * file is truncated back to its old size, so a store is never left holding
+ * half a record.
+ */
+#ifndef RUNDOWN_STORE_H
+#define RUNDOWN_STORE_H
+
+#include <stdio.h>
+
+#include "rundown/record.h"
+
+struct rd_store_reader {
+    FILE *f;
+    const char *path;     /* as given; "<stdin>" for "-" */
+    unsigned line;        /* 1-based number of the last line read */
+    char *linebuf;
+    size_t linecap;
+    struct rd_arena arena;
+    int owns_file;
+};
+
+/** Opens a store for reading; "-" is standard input. */
+rd_status rd_store_open(struct rd_store_reader *r, const char *path, struct rd_diag *d);
+
+/**
+ * Reads the next record into rec. Sets *got to 1 when a record was read and
+ * to 0 at the end. Blank lines are skipped. rec and its strings are valid until
+ * the next call. A bad line is RD_ERR_PARSE with d naming path:line:col.
+ */
+rd_status rd_store_next(struct rd_store_reader *r, struct rd_record *rec, int *got,
+                        struct rd_diag *d);
+
+void rd_store_close(struct rd_store_reader *r);
+
+/**
+ * Appends every record of 'set' to the store at 'path' (created when
+ * missing) in one write, then fsyncs. Either all records are added or the
+ * file is left as it was. "-" writes to standard output.
+ */
+rd_status rd_store_append(const char *path, const struct rd_recordset *set,
+                          struct rd_diag *d);
+
+/** Appends one record (same guarantees). */
+rd_status rd_store_append_one(const char *path, const struct rd_record *rec,
+                              struct rd_diag *d);
+
+#endif

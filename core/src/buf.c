@@ -1,0 +1,201 @@
+/*
+ * buf - a growable, NUL-terminated byte buffer with a size cap.
+ *
+ * Depends on nothing but libc.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rundown/buf.h"
+
+const char rd_buf_empty[1] = "";
+
+void rd_buf_init(struct rd_buf *b, size_t max)
+{
+    b->ptr = (char *)rd_buf_empty;
+    b->len = b->cap = 0;
+    b->max = max;
+}
+
+void rd_buf_release(struct rd_buf *b)
+{
+    if (b->cap)
+        free(b->ptr);
+    rd_buf_init(b, b->max);
+}
+
+void rd_buf_reset(struct rd_buf *b)
+{
+    b->len = 0;
+    if (b->cap)
+        b->ptr[0] = '\0';
+}
+
+rd_status rd_buf_grow(struct rd_buf *b, size_t extra)
+{
+    if (extra > SIZE_MAX - b->len - 1)
+        return RD_ERR_NOMEM;
+    size_t need = b->len + extra + 1;
+    if (b->max && need - 1 > b->max)
+        return RD_ERR_NOMEM;
+    if (need <= b->cap)
+        return RD_OK;
+    /* Oversize by 50 % so that appending is amortised linear. */
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap < need)
+        cap = cap > SIZE_MAX / 3 * 2 ? need : cap + cap / 2;
+    char *p = realloc(b->cap ? b->ptr : NULL, cap);
+    if (!p)
+        return RD_ERR_NOMEM;
+    if (!b->cap)
+        p[0] = '\0';
+    b->ptr = p;
+    b->cap = cap;
+    return RD_OK;
+}
+
+rd_status rd_buf_add(struct rd_buf *b, const void *data, size_t len)
+{
+    if (!len)
+        return RD_OK;
+    rd_status s = rd_buf_grow(b, len);
+    if (s)
+        return s;
+    memcpy(b->ptr + b->len, data, len);
+    b->len += len;
+    b->ptr[b->len] = '\0';
+    return RD_OK;
+}
+
+rd_status rd_buf_addstr(struct rd_buf *b, const char *s)
+{
+    return rd_buf_add(b, s, strlen(s));
+}
+
+rd_status rd_buf_addch(struct rd_buf *b, char c)
+{
+    return rd_buf_add(b, &c, 1);
+}
+
+rd_status rd_buf_vaddf(struct rd_buf *b, const char *fmt, va_list ap)
+{
+    va_list copy;
+    va_copy(copy, ap);
+    char small[256];
+    int n = vsnprintf(small, sizeof small, fmt, copy);
+    va_end(copy);
+    if (n < 0)
+        return RD_ERR_IO;
+    if ((size_t)n < sizeof small)
+        return rd_buf_add(b, small, (size_t)n);
+    rd_status s = rd_buf_grow(b, (size_t)n);
+    if (s)
+        return s;
+    vsnprintf(b->ptr + b->len, (size_t)n + 1, fmt, ap);
+    b->len += (size_t)n;
+    return RD_OK;
+}
+
+rd_status rd_buf_addf(struct rd_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    rd_status s = rd_buf_vaddf(b, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+rd_status rd_buf_add_json_string(struct rd_buf *b, const char *s)
+{
+    static const char hex[] = "0123456789abcdef";
+    rd_status st = rd_buf_addch(b, '"');
+    const unsigned char *p = (const unsigned char *)s;
+    while (!st && *p) {
+        const unsigned char *run = p;
+        while (*p >= 0x20 && *p != '"' && *p != '\\')
+            p++;
+        st = rd_buf_add(b, run, (size_t)(p - run));
+        if (st || !*p)
+            break;
+        char esc[7] = {'\\', 0};
+        size_t n = 2;
+        switch (*p) {
+        case '"': esc[1] = '"'; break;
+        case '\\': esc[1] = '\\'; break;
+        case '\n': esc[1] = 'n'; break;
+        case '\t': esc[1] = 't'; break;
+        case '\r': esc[1] = 'r'; break;
+        case '\b': esc[1] = 'b'; break;
+        case '\f': esc[1] = 'f'; break;
+        default:
+            esc[1] = 'u';
+            esc[2] = '0';
+            esc[3] = '0';
+            esc[4] = hex[*p >> 4];
+            esc[5] = hex[*p & 15];
+            n = 6;
+        }
+        st = rd_buf_add(b, esc, n);
+        p++;
+    }
+    return st ? st : rd_buf_addch(b, '"');
+}
+
+char *rd_fmt_double(double v, char out[32])
+{
+    if (isnan(v)) {
+        strcpy(out, "nan");
+        return out;
+    }
+    if (isinf(v)) {
+        strcpy(out, v > 0 ? "inf" : "-inf");
+        return out;
+    }
+    /* Shortest of 15, 16, 17 significant digits that reads back exactly:
+     * 101.3 stays "101.3" instead of "101.30000000000001". */
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(out, 32, "%.*g", prec, v);
+        if (strtod(out, NULL) == v)
+            break;
+    }
+    if (strcmp(out, "-0") == 0)
+        strcpy(out, "0");
+    return out;
+}
+
+rd_status rd_buf_add_json_number(struct rd_buf *b, double v)
+{
+    if (!isfinite(v))
+        return rd_buf_add(b, "null", 4);
+    char tmp[32];
+    return rd_buf_addstr(b, rd_fmt_double(v, tmp));
+}
+
+void rd_buf_truncate(struct rd_buf *b, size_t len)
+{
+    if (len >= b->len)
+        return;
+    b->len = len;
+    b->ptr[len] = '\0';
+}
+
+char *rd_buf_detach(struct rd_buf *b, size_t *len)
+{
+    char *p;
+    if (b->cap) {
+        p = b->ptr;
+    } else {
+        p = malloc(1);
+        if (!p)
+            return NULL;
+        p[0] = '\0';
+    }
+    if (len)
+        *len = b->len;
+    b->ptr = (char *)rd_buf_empty;
+    b->len = b->cap = 0;
+    return p;
+}

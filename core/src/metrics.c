@@ -1,0 +1,139 @@
+/*
+ * metrics - the metric registry: unit, direction and display name of each
+ * metric name that the run record defines (DESIGN.md §3).
+ *
+ * Names outside the registry are described from their unit suffix, so a
+ * workload can print its own "heavycalc_ms" and still be compared the right
+ * way round.
+ */
+#include <stdbool.h>
+#include <string.h>
+
+#include "rundown/metrics.h"
+
+#define L RD_BETTER_LOWER
+#define H RD_BETTER_HIGHER
+#define N RD_BETTER_NONE
+
+/* Sorted by name, so lookups can bisect. */
+static const struct rd_metric_def registry[] = {
+    {"background_wall_ms", "ms", L, "Background task wall time"},
+    {"bytes_total", "bytes", N, "Bytes transferred"},
+    {"connections", "count", N, "Connections"},
+    {"duration_s", "s", N, "Load duration"},
+    {"errors_connect", "count", L, "Connect errors"},
+    {"errors_read", "count", L, "Read errors"},
+    {"errors_status", "count", L, "Status errors"},
+    {"errors_timeout", "count", L, "Timeouts"},
+    {"errors_total", "count", L, "Errors"},
+    {"errors_write", "count", L, "Write errors"},
+    {"exit_code", "code", N, "Exit code"},
+    {"latency_max_ms", "ms", L, "Latency max"},
+    {"latency_mean_ms", "ms", L, "Latency mean"},
+    {"latency_min_ms", "ms", L, "Latency min"},
+    {"latency_p50_ms", "ms", L, "Latency p50"},
+    {"latency_p75_ms", "ms", L, "Latency p75"},
+    {"latency_p90_ms", "ms", L, "Latency p90"},
+    {"latency_p95_ms", "ms", L, "Latency p95"},
+    {"latency_p99_9_ms", "ms", L, "Latency p99.9"},
+    {"latency_p99_ms", "ms", L, "Latency p99"},
+    {"latency_stdev_ms", "ms", L, "Latency sd"},
+    {"max_rss_kib", "KiB", L, "Max RSS"},
+    {"non_2xx", "count", L, "Non-2xx responses"},
+    {"ok", "bool", H, "Works"},
+    {"requests", "count", N, "Requests"},
+    {"rps", "req/s", H, "Requests per second"},
+    {"server_cpu_pct", "%", L, "Server CPU"},
+    {"server_rss_mean_kib", "KiB", L, "Server RSS mean"},
+    {"server_rss_peak_kib", "KiB", L, "Server RSS peak"},
+    {"sys_ms", "ms", L, "System CPU time"},
+    {"threads", "count", N, "Threads"},
+    {"transfer_bytes_per_s", "B/s", H, "Transfer rate"},
+    {"user_ms", "ms", L, "User CPU time"},
+    {"wall_ms", "ms", L, "Wall time"},
+};
+
+#undef L
+#undef H
+#undef N
+
+const struct rd_metric_def *rd_metric_registry(size_t *count)
+{
+    *count = sizeof registry / sizeof registry[0];
+    return registry;
+}
+
+const struct rd_metric_def *rd_metric_find(const char *name)
+{
+    size_t lo = 0, hi = sizeof registry / sizeof registry[0];
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = strcmp(name, registry[mid].name);
+        if (c == 0)
+            return &registry[mid];
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return NULL;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && memcmp(s + n - m, suffix, m) == 0;
+}
+
+void rd_metric_describe(const char *name, struct rd_metric_def *out)
+{
+    const struct rd_metric_def *def = rd_metric_find(name);
+    if (def) {
+        *out = *def;
+        return;
+    }
+    /* Inferred from the unit suffix: times and memory are costs, rates are
+     * gains, counts and anything else carry no direction of their own. */
+    static const struct {
+        const char *suffix, *unit;
+        enum rd_better better;
+    } suffixes[] = {
+        {"_per_s", "1/s", RD_BETTER_HIGHER}, {"_rps", "req/s", RD_BETTER_HIGHER},
+        {"_ops", "ops/s", RD_BETTER_HIGHER}, {"_ns", "ns", RD_BETTER_LOWER},
+        {"_us", "us", RD_BETTER_LOWER},      {"_ms", "ms", RD_BETTER_LOWER},
+        {"_s", "s", RD_BETTER_LOWER},        {"_kib", "KiB", RD_BETTER_LOWER},
+        {"_bytes", "bytes", RD_BETTER_LOWER}, {"_pct", "%", RD_BETTER_NONE},
+        {"_ok", "bool", RD_BETTER_HIGHER},   {"_count", "count", RD_BETTER_NONE},
+    };
+    out->name = name;
+    out->display = name;
+    out->unit = "";
+    out->better = RD_BETTER_NONE;
+    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+        if (ends_with(name, suffixes[i].suffix)) {
+            out->unit = suffixes[i].unit;
+            out->better = suffixes[i].better;
+            return;
+        }
+    }
+}
+
+const char *rd_better_name(enum rd_better b)
+{
+    switch (b) {
+    case RD_BETTER_LOWER: return "lower";
+    case RD_BETTER_HIGHER: return "higher";
+    default: return "none";
+    }
+}
+
+int rd_better_parse(const char *s)
+{
+    if (strcmp(s, "lower") == 0)
+        return RD_BETTER_LOWER;
+    if (strcmp(s, "higher") == 0)
+        return RD_BETTER_HIGHER;
+    if (strcmp(s, "none") == 0)
+        return RD_BETTER_NONE;
+    return -1;
+}

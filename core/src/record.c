@@ -1,0 +1,517 @@
+/*
+ * record - the run record (rundown.run/1): building, JSON output and
+ * validated JSON input, and the recordset that owns records.
+ *
+ * Output is written by hand into an rd_buf (fixed key order, shortest
+ * round-trip numbers) because it is the hot path of every importer and of the
+ * runner; input goes through cJSON, which core's JSON I/O owns.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "rundown/record.h"
+
+void rd_record_init(struct rd_record *r, struct rd_arena *arena)
+{
+    memset(r, 0, sizeof *r);
+    r->arena = arena;
+    r->phase = "measure";
+    r->status = "ok";
+}
+
+rd_status rd_record_set(struct rd_record *r, const char **field, const char *value)
+{
+    if (!value) {
+        *field = NULL;
+        return RD_OK;
+    }
+    char *copy = rd_arena_strdup(r->arena, value);
+    if (!copy)
+        return RD_ERR_NOMEM;
+    *field = copy;
+    return RD_OK;
+}
+
+/* Grows an arena-backed array; the old copy stays in the arena (records are
+ * small and short-lived, and the arena frees everything at once). */
+static void *grow_array(struct rd_arena *a, void *items, size_t len, size_t *cap,
+                        size_t elem)
+{
+    if (len < *cap)
+        return items;
+    size_t ncap = *cap ? *cap * 2 : 8;
+    void *n = rd_arena_alloc(a, ncap * elem);
+    if (!n)
+        return NULL;
+    if (len)
+        memcpy(n, items, len * elem);
+    *cap = ncap;
+    return n;
+}
+
+static rd_status kv_set(struct rd_arena *a, struct rd_kvlist *list, const char *key,
+                        const char *value, bool sorted)
+{
+    size_t pos = list->len;
+    for (size_t i = 0; i < list->len; i++) {
+        int c = strcmp(key, list->items[i].key);
+        if (c == 0) {
+            const char *v = rd_arena_strdup(a, value);
+            if (!v)
+                return RD_ERR_NOMEM;
+            list->items[i].value = v;
+            return RD_OK;
+        }
+        if (sorted && c < 0 && pos == list->len)
+            pos = i;
+    }
+    struct rd_kv *items = grow_array(a, list->items, list->len, &list->cap,
+                                     sizeof *items);
+    if (!items)
+        return RD_ERR_NOMEM;
+    list->items = items;
+    const char *k = rd_arena_strdup(a, key), *v = rd_arena_strdup(a, value);
+    if (!k || !v)
+        return RD_ERR_NOMEM;
+    memmove(items + pos + 1, items + pos, (list->len - pos) * sizeof *items);
+    items[pos].key = k;
+    items[pos].value = v;
+    list->len++;
+    return RD_OK;
+}
+
+static const char *kv_get(const struct rd_kvlist *list, const char *key)
+{
+    for (size_t i = 0; i < list->len; i++)
+        if (strcmp(list->items[i].key, key) == 0)
+            return list->items[i].value;
+    return NULL;
+}
+
+rd_status rd_record_set_label(struct rd_record *r, const char *key, const char *value)
+{
+    return kv_set(r->arena, &r->config, key, value, true);
+}
+
+const char *rd_record_label(const struct rd_record *r, const char *key)
+{
+    return kv_get(&r->config, key);
+}
+
+rd_status rd_record_set_info(struct rd_record *r, const char *key, const char *value)
+{
+    return kv_set(r->arena, &r->info, key, value, true);
+}
+
+const char *rd_record_info(const struct rd_record *r, const char *key)
+{
+    return kv_get(&r->info, key);
+}
+
+rd_status rd_record_set_source(struct rd_record *r, const char *key, const char *value)
+{
+    return kv_set(r->arena, &r->source, key, value, true);
+}
+
+rd_status rd_record_set_metric(struct rd_record *r, const char *name, double value)
+{
+    for (size_t i = 0; i < r->nmetrics; i++) {
+        if (strcmp(r->metrics[i].name, name) == 0) {
+            r->metrics[i].value = value;
+            return RD_OK;
+        }
+    }
+    struct rd_metric *m = grow_array(r->arena, r->metrics, r->nmetrics,
+                                     &r->metrics_cap, sizeof *m);
+    if (!m)
+        return RD_ERR_NOMEM;
+    r->metrics = m;
+    const char *n = rd_arena_strdup(r->arena, name);
+    if (!n)
+        return RD_ERR_NOMEM;
+    m[r->nmetrics].name = n;
+    m[r->nmetrics].value = value;
+    r->nmetrics++;
+    return RD_OK;
+}
+
+bool rd_record_metric(const struct rd_record *r, const char *name, double *out)
+{
+    for (size_t i = 0; i < r->nmetrics; i++) {
+        if (strcmp(r->metrics[i].name, name) == 0) {
+            if (out)
+                *out = r->metrics[i].value;
+            return true;
+        }
+    }
+    return false;
+}
+
+void rd_record_remove_metric(struct rd_record *r, const char *name)
+{
+    for (size_t i = 0; i < r->nmetrics; i++) {
+        if (strcmp(r->metrics[i].name, name) == 0) {
+            memmove(r->metrics + i, r->metrics + i + 1,
+                    (r->nmetrics - i - 1) * sizeof *r->metrics);
+            r->nmetrics--;
+            return;
+        }
+    }
+}
+
+rd_status rd_record_config_id(const struct rd_record *r, struct rd_buf *out)
+{
+    rd_status s = RD_OK;
+    for (size_t i = 0; i < r->config.len && !s; i++) {
+        if (i)
+            s = rd_buf_addch(out, ',');
+        if (!s)
+            s = rd_buf_addf(out, "%s=%s", r->config.items[i].key,
+                            r->config.items[i].value);
+    }
+    return s;
+}
+
+/* ---- output ---- */
+
+static rd_status add_key(struct rd_buf *b, const char *key)
+{
+    rd_status s = rd_buf_addch(b, ',');
+    if (!s)
+        s = rd_buf_add_json_string(b, key);
+    return s ? s : rd_buf_addch(b, ':');
+}
+
+static rd_status add_str_field(struct rd_buf *b, const char *key, const char *value)
+{
+    rd_status s = add_key(b, key);
+    return s ? s : rd_buf_add_json_string(b, value);
+}
+
+static rd_status add_kv_object(struct rd_buf *b, const struct rd_kvlist *list)
+{
+    rd_status s = rd_buf_addch(b, '{');
+    for (size_t i = 0; i < list->len && !s; i++) {
+        if (i)
+            s = rd_buf_addch(b, ',');
+        if (!s)
+            s = rd_buf_add_json_string(b, list->items[i].key);
+        if (!s)
+            s = rd_buf_addch(b, ':');
+        if (!s)
+            s = rd_buf_add_json_string(b, list->items[i].value);
+    }
+    return s ? s : rd_buf_addch(b, '}');
+}
+
+rd_status rd_record_to_json(const struct rd_record *r, struct rd_buf *b)
+{
+    size_t start = b->len;
+    rd_status s = rd_buf_addstr(b, "{\"schema\":\"" RD_RUN_SCHEMA "\"");
+    if (!s && r->suite)
+        s = add_str_field(b, "suite", r->suite);
+    if (!s)
+        s = add_str_field(b, "workload", r->workload ? r->workload : "");
+    if (!s)
+        s = add_key(b, "config");
+    if (!s)
+        s = add_kv_object(b, &r->config);
+    if (!s && r->run > 0) {
+        s = add_key(b, "run");
+        if (!s)
+            s = rd_buf_addf(b, "%ld", r->run);
+    }
+    if (!s)
+        s = add_str_field(b, "phase", r->phase ? r->phase : "measure");
+    if (!s && r->tool)
+        s = add_str_field(b, "tool", r->tool);
+    if (!s)
+        s = add_str_field(b, "status", r->status ? r->status : "ok");
+    if (!s && r->has_exit_code) {
+        s = add_key(b, "exit_code");
+        if (!s)
+            s = rd_buf_addf(b, "%d", r->exit_code);
+    }
+    if (!s && r->started_at)
+        s = add_str_field(b, "started_at", r->started_at);
+    if (!s && r->env)
+        s = add_str_field(b, "env", r->env);
+    if (!s)
+        s = add_key(b, "metrics");
+    if (!s)
+        s = rd_buf_addch(b, '{');
+    for (size_t i = 0; i < r->nmetrics && !s; i++) {
+        if (i)
+            s = rd_buf_addch(b, ',');
+        if (!s)
+            s = rd_buf_add_json_string(b, r->metrics[i].name);
+        if (!s)
+            s = rd_buf_addch(b, ':');
+        if (!s)
+            s = rd_buf_add_json_number(b, r->metrics[i].value);
+    }
+    if (!s)
+        s = rd_buf_addch(b, '}');
+    if (!s && r->info.len) {
+        s = add_key(b, "info");
+        if (!s)
+            s = add_kv_object(b, &r->info);
+    }
+    if (!s && (r->source.len || r->source_line)) {
+        s = add_key(b, "source");
+        if (!s)
+            s = rd_buf_addch(b, '{');
+        for (size_t i = 0; i < r->source.len && !s; i++) {
+            if (i)
+                s = rd_buf_addch(b, ',');
+            if (!s)
+                s = rd_buf_add_json_string(b, r->source.items[i].key);
+            if (!s)
+                s = rd_buf_addch(b, ':');
+            if (!s)
+                s = rd_buf_add_json_string(b, r->source.items[i].value);
+        }
+        if (!s && r->source_line)
+            s = rd_buf_addf(b, "%s\"line\":%u", r->source.len ? "," : "",
+                            r->source_line);
+        if (!s)
+            s = rd_buf_addch(b, '}');
+    }
+    if (!s)
+        s = rd_buf_addstr(b, "}\n");
+    if (s)
+        rd_buf_truncate(b, start);
+    return s;
+}
+
+/* ---- validation and input ---- */
+
+static bool known_status(const char *s)
+{
+    return strcmp(s, "ok") == 0 || strcmp(s, "failed") == 0 || strcmp(s, "timeout") == 0;
+}
+
+static bool known_phase(const char *s)
+{
+    return strcmp(s, "measure") == 0 || strcmp(s, "warmup") == 0;
+}
+
+rd_status rd_record_validate(const struct rd_record *r, struct rd_diag *d)
+{
+    if (!r->workload || !r->workload[0])
+        return rd_diag_set(d, RD_ERR_USAGE, NULL, 0, 0,
+                           "a run record needs a workload name (use -w)");
+    if (r->status && !known_status(r->status))
+        return rd_diag_set(d, RD_ERR_PARSE, NULL, 0, 0,
+                           "expected status ok, failed or timeout, got '%s'", r->status);
+    if (r->phase && !known_phase(r->phase))
+        return rd_diag_set(d, RD_ERR_PARSE, NULL, 0, 0,
+                           "expected phase measure or warmup, got '%s'", r->phase);
+    return RD_OK;
+}
+
+/* 1-based column of the first occurrence of "key": in the line, so a message
+ * points near the offending member (cJSON keeps no positions). */
+static unsigned key_col(const char *line, size_t len, const char *key)
+{
+    size_t klen = strlen(key);
+    for (size_t i = 0; i + klen + 2 <= len; i++)
+        if (line[i] == '"' && memcmp(line + i + 1, key, klen) == 0 &&
+            line[i + 1 + klen] == '"')
+            return (unsigned)i + 1;
+    return 1;
+}
+
+struct parse_ctx {
+    const char *line;
+    size_t len;
+    struct rd_diag *d;
+};
+
+static rd_status field_error(const struct parse_ctx *c, const char *key,
+                             const char *expected)
+{
+    unsigned line = c->d ? c->d->line : 0;
+    return rd_diag_set(c->d, RD_ERR_PARSE, NULL, line, key_col(c->line, c->len, key),
+                       "expected %s for '%s'", expected, key);
+}
+
+/* An optional string member: absent or null leaves *out untouched. */
+static rd_status opt_string(const struct parse_ctx *c, struct rd_record *r,
+                            const cJSON *obj, const char *key, const char **out)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!v || cJSON_IsNull(v))
+        return RD_OK;
+    if (!cJSON_IsString(v))
+        return field_error(c, key, "a string");
+    return rd_record_set(r, out, v->valuestring);
+}
+
+static rd_status string_object(const struct parse_ctx *c, struct rd_record *r,
+                               const cJSON *obj, const char *key,
+                               struct rd_kvlist *list, bool required)
+{
+    const cJSON *o = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!o || cJSON_IsNull(o)) {
+        if (required)
+            return field_error(c, key, "an object of strings");
+        return RD_OK;
+    }
+    if (!cJSON_IsObject(o))
+        return field_error(c, key, "an object of strings");
+    for (const cJSON *it = o->child; it; it = it->next) {
+        if (strcmp(key, "source") == 0 && strcmp(it->string, "line") == 0) {
+            if (!cJSON_IsNumber(it) || it->valuedouble < 0 || it->valuedouble > 4e9)
+                return field_error(c, "line", "a line number");
+            r->source_line = (unsigned)it->valuedouble;
+            continue;
+        }
+        if (!cJSON_IsString(it))
+            return field_error(c, it->string, "a string value");
+        rd_status s = kv_set(r->arena, list, it->string, it->valuestring,
+                             list == &r->config || list == &r->info ||
+                                 list == &r->source);
+        if (s)
+            return s;
+    }
+    return RD_OK;
+}
+
+static rd_status parse_members(const struct parse_ctx *c, struct rd_record *r,
+                               const cJSON *root)
+{
+    const char *schema = NULL;
+    rd_status s;
+    if (!cJSON_IsObject(root))
+        return rd_diag_set(c->d, RD_ERR_PARSE, NULL, c->d ? c->d->line : 0, 1,
+                           "expected a run record object");
+    const cJSON *sv = cJSON_GetObjectItemCaseSensitive(root, "schema");
+    if (cJSON_IsString(sv))
+        schema = sv->valuestring;
+    if (!schema || strcmp(schema, RD_RUN_SCHEMA) != 0)
+        return field_error(c, "schema", "\"" RD_RUN_SCHEMA "\"");
+
+    if ((s = opt_string(c, r, root, "suite", &r->suite)) ||
+        (s = opt_string(c, r, root, "workload", &r->workload)) ||
+        (s = opt_string(c, r, root, "phase", &r->phase)) ||
+        (s = opt_string(c, r, root, "tool", &r->tool)) ||
+        (s = opt_string(c, r, root, "status", &r->status)) ||
+        (s = opt_string(c, r, root, "started_at", &r->started_at)) ||
+        (s = opt_string(c, r, root, "env", &r->env)))
+        return s;
+    if (!r->workload || !r->workload[0])
+        return field_error(c, "workload", "a workload name");
+    if (!known_phase(r->phase))
+        return field_error(c, "phase", "\"measure\" or \"warmup\"");
+    if (!known_status(r->status))
+        return field_error(c, "status", "\"ok\", \"failed\" or \"timeout\"");
+
+    const cJSON *run = cJSON_GetObjectItemCaseSensitive(root, "run");
+    if (run && !cJSON_IsNull(run)) {
+        if (!cJSON_IsNumber(run) || run->valuedouble < 0 || run->valuedouble > 1e15 ||
+            run->valuedouble != floor(run->valuedouble))
+            return field_error(c, "run", "a run number");
+        r->run = (long)run->valuedouble;
+    }
+    const cJSON *ec = cJSON_GetObjectItemCaseSensitive(root, "exit_code");
+    if (ec && !cJSON_IsNull(ec)) {
+        if (!cJSON_IsNumber(ec) || fabs(ec->valuedouble) > 1e9)
+            return field_error(c, "exit_code", "an integer");
+        r->exit_code = (int)ec->valuedouble;
+        r->has_exit_code = true;
+    }
+    if ((s = string_object(c, r, root, "config", &r->config, true)) ||
+        (s = string_object(c, r, root, "info", &r->info, false)) ||
+        (s = string_object(c, r, root, "source", &r->source, false)))
+        return s;
+
+    const cJSON *metrics = cJSON_GetObjectItemCaseSensitive(root, "metrics");
+    if (!cJSON_IsObject(metrics))
+        return field_error(c, "metrics", "an object of numbers");
+    for (const cJSON *m = metrics->child; m; m = m->next) {
+        double v;
+        if (cJSON_IsNumber(m))
+            v = m->valuedouble;
+        else if (cJSON_IsNull(m))
+            v = NAN;
+        else
+            return field_error(c, m->string, "a number or null");
+        if ((s = rd_record_set_metric(r, m->string, v)))
+            return s;
+    }
+    return RD_OK;
+}
+
+rd_status rd_record_from_json(struct rd_record *r, struct rd_arena *arena,
+                              const char *line, size_t len, struct rd_diag *d)
+{
+    rd_record_init(r, arena);
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(line, len, &end, 0);
+    if (!root) {
+        /* cJSON points at the last byte when input ends early: report that
+         * as the end of the line, which is what a reader needs to see. */
+        size_t off = end && end >= line && end <= line + len ? (size_t)(end - line) : 0;
+        if (off + 1 >= len)
+            off = len;
+        unsigned col = (unsigned)off + 1;
+        char got[48];
+        size_t left = len - off;
+        end = line + off;
+        rd_excerpt(end, left, 20, got, sizeof got);
+        return rd_diag_set(d, RD_ERR_PARSE, NULL, d ? d->line : 0, col,
+                           left ? "expected a JSON run record, got '%s'"
+                                : "expected a JSON run record, got end of line%s",
+                           got);
+    }
+    /* Anything after the object on the same line is a second value. */
+    while (end && end < line + len && (*end == ' ' || *end == '\t' || *end == '\r'))
+        end++;
+    rd_status s;
+    if (end && end < line + len) {
+        s = rd_diag_set(d, RD_ERR_PARSE, NULL, d ? d->line : 0,
+                        (unsigned)(end - line) + 1,
+                        "expected one run record per line, got more after it");
+    } else {
+        struct parse_ctx c = {line, len, d};
+        s = parse_members(&c, r, root);
+    }
+    cJSON_Delete(root);
+    return s;
+}
+
+/* ---- recordset ---- */
+
+void rd_recordset_init(struct rd_recordset *set)
+{
+    set->items = NULL;
+    set->len = set->cap = 0;
+    rd_arena_init(&set->arena);
+}
+
+void rd_recordset_release(struct rd_recordset *set)
+{
+    free(set->items);
+    rd_arena_release(&set->arena);
+    rd_recordset_init(set);
+}
+
+struct rd_record *rd_recordset_add(struct rd_recordset *set)
+{
+    if (set->len == set->cap) {
+        size_t ncap = set->cap ? set->cap * 2 : 8;
+        struct rd_record *n = realloc(set->items, ncap * sizeof *n);
+        if (!n)
+            return NULL;
+        set->items = n;
+        set->cap = ncap;
+    }
+    struct rd_record *r = &set->items[set->len++];
+    rd_record_init(r, &set->arena);
+    return r;
+}

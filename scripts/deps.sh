@@ -1,0 +1,65 @@
+#!/bin/sh
+# deps.sh - install what rundown needs, only what is missing.
+#
+#   scripts/deps.sh [debian] [npm]     (both when no argument is given)
+#
+# Debian packages: installed with apt-get when run as root (apt-get update
+# first when the package lists are missing); otherwise the exact apt-get line
+# is printed and the script fails. The JS runtimes and autocannon: installed
+# from the npm registry into data/workloads/node_modules with the lock file
+# (npm ci), so the versions are exactly the pinned ones. Costs nothing when all
+# is present.
+set -eu
+here=$(cd "$(dirname "$0")/.." && pwd)
+
+PACKAGES="cmake gcc make pkg-config libcjson-dev libcmark-gfm-dev
+libcmark-gfm-extensions-dev libxlsxwriter-dev libgsl-dev libcmocka-dev
+gnuplot-nox wrk hey apache2-utils hyperfine npm"
+
+debian() {
+    missing=""
+    for p in $PACKAGES; do
+        if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+            # npm is only needed when no npm is on PATH (e.g. a nodejs from elsewhere).
+            if [ "$p" = npm ] && command -v npm >/dev/null 2>&1; then continue; fi
+            missing="$missing $p"
+        fi
+    done
+    [ -z "$missing" ] && return 0
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "deps: missing Debian packages; run as root:" >&2
+        echo "  apt-get install -y$missing" >&2
+        exit 1
+    fi
+    echo "deps: installing$missing" >&2
+    if [ -z "$(ls /var/lib/apt/lists/ 2>/dev/null | grep -v -e '^lock$' -e '^partial$' -e '^auxfiles$')" ]; then
+        apt-get update -qq
+    fi
+    if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null; then
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
+    fi
+}
+
+npm_runtimes() {
+    dir="$here/data/workloads"
+    stamp="$dir/node_modules/.rundown-installed"
+    if [ -f "$stamp" ] && [ ! "$dir/package-lock.json" -nt "$stamp" ] \
+        && [ -x "$dir/node_modules/.bin/node" ]; then
+        return 0
+    fi
+    command -v npm >/dev/null 2>&1 || { echo "deps: npm not found" >&2; exit 1; }
+    echo "deps: installing the pinned JS runtimes (npm ci in data/workloads)" >&2
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+    touch "$stamp"
+}
+
+if [ $# -eq 0 ]; then set -- debian npm; fi
+for what in "$@"; do
+    case "$what" in
+        debian) debian ;;
+        npm) [ -f "$here/data/workloads/package-lock.json" ] && npm_runtimes ;;
+        *) echo "deps: unknown part '$what' (debian, npm)" >&2; exit 2 ;;
+    esac
+done
+exit 0

@@ -1,0 +1,210 @@
+// links: rd_core
+/*
+ * Run records: building, JSON round trip, validation messages, stores.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "rundown/buf.h"
+#include "rundown/record.h"
+#include "rundown/store.h"
+
+static void build_and_write(void **state)
+{
+    struct rd_recordset set;
+    rd_recordset_init(&set);
+    struct rd_record *r = rd_recordset_add(&set);
+    assert_non_null(r);
+    assert_int_equal(rd_record_set(r, &r->workload, "cpu-heavycalc"), RD_OK);
+    assert_int_equal(rd_record_set(r, &r->tool, "rundown"), RD_OK);
+    /* Labels are kept sorted by key whatever the insertion order. */
+    assert_int_equal(rd_record_set_label(r, "runtime", "bun"), RD_OK);
+    assert_int_equal(rd_record_set_label(r, "mechanism", "worker"), RD_OK);
+    assert_int_equal(rd_record_set_label(r, "runtime", "deno"), RD_OK);
+    r->run = 3;
+    r->exit_code = 0;
+    r->has_exit_code = true;
+    assert_int_equal(rd_record_set_metric(r, "wall_ms", 101.3), RD_OK);
+    assert_int_equal(rd_record_set_metric(r, "max_rss_kib", 61234), RD_OK);
+    assert_int_equal(rd_record_set_metric(r, "latency_mean_ms", NAN), RD_OK);
+    assert_int_equal(rd_record_set_source(r, "file", "a \"quoted\"\tname"), RD_OK);
+    r->source_line = 7;
+
+    struct rd_buf b = RD_BUF_INIT;
+    assert_int_equal(rd_record_to_json(r, &b), RD_OK);
+    assert_string_equal(b.ptr,
+        "{\"schema\":\"rundown.run/1\",\"workload\":\"cpu-heavycalc\","
+        "\"config\":{\"mechanism\":\"worker\",\"runtime\":\"deno\"},\"run\":3,"
+        "\"phase\":\"measure\",\"tool\":\"rundown\",\"status\":\"ok\",\"exit_code\":0,"
+        "\"metrics\":{\"wall_ms\":101.3,\"max_rss_kib\":61234,\"latency_mean_ms\":null},"
+        "\"source\":{\"file\":\"a \\\"quoted\\\"\\tname\",\"line\":7}}\n");
+
+    struct rd_buf id = RD_BUF_INIT;
+    assert_int_equal(rd_record_config_id(r, &id), RD_OK);
+    assert_string_equal(id.ptr, "mechanism=worker,runtime=deno");
+
+    /* Round trip: parse what we wrote and write it again. */
+    struct rd_arena arena;
+    rd_arena_init(&arena);
+    struct rd_record back;
+    struct rd_diag d;
+    rd_diag_init(&d, "t");
+    assert_int_equal(rd_record_from_json(&back, &arena, b.ptr, b.len - 1, &d), RD_OK);
+    double v;
+    assert_true(rd_record_metric(&back, "wall_ms", &v));
+    assert_float_equal(v, 101.3, 0);
+    assert_true(rd_record_metric(&back, "latency_mean_ms", &v));
+    assert_true(isnan(v));
+    assert_string_equal(rd_record_label(&back, "runtime"), "deno");
+    assert_int_equal(back.source_line, 7);
+    struct rd_buf again = RD_BUF_INIT;
+    assert_int_equal(rd_record_to_json(&back, &again), RD_OK);
+    assert_string_equal(again.ptr, b.ptr);
+
+    rd_buf_release(&b);
+    rd_buf_release(&id);
+    rd_buf_release(&again);
+    rd_arena_release(&arena);
+    rd_recordset_release(&set);
+}
+
+static void expect_error(const char *line, unsigned col, const char *msg)
+{
+    struct rd_arena arena;
+    rd_arena_init(&arena);
+    struct rd_record r;
+    struct rd_diag d;
+    rd_diag_init(&d, "s.jsonl");
+    d.line = 4;
+    assert_int_equal(rd_record_from_json(&r, &arena, line, strlen(line), &d), RD_ERR_PARSE);
+    assert_int_equal(d.line, 4);
+    assert_int_equal(d.col, col);
+    assert_string_equal(d.msg, msg);
+    rd_arena_release(&arena);
+}
+
+static void bad_records(void **state)
+{
+    expect_error("{\"schema\":\"rundown.run/2\",\"workload\":\"w\",\"config\":{},\"metrics\":{}}",
+                 2, "expected \"rundown.run/1\" for 'schema'");
+    expect_error("{\"schema\":\"rundown.run/1\",\"config\":{},\"metrics\":{}}",
+                 1, "expected a workload name for 'workload'");
+    expect_error("{\"schema\":\"rundown.run/1\",\"workload\":\"w\",\"config\":{\"a\":1},\"metrics\":{}}",
+                 52, "expected a string value for 'a'");
+    expect_error("{\"schema\":\"rundown.run/1\",\"workload\":\"w\",\"config\":{},\"metrics\":{\"x\":\"1\"}}",
+                 65, "expected a number or null for 'x'");
+    expect_error("{\"schema\":\"rundown.run/1\",\"workload\":\"w\",\"config\":{},\"metrics\":{},\"status\":\"great\"}",
+                 67, "expected \"ok\", \"failed\" or \"timeout\" for 'status'");
+    expect_error("{\"schema\":\"rundown.run/1\",\"workload\":\"w\",\"config\":{},\"metrics\":{}} {}",
+                 68, "expected one run record per line, got more after it");
+    expect_error("{\"schema\":\"rundown.run/1\",", 27,
+                 "expected a JSON run record, got end of line");
+    expect_error("[1,2]", 1, "expected a run record object");
+}
+
+static void store_append_and_read(void **state)
+{
+    char path[] = "/tmp/rundown-test-store-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    unlink(path);
+
+    struct rd_recordset set;
+    rd_recordset_init(&set);
+    for (int i = 1; i <= 3; i++) {
+        struct rd_record *r = rd_recordset_add(&set);
+        rd_record_set(r, &r->workload, "w");
+        rd_record_set_label(r, "runtime", "node");
+        r->run = i;
+        rd_record_set_metric(r, "rps", 1000.5 * i);
+    }
+    struct rd_diag d;
+    rd_diag_init(&d, NULL);
+    assert_int_equal(rd_store_append(path, &set, &d), RD_OK);
+    assert_int_equal(rd_store_append_one(path, &set.items[0], &d), RD_OK);
+
+    /* A record without a workload is refused and the store is untouched. */
+    struct rd_record *bad = rd_recordset_add(&set);
+    rd_record_set_metric(bad, "rps", 1);
+    assert_int_equal(rd_store_append(path, &set, &d), RD_ERR_USAGE);
+
+    struct rd_store_reader rd;
+    assert_int_equal(rd_store_open(&rd, path, &d), RD_OK);
+    struct rd_record rec;
+    int got, n = 0;
+    double sum = 0, v;
+    while (rd_store_next(&rd, &rec, &got, &d) == RD_OK && got) {
+        n++;
+        assert_true(rd_record_metric(&rec, "rps", &v));
+        sum += v;
+    }
+    rd_store_close(&rd);
+    assert_int_equal(n, 4);
+    /* 1000.5 * (1 + 2 + 3) + 1000.5 */
+    assert_float_equal(sum, 7003.5, 1e-9);
+
+    /* A bad line in the middle is reported with its line number. */
+    FILE *f = fopen(path, "a");
+    fputs("\n{\"schema\":\"rundown.run/1\",\"workload\":\"w\",\"config\":{},\"metrics\":{\"a\":[]}}\n", f);
+    fclose(f);
+    assert_int_equal(rd_store_open(&rd, path, &d), RD_OK);
+    rd_status s;
+    while ((s = rd_store_next(&rd, &rec, &got, &d)) == RD_OK && got)
+        ;
+    assert_int_equal(s, RD_ERR_PARSE);
+    assert_int_equal(d.line, 6);
+    assert_string_equal(d.path, path);
+    rd_store_close(&rd);
+
+    unlink(path);
+    rd_recordset_release(&set);
+}
+
+static void shortest_numbers(void **state)
+{
+    char out[32];
+    assert_string_equal(rd_fmt_double(101.3, out), "101.3");
+    assert_string_equal(rd_fmt_double(0.1 + 0.2, out), "0.30000000000000004");
+    assert_string_equal(rd_fmt_double(61234, out), "61234");
+    assert_string_equal(rd_fmt_double(-0.0, out), "0");
+    assert_string_equal(rd_fmt_double(1e300, out), "1e+300");
+    struct rd_buf b = RD_BUF_INIT;
+    rd_buf_add_json_number(&b, INFINITY);
+    rd_buf_add_json_string(&b, "\x01<");
+    assert_string_equal(b.ptr, "null\"\\u0001<\"");
+    rd_buf_release(&b);
+}
+
+static void buffer_cap(void **state)
+{
+    struct rd_buf b;
+    rd_buf_init(&b, 8);
+    assert_int_equal(rd_buf_addstr(&b, "12345678"), RD_OK);
+    assert_int_equal(rd_buf_addch(&b, '9'), RD_ERR_NOMEM);
+    assert_string_equal(b.ptr, "12345678");
+    size_t len;
+    char *p = rd_buf_detach(&b, &len);
+    assert_int_equal(len, 8);
+    assert_string_equal(b.ptr, "");
+    free(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(build_and_write),
+        cmocka_unit_test(bad_records),
+        cmocka_unit_test(store_append_and_read),
+        cmocka_unit_test(shortest_numbers),
+        cmocka_unit_test(buffer_cap),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
