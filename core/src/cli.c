@@ -23,6 +23,7 @@ const char *rd_cli_name(void)
     return progname;
 }
 
+__attribute__((format(printf, 2, 0)))
 static void vmessage(const char *prefix, const char *fmt, va_list ap)
 {
     fprintf(stderr, "%s: %s", progname, prefix);

@@ -37,7 +37,8 @@ rd_status rd_buf_addstr(struct rd_buf *b, const char *s);
 rd_status rd_buf_addch(struct rd_buf *b, char c);
 rd_status rd_buf_addf(struct rd_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-rd_status rd_buf_vaddf(struct rd_buf *b, const char *fmt, va_list ap);
+rd_status rd_buf_vaddf(struct rd_buf *b, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
 /** Appends a JSON string literal (quotes and escapes included). */
 rd_status rd_buf_add_json_string(struct rd_buf *b, const char *s);
 /** Appends a number in its shortest round-trip form, or null for NaN/inf. */

@@ -71,7 +71,7 @@ rd_status rd_diag_set(struct rd_diag *d, rd_status status, const char *path,
 /** Like rd_diag_set with a va_list. */
 rd_status rd_diag_vset(struct rd_diag *d, rd_status status, const char *path,
                        unsigned line, unsigned col, const char *fmt,
-                       va_list ap);
+                       va_list ap) __attribute__((format(printf, 6, 0)));
 
 /**
  * Formats "path:line:col: msg" (omitting the parts that are unknown) into
