@@ -64,6 +64,19 @@ rd_status rd_atomic_open(struct rd_atomic_file *af, const char *path, struct rd_
         return rd_diag_set(d, RD_ERR_NOMEM, path, 0, 0, "out of memory");
     }
     memcpy(af->path, path, n + 1);
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        free(af->tmp_path);
+        af->tmp_path = NULL;
+        af->f = fopen(path, "w");
+        if (!af->f) {
+            int e = errno;
+            free(af->path);
+            memset(af, 0, sizeof *af);
+            return rd_diag_set(d, RD_ERR_IO, path, 0, 0, "cannot open: %s", strerror(e));
+        }
+        return RD_OK;
+    }
     snprintf(af->tmp_path, n + 16, "%s.tmp.XXXXXX", path);
     int fd = mkstemp(af->tmp_path);
     if (fd < 0) {
@@ -92,7 +105,8 @@ void rd_atomic_abort(struct rd_atomic_file *af)
 {
     if (af->f) {
         fclose(af->f);
-        unlink(af->tmp_path);
+        if (af->tmp_path)
+            unlink(af->tmp_path);
     }
     free(af->path);
     free(af->tmp_path);
@@ -103,15 +117,20 @@ rd_status rd_atomic_commit(struct rd_atomic_file *af, struct rd_diag *d)
 {
     rd_status s = RD_OK;
     int e = 0;
-    if (fflush(af->f) != 0 || ferror(af->f) || fsync(fileno(af->f)) != 0)
+    errno = 0;
+    if (fflush(af->f) != 0 || ferror(af->f))
         e = errno ? errno : EIO;
+    /* Devices and pipes cannot be synced (EINVAL, EROFS): that is fine. */
+    if (!e && af->tmp_path && fsync(fileno(af->f)) != 0)
+        e = errno;
     if (fclose(af->f) != 0 && !e)
         e = errno;
     af->f = NULL;
-    if (!e && rename(af->tmp_path, af->path) != 0)
+    if (!e && af->tmp_path && rename(af->tmp_path, af->path) != 0)
         e = errno;
     if (e) {
-        unlink(af->tmp_path);
+        if (af->tmp_path)
+            unlink(af->tmp_path);
         s = rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "cannot write '%s': %s", af->path,
                         strerror(e));
         if (d)

@@ -24,10 +24,14 @@ rd_status rd_write_file_atomic(const char *path, const void *data, size_t len,
 struct rd_atomic_file {
     FILE *f;
     char *path;
-    char *tmp_path;
+    char *tmp_path;  /* NULL when writing straight to a device or pipe */
 };
 
-/** Opens "<path>.tmp.XXXXXX" for writing; commit renames it to path. */
+/**
+ * Opens "<path>.tmp.XXXXXX" for writing; commit renames it to path. When
+ * path exists and is not a regular file (/dev/null, /dev/stdout, a FIFO) it
+ * is opened and written directly: renaming over a device would replace it.
+ */
 rd_status rd_atomic_open(struct rd_atomic_file *af, const char *path, struct rd_diag *d);
 /** Flushes, fsyncs, closes and renames. On failure the temporary is removed. */
 rd_status rd_atomic_commit(struct rd_atomic_file *af, struct rd_diag *d);

@@ -1,0 +1,61 @@
+/*
+ * analysis.h - the analyze stage: run stores in, rundown.analysis/1 out.
+ *
+ * Usage: rd_analysis_new(), rd_analysis_add_store() for each store (streamed
+ * one line at a time; only the measured values are kept), then
+ * rd_analysis_write() and rd_analysis_free(). The output contract is
+ * docs/analysis.md; the methods are docs/methods.md.
+ */
+#ifndef RUNDOWN_ANALYZE_ANALYSIS_H
+#define RUNDOWN_ANALYZE_ANALYSIS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "rundown/buf.h"
+#include "rundown/status.h"
+
+#define RD_ANALYSIS_SCHEMA "rundown.analysis/1"
+
+struct rd_analyze_opts {
+    double alpha;               /* significance level, default 0.05 */
+    double confidence;          /* CI level, default 0.95 */
+    size_t bootstrap;           /* resamples for the median CI; 0 = none */
+    unsigned long seed;         /* bootstrap seed, default 1 */
+    const char *baseline_key;   /* --baseline KEY=VAL, or NULL */
+    const char *baseline_val;
+    const char *metric;         /* --metric: primary metric when the suite names none */
+    bool all_metrics;           /* tests on every metric, not only the primary */
+    bool exclude_outliers;      /* drop Tukey outliers before the statistics */
+    bool pool_envs;             /* allow one config to hold runs of several environments */
+    const char *published_dir;  /* --published DIR: replication against summary statistics */
+};
+
+/** Sets the documented defaults. */
+void rd_analyze_opts_init(struct rd_analyze_opts *o);
+
+struct rd_analysis;
+
+/** Creates an empty analysis; the options are copied (their strings are not). */
+rd_status rd_analysis_new(const struct rd_analyze_opts *o, struct rd_analysis **out);
+
+/**
+ * Streams the store at 'path' ("-" = stdin) into the analysis. Warmup runs
+ * are skipped, failed and timed-out runs counted. A bad line is
+ * RD_ERR_PARSE with d naming path:line:col; runs of two environments in one
+ * config are RD_ERR_PARSE (naming the line) unless pool_envs is set.
+ * 'path' must outlive the analysis.
+ */
+rd_status rd_analysis_add_store(struct rd_analysis *a, const char *path, struct rd_diag *d);
+
+/**
+ * Computes every statistic and appends the rundown.analysis/1 document
+ * (pretty-printed, deterministic: same input and options, same bytes) to out.
+ * Errors: RD_ERR_NOMEM, or RD_ERR_PARSE/RD_ERR_IO from an environment or
+ * published file that exists but cannot be read.
+ */
+rd_status rd_analysis_write(struct rd_analysis *a, struct rd_buf *out, struct rd_diag *d);
+
+void rd_analysis_free(struct rd_analysis *a);
+
+#endif

@@ -1,0 +1,110 @@
+/*
+ * jw.c - the streaming JSON writer behind analysis.json.
+ *
+ * Numbers go through rd_buf_add_json_number (shortest round-trip form, null
+ * for NaN), so the same statistics always give the same bytes.
+ */
+#include "jw.h"
+
+void jw_init(struct jw *w, struct rd_buf *b)
+{
+    w->b = b;
+    w->st = RD_OK;
+    w->depth = 0;
+    w->first[0] = true;
+    w->pretty[0] = true;
+}
+
+static void put(struct jw *w, rd_status s)
+{
+    if (!w->st)
+        w->st = s;
+}
+
+static void newline(struct jw *w)
+{
+    put(w, rd_buf_addch(w->b, '\n'));
+    for (int i = 0; i < w->depth; i++)
+        put(w, rd_buf_add(w->b, "  ", 2));
+}
+
+/* Separator, indentation and "key": before a member. */
+static void member(struct jw *w, const char *key)
+{
+    if (w->depth > 0) {
+        if (!w->first[w->depth])
+            put(w, rd_buf_addch(w->b, ','));
+        if (w->pretty[w->depth])
+            newline(w);
+        w->first[w->depth] = false;
+    }
+    if (key) {
+        put(w, rd_buf_add_json_string(w->b, key));
+        put(w, rd_buf_addch(w->b, ':'));
+    }
+}
+
+static void open_(struct jw *w, const char *key, bool pretty, char c)
+{
+    member(w, key);
+    put(w, rd_buf_addch(w->b, c));
+    if (w->depth + 1 >= JW_MAX_DEPTH) {
+        put(w, RD_ERR_USAGE);
+        return;
+    }
+    w->depth++;
+    w->first[w->depth] = true;
+    w->pretty[w->depth] = pretty;
+}
+
+void jw_obj(struct jw *w, const char *key, bool pretty)
+{
+    open_(w, key, pretty, '{');
+}
+
+void jw_arr(struct jw *w, const char *key, bool pretty)
+{
+    open_(w, key, pretty, '[');
+}
+
+void jw_end(struct jw *w, char close)
+{
+    bool was_pretty = w->pretty[w->depth], empty = w->first[w->depth];
+    if (w->depth > 0)
+        w->depth--;
+    if (was_pretty && !empty)
+        newline(w);
+    put(w, rd_buf_addch(w->b, close));
+    if (w->depth == 0)
+        put(w, rd_buf_addch(w->b, '\n'));
+}
+
+void jw_num(struct jw *w, const char *key, double v)
+{
+    member(w, key);
+    put(w, rd_buf_add_json_number(w->b, v));
+}
+
+void jw_str(struct jw *w, const char *key, const char *s)
+{
+    member(w, key);
+    put(w, s ? rd_buf_add_json_string(w->b, s) : rd_buf_addstr(w->b, "null"));
+}
+
+void jw_bool(struct jw *w, const char *key, bool v)
+{
+    member(w, key);
+    put(w, rd_buf_addstr(w->b, v ? "true" : "false"));
+}
+
+void jw_null(struct jw *w, const char *key)
+{
+    member(w, key);
+    put(w, rd_buf_addstr(w->b, "null"));
+}
+
+void jw_raw(struct jw *w, const char *key, const char *json, size_t len)
+{
+    member(w, key);
+    put(w, rd_buf_add(w->b, json, len));
+}

@@ -1,0 +1,269 @@
+/*
+ * replicate.c - our measurements set against published summary figures.
+ *
+ * Published studies give a mean (or a best-of-N, or a median), sometimes an
+ * sd and n, never raw runs. For each figure in DIR/NAME.json
+ * (rundown.published/1) we find the configs whose labels include every
+ * published label and state the ratio ours / published; when the paper gave
+ * sd and n, also a Welch test from summary statistics and Fieller's CI of
+ * the ratio. Figures of a workload we ran but a config or metric we did not
+ * measure are listed with "ours": null, so a report can show what is
+ * missing; figures of workloads absent from the stores are left out.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_int.h"
+#include "jw.h"
+#include "rundown/json.h"
+#include "rundown/metrics.h"
+#include "stats.h"
+
+#define PUBLISHED_SCHEMA "rundown.published/1"
+
+static int cmp_str(const void *x, const void *y)
+{
+    return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+static int cmp_cfgp(const void *x, const void *y)
+{
+    const struct cfg *const *a = x, *const *b = y;
+    return strcmp((*a)->id, (*b)->id);
+}
+
+static const struct wl *find_wl(const struct rd_analysis *a, const char *name)
+{
+    int64_t f = rd_smap_find(&a->wl_map, a->wl_names, name);
+    return f >= 0 ? &a->wls[f] : NULL;
+}
+
+/* Every published label equals ours; labels only we have are ignored. */
+static bool labels_match(const struct cfg *c, const cJSON *labels)
+{
+    const cJSON *l;
+    cJSON_ArrayForEach(l, labels) {
+        if (!cJSON_IsString(l))
+            return false;
+        bool found = false;
+        for (size_t i = 0; i < c->nlabels && !found; i++)
+            found = strcmp(c->labels[i].key, l->string) == 0 &&
+                    strcmp(c->labels[i].value, l->valuestring) == 0;
+        if (!found)
+            return false;
+    }
+    return true;
+}
+
+static double num_or_nan(const cJSON *o, const char *key)
+{
+    double v;
+    return rd_json_num(o, key, &v) ? v : NAN;
+}
+
+static void write_entry(struct rd_analysis *a, struct jw *w, const cJSON *doc,
+                        const cJSON *fig, const char *file, const struct cfg *c)
+{
+    const char *metric = rd_json_str(fig, "metric");
+    /* Figures inherit the study's statistic and n when they give none. */
+    const char *stat = rd_json_str(fig, "statistic");
+    if (!stat)
+        stat = rd_json_str(doc, "statistic");
+    if (!stat)
+        stat = "mean";
+    double pm = num_or_nan(fig, "mean"), psd = num_or_nan(fig, "sd");
+    double pn = num_or_nan(fig, "n");
+    if (isnan(pn) && !cJSON_GetObjectItemCaseSensitive(fig, "n"))
+        pn = num_or_nan(doc, "n");
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(fig, "params");
+    bool params_differ = cJSON_IsObject(params) && params->child != NULL;
+    jw_obj(w, NULL, true);
+    jw_str(w, "file", file);
+    jw_str(w, "study", rd_json_str(doc, "study"));
+    jw_str(w, "title", rd_json_str(doc, "title"));
+    jw_str(w, "machine", rd_json_str(doc, "machine"));
+    jw_str(w, "source", rd_json_str(doc, "source"));
+    jw_str(w, "method", rd_json_str(doc, "method"));
+    jw_obj(w, "versions", false);
+    const cJSON *ver;
+    cJSON_ArrayForEach(ver, cJSON_GetObjectItemCaseSensitive(doc, "versions"))
+        if (cJSON_IsString(ver))
+            jw_str(w, ver->string, ver->valuestring);
+    jw_end(w, '}');
+    jw_str(w, "workload", rd_json_str(fig, "workload"));
+    jw_obj(w, "labels", false);
+    const cJSON *lab;
+    cJSON_ArrayForEach(lab, cJSON_GetObjectItemCaseSensitive(fig, "labels"))
+        if (cJSON_IsString(lab))
+            jw_str(w, lab->string, lab->valuestring);
+    jw_end(w, '}');
+    jw_str(w, "config", c ? c->id : NULL);
+    jw_str(w, "env", c ? c->env : NULL);
+    jw_str(w, "metric", metric);
+    jw_str(w, "statistic", stat);
+    jw_bool(w, "approx", cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(fig, "approx")));
+    jw_bool(w, "params_differ", params_differ);
+    jw_str(w, "note", rd_json_str(fig, "note"));
+    jw_obj(w, "published", false);
+    jw_num(w, "mean", pm);
+    jw_num(w, "sd", psd);
+    jw_num(w, "n", pn);
+    jw_num(w, "ci_low", num_or_nan(fig, "ci_low"));
+    jw_num(w, "ci_high", num_or_nan(fig, "ci_high"));
+    jw_end(w, '}');
+
+    const struct series *s = NULL;
+    int64_t mid = metric ? rd_smap_find(&a->metric_map, a->metrics, metric) : -1;
+    if (c && mid >= 0)
+        for (uint32_t i = 0; i < c->nseries; i++)
+            if (c->series[i].metric == (uint32_t)mid)
+                s = &c->series[i];
+    struct rd_ratio r = { NAN, NAN, NAN, NAN };
+    struct rd_welch t = { NAN, NAN, NAN, NAN, NAN, NAN };
+    if (!s || s->len == 0) {
+        jw_null(w, "ours");
+    } else {
+        double om = rd_stats_mean(s->v, s->len), osd = rd_stats_sd(s->v, s->len);
+        double on = (double)s->len;
+        /* Compare like with like: a best-of-N figure with our best run. */
+        double ostat = om;
+        if (strcmp(stat, "best") == 0 || strcmp(stat, "min") == 0 ||
+            strcmp(stat, "max") == 0 || strcmp(stat, "median") == 0) {
+            double *tmp = malloc(s->len * sizeof *tmp);
+            if (!tmp) {
+                w->st = RD_ERR_NOMEM;
+                return;
+            }
+            memcpy(tmp, s->v, s->len * sizeof *tmp);
+            rd_stats_sort(tmp, s->len);
+            struct rd_metric_def def;
+            rd_metric_describe(metric, &def);
+            if (strcmp(stat, "median") == 0)
+                ostat = rd_stats_quantile_sorted(tmp, s->len, 0.5);
+            else if (strcmp(stat, "min") == 0 ||
+                     (strcmp(stat, "best") == 0 && def.better != RD_BETTER_HIGHER))
+                ostat = tmp[0];
+            else
+                ostat = tmp[s->len - 1];
+            free(tmp);
+        }
+        jw_obj(w, "ours", false);
+        jw_num(w, "mean", om);
+        jw_num(w, "sd", osd);
+        jw_num(w, "n", on);
+        jw_num(w, "statistic", ostat);
+        jw_end(w, '}');
+        if (strcmp(stat, "mean") == 0 && !params_differ) {
+            rd_stats_ratio_fieller(om, osd, on, pm, psd, pn, a->o.confidence, &r);
+            rd_stats_welch_summary(om, osd, on, pm, psd, pn, a->o.confidence, &t);
+        } else if (pm != 0) {
+            /* No sampling distribution for a best-of-N or a single value,
+             * and none across different workload parameters. */
+            r.ratio = ostat / pm;
+        }
+    }
+    jw_num(w, "ratio", r.ratio);
+    jw_num(w, "ratio_ci_low", r.ci_low);
+    jw_num(w, "ratio_ci_high", r.ci_high);
+    jw_num(w, "welch_t", t.t);
+    jw_num(w, "welch_df", t.df);
+    jw_num(w, "p", t.p);
+    jw_end(w, '}');
+}
+
+static rd_status replicate_file(struct rd_analysis *a, struct jw *w, const char *path,
+                                const char *file, struct rd_diag *d)
+{
+    cJSON *doc = NULL;
+    rd_status st = rd_json_parse_file(path, &doc, d);
+    if (st)
+        return st;
+    const char *schema = rd_json_str(doc, "schema");
+    const cJSON *figs = cJSON_GetObjectItemCaseSensitive(doc, "figures");
+    if (!schema || strcmp(schema, PUBLISHED_SCHEMA) != 0 || !cJSON_IsArray(figs)) {
+        cJSON_Delete(doc);
+        return rd_diag_set(d, RD_ERR_PARSE, path, 1, 1,
+                           "expected a %s object with a 'figures' array", PUBLISHED_SCHEMA);
+    }
+    const cJSON *fig;
+    size_t idx = 0;
+    cJSON_ArrayForEach(fig, figs) {
+        idx++;
+        const char *wname = rd_json_str(fig, "workload");
+        const cJSON *labels = cJSON_GetObjectItemCaseSensitive(fig, "labels");
+        if (!wname || !rd_json_str(fig, "metric") || (labels && !cJSON_IsObject(labels))) {
+            cJSON_Delete(doc);
+            return rd_diag_set(d, RD_ERR_PARSE, path, 0, 0,
+                               "figure %zu: expected 'workload' and 'metric' strings and a "
+                               "'labels' object", idx);
+        }
+        const struct wl *wl = find_wl(a, wname);
+        if (!wl)
+            continue; /* a workload we did not run: nothing to set beside it */
+        size_t nmatch = 0;
+        const struct cfg **m = NULL;
+        if (wl && wl->ncfgs) {
+            m = malloc(wl->ncfgs * sizeof *m);
+            if (!m) {
+                cJSON_Delete(doc);
+                return RD_ERR_NOMEM;
+            }
+            for (size_t i = 0; i < wl->ncfgs; i++) {
+                const struct cfg *c = &a->cfgs[wl->cfgs[i]];
+                if (labels_match(c, labels))
+                    m[nmatch++] = c;
+            }
+            if (nmatch > 1)
+                qsort(m, nmatch, sizeof *m, cmp_cfgp);
+        }
+        if (nmatch == 0)
+            write_entry(a, w, doc, fig, file, NULL);
+        for (size_t i = 0; i < nmatch; i++)
+            write_entry(a, w, doc, fig, file, m[i]);
+        free(m);
+    }
+    cJSON_Delete(doc);
+    return w->st;
+}
+
+rd_status rd_replication_write(struct rd_analysis *a, struct jw *w, struct rd_diag *d)
+{
+    const char *dir = a->o.published_dir;
+    DIR *dh = opendir(dir);
+    if (!dh)
+        return rd_diag_set(d, RD_ERR_IO, dir, 0, 0, "cannot open published folder");
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    rd_status st = RD_OK;
+    struct dirent *de;
+    while ((de = readdir(dh)) && !st) {
+        size_t len = strlen(de->d_name);
+        if (de->d_name[0] == '.' || len < 6 || strcmp(de->d_name + len - 5, ".json") != 0)
+            continue;
+        if ((st = rd_grow((void **)&names, &cap, n + 1, sizeof *names)))
+            break;
+        size_t plen = strlen(dir) + len + 2;
+        names[n] = rd_arena_alloc(&a->strings, plen);
+        if (!names[n]) {
+            st = RD_ERR_NOMEM;
+            break;
+        }
+        snprintf(names[n], plen, "%s/%s", dir, de->d_name);
+        n++;
+    }
+    closedir(dh);
+    if (!st) {
+        /* readdir order is the file system's: sort for stable output. */
+        if (n > 1)
+            qsort(names, n, sizeof *names, cmp_str);
+        jw_arr(w, "replication", true);
+        for (size_t i = 0; i < n && !st; i++)
+            st = replicate_file(a, w, names[i], names[i] + strlen(dir) + 1, d);
+        jw_end(w, ']');
+    }
+    free(names);
+    return st;
+}

@@ -1,0 +1,699 @@
+/*
+ * stats.c - the statistical routines behind rundown-analyze.
+ *
+ * Distribution functions, sorting and random numbers come from GSL, never
+ * from hand-typed tables. GSL's error handler is switched off
+ * (rd_stats_init) and every call is guarded so GSL never sees an argument
+ * outside its domain: undefined results are NaN, which the writer turns
+ * into JSON null. Formulas, with references, are in docs/methods.md; the
+ * tests in tests/unit/test_stats.c compare against SciPy.
+ */
+#include "stats.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_sf_gamma.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
+/* 1 / Phi^-1(3/4): makes the MAD estimate the sd of normal data. */
+#define MAD_SCALE 1.482602218505602
+
+void rd_stats_init(void)
+{
+    gsl_set_error_handler_off();
+}
+
+double rd_stats_mean(const double *x, size_t n)
+{
+    if (n == 0)
+        return NAN;
+    return gsl_stats_mean(x, 1, n);
+}
+
+double rd_stats_var(const double *x, size_t n)
+{
+    if (n < 2)
+        return NAN;
+    return gsl_stats_variance(x, 1, n);
+}
+
+double rd_stats_sd(const double *x, size_t n)
+{
+    return sqrt(rd_stats_var(x, n));
+}
+
+void rd_stats_sort(double *x, size_t n)
+{
+    if (n > 1)
+        gsl_sort(x, 1, n);
+}
+
+double rd_stats_quantile_sorted(const double *sorted, size_t n, double p)
+{
+    if (n == 0)
+        return NAN;
+    /* Type 7: h = (n-1)p, interpolate between the neighbours of h. The
+     * interpolation is numpy's (a + (b-a)t, from b's side when t >= 1/2):
+     * equal neighbours give exactly that value, which GSL's
+     * (1-t)a + tb does not (denormals, rounding), and outlier fences
+     * compare values for equality with the quartiles. */
+    double h = (double)(n - 1) * p;
+    if (!(h > 0))
+        return sorted[0];
+    if (h >= (double)(n - 1))
+        return sorted[n - 1];
+    size_t lo = (size_t)h;
+    double t = h - (double)lo, a = sorted[lo], b = sorted[lo + 1];
+    if (a == b)
+        return a;
+    double d = b - a;
+    return t >= 0.5 ? b - d * (1 - t) : a + d * t;
+}
+
+double rd_stats_geomean(const double *x, size_t n)
+{
+    if (n == 0)
+        return NAN;
+    double s = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!(x[i] > 0))
+            return NAN;
+        s += log(x[i]);
+    }
+    return exp(s / (double)n);
+}
+
+double rd_stats_mad(const double *x, size_t n, double *scratch)
+{
+    if (n == 0)
+        return NAN;
+    memcpy(scratch, x, n * sizeof *x);
+    rd_stats_sort(scratch, n);
+    double med = rd_stats_quantile_sorted(scratch, n, 0.5);
+    for (size_t i = 0; i < n; i++)
+        scratch[i] = fabs(x[i] - med);
+    rd_stats_sort(scratch, n);
+    return MAD_SCALE * rd_stats_quantile_sorted(scratch, n, 0.5);
+}
+
+double rd_stats_t_quantile(double p, double df)
+{
+    if (!(df > 0) || !(p > 0 && p < 1))
+        return NAN;
+    double t = gsl_cdf_tdist_Pinv(p, df);
+    /* GSL's inverse is good to about 1e-9 at fractional df (Welch); Newton
+     * steps on the tail probability bring it to the accuracy of the CDF. */
+    for (int i = 0; i < 3 && isfinite(t); i++) {
+        double err = p > 0.5 ? (1 - p) - gsl_cdf_tdist_Q(t, df) : gsl_cdf_tdist_P(t, df) - p;
+        double dens = gsl_ran_tdist_pdf(t, df);
+        if (!(dens > 0))
+            break;
+        t += (p > 0.5 ? err : -err) / dens;
+    }
+    return t;
+}
+
+/* Two-sided p of a t statistic; Q on |t| keeps precision for tiny p. */
+static double t_two_sided(double t, double df)
+{
+    if (isnan(t) || !(df > 0))
+        return NAN;
+    double p = 2 * gsl_cdf_tdist_Q(fabs(t), df);
+    return p > 1 ? 1 : p;
+}
+
+void rd_stats_summarize(const double *x, size_t n, double confidence,
+                        double *scratch, struct rd_summary *out)
+{
+    out->n = n;
+    out->mean = out->sd = out->se = out->ci_low = out->ci_high = NAN;
+    out->median = out->min = out->max = out->q1 = out->q3 = NAN;
+    out->p90 = out->p95 = out->p99 = out->mad = out->cv = out->geomean = NAN;
+    if (n == 0)
+        return;
+    out->mean = rd_stats_mean(x, n);
+    out->sd = rd_stats_sd(x, n);
+    out->se = out->sd / sqrt((double)n);
+    if (n >= 2) {
+        double t = rd_stats_t_quantile((1 + confidence) / 2, (double)(n - 1));
+        out->ci_low = out->mean - t * out->se;
+        out->ci_high = out->mean + t * out->se;
+    }
+    out->cv = out->mean != 0 ? out->sd / out->mean : NAN;
+    out->geomean = rd_stats_geomean(x, n);
+    out->mad = rd_stats_mad(x, n, scratch);
+
+    memcpy(scratch, x, n * sizeof *x);
+    rd_stats_sort(scratch, n);
+    out->min = scratch[0];
+    out->max = scratch[n - 1];
+    out->median = rd_stats_quantile_sorted(scratch, n, 0.5);
+    out->q1 = rd_stats_quantile_sorted(scratch, n, 0.25);
+    out->q3 = rd_stats_quantile_sorted(scratch, n, 0.75);
+    out->p90 = rd_stats_quantile_sorted(scratch, n, 0.90);
+    out->p95 = rd_stats_quantile_sorted(scratch, n, 0.95);
+    out->p99 = rd_stats_quantile_sorted(scratch, n, 0.99);
+}
+
+size_t rd_stats_tukey(const double *x, size_t n, double q1, double q3, size_t *idx)
+{
+    if (isnan(q1) || isnan(q3))
+        return 0;
+    double iqr = q3 - q1;
+    double lo = q1 - 1.5 * iqr, hi = q3 + 1.5 * iqr;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (x[i] < lo || x[i] > hi)
+            idx[k++] = i;
+    return k;
+}
+
+void rd_stats_welch_summary(double mean_a, double sd_a, double n_a,
+                            double mean_b, double sd_b, double n_b,
+                            double confidence, struct rd_welch *out)
+{
+    out->t = out->df = out->p = out->ci_low = out->ci_high = NAN;
+    out->diff = mean_a - mean_b;
+    if (!(n_a >= 2) || !(n_b >= 2) || isnan(sd_a) || isnan(sd_b))
+        return;
+    double va = sd_a * sd_a / n_a, vb = sd_b * sd_b / n_b;
+    double v = va + vb;
+    if (!(v > 0))
+        return; /* both groups constant: t is 0/0 or infinite, not a number */
+    double se = sqrt(v);
+    out->t = out->diff / se;
+    out->df = v * v / (va * va / (n_a - 1) + vb * vb / (n_b - 1));
+    out->p = t_two_sided(out->t, out->df);
+    double q = rd_stats_t_quantile((1 + confidence) / 2, out->df);
+    out->ci_low = out->diff - q * se;
+    out->ci_high = out->diff + q * se;
+}
+
+void rd_stats_welch(const double *a, size_t na, const double *b, size_t nb,
+                    double confidence, struct rd_welch *out)
+{
+    rd_stats_welch_summary(rd_stats_mean(a, na), rd_stats_sd(a, na), (double)na,
+                           rd_stats_mean(b, nb), rd_stats_sd(b, nb), (double)nb,
+                           confidence, out);
+}
+
+void rd_stats_ratio_fieller(double mean_a, double sd_a, double n_a,
+                            double mean_b, double sd_b, double n_b,
+                            double confidence, struct rd_ratio *out)
+{
+    out->ratio = out->ci_low = out->ci_high = out->df = NAN;
+    if (mean_b == 0 || isnan(mean_a) || isnan(mean_b))
+        return;
+    double r = mean_a / mean_b;
+    out->ratio = r;
+    if (!(n_a >= 2) || !(n_b >= 2) || isnan(sd_a) || isnan(sd_b))
+        return;
+    double va = sd_a * sd_a / n_a, vb = sd_b * sd_b / n_b;
+    double vlin = va + r * r * vb; /* variance of a - R b at the estimate */
+    if (!(vlin > 0))
+        return; /* both groups constant: no t, as for the Welch test */
+    out->df = vlin * vlin / (va * va / (n_a - 1) + r * r * r * r * vb * vb / (n_b - 1));
+    double t = rd_stats_t_quantile((1 + confidence) / 2, out->df);
+    double g = t * t * vb / (mean_b * mean_b);
+    if (!(g < 1))
+        return; /* the denominator is not significantly non-zero: unbounded */
+    /* Roots of (mean_a - rho mean_b)^2 = t^2 (va + rho^2 vb). */
+    double half = (t / fabs(mean_b)) * sqrt(va * (1 - g) + r * r * vb);
+    out->ci_low = (r - half) / (1 - g);
+    out->ci_high = (r + half) / (1 - g);
+}
+
+/* Midranks of the concatenation of the groups into 'ranks' (N long), and
+ * the tie term sum(t^3 - t) over groups of equal values into *tie_term. */
+static rd_status midranks(const double *const *groups, const size_t *ns, size_t k,
+                          double *ranks, double *tie_term)
+{
+    size_t n = 0;
+    for (size_t g = 0; g < k; g++)
+        n += ns[g];
+    double *all = malloc((n ? n : 1) * sizeof *all);
+    size_t *perm = malloc((n ? n : 1) * sizeof *perm);
+    if (!all || !perm) {
+        free(all);
+        free(perm);
+        return RD_ERR_NOMEM;
+    }
+    size_t pos = 0;
+    for (size_t g = 0; g < k; g++)
+        for (size_t i = 0; i < ns[g]; i++)
+            all[pos++] = groups[g][i];
+    if (n > 0)
+        gsl_sort_index(perm, all, 1, n);
+    double tt = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j + 1 < n && all[perm[j + 1]] == all[perm[i]])
+            j++;
+        double r = (double)(i + j + 2) / 2; /* mean of 1-based ranks i+1..j+1 */
+        for (size_t m = i; m <= j; m++)
+            ranks[perm[m]] = r;
+        double t = (double)(j - i + 1);
+        tt += t * t * t - t;
+        i = j + 1;
+    }
+    *tie_term = tt;
+    free(all);
+    free(perm);
+    return RD_OK;
+}
+
+/* P(U >= u) under H0 for sizes m, n with no ties, by the recurrence
+ * f(u; m, n) = f(u - n; m - 1, n) + f(u; m, n - 1) (Mann and Whitney 1947).
+ * Only additions of non-negative counts: no cancellation in the tails. */
+static rd_status mw_exact_sf(size_t m, size_t n, size_t u, double *out)
+{
+    /* Row i holds, for j = 0..n, the counts f(.; i, j), each i*j + 1 long. */
+    size_t rowlen = m * n * (n + 1) / 2 + n + 1;
+    double *prev = calloc(rowlen, sizeof *prev);
+    double *cur = calloc(rowlen, sizeof *cur);
+    size_t *offp = malloc((n + 1) * sizeof *offp);
+    size_t *offc = malloc((n + 1) * sizeof *offc);
+    if (!prev || !cur || !offp || !offc) {
+        free(prev);
+        free(cur);
+        free(offp);
+        free(offc);
+        return RD_ERR_NOMEM;
+    }
+    for (size_t j = 0; j <= n; j++) {
+        offp[j] = j;
+        prev[j] = 1; /* i = 0: only u = 0 */
+    }
+    for (size_t i = 1; i <= m; i++) {
+        size_t o = 0;
+        for (size_t j = 0; j <= n; j++) {
+            offc[j] = o;
+            size_t len = i * j + 1;
+            double *f = cur + o;
+            if (j == 0) {
+                f[0] = 1;
+            } else {
+                const double *left = cur + offc[j - 1];   /* f(.; i, j-1), len i(j-1)+1 */
+                const double *up = prev + offp[j];        /* f(.; i-1, j), len (i-1)j+1 */
+                size_t left_len = i * (j - 1) + 1, up_len = (i - 1) * j + 1;
+                for (size_t v = 0; v < len; v++) {
+                    double s = v < left_len ? left[v] : 0;
+                    if (v >= j && v - j < up_len)
+                        s += up[v - j];
+                    f[v] = s;
+                }
+            }
+            o += len;
+        }
+        double *tmp = prev;
+        prev = cur;
+        cur = tmp;
+        size_t *to = offp;
+        offp = offc;
+        offc = to;
+    }
+    const double *f = prev + offp[n];
+    size_t len = m * n + 1;
+    double total = 0, tail = 0;
+    for (size_t v = 0; v < len; v++) {
+        total += f[v];
+        if (v >= u)
+            tail += f[v];
+    }
+    *out = tail / total;
+    free(prev);
+    free(cur);
+    free(offp);
+    free(offc);
+    return RD_OK;
+}
+
+rd_status rd_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
+                                struct rd_mwu *out)
+{
+    out->u = out->p = out->a = NAN;
+    out->exact = 0;
+    if (na == 0 || nb == 0)
+        return RD_OK;
+    size_t n = na + nb;
+    double *ranks = malloc(n * sizeof *ranks);
+    if (!ranks)
+        return RD_ERR_NOMEM;
+    const double *groups[2] = { a, b };
+    size_t ns[2] = { na, nb };
+    double tie_term;
+    rd_status st = midranks(groups, ns, 2, ranks, &tie_term);
+    if (st != RD_OK) {
+        free(ranks);
+        return st;
+    }
+    double r1 = 0;
+    for (size_t i = 0; i < na; i++)
+        r1 += ranks[i];
+    free(ranks);
+    double n1 = (double)na, n2 = (double)nb;
+    double u1 = r1 - n1 * (n1 + 1) / 2;
+    double u2 = n1 * n2 - u1;
+    double umax = u1 > u2 ? u1 : u2;
+    out->u = u1;
+    out->a = u1 / (n1 * n2);
+    if (tie_term == 0 && na <= 50 && nb <= 50) {
+        double sf;
+        st = mw_exact_sf(na, nb, (size_t)umax, &sf);
+        if (st != RD_OK)
+            return st;
+        out->exact = 1;
+        out->p = 2 * sf > 1 ? 1 : 2 * sf;
+        return RD_OK;
+    }
+    double nn = (double)n;
+    double s2 = n1 * n2 / 12 * ((nn + 1) - tie_term / (nn * (nn - 1)));
+    if (!(s2 > 0))
+        return RD_OK; /* every value tied: no evidence either way, and no z */
+    double z = (umax - n1 * n2 / 2 - 0.5) / sqrt(s2);
+    double p = 2 * gsl_cdf_ugaussian_Q(z);
+    out->p = p > 1 ? 1 : p;
+    return RD_OK;
+}
+
+double rd_stats_mw_min_p(size_t na, size_t nb)
+{
+    if (na == 0 || nb == 0)
+        return 1;
+    /* 2 / C(na+nb, na) through log-gamma: no overflow for large n. */
+    double lc = gsl_sf_lnchoose((unsigned)(na + nb), (unsigned)na);
+    double p = 2 * exp(-lc);
+    return p > 1 ? 1 : p;
+}
+
+double rd_stats_hedges_g(double mean_a, double sd_a, double n_a,
+                         double mean_b, double sd_b, double n_b)
+{
+    double m = n_a + n_b - 2;
+    if (!(m >= 2) || !(n_a >= 1) || !(n_b >= 1) || isnan(sd_a) || isnan(sd_b))
+        return NAN;
+    double sp2 = ((n_a - 1) * sd_a * sd_a + (n_b - 1) * sd_b * sd_b) / m;
+    if (!(sp2 > 0))
+        return NAN;
+    double d = (mean_a - mean_b) / sqrt(sp2);
+    double j = exp(gsl_sf_lngamma(m / 2) - 0.5 * log(m / 2) - gsl_sf_lngamma((m - 1) / 2));
+    return j * d;
+}
+
+static double f_sf(double f, double df1, double df2)
+{
+    if (isnan(f) || !(df1 > 0) || !(df2 > 0))
+        return NAN;
+    return gsl_cdf_fdist_Q(f, df1, df2);
+}
+
+void rd_stats_anova(const double *const *groups, const size_t *ns, size_t k,
+                    struct rd_anova *out)
+{
+    out->f = out->df1 = out->df2 = out->p = NAN;
+    if (k < 2)
+        return;
+    size_t ntot = 0;
+    double sum = 0;
+    for (size_t g = 0; g < k; g++) {
+        if (ns[g] == 0)
+            return;
+        ntot += ns[g];
+        for (size_t i = 0; i < ns[g]; i++)
+            sum += groups[g][i];
+    }
+    if (ntot <= k)
+        return;
+    double grand = sum / (double)ntot, ssb = 0, ssw = 0;
+    for (size_t g = 0; g < k; g++) {
+        double m = rd_stats_mean(groups[g], ns[g]);
+        ssb += (double)ns[g] * (m - grand) * (m - grand);
+        for (size_t i = 0; i < ns[g]; i++)
+            ssw += (groups[g][i] - m) * (groups[g][i] - m);
+    }
+    out->df1 = (double)(k - 1);
+    out->df2 = (double)(ntot - k);
+    if (!(ssw > 0))
+        return;
+    out->f = (ssb / out->df1) / (ssw / out->df2);
+    out->p = f_sf(out->f, out->df1, out->df2);
+}
+
+void rd_stats_welch_anova(const double *const *groups, const size_t *ns, size_t k,
+                          struct rd_anova *out)
+{
+    out->f = out->df1 = out->df2 = out->p = NAN;
+    if (k < 2)
+        return;
+    double wsum = 0, wm = 0;
+    double *w = malloc(k * sizeof *w), *m = malloc(k * sizeof *m);
+    if (!w || !m) {
+        free(w);
+        free(m);
+        return;
+    }
+    for (size_t g = 0; g < k; g++) {
+        double v = rd_stats_var(groups[g], ns[g]);
+        if (!(v > 0)) {
+            free(w);
+            free(m);
+            return; /* weights n/s^2 need a positive variance */
+        }
+        m[g] = rd_stats_mean(groups[g], ns[g]);
+        w[g] = (double)ns[g] / v;
+        wsum += w[g];
+        wm += w[g] * m[g];
+    }
+    wm /= wsum;
+    double a = 0, tmp = 0, kk = (double)k;
+    for (size_t g = 0; g < k; g++) {
+        a += w[g] * (m[g] - wm) * (m[g] - wm);
+        double r = 1 - w[g] / wsum;
+        tmp += r * r / ((double)ns[g] - 1);
+    }
+    free(w);
+    free(m);
+    a /= kk - 1;
+    double bden = 1 + 2 * (kk - 2) / (kk * kk - 1) * tmp;
+    out->df1 = kk - 1;
+    if (!(tmp > 0))
+        return;
+    out->df2 = (kk * kk - 1) / (3 * tmp);
+    out->f = a / bden;
+    out->p = f_sf(out->f, out->df1, out->df2);
+}
+
+rd_status rd_stats_kruskal(const double *const *groups, const size_t *ns, size_t k,
+                           struct rd_kruskal *out)
+{
+    out->h = out->df = out->p = NAN;
+    if (k < 2)
+        return RD_OK;
+    size_t n = 0;
+    for (size_t g = 0; g < k; g++) {
+        if (ns[g] == 0)
+            return RD_OK;
+        n += ns[g];
+    }
+    double *ranks = malloc(n * sizeof *ranks);
+    if (!ranks)
+        return RD_ERR_NOMEM;
+    double tie_term;
+    rd_status st = midranks(groups, ns, k, ranks, &tie_term);
+    if (st != RD_OK) {
+        free(ranks);
+        return st;
+    }
+    double nn = (double)n, acc = 0;
+    size_t pos = 0;
+    for (size_t g = 0; g < k; g++) {
+        double r = 0;
+        for (size_t i = 0; i < ns[g]; i++)
+            r += ranks[pos++];
+        acc += r * r / (double)ns[g];
+    }
+    free(ranks);
+    out->df = (double)(k - 1);
+    double corr = 1 - tie_term / (nn * nn * nn - nn);
+    if (!(corr > 0))
+        return RD_OK; /* all values equal */
+    out->h = (12 / (nn * (nn + 1)) * acc - 3 * (nn + 1)) / corr;
+    out->p = gsl_cdf_chisq_Q(out->h, out->df);
+    return RD_OK;
+}
+
+static rd_status adjust(const double *p, size_t m, double *out, int holm)
+{
+    /* Compact the defined p-values, sort them, then walk in rank order. */
+    size_t *valid = malloc((m ? m : 1) * sizeof *valid);
+    size_t *perm = malloc((m ? m : 1) * sizeof *perm);
+    double *tmp = malloc((m ? m : 1) * sizeof *tmp);
+    if (!valid || !perm || !tmp) {
+        free(valid);
+        free(perm);
+        free(tmp);
+        return RD_ERR_NOMEM;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < m; i++) {
+        out[i] = NAN;
+        if (!isnan(p[i])) {
+            valid[k] = i;
+            tmp[k++] = p[i];
+        }
+    }
+    if (k > 0)
+        gsl_sort_index(perm, tmp, 1, k);
+    double kk = (double)k;
+    if (holm) {
+        double run = 0;
+        for (size_t i = 0; i < k; i++) {
+            double v = (kk - (double)i) * tmp[perm[i]];
+            if (v > run)
+                run = v;
+            out[valid[perm[i]]] = run > 1 ? 1 : run;
+        }
+    } else {
+        double run = 1;
+        for (size_t i = k; i-- > 0;) {
+            double v = kk * tmp[perm[i]] / (double)(i + 1);
+            if (v < run)
+                run = v;
+            out[valid[perm[i]]] = run;
+        }
+    }
+    free(valid);
+    free(perm);
+    free(tmp);
+    return RD_OK;
+}
+
+rd_status rd_stats_holm(const double *p, size_t m, double *out)
+{
+    return adjust(p, m, out, 1);
+}
+
+rd_status rd_stats_bh(const double *p, size_t m, double *out)
+{
+    return adjust(p, m, out, 0);
+}
+
+void rd_stats_mann_kendall(const double *x, size_t n, struct rd_trend *out)
+{
+    out->s = out->tau = out->z = out->p = NAN;
+    if (n < 3)
+        return;
+    double s = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++)
+            s += (x[j] > x[i]) - (x[j] < x[i]);
+    /* Tie groups in x: a sorted copy makes them adjacent. */
+    double *c = malloc(n * sizeof *c);
+    if (!c)
+        return;
+    memcpy(c, x, n * sizeof *c);
+    rd_stats_sort(c, n);
+    double t1 = 0, t2 = 0; /* sum t(t-1)/2 and sum t(t-1)(2t+5) */
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j + 1 < n && c[j + 1] == c[i])
+            j++;
+        double t = (double)(j - i + 1);
+        t1 += t * (t - 1) / 2;
+        t2 += t * (t - 1) * (2 * t + 5);
+        i = j + 1;
+    }
+    free(c);
+    double nn = (double)n, n0 = nn * (nn - 1) / 2;
+    out->s = s;
+    if (!(n0 - t1 > 0))
+        return; /* every value tied */
+    out->tau = s / sqrt(n0 * (n0 - t1));
+    double var = (nn * (nn - 1) * (2 * nn + 5) - t2) / 18;
+    out->z = s / sqrt(var);
+    double p = 2 * gsl_cdf_ugaussian_Q(fabs(out->z));
+    out->p = p > 1 ? 1 : p;
+}
+
+rd_status rd_stats_bootstrap_median(const double *x, size_t n, size_t B,
+                                    unsigned long seed, double confidence,
+                                    double *lo, double *hi)
+{
+    *lo = *hi = NAN;
+    if (n == 0 || B == 0)
+        return RD_OK;
+    /* A resample is a count per position of the sorted data, so its median
+     * is found by walking the counts: O(n) per resample, no sorting. */
+    double *meds = malloc(B * sizeof *meds);
+    double *sorted = malloc(n * sizeof *sorted);
+    size_t *count = malloc(n * sizeof *count);
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!meds || !sorted || !count || !rng) {
+        free(meds);
+        free(sorted);
+        free(count);
+        if (rng)
+            gsl_rng_free(rng);
+        return RD_ERR_NOMEM;
+    }
+    memcpy(sorted, x, n * sizeof *x);
+    rd_stats_sort(sorted, n);
+    gsl_rng_set(rng, seed);
+    size_t klo = (n - 1) / 2, khi = n / 2; /* order statistics of the median */
+    for (size_t b = 0; b < B; b++) {
+        memset(count, 0, n * sizeof *count);
+        for (size_t i = 0; i < n; i++)
+            count[gsl_rng_uniform_int(rng, n)]++;
+        double vlo = NAN, vhi = NAN;
+        size_t cum = 0;
+        for (size_t i = 0; i < n; i++) {
+            cum += count[i];
+            if (isnan(vlo) && cum > klo)
+                vlo = sorted[i];
+            if (cum > khi) {
+                vhi = sorted[i];
+                break;
+            }
+        }
+        meds[b] = (vlo + vhi) / 2;
+    }
+    rd_stats_sort(meds, B);
+    *lo = rd_stats_quantile_sorted(meds, B, (1 - confidence) / 2);
+    *hi = rd_stats_quantile_sorted(meds, B, (1 + confidence) / 2);
+    free(meds);
+    free(sorted);
+    free(count);
+    gsl_rng_free(rng);
+    return RD_OK;
+}
+
+void rd_stats_median_ci_binomial(const double *sorted, size_t n, double confidence,
+                                 double *lo, double *hi)
+{
+    *lo = *hi = NAN;
+    if (n == 0 || n > UINT_MAX)
+        return;
+    double tail = (1 - confidence) / 2;
+    /* P(B <= l - 1) grows with l: bisect for the largest l in [1, n/2 + 1]
+     * that keeps it within the tail. */
+    size_t a = 0, b = n / 2 + 1; /* a: known good (0 = none), b: upper bound */
+    while (a < b) {
+        size_t mid = a + (b - a + 1) / 2;
+        if (gsl_cdf_binomial_P((unsigned)(mid - 1), 0.5, (unsigned)n) <= tail)
+            a = mid;
+        else
+            b = mid - 1;
+    }
+    if (a == 0)
+        return; /* even the extremes cover less than 'confidence' */
+    *lo = sorted[a - 1];
+    *hi = sorted[n - a];
+}

@@ -1,0 +1,184 @@
+/*
+ * stats.h - pure numerics over arrays of doubles (the only user of GSL).
+ *
+ * Every routine takes plain arrays and returns plain numbers. A result that
+ * is undefined for the input (the sd of one value, a test between two
+ * zero-variance groups, a ratio whose denominator CI contains 0) is NaN; the
+ * caller writes it as JSON null and adds a warning. Nothing here prints,
+ * exits or lets GSL abort: call rd_stats_init() once before using it.
+ *
+ * Formulas and references: docs/methods.md.
+ */
+#ifndef RUNDOWN_ANALYZE_STATS_H
+#define RUNDOWN_ANALYZE_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rundown/status.h"
+
+/** Turns GSL's abort-on-error handler off; idempotent. */
+void rd_stats_init(void);
+
+/** Arithmetic mean; NaN when n == 0. */
+double rd_stats_mean(const double *x, size_t n);
+/** Sample variance (divisor n - 1); NaN when n < 2. */
+double rd_stats_var(const double *x, size_t n);
+/** Sample standard deviation (divisor n - 1); NaN when n < 2. */
+double rd_stats_sd(const double *x, size_t n);
+/** Sorts ascending in place (GSL heapsort). */
+void rd_stats_sort(double *x, size_t n);
+/** Hyndman-Fan type 7 quantile (R, numpy default) of sorted data; NaN for n == 0. */
+double rd_stats_quantile_sorted(const double *sorted, size_t n, double p);
+/** Geometric mean; NaN when n == 0 or any value is <= 0. */
+double rd_stats_geomean(const double *x, size_t n);
+/**
+ * Median absolute deviation scaled by 1.482602218505602 (consistent with the
+ * sd of a normal distribution). 'scratch' holds n doubles. NaN when n == 0.
+ */
+double rd_stats_mad(const double *x, size_t n, double *scratch);
+
+/** Student t quantile: the t with P(T <= t) = p for 'df' degrees of freedom. */
+double rd_stats_t_quantile(double p, double df);
+
+/** Descriptive statistics of one sample (DESIGN.md section 3 keys). */
+struct rd_summary {
+    size_t n;
+    double mean, sd, se, ci_low, ci_high;  /* Student t CI of the mean */
+    double median, min, max, q1, q3, p90, p95, p99;
+    double mad, cv, geomean;               /* cv = sd / mean (a fraction) */
+};
+
+/**
+ * Fills out for x[0..n-1] with a CI at 'confidence' (e.g. 0.95). 'scratch'
+ * holds n doubles. n == 0 gives n = 0 and every other field NaN.
+ */
+void rd_stats_summarize(const double *x, size_t n, double confidence,
+                        double *scratch, struct rd_summary *out);
+
+/**
+ * Indices (into x) of values outside Tukey's fences q1 - 1.5 IQR and
+ * q3 + 1.5 IQR, ascending, written to idx (room for n). Returns the count.
+ */
+size_t rd_stats_tukey(const double *x, size_t n, double q1, double q3, size_t *idx);
+
+/** A two-sample Welch comparison of means: a - b. */
+struct rd_welch {
+    double t, df, p;                 /* two-sided p */
+    double diff, ci_low, ci_high;    /* mean_a - mean_b and its Welch CI */
+};
+
+/**
+ * Welch's unequal-variance t-test from summary statistics (mean, sd, n of
+ * each group): the replication test and the core of rd_stats_welch. Fields
+ * that are undefined (n < 2, both variances 0, sd unknown) are NaN; diff is
+ * defined whenever both means are.
+ */
+void rd_stats_welch_summary(double mean_a, double sd_a, double n_a,
+                            double mean_b, double sd_b, double n_b,
+                            double confidence, struct rd_welch *out);
+/** Welch's t-test of two samples. */
+void rd_stats_welch(const double *a, size_t na, const double *b, size_t nb,
+                    double confidence, struct rd_welch *out);
+
+/** Ratio of means mean_a / mean_b with Fieller's CI. */
+struct rd_ratio {
+    double ratio, ci_low, ci_high, df;
+};
+
+/**
+ * Fieller's interval for mean_a / mean_b of two independent samples, with
+ * Welch-Satterthwaite degrees of freedom for a - R b at the estimate R.
+ * ratio is NaN when mean_b == 0; the CI is NaN when it is unbounded (the
+ * denominator's own CI contains 0) or undefined (n < 2, sd unknown).
+ */
+void rd_stats_ratio_fieller(double mean_a, double sd_a, double n_a,
+                            double mean_b, double sd_b, double n_b,
+                            double confidence, struct rd_ratio *out);
+
+/** Mann-Whitney U test, two-sided. */
+struct rd_mwu {
+    double u;      /* U of the first sample: R1 - n1 (n1 + 1) / 2 */
+    double p;      /* NaN when every value is tied or a sample is empty */
+    double a;      /* Vargha-Delaney A = U / (n1 n2) = P(a > b) + P(a = b) / 2 */
+    int exact;     /* 1: exact null distribution, 0: normal approximation */
+};
+
+/**
+ * Mann-Whitney U. Exact p (as scipy.stats.mannwhitneyu method='exact') when
+ * there are no ties and both n <= 50, else the normal approximation with
+ * tie and continuity corrections (method='asymptotic').
+ */
+rd_status rd_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
+                                struct rd_mwu *out);
+/** Smallest two-sided exact Mann-Whitney p reachable with these sizes: 2 / C(na+nb, na). */
+double rd_stats_mw_min_p(size_t na, size_t nb);
+
+/**
+ * Hedges' g = J d, d = (mean_a - mean_b) / pooled sd, J the exact small-sample
+ * correction Gamma(m/2) / (sqrt(m/2) Gamma((m-1)/2)), m = na + nb - 2.
+ * NaN when m < 2 or the pooled sd is 0.
+ */
+double rd_stats_hedges_g(double mean_a, double sd_a, double n_a,
+                         double mean_b, double sd_b, double n_b);
+
+/** One-way analysis results. */
+struct rd_anova {
+    double f, df1, df2, p;
+};
+
+/** Classic one-way ANOVA of k groups; NaN when undefined (k < 2, zero within variance). */
+void rd_stats_anova(const double *const *groups, const size_t *ns, size_t k,
+                    struct rd_anova *out);
+/** Welch's heteroscedastic one-way ANOVA; NaN when a group has n < 2 or zero variance. */
+void rd_stats_welch_anova(const double *const *groups, const size_t *ns, size_t k,
+                          struct rd_anova *out);
+
+struct rd_kruskal {
+    double h, df, p;
+};
+/** Kruskal-Wallis H with tie correction (as scipy.stats.kruskal). */
+rd_status rd_stats_kruskal(const double *const *groups, const size_t *ns, size_t k,
+                           struct rd_kruskal *out);
+
+/**
+ * Holm's step-down adjusted p-values. NaN inputs stay NaN and do not count
+ * in the number of tests m.
+ */
+rd_status rd_stats_holm(const double *p, size_t m, double *out);
+/** Benjamini-Hochberg adjusted p-values (FDR); NaN handled as in rd_stats_holm. */
+rd_status rd_stats_bh(const double *p, size_t m, double *out);
+
+/** Mann-Kendall trend test of x in run order. */
+struct rd_trend {
+    double s;     /* number of concordant minus discordant pairs */
+    double tau;   /* Kendall's tau-b against the run index */
+    double z, p;  /* normal approximation with tie-corrected variance, no continuity correction */
+};
+/**
+ * Mann-Kendall test of x[0..n-1] (in run order); the same as Kendall's tau-b
+ * of (index, x) with scipy.stats.kendalltau(method='asymptotic'). NaN when
+ * n < 3 or all values are tied. O(n^2) time.
+ */
+void rd_stats_mann_kendall(const double *x, size_t n, struct rd_trend *out);
+
+/**
+ * Percentile bootstrap CI of the median: B resamples with replacement drawn
+ * with GSL's mt19937 seeded with 'seed', the CI the type-7 quantiles of the B
+ * medians at (1 - confidence)/2 and (1 + confidence)/2. Same seed, same
+ * bytes. NaN when n == 0 or B == 0.
+ */
+rd_status rd_stats_bootstrap_median(const double *x, size_t n, size_t B,
+                                    unsigned long seed, double confidence,
+                                    double *lo, double *hi);
+
+/**
+ * Distribution-free CI of the median from order statistics (Conover 1999,
+ * section 3.2): [x_(l), x_(n-l+1)] with l the largest rank such that
+ * P(Binomial(n, 1/2) <= l - 1) <= (1 - confidence) / 2; coverage is at least
+ * 'confidence'. 'sorted' is ascending. NaN when n is too small for any l.
+ */
+void rd_stats_median_ci_binomial(const double *sorted, size_t n, double confidence,
+                                 double *lo, double *hi);
+
+#endif

@@ -1,0 +1,187 @@
+#!/usr/bin/python3
+"""Independent check of the analyze golden files against SciPy.
+
+    /usr/bin/python3 tests/cases/analyze/verify.py [CASE_DIR...]
+
+For every case whose expected output is an analysis (expected.out or
+expected.analysis.json), re-reads the case's store.jsonl, recomputes every
+number with numpy/scipy (Debian python3-scipy 1.10.1), and compares to 1e-9
+relative (p-values 1e-7). This is how the expected files were checked before
+they were committed: run it after `run_case.sh --update`. It never uses
+rundown's code.
+"""
+import glob
+import json
+import math
+import os
+import sys
+
+import numpy as np
+from scipy import optimize, special, stats
+
+REL, PREL = 1e-9, 1e-7
+failures = 0
+
+
+def close(want, got, rel, what):
+    global failures
+    if want is None or (isinstance(want, float) and math.isnan(want)):
+        ok = got is None
+    elif got is None:
+        ok = False
+    else:
+        ok = abs(want - got) <= rel * abs(want) + (1e-12 if want == 0 else 0)
+    if not ok:
+        failures += 1
+        print(f"  MISMATCH {what}: scipy {want!r}, rundown {got!r}")
+
+
+def nz(v):
+    return None if v is None or (isinstance(v, float) and (math.isnan(v) or math.isinf(v))) else float(v)
+
+
+def load(case):
+    groups = {}
+    for line in open(os.path.join(case, "store.jsonl")):
+        if not line.strip():
+            continue
+        r = json.loads(line)
+        if r.get("phase", "measure") == "warmup" or r.get("status", "ok") != "ok":
+            continue
+        cid = ",".join(f"{k}={v}" for k, v in sorted(r["config"].items()))
+        g = groups.setdefault(r["workload"], {}).setdefault(cid, {})
+        for m, v in r["metrics"].items():
+            if v is not None:
+                g.setdefault(m, []).append((r.get("run", 0), v))
+    return groups
+
+
+def fieller(a, b):
+    ma, mb = np.mean(a), np.mean(b)
+    if len(a) < 2 or len(b) < 2:
+        return ma / mb, None, None
+    va, vb = np.var(a, ddof=1) / len(a), np.var(b, ddof=1) / len(b)
+    R = ma / mb
+    vl = va + R * R * vb
+    df = vl ** 2 / (va ** 2 / (len(a) - 1) + R ** 4 * vb ** 2 / (len(b) - 1))
+    t = stats.t.ppf(0.975, df)
+    if t * t * vb / mb ** 2 >= 1:
+        return R, None, None
+    f = lambda rho: (ma - rho * mb) ** 2 - t * t * (va + rho * rho * vb)
+    span = 10 * abs(R) + 1
+    return R, optimize.brentq(f, R - span, R, xtol=1e-15), optimize.brentq(f, R, R + span, xtol=1e-15)
+
+
+def check_summary(vals, got, where):
+    x = np.array(vals, dtype=float)
+    n = len(x)
+    close(n, got["n"], 0, where + ".n")
+    close(x.mean(), got["mean"], REL, where + ".mean")
+    if n > 1:
+        sd = x.std(ddof=1)
+        t = stats.t.ppf(0.975, n - 1)
+        close(sd, got["sd"], REL, where + ".sd")
+        close(stats.sem(x), got["se"], REL, where + ".se")
+        close(x.mean() - t * stats.sem(x), got["ci_low"], REL, where + ".ci_low")
+        close(x.mean() + t * stats.sem(x), got["ci_high"], REL, where + ".ci_high")
+        close(sd / x.mean(), got["cv"], REL, where + ".cv")
+    for k, p in (("median", .5), ("q1", .25), ("q3", .75), ("p90", .9), ("p95", .95), ("p99", .99)):
+        close(np.quantile(x, p), got[k], REL, where + "." + k)
+    close(x.min(), got["min"], REL, where + ".min")
+    close(x.max(), got["max"], REL, where + ".max")
+    close(stats.median_abs_deviation(x, scale="normal"), got["mad"], REL, where + ".mad")
+    close(stats.gmean(x) if (x > 0).all() else None, got["geomean"], REL, where + ".geomean")
+    q1, q3 = np.quantile(x, [.25, .75])
+    out = [i for i, v in enumerate(x) if v < q1 - 1.5 * (q3 - q1) or v > q3 + 1.5 * (q3 - q1)]
+    if out != got["outliers"]:
+        print(f"  MISMATCH {where}.outliers: {out} vs {got['outliers']}")
+        globals()["failures"] += 1
+    if "trend" in got and n >= 3:
+        res = stats.kendalltau(np.arange(n), x, method="asymptotic")
+        close(nz(res.statistic), got["trend"]["tau"], REL, where + ".trend.tau")
+        close(nz(res.pvalue), got["trend"]["p"], PREL, where + ".trend.p")
+
+
+def check_pair(a, b, got, where):
+    a, b = np.array(a, float), np.array(b, float)
+    res = stats.ttest_ind(a, b, equal_var=False)
+    close(nz(res.statistic), got["welch_t"], REL, where + ".welch_t")
+    close(nz(res.pvalue), got["p"], PREL, where + ".p")
+    va, vb = a.var(ddof=1) / len(a), b.var(ddof=1) / len(b)
+    df = (va + vb) ** 2 / (va ** 2 / (len(a) - 1) + vb ** 2 / (len(b) - 1))
+    close(df, got["welch_df"], REL, where + ".welch_df")
+    d = a.mean() - b.mean()
+    close(d, got["diff"], REL, where + ".diff")
+    h = stats.t.ppf(0.975, df) * math.sqrt(va + vb)
+    close(d - h, got["diff_ci_low"], REL, where + ".diff_ci_low")
+    close(d + h, got["diff_ci_high"], REL, where + ".diff_ci_high")
+    ties = len(set(np.concatenate([a, b]))) < len(a) + len(b)
+    method = "exact" if not ties and len(a) <= 50 and len(b) <= 50 else "asymptotic"
+    mw = stats.mannwhitneyu(a, b, alternative="two-sided", method=method)
+    close(mw.statistic, got["mw_u"], REL, where + ".mw_u")
+    close(mw.pvalue, got["mw_p"], PREL, where + ".mw_p")
+    close(mw.statistic / (len(a) * len(b)), got["prob_superiority"], REL, where + ".A")
+    m = len(a) + len(b) - 2
+    sp = math.sqrt(((len(a) - 1) * a.var(ddof=1) + (len(b) - 1) * b.var(ddof=1)) / m)
+    J = math.exp(special.gammaln(m / 2) - 0.5 * math.log(m / 2) - special.gammaln((m - 1) / 2))
+    close(J * d / sp, got["hedges_g"], REL, where + ".hedges_g")
+    R, lo, hi = fieller(a, b)
+    close(R, got["ratio"], REL, where + ".ratio")
+    close(lo, got["ratio_ci_low"], REL, where + ".ratio_ci_low")
+    close(hi, got["ratio_ci_high"], REL, where + ".ratio_ci_high")
+    return res.pvalue
+
+
+def check_case(case):
+    for name in ("expected.out", "expected.analysis.json"):
+        path = os.path.join(case, name)
+        if os.path.exists(path) and open(path).read(1) == "{":
+            break
+    else:
+        return
+    print(case)
+    doc = json.load(open(path))
+    groups = load(case)
+    for wl in doc["workloads"]:
+        cfgs = groups[wl["name"]]
+        series = {}
+        for c in wl["configs"]:
+            for m, got in c["metrics"].items():
+                vals = [v for _, v in sorted(cfgs[c["id"]][m], key=lambda t: t[0])]
+                check_summary(vals, got, f"{wl['name']}/{c['id']}/{m}")
+                series[(c["id"], m)] = vals
+        t = wl["tests"]
+        m = t["metric"]
+        ids = [c["id"] for c in wl["configs"] if (c["id"], m) in series]
+        if len(ids) >= 3:
+            gs = [series[(i, m)] for i in ids]
+            an = stats.f_oneway(*gs)
+            close(an.statistic, t["anova"]["f"], REL, "anova.f")
+            close(an.pvalue, t["anova"]["p"], PREL, "anova.p")
+            kw = stats.kruskal(*gs)
+            close(kw.statistic, t["kruskal"]["h"], REL, "kruskal.h")
+            close(kw.pvalue, t["kruskal"]["p"], PREL, "kruskal.p")
+            k = len(gs)
+            n = np.array([len(g) for g in gs]); mu = np.array([np.mean(g) for g in gs])
+            w = n / np.array([np.var(g, ddof=1) for g in gs]); W = w.sum()
+            mw = (w * mu).sum() / W
+            tmp = (((1 - w / W) ** 2) / (n - 1)).sum()
+            F = (w * (mu - mw) ** 2).sum() / (k - 1) / (1 + 2 * (k - 2) / (k * k - 1) * tmp)
+            df2 = (k * k - 1) / (3 * tmp)
+            close(F, t["welch_anova"]["f"], REL, "welch_anova.f")
+            close(df2, t["welch_anova"]["df2"], REL, "welch_anova.df2")
+            close(stats.f.sf(F, k - 1, df2), t["welch_anova"]["p"], PREL, "welch_anova.p")
+        ps = [check_pair(series[(p["a"], m)], series[(p["b"], m)], p, f"pair {p['a']} vs {p['b']}")
+              for p in t["pairs"]]
+        # Holm by hand: sorted ascending, (m - i) p, running max, cap 1
+        order = sorted(range(len(ps)), key=lambda i: ps[i])
+        run = 0
+        for rank, i in enumerate(order):
+            run = max(run, (len(ps) - rank) * ps[i])
+            close(min(run, 1), t["pairs"][i]["p_holm"], PREL, f"p_holm[{i}]")
+
+
+for case in sys.argv[1:] or sorted(glob.glob(os.path.join(os.path.dirname(__file__), "0*"))):
+    check_case(case)
+print("failures:", failures)
+sys.exit(1 if failures else 0)

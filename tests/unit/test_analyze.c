@@ -1,0 +1,529 @@
+// links: rd_analyze
+/*
+ * test_analyze.c - the analyze engine end to end through its library API:
+ * stores written to temporary files, the analysis parsed back with cJSON.
+ *
+ * Statistics themselves are checked against SciPy in test_stats.c; here the
+ * checks are about what goes in (warmups, failed runs, environments, info
+ * fields) and the recommendation logic. Expected numbers are hand
+ * calculations or SciPy calls, pasted next to them.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "analysis.h"
+#include "rundown/json.h"
+
+static char tmpdir[64];
+
+static const char *write_store(const char *name, const char *text)
+{
+    static char path[256];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+/* Runs the analysis of one store; returns the parsed document or NULL with
+ * *status set (and d filled). */
+static cJSON *analyse(const char *store, const struct rd_analyze_opts *o, rd_status *status,
+                      struct rd_diag *d)
+{
+    struct rd_analysis *a;
+    assert_int_equal(rd_analysis_new(o, &a), RD_OK);
+    rd_diag_init(d, NULL);
+    rd_status s = rd_analysis_add_store(a, store, d);
+    struct rd_buf out = RD_BUF_INIT;
+    if (!s)
+        s = rd_analysis_write(a, &out, d);
+    *status = s;
+    cJSON *doc = NULL;
+    if (!s)
+        assert_int_equal(rd_json_parse(out.ptr, out.len, "out", 1, &doc, NULL), RD_OK);
+    rd_buf_release(&out);
+    rd_analysis_free(a);
+    return doc;
+}
+
+static cJSON *analyse_ok(const char *store, const struct rd_analyze_opts *o)
+{
+    rd_status s;
+    struct rd_diag d;
+    cJSON *doc = analyse(store, o, &s, &d);
+    if (s)
+        fail_msg("analysis failed: %s", d.msg);
+    return doc;
+}
+
+static void opts(struct rd_analyze_opts *o)
+{
+    rd_analyze_opts_init(o);
+    o->bootstrap = 200; /* keeps the tests fast; the method is tested in test_stats */
+}
+
+static cJSON *get(const cJSON *o, const char *path)
+{
+    /* "a.b.0.c": object keys and array indices */
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", path);
+    const cJSON *cur = o;
+    for (char *tok = strtok(buf, "."); tok && cur; tok = strtok(NULL, ".")) {
+        if (cJSON_IsArray(cur))
+            cur = cJSON_GetArrayItem(cur, atoi(tok));
+        else
+            cur = cJSON_GetObjectItemCaseSensitive(cur, tok);
+    }
+    return (cJSON *)cur;
+}
+
+static const char *gets_(const cJSON *o, const char *path)
+{
+    const cJSON *v = get(o, path);
+    if (!cJSON_IsString(v))
+        fail_msg("%s: not a string", path);
+    return v->valuestring;
+}
+
+static double getn(const cJSON *o, const char *path)
+{
+    const cJSON *v = get(o, path);
+    if (cJSON_IsNull(v))
+        return NAN;
+    if (!cJSON_IsNumber(v))
+        fail_msg("%s: not a number", path);
+    return v->valuedouble;
+}
+
+static bool has_warning(const cJSON *wl, const char *code, const char *config)
+{
+    const cJSON *w;
+    cJSON_ArrayForEach(w, get(wl, "warnings")) {
+        const char *c = rd_json_str(w, "code"), *cf = rd_json_str(w, "config");
+        if (c && strcmp(c, code) == 0 &&
+            (!config || (cf && strcmp(cf, config) == 0)))
+            return true;
+    }
+    return false;
+}
+
+#define REC(wl, cfg, run, extra, metrics)                                                     \
+    "{\"schema\":\"rundown.run/1\",\"workload\":\"" wl "\",\"config\":{" cfg "},\"run\":" #run \
+    extra ",\"metrics\":{" metrics "}}\n"
+
+static void test_clear_winner(void **state)
+{
+    (void)state;
+    const char *s = write_store("clear.jsonl",
+        REC("w", "\"rt\":\"a\"", 1, "", "\"wall_ms\":100,\"max_rss_kib\":50000")
+        REC("w", "\"rt\":\"a\"", 2, "", "\"wall_ms\":101,\"max_rss_kib\":50000")
+        REC("w", "\"rt\":\"a\"", 3, "", "\"wall_ms\":99,\"max_rss_kib\":50000")
+        REC("w", "\"rt\":\"a\"", 4, "", "\"wall_ms\":100,\"max_rss_kib\":50000")
+        REC("w", "\"rt\":\"a\"", 5, "", "\"wall_ms\":102,\"max_rss_kib\":50000")
+        REC("w", "\"rt\":\"b\"", 1, "", "\"wall_ms\":130,\"max_rss_kib\":10000")
+        REC("w", "\"rt\":\"b\"", 2, "", "\"wall_ms\":131,\"max_rss_kib\":10000")
+        REC("w", "\"rt\":\"b\"", 3, "", "\"wall_ms\":129,\"max_rss_kib\":10000")
+        REC("w", "\"rt\":\"b\"", 4, "", "\"wall_ms\":128,\"max_rss_kib\":10000")
+        REC("w", "\"rt\":\"b\"", 5, "", "\"wall_ms\":132,\"max_rss_kib\":10000"));
+    struct rd_analyze_opts o;
+    opts(&o);
+    cJSON *doc = analyse_ok(s, &o);
+    const cJSON *wl = get(doc, "workloads.0");
+    assert_string_equal(gets_(wl, "primary.metric"), "wall_ms");
+    assert_string_equal(gets_(wl, "primary.better"), "lower");
+    assert_string_equal(gets_(wl, "recommendation.best"), "rt=a");
+    assert_string_equal(gets_(wl, "recommendation.recommended"), "rt=a");
+    assert_int_equal(cJSON_GetArraySize(get(wl, "recommendation.tied")), 0);
+    /* Memory does not matter when the primary metric separates the configs
+     * (b uses less). Reason, by hand and SciPy:
+     * mean a = 100.4, half-width stats.t.ppf(0.975,4)*stats.sem(A) = 1.4157;
+     * b/a = 1.2948 (29 %), Fieller CI 1.27276..1.31724 (27..32 %);
+     * stats.ttest_ind(B, A, equal_var=False).pvalue = 2.79e-09 < 0.001. */
+    assert_string_equal(gets_(wl, "recommendation.reason"),
+                        "a: 100 ms \u00b1 1.42; b is 29 % slower (95 % CI 27\u201332 %, "
+                        "p_holm < 0.001)");
+    /* Pair a vs b: stats.ttest_ind(A, B, equal_var=False) -> -33.95352861284314 */
+    assert_true(fabs(getn(wl, "tests.pairs.0.welch_t") + 33.95352861284314) < 1e-9);
+    assert_true(cJSON_IsNull(get(wl, "tests.anova")));
+    cJSON_Delete(doc);
+}
+
+static void test_three_way_tie_broken_by_memory(void **state)
+{
+    (void)state;
+    const char *s = write_store("tie3.jsonl",
+        REC("w", "\"rt\":\"x\"", 1, "", "\"wall_ms\":100,\"max_rss_kib\":90000")
+        REC("w", "\"rt\":\"x\"", 2, "", "\"wall_ms\":110,\"max_rss_kib\":90000")
+        REC("w", "\"rt\":\"x\"", 3, "", "\"wall_ms\":90,\"max_rss_kib\":90000")
+        REC("w", "\"rt\":\"x\"", 4, "", "\"wall_ms\":105,\"max_rss_kib\":90000")
+        REC("w", "\"rt\":\"x\"", 5, "", "\"wall_ms\":95,\"max_rss_kib\":90000")
+        REC("w", "\"rt\":\"y\"", 1, "", "\"wall_ms\":101,\"max_rss_kib\":80000")
+        REC("w", "\"rt\":\"y\"", 2, "", "\"wall_ms\":111,\"max_rss_kib\":80000")
+        REC("w", "\"rt\":\"y\"", 3, "", "\"wall_ms\":91,\"max_rss_kib\":80000")
+        REC("w", "\"rt\":\"y\"", 4, "", "\"wall_ms\":106,\"max_rss_kib\":80000")
+        REC("w", "\"rt\":\"y\"", 5, "", "\"wall_ms\":96,\"max_rss_kib\":80000")
+        REC("w", "\"rt\":\"z\"", 1, "", "\"wall_ms\":102,\"max_rss_kib\":70000")
+        REC("w", "\"rt\":\"z\"", 2, "", "\"wall_ms\":92,\"max_rss_kib\":70000")
+        REC("w", "\"rt\":\"z\"", 3, "", "\"wall_ms\":112,\"max_rss_kib\":70000")
+        REC("w", "\"rt\":\"z\"", 4, "", "\"wall_ms\":97,\"max_rss_kib\":70000")
+        REC("w", "\"rt\":\"z\"", 5, "", "\"wall_ms\":107,\"max_rss_kib\":70000"));
+    struct rd_analyze_opts o;
+    opts(&o);
+    cJSON *doc = analyse_ok(s, &o);
+    const cJSON *wl = get(doc, "workloads.0");
+    /* means 100, 101, 102 (hand); all pairwise p near 1: all tied */
+    assert_string_equal(gets_(wl, "recommendation.best"), "rt=x");
+    assert_int_equal(cJSON_GetArraySize(get(wl, "recommendation.tied")), 2);
+    assert_string_equal(gets_(wl, "recommendation.tied.0"), "rt=y");
+    assert_string_equal(gets_(wl, "recommendation.tied.1"), "rt=z");
+    assert_string_equal(gets_(wl, "recommendation.recommended"), "rt=z");
+    assert_string_equal(gets_(wl, "recommendation.tie_breaker"), "max_rss_kib");
+    assert_non_null(strstr(gets_(wl, "recommendation.reason"),
+                           "statistically tied with x"));
+    assert_non_null(strstr(gets_(wl, "recommendation.reason"),
+                           "lower max_rss_kib (70000 vs 90000 KiB)"));
+    /* three configs: ANOVA present. stats.f_oneway(X, Y, Z) ->
+     * statistic=0.08, pvalue=0.9236044711599674 */
+    assert_true(fabs(getn(wl, "tests.anova.f") - 0.08) < 1e-9 * 0.08);
+    assert_true(fabs(getn(wl, "tests.anova.p") - 0.9236044711599674) < 1e-7);
+    assert_int_equal(cJSON_GetArraySize(get(wl, "tests.pairs")), 3);
+    cJSON_Delete(doc);
+}
+
+static void test_tie_two_configs_memory(void **state)
+{
+    (void)state;
+    const char *s = write_store("tie2.jsonl",
+        REC("w", "\"rt\":\"a\"", 1, "", "\"wall_ms\":100,\"max_rss_kib\":90000")
+        REC("w", "\"rt\":\"a\"", 2, "", "\"wall_ms\":102,\"max_rss_kib\":90000")
+        REC("w", "\"rt\":\"a\"", 3, "", "\"wall_ms\":98,\"max_rss_kib\":90000")
+        REC("w", "\"rt\":\"a\"", 4, "", "\"wall_ms\":101,\"max_rss_kib\":90000")
+        REC("w", "\"rt\":\"a\"", 5, "", "\"wall_ms\":99,\"max_rss_kib\":90000")
+        REC("w", "\"rt\":\"b\"", 1, "", "\"wall_ms\":100.5,\"max_rss_kib\":50000")
+        REC("w", "\"rt\":\"b\"", 2, "", "\"wall_ms\":102.5,\"max_rss_kib\":50000")
+        REC("w", "\"rt\":\"b\"", 3, "", "\"wall_ms\":98.5,\"max_rss_kib\":50000")
+        REC("w", "\"rt\":\"b\"", 4, "", "\"wall_ms\":101.5,\"max_rss_kib\":50000")
+        REC("w", "\"rt\":\"b\"", 5, "", "\"wall_ms\":99.5,\"max_rss_kib\":50000"));
+    struct rd_analyze_opts o;
+    opts(&o);
+    cJSON *doc = analyse_ok(s, &o);
+    const cJSON *wl = get(doc, "workloads.0");
+    /* stats.ttest_ind(A, B, equal_var=False).pvalue = 0.6305360755569764 >= 0.05: tied */
+    assert_string_equal(gets_(wl, "recommendation.best"), "rt=a");
+    assert_string_equal(gets_(wl, "recommendation.tied.0"), "rt=b");
+    assert_string_equal(gets_(wl, "recommendation.recommended"), "rt=b");
+    cJSON_Delete(doc);
+}
+
+static void test_warmup_failed_and_warnings(void **state)
+{
+    (void)state;
+    const char *s = write_store("mixed.jsonl",
+        REC("h", "\"rt\":\"a\"", 1, ",\"phase\":\"warmup\"", "\"rps\":1")
+        REC("h", "\"rt\":\"a\"", 1, "", "\"rps\":1000,\"non_2xx\":0")
+        REC("h", "\"rt\":\"a\"", 2, "", "\"rps\":1010,\"non_2xx\":3")
+        REC("h", "\"rt\":\"a\"", 3, ",\"status\":\"failed\"", "")
+        REC("h", "\"rt\":\"a\"", 4, ",\"status\":\"timeout\"", "")
+        REC("h", "\"rt\":\"b\"", 1, "", "\"rps\":500"));
+    struct rd_analyze_opts o;
+    opts(&o);
+    cJSON *doc = analyse_ok(s, &o);
+    const cJSON *wl = get(doc, "workloads.0");
+    assert_string_equal(gets_(wl, "primary.metric"), "rps");
+    assert_string_equal(gets_(wl, "primary.better"), "higher");
+    const cJSON *a = get(wl, "configs.0");
+    /* the warmup's rps of 1 is not a value; failed and timeout are counted */
+    assert_true(getn(a, "metrics.rps.n") == 2);
+    assert_true(getn(a, "metrics.rps.mean") == 1005);
+    assert_true(getn(a, "failed_runs") == 2);
+    assert_true(getn(a, "timeout_runs") == 1);
+    assert_true(getn(a, "load_error_runs") == 1);
+    /* b has one run: sd undefined -> null, with a warning */
+    const cJSON *b = get(wl, "configs.1");
+    assert_true(cJSON_IsNull(get(b, "metrics.rps.sd")));
+    assert_true(cJSON_IsNull(get(b, "metrics.rps.ci_low")));
+    assert_true(has_warning(wl, "failed_runs", "rt=a"));
+    assert_true(has_warning(wl, "load_errors", "rt=a"));
+    assert_true(has_warning(wl, "few_runs", "rt=b"));
+    assert_true(has_warning(wl, "undefined", "rt=b"));
+    assert_true(has_warning(wl, "underpowered", NULL));
+    /* the Welch test with n = 1 is undefined: null p, and the config is not
+     * declared worse */
+    assert_true(cJSON_IsNull(get(wl, "tests.pairs.0.p")));
+    assert_string_equal(gets_(wl, "recommendation.best"), "rt=a");
+    assert_string_equal(gets_(wl, "recommendation.tied.0"), "rt=b");
+    cJSON_Delete(doc);
+}
+
+static void test_envs(void **state)
+{
+    (void)state;
+    const char *s = write_store("envs.jsonl",
+        REC("w", "\"rt\":\"a\"", 1, ",\"env\":\"env-1\"", "\"wall_ms\":1")
+        REC("w", "\"rt\":\"a\"", 2, ",\"env\":\"env-2\"", "\"wall_ms\":2"));
+    struct rd_analyze_opts o;
+    opts(&o);
+    rd_status st;
+    struct rd_diag d;
+    cJSON *doc = analyse(s, &o, &st, &d);
+    assert_null(doc);
+    assert_int_equal(st, RD_ERR_PARSE);
+    assert_int_equal(d.line, 2);
+    assert_non_null(strstr(d.msg, "--pool-envs"));
+    o.pool_envs = true;
+    doc = analyse_ok(s, &o);
+    assert_true(has_warning(get(doc, "workloads.0"), "mixed_envs", "rt=a"));
+    assert_int_equal(cJSON_GetArraySize(get(doc, "environments")), 2);
+    assert_string_equal(gets_(doc, "environments.0.id"), "env-1");
+    cJSON_Delete(doc);
+}
+
+static void test_env_file_embedded(void **state)
+{
+    (void)state;
+    write_store("env-abc.json", "{\"schema\":\"rundown.env/1\",\"id\":\"env-abc\",\"cpu\":\"X\"}\n");
+    const char *s = write_store("e.jsonl",
+        REC("w", "\"rt\":\"a\"", 1, ",\"env\":\"env-abc\"", "\"wall_ms\":1"));
+    struct rd_analyze_opts o;
+    opts(&o);
+    cJSON *doc = analyse_ok(s, &o);
+    assert_string_equal(gets_(doc, "environments.0.cpu"), "X");
+    assert_string_equal(gets_(doc, "inputs.0"), s);
+    cJSON_Delete(doc);
+}
+
+static void test_info_primary_and_bad_line(void **state)
+{
+    (void)state;
+    const char *s = write_store("info.jsonl",
+        "{\"schema\":\"rundown.run/1\",\"workload\":\"w\",\"config\":{\"rt\":\"a\"},\"run\":1,"
+        "\"info\":{\"primary_metric\":\"heavycalc_ms\",\"class\":\"cpu\",\"primary_better\":\"higher\"},"
+        "\"metrics\":{\"wall_ms\":5,\"heavycalc_ms\":3}}\n");
+    struct rd_analyze_opts o;
+    opts(&o);
+    o.metric = "wall_ms"; /* the suite's choice wins over --metric */
+    cJSON *doc = analyse_ok(s, &o);
+    assert_string_equal(gets_(doc, "workloads.0.primary.metric"), "heavycalc_ms");
+    assert_string_equal(gets_(doc, "workloads.0.primary.better"), "higher");
+    assert_string_equal(gets_(doc, "workloads.0.class"), "cpu");
+    cJSON_Delete(doc);
+
+    s = write_store("bad.jsonl", REC("w", "\"rt\":\"a\"", 1, "", "\"wall_ms\":5") "{\"schema\":\n");
+    rd_status st;
+    struct rd_diag d;
+    doc = analyse(s, &o, &st, &d);
+    assert_null(doc);
+    assert_int_equal(st, RD_ERR_PARSE);
+    assert_int_equal(d.line, 2);
+}
+
+static void test_baseline(void **state)
+{
+    (void)state;
+    const char *s = write_store("base.jsonl",
+        REC("w", "\"m\":\"seq\",\"rt\":\"node\"", 1, "", "\"wall_ms\":200")
+        REC("w", "\"m\":\"seq\",\"rt\":\"node\"", 2, "", "\"wall_ms\":210")
+        REC("w", "\"m\":\"seq\",\"rt\":\"bun\"", 1, "", "\"wall_ms\":100")
+        REC("w", "\"m\":\"seq\",\"rt\":\"bun\"", 2, "", "\"wall_ms\":110")
+        REC("w", "\"m\":\"wk\",\"rt\":\"node\"", 1, "", "\"wall_ms\":50")
+        REC("w", "\"m\":\"wk\",\"rt\":\"node\"", 2, "", "\"wall_ms\":60")
+        REC("w", "\"m\":\"wk\",\"rt\":\"bun\"", 1, "", "\"wall_ms\":40")
+        REC("w", "\"m\":\"wk\",\"rt\":\"bun\"", 2, "", "\"wall_ms\":44"));
+    struct rd_analyze_opts o;
+    opts(&o);
+    o.baseline_key = "rt";
+    o.baseline_val = "node";
+    cJSON *doc = analyse_ok(s, &o);
+    const cJSON *wl = get(doc, "workloads.0");
+    /* configs sorted: m=seq,rt=bun; m=seq,rt=node; m=wk,rt=bun; m=wk,rt=node */
+    assert_string_equal(gets_(wl, "configs.0.id"), "m=seq,rt=bun");
+    assert_string_equal(gets_(wl, "configs.0.baseline.config"), "m=seq,rt=node");
+    /* hand: 105 / 205 */
+    assert_true(fabs(getn(wl, "configs.0.baseline.ratio") - 105.0 / 205.0) < 1e-12);
+    assert_string_equal(gets_(wl, "configs.2.baseline.config"), "m=wk,rt=node");
+    assert_true(fabs(getn(wl, "configs.2.baseline.ratio") - 42.0 / 55.0) < 1e-12);
+    assert_true(cJSON_IsNull(get(wl, "configs.1.baseline")));
+    /* in pairs, the baseline is always b */
+    const cJSON *p;
+    cJSON_ArrayForEach(p, get(wl, "tests.pairs")) {
+        const char *a = rd_json_str(p, "a");
+        assert_null(strstr(a, "rt=node") && !strstr(rd_json_str(p, "b"), "rt=node") ? a : NULL);
+    }
+    cJSON_Delete(doc);
+}
+
+static void test_exclude_outliers_and_all_metrics(void **state)
+{
+    (void)state;
+    const char *s = write_store("out.jsonl",
+        REC("w", "\"rt\":\"a\"", 1, "", "\"wall_ms\":10,\"user_ms\":1")
+        REC("w", "\"rt\":\"a\"", 2, "", "\"wall_ms\":10.1,\"user_ms\":1")
+        REC("w", "\"rt\":\"a\"", 3, "", "\"wall_ms\":9.9,\"user_ms\":1")
+        REC("w", "\"rt\":\"a\"", 4, "", "\"wall_ms\":10.2,\"user_ms\":1")
+        REC("w", "\"rt\":\"a\"", 5, "", "\"wall_ms\":50,\"user_ms\":1"));
+    struct rd_analyze_opts o;
+    opts(&o);
+    o.exclude_outliers = true;
+    o.all_metrics = true;
+    cJSON *doc = analyse_ok(s, &o);
+    const cJSON *m = get(doc, "workloads.0.configs.0.metrics.wall_ms");
+    /* hand: q1 = 10, q3 = 10.2 (type 7), fences 9.7 and 10.5: 50 (index 4)
+     * is out; the statistics use the other four, mean (10+10.1+9.9+10.2)/4 */
+    assert_int_equal(cJSON_GetArraySize(get(m, "outliers")), 1);
+    assert_true(getn(m, "outliers.0") == 4);
+    assert_true(getn(m, "n") == 4);
+    assert_true(fabs(getn(m, "mean") - 10.05) < 1e-12);
+    assert_true(getn(m, "excluded") == 1);
+    assert_int_equal(cJSON_GetArraySize(get(m, "values")), 5);
+    assert_true(has_warning(get(doc, "workloads.0"), "outliers", "rt=a"));
+    /* --all-metrics: tests for every metric, the primary still in "tests" */
+    assert_string_equal(gets_(doc, "workloads.0.tests.metric"), "wall_ms");
+    assert_non_null(get(doc, "workloads.0.tests_by_metric.user_ms"));
+    assert_non_null(get(doc, "workloads.0.configs.0.metrics.user_ms.trend"));
+    cJSON_Delete(doc);
+}
+
+static void test_many_configs_vs_best(void **state)
+{
+    (void)state;
+    /* 32 configs: more than 30, so each is compared with the best only */
+    static char text[32 * 3 * 160];
+    size_t o = 0;
+    for (int c = 0; c < 32; c++)
+        for (int r = 1; r <= 3; r++)
+            o += (size_t)snprintf(text + o, sizeof text - o,
+                                  "{\"schema\":\"rundown.run/1\",\"workload\":\"w\","
+                                  "\"config\":{\"c\":\"%02d\"},\"run\":%d,"
+                                  "\"metrics\":{\"wall_ms\":%d}}\n", c, r, 100 + c * 10 + r);
+    const char *s = write_store("many.jsonl", text);
+    struct rd_analyze_opts o2;
+    opts(&o2);
+    cJSON *doc = analyse_ok(s, &o2);
+    const cJSON *t = get(doc, "workloads.0.tests");
+    assert_string_equal(gets_(t, "pairs_scope"), "vs_best");
+    assert_int_equal(cJSON_GetArraySize(get(t, "pairs")), 31);
+    const cJSON *p;
+    cJSON_ArrayForEach(p, get(t, "pairs"))
+        assert_string_equal(rd_json_str(p, "b"), "c=00"); /* means 102, 112, ...: c=00 best */
+    assert_non_null(get(t, "anova.f"));
+    cJSON_Delete(doc);
+}
+
+static void test_deterministic(void **state)
+{
+    (void)state;
+    const char *s = write_store("det.jsonl",
+        REC("w", "\"rt\":\"b\"", 2, "", "\"wall_ms\":3")
+        REC("w", "\"rt\":\"b\"", 1, "", "\"wall_ms\":1")
+        REC("w", "\"rt\":\"a\"", 1, "", "\"wall_ms\":2")
+        REC("v", "\"rt\":\"a\"", 1, "", "\"wall_ms\":2"));
+    struct rd_analyze_opts o;
+    opts(&o);
+    struct rd_buf b1 = RD_BUF_INIT, b2 = RD_BUF_INIT;
+    for (int i = 0; i < 2; i++) {
+        struct rd_analysis *a;
+        assert_int_equal(rd_analysis_new(&o, &a), RD_OK);
+        assert_int_equal(rd_analysis_add_store(a, s, NULL), RD_OK);
+        assert_int_equal(rd_analysis_write(a, i ? &b2 : &b1, NULL), RD_OK);
+        rd_analysis_free(a);
+    }
+    assert_int_equal(b1.len, b2.len);
+    assert_memory_equal(b1.ptr, b2.ptr, b1.len);
+    cJSON *doc = NULL;
+    assert_int_equal(rd_json_parse(b1.ptr, b1.len, "x", 1, &doc, NULL), RD_OK);
+    /* workloads and configs sorted; values in run order (run 1 before run 2) */
+    assert_string_equal(gets_(doc, "workloads.0.name"), "v");
+    assert_string_equal(gets_(doc, "workloads.1.configs.0.id"), "rt=a");
+    assert_true(getn(doc, "workloads.1.configs.1.metrics.wall_ms.values.0") == 1);
+    assert_true(getn(doc, "workloads.1.configs.1.metrics.wall_ms.values.1") == 3);
+    cJSON_Delete(doc);
+    rd_buf_release(&b1);
+    rd_buf_release(&b2);
+}
+
+static void test_replication(void **state)
+{
+    (void)state;
+    char dir[128], path[192];
+    snprintf(dir, sizeof dir, "%s/pub", tmpdir);
+    assert_int_equal(mkdir(dir, 0755), 0);
+    snprintf(path, sizeof path, "%s/a.json", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("{\"schema\":\"rundown.published/1\",\"study\":\"A\",\"title\":\"T\",\"machine\":\"i7\","
+          "\"figures\":["
+          "{\"workload\":\"cpu\",\"labels\":{\"runtime\":\"bun\"},\"metric\":\"per_call_ms\","
+          "\"mean\":101.0,\"sd\":2.0,\"n\":5,\"statistic\":\"mean\"},"
+          "{\"workload\":\"cpu\",\"labels\":{\"runtime\":\"bun\"},\"metric\":\"per_call_ms\","
+          "\"mean\":101.0,\"sd\":null,\"n\":5,\"statistic\":\"mean\"},"
+          "{\"workload\":\"cpu\",\"labels\":{\"runtime\":\"deno\"},\"metric\":\"per_call_ms\","
+          "\"mean\":125.0,\"sd\":null,\"n\":5,\"statistic\":\"mean\"}]}\n", f);
+    fclose(f);
+    const char *s = write_store("rep.jsonl",
+        REC("cpu", "\"runtime\":\"bun\",\"workers\":\"4\"", 1, "", "\"per_call_ms\":100")
+        REC("cpu", "\"runtime\":\"bun\",\"workers\":\"4\"", 2, "", "\"per_call_ms\":102")
+        REC("cpu", "\"runtime\":\"bun\",\"workers\":\"4\"", 3, "", "\"per_call_ms\":98")
+        REC("cpu", "\"runtime\":\"bun\",\"workers\":\"4\"", 4, "", "\"per_call_ms\":101")
+        REC("cpu", "\"runtime\":\"bun\",\"workers\":\"4\"", 5, "", "\"per_call_ms\":99"));
+    struct rd_analyze_opts o;
+    opts(&o);
+    o.published_dir = dir;
+    cJSON *doc = analyse_ok(s, &o);
+    const cJSON *r = get(doc, "replication");
+    assert_int_equal(cJSON_GetArraySize(r), 3);
+    /* our labels include the published ones (workers is ours only) */
+    assert_string_equal(gets_(r, "0.config"), "runtime=bun,workers=4");
+    assert_string_equal(gets_(r, "0.machine"), "i7");
+    assert_true(getn(r, "0.ours.mean") == 100);
+    /* hand: 100 / 101; stats.ttest_ind_from_stats(100, np.sqrt(2.5), 5, 101,
+     * 2.0, 5, equal_var=False) -> -0.8770580193070292, 0.4073384708493125 */
+    assert_true(fabs(getn(r, "0.ratio") - 100.0 / 101.0) < 1e-12);
+    assert_true(fabs(getn(r, "0.welch_t") + 0.8770580193070292) < 1e-9);
+    assert_true(fabs(getn(r, "0.p") - 0.4073384708493125) < 1e-7 * 0.41);
+    assert_true(getn(r, "0.ratio_ci_low") < 100.0 / 101.0);
+    /* sd unknown: the ratio stands, the test and its CI cannot */
+    assert_true(fabs(getn(r, "1.ratio") - 100.0 / 101.0) < 1e-12);
+    assert_true(cJSON_IsNull(get(r, "1.p")) && cJSON_IsNull(get(r, "1.ratio_ci_low")));
+    /* not measured: listed with ours = null */
+    assert_true(cJSON_IsNull(get(r, "2.config")) && cJSON_IsNull(get(r, "2.ours")));
+    cJSON_Delete(doc);
+}
+
+int main(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/test_analyze.XXXXXX");
+    if (!mkdtemp(tmpdir))
+        return 1;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_clear_winner),
+        cmocka_unit_test(test_three_way_tie_broken_by_memory),
+        cmocka_unit_test(test_tie_two_configs_memory),
+        cmocka_unit_test(test_warmup_failed_and_warnings),
+        cmocka_unit_test(test_envs),
+        cmocka_unit_test(test_env_file_embedded),
+        cmocka_unit_test(test_info_primary_and_bad_line),
+        cmocka_unit_test(test_baseline),
+        cmocka_unit_test(test_exclude_outliers_and_all_metrics),
+        cmocka_unit_test(test_many_configs_vs_best),
+        cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_replication),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    if (system(cmd) != 0)
+        rc = rc ? rc : 1;
+    return rc;
+}

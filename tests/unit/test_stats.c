@@ -1,0 +1,508 @@
+// links: rd_analyze
+/*
+ * test_stats.c - analyze/stats.c against SciPy 1.10.1 (Debian python3-scipy).
+ *
+ * Every expected number below was computed with /usr/bin/python3 and pasted
+ * with the call that made it; none comes from the code under test. Data sets:
+ * R's 'sleep' (extra by group) and 'PlantGrowth' (weight by group), typed in;
+ * 'big'/'big2' are 200 generated values (formula in make_big()).
+ * Tolerance: 1e-9 relative for statistics, 1e-7 relative for p-values.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include "stats.h"
+
+#define REL 1e-9
+#define PREL 1e-7
+
+static const double sleep1[] = { 0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0 };
+static const double sleep2[] = { 1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4 };
+static const double ctrl[] = { 4.17, 5.58, 5.18, 6.11, 4.50, 4.61, 5.17, 4.53, 5.33, 5.14 };
+static const double trt1[] = { 4.81, 4.17, 4.41, 3.59, 5.87, 3.83, 6.03, 4.89, 4.32, 4.69 };
+static const double trt2[] = { 6.31, 5.12, 5.54, 5.50, 5.37, 5.29, 4.92, 6.15, 5.80, 5.26 };
+
+/* big  = [((i*7919)%1009)/10.0 for i in range(200)]
+ * big2 = [((i*104729)%997)/10.0+3 for i in range(200)] */
+static double big[200], big2[200];
+
+static void make_big(void)
+{
+    for (long i = 0; i < 200; i++) {
+        big[i] = (double)((i * 7919) % 1009) / 10.0;
+        big2[i] = (double)((i * 104729) % 997) / 10.0 + 3;
+    }
+}
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static void near_(double want, double got, double rel, const char *what, int line)
+{
+    if (isnan(want) && isnan(got))
+        return;
+    double tol = rel * fabs(want);
+    if (tol < 1e-300)
+        tol = 1e-15; /* want == 0: an absolute bound */
+    if (!(fabs(want - got) <= tol))
+        fail_msg("line %d: %s: want %.17g, got %.17g", line, what, want, got);
+}
+#define NEAR(want, got) near_((want), (got), REL, #got, __LINE__)
+#define PNEAR(want, got) near_((want), (got), PREL, #got, __LINE__)
+
+static void check_summary(const double *x, size_t n, const double *want)
+{
+    double scratch[256];
+    struct rd_summary s;
+    rd_stats_summarize(x, n, 0.95, scratch, &s);
+    assert_int_equal(s.n, n);
+    const double got[] = { s.mean, s.sd, s.se, s.ci_low, s.ci_high, s.median, s.min,
+                           s.max, s.q1, s.q3, s.p90, s.p95, s.p99, s.mad, s.cv, s.geomean };
+    for (size_t i = 0; i < N(got); i++)
+        near_(want[i], got[i], REL, "summary field", (int)i);
+}
+
+/* Order in every expected row: mean, sd, se, ci_low, ci_high, median, min,
+ * max, q1, q3, p90, p95, p99, mad, cv, geomean; computed with numpy mean,
+ * std(ddof=1), stats.sem, mean -+ stats.t.ppf(0.975, n-1)*sem,
+ * np.quantile(x, p) (method 'linear' = type 7),
+ * stats.median_abs_deviation(x, scale='normal'), std/mean, stats.gmean. */
+static void test_summary_sleep(void **state)
+{
+    (void)state;
+    const double want[] = { 0.75, 1.7890096577591623, 0.5657345274557276, -0.5297804134938644,
+                            2.0297804134938646, 0.35, -1.6, 3.7, -0.17500000000000002, 1.7,
+                            3.4299999999999997, 3.5649999999999995, 3.673, 1.5567323294308817,
+                            2.3853462103455496, NAN /* gmean undefined: values <= 0 */ };
+    check_summary(sleep1, N(sleep1), want);
+}
+
+static void test_summary_plantgrowth_ctrl(void **state)
+{
+    (void)state;
+    const double want[] = { 5.031999999999999, 0.5830913783924057, 0.18438968397270916,
+                            4.614881555665587, 5.449118444334411, 5.154999999999999, 4.17, 6.11,
+                            4.550000000000001, 5.2925, 5.633, 5.871499999999999,
+                            6.0623000000000005, 0.7190620759752168, 0.11587666502233819,
+                            5.001881212188567 };
+    check_summary(ctrl, N(ctrl), want);
+}
+
+static void test_summary_200(void **state)
+{
+    (void)state;
+    const double want[] = { 50.681000000000004, 29.36395320352308, 2.0763450432655617,
+                            46.58653780381269, 54.77546219618732, 50.7, 0.0, 100.5, 25.6, 75.8,
+                            90.63999999999999, 96.02, 99.704, 37.361575906341166,
+                            0.5793878022044372, NAN /* contains 0.0 */ };
+    check_summary(big, N(big), want);
+}
+
+static void test_summary_undefined(void **state)
+{
+    (void)state;
+    double scratch[4];
+    struct rd_summary s;
+    const double one[] = { 42.0 };
+    rd_stats_summarize(one, 1, 0.95, scratch, &s);
+    /* n = 1: the mean and the order statistics exist, the spread does not. */
+    assert_true(s.mean == 42.0 && s.median == 42.0 && s.min == 42.0 && s.max == 42.0);
+    assert_true(isnan(s.sd) && isnan(s.se) && isnan(s.ci_low) && isnan(s.ci_high));
+    assert_true(isnan(s.cv));
+    assert_true(s.mad == 0.0);
+    NEAR(42.0, s.geomean);
+
+    const double flat[] = { 5, 5, 5 };
+    rd_stats_summarize(flat, 3, 0.95, scratch, &s);
+    /* zero variance is a defined sd of 0 and a zero-width CI */
+    assert_true(s.sd == 0 && s.ci_low == 5 && s.ci_high == 5 && s.cv == 0);
+
+    rd_stats_summarize(NULL, 0, 0.95, scratch, &s);
+    assert_int_equal(s.n, 0);
+    assert_true(isnan(s.mean) && isnan(s.median));
+}
+
+static void test_t_quantile(void **state)
+{
+    (void)state;
+    /* stats.t.ppf(0.975, 4) = 2.7764451051977987 (the paper's z = 1.96 at n = 5) */
+    NEAR(2.7764451051977987, rd_stats_t_quantile(0.975, 4));
+    assert_true(isnan(rd_stats_t_quantile(0.975, 0)));
+}
+
+static void test_tukey(void **state)
+{
+    (void)state;
+    /* Hand: x = 1..9 and 50: q1 = 3.25, q3 = 7.75 (type 7), IQR 4.5, fences
+     * -3.5 and 14.5: only 50 (index 9) is outside. */
+    const double x[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 50 };
+    double s[10];
+    for (size_t i = 0; i < 10; i++)
+        s[i] = x[i];
+    rd_stats_sort(s, 10);
+    double q1 = rd_stats_quantile_sorted(s, 10, 0.25), q3 = rd_stats_quantile_sorted(s, 10, 0.75);
+    NEAR(3.25, q1);
+    NEAR(7.75, q3);
+    size_t idx[10];
+    assert_int_equal(rd_stats_tukey(x, 10, q1, q3, idx), 1);
+    assert_int_equal(idx[0], 9);
+}
+
+static void check_welch(const double *a, size_t na, const double *b, size_t nb,
+                        const double *w)
+{
+    struct rd_welch r;
+    rd_stats_welch(a, na, b, nb, 0.95, &r);
+    NEAR(w[0], r.t);
+    NEAR(w[1], r.df);
+    PNEAR(w[2], r.p);
+    NEAR(w[3], r.diff);
+    NEAR(w[4], r.ci_low);
+    NEAR(w[5], r.ci_high);
+}
+
+/* Rows: t, df, p from stats.ttest_ind(a, b, equal_var=False); df by
+ * Welch-Satterthwaite; diff -+ stats.t.ppf(0.975, df) * sqrt(va/na + vb/nb). */
+static void test_welch(void **state)
+{
+    (void)state;
+    const double w_sleep[] = { -1.8608134674868526, 17.776473516178495, 0.07939414018735823,
+                               -1.5799999999999996, -3.365483230711636, 0.20548323071163632 };
+    check_welch(sleep1, 10, sleep2, 10, w_sleep);
+    const double w_pg[] = { -2.1340204531240654, 16.785764482605718, 0.047899255601968956,
+                            -0.49400000000000066, -0.9828721300353239, -0.005127869964677401 };
+    check_welch(ctrl, 10, trt2, 10, w_pg);
+    const double a2[] = { 1, 2 }, b2[] = { 3, 5 };
+    /* The CI here is from mpmath (dps=40): scipy's t.ppf(0.975, 1.47...) is
+     * off by 7e-10 at this fractional df. t = root of
+     * mp.betainc(df/2, 1/2, 0, df/(df+t*t), regularized=True)/2 - 0.025
+     * = 6.1881149407692542, CI = -2.5 -+ t*sqrt(1.25). */
+    const double w_n2[] = { -2.23606797749979, 1.4705882352941178, 0.19872738893452604,
+                            -2.5, -9.4185228300710686, 4.4185228300710686 };
+    check_welch(a2, 2, b2, 2, w_n2);
+    /* unequal n: sleep1[:4] vs sleep2 */
+    const double w_un[] = { -3.5538214898994305, 10.713942097828767, 0.004706776639973011,
+                            -2.9049999999999994, -4.710029271856634, -1.0999707281433646 };
+    check_welch(sleep1, 4, sleep2, 10, w_un);
+    const double w_big[] = { -0.27283380648817634, 397.7074640741513, 0.7851225790253868,
+                             -0.7904999999999944, -6.486571589028908, 4.905571589028919 };
+    check_welch(big, 200, big2, 200, w_big);
+}
+
+static void test_welch_undefined(void **state)
+{
+    (void)state;
+    struct rd_welch r;
+    const double f1[] = { 5, 5, 5 }, f2[] = { 7, 7, 7 }, one[] = { 3 };
+    rd_stats_welch(f1, 3, f2, 3, 0.95, &r);
+    /* both constant: the difference is known, the test is not */
+    assert_true(r.diff == -2 && isnan(r.t) && isnan(r.df) && isnan(r.p) && isnan(r.ci_low));
+    rd_stats_welch(one, 1, f2, 3, 0.95, &r);
+    assert_true(isnan(r.t) && isnan(r.p));
+    /* summary form with unknown sd (a paper that printed only a mean) */
+    rd_stats_welch_summary(101, NAN, 5, 100, 2, 5, 0.95, &r);
+    assert_true(r.diff == 1 && isnan(r.p));
+    /* one group constant, one not: defined (R's t.test agrees) */
+    const double x3[] = { 1, 2, 3 };
+    rd_stats_welch(f1, 3, x3, 3, 0.95, &r);
+    /* hand: se = sqrt(0 + 1/3), t = 3 / 0.5773502691896258 = 5.196152422706632, df = 2;
+     * stats.ttest_ind([5,5,5],[1,2,3],equal_var=False).pvalue = 0.03509871864598465 */
+    NEAR(5.196152422706632, r.t);
+    NEAR(2.0, r.df);
+    PNEAR(0.03509871864598465, r.p);
+}
+
+static void test_welch_summary_matches_raw(void **state)
+{
+    (void)state;
+    /* stats.ttest_ind_from_stats(5.032, 0.5830913783924057, 10, 5.526,
+     *   0.44257328332278606, 10, equal_var=False)
+     * -> statistic=-2.1340204531240614 pvalue=0.04789925560196932 */
+    struct rd_welch r;
+    rd_stats_welch_summary(5.032, 0.5830913783924057, 10, 5.526, 0.44257328332278606, 10, 0.95, &r);
+    NEAR(-2.1340204531240614, r.t);
+    PNEAR(0.04789925560196932, r.p);
+}
+
+/* Fieller: the roots of (ma - rho mb)^2 - t^2 (va + rho^2 vb) found with
+ * scipy.optimize.brentq (xtol=1e-15, rtol=1e-15), t = stats.t.ppf(0.975, df)
+ * with df = (va+R^2 vb)^2 / (va^2/(na-1) + R^4 vb^2/(nb-1)) at R = ma/mb.
+ * Rows: R, lo, hi, df. */
+static void test_fieller(void **state)
+{
+    (void)state;
+    struct rd_ratio r;
+    rd_stats_ratio_fieller(rd_stats_mean(ctrl, 10), rd_stats_sd(ctrl, 10), 10,
+                           rd_stats_mean(trt2, 10), rd_stats_sd(trt2, 10), 10, 0.95, &r);
+    NEAR(0.9106044154904088, r.ratio);
+    NEAR(0.8270853319729579, r.ci_low);
+    NEAR(0.9993884039783382, r.ci_high);
+    NEAR(16.00100676462573, r.df);
+    rd_stats_ratio_fieller(rd_stats_mean(big, 200), rd_stats_sd(big, 200), 200,
+                           rd_stats_mean(big2, 200), rd_stats_sd(big2, 200), 200, 0.95, &r);
+    NEAR(0.9846419863419563, r.ratio);
+    NEAR(0.8802148981281471, r.ci_low);
+    NEAR(1.1008709808408785, r.ci_high);
+    NEAR(397.2797368563685, r.df);
+    /* sleep2 / sleep1: t^2 vb / mb^2 = 2.7387405253991153 >= 1, so the set of
+     * plausible ratios is unbounded: the CI must be undefined, the ratio not */
+    rd_stats_ratio_fieller(rd_stats_mean(sleep2, 10), rd_stats_sd(sleep2, 10), 10,
+                           rd_stats_mean(sleep1, 10), rd_stats_sd(sleep1, 10), 10, 0.95, &r);
+    NEAR(2.33 / 0.75, r.ratio);
+    assert_true(isnan(r.ci_low) && isnan(r.ci_high));
+    rd_stats_ratio_fieller(1, 0.1, 5, 0, 0.1, 5, 0.95, &r);
+    assert_true(isnan(r.ratio));
+}
+
+static void check_mw(const double *a, size_t na, const double *b, size_t nb,
+                     double u, double p, int exact)
+{
+    struct rd_mwu r;
+    assert_int_equal(rd_stats_mann_whitney(a, na, b, nb, &r), RD_OK);
+    NEAR(u, r.u);
+    PNEAR(p, r.p);
+    assert_int_equal(r.exact, exact);
+    NEAR(u / ((double)na * (double)nb), r.a);
+}
+
+/* stats.mannwhitneyu(a, b, alternative='two-sided', method=M): M = 'exact'
+ * when there are no ties and both n <= 50, else 'asymptotic'. */
+static void test_mann_whitney(void **state)
+{
+    (void)state;
+    check_mw(sleep1, 10, sleep2, 10, 25.5, 0.06932757543362658, 0);     /* ties */
+    check_mw(ctrl, 10, trt2, 10, 25.0, 0.06301283855463422, 1);         /* exact */
+    check_mw(ctrl, 10, trt1, 10, 67.5, 0.1985957586332152, 0);          /* one tie */
+    const double a2[] = { 1, 2 }, b2[] = { 3, 5 };
+    check_mw(a2, 2, b2, 2, 0.0, 0.3333333333333333, 1);
+    const double ta[] = { 1, 2, 2, 3 }, tb[] = { 2, 3, 4, 5, 5 };
+    check_mw(ta, 4, tb, 5, 2.5, 0.07854585095119067, 0);
+    /* no ties between sleep1[:4] and sleep2: method='exact' */
+    check_mw(sleep1, 4, sleep2, 10, 2.0, 0.007992007992007992, 1);
+    check_mw(big, 200, big2, 200, 19690.0, 0.7889295202436494, 0);
+    const double s7[] = { 1.1, 2.2, 3.3, 4.4, 5.5, 6.6, 7.7 }, s3[] = { 0.5, 8.8, 9.9 };
+    check_mw(s7, 7, s3, 3, 7.0, 0.5166666666666666, 1);
+    /* 50 x 50 without ties: e1 = [2.0*i], e2 = [2.0*i+1+(10 if i>25 else 0)] */
+    double e1[50], e2[50];
+    for (int i = 0; i < 50; i++) {
+        e1[i] = 2.0 * i;
+        e2[i] = 2.0 * i + 1 + (i > 25 ? 10 : 0);
+    }
+    check_mw(e1, 50, e2, 50, 1120.0, 0.3735888965213186, 1);
+    /* a far tail: [0..19] vs [20.5..39.5], p = 2/C(40,20) */
+    double f1[20], f2[20];
+    for (int i = 0; i < 20; i++) {
+        f1[i] = i;
+        f2[i] = i + 20.5;
+    }
+    check_mw(f1, 20, f2, 20, 0.0, 1.4508889103849684e-11, 1);
+
+    struct rd_mwu r;
+    const double same[] = { 4, 4, 4 };
+    rd_stats_mann_whitney(same, 3, same, 3, &r);
+    assert_true(isnan(r.p)); /* all tied: no variance for the z */
+}
+
+static void test_mw_min_p(void **state)
+{
+    (void)state;
+    /* hand: 2 / C(6,3) = 2/20 = 0.1; 2 / C(10,5) = 2/252 */
+    NEAR(0.1, rd_stats_mw_min_p(3, 3));
+    NEAR(2.0 / 252, rd_stats_mw_min_p(5, 5));
+    NEAR(1.0, rd_stats_mw_min_p(1, 1));
+}
+
+/* Hedges' g = J d, J = special.gamma(m/2)/(sqrt(m/2)*special.gamma((m-1)/2))
+ * (gammaln for m = 398), d with the pooled sd. */
+static void test_hedges(void **state)
+{
+    (void)state;
+    double ma = rd_stats_mean(sleep1, 10), mb = rd_stats_mean(sleep2, 10);
+    NEAR(-0.7969352391911205, rd_stats_hedges_g(ma, rd_stats_sd(sleep1, 10), 10, mb,
+                                                rd_stats_sd(sleep2, 10), 10));
+    NEAR(-0.9139422784520376, rd_stats_hedges_g(rd_stats_mean(ctrl, 10), rd_stats_sd(ctrl, 10), 10,
+                                                rd_stats_mean(trt2, 10), rd_stats_sd(trt2, 10), 10));
+    NEAR(-1.26156626101008, rd_stats_hedges_g(1.5, sqrt(0.5), 2, 4, sqrt(2), 2));
+    NEAR(-0.02723192953534329, rd_stats_hedges_g(rd_stats_mean(big, 200), rd_stats_sd(big, 200), 200,
+                                                 rd_stats_mean(big2, 200), rd_stats_sd(big2, 200), 200));
+    assert_true(isnan(rd_stats_hedges_g(5, 0, 3, 7, 0, 3)));
+}
+
+static void test_anova_plantgrowth(void **state)
+{
+    (void)state;
+    const double *g[] = { ctrl, trt1, trt2 };
+    size_t ns[] = { 10, 10, 10 };
+    struct rd_anova a;
+    /* stats.f_oneway(ctrl, trt1, trt2) -> statistic=4.846087862380136, pvalue=0.0159099583256229 */
+    rd_stats_anova(g, ns, 3, &a);
+    NEAR(4.846087862380136, a.f);
+    PNEAR(0.0159099583256229, a.p);
+    assert_true(a.df1 == 2 && a.df2 == 27);
+    /* Welch (1951) in numpy (w = n/s^2, ...), which R prints as
+     * oneway.test(weight ~ group, PlantGrowth): F = 5.181, num df = 2.000,
+     * denom df = 17.128, p-value = 0.01739 */
+    rd_stats_welch_anova(g, ns, 3, &a);
+    NEAR(5.180972408113194, a.f);
+    NEAR(2.0, a.df1);
+    NEAR(17.128418616644137, a.df2);
+    PNEAR(0.01739282149016994, a.p);
+    /* stats.kruskal(ctrl, trt1, trt2) -> statistic=7.988228749443715, pvalue=0.018423755731471966 */
+    struct rd_kruskal k;
+    assert_int_equal(rd_stats_kruskal(g, ns, 3, &k), RD_OK);
+    NEAR(7.988228749443715, k.h);
+    PNEAR(0.018423755731471966, k.p);
+    assert_true(k.df == 2);
+}
+
+static void test_kruskal_ties_and_undefined(void **state)
+{
+    (void)state;
+    const double a[] = { 1, 2, 2, 3 }, b[] = { 2, 3, 4, 5, 5 }, c[] = { 5, 6, 6 };
+    const double *g[] = { a, b, c };
+    size_t ns[] = { 4, 5, 3 };
+    struct rd_kruskal k;
+    /* stats.kruskal([1,2,2,3],[2,3,4,5,5],[5,6,6]) -> 7.799305555555559, 0.020248941107635362 */
+    rd_stats_kruskal(g, ns, 3, &k);
+    NEAR(7.799305555555559, k.h);
+    PNEAR(0.020248941107635362, k.p);
+
+    const double f[] = { 5, 5, 5 };
+    const double *gf[] = { f, f, f };
+    size_t nf[] = { 3, 3, 3 };
+    rd_stats_kruskal(gf, nf, 3, &k);
+    assert_true(isnan(k.h) && isnan(k.p));
+    struct rd_anova an;
+    rd_stats_anova(gf, nf, 3, &an);
+    assert_true(isnan(an.f) && isnan(an.p));
+    rd_stats_welch_anova(gf, nf, 3, &an);
+    assert_true(isnan(an.f) && isnan(an.p));
+}
+
+static void test_adjust(void **state)
+{
+    (void)state;
+    /* Hand: p = 0.01 0.04 0.03 0.005 (m = 4). Holm, ascending: 4*0.005 = 0.02,
+     * 3*0.01 = 0.03, 2*0.03 = 0.06, max(0.06, 1*0.04) = 0.06.
+     * BH, descending: 0.04*4/4 = 0.04, min(0.04, 0.03*4/3) = 0.04,
+     * 0.01*4/2 = 0.02, min(0.02, 0.005*4/1) = 0.02. NaN is not a test. */
+    const double p[] = { 0.01, 0.04, NAN, 0.03, 0.005 };
+    double h[5], b[5];
+    assert_int_equal(rd_stats_holm(p, 5, h), RD_OK);
+    assert_int_equal(rd_stats_bh(p, 5, b), RD_OK);
+    const double wh[] = { 0.03, 0.06, NAN, 0.06, 0.02 };
+    const double wb[] = { 0.02, 0.04, NAN, 0.04, 0.02 };
+    for (int i = 0; i < 5; i++) {
+        near_(wh[i], h[i], REL, "holm", i);
+        near_(wb[i], b[i], REL, "bh", i);
+    }
+    /* Holm caps at 1: hand 2*0.7 = 1.4 -> 1 */
+    const double q[] = { 0.7, 0.8 };
+    rd_stats_holm(q, 2, h);
+    NEAR(1.0, h[0]);
+    NEAR(1.0, h[1]);
+}
+
+/* stats.kendalltau(np.arange(len(x)), x, method='asymptotic') -> tau, p */
+static void test_mann_kendall(void **state)
+{
+    (void)state;
+    struct rd_trend t;
+    rd_stats_mann_kendall(sleep1, 10, &t);
+    NEAR(0.4222222222222222, t.tau);
+    PNEAR(0.08924164599420331, t.p);
+    NEAR(19.0, t.s); /* hand: tau * C(10,2) = 0.4222 * 45 = 19 (no ties) */
+    const double x[] = { 1, 2, 2, 3, 5, 4, 6, 6, 7 };
+    rd_stats_mann_kendall(x, 9, &t);
+    NEAR(0.9146591207600471, t.tau);
+    PNEAR(0.0007432798688492074, t.p);
+    rd_stats_mann_kendall(big, 200, &t);
+    NEAR(-0.017587939698492462, t.tau);
+    PNEAR(0.7114881494484714, t.p);
+    const double f[] = { 3, 3, 3, 3 };
+    rd_stats_mann_kendall(f, 4, &t);
+    assert_true(isnan(t.p));
+}
+
+static void test_bootstrap_median(void **state)
+{
+    (void)state;
+    double lo, hi, lo2, hi2;
+    /* Hand: resampling {1, 3} gives medians 1 (p 1/4), 2 (1/2), 3 (1/4); with
+     * B = 10000 the 2.5 % and 97.5 % quantiles of the medians are 1 and 3. */
+    const double x[] = { 3, 1 };
+    assert_int_equal(rd_stats_bootstrap_median(x, 2, 10000, 1, 0.95, &lo, &hi), RD_OK);
+    NEAR(1.0, lo);
+    NEAR(3.0, hi);
+    /* Hand: a 40 % interval (quantiles 0.3 and 0.7, where the CDF of the
+     * medians is 0.25 below 2 and 0.75 at 2) is [2, 2]. */
+    rd_stats_bootstrap_median(x, 2, 10000, 1, 0.40, &lo, &hi);
+    NEAR(2.0, lo);
+    NEAR(2.0, hi);
+    /* Same seed, same numbers; the CI lies within the data. */
+    rd_stats_bootstrap_median(ctrl, 10, 2000, 7, 0.95, &lo, &hi);
+    rd_stats_bootstrap_median(ctrl, 10, 2000, 7, 0.95, &lo2, &hi2);
+    assert_true(lo == lo2 && hi == hi2);
+    assert_true(lo >= 4.17 && hi <= 6.11 && lo <= 5.155 && hi >= 5.155);
+    const double one[] = { 9 };
+    rd_stats_bootstrap_median(one, 1, 100, 1, 0.95, &lo, &hi);
+    assert_true(lo == 9 && hi == 9);
+    rd_stats_bootstrap_median(one, 1, 0, 1, 0.95, &lo, &hi);
+    assert_true(isnan(lo));
+}
+
+/* l = max(k for k in range(1, n+1) if stats.binom.cdf(k-1, n, 0.5) <= 0.025):
+ * n = 51 -> 19 (upper rank 33), n = 101 -> 41 (61), n = 1000 -> 469 (532). */
+static void test_median_ci_binomial(void **state)
+{
+    (void)state;
+    static double x[1000];
+    for (int i = 0; i < 1000; i++)
+        x[i] = i;
+    double lo, hi;
+    rd_stats_median_ci_binomial(x, 51, 0.95, &lo, &hi);
+    assert_true(lo == 18 && hi == 32);
+    rd_stats_median_ci_binomial(x, 101, 0.95, &lo, &hi);
+    assert_true(lo == 40 && hi == 60);
+    rd_stats_median_ci_binomial(x, 1000, 0.95, &lo, &hi);
+    assert_true(lo == 468 && hi == 531);
+    /* n = 5: 2^-5 = 0.03125 > 0.025, so no interval reaches 95 % (hand) */
+    rd_stats_median_ci_binomial(x, 5, 0.95, &lo, &hi);
+    assert_true(isnan(lo) && isnan(hi));
+    /* n = 6: P(B <= 0) = 1/64 = 0.0156 <= 0.025, P(B <= 1) = 7/64 > 0.025: [x1, x6] */
+    rd_stats_median_ci_binomial(x, 6, 0.95, &lo, &hi);
+    assert_true(lo == 0 && hi == 5);
+}
+
+int main(void)
+{
+    rd_stats_init();
+    make_big();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_summary_sleep),
+        cmocka_unit_test(test_summary_plantgrowth_ctrl),
+        cmocka_unit_test(test_summary_200),
+        cmocka_unit_test(test_summary_undefined),
+        cmocka_unit_test(test_t_quantile),
+        cmocka_unit_test(test_tukey),
+        cmocka_unit_test(test_welch),
+        cmocka_unit_test(test_welch_undefined),
+        cmocka_unit_test(test_welch_summary_matches_raw),
+        cmocka_unit_test(test_fieller),
+        cmocka_unit_test(test_mann_whitney),
+        cmocka_unit_test(test_mw_min_p),
+        cmocka_unit_test(test_hedges),
+        cmocka_unit_test(test_anova_plantgrowth),
+        cmocka_unit_test(test_kruskal_ties_and_undefined),
+        cmocka_unit_test(test_adjust),
+        cmocka_unit_test(test_mann_kendall),
+        cmocka_unit_test(test_bootstrap_median),
+        cmocka_unit_test(test_median_ci_binomial),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
