@@ -37,11 +37,12 @@ test: deps all asan
 test-fast: all
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
+# The report needs no JS runtime: only the Debian packages.
 report: deps-debian all
 	@mkdir -p $(OUT)
-	$(BIN)/rundown-analyze -o $(OUT)/analysis.json data/raw/*.jsonl
+	$(BIN)/rundown-analyze --published data/published -o $(OUT)/analysis.json data/raw/*.jsonl
 	$(BIN)/rundown-render -o $(OUT) $(OUT)/analysis.json
-	@echo "report: $(OUT)/report.md $(OUT)/report.html $(OUT)/report.xlsx"
+	@echo "report: $(OUT)/report.md $(OUT)/report.html $(OUT)/report.xlsx ($(OUT)/charts/)"
 
 bench: deps all
 	$(BIN)/rundown-collect suite --resume -o data/raw data/suites/js-runtimes.json
