@@ -1,0 +1,91 @@
+/*
+ * backends.h - what the back ends share inside rd_render: the chart plan
+ * and each back end's entry point. Not for use outside render/.
+ */
+#ifndef RD_RENDER_BACKENDS_H
+#define RD_RENDER_BACKENDS_H
+
+#include <stdbool.h>
+
+#include <cjson/cJSON.h>
+
+#include "model.h"
+#include "render.h"
+#include "rundown/buf.h"
+#include "stage.h"
+
+enum rd_chart_kind {
+    RD_CHART_MEANS,    /* mean and CI per config */
+    RD_CHART_RUNS,     /* every run as a dot */
+    RD_CHART_LATENCY,  /* latency percentile curves (HTTP) */
+    RD_CHART_SCALING   /* mean against a numeric label */
+};
+
+struct rd_chart {
+    size_t workload;
+    enum rd_chart_kind kind;
+    const char *key;    /* the numeric label of a scaling chart */
+    char *stem;         /* file name without extension, sanitised, unique */
+    char *title;        /* plain text; escape for the destination */
+};
+
+struct rd_chart_plan {
+    struct rd_chart *items;
+    size_t n;
+};
+
+/** The latency percentile metrics a latency chart uses, NULL-terminated. */
+extern const char *const rd_latency_metrics[];
+/** Their percentiles (50, 75, 90, 99), in the same order. */
+extern const double rd_latency_pcts[];
+
+/** Decides which charts the report has; same input, same plan. */
+rd_status rd_chart_plan_make(const struct rd_report *r, struct rd_chart_plan *p);
+/** Frees the plan's items; p is left empty. */
+void rd_chart_plan_release(struct rd_chart_plan *p);
+
+/**
+ * Writes charts/report.gp and the .dat files into the stage and, when
+ * 'run' is set, runs one gnuplot over the script so that charts/<stem>.svg
+ * and .png are staged too. 'gnuplot' is the binary (PATH lookup).
+ */
+rd_status rd_render_charts(const struct rd_report *r, const struct rd_chart_plan *p,
+                           struct rd_stage *s, bool run, const char *gnuplot,
+                           struct rd_diag *d);
+
+/** Builds the view tree report.md.tmpl renders. Caller frees with cJSON_Delete. */
+rd_status rd_md_view(const struct rd_report *r, const struct rd_chart_plan *p,
+                     cJSON **out);
+
+/** Renders report.md.tmpl from 'tdir' into out. */
+rd_status rd_render_markdown(const struct rd_report *r, const struct rd_chart_plan *p,
+                             const char *tdir, struct rd_buf *out, struct rd_diag *d);
+
+/**
+ * Turns the Markdown into the HTML report through report.html.tmpl:
+ * cmark-gfm with tables, a table of contents, and each charts/<stem>.png
+ * image replaced by the staged SVG inline (nothing is linked or loaded).
+ */
+rd_status rd_render_html(const struct rd_report *r, const char *markdown, size_t len,
+                         const char *tdir, const struct rd_stage *s,
+                         struct rd_buf *out, struct rd_diag *d);
+
+/** Writes report.xlsx into the stage. */
+rd_status rd_render_xlsx(const struct rd_report *r, struct rd_stage *s,
+                         struct rd_diag *d);
+
+/* Shared helpers for text back ends. */
+
+/** Appends "X relative to ref" as "2.41×" or "+6.0 %" with its CI when
+ *  known: ratio is X/ref with its interval lo..hi. */
+rd_status rd_fmt_relative(struct rd_buf *out, double ratio, double lo, double hi);
+
+/**
+ * The ratio X/ref for two configs of w with its CI and Holm p, from the
+ * pair test in either orientation (or from the means, without CI, when no
+ * pair is stored). Values undefined in the analysis come back NaN.
+ */
+void rd_compare(const struct rd_rworkload *w, int x, int ref, double *ratio,
+                double *lo, double *hi, double *p_holm);
+
+#endif

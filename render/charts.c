@@ -1,0 +1,657 @@
+/*
+ * charts - the chart plan, the gnuplot script and data files, and the one
+ * gnuplot process that draws every chart of a report.
+ *
+ * The script is written to be re-run by a user (cd charts && gnuplot
+ * report.gp): all chart files are named in it relative to its folder. The
+ * render runs it with rd_suffix set to the stage's temporary suffix, so
+ * gnuplot reads the staged data and writes staged images, and the commit
+ * renames everything together.
+ *
+ * Safety: gnuplot runs `commands` in backquotes anywhere on a command line,
+ * even inside double quotes, and expands @macros outside quotes. Every
+ * string that comes from input is therefore written single-quoted
+ * (rd_escape_gnuplot), labels are noenhanced, data files hold numbers only,
+ * and file names come from rd_sanitize_filename.
+ */
+#include "backends.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <spawn.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "escape.h"
+#include "rundown/metrics.h"
+
+extern char **environ;
+
+#define GNUPLOT_TIMEOUT_MS 120000
+
+const char *const rd_latency_metrics[] = {
+    "latency_p50_ms", "latency_p75_ms", "latency_p90_ms", "latency_p99_ms", NULL
+};
+const double rd_latency_pcts[] = { 50, 75, 90, 99 };
+
+static bool has_latency(const struct rd_rworkload *w)
+{
+    for (size_t i = 0; i < w->nconfigs; i++)
+        for (size_t k = 0; rd_latency_metrics[k]; k++)
+            if (isfinite(rd_num(rd_config_stats(&w->configs[i], rd_latency_metrics[k]), "mean")))
+                return true;
+    return false;
+}
+
+static bool has_values(const struct rd_rworkload *w)
+{
+    for (size_t i = 0; i < w->nconfigs; i++) {
+        const cJSON *v = w->configs[i].primary
+            ? cJSON_GetObjectItemCaseSensitive(w->configs[i].primary, "values") : NULL;
+        if (cJSON_GetArraySize(v) > 0)
+            return true;
+    }
+    return false;
+}
+
+static rd_status plan_add(struct rd_chart_plan *p, size_t *cap, size_t wi,
+                          enum rd_chart_kind kind, const char *key,
+                          struct rd_buf *stem, struct rd_buf *title)
+{
+    if (p->n == *cap) {
+        size_t c = *cap ? *cap * 2 : 16;
+        struct rd_chart *grown = realloc(p->items, c * sizeof *grown);
+        if (!grown)
+            return RD_ERR_NOMEM;
+        p->items = grown;
+        *cap = c;
+    }
+    /* Two label keys may sanitise alike ("a b", "a_b"): keep stems unique. */
+    if (rd_name_unique(stem, 2, p->items, p->n, sizeof *p->items,
+                       offsetof(struct rd_chart, stem)) != RD_OK)
+        return RD_ERR_NOMEM;
+    struct rd_chart *c = &p->items[p->n];
+    c->workload = wi;
+    c->kind = kind;
+    c->key = key;
+    c->stem = strdup(stem->ptr);
+    c->title = strdup(title->ptr);
+    if (!c->stem || !c->title) {
+        free(c->stem);
+        free(c->title);
+        return RD_ERR_NOMEM;
+    }
+    p->n++;
+    rd_buf_reset(stem);
+    rd_buf_reset(title);
+    return RD_OK;
+}
+
+rd_status rd_chart_plan_make(const struct rd_report *r, struct rd_chart_plan *p)
+{
+    memset(p, 0, sizeof *p);
+    size_t cap = 0;
+    struct rd_buf stem = RD_BUF_INIT, title = RD_BUF_INIT;
+    rd_status st = RD_OK;
+    for (size_t wi = 0; wi < r->nworkloads && st == RD_OK; wi++) {
+        const struct rd_rworkload *w = &r->workloads[wi];
+        if (!w->metric || w->nconfigs == 0)
+            continue;
+        double conf = isfinite(r->confidence) ? r->confidence * 100 : 95;
+        st = rd_buf_addf(&stem, "%s-means", w->file);
+        if (st == RD_OK)
+            st = rd_buf_addf(&title, "%s: mean %s with %g %% CI", w->name, w->metric, conf);
+        if (st == RD_OK)
+            st = plan_add(p, &cap, wi, RD_CHART_MEANS, NULL, &stem, &title);
+        if (st == RD_OK && has_values(w)) {
+            st = rd_buf_addf(&stem, "%s-runs", w->file);
+            if (st == RD_OK)
+                st = rd_buf_addf(&title, "%s: %s of every run", w->name, w->metric);
+            if (st == RD_OK)
+                st = plan_add(p, &cap, wi, RD_CHART_RUNS, NULL, &stem, &title);
+        }
+        if (st == RD_OK && has_latency(w)) {
+            st = rd_buf_addf(&stem, "%s-latency", w->file);
+            if (st == RD_OK)
+                st = rd_buf_addf(&title, "%s: latency percentiles (mean of runs)", w->name);
+            if (st == RD_OK)
+                st = plan_add(p, &cap, wi, RD_CHART_LATENCY, NULL, &stem, &title);
+        }
+        for (size_t k = 0; k < w->nkeys && st == RD_OK; k++) {
+            if (!rd_label_numeric(w, w->keys[k]))
+                continue;
+            st = rd_buf_addf(&stem, "%s-scaling-", w->file);
+            if (st == RD_OK)
+                st = rd_sanitize_filename(&stem, w->keys[k], 32);
+            if (st == RD_OK)
+                st = rd_buf_addf(&title, "%s: mean %s against %s", w->name, w->metric, w->keys[k]);
+            if (st == RD_OK)
+                st = plan_add(p, &cap, wi, RD_CHART_SCALING, w->keys[k], &stem, &title);
+        }
+    }
+    rd_buf_release(&stem);
+    rd_buf_release(&title);
+    if (st != RD_OK)
+        rd_chart_plan_release(p);
+    return st;
+}
+
+void rd_chart_plan_release(struct rd_chart_plan *p)
+{
+    for (size_t i = 0; i < p->n; i++) {
+        free(p->items[i].stem);
+        free(p->items[i].title);
+    }
+    free(p->items);
+    memset(p, 0, sizeof *p);
+}
+
+/* ---- data files: numbers only, '?' for undefined ---- */
+
+static rd_status dat_num(struct rd_buf *b, double v)
+{
+    char num[32];
+    return rd_buf_addstr(b, isfinite(v) ? rd_fmt_double(v, num) : "?");
+}
+
+static unsigned colour_int(const char *hex)
+{
+    return (unsigned)strtoul(hex + 1, NULL, 16);
+}
+
+/* "# comment" with the text made harmless: a newline would end it. */
+static rd_status dat_comment(struct rd_buf *b, const char *prefix, const char *text)
+{
+    rd_status st = rd_buf_addstr(b, prefix);
+    for (const char *p = text; *p && st == RD_OK; p++)
+        st = rd_buf_addch(b, (unsigned char)*p < 0x20 ? ' ' : *p);
+    return st == RD_OK ? rd_buf_addch(b, '\n') : st;
+}
+
+static rd_status gp_str(struct rd_buf *b, const char *s)
+{
+    return rd_escape_gnuplot(b, s);
+}
+
+static rd_status gp_common(struct rd_buf *g, const struct rd_chart *c, const char *ylabel)
+{
+    rd_status st = rd_buf_addstr(g, "reset\nset datafile missing '?'\nset title ");
+    if (st == RD_OK) st = gp_str(g, c->title);
+    if (st == RD_OK) st = rd_buf_addstr(g, " noenhanced\nset ylabel ");
+    if (st == RD_OK) st = gp_str(g, ylabel);
+    if (st == RD_OK)
+        st = rd_buf_addstr(g, " noenhanced\nset grid ytics lc rgb '#dddddd'\n"
+                              "set border 3\nset tics nomirror\n");
+    return st;
+}
+
+/* xtics naming each config at 0, 1, 2, ... */
+static rd_status gp_xtics(struct rd_buf *g, const struct rd_rworkload *w)
+{
+    rd_status st = rd_buf_addstr(g, "set xtics (");
+    for (size_t i = 0; i < w->nconfigs && st == RD_OK; i++) {
+        if (i)
+            st = rd_buf_addstr(g, ", ");
+        if (st == RD_OK) st = gp_str(g, w->configs[i].name);
+        if (st == RD_OK) st = rd_buf_addf(g, " %zu", i);
+    }
+    if (st == RD_OK)
+        st = rd_buf_addf(g, ") rotate by 30 right noenhanced\nset xrange [-0.7:%g]\n"
+                            "set lmargin 16\n",
+                         (double)w->nconfigs - 0.3);
+    return st;
+}
+
+static rd_status gp_ylabel(struct rd_buf *b, const char *metric)
+{
+    struct rd_metric_def def;
+    rd_metric_describe(metric, &def);
+    return rd_buf_addf(b, "%s (%s)", metric, def.unit ? def.unit : "");
+}
+
+/* The file reference: 'stem.ext'.rd_suffix */
+static rd_status gp_file(struct rd_buf *g, const char *stem, const char *ext)
+{
+    return rd_buf_addf(g, "'%s.%s'.rd_suffix", stem, ext);
+}
+
+static rd_status chart_means(const struct rd_report *r, const struct rd_rworkload *w,
+                             const struct rd_chart *c, struct rd_buf *dat, struct rd_buf *g)
+{
+    rd_status st = dat_comment(dat, "# ", c->title);
+    if (st == RD_OK)
+        st = rd_buf_addstr(dat, "# index\tmean\tci_low\tci_high\tcolour\n");
+    for (size_t i = 0; i < w->nconfigs && st == RD_OK; i++) {
+        const struct rd_rconfig *rc = &w->configs[i];
+        st = dat_comment(dat, "# ", rc->name);
+        if (st == RD_OK) st = rd_buf_addf(dat, "%zu\t", i);
+        if (st == RD_OK) st = dat_num(dat, rd_num(rc->primary, "mean"));
+        if (st == RD_OK) st = rd_buf_addch(dat, '\t');
+        if (st == RD_OK) st = dat_num(dat, rd_num(rc->primary, "ci_low"));
+        if (st == RD_OK) st = rd_buf_addch(dat, '\t');
+        if (st == RD_OK) st = dat_num(dat, rd_num(rc->primary, "ci_high"));
+        if (st == RD_OK)
+            st = rd_buf_addf(dat, "\t%u\n", colour_int(rd_runtime_colour(r, rc->runtime)));
+    }
+    struct rd_buf yl = RD_BUF_INIT;
+    if (st == RD_OK) st = gp_ylabel(&yl, w->metric);
+    if (st == RD_OK) st = gp_common(g, c, yl.ptr);
+    rd_buf_release(&yl);
+    if (st == RD_OK) st = gp_xtics(g, w);
+    if (st == RD_OK)
+        st = rd_buf_addstr(g, "set key off\nset yrange [0:*]\nset boxwidth 0.6\n"
+                              "set style fill solid 0.7 border lc rgb '#333333'\nplot ");
+    if (st == RD_OK) st = gp_file(g, c->stem, "dat");
+    if (st == RD_OK)
+        st = rd_buf_addstr(g, " using 1:2:5 with boxes lc rgb variable, \\\n     ");
+    if (st == RD_OK) st = gp_file(g, c->stem, "dat");
+    if (st == RD_OK)
+        st = rd_buf_addstr(g, " using 1:2:3:4 with yerrorbars lc rgb '#222222' pt 7 ps 0.4 lw 1.5\n");
+    return st;
+}
+
+static rd_status chart_runs(const struct rd_report *r, const struct rd_rworkload *w,
+                            const struct rd_chart *c, struct rd_buf *dat, struct rd_buf *g)
+{
+    rd_status st = dat_comment(dat, "# ", c->title);
+    if (st == RD_OK)
+        st = rd_buf_addstr(dat, "# block 0: x (index + jitter)\tvalue\tcolour; "
+                                "block 1: index\tmean (drawn as a bar)\n");
+    for (size_t i = 0; i < w->nconfigs && st == RD_OK; i++) {
+        const struct rd_rconfig *rc = &w->configs[i];
+        const cJSON *vals = rc->primary ? cJSON_GetObjectItemCaseSensitive(rc->primary, "values") : NULL;
+        const cJSON *v;
+        size_t j = 0;
+        st = dat_comment(dat, "# ", rc->name);
+        cJSON_ArrayForEach(v, vals) {
+            if (st != RD_OK)
+                break;
+            if (!cJSON_IsNumber(v))
+                continue;
+            /* A fixed spread instead of random jitter keeps the chart the
+             * same on every render. */
+            double x = (double)i + ((double)(j % 7) - 3.0) * 0.05;
+            j++;
+            st = dat_num(dat, x);
+            if (st == RD_OK) st = rd_buf_addch(dat, '\t');
+            if (st == RD_OK) st = dat_num(dat, v->valuedouble);
+            if (st == RD_OK)
+                st = rd_buf_addf(dat, "\t%u\n", colour_int(rd_runtime_colour(r, rc->runtime)));
+        }
+    }
+    if (st == RD_OK) st = rd_buf_addstr(dat, "\n\n");
+    for (size_t i = 0; i < w->nconfigs && st == RD_OK; i++) {
+        st = rd_buf_addf(dat, "%zu\t", i);
+        if (st == RD_OK) st = dat_num(dat, rd_num(w->configs[i].primary, "mean"));
+        if (st == RD_OK) st = rd_buf_addch(dat, '\n');
+    }
+    struct rd_buf yl = RD_BUF_INIT;
+    if (st == RD_OK) st = gp_ylabel(&yl, w->metric);
+    if (st == RD_OK) st = gp_common(g, c, yl.ptr);
+    rd_buf_release(&yl);
+    if (st == RD_OK) st = gp_xtics(g, w);
+    if (st == RD_OK) st = rd_buf_addstr(g, "set key off\nplot ");
+    if (st == RD_OK) st = gp_file(g, c->stem, "dat");
+    if (st == RD_OK)
+        st = rd_buf_addstr(g, " index 0 using 1:2:3 with points pt 7 ps 0.9 lc rgb variable, \\\n     ");
+    if (st == RD_OK) st = gp_file(g, c->stem, "dat");
+    if (st == RD_OK)
+        st = rd_buf_addstr(g, " index 1 using ($1-0.25):2:(0.5):(0) with vectors nohead lw 2 lc rgb '#222222'\n");
+    return st;
+}
+
+static rd_status chart_latency(const struct rd_report *r, const struct rd_rworkload *w,
+                               const struct rd_chart *c, struct rd_buf *dat, struct rd_buf *g)
+{
+    rd_status st = dat_comment(dat, "# ", c->title);
+    if (st == RD_OK)
+        st = rd_buf_addstr(dat, "# one block per config: 100/(100-percentile)\tpercentile\t"
+                                "latency_ms\tci_low\tci_high\n");
+    for (size_t i = 0; i < w->nconfigs && st == RD_OK; i++) {
+        if (i)
+            st = rd_buf_addstr(dat, "\n\n");
+        if (st == RD_OK) st = dat_comment(dat, "# ", w->configs[i].name);
+        for (size_t k = 0; rd_latency_metrics[k] && st == RD_OK; k++) {
+            const cJSON *s = rd_config_stats(&w->configs[i], rd_latency_metrics[k]);
+            st = dat_num(dat, 100.0 / (100.0 - rd_latency_pcts[k]));
+            if (st == RD_OK) st = rd_buf_addf(dat, "\t%g\t", rd_latency_pcts[k]);
+            if (st == RD_OK) st = dat_num(dat, rd_num(s, "mean"));
+            if (st == RD_OK) st = rd_buf_addch(dat, '\t');
+            if (st == RD_OK) st = dat_num(dat, rd_num(s, "ci_low"));
+            if (st == RD_OK) st = rd_buf_addch(dat, '\t');
+            if (st == RD_OK) st = dat_num(dat, rd_num(s, "ci_high"));
+            if (st == RD_OK) st = rd_buf_addch(dat, '\n');
+        }
+    }
+    if (st == RD_OK) st = gp_common(g, c, "latency (ms)");
+    /* The x axis is 1/(1 - p) on a log scale, so the tail gets the room. */
+    if (st == RD_OK)
+        st = rd_buf_addstr(g, "set logscale x\nset xrange [1.6:125]\n"
+                              "set xtics ('p50' 2, 'p75' 4, 'p90' 10, 'p99' 100)\n"
+                              "set xlabel 'percentile'\nset yrange [0:*]\n"
+                              "set key top left noenhanced\nplot ");
+    for (size_t i = 0; i < w->nconfigs && st == RD_OK; i++) {
+        const struct rd_rconfig *rc = &w->configs[i];
+        if (i)
+            st = rd_buf_addstr(g, ", \\\n     ");
+        if (st == RD_OK) st = gp_file(g, c->stem, "dat");
+        if (st == RD_OK)
+            st = rd_buf_addf(g, " index %zu using 1:3 with linespoints lw 2 pt %zu lc rgb '%s' title ",
+                             i, 5 + i % 8, rd_runtime_colour(r, rc->runtime));
+        if (st == RD_OK) st = gp_str(g, rc->name);
+    }
+    return st == RD_OK ? rd_buf_addch(g, '\n') : st;
+}
+
+struct group {
+    char *name;        /* the other labels, or "all" */
+    int runtime;
+    size_t *members;   /* config indexes, sorted by the key's value */
+    size_t n;
+};
+
+static double label_value(const struct rd_rconfig *c, const char *key)
+{
+    const char *s = rd_str(c->labels, key);
+    return s ? strtod(s, NULL) : NAN;
+}
+
+static const struct rd_rworkload *sort_w;
+static const char *sort_key;
+
+static int cmp_member(const void *a, const void *b)
+{
+    double x = label_value(&sort_w->configs[*(const size_t *)a], sort_key);
+    double y = label_value(&sort_w->configs[*(const size_t *)b], sort_key);
+    return (x > y) - (x < y);
+}
+
+static rd_status chart_scaling(const struct rd_report *r, const struct rd_rworkload *w,
+                               const struct rd_chart *c, struct rd_buf *dat, struct rd_buf *g)
+{
+    struct group *groups = calloc(w->nconfigs + 1, sizeof *groups);
+    size_t ng = 0;
+    rd_status st = groups ? RD_OK : RD_ERR_NOMEM;
+    struct rd_buf name = RD_BUF_INIT;
+    /* Configs that differ only in the scaling label form one line. */
+    for (size_t i = 0; i < w->nconfigs && st == RD_OK; i++) {
+        const struct rd_rconfig *rc = &w->configs[i];
+        rd_buf_reset(&name);
+        for (size_t k = 0; k < w->nkeys && st == RD_OK; k++) {
+            const char *v = rd_str(rc->labels, w->keys[k]);
+            if (strcmp(w->keys[k], c->key) == 0 || !v)
+                continue;
+            if (name.len)
+                st = rd_buf_addstr(&name, " / ");
+            if (st == RD_OK)
+                st = rd_buf_addstr(&name, v);
+        }
+        if (st == RD_OK && name.len == 0)
+            st = rd_buf_addstr(&name, "all");
+        size_t gi = 0;
+        while (gi < ng && strcmp(groups[gi].name, name.ptr) != 0)
+            gi++;
+        if (st == RD_OK && gi == ng) {
+            groups[ng].name = strdup(name.ptr);
+            groups[ng].members = calloc(w->nconfigs, sizeof(size_t));
+            groups[ng].runtime = rc->runtime;
+            if (!groups[ng].name || !groups[ng].members)
+                st = RD_ERR_NOMEM;
+            ng++;
+        }
+        if (st == RD_OK)
+            groups[gi].members[groups[gi].n++] = i;
+    }
+    rd_buf_release(&name);
+    if (st == RD_OK) st = dat_comment(dat, "# ", c->title);
+    if (st == RD_OK)
+        st = rd_buf_addstr(dat, "# one block per line: label value\tmean\tci_low\tci_high\n");
+    for (size_t gi = 0; gi < ng && st == RD_OK; gi++) {
+        sort_w = w;
+        sort_key = c->key;
+        qsort(groups[gi].members, groups[gi].n, sizeof(size_t), cmp_member);
+        if (gi)
+            st = rd_buf_addstr(dat, "\n\n");
+        if (st == RD_OK) st = dat_comment(dat, "# ", groups[gi].name);
+        for (size_t m = 0; m < groups[gi].n && st == RD_OK; m++) {
+            const struct rd_rconfig *rc = &w->configs[groups[gi].members[m]];
+            st = dat_num(dat, label_value(rc, c->key));
+            if (st == RD_OK) st = rd_buf_addch(dat, '\t');
+            if (st == RD_OK) st = dat_num(dat, rd_num(rc->primary, "mean"));
+            if (st == RD_OK) st = rd_buf_addch(dat, '\t');
+            if (st == RD_OK) st = dat_num(dat, rd_num(rc->primary, "ci_low"));
+            if (st == RD_OK) st = rd_buf_addch(dat, '\t');
+            if (st == RD_OK) st = dat_num(dat, rd_num(rc->primary, "ci_high"));
+            if (st == RD_OK) st = rd_buf_addch(dat, '\n');
+        }
+    }
+    struct rd_buf yl = RD_BUF_INIT;
+    if (st == RD_OK) st = gp_ylabel(&yl, w->metric);
+    if (st == RD_OK) st = gp_common(g, c, yl.ptr);
+    rd_buf_release(&yl);
+    if (st == RD_OK) st = rd_buf_addstr(g, "set xlabel ");
+    if (st == RD_OK) st = gp_str(g, c->key);
+    /* Tics at the measured values only: 3 workers is not a thing here. */
+    if (st == RD_OK) st = rd_buf_addstr(g, " noenhanced\nset xtics (");
+    double *xs = calloc(w->nconfigs + 1, sizeof *xs);
+    size_t nx = 0;
+    for (size_t i = 0; xs && i < w->nconfigs; i++) {
+        double x = label_value(&w->configs[i], c->key);
+        bool seen = false;
+        for (size_t k = 0; k < nx; k++)
+            if (xs[k] == x)
+                seen = true;
+        if (!seen && isfinite(x))
+            xs[nx++] = x;
+    }
+    for (size_t k = 0; k < nx && st == RD_OK; k++) {
+        if (k)
+            st = rd_buf_addstr(g, ", ");
+        if (st == RD_OK) st = dat_num(g, xs[k]);
+    }
+    free(xs);
+    if (st == RD_OK)
+        st = rd_buf_addstr(g, ")\nset offsets graph 0.05, graph 0.05, 0, 0\n"
+                              "set yrange [0:*]\nset key outside right top noenhanced\nplot ");
+    for (size_t gi = 0; gi < ng && st == RD_OK; gi++) {
+        if (gi)
+            st = rd_buf_addstr(g, ", \\\n     ");
+        if (st == RD_OK) st = gp_file(g, c->stem, "dat");
+        /* Lines of one runtime share its colour; dash and point tell
+         * its mechanisms apart. */
+        if (st == RD_OK)
+            st = rd_buf_addf(g, " index %zu using 1:2:3:4 with yerrorlines lw 2 pt %zu dt %zu lc rgb '%s' title ",
+                             gi, 5 + gi % 8, 1 + gi % 5, rd_runtime_colour(r, groups[gi].runtime));
+        if (st == RD_OK) st = gp_str(g, groups[gi].name);
+    }
+    if (st == RD_OK) st = rd_buf_addch(g, '\n');
+    for (size_t gi = 0; groups && gi < ng; gi++) {
+        free(groups[gi].name);
+        free(groups[gi].members);
+    }
+    free(groups);
+    return st;
+}
+
+/* Runs gnuplot in 'dir' over 'script'; its stderr goes into the diag. */
+static rd_status run_gnuplot(const char *gnuplot, const char *dir, const char *script,
+                             const char *suffix, struct rd_diag *d)
+{
+    int pipefd[2];
+    if (pipe2(pipefd, O_CLOEXEC) != 0)
+        return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "cannot create a pipe: %s", strerror(errno));
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
+    posix_spawn_file_actions_addchdir_np(&fa, dir);
+    char setvar[96];
+    snprintf(setvar, sizeof setvar, "rd_suffix='%s'", suffix);
+    /* gnuplot starts in the charts folder, so a relative path to the
+     * binary ("./gnuplot") must be made absolute first. */
+    const char *shown = gnuplot;
+    char abs[4096];
+    if (strchr(gnuplot, '/') && gnuplot[0] != '/') {
+        char cwd[2048];
+        if (getcwd(cwd, sizeof cwd) && (size_t)snprintf(abs, sizeof abs, "%s/%s", cwd, gnuplot) < sizeof abs)
+            gnuplot = abs;
+    }
+    /* -d: no ~/.gnuplot, so a user's settings cannot change the charts. */
+    char *argv[] = { (char *)gnuplot, "-d", "-e", setvar, (char *)script, NULL };
+    pid_t pid;
+    int rc = posix_spawnp(&pid, gnuplot, &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(pipefd[1]);
+    if (rc != 0) {
+        close(pipefd[0]);
+        return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0,
+                           "cannot run '%s': %s (install gnuplot-nox, or leave 'charts' out of --formats)",
+                           shown, strerror(rc));
+    }
+    char err[4096];
+    size_t elen = 0;
+    /* gnuplot waits for nothing (stdin is /dev/null), but a broken font
+     * setup or a huge plot must not hang a CI job forever. */
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    bool timed_out = false;
+    for (;;) {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        long left = GNUPLOT_TIMEOUT_MS - ((now.tv_sec - t0.tv_sec) * 1000L +
+                                          (now.tv_nsec - t0.tv_nsec) / 1000000L);
+        struct pollfd pfd = { .fd = pipefd[0], .events = POLLIN };
+        int pr = left > 0 ? poll(&pfd, 1, (int)left) : 0;
+        if (pr < 0 && errno == EINTR)
+            continue;
+        if (pr == 0) {
+            timed_out = true;
+            kill(pid, SIGKILL);
+            break;
+        }
+        char tmp[1024];
+        ssize_t n = read(pipefd[0], tmp, sizeof tmp);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        size_t take = (size_t)n < sizeof err - 1 - elen ? (size_t)n : sizeof err - 1 - elen;
+        memcpy(err + elen, tmp, take);
+        elen += take;
+    }
+    while (elen > 0 && (err[elen - 1] == '\n' || err[elen - 1] == ' ' || err[elen - 1] == '\r'))
+        elen--;
+    err[elen] = '\0';
+    close(pipefd[0]);
+    int status;
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR)
+            return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "waiting for gnuplot: %s", strerror(errno));
+    }
+    if (timed_out)
+        return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "gnuplot did not finish within %d s",
+                           GNUPLOT_TIMEOUT_MS / 1000);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        /* The first non-blank lines of gnuplot's complaint say what broke. */
+        for (char *p = err; *p; p++)
+            if (*p == '\n' || *p == '\r' || *p == '\t')
+                *p = ' ';
+        char ex[300];
+        rd_excerpt(err, elen, 240, ex, sizeof ex);
+        return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "gnuplot failed (%s %d): %s",
+                           WIFEXITED(status) ? "exit" : "signal",
+                           WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), ex);
+    }
+    return RD_OK;
+}
+
+rd_status rd_render_charts(const struct rd_report *r, const struct rd_chart_plan *p,
+                           struct rd_stage *s, bool run, const char *gnuplot,
+                           struct rd_diag *d)
+{
+    struct rd_buf g = RD_BUF_INIT, dat = RD_BUF_INIT, rel = RD_BUF_INIT;
+    rd_status st = rd_buf_addstr(&g,
+        "# rundown charts. Re-run from this folder: gnuplot report.gp\n"
+        "# (rundown-render sets rd_suffix so the files are staged first).\n"
+        "if (!exists(\"rd_suffix\")) rd_suffix = ''\n"
+        "rd_png = (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) ? 'pngcairo' : 'png'\n"
+        "set encoding utf8\n");
+    for (size_t i = 0; i < p->n && st == RD_OK; i++) {
+        const struct rd_chart *c = &p->items[i];
+        const struct rd_rworkload *w = &r->workloads[c->workload];
+        struct rd_buf body = RD_BUF_INIT;
+        rd_buf_reset(&dat);
+        switch (c->kind) {
+        case RD_CHART_MEANS: st = chart_means(r, w, c, &dat, &body); break;
+        case RD_CHART_RUNS: st = chart_runs(r, w, c, &dat, &body); break;
+        case RD_CHART_LATENCY: st = chart_latency(r, w, c, &dat, &body); break;
+        case RD_CHART_SCALING: st = chart_scaling(r, w, c, &dat, &body); break;
+        }
+        if (st == RD_OK) {
+            rd_buf_reset(&rel);
+            st = rd_buf_addf(&rel, "charts/%s.dat", c->stem);
+        }
+        if (st == RD_OK)
+            st = rd_stage_write(s, rel.ptr, s->suffix, dat.ptr, dat.len, d);
+        /* One drawing, two terminals: SVG for the HTML report, PNG for
+         * the Markdown one. */
+        if (st == RD_OK) st = rd_buf_addstr(&g, "\n");
+        if (st == RD_OK) st = dat_comment(&g, "# ", c->title);
+        if (st == RD_OK)
+            st = rd_buf_addstr(&g, "set terminal svg size 800,450 dynamic noenhanced "
+                                   "font 'sans,12' background '#ffffff'\nset output ");
+        if (st == RD_OK) st = gp_file(&g, c->stem, "svg");
+        if (st == RD_OK) st = rd_buf_addch(&g, '\n');
+        if (st == RD_OK) st = rd_buf_addstr(&g, body.ptr);
+        if (st == RD_OK)
+            st = rd_buf_addstr(&g, "set terminal @rd_png size 800,450 noenhanced "
+                                   "font 'sans,10' background '#ffffff'\nset output ");
+        if (st == RD_OK) st = gp_file(&g, c->stem, "png");
+        if (st == RD_OK) st = rd_buf_addstr(&g, "\nreplot\nunset output\n");
+        rd_buf_release(&body);
+    }
+    if (st == RD_OK)
+        st = rd_stage_write(s, "charts/report.gp", s->suffix, g.ptr, g.len, d);
+    if (st == RD_OK && run && p->n > 0) {
+        const char *exts[] = { "svg", "png" };
+        for (size_t i = 0; i < p->n && st == RD_OK; i++) {
+            for (size_t e = 0; e < 2 && st == RD_OK; e++) {
+                const char *tmp;
+                rd_buf_reset(&rel);
+                st = rd_buf_addf(&rel, "charts/%s.%s", p->items[i].stem, exts[e]);
+                if (st == RD_OK)
+                    st = rd_stage_reserve(s, rel.ptr, s->suffix, &tmp);
+            }
+        }
+        rd_buf_reset(&rel);
+        if (st == RD_OK)
+            st = rd_buf_addf(&rel, "%s/charts", s->dir);
+        if (st == RD_OK)
+            st = run_gnuplot(gnuplot ? gnuplot : "gnuplot", rel.ptr,
+                             strrchr(rd_stage_tmp(s, "charts/report.gp"), '/') + 1,
+                             s->suffix, d);
+        /* Every image the script promises must exist before the commit. */
+        for (size_t i = 0; i < p->n && st == RD_OK; i++) {
+            for (size_t e = 0; e < 2 && st == RD_OK; e++) {
+                rd_buf_reset(&rel);
+                st = rd_buf_addf(&rel, "charts/%s.%s", p->items[i].stem, exts[e]);
+                const char *tmp = rd_stage_tmp(s, rel.ptr);
+                if (st == RD_OK && (!tmp || access(tmp, R_OK) != 0))
+                    st = rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "gnuplot did not write '%s'", rel.ptr);
+            }
+        }
+    }
+    rd_buf_release(&g);
+    rd_buf_release(&dat);
+    rd_buf_release(&rel);
+    return st;
+}

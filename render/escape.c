@@ -1,0 +1,302 @@
+/*
+ * escape - the one place where input strings are made safe for HTML,
+ * Markdown, gnuplot, file names and sheet names.
+ *
+ * The rules are deliberately conservative: it is always better to print a
+ * backslash too many in report.md than to let a label start a table row, a
+ * link or a gnuplot command. Depends only on rd_buf.
+ */
+#include "escape.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+int rd_escape_parse(const char *name, size_t len)
+{
+    static const struct { const char *name; enum rd_escape mode; } names[] = {
+        { "md", RD_ESC_MD }, { "html", RD_ESC_HTML },
+        { "plain", RD_ESC_PLAIN }, { "raw", RD_ESC_RAW },
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strlen(names[i].name) == len && memcmp(names[i].name, name, len) == 0)
+            return (int)names[i].mode;
+    return -1;
+}
+
+rd_status rd_escape_html(struct rd_buf *out, const char *s)
+{
+    rd_status st = RD_OK;
+    for (const char *p = s; *p && st == RD_OK; p++) {
+        switch (*p) {
+        case '&': st = rd_buf_addstr(out, "&amp;"); break;
+        case '<': st = rd_buf_addstr(out, "&lt;"); break;
+        case '>': st = rd_buf_addstr(out, "&gt;"); break;
+        case '"': st = rd_buf_addstr(out, "&quot;"); break;
+        case '\'': st = rd_buf_addstr(out, "&#39;"); break;
+        default:
+            /* Control bytes have no business in a report; a newline is
+             * harmless in HTML but a CR or an escape byte is not. */
+            st = rd_buf_addch(out, ((unsigned char)*p < 0x20 && *p != '\n') ? ' ' : *p);
+        }
+    }
+    return st;
+}
+
+rd_status rd_escape_md(struct rd_buf *out, const char *s, bool line_start)
+{
+    rd_status st = RD_OK;
+    const char *p = s;
+    /* Indentation at the start of a line would make a code block, or hide
+     * a '#' from the check below; it carries no meaning in a value. */
+    if (line_start)
+        while (*p == ' ' || *p == '\t')
+            p++;
+    /* Only at the start of a line do these begin a block (heading, list,
+     * quote, setext underline, ordered list); elsewhere they are text. */
+    if (line_start && *p) {
+        if (strchr("#-+>=", *p))
+            st = rd_buf_addch(out, '\\');
+        else if (isdigit((unsigned char)*p)) {
+            const char *q = p;
+            while (isdigit((unsigned char)*q))
+                q++;
+            if (*q == '.' || *q == ')') {
+                st = rd_buf_add(out, p, (size_t)(q - p));
+                if (st == RD_OK)
+                    st = rd_buf_addch(out, '\\');
+                p = q;
+            }
+        }
+    }
+    for (; *p && st == RD_OK; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c == '\n' || c == '\r' || c == '\t' || c < 0x20 || c == 0x7f) {
+            /* A newline would end a table row or a paragraph. */
+            st = rd_buf_addch(out, ' ');
+        } else if (strchr("\\`*_[]<>|~&!", c)) {
+            /* Everything that can open emphasis, code, a link, an image,
+             * raw HTML, an entity, a strikethrough or a new table cell. */
+            st = rd_buf_addch(out, '\\');
+            if (st == RD_OK)
+                st = rd_buf_addch(out, (char)c);
+        } else {
+            st = rd_buf_addch(out, (char)c);
+        }
+    }
+    return st;
+}
+
+rd_status rd_escape(struct rd_buf *out, const char *s, enum rd_escape mode,
+                    bool line_start)
+{
+    switch (mode) {
+    case RD_ESC_MD: return rd_escape_md(out, s, line_start);
+    case RD_ESC_HTML: return rd_escape_html(out, s);
+    case RD_ESC_PLAIN: {
+        rd_status st = RD_OK;
+        for (const char *p = s; *p && st == RD_OK; p++)
+            st = rd_buf_addch(out, ((unsigned char)*p < 0x20 && *p != '\n') ? ' ' : *p);
+        return st;
+    }
+    case RD_ESC_RAW: return rd_buf_addstr(out, s);
+    }
+    return RD_OK;
+}
+
+rd_status rd_escape_gnuplot(struct rd_buf *out, const char *s)
+{
+    rd_status st = rd_buf_addch(out, '\'');
+    for (const char *p = s; *p && st == RD_OK; p++) {
+        if (*p == '\'')
+            st = rd_buf_addstr(out, "''");
+        else
+            st = rd_buf_addch(out, ((unsigned char)*p < 0x20 || *p == 0x7f) ? ' ' : *p);
+    }
+    if (st == RD_OK)
+        st = rd_buf_addch(out, '\'');
+    return st;
+}
+
+rd_status rd_sanitize_filename(struct rd_buf *out, const char *s, size_t max)
+{
+    size_t start = out->len;
+    bool gap = false;
+    if (max < 1)
+        max = 1;
+    for (const char *p = s; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        bool keep = isalnum(c) || c == '-' || c == '_' || c == '.';
+        /* A leading dot would hide the file or make "." / ".." names. */
+        if (c == '.' && out->len == start)
+            keep = false;
+        /* ".." anywhere is harmless without slashes, but it reads like a
+         * traversal attempt in a listing; fold it. */
+        if (c == '.' && out->len > start && out->ptr[out->len - 1] == '.')
+            keep = false;
+        if (!keep) {
+            gap = true;
+            continue;
+        }
+        if (out->len - start >= max)
+            break;
+        if (gap && out->len > start) {
+            if (rd_buf_addch(out, '_') != RD_OK)
+                return RD_ERR_NOMEM;
+            if (out->len - start >= max)
+                break;
+        }
+        gap = false;
+        if (rd_buf_addch(out, (char)c) != RD_OK)
+            return RD_ERR_NOMEM;
+    }
+    if (out->len == start)
+        return rd_buf_addch(out, '_');
+    return RD_OK;
+}
+
+/* Bytes of a UTF-8 punctuation or symbol character GitHub drops from
+ * anchors: U+00A0..U+00BF, U+00D7, U+00F7 and U+2000..U+206F; else 0. */
+static size_t utf8_punct(const unsigned char *p)
+{
+    if (p[0] == 0xc2 && p[1] >= 0xa0 && p[1] <= 0xbf)
+        return 2;
+    if (p[0] == 0xc3 && (p[1] == 0x97 || p[1] == 0xb7))
+        return 2;
+    if (p[0] == 0xe2 && (p[1] == 0x80 || p[1] == 0x81) && p[2] >= 0x80 && p[2] <= 0xbf)
+        return 3;
+    return 0;
+}
+
+rd_status rd_slug(struct rd_buf *out, const char *text)
+{
+    rd_status st = RD_OK;
+    for (const char *p = text; *p && st == RD_OK; p++) {
+        unsigned char c = (unsigned char)*p;
+        size_t skip = c >= 0x80 ? utf8_punct((const unsigned char *)p) : 0;
+        if (skip) {
+            p += skip - 1;
+            continue;
+        }
+        if (c >= 0x80 || isalnum(c) || c == '-' || c == '_')
+            st = rd_buf_addch(out, (char)tolower(c));
+        else if (c == ' ')
+            st = rd_buf_addch(out, '-');
+    }
+    return st;
+}
+
+static bool name_taken(const char *name, const void *items, size_t n, size_t stride,
+                       size_t offset)
+{
+    for (size_t i = 0; i < n; i++) {
+        const char *other;
+        memcpy(&other, (const char *)items + i * stride + offset, sizeof other);
+        if (other && strcmp(other, name) == 0)
+            return true;
+    }
+    return false;
+}
+
+rd_status rd_name_unique(struct rd_buf *b, unsigned first, const void *items, size_t n,
+                         size_t stride, size_t offset)
+{
+    size_t base = b->len;
+    for (unsigned k = first; name_taken(b->ptr, items, n, stride, offset); k++) {
+        rd_buf_truncate(b, base);
+        if (rd_buf_addf(b, "-%u", k) != RD_OK)
+            return RD_ERR_NOMEM;
+    }
+    return RD_OK;
+}
+
+/* Length in bytes of the UTF-8 sequence starting with lead byte c. */
+static size_t utf8_len(unsigned char c)
+{
+    if (c < 0x80) return 1;
+    if ((c & 0xe0) == 0xc0) return 2;
+    if ((c & 0xf0) == 0xe0) return 3;
+    if ((c & 0xf8) == 0xf0) return 4;
+    return 1;
+}
+
+void rd_sheet_name(const char *s, char *out, size_t size)
+{
+    size_t len = 0, chars = 0;
+    for (const char *p = s; *p && chars < 31;) {
+        unsigned char c = (unsigned char)*p;
+        size_t n = utf8_len(c);
+        /* Excel counts UTF-16 units; a 4-byte sequence is two of them. */
+        size_t units = n == 4 ? 2 : 1;
+        if (chars + units > 31)
+            break;
+        /* An apostrophe is legal but would need quoting in every
+         * reference to the sheet; a chart range is one. */
+        if (strchr("[]:*?/\\'", c) || c < 0x20) {
+            if (len + 1 < size)
+                out[len++] = '_';
+            p++;
+        } else {
+            size_t k = 0;
+            while (k < n && p[k])
+                k++;
+            if (len + k >= size)
+                break;
+            memcpy(out + len, p, k);
+            len += k;
+            p += k;
+        }
+        chars += units;
+    }
+    out[len] = '\0';
+    if (len == 0 && size > 6)
+        strcpy(out, "sheet");
+    /* "History" is reserved by Excel. */
+    if (strcasecmp(out, "history") == 0 && size > 9)
+        strcpy(out, "History_");
+}
+
+static bool name_used(const char *name, char *const *used, size_t nused)
+{
+    for (size_t i = 0; i < nused; i++)
+        if (strcasecmp(name, used[i]) == 0)
+            return true;
+    return false;
+}
+
+/* Byte offset where the first 'chars' characters of s end. */
+static size_t utf8_prefix(const char *s, size_t chars)
+{
+    size_t off = 0;
+    while (s[off] && chars > 0) {
+        size_t n = utf8_len((unsigned char)s[off]);
+        for (size_t k = 0; k < n && s[off]; k++)
+            off++;
+        chars--;
+    }
+    return off;
+}
+
+void rd_sheet_name_unique(char *name, size_t size, char *const *used, size_t nused)
+{
+    if (!name_used(name, used, nused))
+        return;
+    char base[128];
+    snprintf(base, sizeof base, "%s", name);
+    for (unsigned k = 2; k < 100000; k++) {
+        char suffix[16];
+        int slen = snprintf(suffix, sizeof suffix, "~%u", k);
+        size_t count = 0;
+        for (const char *p = base; *p; p++)
+            if (((unsigned char)*p & 0xc0) != 0x80)
+                count++;
+        size_t keep = count + (size_t)slen > 31 ? 31 - (size_t)slen : count;
+        size_t off = utf8_prefix(base, keep);
+        if (off >= size)
+            off = size - 1;
+        snprintf(name, size, "%.*s%s", (int)off, base, suffix);
+        if (!name_used(name, used, nused))
+            return;
+    }
+}

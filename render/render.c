@@ -1,0 +1,116 @@
+/*
+ * render - the driver: decides which back ends run, in which order, and
+ * commits their files together.
+ *
+ * Order matters: charts first (the HTML inlines the SVGs gnuplot staged),
+ * then Markdown (the HTML is made from it), HTML, xlsx; only then the
+ * commit. Nothing is renamed into place unless everything succeeded.
+ */
+#include "render.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "backends.h"
+#include "rundown/fsutil.h"
+
+#ifndef RD_TEMPLATES_DIR
+#define RD_TEMPLATES_DIR "templates"
+#endif
+
+const char *rd_render_default_templates(void)
+{
+    return RD_TEMPLATES_DIR;
+}
+
+rd_status rd_render_parse_formats(const char *list, unsigned *out, struct rd_diag *d)
+{
+    static const struct { const char *name; unsigned bit; } names[] = {
+        { "md", RD_FMT_MD }, { "html", RD_FMT_HTML }, { "xlsx", RD_FMT_XLSX },
+        { "charts", RD_FMT_CHARTS }, { "charts-script", RD_FMT_CHARTS_SCRIPT },
+        { "all", RD_FMT_ALL },
+    };
+    unsigned bits = 0;
+    const char *p = list;
+    for (;;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        bool found = false;
+        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+            if (strlen(names[i].name) == len && strncmp(names[i].name, p, len) == 0) {
+                bits |= names[i].bit;
+                found = true;
+            }
+        }
+        if (!found) {
+            char ex[80];
+            rd_excerpt(p, len, 40, ex, sizeof ex);
+            return rd_diag_set(d, RD_ERR_USAGE, NULL, 0, 0,
+                               "expected formats md, html, xlsx, charts or charts-script, got '%s'", ex);
+        }
+        if (!comma)
+            break;
+        p = comma + 1;
+    }
+    *out = bits;
+    return RD_OK;
+}
+
+rd_status rd_render(const struct rd_report *r, const struct rd_render_opts *o,
+                    struct rd_diag *d)
+{
+    const char *tdir = o->templates_dir ? o->templates_dir : RD_TEMPLATES_DIR;
+    unsigned f = o->formats;
+    bool charts = f & (RD_FMT_CHARTS | RD_FMT_CHARTS_SCRIPT);
+    struct rd_chart_plan plan = { 0 };
+    struct rd_buf md = RD_BUF_INIT, html = RD_BUF_INIT;
+    rd_status st = RD_OK;
+
+    if (!o->out_dir) {
+        if (f & ~RD_FMT_MD)
+            return rd_diag_set(d, RD_ERR_USAGE, NULL, 0, 0,
+                               "html, xlsx and charts need an output folder (-o DIR)");
+        st = rd_render_markdown(r, NULL, tdir, &md, d);
+        if (st == RD_OK && fwrite(md.ptr, 1, md.len, o->md_stream) != md.len)
+            st = rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "cannot write the report to standard output");
+        rd_buf_release(&md);
+        return st;
+    }
+
+    struct rd_stage stage;
+    st = rd_mkdir_p(o->out_dir, d);
+    if (st == RD_OK && charts) {
+        struct rd_buf cd = RD_BUF_INIT;
+        st = rd_buf_addf(&cd, "%s/charts", o->out_dir);
+        if (st == RD_OK)
+            st = rd_mkdir_p(cd.ptr, d);
+        rd_buf_release(&cd);
+    }
+    if (st != RD_OK)
+        return st;
+    st = rd_stage_init(&stage, o->out_dir);
+    if (st == RD_OK && charts)
+        st = rd_chart_plan_make(r, &plan);
+    if (st == RD_OK && charts)
+        st = rd_render_charts(r, &plan, &stage, (f & RD_FMT_CHARTS) != 0, o->gnuplot, d);
+    /* The Markdown links the PNGs only when charts are part of this render;
+     * a link to an image that will not exist helps nobody. */
+    if (st == RD_OK && (f & (RD_FMT_MD | RD_FMT_HTML)))
+        st = rd_render_markdown(r, charts ? &plan : NULL, tdir, &md, d);
+    if (st == RD_OK && (f & RD_FMT_MD))
+        st = rd_stage_write(&stage, "report.md", NULL, md.ptr, md.len, d);
+    if (st == RD_OK && (f & RD_FMT_HTML))
+        st = rd_render_html(r, md.ptr, md.len, tdir, &stage, &html, d);
+    if (st == RD_OK && (f & RD_FMT_HTML))
+        st = rd_stage_write(&stage, "report.html", NULL, html.ptr, html.len, d);
+    if (st == RD_OK && (f & RD_FMT_XLSX))
+        st = rd_render_xlsx(r, &stage, d);
+    if (st == RD_OK)
+        st = rd_stage_commit(&stage, d);
+    rd_stage_release(&stage);
+    rd_chart_plan_release(&plan);
+    rd_buf_release(&md);
+    rd_buf_release(&html);
+    return st;
+}

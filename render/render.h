@@ -1,0 +1,57 @@
+/*
+ * render.h - rundown-render's library: analysis.json to report.md,
+ * report.html, report.xlsx and charts/.
+ *
+ * Back ends (one file each): markdown.c (templates, always the source of
+ * the HTML too), html.c (cmark-gfm, the only user of it), charts.c
+ * (gnuplot scripts and one gnuplot process), xlsx.c (libxlsxwriter, the
+ * only user of it). All of them write through a stage (stage.h), so the
+ * files of one report are renamed into place together or not at all.
+ * See model.h for how to add a back end.
+ */
+#ifndef RD_RENDER_H
+#define RD_RENDER_H
+
+#include <stdio.h>
+
+#include "model.h"
+#include "rundown/status.h"
+
+enum rd_format {
+    RD_FMT_MD = 1u << 0,
+    RD_FMT_HTML = 1u << 1,
+    RD_FMT_XLSX = 1u << 2,
+    RD_FMT_CHARTS = 1u << 3,         /* .gp + .dat, then gnuplot makes SVG and PNG */
+    RD_FMT_CHARTS_SCRIPT = 1u << 4,  /* .gp + .dat only (golden tests, no gnuplot) */
+    RD_FMT_ALL = RD_FMT_MD | RD_FMT_HTML | RD_FMT_XLSX | RD_FMT_CHARTS
+};
+
+struct rd_render_opts {
+    const char *out_dir;        /* NULL: Markdown to md_stream, nothing else */
+    const char *templates_dir;  /* NULL: the compiled-in RD_TEMPLATES_DIR */
+    unsigned formats;           /* enum rd_format bits */
+    const char *gnuplot;        /* NULL: "gnuplot" on PATH */
+    FILE *md_stream;            /* used when out_dir is NULL */
+};
+
+/**
+ * Parses a comma-separated list "md,html,xlsx,charts,charts-script" into
+ * enum rd_format bits. An unknown or empty name is RD_ERR_USAGE with a
+ * message naming it.
+ */
+rd_status rd_render_parse_formats(const char *list, unsigned *out, struct rd_diag *d);
+
+/**
+ * Renders every requested format of r. With out_dir set, the folder (and
+ * out_dir/charts when charts are asked for) is created, every file is
+ * staged and all are renamed into place only when all succeeded. Errors:
+ * RD_ERR_PARSE for a bad template (diag names it), RD_ERR_IO for files,
+ * RD_ERR_USAGE for formats that need out_dir without one.
+ */
+rd_status rd_render(const struct rd_report *r, const struct rd_render_opts *o,
+                    struct rd_diag *d);
+
+/** The compiled-in templates folder. */
+const char *rd_render_default_templates(void);
+
+#endif

@@ -1,0 +1,753 @@
+/*
+ * xlsx - report.xlsx with libxlsxwriter (the only file that uses it).
+ *
+ * Sheets: Recommendations (first, one row per workload), one sheet per
+ * workload (stats and pairwise tables as Excel tables, significance by
+ * conditional format, a native chart of the means with their CIs), Raw
+ * runs (re-read from the stores the analysis lists under "inputs"),
+ * Environment and Methods.
+ *
+ * Numbers are written as numbers and undefined values as blank cells, never
+ * as a made-up 0. Every string goes through worksheet_write_string, so
+ * "=1+1" from a label stays text. The document's dates are fixed from the
+ * analysis, so the same input gives the same bytes.
+ */
+#include "backends.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include <xlsxwriter.h>
+
+#include "escape.h"
+#include "rundown/metrics.h"
+#include "rundown/store.h"
+
+#define MAX_ROWS 1048575u
+#define MAX_COLS 16000u
+
+struct book {
+    lxw_workbook *wb;
+    lxw_format *bold, *head, *num, *num3, *p, *pct, *wrap, *title, *sig, *intf;
+    char *names[4096];   /* sheet names used so far */
+    size_t nnames;
+    double alpha;
+};
+
+static lxw_worksheet *add_sheet(struct book *b, const char *want)
+{
+    char name[128];
+    rd_sheet_name(want, name, sizeof name);
+    rd_sheet_name_unique(name, sizeof name, b->names, b->nnames);
+    if (b->nnames == sizeof b->names / sizeof b->names[0])
+        return NULL;
+    char *copy = strdup(name);
+    if (!copy)
+        return NULL;
+    b->names[b->nnames++] = copy;
+    return workbook_add_worksheet(b->wb, copy);
+}
+
+/* A string cell; NULL leaves the cell blank. Control bytes would make the
+ * XML invalid, so they become spaces (a tab or newline stays). */
+static void put_str(lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, const char *s, lxw_format *f)
+{
+    if (!s)
+        return;
+    bool clean = true;
+    for (const char *p = s; *p; p++)
+        if ((unsigned char)*p < 0x20 && *p != '\n' && *p != '\t')
+            clean = false;
+    if (clean) {
+        worksheet_write_string(ws, r, c, s, f);
+        return;
+    }
+    char *copy = strdup(s);
+    if (!copy)
+        return;
+    for (char *p = copy; *p; p++)
+        if ((unsigned char)*p < 0x20 && *p != '\n' && *p != '\t')
+            *p = ' ';
+    worksheet_write_string(ws, r, c, copy, f);
+    free(copy);
+}
+
+/* A number cell; NaN (undefined) leaves it blank. */
+static void put_num(lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, double v, lxw_format *f)
+{
+    if (isfinite(v))
+        worksheet_write_number(ws, r, c, v, f);
+    else if (f)
+        worksheet_write_blank(ws, r, c, f);
+}
+
+static lxw_error check(lxw_error e, rd_status *st, struct rd_diag *d, const char *what)
+{
+    if (e != LXW_NO_ERROR && *st == RD_OK)
+        *st = rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "xlsx: %s: %s", what, lxw_strerror(e));
+    return e;
+}
+
+/* Table headers must be unique (case-insensitively) and non-empty. */
+struct headers {
+    char *items[MAX_COLS / 16];
+    size_t n;
+};
+
+static void headers_add(struct headers *h, const char *want)
+{
+    if (h->n == sizeof h->items / sizeof h->items[0])
+        return;
+    char name[256];
+    snprintf(name, sizeof name, "%s", want && *want ? want : "column");
+    for (char *p = name; *p; p++)
+        if ((unsigned char)*p < 0x20)
+            *p = ' ';
+    char base[256];
+    snprintf(base, sizeof base, "%s", name);
+    for (unsigned k = 2;; k++) {
+        bool clash = false;
+        for (size_t i = 0; i < h->n; i++)
+            if (strcasecmp(h->items[i], name) == 0)
+                clash = true;
+        if (!clash)
+            break;
+        snprintf(name, sizeof name, "%.200s (%u)", base, k);
+    }
+    h->items[h->n++] = strdup(name);
+}
+
+static void headers_release(struct headers *h)
+{
+    for (size_t i = 0; i < h->n; i++)
+        free(h->items[i]);
+    h->n = 0;
+}
+
+/* An Excel table over rows first..last with the given headers. */
+static lxw_error add_table(lxw_worksheet *ws, lxw_row_t first, lxw_row_t last,
+                           struct headers *h, lxw_format *head)
+{
+    if (h->n == 0)
+        return LXW_NO_ERROR;
+    lxw_table_column *cols = calloc(h->n, sizeof *cols);
+    lxw_table_column **ptrs = calloc(h->n + 1, sizeof *ptrs);
+    if (!cols || !ptrs) {
+        free(cols);
+        free(ptrs);
+        return LXW_ERROR_MEMORY_MALLOC_FAILED;
+    }
+    for (size_t i = 0; i < h->n; i++) {
+        cols[i].header = h->items[i];
+        cols[i].header_format = head;
+        ptrs[i] = &cols[i];
+    }
+    lxw_table_options opt = { 0 };
+    opt.style_type = LXW_TABLE_STYLE_TYPE_LIGHT;
+    opt.style_type_number = 9;
+    opt.columns = ptrs;
+    /* A table needs a data row, even an empty one. */
+    lxw_error e = worksheet_add_table(ws, first, 0, last > first ? last : first + 1,
+                                      (lxw_col_t)(h->n - 1), &opt);
+    free(cols);
+    free(ptrs);
+    return e;
+}
+
+static void sheet_recommendations(struct book *b, const struct rd_report *r, lxw_worksheet *ws)
+{
+    static const char *cols[] = {
+        "workload", "class", "metric", "unit", "better", "recommended", "mean",
+        "CI low", "CI high", "n", "runner-up", "runner-up mean",
+        "runner-up / recommended", "ratio CI low", "ratio CI high", "p_holm",
+        "max RSS (MiB)", "tied", "reason",
+    };
+    const size_t ncols = sizeof cols / sizeof cols[0];
+    for (size_t c = 0; c < ncols; c++)
+        worksheet_write_string(ws, 0, (lxw_col_t)c, cols[c], b->head);
+    lxw_row_t row = 1;
+    for (size_t wi = 0; wi < r->nworkloads; wi++, row++) {
+        const struct rd_rworkload *w = &r->workloads[wi];
+        struct rd_metric_def def;
+        rd_metric_describe(w->metric ? w->metric : "", &def);
+        put_str(ws, row, 0, w->name, NULL);
+        put_str(ws, row, 1, w->klass, NULL);
+        put_str(ws, row, 2, w->metric, NULL);
+        put_str(ws, row, 3, w->metric ? def.unit : NULL, NULL);
+        put_str(ws, row, 4, w->higher ? "higher" : "lower", NULL);
+        int rec = w->recommended;
+        if (rec >= 0) {
+            const cJSON *s = w->configs[rec].primary;
+            put_str(ws, row, 5, w->configs[rec].name, b->bold);
+            put_num(ws, row, 6, rd_num(s, "mean"), b->num);
+            put_num(ws, row, 7, rd_num(s, "ci_low"), b->num);
+            put_num(ws, row, 8, rd_num(s, "ci_high"), b->num);
+            put_num(ws, row, 9, rd_num(s, "n"), b->intf);
+            put_num(ws, row, 16, rd_config_rss_mib(&w->configs[rec]), b->num);
+        }
+        if (rec >= 0 && w->runner_up >= 0) {
+            double ratio, lo, hi, ph;
+            rd_compare(w, w->runner_up, rec, &ratio, &lo, &hi, &ph);
+            put_str(ws, row, 10, w->configs[w->runner_up].name, NULL);
+            put_num(ws, row, 11, rd_num(w->configs[w->runner_up].primary, "mean"), b->num);
+            put_num(ws, row, 12, ratio, b->num3);
+            put_num(ws, row, 13, lo, b->num3);
+            put_num(ws, row, 14, hi, b->num3);
+            put_num(ws, row, 15, ph, b->p);
+        }
+        struct rd_buf tb = RD_BUF_INIT;
+        rd_tied_text(w, &tb);
+        if (tb.len)
+            put_str(ws, row, 17, tb.ptr, NULL);
+        rd_buf_release(&tb);
+        put_str(ws, row, 18, rd_str(w->rec, "reason"), b->wrap);
+    }
+    worksheet_freeze_panes(ws, 1, 1);
+    worksheet_autofilter(ws, 0, 0, row > 1 ? row - 1 : 1, (lxw_col_t)(ncols - 1));
+    worksheet_set_column(ws, 0, 0, 22, NULL);
+    worksheet_set_column(ws, 1, 4, 10, NULL);
+    worksheet_set_column(ws, 5, 5, 30, NULL);
+    worksheet_set_column(ws, 6, 9, 11, NULL);
+    worksheet_set_column(ws, 10, 10, 30, NULL);
+    worksheet_set_column(ws, 11, 16, 12, NULL);
+    worksheet_set_column(ws, 17, 17, 30, NULL);
+    worksheet_set_column(ws, 18, 18, 80, NULL);
+}
+
+static const char *stat_cols[] = {
+    "n", "mean", "sd", "se", "ci_low", "ci_high", "median", "min", "max",
+    "q1", "q3", "p90", "p95", "p99", "mad", "cv", "geomean",
+};
+
+static const char *pair_cols[] = {
+    "diff", "diff_ci_low", "diff_ci_high", "ratio", "ratio_ci_low", "ratio_ci_high",
+    "welch_t", "welch_df", "p", "p_holm", "mw_u", "mw_p", "hedges_g", "prob_superiority",
+};
+
+/* Each mean's marker in its runtime's colour, as in the gnuplot charts. */
+static void colour_points(const struct rd_report *r, const struct rd_rworkload *w,
+                          lxw_chart_series *s)
+{
+    lxw_chart_point *pts = calloc(w->nconfigs, sizeof *pts);
+    lxw_chart_point **ptrs = calloc(w->nconfigs + 1, sizeof *ptrs);
+    lxw_chart_fill *fills = calloc(w->nconfigs, sizeof *fills);
+    lxw_chart_line *lines = calloc(w->nconfigs, sizeof *lines);
+    if (pts && ptrs && fills && lines) {
+        for (size_t i = 0; i < w->nconfigs; i++) {
+            lxw_color_t c = (lxw_color_t)strtoul(rd_runtime_colour(r, w->configs[i].runtime) + 1, NULL, 16);
+            fills[i].color = c;
+            lines[i].color = c;
+            pts[i].fill = &fills[i];
+            pts[i].line = &lines[i];
+            ptrs[i] = &pts[i];
+        }
+        /* libxlsxwriter copies the points, so they can go right after. */
+        chart_series_set_points(s, ptrs);
+    }
+    free(pts);
+    free(ptrs);
+    free(fills);
+    free(lines);
+}
+
+static rd_status sheet_workload(struct book *b, const struct rd_report *r,
+                                const struct rd_rworkload *w, lxw_worksheet *ws,
+                                const char *sheet, struct rd_diag *d)
+{
+    rd_status st = RD_OK;
+    put_str(ws, 0, 0, w->name, b->title);
+    struct rd_buf line = RD_BUF_INIT;
+    rd_buf_addf(&line, "primary metric %s (%s is better)", w->metric ? w->metric : "none",
+                w->higher ? "higher" : "lower");
+    put_str(ws, 1, 0, line.ptr, NULL);
+    rd_buf_release(&line);
+
+    /* Stats table: config, labels, then every statistic, then memory. */
+    const lxw_row_t top = 3;
+    struct headers h = { .n = 0 };
+    headers_add(&h, "config");
+    for (size_t k = 0; k < w->nkeys; k++)
+        headers_add(&h, w->keys[k]);
+    const size_t nstat = sizeof stat_cols / sizeof stat_cols[0];
+    for (size_t k = 0; k < nstat; k++)
+        headers_add(&h, stat_cols[k]);
+    headers_add(&h, "max RSS (MiB)");
+    headers_add(&h, "failed runs");
+    for (size_t i = 0; i < w->nconfigs; i++) {
+        const struct rd_rconfig *c = &w->configs[i];
+        lxw_row_t row = top + 1 + (lxw_row_t)i;
+        lxw_col_t col = 0;
+        put_str(ws, row, col++, c->name, (int)i == w->recommended ? b->bold : NULL);
+        for (size_t k = 0; k < w->nkeys; k++)
+            put_str(ws, row, col++, rd_str(c->labels, w->keys[k]), NULL);
+        for (size_t k = 0; k < nstat; k++) {
+            double v = rd_num(c->primary, stat_cols[k]);
+            put_num(ws, row, col++, v, k == 0 ? b->intf : strcmp(stat_cols[k], "cv") == 0 ? b->pct : b->num);
+        }
+        put_num(ws, row, col++, rd_config_rss_mib(c), b->num);
+        put_num(ws, row, col++, rd_num(c->json, "failed_runs"), b->intf);
+    }
+    lxw_row_t stats_last = top + (lxw_row_t)w->nconfigs;
+    check(add_table(ws, top, stats_last, &h, b->head), &st, d, "stats table");
+    size_t stats_cols = h.n;
+    headers_release(&h);
+
+    /* The pairwise tests below it. */
+    lxw_row_t ptop = stats_last + 3;
+    size_t npairs = (size_t)cJSON_GetArraySize(w->pairs);
+    if (npairs > 0) {
+        put_str(ws, ptop - 1, 0, "Pairwise tests (p_holm below alpha highlighted)", b->bold);
+        headers_add(&h, "A");
+        headers_add(&h, "B");
+        const size_t npc = sizeof pair_cols / sizeof pair_cols[0];
+        for (size_t k = 0; k < npc; k++)
+            headers_add(&h, pair_cols[k]);
+        lxw_row_t row = ptop + 1;
+        const cJSON *p;
+        cJSON_ArrayForEach(p, w->pairs) {
+            int a = rd_workload_find(w, rd_str(p, "a")), bi = rd_workload_find(w, rd_str(p, "b"));
+            put_str(ws, row, 0, a >= 0 ? w->configs[a].name : rd_str(p, "a"), NULL);
+            put_str(ws, row, 1, bi >= 0 ? w->configs[bi].name : rd_str(p, "b"), NULL);
+            for (size_t k = 0; k < npc; k++) {
+                bool is_p = strcmp(pair_cols[k], "p") == 0 || strcmp(pair_cols[k], "p_holm") == 0 ||
+                            strcmp(pair_cols[k], "mw_p") == 0;
+                put_num(ws, row, (lxw_col_t)(2 + k), rd_num(p, pair_cols[k]), is_p ? b->p : b->num);
+            }
+            row++;
+        }
+        check(add_table(ws, ptop, row - 1, &h, b->head), &st, d, "pairwise table");
+        headers_release(&h);
+        if (isfinite(b->alpha)) {
+            lxw_conditional_format cf = { 0 };
+            cf.type = LXW_CONDITIONAL_TYPE_CELL;
+            cf.criteria = LXW_CONDITIONAL_CRITERIA_LESS_THAN;
+            cf.value = b->alpha;
+            cf.format = b->sig;
+            /* p_holm is column 2 + 9 */
+            lxw_col_t pc = 2 + 9;
+            check(worksheet_conditional_format_range(ws, ptop + 1, pc, row - 1, pc, &cf),
+                  &st, d, "conditional format");
+        }
+    }
+
+    /* The warnings under the tables, where a reader checks the numbers. */
+    lxw_row_t wtop = (npairs > 0 ? ptop + 1 + (lxw_row_t)npairs : stats_last) + 2;
+    if (cJSON_GetArraySize(w->warnings) > 0) {
+        put_str(ws, wtop, 0, "Warnings", b->bold);
+        lxw_row_t row = wtop + 1;
+        const cJSON *x;
+        cJSON_ArrayForEach(x, w->warnings) {
+            int ci = rd_workload_find(w, rd_str(x, "config"));
+            put_str(ws, row, 0, ci >= 0 ? w->configs[ci].name : rd_str(x, "config"), NULL);
+            put_str(ws, row, 1, rd_str(x, "code"), NULL);
+            put_str(ws, row, 2, rd_str(x, "message"), NULL);
+            row++;
+        }
+    }
+
+    /* The chart: mean with a vertical CI line per config. libxlsxwriter
+     * has no custom error-bar ranges, so the CI is drawn as high-low lines
+     * between the "CI low" and "CI high" series, which is what Excel's own
+     * stock charts do. */
+    if (w->nconfigs > 0 && w->metric) {
+        lxw_chart *chart = workbook_add_chart(b->wb, LXW_CHART_LINE);
+        if (chart) {
+            lxw_row_t first = top + 1, last = stats_last;
+            lxw_col_t mean_col = (lxw_col_t)(1 + w->nkeys + 1);
+            lxw_col_t lo_col = (lxw_col_t)(1 + w->nkeys + 4), hi_col = lo_col + 1;
+            const char *names[] = { "CI low", "mean", "CI high" };
+            lxw_col_t cols[] = { lo_col, mean_col, hi_col };
+            for (size_t k = 0; k < 3; k++) {
+                lxw_chart_series *s = chart_add_series(chart, NULL, NULL);
+                if (!s)
+                    continue;
+                chart_series_set_categories(s, sheet, first, 0, last, 0);
+                chart_series_set_values(s, sheet, first, cols[k], last, cols[k]);
+                chart_series_set_name(s, names[k]);
+                lxw_chart_line none = { .none = LXW_TRUE };
+                chart_series_set_line(s, &none);
+                chart_series_set_marker_type(s, k == 1 ? LXW_CHART_MARKER_CIRCLE : LXW_CHART_MARKER_LONG_DASH);
+                chart_series_set_marker_size(s, k == 1 ? 8 : 10);
+                if (k == 1)
+                    colour_points(r, w, s);
+            }
+            lxw_chart_line hl = { .color = LXW_COLOR_BLACK, .width = 1.5 };
+            chart_set_high_low_lines(chart, &hl);
+            struct rd_buf t = RD_BUF_INIT;
+            rd_buf_addf(&t, "mean %s with CI", w->metric);
+            chart_title_set_name(chart, t.ptr);
+            rd_buf_release(&t);
+            chart_legend_set_position(chart, LXW_CHART_LEGEND_BOTTOM);
+            chart_axis_set_name(chart->y_axis, w->metric);
+            lxw_chart_options co = { .x_scale = 1.4, .y_scale = 1.3 };
+            check(worksheet_insert_chart_opt(ws, top, (lxw_col_t)(stats_cols + 1), chart, &co),
+                  &st, d, "chart");
+        }
+    }
+    worksheet_freeze_panes(ws, top + 1, 1);
+    worksheet_set_column(ws, 0, 0, 32, NULL);
+    worksheet_set_column(ws, 1, (lxw_col_t)(w->nkeys > 0 ? w->nkeys : 1), 12, NULL);
+    worksheet_set_column(ws, (lxw_col_t)(w->nkeys + 1), (lxw_col_t)(stats_cols), 11, NULL);
+    return st;
+}
+
+/* ---- Raw runs, re-read from the stores ---- */
+
+struct names {
+    char **items;
+    size_t n, cap;
+};
+
+static int names_find_add(struct names *l, const char *s, bool add)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(l->items[i], s) == 0)
+            return (int)i;
+    if (!add || l->n >= MAX_COLS / 2)
+        return -1;
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 16;
+        char **grown = realloc(l->items, cap * sizeof *grown);
+        if (!grown)
+            return -1;
+        l->items = grown;
+        l->cap = cap;
+    }
+    l->items[l->n] = strdup(s);
+    return l->items[l->n] ? (int)l->n++ : -1;
+}
+
+static void names_release(struct names *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->items[i]);
+    free(l->items);
+}
+
+/* Where an input store is: as given, else next to the analysis file. */
+static char *store_path(const struct rd_report *r, const char *p)
+{
+    FILE *f = fopen(p, "r");
+    if (f) {
+        fclose(f);
+        return strdup(p);
+    }
+    const char *slash = r->path ? strrchr(r->path, '/') : NULL;
+    if (!slash || p[0] == '/')
+        return NULL;
+    size_t n = (size_t)(slash - r->path) + 1 + strlen(p) + 1;
+    char *joined = malloc(n);
+    if (!joined)
+        return NULL;
+    snprintf(joined, n, "%.*s/%s", (int)(slash - r->path), r->path, p);
+    f = fopen(joined, "r");
+    if (!f) {
+        free(joined);
+        return NULL;
+    }
+    fclose(f);
+    return joined;
+}
+
+/* Calls fn for every record of every readable input store; a store that
+ * is missing is skipped, one that turns out malformed is read up to the bad
+ * line (the analysis already judged it; this sheet only lists runs). */
+static size_t for_each_run(const struct rd_report *r,
+                           void (*fn)(const struct rd_record *, const char *, void *), void *arg)
+{
+    size_t stores = 0;
+    const cJSON *in;
+    cJSON_ArrayForEach(in, r->inputs) {
+        const char *p = cJSON_IsString(in) ? in->valuestring : rd_str(in, "path");
+        if (!p)
+            continue;
+        char *path = store_path(r, p);
+        if (!path)
+            continue;
+        struct rd_store_reader rd;
+        struct rd_diag d;
+        rd_diag_init(&d, path);
+        if (rd_store_open(&rd, path, &d) == RD_OK) {
+            stores++;
+            struct rd_record rec;
+            int got = 0;
+            while (rd_store_next(&rd, &rec, &got, &d) == RD_OK && got)
+                fn(&rec, p, arg);
+            rd_store_close(&rd);
+        }
+        free(path);
+    }
+    return stores;
+}
+
+struct raw_scan {
+    struct names labels, metrics;
+};
+
+static void raw_scan(const struct rd_record *rec, const char *store, void *arg)
+{
+    struct raw_scan *sc = arg;
+    for (size_t i = 0; i < rec->config.len; i++)
+        names_find_add(&sc->labels, rec->config.items[i].key, true);
+    for (size_t i = 0; i < rec->nmetrics; i++)
+        names_find_add(&sc->metrics, rec->metrics[i].name, true);
+}
+
+struct raw_write {
+    struct raw_scan *sc;
+    lxw_worksheet *ws;
+    struct book *b;
+    lxw_row_t row;
+};
+
+static void raw_write(const struct rd_record *rec, const char *store, void *arg)
+{
+    struct raw_write *rw = arg;
+    if (rw->row > MAX_ROWS)
+        return;
+    lxw_worksheet *ws = rw->ws;
+    lxw_row_t row = rw->row++;
+    put_str(ws, row, 0, store, NULL);
+    put_str(ws, row, 1, rec->workload, NULL);
+    if (rec->run > 0)
+        put_num(ws, row, 2, (double)rec->run, NULL);
+    put_str(ws, row, 3, rec->phase, NULL);
+    put_str(ws, row, 4, rec->status, NULL);
+    put_str(ws, row, 5, rec->env, NULL);
+    put_str(ws, row, 6, rec->started_at, NULL);
+    for (size_t i = 0; i < rec->config.len; i++) {
+        int c = names_find_add(&rw->sc->labels, rec->config.items[i].key, false);
+        if (c >= 0)
+            put_str(ws, row, (lxw_col_t)(7 + c), rec->config.items[i].value, NULL);
+    }
+    for (size_t i = 0; i < rec->nmetrics; i++) {
+        int c = names_find_add(&rw->sc->metrics, rec->metrics[i].name, false);
+        if (c >= 0)
+            put_num(ws, row, (lxw_col_t)(7 + rw->sc->labels.n + (size_t)c), rec->metrics[i].value, NULL);
+    }
+}
+
+static void sheet_raw(struct book *b, const struct rd_report *r, lxw_worksheet *ws)
+{
+    struct raw_scan sc = { { 0 }, { 0 } };
+    size_t stores = for_each_run(r, raw_scan, &sc);
+    if (stores == 0) {
+        put_str(ws, 0, 0, cJSON_GetArraySize(r->inputs) > 0
+                ? "none of the stores listed in the analysis's inputs could be read"
+                : "the analysis lists no input stores", NULL);
+        worksheet_set_column(ws, 0, 0, 70, NULL);
+        names_release(&sc.labels);
+        names_release(&sc.metrics);
+        return;
+    }
+    static const char *fixed[] = { "store", "workload", "run", "phase", "status", "env", "started_at" };
+    for (size_t c = 0; c < 7; c++)
+        worksheet_write_string(ws, 0, (lxw_col_t)c, fixed[c], b->head);
+    for (size_t i = 0; i < sc.labels.n; i++)
+        put_str(ws, 0, (lxw_col_t)(7 + i), sc.labels.items[i], b->head);
+    for (size_t i = 0; i < sc.metrics.n; i++)
+        put_str(ws, 0, (lxw_col_t)(7 + sc.labels.n + i), sc.metrics.items[i], b->head);
+    struct raw_write rw = { &sc, ws, b, 1 };
+    for_each_run(r, raw_write, &rw);
+    lxw_col_t last = (lxw_col_t)(6 + sc.labels.n + sc.metrics.n);
+    worksheet_freeze_panes(ws, 1, 0);
+    worksheet_autofilter(ws, 0, 0, rw.row > 1 ? rw.row - 1 : 1, last);
+    worksheet_set_column(ws, 0, 1, 22, NULL);
+    worksheet_set_column(ws, 2, 5, 9, NULL);
+    worksheet_set_column(ws, 6, 6, 24, NULL);
+    worksheet_set_column(ws, 7, last, 13, NULL);
+    names_release(&sc.labels);
+    names_release(&sc.metrics);
+}
+
+static void write_value(lxw_worksheet *ws, lxw_row_t row, lxw_col_t col, const cJSON *v)
+{
+    if (cJSON_IsNumber(v)) {
+        put_num(ws, row, col, v->valuedouble, NULL);
+        return;
+    }
+    struct rd_buf b = RD_BUF_INIT;
+    rd_json_text(v, &b);
+    if (b.len)
+        put_str(ws, row, col, b.ptr, NULL);
+    rd_buf_release(&b);
+}
+
+static void sheet_env(struct book *b, const struct rd_report *r, lxw_worksheet *ws)
+{
+    worksheet_write_string(ws, 0, 0, "field", b->head);
+    const cJSON *e;
+    lxw_col_t col = 1;
+    cJSON_ArrayForEach(e, r->envs)
+        put_str(ws, 0, col++, rd_str(e, "id") ? rd_str(e, "id") : "environment", b->head);
+    lxw_row_t row = 1;
+    size_t n;
+    const struct rd_env_row *known = rd_env_rows(&n);
+    struct rd_buf text = RD_BUF_INIT;
+    /* The same rows as the Markdown report, then every other field. */
+    struct names extra = { 0 };
+    cJSON_ArrayForEach(e, r->envs) {
+        const cJSON *f;
+        cJSON_ArrayForEach(f, e)
+            if (!rd_env_known_key(f->string))
+                names_find_add(&extra, f->string, true);
+    }
+    for (size_t i = 0; i < n + extra.n; i++) {
+        struct rd_env_row generic = { NULL, { NULL, NULL } };
+        const struct rd_env_row *rw = &known[i < n ? i : 0];
+        if (i >= n) {
+            generic.label = extra.items[i - n];
+            generic.paths[0] = extra.items[i - n];
+            rw = &generic;
+        }
+        bool any = false, is_null;
+        col = 1;
+        cJSON_ArrayForEach(e, r->envs) {
+            rd_buf_reset(&text);
+            if (rd_env_value(e, rw, &text, &is_null)) {
+                any = true;
+                if (!is_null)
+                    put_str(ws, row, col, text.ptr, NULL);
+            }
+            col++;
+        }
+        if (any)
+            put_str(ws, row++, 0, rw->label, b->bold);
+    }
+    rd_buf_release(&text);
+    names_release(&extra);
+    if (!r->envs)
+        put_str(ws, 1, 0, "the analysis records no environment", NULL);
+    worksheet_freeze_panes(ws, 1, 1);
+    worksheet_set_column(ws, 0, 0, 22, NULL);
+    worksheet_set_column(ws, 1, col > 1 ? col - 1 : 1, 50, NULL);
+}
+
+static void sheet_methods(struct book *b, const struct rd_report *r, lxw_worksheet *ws)
+{
+    lxw_row_t row = 0;
+    worksheet_write_string(ws, row, 0, "setting", b->head);
+    worksheet_write_string(ws, row++, 1, "value", b->head);
+    const cJSON *s;
+    cJSON_ArrayForEach(s, r->settings) {
+        put_str(ws, row, 0, s->string, b->bold);
+        write_value(ws, row++, 1, s);
+    }
+    row++;
+    static const char *text[] = {
+        "Mean and confidence interval: sample mean; sample sd with n - 1; Student t quantile for n - 1 degrees of freedom.",
+        "Percentiles: Hyndman and Fan type 7 (R and numpy default).",
+        "Outliers: Tukey's fences (1.5 IQR), flagged, never removed.",
+        "Two configs: Welch's t-test; Mann-Whitney U (exact without ties for n <= 50); Hedges' g; Vargha-Delaney A.",
+        "Many configs: one-way ANOVA, Welch's ANOVA, Kruskal-Wallis; pairwise Welch tests with Holm's adjustment (p_holm).",
+        "Recommendation: best mean on the primary metric; configs whose p_holm against it is at least alpha are tied; among tied configs the lowest memory is recommended.",
+        "One run is one whole program or load-tool run; per-request samples are never used as n.",
+        "Chart: the workload sheets draw each config's CI as a high-low line between the CI low and CI high series.",
+        "References: Welch (1947, 1951); Mann and Whitney (1947); Kruskal and Wallis (1952); Holm (1979); Hedges (1981); Vargha and Delaney (2000); Hyndman and Fan (1996); Tukey (1977).",
+    };
+    for (size_t i = 0; i < sizeof text / sizeof text[0]; i++)
+        worksheet_write_string(ws, row++, 0, text[i], NULL);
+    worksheet_set_column(ws, 0, 0, 24, NULL);
+    worksheet_set_column(ws, 1, 1, 40, NULL);
+}
+
+/* The report's fixed date: the analysis date at noon UTC, else 2000-01-01. */
+static time_t fixed_time(const struct rd_report *r)
+{
+    struct tm tm = { 0 };
+    int y, m, d;
+    if (r->date && sscanf(r->date, "%4d-%2d-%2d", &y, &m, &d) == 3 && y >= 1980 && y < 3000 &&
+        m >= 1 && m <= 12 && d >= 1 && d <= 31) {
+        tm.tm_year = y - 1900;
+        tm.tm_mon = m - 1;
+        tm.tm_mday = d;
+        tm.tm_hour = 12;
+        return timegm(&tm);
+    }
+    return 946728000; /* 2000-01-01T12:00:00Z */
+}
+
+rd_status rd_render_xlsx(const struct rd_report *r, struct rd_stage *s, struct rd_diag *d)
+{
+    const char *tmp;
+    rd_status st = rd_stage_reserve(s, "report.xlsx", NULL, &tmp);
+    if (st != RD_OK)
+        return st;
+    struct book b = { .alpha = r->alpha };
+    lxw_workbook_options wo = { .constant_memory = LXW_FALSE, .tmpdir = NULL };
+    b.wb = workbook_new_opt(tmp, &wo);
+    if (!b.wb)
+        return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "cannot create '%s'", tmp);
+    lxw_doc_properties props = { 0 };
+    props.title = (char *)r->title;
+    props.author = "rundown";
+    props.comments = "Generated by rundown " RD_VERSION;
+    props.created = fixed_time(r);
+    workbook_set_properties(b.wb, &props);
+
+    b.bold = workbook_add_format(b.wb);
+    format_set_bold(b.bold);
+    b.head = workbook_add_format(b.wb);
+    format_set_bold(b.head);
+    format_set_bg_color(b.head, 0xE8ECF2);
+    format_set_bottom(b.head, LXW_BORDER_THIN);
+    b.title = workbook_add_format(b.wb);
+    format_set_bold(b.title);
+    format_set_font_size(b.title, 14);
+    b.num = workbook_add_format(b.wb);
+    format_set_num_format(b.num, "#,##0.00");
+    b.num3 = workbook_add_format(b.wb);
+    format_set_num_format(b.num3, "0.000");
+    b.p = workbook_add_format(b.wb);
+    /* Tiny p-values would show as 0.0000; the cell keeps the exact value. */
+    format_set_num_format(b.p, "[<0.001]\"< 0.001\";0.000");
+    b.pct = workbook_add_format(b.wb);
+    format_set_num_format(b.pct, "0.0%");
+    b.intf = workbook_add_format(b.wb);
+    format_set_num_format(b.intf, "0");
+    b.wrap = workbook_add_format(b.wb);
+    format_set_text_wrap(b.wrap);
+    b.sig = workbook_add_format(b.wb);
+    format_set_bold(b.sig);
+    format_set_bg_color(b.sig, 0xC6EFCE);
+    format_set_font_color(b.sig, 0x006100);
+
+    /* Reserve the fixed names first so no workload can take them. */
+    static const char *fixed[] = { "Recommendations", "Raw runs", "Environment", "Methods" };
+    lxw_worksheet *rec = add_sheet(&b, fixed[0]);
+    for (size_t i = 1; i < 4; i++)
+        b.names[b.nnames++] = strdup(fixed[i]);
+    if (rec)
+        sheet_recommendations(&b, r, rec);
+    for (size_t wi = 0; wi < r->nworkloads && st == RD_OK; wi++) {
+        lxw_worksheet *ws = add_sheet(&b, r->workloads[wi].name);
+        if (!ws) {
+            st = rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "xlsx: cannot add a sheet for '%s'",
+                             r->workloads[wi].name);
+            break;
+        }
+        st = sheet_workload(&b, r, &r->workloads[wi], ws, b.names[b.nnames - 1], d);
+    }
+    lxw_worksheet *raw = st == RD_OK ? workbook_add_worksheet(b.wb, "Raw runs") : NULL;
+    if (raw)
+        sheet_raw(&b, r, raw);
+    lxw_worksheet *env = st == RD_OK ? workbook_add_worksheet(b.wb, "Environment") : NULL;
+    if (env)
+        sheet_env(&b, r, env);
+    lxw_worksheet *meth = st == RD_OK ? workbook_add_worksheet(b.wb, "Methods") : NULL;
+    if (meth)
+        sheet_methods(&b, r, meth);
+    if (st == RD_OK && (!rec || !raw || !env || !meth))
+        st = rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "xlsx: cannot add a worksheet");
+    lxw_error e = workbook_close(b.wb);
+    if (st == RD_OK && e != LXW_NO_ERROR)
+        st = rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "cannot write '%s': %s", tmp, lxw_strerror(e));
+    for (size_t i = 0; i < b.nnames; i++)
+        free(b.names[i]);
+    return st;
+}
