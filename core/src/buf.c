@@ -108,6 +108,40 @@ rd_status rd_buf_addf(struct rd_buf *b, const char *fmt, ...)
     return s;
 }
 
+size_t rd_utf8_valid_len(const unsigned char *p, size_t avail)
+{
+    unsigned char c = p[0];
+    if (c < 0x80)
+        return 1;
+    size_t n;
+    unsigned cp;
+    if (c >= 0xc2 && c <= 0xdf) {
+        n = 2;
+        cp = c & 0x1f;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        n = 3;
+        cp = c & 0x0f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        n = 4;
+        cp = c & 0x07;
+    } else {
+        return 0;
+    }
+    if (avail < n)
+        return 0;
+    for (size_t i = 1; i < n; i++) {
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+        cp = cp << 6 | (p[i] & 0x3f);
+    }
+    /* Overlong forms, UTF-16 surrogates and code points past U+10FFFF are
+     * not UTF-8 (RFC 3629). */
+    if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+        (cp >= 0xd800 && cp <= 0xdfff))
+        return 0;
+    return n;
+}
+
 rd_status rd_buf_add_json_string(struct rd_buf *b, const char *s)
 {
     static const char hex[] = "0123456789abcdef";
@@ -115,11 +149,29 @@ rd_status rd_buf_add_json_string(struct rd_buf *b, const char *s)
     const unsigned char *p = (const unsigned char *)s;
     while (!st && *p) {
         const unsigned char *run = p;
-        while (*p >= 0x20 && *p != '"' && *p != '\\')
-            p++;
+        while (*p >= 0x20 && *p != '"' && *p != '\\') {
+            if (*p >= 0x80) {
+                /* Strings from input may hold any bytes; JSON is UTF-8
+                 * (RFC 8259), so an invalid sequence becomes U+FFFD rather
+                 * than making every later reader choke on the file. 4 is
+                 * safe: a NUL fails the continuation-byte test before
+                 * anything past it is read. */
+                size_t n = rd_utf8_valid_len(p, 4);
+                if (n == 0)
+                    break;
+                p += n;
+            } else {
+                p++;
+            }
+        }
         st = rd_buf_add(b, run, (size_t)(p - run));
         if (st || !*p)
             break;
+        if (*p >= 0x80) {
+            st = rd_buf_addstr(b, "\xef\xbf\xbd"); /* U+FFFD */
+            p++;
+            continue;
+        }
         char esc[7] = {'\\', 0};
         size_t n = 2;
         switch (*p) {

@@ -340,6 +340,22 @@ static rd_status field_error(const struct parse_ctx *c, const char *key,
                        "expected %s for '%s'", expected, key);
 }
 
+/* A key given twice in one object; the column is that of its second
+ * occurrence on the line (a near guess when the key is also used in another
+ * object: cJSON keeps no positions). */
+static rd_status dup_error(const struct parse_ctx *c, const char *key)
+{
+    unsigned first = key_col(c->line, c->len, key), col = first;
+    if (first < c->len) {
+        unsigned next = key_col(c->line + first, c->len - first, key);
+        if (next > 1) /* 1 is key_col's "not found" */
+            col = first + next;
+    }
+    unsigned line = c->d ? c->d->line : 0;
+    return rd_diag_set(c->d, RD_ERR_PARSE, NULL, line, col,
+                       "expected each key once, got '%s' twice", key);
+}
+
 /* An optional string member: absent or null leaves *out untouched. */
 static rd_status opt_string(const struct parse_ctx *c, struct rd_record *r,
                             const cJSON *obj, const char *key, const char **out)
@@ -373,6 +389,8 @@ static rd_status string_object(const struct parse_ctx *c, struct rd_record *r,
         }
         if (!cJSON_IsString(it))
             return field_error(c, it->string, "a string value");
+        if (kv_get(list, it->string))
+            return dup_error(c, it->string);
         rd_status s = kv_set(r->arena, list, it->string, it->valuestring,
                              list == &r->config || list == &r->info ||
                                  list == &r->source);
@@ -390,6 +408,13 @@ static rd_status parse_members(const struct parse_ctx *c, struct rd_record *r,
     if (!cJSON_IsObject(root))
         return rd_diag_set(c->d, RD_ERR_PARSE, NULL, c->d ? c->d->line : 0, 1,
                            "expected a run record object");
+    /* cJSON keeps both members of a duplicated key and finds the first,
+     * other readers (Python, jq) take the last: the same line would mean
+     * different runs to different tools, so it is refused. */
+    for (const cJSON *a = root->child; a; a = a->next)
+        for (const cJSON *b = a->next; b; b = b->next)
+            if (strcmp(a->string, b->string) == 0)
+                return dup_error(c, b->string);
     const cJSON *sv = cJSON_GetObjectItemCaseSensitive(root, "schema");
     if (cJSON_IsString(sv))
         schema = sv->valuestring;
@@ -435,12 +460,16 @@ static rd_status parse_members(const struct parse_ctx *c, struct rd_record *r,
         return field_error(c, "metrics", "an object of numbers");
     for (const cJSON *m = metrics->child; m; m = m->next) {
         double v;
-        if (cJSON_IsNumber(m))
+        if (cJSON_IsNumber(m) && isfinite(m->valuedouble))
             v = m->valuedouble;
+        else if (cJSON_IsNumber(m)) /* 1e999: cJSON's strtod gives inf */
+            return field_error(c, m->string, "a finite number or null");
         else if (cJSON_IsNull(m))
             v = NAN;
         else
             return field_error(c, m->string, "a number or null");
+        if (rd_record_metric(r, m->string, NULL))
+            return dup_error(c, m->string);
         if ((s = rd_record_set_metric(r, m->string, v)))
             return s;
     }
@@ -451,6 +480,21 @@ rd_status rd_record_from_json(struct rd_record *r, struct rd_arena *arena,
                               const char *line, size_t len, struct rd_diag *d)
 {
     rd_record_init(r, arena);
+    /* A store is UTF-8 (rundown writes nothing else): a stray byte means a
+     * damaged file, and passing it on would put invalid text into every
+     * report format downstream. */
+    for (size_t i = 0; i < len;) {
+        const unsigned char *u = (const unsigned char *)line + i;
+        if (*u < 0x80) {
+            i++;
+            continue;
+        }
+        size_t n = rd_utf8_valid_len(u, len - i);
+        if (n == 0)
+            return rd_diag_set(d, RD_ERR_PARSE, NULL, d ? d->line : 0, (unsigned)i + 1,
+                               "expected UTF-8 text, got byte 0x%02x", *u);
+        i += n;
+    }
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(line, len, &end, 0);
     if (!root) {

@@ -33,17 +33,58 @@ rd_status rd_store_open(struct rd_store_reader *r, const char *path, struct rd_d
     return RD_OK;
 }
 
+/* Reads one line (newline included) into r->linebuf, at most
+ * RD_STORE_MAX_LINE bytes: a store holding a line without end (a damaged or
+ * hostile file) must not make a reader allocate the whole file. Returns the
+ * length, -1 at the end of input or on a read error, -2 for an overlong line
+ * (the rest of it is not read). */
+static ssize_t read_line(struct rd_store_reader *r)
+{
+    size_t len = 0;
+    int c;
+    flockfile(r->f);
+    while ((c = getc_unlocked(r->f)) != EOF) {
+        if (len >= RD_STORE_MAX_LINE) {
+            funlockfile(r->f);
+            return -2;
+        }
+        if (len + 2 > r->linecap) {
+            size_t ncap = r->linecap ? r->linecap * 2 : 4096;
+            char *n = realloc(r->linebuf, ncap);
+            if (!n) {
+                funlockfile(r->f);
+                errno = ENOMEM;
+                return -1;
+            }
+            r->linebuf = n;
+            r->linecap = ncap;
+        }
+        r->linebuf[len++] = (char)c;
+        if (c == '\n')
+            break;
+    }
+    funlockfile(r->f);
+    if (len == 0)
+        return -1;
+    r->linebuf[len] = '\0';
+    return (ssize_t)len;
+}
+
 rd_status rd_store_next(struct rd_store_reader *r, struct rd_record *rec, int *got,
                         struct rd_diag *d)
 {
     *got = 0;
     for (;;) {
         errno = 0;
-        ssize_t n = getline(&r->linebuf, &r->linecap, r->f);
+        ssize_t n = read_line(r);
+        if (n == -2)
+            return rd_diag_set(d, RD_ERR_PARSE, r->path, r->line + 1, 1,
+                               "expected a run record, got a line longer than %d bytes",
+                               RD_STORE_MAX_LINE);
         if (n < 0) {
-            if (ferror(r->f))
-                return rd_diag_set(d, RD_ERR_IO, r->path, r->line + 1, 0,
-                                   "cannot read store: %s", strerror(errno));
+            if (ferror(r->f) || errno == ENOMEM)
+                return rd_diag_set(d, errno == ENOMEM ? RD_ERR_NOMEM : RD_ERR_IO, r->path,
+                                   r->line + 1, 0, "cannot read store: %s", strerror(errno));
             return RD_OK;
         }
         r->line++;
@@ -134,15 +175,30 @@ static rd_status append_all(const char *path, const struct rd_buf *buf, struct r
     return RD_OK;
 }
 
+/* A record whose line a reader would refuse (RD_STORE_MAX_LINE) is refused
+ * here, so that a store rundown wrote can always be read back. */
+static rd_status check_line(const struct rd_buf *buf, size_t start, struct rd_diag *d)
+{
+    if (buf->len - start <= RD_STORE_MAX_LINE)
+        return RD_OK;
+    return rd_diag_set(d, RD_ERR_PARSE, NULL, 0, 0,
+                       "a run record of %zu bytes is longer than a store line may be "
+                       "(%d bytes): a label or info value is too long",
+                       buf->len - start, RD_STORE_MAX_LINE);
+}
+
 rd_status rd_store_append(const char *path, const struct rd_recordset *set,
                           struct rd_diag *d)
 {
     struct rd_buf buf = RD_BUF_INIT;
     rd_status s = RD_OK;
     for (size_t i = 0; i < set->len && !s; i++) {
+        size_t start = buf.len;
         s = rd_record_validate(&set->items[i], d);
         if (!s)
             s = rd_record_to_json(&set->items[i], &buf);
+        if (!s)
+            s = check_line(&buf, start, d);
     }
     if (!s && buf.len)
         s = append_all(path, &buf, d);
@@ -157,6 +213,8 @@ rd_status rd_store_append_one(const char *path, const struct rd_record *rec,
     rd_status s = rd_record_validate(rec, d);
     if (!s)
         s = rd_record_to_json(rec, &buf);
+    if (!s)
+        s = check_line(&buf, 0, d);
     if (!s)
         s = append_all(path, &buf, d);
     rd_buf_release(&buf);

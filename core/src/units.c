@@ -8,6 +8,7 @@
  */
 #include <ctype.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,6 +68,38 @@ static rd_status convert(const char *s, size_t len, double *out)
     return RD_OK;
 }
 
+/*
+ * Converts a validated decimal prefix times 10^shift. The power of ten is
+ * applied to the decimal exponent before strtod rounds once, so "721.44us"
+ * is exactly the double nearest 0.72144 ms, not 721.44 * 0.001 rounded twice
+ * (0.7214400000000001).
+ */
+static rd_status convert_shifted(const char *s, size_t len, int shift, double *out)
+{
+    if (shift == 0)
+        return convert(s, len, out);
+    size_t mant = 0;
+    while (mant < len && s[mant] != 'e' && s[mant] != 'E')
+        mant++;
+    long exp = 0;
+    if (mant < len) {
+        char tmp[32];
+        size_t elen = len - mant - 1;
+        if (elen == 0 || elen >= sizeof tmp)
+            return RD_ERR_PARSE;
+        memcpy(tmp, s + mant + 1, elen);
+        tmp[elen] = '\0';
+        exp = strtol(tmp, NULL, 10);
+        if (exp > 100000 || exp < -100000)
+            return RD_ERR_PARSE;
+    }
+    char tmp[160];
+    if (mant >= 120)
+        return RD_ERR_PARSE;
+    int n = snprintf(tmp, sizeof tmp, "%.*se%ld", (int)mant, s, exp + shift);
+    return convert(tmp, (size_t)n, out);
+}
+
 /* Splits a token into a number (or NaN spelling) and its unit suffix. */
 static rd_status split(const char *s, size_t len, double *value, const char **unit,
                        size_t *unit_len)
@@ -84,6 +117,21 @@ static rd_status split(const char *s, size_t len, double *value, const char **un
     }
     *unit = s + n;
     *unit_len = len - n;
+    return RD_OK;
+}
+
+/* The number of a token split by split(), times 10^shift times mult, with
+ * the power of ten applied in decimal; NaN stays NaN. */
+static rd_status scaled(const char *s, const char *unit, double nan_or_value, int shift,
+                        double mult, double *out)
+{
+    double v = nan_or_value;
+    if (!isnan(v) && convert_shifted(s, (size_t)(unit - s), shift, &v))
+        return RD_ERR_PARSE;
+    double r = v * mult;
+    if (isinf(r))
+        return RD_ERR_PARSE;
+    *out = r;
     return RD_OK;
 }
 
@@ -129,33 +177,33 @@ rd_status rd_parse_duration_ms(const char *s, size_t len, double *ms,
     size_t ulen;
     if (split(s, len, &v, &u, &ulen))
         return RD_ERR_PARSE;
-    double scale;
+    int shift = 0;
+    double mult = 1;
     if (ulen == 0) {
         if (default_unit_ms <= 0)
             return RD_ERR_PARSE;
-        scale = default_unit_ms;
+        mult = default_unit_ms;
     } else if (unit_is(u, ulen, "ns")) {
-        scale = 1e-6;
+        shift = -6;
     } else if (unit_is(u, ulen, "us") || unit_is(u, ulen, "\xc2\xb5s") ||
                unit_is(u, ulen, "\xce\xbcs")) {
-        scale = 1e-3;
+        shift = -3;
     } else if (unit_is(u, ulen, "ms")) {
-        scale = 1;
+        shift = 0;
     } else if (unit_is(u, ulen, "s")) {
-        scale = 1e3;
+        shift = 3;
     } else if (unit_is(u, ulen, "m")) {
-        /* Minutes, as wrk and bombardier print them: never milliseconds. */
-        scale = 60e3;
+        /* Minutes, as wrk and bombardier print them: never milliseconds.
+         * 60 000 = 6 * 10^4, so the decimal part stays exact. */
+        shift = 4;
+        mult = 6;
     } else if (unit_is(u, ulen, "h")) {
-        scale = 3600e3;
+        shift = 5;
+        mult = 36;
     } else {
         return RD_ERR_PARSE;
     }
-    double r = v * scale;
-    if (isinf(r))
-        return RD_ERR_PARSE;
-    *ms = r;
-    return RD_OK;
+    return scaled(s, u, v, shift, mult, ms);
 }
 
 rd_status rd_parse_size_bytes(const char *s, size_t len, enum rd_size_base base,
@@ -167,33 +215,29 @@ rd_status rd_parse_size_bytes(const char *s, size_t len, enum rd_size_base base,
     if (split(s, len, &v, &u, &ulen) || ulen == 0)
         return RD_ERR_PARSE;
     static const char prefixes[] = "KMGTPE";
-    double k = base == RD_SIZE_SI ? 1000.0 : 1024.0;
-    double scale;
-    if (unit_is(u, ulen, "B")) {
-        scale = 1;
-    } else {
+    int shift = 0;
+    double mult = 1;
+    if (!unit_is(u, ulen, "B")) {
         char p = (char)toupper((unsigned char)u[0]);
-        const char *where = strchr(prefixes, p);
-        if (!where || p == '\0')
+        const char *where = p ? strchr(prefixes, p) : NULL;
+        if (!where)
             return RD_ERR_PARSE;
         int power = (int)(where - prefixes) + 1;
-        /* Accept "K", "KB", "kB", "KiB". */
-        if (ulen == 1 || (ulen == 2 && u[1] == 'B')) {
-            scale = pow(k, power);
-        } else if (ulen == 3 && u[1] == 'i' && u[2] == 'B') {
-            scale = pow(1024.0, power);
-        } else {
-            return RD_ERR_PARSE;
-        }
         /* Only "k" may be lower case (kB); "mB" would be millibytes. */
         if (islower((unsigned char)u[0]) && u[0] != 'k')
             return RD_ERR_PARSE;
+        /* Accept "K", "KB", "kB", "KiB"; "KiB" is binary whatever the base.
+         * Powers of 1024 are exact in binary, powers of 1000 go decimal. */
+        if (ulen == 3 && u[1] == 'i' && u[2] == 'B')
+            mult = pow(1024.0, power);
+        else if ((ulen == 1 || (ulen == 2 && u[1] == 'B')) && base == RD_SIZE_SI)
+            shift = 3 * power;
+        else if (ulen == 1 || (ulen == 2 && u[1] == 'B'))
+            mult = pow(1024.0, power);
+        else
+            return RD_ERR_PARSE;
     }
-    double r = v * scale;
-    if (isinf(r))
-        return RD_ERR_PARSE;
-    *bytes = r;
-    return RD_OK;
+    return scaled(s, u, v, shift, mult, bytes);
 }
 
 rd_status rd_parse_count(const char *s, size_t len, double *out)
@@ -203,23 +247,19 @@ rd_status rd_parse_count(const char *s, size_t len, double *out)
     size_t ulen;
     if (split(s, len, &v, &u, &ulen))
         return RD_ERR_PARSE;
-    double scale = 1;
+    int shift = 0;
     if (ulen == 1) {
         switch (u[0]) {
-        case 'k': case 'K': scale = 1e3; break;
-        case 'M': scale = 1e6; break;
-        case 'G': scale = 1e9; break;
-        case 'T': scale = 1e12; break;
+        case 'k': case 'K': shift = 3; break;
+        case 'M': shift = 6; break;
+        case 'G': shift = 9; break;
+        case 'T': shift = 12; break;
         default: return RD_ERR_PARSE;
         }
     } else if (ulen != 0) {
         return RD_ERR_PARSE;
     }
-    double r = v * scale;
-    if (isinf(r))
-        return RD_ERR_PARSE;
-    *out = r;
-    return RD_OK;
+    return scaled(s, u, v, shift, 1, out);
 }
 
 rd_status rd_parse_percent(const char *s, size_t len, double *out)

@@ -112,6 +112,25 @@ static void counts_and_numbers(void **state)
     assert_int_equal(rd_parse_percent(TOK("75.00"), &v), RD_ERR_PARSE);
 }
 
+/* Powers of ten are applied in decimal: the result is the double nearest
+ * the exact decimal value (compared with ==, not a tolerance). */
+static void decimal_scaling_is_exact(void **state)
+{
+    double v;
+    assert_int_equal(rd_parse_duration_ms(TOK("721.44us"), &v, 0), RD_OK);
+    assert_true(v == 0.72144);
+    assert_int_equal(rd_parse_duration_ms(TOK("1.02m"), &v, 0), RD_OK);
+    assert_true(v == 61200.0);
+    assert_int_equal(rd_parse_duration_ms(TOK("0.3s"), &v, 0), RD_OK);
+    assert_true(v == 300.0);
+    assert_int_equal(rd_parse_duration_ms(TOK("1.5e-3s"), &v, 0), RD_OK);
+    assert_true(v == 1.5);
+    assert_int_equal(rd_parse_count(TOK("8.05k"), &v), RD_OK);
+    assert_true(v == 8050.0);
+    assert_int_equal(rd_parse_size_bytes(TOK("3.14MB"), RD_SIZE_SI, &v), RD_OK);
+    assert_true(v == 3140000.0);
+}
+
 static void nan_spellings(void **state)
 {
     assert_true(rd_is_nan_spelling(TOK("nan")));
@@ -129,6 +148,7 @@ int main(void)
         cmocka_unit_test(sizes),
         cmocka_unit_test(counts_and_numbers),
         cmocka_unit_test(nan_spellings),
+        cmocka_unit_test(decimal_scaling_is_exact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -39,8 +39,18 @@ rd_status rd_buf_addf(struct rd_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 rd_status rd_buf_vaddf(struct rd_buf *b, const char *fmt, va_list ap)
     __attribute__((format(printf, 2, 0)));
-/** Appends a JSON string literal (quotes and escapes included). */
+/**
+ * Appends a JSON string literal (quotes and escapes included). Bytes that
+ * are not UTF-8 are written as U+FFFD, so the output is always valid JSON.
+ */
 rd_status rd_buf_add_json_string(struct rd_buf *b, const char *s);
+
+/**
+ * Length of the valid UTF-8 sequence at p (1 for ASCII), reading at most
+ * 'avail' bytes; 0 when the bytes there are not UTF-8 (a stray continuation
+ * byte, a truncated, overlong or surrogate sequence).
+ */
+size_t rd_utf8_valid_len(const unsigned char *p, size_t avail);
 /** Appends a number in its shortest round-trip form, or null for NaN/inf. */
 rd_status rd_buf_add_json_number(struct rd_buf *b, double v);
 /** Shortens the buffer to 'len' bytes (no-op when already shorter). */

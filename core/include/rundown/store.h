@@ -14,6 +14,9 @@
 
 #include "rundown/record.h"
 
+/** The longest store line a reader accepts (a run record is a few KiB). */
+#define RD_STORE_MAX_LINE (16 * 1024 * 1024)
+
 struct rd_store_reader {
     FILE *f;
     const char *path;     /* as given; "<stdin>" for "-" */
@@ -30,7 +33,8 @@ rd_status rd_store_open(struct rd_store_reader *r, const char *path, struct rd_d
 /**
  * Reads the next record into rec. Sets *got to 1 when a record was read and
  * to 0 at the end. Blank lines are skipped. rec and its strings are valid until
- * the next call. A bad line is RD_ERR_PARSE with d naming path:line:col.
+ * the next call. A bad line is RD_ERR_PARSE with d naming path:line:col;
+ * so is a line longer than RD_STORE_MAX_LINE.
  */
 rd_status rd_store_next(struct rd_store_reader *r, struct rd_record *rec, int *got,
                         struct rd_diag *d);
