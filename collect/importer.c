@@ -11,12 +11,10 @@
 /*
  * The importers, in detection order; one per tool, each reading every output
  * format of its tool (text, JSON, CSV). Formats that are easy to mistake
- * for another (wrk2 prints everything wrk prints, plus more) come first. Each is
- * declared weak so that the table links while an importer is being written;
- * a missing one is simply not offered.
+ * for another (wrk2 prints everything wrk prints, plus more) come first. Each
+ * lives in collect/importers/<tool>.c.
  */
-#define RD_IMPORTER(tool) \
-    extern const struct rd_importer rd_importer_##tool __attribute__((weak));
+#define RD_IMPORTER(tool) extern const struct rd_importer rd_importer_##tool;
 RD_IMPORTER(wrk2)
 RD_IMPORTER(wrk)
 RD_IMPORTER(autocannon)
@@ -40,25 +38,10 @@ static const struct rd_importer *const all_importers[] = {
     &rd_importer_hyperfine,
 };
 
-#define N_ALL (sizeof all_importers / sizeof all_importers[0])
-
-static const struct rd_importer *available[N_ALL];
-static size_t n_available;
-
-static void collect_available(void)
-{
-    if (n_available)
-        return;
-    for (size_t i = 0; i < N_ALL; i++)
-        if (all_importers[i])
-            available[n_available++] = all_importers[i];
-}
-
 const struct rd_importer *const *rd_importers(size_t *count)
 {
-    collect_available();
-    *count = n_available;
-    return available;
+    *count = sizeof all_importers / sizeof all_importers[0];
+    return all_importers;
 }
 
 const struct rd_importer *rd_importer_find(const char *name)

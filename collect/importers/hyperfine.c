@@ -1,0 +1,231 @@
+/*
+ * hyperfine - importer for hyperfine --export-json files.
+ *
+ * hyperfine measures whole command runs, so every element of a result's
+ * times[] becomes one run record (the per-run values are the sample; the
+ * mean/stddev/median hyperfine prints are summaries of them and are not
+ * stored, to avoid treating one summary as many runs). Per-run arrays that
+ * exist are used: exit_codes (status), memory_usage_byte (v1.20+, peak RSS),
+ * and user/system when a version writes them per run; a scalar user/system
+ * is a mean over runs and is left out. Parameters (-P/-L) become config
+ * labels; the command goes to info.command.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "importer.h"
+#include "jsonimport.h"
+#include "rundown/buf.h"
+
+static int detect(const struct rd_import_input *in)
+{
+    static const char *const needles[] = { "\"results\"", "\"command\"", "\"mean\"",
+                                           "\"times\"" };
+    return rd_json_looks_like(in->data, in->len, needles, 4) ? 90 : 0;
+}
+
+/* The per-run array 'key' of a result: absent, or as long as times[]. */
+static rd_status per_run_array(struct rd_jdoc *doc, const cJSON *res, const char *key,
+                               int nruns, const cJSON **out)
+{
+    char what[96];
+    snprintf(what, sizeof what, "\"%s\" with one value per run (%d)", key, nruns);
+    rd_status s = rd_jdoc_get(doc, res, key, RD_JT_ARRAY | RD_JT_NUMBER, false, what, out);
+    if (s)
+        return s;
+    if (*out && !cJSON_IsArray(*out)) {
+        *out = NULL; /* a mean over all runs, not per-run data */
+        return RD_OK;
+    }
+    int len = *out ? cJSON_GetArraySize(*out) : nruns;
+    if (len != nruns) {
+        unsigned line, col;
+        rd_jdoc_where(doc, *out, &line, &col);
+        return rd_diag_set(doc->d, RD_ERR_PARSE, doc->path, line, col,
+                           "expected %s, got %d value%s", what, len, len == 1 ? "" : "s");
+    }
+    return RD_OK;
+}
+
+/* "k=v\n" for each parameter, to tell results with the same labels apart. */
+static rd_status param_key(struct rd_jdoc *doc, const cJSON *params, struct rd_buf *b)
+{
+    for (const cJSON *p = params ? params->child : NULL; p; p = p->next) {
+        if (!cJSON_IsString(p))
+            return rd_jdoc_fail(doc, p, "a parameter value as a string");
+        if (!p->string[0])
+            return rd_jdoc_fail(doc, params, "parameter names that are not empty");
+        rd_status s = rd_buf_addf(b, "%s=%s\n", p->string, p->valuestring);
+        if (s)
+            return s;
+    }
+    return RD_OK;
+}
+
+static rd_status parse_run(struct rd_jdoc *doc, struct rd_recordset *out,
+                           const cJSON *res, const char *command, const cJSON *params,
+                           bool label_command, int j, const cJSON *t,
+                           const cJSON *codes, const cJSON *mem, const cJSON *user,
+                           const cJSON *sys)
+{
+    double v;
+    rd_status s = rd_jdoc_num(doc, t, RD_JN_NONNEG,
+                              "a run time in seconds (a non-negative number)", &v);
+    if (s)
+        return s;
+    struct rd_record *r;
+    if ((s = rd_jdoc_new_record(doc, out, t, "hyperfine", &r)))
+        return s;
+    r->run = j + 1;
+    s = rd_record_set_info(r, "command", command);
+    for (const cJSON *p = params ? params->child : NULL; p && !s; p = p->next)
+        s = rd_record_set_label(r, p->string, p->valuestring);
+    if (!s && label_command)
+        s = rd_record_set_label(r, "command", command);
+    if (!s)
+        s = rd_record_set_metric(r, "wall_ms", rd_scale10(v, 3));
+    if (!s && user) {
+        s = rd_jdoc_num(doc, cJSON_GetArrayItem(user, j), RD_JN_NONNEG,
+                        "a user CPU time in seconds", &v);
+        if (!s)
+            s = rd_record_set_metric(r, "user_ms", rd_scale10(v, 3));
+    }
+    if (!s && sys) {
+        s = rd_jdoc_num(doc, cJSON_GetArrayItem(sys, j), RD_JN_NONNEG,
+                        "a system CPU time in seconds", &v);
+        if (!s)
+            s = rd_record_set_metric(r, "sys_ms", rd_scale10(v, 3));
+    }
+    if (!s && mem) {
+        s = rd_jdoc_num(doc, cJSON_GetArrayItem(mem, j), RD_JN_NONNEG | RD_JN_INT,
+                        "a peak memory in bytes (a non-negative whole number)", &v);
+        /* 0 means hyperfine could not measure it, not an empty process. */
+        if (!s && v > 0)
+            s = rd_record_set_metric(r, "max_rss_kib", v / 1024);
+    }
+    if (!s && codes) {
+        const cJSON *c = cJSON_GetArrayItem(codes, j);
+        if (cJSON_IsNull(c)) {
+            /* hyperfine writes null when a signal ended the command. */
+            r->status = "failed";
+            s = rd_record_set_info(r, "terminated_by", "signal");
+        } else {
+            s = rd_jdoc_num(doc, c, 0, "an exit code (a whole number or null)", &v);
+            /* Range first: converting a huge double to int is undefined. */
+            if (!s && !(v >= INT_MIN && v <= INT_MAX && v == (double)(long long)v))
+                s = rd_jdoc_fail(doc, c, "an exit code (a whole number or null)");
+            if (!s) {
+                r->exit_code = (int)v;
+                r->has_exit_code = true;
+                r->status = v == 0 ? "ok" : "failed";
+            }
+        }
+    }
+    (void)res;
+    return s;
+}
+
+static rd_status parse_result(struct rd_jdoc *doc, struct rd_recordset *out,
+                              const cJSON *res, bool label_command)
+{
+    const cJSON *cmd, *times, *params, *codes, *mem, *user, *sys;
+    rd_status s;
+    if (!cJSON_IsObject(res))
+        return rd_jdoc_fail(doc, res, "a benchmark result object");
+    if ((s = rd_jdoc_get(doc, res, "command", RD_JT_STRING, true, "the command as a string",
+                         &cmd)))
+        return s;
+    if ((s = rd_jdoc_get(doc, res, "times", RD_JT_ARRAY, true,
+                         "an array of run times in seconds", &times)))
+        return s;
+    int n = cJSON_GetArraySize(times);
+    if (n == 0)
+        return rd_jdoc_fail(doc, times, "at least one run time");
+    if ((s = rd_jdoc_get(doc, res, "parameters", RD_JT_OBJECT, false,
+                         "the parameters as an object of strings", &params)))
+        return s;
+    if (!params && (s = rd_jdoc_get(doc, res, "parameter", RD_JT_OBJECT, false,
+                                    "the parameters as an object of strings", &params)))
+        return s;
+    if ((s = per_run_array(doc, res, "exit_codes", n, &codes)) ||
+        (s = per_run_array(doc, res, "memory_usage_byte", n, &mem)) ||
+        (s = per_run_array(doc, res, "user", n, &user)) ||
+        (s = per_run_array(doc, res, "system", n, &sys)))
+        return s;
+    int j = 0;
+    for (const cJSON *t = times->child; t && !s; t = t->next, j++)
+        s = parse_run(doc, out, res, cmd->valuestring, params, label_command, j, t,
+                      codes, mem, user, sys);
+    return s;
+}
+
+static rd_status parse(const struct rd_import_input *in, struct rd_recordset *out,
+                       struct rd_diag *d)
+{
+    struct rd_jdoc doc;
+    const cJSON *results;
+    size_t i0 = 0;
+    while (i0 < in->len && strchr(" \t\n", in->data[i0]))
+        i0++;
+    if (i0 == in->len)
+        return rd_diag_set(d, RD_ERR_PARSE, in->path, 1, 1,
+                           "expected hyperfine --export-json output, got an empty file "
+                           "(hyperfine leaves it empty when a command fails without -i)");
+    rd_status s = rd_jdoc_parse(&doc, in->data, in->len, in->path, 1, d);
+    if (s)
+        goto done;
+    if (!cJSON_IsObject(doc.root)) {
+        s = rd_jdoc_fail(&doc, doc.root, "a hyperfine --export-json object");
+        goto done;
+    }
+    s = rd_jdoc_get(&doc, doc.root, "results", RD_JT_ARRAY, true,
+                    "an array of benchmark results", &results);
+    if (s)
+        goto done;
+    int n = cJSON_GetArraySize(results);
+    if (n == 0) {
+        s = rd_jdoc_fail(&doc, results, "at least one benchmark result");
+        goto done;
+    }
+    /* Results that share their parameter set (several commands, no -P) would
+     * be pooled into one config; the command label keeps them apart. */
+    struct rd_buf *keys = calloc((size_t)n, sizeof *keys);
+    if (!keys) {
+        s = RD_ERR_NOMEM;
+        goto done;
+    }
+    int i;
+    for (i = 0; i < n; i++)
+        rd_buf_init(&keys[i], 0);
+    i = 0;
+    for (const cJSON *res = results->child; res && !s; res = res->next, i++) {
+        const cJSON *p = cJSON_GetObjectItemCaseSensitive(res, "parameters");
+        if (!p)
+            p = cJSON_GetObjectItemCaseSensitive(res, "parameter");
+        if (cJSON_IsObject(p))
+            s = param_key(&doc, p, &keys[i]);
+    }
+    i = 0;
+    for (const cJSON *res = results->child; res && !s; res = res->next, i++) {
+        bool shared = false;
+        for (int k = 0; k < n && !shared; k++)
+            shared = k != i && keys[k].len == keys[i].len &&
+                     memcmp(keys[k].ptr, keys[i].ptr, keys[i].len) == 0;
+        s = parse_result(&doc, out, res, shared);
+    }
+    for (i = 0; i < n; i++)
+        rd_buf_release(&keys[i]);
+    free(keys);
+done:
+    rd_jdoc_release(&doc);
+    return s;
+}
+
+const struct rd_importer rd_importer_hyperfine = {
+    "hyperfine",
+    "hyperfine --export-json (one run per element of times[])",
+    detect,
+    parse,
+};

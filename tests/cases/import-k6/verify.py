@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Independent check of the k6 golden cases (not run by ctest).
+
+Recomputes each record from the raw JSON with Python, per shape (A legacy
+--summary-export, B handleSummary data, C new machine-readable summary):
+trend avg/med/min/max/p(N) -> <prefix>_mean/p50/min/max/pN_ms
+(http_req_duration -> latency_*), http_reqs -> requests + rps (shape C:
+rps = count / config.duration, e.g. 8796 / 30.012), http_req_failed passes
+(= failed requests, inverted) -> requests_failed, checks -> checks_passed /
+_failed / _ratio, data_received -> bytes_total + transfer_bytes_per_s,
+vus max -> vus_peak, vus_max value -> vus_max, testRunDurationMs / 1000 ->
+duration_s (decimal shift: 30012.4581 ms = 30.0124581 s); thresholds: shape A
+true = failed, shape B ok = passed.
+    python3 tests/cases/import-k6/verify.py
+"""
+import json, os, re, shlex, sys
+from decimal import Decimal
+HERE = os.path.dirname(os.path.abspath(__file__)); ROOT = os.path.abspath(os.path.join(HERE, '../../..'))
+def stat(k):
+    return {'avg': 'mean', 'med': 'p50', 'count': 'samples'}.get(k) or re.sub(r'^p\((.*)\)$', lambda m: 'p' + m.group(1).replace('.', '_'), k)
+def expect(o):
+    m = {}; failed_th = 0; shape = 'C' if 'results' in o and 'root_group' not in o else ('B' if any('values' in v for v in o['metrics'].values()) else 'A')
+    dur = None
+    if shape == 'C':
+        dur = o['config']['duration']; m['duration_s'] = dur
+        mets = [(x['name'], x['type'], x['values'], None) for x in o['results']['metrics']]
+    elif shape == 'B':
+        if 'state' in o: dur = float(Decimal(repr(o['state']['testRunDurationMs'])) / 1000); m['duration_s'] = dur
+        mets = [(n, x['type'], x['values'], x.get('thresholds')) for n, x in o['metrics'].items()]
+    else:
+        def typ(v):
+            if 'passes' in v: return 'rate'
+            if 'count' in v and 'rate' in v: return 'counter'
+            if 'value' in v: return 'gauge'
+            return 'trend'
+        mets = [(n, typ(x), {k: v for k, v in x.items() if k != 'thresholds'}, x.get('thresholds')) for n, x in o['metrics'].items()]
+    freq = fchk = 0; nreq = None
+    for name, t, v, th in mets:
+        for expr, res in (th or {}).items():
+            if (res is True) if shape == 'A' else (not res['ok']): failed_th += 1
+        if '{' in name: continue
+        if t == 'trend':
+            pre = 'latency' if name == 'http_req_duration' else name
+            for k, x in v.items(): m[f'{pre}_{stat(k)}' + ('' if k == 'count' else '_ms')] = x
+        elif t == 'counter':
+            rate = v.get('rate', v['count'] / dur if dur else None)
+            n1, n2 = {'http_reqs': ('requests', 'rps'), 'data_received': ('bytes_total', 'transfer_bytes_per_s'),
+                      'data_sent': ('bytes_sent', 'bytes_sent_per_s')}.get(name, (name, name + '_per_s'))
+            m[n1] = v['count']; m[n2] = rate
+            if name == 'http_reqs': nreq = v['count']
+        elif t == 'rate':
+            passes = v.get('passes', v.get('matches')); fails = v.get('fails', v.get('total', 0) - v.get('matches', 0))
+            ratio = v.get('value', v.get('rate'))
+            if name == 'http_req_failed':
+                m['requests_failed'] = passes; m['requests_failed_ratio'] = ratio; freq = passes
+            else:
+                m[name + '_passed'] = passes; m[name + '_failed'] = fails; m[name + '_ratio'] = ratio
+                if name == 'checks': fchk = fails
+        elif t == 'gauge':
+            if name == 'vus': m['vus_peak'] = v['max']
+            elif name == 'vus_max': m['vus_max'] = v['value']
+    m['thresholds_failed'] = failed_th
+    return m, 'failed' if (freq or fchk or failed_th or nreq == 0) else 'ok'
+bad = 0
+for case in sorted(os.listdir(HERE)):
+    d = os.path.join(HERE, case)
+    if not os.path.isfile(os.path.join(d, 'expected.out')): continue
+    src = shlex.split(open(os.path.join(d, 'cmd')).read())[-1]
+    p = os.path.join(ROOT, src) if src.startswith('data/') else os.path.join(d, src)
+    m, st = expect(json.load(open(p)))
+    r = json.loads(open(os.path.join(d, 'expected.out')).read())
+    if r['metrics'] != m:
+        for k in set(m) | set(r['metrics']):
+            if m.get(k, 'absent') != r['metrics'].get(k, 'absent'): print(case, k, m.get(k, 'absent'), r['metrics'].get(k, 'absent'))
+        bad += 1
+    if r['status'] != st: print(case, 'status', r['status']); bad += 1
+    print(f'{case}: checked ({r["status"]})')
+sys.exit(1 if bad else 0)
