@@ -10,5 +10,9 @@
 #define RUNDOWN_COMMANDS_H
 
 int rd_cmd_import(int argc, char **argv);
+int rd_cmd_run(int argc, char **argv);
+int rd_cmd_http(int argc, char **argv);
+int rd_cmd_suite(int argc, char **argv);
+int rd_cmd_env(int argc, char **argv);
 
 #endif

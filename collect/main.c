@@ -18,6 +18,10 @@ struct command {
 
 static const struct command commands[] = {
     {"import", rd_cmd_import, "read load-tool or hyperfine outputs into run records"},
+    {"run", rd_cmd_run, "time commands (interleaved when several), store each run"},
+    {"http", rd_cmd_http, "load a server with a load tool, sample its memory and CPU"},
+    {"suite", rd_cmd_suite, "run a rundown.suite/1 experiment (resumable, shardable)"},
+    {"env", rd_cmd_env, "describe this machine and the tool versions (rundown.env/1)"},
 };
 
 static void usage(FILE *out)

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# bench/runner.sh - how much rundown-collect run adds to what it measures,
+# side by side with hyperfine -N on the same machine in the same session.
+#
+#   bench/runner.sh [BUILD]      (default BUILD=build)
+#
+# 1. Overhead on `true`: PAIRS interleaved pairs; in each pair hyperfine -N
+#    and rundown-collect run each time RUNS runs of /bin/true (order of the
+#    two alternates between pairs), and the pair's figure is the difference of
+#    their medians. Reported: the median of each tool over all pairs, and the
+#    median of the paired differences (rundown - hyperfine; <= 0 means
+#    rundown adds no more than hyperfine does).
+# 2. `sleep 0.1`: PAIRS rounds of (rundown on `true`, rundown on `sleep 0.1`,
+#    hyperfine -N on `sleep 0.1`); the median of sleep minus 100 ms must stay
+#    within the spawn floor (the median for `true`) measured alongside.
+# Both tools spawn without a shell and time from before the spawn to the
+# reaped exit. Needs hyperfine and python3. Timing is never asserted here:
+# the figures go into docs/performance.md by hand, with the machine.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${1:-$ROOT/build}
+case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
+RC=$BUILD/collect/rundown-collect
+PAIRS=${PAIRS:-10}
+RUNS=${RUNS:-50}
+command -v hyperfine >/dev/null || { echo "bench/runner.sh: needs hyperfine" >&2; exit 3; }
+[ -x "$RC" ] || { echo "bench/runner.sh: no $RC (build first)" >&2; exit 3; }
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+TRUE=$(command -v true)
+
+hf() {  # hyperfine median (ms) of RUNS runs of "$@"
+    hyperfine -N --style none --warmup 3 --runs "$RUNS" --export-json "$TMP/hf.json" \
+        -- "$*" >/dev/null 2>&1
+    python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["median"]*1000)' "$TMP/hf.json"
+}
+rd() {  # rundown median (ms) of RUNS runs of "$@"
+    rm -f "$TMP/rd.jsonl"
+    "$RC" run -W 3 -n "$RUNS" --env bench -o "$TMP/rd.jsonl" --log-dir "$TMP/logs" -- "$@" >/dev/null
+    python3 - "$TMP/rd.jsonl" <<'PY'
+import json, statistics, sys
+v = [json.loads(l)["metrics"]["wall_ms"] for l in open(sys.argv[1])
+     if json.loads(l)["phase"] == "measure"]
+print(statistics.median(v))
+PY
+}
+
+echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores, $(uname -sr)"
+echo "hyperfine: $(hyperfine --version); rundown-collect: $("$RC" --version)"
+echo "pairs: $PAIRS, runs per tool and pair: $RUNS, load: $(cut -d' ' -f1-3 /proc/loadavg)"
+: > "$TMP/pairs"
+for i in $(seq 1 "$PAIRS"); do
+    if [ $((i % 2)) -eq 1 ]; then h=$(hf "$TRUE"); r=$(rd "$TRUE")
+    else r=$(rd "$TRUE"); h=$(hf "$TRUE"); fi
+    echo "$h $r" >> "$TMP/pairs"
+done
+python3 - "$TMP/pairs" <<'PY'
+import statistics, sys
+rows = [tuple(map(float, l.split())) for l in open(sys.argv[1])]
+h = [a for a, _ in rows]; r = [b for _, b in rows]; d = [b - a for a, b in rows]
+print(f"true: hyperfine -N median {statistics.median(h):.3f} ms, "
+      f"rundown median {statistics.median(r):.3f} ms, "
+      f"paired difference (rundown - hyperfine) median {statistics.median(d):+.3f} ms "
+      f"(min {min(d):+.3f}, max {max(d):+.3f})")
+PY
+: > "$TMP/sleep"
+for i in $(seq 1 "$PAIRS"); do
+    f=$(rd "$TRUE"); s=$(rd sleep 0.1); h=$(hf sleep 0.1)
+    echo "$f $s $h" >> "$TMP/sleep"
+done
+python3 - "$TMP/sleep" <<'PY'
+import statistics, sys
+rows = [tuple(map(float, l.split())) for l in open(sys.argv[1])]
+f = statistics.median(r[0] for r in rows); s = statistics.median(r[1] for r in rows)
+h = statistics.median(r[2] for r in rows)
+ex = statistics.median(r[1] - 100 - r[0] for r in rows)
+print(f"sleep 0.1: rundown median {s:.3f} ms (hyperfine -N {h:.3f} ms); "
+      f"spawn floor (true) {f:.3f} ms; paired (sleep - 100 ms - floor) median {ex:+.3f} ms; "
+      f"within the floor: {'yes' if s - 100 <= f else 'no'}")
+PY

@@ -1,0 +1,364 @@
+/*
+ * http - `rundown-collect http`: a server under load.
+ *
+ * Starts the server, waits until its URL answers, runs the load command N
+ * times (each output read by its importer) while sampling the server's
+ * process tree, and stops it; with --background a second command runs
+ * alongside each load run (mixed load). Records are stored as each run
+ * ends. The server never outlives this command: every exit path, SIGINT
+ * included, stops its process group first.
+ */
+#include <getopt.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "envinfo.h"
+#include "importer.h"
+#include "labels.h"
+#include "proc.h"
+#include "runindex.h"
+#include "runner.h"
+#include "rundown/cli.h"
+#include "rundown/store.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+        "usage: rundown-collect http --server CMD --url URL [-n RUNS] [-W WARMUP]\n"
+        "                            [--warmup-load SEC] [--ready-url URL]\n"
+        "                            [--ready-timeout SEC] [--stop-timeout SEC]\n"
+        "                            [--timeout SEC] [--server-cpus LIST] [--load-cpus LIST]\n"
+        "                            [--background CMD] [--background-cpus LIST] [--shell]\n"
+        "                            [--fresh-server] [-t TOOL] [-w WORKLOAD] [-l KEY=VAL]...\n"
+        "                            [-s SUITE] [-o STORE] [--log-dir DIR] [--env ID]\n"
+        "                            -- LOADCMD [ARG...]\n"
+        "\n"
+        "Starts CMD (split at blanks; with --shell run by /bin/sh -c) in its own\n"
+        "process group, waits until URL answers an HTTP GET, then runs LOADCMD RUNS\n"
+        "times and reads each output with the importer of TOOL (default: detected).\n"
+        "During each run the server's whole process tree is sampled from /proc every\n"
+        "100 ms: server_rss_peak_kib, server_rss_mean_kib, server_cpu_pct.\n"
+        "\n"
+        "  --server CMD           the server under test (required)\n"
+        "  --url URL              http://HOST:PORT/PATH the load targets (required)\n"
+        "  --ready-url URL        polled until it answers (default: --url)\n"
+        "  -n, --runs N           measured load runs (default 5)\n"
+        "  -W, --warmup N         load runs stored as phase warmup first (default 0)\n"
+        "  --warmup-load SEC      seconds of built-in GET traffic before any load run\n"
+        "  --ready-timeout SEC    how long the server may take to answer (default 30)\n"
+        "  --stop-timeout SEC     SIGTERM to SIGKILL delay when stopping (default 5)\n"
+        "  --timeout SEC          stop a load run after SEC seconds (status timeout)\n"
+        "  --server-cpus LIST     pin the server (e.g. 0); --load-cpus the load tool\n"
+        "  --background CMD       run CMD alongside each load run (mixed load); its\n"
+        "                         rundown:metric lines and background_wall_ms are stored\n"
+        "  --fresh-server         start a new server for every measured run\n"
+        "  -t, --tool TOOL        the load tool's importer (wrk, hey, ab, autocannon, ...)\n"
+        "  -w, --workload NAME    the workload (default: http)\n"
+        "  -l, --label KEY=VAL    a config label (repeatable)\n"
+        "  -s, --suite NAME       the suite the runs belong to\n"
+        "  -o, --output STORE     append to STORE (default: standard output)\n"
+        "  --log-dir DIR          keep outputs under DIR (default: 'logs' next to STORE)\n"
+        "  --env ID               the environment id (default: captured, next to STORE)\n"
+        "\n"
+        "Exit codes: 0 ok, 4 a run failed (server crash, load errors; runs are\n"
+        "stored), 130 interrupted, 1-3 as in every rundown tool.\n");
+}
+
+struct http_ctx {
+    const char *store;
+    bool to_file;
+    long failed;
+};
+
+static rd_status emit(void *vctx, const struct rd_record *rec, struct rd_diag *d)
+{
+    struct http_ctx *ctx = vctx;
+    rd_status s = rd_store_append_one(ctx->store, rec, d);
+    if (!s && !ctx->to_file)
+        fflush(stdout);
+    if (!s && strcmp(rec->status, "ok") != 0) {
+        ctx->failed++;
+        const char *err = rd_record_info(rec, "error");
+        rd_warn("%s %s %ld: %s%s%s", rec->workload, rec->phase, rec->run, rec->status,
+                err ? ": " : "", err ? err : "");
+    }
+    return s;
+}
+
+/* Splits at blanks into a NULL-terminated argv (the string is modified). */
+static char **split_blanks(char *s)
+{
+    size_t n = 0, cap = 8;
+    char **v = calloc(cap, sizeof *v);
+    for (char *save = NULL, *tok = strtok_r(s, " \t", &save); tok && v;
+         tok = strtok_r(NULL, " \t", &save)) {
+        if (n + 2 > cap) {
+            char **nv = realloc(v, (cap *= 2) * sizeof *v);
+            if (!nv) {
+                free(v);
+                return NULL;
+            }
+            v = nv;
+        }
+        v[n++] = tok;
+        v[n] = NULL;
+    }
+    return v;
+}
+
+static char **make_argv(char *cmd, bool shell)
+{
+    if (shell) {
+        char **v = calloc(4, sizeof *v);
+        if (v) {
+            v[0] = "/bin/sh";
+            v[1] = "-c";
+            v[2] = cmd;
+        }
+        return v;
+    }
+    return split_blanks(cmd);
+}
+
+static int parse_seconds(const char *arg, const char *what, bool zero_ok, double *out)
+{
+    char *end;
+    double v = strtod(arg, &end);
+    if (!*arg || *end || !(zero_ok ? v >= 0 : v > 0) || v > 1e6)
+        return rd_usage_error("expected %s SECONDS %s 0, got '%s'", what, zero_ok ? ">=" : ">", arg);
+    *out = v;
+    return 0;
+}
+
+int rd_cmd_http(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"server", required_argument, NULL, 'S'},
+        {"url", required_argument, NULL, 'U'},
+        {"ready-url", required_argument, NULL, 'R'},
+        {"runs", required_argument, NULL, 'n'},
+        {"warmup", required_argument, NULL, 'W'},
+        {"warmup-load", required_argument, NULL, 'A'},
+        {"ready-timeout", required_argument, NULL, 'B'},
+        {"stop-timeout", required_argument, NULL, 'D'},
+        {"timeout", required_argument, NULL, 'T'},
+        {"server-cpus", required_argument, NULL, 'c'},
+        {"load-cpus", required_argument, NULL, 'C'},
+        {"background", required_argument, NULL, 'G'},
+        {"background-cpus", required_argument, NULL, 'H'},
+        {"shell", no_argument, NULL, 'X'},
+        {"fresh-server", no_argument, NULL, 'F'},
+        {"tool", required_argument, NULL, 't'},
+        {"workload", required_argument, NULL, 'w'},
+        {"label", required_argument, NULL, 'l'},
+        {"suite", required_argument, NULL, 's'},
+        {"output", required_argument, NULL, 'o'},
+        {"log-dir", required_argument, NULL, 'L'},
+        {"env", required_argument, NULL, 'E'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    char *server = NULL, *background = NULL;
+    const char *url = NULL, *ready_url = NULL, *tool = NULL, *workload = "http", *suite = NULL;
+    const char *output = NULL, *log_dir = NULL, *envopt = NULL;
+    const char *server_cpus = NULL, *load_cpus = NULL, *bg_cpus = NULL;
+    double warmup_load = 0, ready_timeout = 30, stop_timeout = 5, timeout = 0;
+    long runs = 5, warmups = 0;
+    bool shell = false, fresh = false;
+    struct rd_label_args labels;
+    rd_label_args_init(&labels);
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "+n:W:t:w:l:s:o:h", longopts, NULL)) != -1) {
+        char *end;
+        unsigned char mask[128];
+        switch (c) {
+        case 'S': server = optarg; break;
+        case 'U': url = optarg; break;
+        case 'R': ready_url = optarg; break;
+        case 'n':
+        case 'W': {
+            long v = strtol(optarg, &end, 10);
+            if (!*optarg || *end || v < (c == 'n' ? 1 : 0) || v > 1000000)
+                return rd_usage_error("expected -%c N, a whole number >= %d, got '%s'", c,
+                                      c == 'n' ? 1 : 0, optarg);
+            *(c == 'n' ? &runs : &warmups) = v;
+            break;
+        }
+        case 'A': if (parse_seconds(optarg, "--warmup-load", true, &warmup_load)) return RD_EXIT_USAGE; break;
+        case 'B': if (parse_seconds(optarg, "--ready-timeout", false, &ready_timeout)) return RD_EXIT_USAGE; break;
+        case 'D': if (parse_seconds(optarg, "--stop-timeout", false, &stop_timeout)) return RD_EXIT_USAGE; break;
+        case 'T': if (parse_seconds(optarg, "--timeout", false, &timeout)) return RD_EXIT_USAGE; break;
+        case 'c':
+        case 'C':
+        case 'H':
+            if (!rd_cpulist_parse(optarg, mask))
+                return rd_usage_error("expected a CPU list like 0 or 0-1,3, got '%s'", optarg);
+            *(c == 'c' ? &server_cpus : c == 'C' ? &load_cpus : &bg_cpus) = optarg;
+            break;
+        case 'G': background = optarg; break;
+        case 'X': shell = true; break;
+        case 'F': fresh = true; break;
+        case 't':
+            if (!rd_importer_find(optarg))
+                return rd_usage_error("unknown tool '%s' (see 'rundown-collect import --help')",
+                                      optarg);
+            tool = optarg;
+            break;
+        case 'w': workload = optarg; break;
+        case 'l':
+            if (rd_label_args_add(&labels, optarg) != RD_OK)
+                return rd_usage_error("expected -l KEY=VALUE, got '%s'", optarg);
+            break;
+        case 's': suite = optarg; break;
+        case 'o': output = optarg; break;
+        case 'L': log_dir = optarg; break;
+        case 'E': envopt = optarg; break;
+        case 'h': usage(stdout); return RD_EXIT_OK;
+        default: return rd_usage_error("invalid option");
+        }
+    }
+    if (optind < argc && strcmp(argv[optind], "--") == 0)
+        optind++;
+    if (!server || !url)
+        return rd_usage_error("http needs --server CMD and --url URL");
+    if (optind >= argc)
+        return rd_usage_error("http needs a load command: ... -- LOADCMD [ARG...]");
+    struct rd_diag d;
+    rd_diag_init(&d, NULL);
+    char host[256], path[2048];
+    int port;
+    if (rd_url_parse(url, host, sizeof host, &port, path, sizeof path, &d) ||
+        (ready_url && rd_url_parse(ready_url, host, sizeof host, &port, path, sizeof path, &d)))
+        return rd_usage_error("%s", d.msg);
+
+    int exit_code = RD_EXIT_OK;
+    char *server_text = strdup(server), *bg_text = background ? strdup(background) : NULL;
+    char **server_argv = make_argv(server, shell);
+    char **bg_argv = background ? make_argv(background, shell) : NULL;
+    char **load_argv = argv + optind;
+    char which[4096];
+    if (!server_text || !server_argv || !server_argv[0] || (background && (!bg_argv || !bg_argv[0]))) {
+        exit_code = rd_usage_error("empty --server or --background command");
+        goto done;
+    }
+    const char *progs[3] = {server_argv[0], load_argv[0], bg_argv ? bg_argv[0] : NULL};
+    for (int i = 0; i < 3; i++) {
+        if (progs[i] && !rd_which(progs[i], which, sizeof which)) {
+            exit_code = rd_usage_error("command not found: '%s'", progs[i]);
+            goto done;
+        }
+    }
+    if (!rd_port_is_free(host, port)) {
+        exit_code = rd_error("port %d is in use (%s): stop what listens there first", port,
+                             ready_url ? ready_url : url);
+        exit_code = RD_EXIT_SYSTEM;
+        goto done;
+    }
+
+    const char *store = output ? output : "-";
+    struct http_ctx ctx = {.store = store};
+    const char *ltool = tool ? tool : basename(load_argv[0]);
+    struct rd_env_probe probe = {"tool", ltool, NULL, NULL};
+    char pin[256];
+    snprintf(pin, sizeof pin, "server %s, load %s", server_cpus ? server_cpus : "any",
+             load_cpus ? load_cpus : "any");
+    struct rd_outputs outs;
+    rd_status ps = rd_env_prepare_outputs(store, log_dir, envopt, &probe,
+                                          rd_env_tool_version_argv(ltool) ? 1 : 0, pin, &outs, &d);
+    if (ps) {
+        exit_code = rd_fail(ps, &d);
+        goto done;
+    }
+    ctx.to_file = outs.to_file;
+    log_dir = outs.log_dir;
+    const char *envid = outs.envid;
+
+    struct rd_recordset tset;
+    rd_recordset_init(&tset);
+    struct rd_record *tmpl = rd_recordset_add(&tset);
+    rd_status s = tmpl ? rd_record_set(tmpl, &tmpl->workload, workload) : RD_ERR_NOMEM;
+    if (!s && suite) s = rd_record_set(tmpl, &tmpl->suite, suite);
+    if (!s && envid[0]) s = rd_record_set(tmpl, &tmpl->env, envid);
+    for (size_t k = 0; k < labels.len && !s; k++)
+        s = rd_record_set_label(tmpl, labels.keys[k], labels.values[k]);
+    if (!s) s = rd_record_set_info(tmpl, "server", server_text);
+    if (!s) {
+        char *lt = NULL;
+        struct rd_buf b = RD_BUF_INIT;
+        for (int i = 0; load_argv[i]; i++)
+            rd_buf_addf(&b, "%s%s", i ? " " : "", load_argv[i]);
+        lt = rd_buf_detach(&b, NULL);
+        s = lt ? rd_record_set_info(tmpl, "load", lt) : RD_ERR_NOMEM;
+        free(lt);
+    }
+    if (!s) s = rd_record_set_info(tmpl, "url", url);
+    if (!s && bg_text) s = rd_record_set_info(tmpl, "background", bg_text);
+    if (!s && server_cpus) s = rd_record_set_info(tmpl, "server_cpus", server_cpus);
+    if (!s && load_cpus) s = rd_record_set_info(tmpl, "load_cpus", load_cpus);
+    if (!s && warmup_load > 0) {
+        char b[32];
+        snprintf(b, sizeof b, "%g", warmup_load);
+        s = rd_record_set_info(tmpl, "warmup_load_s", b);
+    }
+    /* Number runs after those already stored under the same key. */
+    long first_run = 1, first_warm = 1;
+    if (!s && ctx.to_file) {
+        struct rd_run_index ix;
+        rd_run_index_init(&ix);
+        s = rd_run_index_load(&ix, store, &d);
+        if (!s) {
+            first_run = rd_run_index_max(&ix, tmpl) + 1;
+            tmpl->phase = "warmup";
+            first_warm = rd_run_index_max(&ix, tmpl) + 1;
+            tmpl->phase = "measure";
+        }
+        rd_run_index_release(&ix);
+    }
+    if (s) {
+        exit_code = rd_fail(s, &d);
+        rd_recordset_release(&tset);
+        goto done;
+    }
+    char stem[1024], slug[512];
+    snprintf(stem, sizeof stem, "%s/session-%ld", rd_runner_slug(workload, slug, sizeof slug),
+             first_run);
+    struct rd_http_spec spec = {
+        .server_argv = server_argv, .load_argv = load_argv, .background_argv = bg_argv,
+        .server_cpus = server_cpus, .load_cpus = load_cpus, .background_cpus = bg_cpus,
+        .url = url, .ready_url = ready_url ? ready_url : url, .ready_timeout_s = ready_timeout,
+        .stop_timeout_s = stop_timeout, .timeout_s = timeout, .warmup_load_s = warmup_load,
+        .warmups = (int)warmups, .load_tool = tool, .logs = {.dir = log_dir, .stem = stem},
+    };
+    rd_proc_catch_signals();
+    long sessions = fresh ? runs : 1;
+    for (long k = 0; k < sessions && !s; k++) {
+        if (fresh)
+            snprintf(stem, sizeof stem, "%s/session-%ld", slug, first_run + k);
+        rd_diag_init(&d, NULL);
+        s = rd_runner_http_session(&spec, tmpl, first_warm + k * warmups, first_run + k,
+                                   fresh ? 1 : (int)runs, emit, NULL, &ctx, &d);
+        if (s == RD_ERR_RUN_FAILED)
+            s = RD_OK;  /* each failed run was reported by emit() */
+    }
+    if (s) {
+        if (rd_proc_interrupted) {
+            rd_error("interrupted; the server is stopped and finished runs are stored");
+            exit_code = 130;
+        } else {
+            exit_code = rd_fail(s, &d);
+        }
+    } else if (ctx.failed) {
+        exit_code = RD_EXIT_RUN_FAILED;
+    }
+    rd_recordset_release(&tset);
+done:
+    free(server_argv);
+    free(bg_argv);
+    free(server_text);
+    free(bg_text);
+    return exit_code;
+}

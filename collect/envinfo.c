@@ -1,0 +1,406 @@
+/*
+ * envinfo.c - captures rundown.env/1: machine facts read from /proc, /sys
+ * and uname, and the versions of runtimes and tools found by running them.
+ *
+ * Every fact that cannot be read is null rather than guessed (a container
+ * often hides cpufreq; an ARM cpuinfo has no "model name"). Versions are
+ * asked through proc.c with a timeout, so a hanging `--version` cannot stall
+ * a collection.
+ */
+#include "envinfo.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <math.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "proc.h"
+#include "runner.h"
+#include "rundown/buf.h"
+#include "rundown/fsutil.h"
+#include "rundown/json.h"
+
+static const char *const v_wrk[] = {"wrk", "-v", NULL};
+static const char *const v_ab[] = {"ab", "-V", NULL};
+static const char *const v_hey[] = {"dpkg-query", "-W", "-f=hey ${Version}", "hey", NULL};
+static const char *const v_k6[] = {"k6", "version", NULL};
+static const char *const v_ac[] = {"autocannon", "--version", NULL};
+static const char *const v_hf[] = {"hyperfine", "--version", NULL};
+static const char *const v_bb[] = {"bombardier", "--version", NULL};
+static const char *const v_oha[] = {"oha", "--version", NULL};
+static const char *const v_wrk2[] = {"wrk2", "-v", NULL};
+
+const char *const *rd_env_tool_version_argv(const char *tool)
+{
+    static const struct {
+        const char *name;
+        const char *const *argv;
+    } table[] = {
+        {"wrk", v_wrk}, {"wrk2", v_wrk2}, {"ab", v_ab}, {"hey", v_hey}, {"k6", v_k6},
+        {"autocannon", v_ac}, {"hyperfine", v_hf}, {"bombardier", v_bb}, {"oha", v_oha},
+    };
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (strcmp(tool, table[i].name) == 0)
+            return table[i].argv;
+    return NULL;
+}
+
+/* The value after "key<blanks>:" on the first matching line of a file. */
+static bool file_field(const char *path, const char *key, char *out, size_t size)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    char line[1024];
+    size_t kl = strlen(key);
+    bool found = false;
+    while (!found && fgets(line, sizeof line, f)) {
+        if (strncmp(line, key, kl) != 0)
+            continue;
+        char *p = line + kl;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p != ':' && *p != '=')
+            continue;
+        p++;
+        while (*p == ' ' || *p == '\t' || *p == '"')
+            p++;
+        size_t len = strcspn(p, "\n");
+        while (len && (p[len - 1] == ' ' || p[len - 1] == '"'))
+            len--;
+        snprintf(out, size, "%.*s", (int)len, p);
+        found = true;
+    }
+    fclose(f);
+    return found;
+}
+
+static bool file_line(const char *path, char *out, size_t size)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    bool ok = fgets(out, (int)size, f) != NULL;
+    fclose(f);
+    if (ok)
+        out[strcspn(out, "\n")] = '\0';
+    return ok;
+}
+
+static int physical_cores(void)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return -1;
+    char line[256];
+    long phys = -1, pairs[1024][2];
+    int n = 0;
+    while (fgets(line, sizeof line, f)) {
+        long v;
+        if (sscanf(line, "physical id : %ld", &v) == 1)
+            phys = v;
+        else if (sscanf(line, "core id : %ld", &v) == 1 && phys >= 0) {
+            int k;
+            for (k = 0; k < n && !(pairs[k][0] == phys && pairs[k][1] == v); k++)
+                ;
+            if (k == n && n < 1024) {
+                pairs[n][0] = phys;
+                pairs[n][1] = v;
+                n++;
+            }
+        }
+    }
+    fclose(f);
+    return n > 0 ? n : -1;
+}
+
+static const char *container_hint(void)
+{
+    struct stat st;
+    if (getenv("KUBERNETES_SERVICE_HOST"))
+        return "kubernetes";
+    if (stat("/.dockerenv", &st) == 0)
+        return "docker";
+    if (stat("/run/.containerenv", &st) == 0)
+        return "podman";
+    char buf[4096];
+    FILE *f = fopen("/proc/1/environ", "r");
+    if (f) {
+        size_t n = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        for (size_t i = 0; i + 10 <= n; i++)
+            if (memcmp(buf + i, "container=", 10) == 0 && (i == 0 || buf[i - 1] == '\0'))
+                return strncmp(buf + i + 10, "lxc", 3) == 0 ? "lxc" : "container";
+    }
+    f = fopen("/proc/1/cgroup", "r");
+    if (f) {
+        const char *hint = NULL;
+        while (!hint && fgets(buf, sizeof buf, f))
+            hint = strstr(buf, "kubepods") ? "kubernetes" : strstr(buf, "docker") ? "docker"
+                 : strstr(buf, "lxc") ? "lxc" : NULL;
+        fclose(f);
+        if (hint)
+            return hint;
+    }
+    return NULL;
+}
+
+static void affinity_list(char *out, size_t size)
+{
+    cpu_set_t set;
+    out[0] = '\0';
+    if (sched_getaffinity(0, sizeof set, &set) < 0)
+        return;
+    size_t o = 0;
+    for (int c = 0; c < CPU_SETSIZE; c++) {
+        if (!CPU_ISSET(c, &set))
+            continue;
+        int e = c;
+        while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, &set))
+            e++;
+        int k = e > c ? snprintf(out + o, size - o, "%s%d-%d", o ? "," : "", c, e)
+                      : snprintf(out + o, size - o, "%s%d", o ? "," : "", c);
+        if (k < 0 || (size_t)k >= size - o)
+            break;
+        o += (size_t)k;
+        c = e;
+    }
+}
+
+/* Runs a version command; the first non-empty output line, or an error. */
+static void probe_version(const struct rd_env_probe *p, char *out, size_t size, bool *ok)
+{
+    char *const *argv = p->argv ? p->argv : (char *const *)rd_env_tool_version_argv(p->name);
+    *ok = false;
+    if (!argv) {
+        snprintf(out, size, "no known way to ask '%s' for its version", p->name);
+        return;
+    }
+    struct rd_proc pr;
+    struct rd_proc_opts o = {.argv = argv, .cwd = p->cwd, .keep_stdout = 65536,
+                             .keep_stderr = 65536, .timeout_s = 10};
+    struct rd_diag d;
+    rd_diag_init(&d, NULL);
+    rd_proc_init(&pr);
+    if (rd_proc_spawn(&pr, &o, &d) != RD_OK) {
+        snprintf(out, size, "%s", d.msg);
+        return;
+    }
+    struct rd_proc *one[1] = {&pr};
+    if (rd_proc_wait_all(one, 1, &d) != RD_OK) {
+        snprintf(out, size, "%s", d.msg);
+        rd_proc_release(&pr);
+        return;
+    }
+    const struct rd_buf *srcs[2] = {&pr.out.keep, &pr.err.keep};
+    for (int s = 0; s < 2 && !*ok; s++) {
+        const char *t = srcs[s]->ptr, *end = t + srcs[s]->len;
+        while (t < end && !*ok) {
+            const char *nl = memchr(t, '\n', (size_t)(end - t));
+            const char *le = nl ? nl : end;
+            const char *a = t, *b = le;
+            while (a < b && (*a == ' ' || *a == '\t'))
+                a++;
+            while (b > a && (b[-1] == ' ' || b[-1] == '\t' || b[-1] == '\r'))
+                b--;
+            if (b > a) {
+                snprintf(out, size, "%.*s", (int)(b - a), a);
+                *ok = true;
+            }
+            t = nl ? nl + 1 : end;
+        }
+    }
+    if (pr.timed_out) {
+        snprintf(out, size, "version command timed out after 10 s");
+        *ok = false;
+    } else if (!*ok) {
+        char ex[96];
+        rd_proc_describe_exit(&pr, ex, sizeof ex);
+        snprintf(out, size, "version command printed nothing (%s)", ex);
+    }
+    rd_proc_release(&pr);
+}
+
+static void hash_add(uint64_t *h, const char *s)
+{
+    for (; s && *s; s++) {
+        *h ^= (unsigned char)*s;
+        *h *= 1099511628211ULL;
+    }
+    *h ^= 0x1f;  /* field separator: "ab"+"c" differs from "a"+"bc" */
+    *h *= 1099511628211ULL;
+}
+
+static cJSON *str_or_null(const char *s)
+{
+    return s && *s ? cJSON_CreateString(s) : cJSON_CreateNull();
+}
+
+rd_status rd_env_capture(const struct rd_env_probe *probes, size_t nprobes,
+                         const char *pinning, cJSON **out, char *id, size_t idsize,
+                         struct rd_diag *d)
+{
+    cJSON *env = cJSON_CreateObject();
+    if (!env)
+        return rd_diag_set(d, RD_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    uint64_t h = 1469598103934665603ULL;
+    char model[256] = "", gov[64] = "", turbo[16] = "", osname[256] = "", buf[256];
+    char ts[32];
+    struct utsname u;
+    memset(&u, 0, sizeof u);
+    uname(&u);
+
+    if (!file_field("/proc/cpuinfo", "model name", model, sizeof model) &&
+        !file_field("/proc/cpuinfo", "Hardware", model, sizeof model))
+        file_field("/proc/cpuinfo", "CPU part", model, sizeof model);
+    long logical = sysconf(_SC_NPROCESSORS_ONLN);
+    int physical = physical_cores();
+    char mhz[32] = "";
+    file_field("/proc/cpuinfo", "cpu MHz", mhz, sizeof mhz);
+    file_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", gov, sizeof gov);
+    if (file_line("/sys/devices/system/cpu/intel_pstate/no_turbo", buf, sizeof buf))
+        snprintf(turbo, sizeof turbo, "%s", buf[0] == '1' ? "off" : "on");
+    else if (file_line("/sys/devices/system/cpu/cpufreq/boost", buf, sizeof buf))
+        snprintf(turbo, sizeof turbo, "%s", buf[0] == '1' ? "on" : "off");
+    char memkb[64] = "";
+    file_field("/proc/meminfo", "MemTotal", memkb, sizeof memkb);
+    if (!file_field("/etc/os-release", "PRETTY_NAME", osname, sizeof osname))
+        file_field("/usr/lib/os-release", "PRETTY_NAME", osname, sizeof osname);
+    const char *container = container_hint();
+    char aff[256];
+    affinity_list(aff, sizeof aff);
+    double la[3] = {NAN, NAN, NAN};
+    if (file_line("/proc/loadavg", buf, sizeof buf))
+        sscanf(buf, "%lf %lf %lf", &la[0], &la[1], &la[2]);
+
+    hash_add(&h, model);
+    snprintf(buf, sizeof buf, "%ld/%d", logical, physical);
+    hash_add(&h, buf);
+    hash_add(&h, memkb);
+    hash_add(&h, u.sysname);
+    hash_add(&h, u.release);
+    hash_add(&h, u.machine);
+    hash_add(&h, osname);
+    hash_add(&h, container);
+    hash_add(&h, gov);
+    hash_add(&h, turbo);
+
+    cJSON_AddStringToObject(env, "schema", RD_ENV_SCHEMA);
+    cJSON *idnode = cJSON_AddStringToObject(env, "id", "");
+    rd_runner_timestamp(ts);
+    cJSON_AddStringToObject(env, "captured_at", ts);
+    cJSON_AddStringToObject(env, "rundown_version", RD_VERSION);
+    cJSON *cpu = cJSON_AddObjectToObject(env, "cpu");
+    cJSON_AddItemToObject(cpu, "model", str_or_null(model));
+    cJSON_AddNumberToObject(cpu, "cores_logical", (double)logical);
+    if (physical > 0)
+        cJSON_AddNumberToObject(cpu, "cores_physical", physical);
+    else
+        cJSON_AddNullToObject(cpu, "cores_physical");
+    double mhzv = mhz[0] ? strtod(mhz, NULL) : NAN;
+    rd_json_add_num(cpu, "mhz", mhzv);
+    cJSON_AddItemToObject(cpu, "governor", str_or_null(gov));
+    cJSON_AddItemToObject(cpu, "turbo", str_or_null(turbo));
+    rd_json_add_num(env, "memory_kib", memkb[0] ? strtod(memkb, NULL) : NAN);
+    char kernel[600];
+    snprintf(kernel, sizeof kernel, "%s %s", u.sysname, u.release);
+    cJSON_AddStringToObject(env, "kernel", kernel);
+    cJSON_AddItemToObject(env, "kernel_build", str_or_null(u.version));
+    cJSON_AddItemToObject(env, "os", str_or_null(osname));
+    cJSON_AddItemToObject(env, "arch", str_or_null(u.machine));
+    cJSON_AddItemToObject(env, "container", str_or_null(container));
+    cJSON *load = cJSON_AddArrayToObject(env, "load_avg");
+    for (int i = 0; i < 3; i++)
+        cJSON_AddItemToArray(load, isnan(la[i]) ? cJSON_CreateNull() : cJSON_CreateNumber(la[i]));
+    cJSON_AddItemToObject(env, "affinity", str_or_null(aff));
+    cJSON_AddItemToObject(env, "pinning", str_or_null(pinning));
+
+    cJSON *rt = cJSON_AddObjectToObject(env, "runtimes");
+    cJSON *tools = cJSON_AddObjectToObject(env, "tools");
+    for (size_t i = 0; i < nprobes; i++) {
+        const struct rd_env_probe *p = &probes[i];
+        cJSON *dst = strcmp(p->kind, "runtime") == 0 ? rt : tools;
+        if (cJSON_GetObjectItemCaseSensitive(dst, p->name))
+            continue;
+        char ver[512];
+        bool ok;
+        probe_version(p, ver, sizeof ver, &ok);
+        cJSON *o = cJSON_AddObjectToObject(dst, p->name);
+        cJSON_AddItemToObject(o, "version", ok ? cJSON_CreateString(ver) : cJSON_CreateNull());
+        if (!ok)
+            cJSON_AddStringToObject(o, "error", ver);
+        struct rd_buf cmd = RD_BUF_INIT;
+        char *const *argv = p->argv ? p->argv : (char *const *)rd_env_tool_version_argv(p->name);
+        for (size_t k = 0; argv && argv[k]; k++)
+            rd_buf_addf(&cmd, "%s%s", k ? " " : "", argv[k]);
+        cJSON_AddStringToObject(o, "version_cmd", cmd.ptr);
+        rd_buf_release(&cmd);
+        hash_add(&h, p->kind);
+        hash_add(&h, p->name);
+        hash_add(&h, ok ? ver : "?");
+    }
+    snprintf(id, idsize, "env-%08llx", (unsigned long long)(h >> 32 ^ (h & 0xffffffffULL)));
+    cJSON_SetValuestring(idnode, id);
+    *out = env;
+    return RD_OK;
+}
+
+rd_status rd_env_write_once(const char *dir, const cJSON *env, const char *id,
+                            char *path, size_t pathsize, struct rd_diag *d)
+{
+    rd_status st = rd_mkdir_p(dir, d);
+    if (st)
+        return st;
+    snprintf(path, pathsize, "%s/%s.json", dir, id);
+    struct stat sb;
+    if (stat(path, &sb) == 0)
+        return RD_OK;
+    struct rd_buf b = RD_BUF_INIT;
+    st = rd_json_write(env, &b, true);
+    if (!st)
+        st = rd_write_file_atomic(path, b.ptr, b.len, d);
+    rd_buf_release(&b);
+    return st;
+}
+
+rd_status rd_env_prepare_outputs(const char *store, const char *log_dir_opt,
+                                 const char *env_opt, const struct rd_env_probe *probes,
+                                 size_t nprobes, const char *pinning, struct rd_outputs *out,
+                                 struct rd_diag *d)
+{
+    char dirbuf[4096];
+    memset(out, 0, sizeof *out);
+    out->to_file = strcmp(store, "-") != 0;
+    snprintf(dirbuf, sizeof dirbuf, "%s", store);
+    const char *dir = dirname(dirbuf);
+    out->log_dir = log_dir_opt;
+    if (!log_dir_opt && out->to_file) {
+        /* "logs", not "./logs": the paths go into records as written. */
+        if (strcmp(dir, ".") == 0)
+            snprintf(out->logdir_buf, sizeof out->logdir_buf, "logs");
+        else
+            snprintf(out->logdir_buf, sizeof out->logdir_buf, "%s/logs", dir);
+        out->log_dir = out->logdir_buf;
+    }
+    if (env_opt) {
+        snprintf(out->envid, sizeof out->envid, "%s", env_opt);
+        return RD_OK;
+    }
+    if (!out->to_file)
+        return RD_OK;
+    cJSON *env = NULL;
+    char path[4096];
+    rd_status st = rd_env_capture(probes, nprobes, pinning, &env, out->envid,
+                                  sizeof out->envid, d);
+    if (!st)
+        st = rd_env_write_once(dir, env, out->envid, path, sizeof path, d);
+    cJSON_Delete(env);
+    return st;
+}

@@ -1,0 +1,790 @@
+/*
+ * proc.c - spawning, watching and stopping the processes rundown measures.
+ *
+ * A child is started with posix_spawnp into its own process group, stdin on
+ * /dev/null and stdout/stderr on non-blocking pipes that the parent drains in
+ * a poll() loop: each byte goes to a capped log file, a small in-memory tail
+ * (for messages), optionally a kept prefix (for importers), and a line
+ * scanner for "rundown:metric NAME=VALUE". Exits are seen through a pidfd,
+ * which becomes readable while the child is a zombie: the wall clock is read
+ * at that moment, what remains of the process group is killed, and only then
+ * is the leader reaped with wait4 for its rusage. The pidfd keeps the time of
+ * exit within one poll wake-up, as hyperfine's blocking wait does, without
+ * giving up the pipes.
+ *
+ * CPU pinning uses the fact that a child inherits its parent's affinity:
+ * rundown is single-threaded, so it narrows its own mask around the spawn
+ * and restores it.
+ */
+#include "proc.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rundown/units.h"
+
+extern char **environ;
+
+volatile sig_atomic_t rd_proc_interrupted;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    rd_proc_interrupted = 1;
+}
+
+void rd_proc_catch_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    /* No SA_RESTART: a blocked poll() or write() must return EINTR so the
+     * loops notice the flag without waiting for their timeout. */
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    /* Blocked except inside ppoll(): a signal is then either seen by the
+     * flag check before a wait or ends the wait, never lost in between, so
+     * waits need no periodic wake-up to notice it. Children get an empty
+     * mask at spawn. */
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    sigprocmask(SIG_BLOCK, &set, NULL);
+}
+
+double rd_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+bool rd_cpulist_parse(const char *s, unsigned char mask[128])
+{
+    memset(mask, 0, 128);
+    if (!s || !*s)
+        return false;
+    const char *p = s;
+    for (;;) {
+        if (!isdigit((unsigned char)*p))
+            return false;
+        char *end;
+        unsigned long a = strtoul(p, &end, 10), b = a;
+        p = end;
+        if (*p == '-') {
+            p++;
+            if (!isdigit((unsigned char)*p))
+                return false;
+            b = strtoul(p, &end, 10);
+            p = end;
+        }
+        if (a > b || b >= 1024)
+            return false;
+        for (unsigned long c = a; c <= b; c++)
+            mask[c / 8] |= (unsigned char)(1u << (c % 8));
+        if (*p == '\0')
+            return true;
+        if (*p != ',')
+            return false;
+        p++;
+    }
+}
+
+void rd_proc_init(struct rd_proc *p)
+{
+    memset(p, 0, sizeof *p);
+    p->pidfd = -1;
+    p->out.fd = p->err.fd = -1;
+    p->out.log_fd = p->err.log_fd = -1;
+    rd_buf_init(&p->out.keep, 0);
+    rd_buf_init(&p->err.keep, 0);
+    rd_buf_init(&p->out.tail, 0);
+    rd_buf_init(&p->err.tail, 0);
+    rd_buf_init(&p->out.line, 0);
+    rd_buf_init(&p->err.line, 0);
+}
+
+static void stream_release(struct rd_stream *s)
+{
+    if (s->fd >= 0)
+        close(s->fd);
+    if (s->log_fd >= 0)
+        close(s->log_fd);
+    s->fd = s->log_fd = -1;
+    rd_buf_release(&s->keep);
+    rd_buf_release(&s->tail);
+    rd_buf_release(&s->line);
+    for (size_t i = 0; i < s->mn; i++)
+        free(s->mv[i].name);
+    free(s->mv);
+    s->mv = NULL;
+    s->mn = s->mcap = 0;
+}
+
+static int open_log(const char *path, struct rd_diag *d)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        rd_diag_set(d, RD_ERR_IO, path, 0, 0, "cannot create log: %s", strerror(errno));
+    return fd;
+}
+
+static void metric_line(struct rd_stream *s, const char *line, size_t len)
+{
+    static const char prefix[] = "rundown:metric ";
+    size_t plen = sizeof prefix - 1;
+    if (len < plen || memcmp(line, prefix, plen) != 0)
+        return;
+    const char *p = line + plen, *end = line + len;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    while (end > p && (end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t'))
+        end--;
+    const char *eq = memchr(p, '=', (size_t)(end - p));
+    bool ok = eq && eq > p && eq - p <= 64 && islower((unsigned char)*p);
+    for (const char *q = p; ok && q < eq; q++)
+        ok = islower((unsigned char)*q) || isdigit((unsigned char)*q) || *q == '_';
+    double v = 0;
+    if (ok)
+        ok = rd_parse_double(eq + 1, (size_t)(end - eq - 1), &v) == RD_OK;
+    if (!ok) {
+        if (s->bad_metric_lines++ == 0)
+            rd_excerpt(line, len, 80, s->bad_metric_first, sizeof s->bad_metric_first);
+        return;
+    }
+    for (size_t i = 0; i < s->mn; i++) {
+        if (strlen(s->mv[i].name) == (size_t)(eq - p) &&
+            memcmp(s->mv[i].name, p, (size_t)(eq - p)) == 0) {
+            s->mv[i].value = v;  /* the last value printed wins */
+            return;
+        }
+    }
+    if (s->mn == s->mcap) {
+        size_t ncap = s->mcap ? s->mcap * 2 : 8;
+        struct rd_proc_metric *nv = realloc(s->mv, ncap * sizeof *nv);
+        if (!nv)
+            return;
+        s->mv = nv;
+        s->mcap = ncap;
+    }
+    char *name = strndup(p, (size_t)(eq - p));
+    if (!name)
+        return;
+    s->mv[s->mn].name = name;
+    s->mv[s->mn++].value = v;
+}
+
+#define RD_METRIC_LINE_MAX 4096
+
+static void stream_consume(struct rd_stream *s, const char *data, size_t n)
+{
+    if (s->log_fd >= 0 && s->logged < s->log_cap) {
+        size_t w = s->log_cap - s->logged < n ? s->log_cap - s->logged : n;
+        size_t off = 0;
+        while (off < w) {
+            ssize_t k = write(s->log_fd, data + off, w - off);
+            if (k < 0 && errno == EINTR)
+                continue;
+            if (k <= 0)
+                break;
+            off += (size_t)k;
+        }
+        s->logged += off;
+        s->dropped += n - off;
+    } else if (s->log_fd >= 0) {
+        s->dropped += n;
+    }
+    if (s->keep.max > 0 && s->keep.len < s->keep.max) {
+        size_t room = s->keep.max - s->keep.len;
+        rd_buf_add(&s->keep, data, n < room ? n : room);
+    }
+    rd_buf_add(&s->tail, data, n);
+    if (s->tail.len > 2 * RD_TAIL_BYTES) {
+        memmove(s->tail.ptr, s->tail.ptr + s->tail.len - RD_TAIL_BYTES, RD_TAIL_BYTES);
+        rd_buf_truncate(&s->tail, RD_TAIL_BYTES);
+    }
+    if (!s->metrics)
+        return;
+    for (size_t i = 0; i < n;) {
+        const char *nl = memchr(data + i, '\n', n - i);
+        size_t take = nl ? (size_t)(nl - (data + i)) : n - i;
+        if (!s->line_overflow) {
+            if (s->line.len + take > RD_METRIC_LINE_MAX)
+                s->line_overflow = true;
+            else
+                rd_buf_add(&s->line, data + i, take);
+        }
+        i += take;
+        if (nl) {
+            if (!s->line_overflow)
+                metric_line(s, s->line.ptr, s->line.len);
+            rd_buf_reset(&s->line);
+            s->line_overflow = false;
+            i++;
+        }
+    }
+}
+
+/* Reads what is available; closes the stream at EOF. */
+static void stream_drain(struct rd_stream *s)
+{
+    char chunk[65536];
+    while (s->fd >= 0) {
+        ssize_t n = read(s->fd, chunk, sizeof chunk);
+        if (n > 0) {
+            stream_consume(s, chunk, (size_t)n);
+            continue;
+        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return;
+        /* EOF (or an error we cannot recover from): a final line without
+         * '\n' still counts as a metric line. */
+        if (s->metrics && s->line.len && !s->line_overflow)
+            metric_line(s, s->line.ptr, s->line.len);
+        rd_buf_reset(&s->line);
+        close(s->fd);
+        s->fd = -1;
+    }
+}
+
+static int pidfd_open_(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    (void)pid;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+rd_status rd_proc_spawn(struct rd_proc *p, const struct rd_proc_opts *o,
+                        struct rd_diag *d)
+{
+    int outp[2] = {-1, -1}, errp[2] = {-1, -1};
+    rd_status st = RD_OK;
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t attr;
+    bool fa_init = false, attr_init = false;
+    cpu_set_t saved;
+    bool pinned = false;
+
+    p->kill_grace_s = o->kill_grace_s > 0 ? o->kill_grace_s : 1.0;
+    size_t cap = o->log_cap ? o->log_cap : RD_LOG_CAP_DEFAULT;
+    p->out.log_cap = p->err.log_cap = cap;
+    p->out.keep.max = o->keep_stdout;
+    p->err.keep.max = o->keep_stderr;
+    p->out.metrics = o->metrics;
+    if (o->log_stdout && (p->out.log_fd = open_log(o->log_stdout, d)) < 0)
+        return RD_ERR_IO;
+    if (o->log_stderr && (p->err.log_fd = open_log(o->log_stderr, d)) < 0)
+        return RD_ERR_IO;
+    if (pipe2(outp, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0) {
+        st = rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "pipe: %s", strerror(errno));
+        goto out;
+    }
+    fa_init = posix_spawn_file_actions_init(&fa) == 0;
+    attr_init = posix_spawnattr_init(&attr) == 0;
+    if (!fa_init || !attr_init) {
+        st = rd_diag_set(d, RD_ERR_NOMEM, NULL, 0, 0, "posix_spawn setup failed");
+        goto out;
+    }
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&fa, outp[1], 1);
+    posix_spawn_file_actions_adddup2(&fa, errp[1], 2);
+    if (o->cwd)
+        posix_spawn_file_actions_addchdir_np(&fa, o->cwd);
+    sigset_t none, def;
+    sigemptyset(&none);
+    sigemptyset(&def);
+    sigaddset(&def, SIGINT);
+    sigaddset(&def, SIGTERM);
+    sigaddset(&def, SIGHUP);
+    sigaddset(&def, SIGPIPE);
+    sigaddset(&def, SIGQUIT);
+    posix_spawnattr_setsigmask(&attr, &none);
+    posix_spawnattr_setsigdefault(&attr, &def);
+    posix_spawnattr_setpgroup(&attr, 0);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
+                                        POSIX_SPAWN_SETSIGDEF);
+    if (o->cpus) {
+        unsigned char mask[128];
+        if (!rd_cpulist_parse(o->cpus, mask)) {
+            st = rd_diag_set(d, RD_ERR_USAGE, NULL, 0, 0,
+                             "expected a CPU list like '0-1,3', got '%s'", o->cpus);
+            goto out;
+        }
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        for (int c = 0; c < CPU_SETSIZE && c < 1024; c++)
+            if (mask[c / 8] & (1u << (c % 8)))
+                CPU_SET(c, &set);
+        if (sched_getaffinity(0, sizeof saved, &saved) < 0 ||
+            sched_setaffinity(0, sizeof set, &set) < 0) {
+            st = rd_diag_set(d, RD_ERR_USAGE, NULL, 0, 0, "cannot pin to CPUs '%s': %s",
+                             o->cpus, strerror(errno));
+            goto out;
+        }
+        pinned = true;
+    }
+    pid_t pid;
+    p->t_start = rd_now();
+    int e = posix_spawnp(&pid, o->argv[0], &fa, &attr, o->argv,
+                         o->envp ? o->envp : environ);
+    if (pinned)
+        sched_setaffinity(0, sizeof saved, &saved);
+    if (e != 0) {
+        st = rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "cannot run '%s': %s", o->argv[0],
+                         strerror(e));
+        goto out;
+    }
+    p->pid = pid;
+    p->pidfd = pidfd_open_(pid);
+    p->deadline = o->timeout_s > 0 ? p->t_start + o->timeout_s : 0;
+    close(outp[1]);
+    close(errp[1]);
+    outp[1] = errp[1] = -1;
+    p->out.fd = outp[0];
+    p->err.fd = errp[0];
+    outp[0] = errp[0] = -1;
+    fcntl(p->out.fd, F_SETFL, O_NONBLOCK);
+    fcntl(p->err.fd, F_SETFL, O_NONBLOCK);
+out:
+    if (fa_init)
+        posix_spawn_file_actions_destroy(&fa);
+    if (attr_init)
+        posix_spawnattr_destroy(&attr);
+    for (int i = 0; i < 2; i++) {
+        if (outp[i] >= 0)
+            close(outp[i]);
+        if (errp[i] >= 0)
+            close(errp[i]);
+    }
+    if (st != RD_OK) {
+        if (p->out.log_fd >= 0)
+            close(p->out.log_fd);
+        if (p->err.log_fd >= 0)
+            close(p->err.log_fd);
+        p->out.log_fd = p->err.log_fd = -1;
+    }
+    return st;
+}
+
+static void reap(struct rd_proc *p, double now)
+{
+    if (!p->pid || p->exited)
+        return;
+    p->t_end = now;
+    /* The leader is a zombie, so its pid (= the group id) is still taken:
+     * what is left of its group can be killed without hitting a stranger. */
+    kill(-p->pid, SIGKILL);
+    while (wait4(p->pid, &p->wstatus, 0, &p->ru) < 0 && errno == EINTR)
+        ;
+    p->exited = true;
+    if (p->pidfd >= 0)
+        close(p->pidfd);
+    p->pidfd = -1;
+}
+
+/* Without a pidfd (old kernels) exits are found by polling wait4 with
+ * WNOWAIT, at the cost of up to a millisecond of wall-time resolution. */
+static bool exited_nowait(struct rd_proc *p)
+{
+    siginfo_t si;
+    memset(&si, 0, sizeof si);
+    if (waitid(P_PID, (id_t)p->pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid)
+        return true;
+    return false;
+}
+
+#define RD_DRAIN_AFTER_EXIT_S 2.0
+
+static rd_status poll_once(struct rd_proc *const *procs, size_t n, double max_wait_s,
+                           bool honour_interrupt)
+{
+    struct pollfd fds[3 * 16];
+    struct rd_proc *owner[3 * 16];
+    int kind[3 * 16];
+    size_t nf = 0;
+    double now = rd_now();
+    double wait = max_wait_s;
+    bool nopidfd = false;
+
+    for (size_t i = 0; i < n && nf + 3 <= sizeof fds / sizeof fds[0]; i++) {
+        struct rd_proc *p = procs[i];
+        if (!p || !p->pid)
+            continue;
+        if (!p->exited) {
+            if (p->deadline && !p->timed_out && p->deadline - now < wait)
+                wait = p->deadline - now;
+            if (p->kill_at && p->kill_at - now < wait)
+                wait = p->kill_at - now;
+            if (p->pidfd >= 0) {
+                fds[nf] = (struct pollfd){p->pidfd, POLLIN, 0};
+                owner[nf] = p;
+                kind[nf++] = 0;
+            } else {
+                nopidfd = true;
+            }
+        } else if (now <= p->t_end + RD_DRAIN_AFTER_EXIT_S) {
+            if (p->t_end + RD_DRAIN_AFTER_EXIT_S - now < wait)
+                wait = p->t_end + RD_DRAIN_AFTER_EXIT_S - now;
+        } else {
+            /* An escaped grandchild holds the pipe open: stop waiting. */
+            stream_drain(&p->out);
+            stream_drain(&p->err);
+            if (p->out.fd >= 0)
+                close(p->out.fd);
+            if (p->err.fd >= 0)
+                close(p->err.fd);
+            p->out.fd = p->err.fd = -1;
+            continue;
+        }
+        if (p->out.fd >= 0) {
+            fds[nf] = (struct pollfd){p->out.fd, POLLIN, 0};
+            owner[nf] = p;
+            kind[nf++] = 1;
+        }
+        if (p->err.fd >= 0) {
+            fds[nf] = (struct pollfd){p->err.fd, POLLIN, 0};
+            owner[nf] = p;
+            kind[nf++] = 2;
+        }
+    }
+    if (nopidfd && wait > 0.001)
+        wait = 0.001;
+    if (wait < 0)
+        wait = 0;
+    if (honour_interrupt && rd_proc_interrupted)
+        wait = 0;
+    sigset_t during;
+    sigprocmask(SIG_BLOCK, NULL, &during);
+    sigdelset(&during, SIGINT);
+    sigdelset(&during, SIGTERM);
+    sigdelset(&during, SIGHUP);
+    struct timespec ts = {(time_t)wait, (long)((wait - (double)(time_t)wait) * 1e9)};
+    int r = ppoll(fds, nf, &ts, &during);
+    now = rd_now();
+    if (r < 0 && errno != EINTR)
+        return RD_ERR_IO;
+    for (size_t k = 0; r > 0 && k < nf; k++) {
+        if (!fds[k].revents)
+            continue;
+        struct rd_proc *p = owner[k];
+        if (kind[k] == 0)
+            reap(p, now);
+        else
+            stream_drain(kind[k] == 1 ? &p->out : &p->err);
+    }
+    for (size_t i = 0; i < n; i++) {
+        struct rd_proc *p = procs[i];
+        if (!p || !p->pid || p->exited)
+            continue;
+        if (p->pidfd < 0 && exited_nowait(p))
+            reap(p, now);
+        else if (p->deadline && !p->timed_out && now >= p->deadline) {
+            p->timed_out = true;
+            kill(-p->pid, SIGTERM);
+            p->kill_at = now + p->kill_grace_s;
+        } else if (p->kill_at && now >= p->kill_at) {
+            kill(-p->pid, SIGKILL);
+            p->kill_at = 0;
+        }
+    }
+    return RD_OK;
+}
+
+rd_status rd_proc_poll(struct rd_proc *const *procs, size_t n, double max_wait_s,
+                       struct rd_diag *d)
+{
+    rd_status st = poll_once(procs, n, max_wait_s, true);
+    if (st != RD_OK)
+        return rd_diag_set(d, st, NULL, 0, 0, "poll: %s", strerror(errno));
+    return RD_OK;
+}
+
+bool rd_proc_done(const struct rd_proc *p)
+{
+    return !p->pid || (p->exited && p->out.fd < 0 && p->err.fd < 0);
+}
+
+rd_status rd_proc_wait_all(struct rd_proc *const *procs, size_t n, struct rd_diag *d)
+{
+    for (;;) {
+        bool all = true;
+        for (size_t i = 0; i < n; i++)
+            if (procs[i] && !rd_proc_done(procs[i]))
+                all = false;
+        if (all)
+            return RD_OK;
+        if (rd_proc_interrupted) {
+            for (size_t i = 0; i < n; i++)
+                if (procs[i])
+                    rd_proc_stop(procs[i], 1.0);
+            return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "interrupted");
+        }
+        /* Deadlines and signals end the wait; the cap is only a safety net. */
+        rd_status st = rd_proc_poll(procs, n, 60.0, d);
+        if (st != RD_OK)
+            return st;
+    }
+}
+
+void rd_proc_stop(struct rd_proc *p, double grace_s)
+{
+    struct rd_proc *one[1] = {p};
+    if (!p->pid)
+        return;
+    if (!p->exited) {
+        p->stopped = true;
+        kill(-p->pid, SIGTERM);
+        double until = rd_now() + grace_s;
+        while (!p->exited && rd_now() < until)
+            poll_once(one, 1, 0.05, false);
+        if (!p->exited)
+            kill(-p->pid, SIGKILL);
+        while (!p->exited)
+            poll_once(one, 1, 0.05, false);
+    }
+    while (!rd_proc_done(p))
+        poll_once(one, 1, 0.05, false);
+}
+
+void rd_proc_release(struct rd_proc *p)
+{
+    if (p->pid && !p->exited)
+        rd_proc_stop(p, 1.0);
+    if (p->pidfd >= 0)
+        close(p->pidfd);
+    p->pidfd = -1;
+    stream_release(&p->out);
+    stream_release(&p->err);
+}
+
+double rd_proc_wall_ms(const struct rd_proc *p)
+{
+    return (p->t_end - p->t_start) * 1000.0;
+}
+
+int rd_proc_exit_code(const struct rd_proc *p)
+{
+    if (!p->exited)
+        return -1;
+    if (WIFEXITED(p->wstatus))
+        return WEXITSTATUS(p->wstatus);
+    if (WIFSIGNALED(p->wstatus))
+        return 128 + WTERMSIG(p->wstatus);
+    return -1;
+}
+
+void rd_proc_describe_exit(const struct rd_proc *p, char *out, size_t size)
+{
+    if (!p->exited)
+        snprintf(out, size, "still running");
+    else if (WIFEXITED(p->wstatus))
+        snprintf(out, size, "exit status %d", WEXITSTATUS(p->wstatus));
+    else if (WIFSIGNALED(p->wstatus))
+        snprintf(out, size, "killed by signal %d (%s)", WTERMSIG(p->wstatus),
+                 strsignal(WTERMSIG(p->wstatus)));
+    else
+        snprintf(out, size, "ended with wait status %d", p->wstatus);
+}
+
+bool rd_which(const char *prog, char *out, size_t size)
+{
+    struct stat st;
+    if (!prog || !*prog)
+        return false;
+    if (strchr(prog, '/')) {
+        snprintf(out, size, "%s", prog);
+        return access(prog, X_OK) == 0 && stat(prog, &st) == 0 && S_ISREG(st.st_mode);
+    }
+    const char *path = getenv("PATH");
+    if (!path)
+        path = "/usr/local/bin:/usr/bin:/bin";
+    while (*path) {
+        size_t len = strcspn(path, ":");
+        snprintf(out, size, "%.*s%s%s", (int)len, path, len ? "/" : "", prog);
+        if (access(out, X_OK) == 0 && stat(out, &st) == 0 && S_ISREG(st.st_mode))
+            return true;
+        path += len;
+        if (*path == ':')
+            path++;
+    }
+    return false;
+}
+
+/* ---- process tree sampling ---- */
+
+struct stat_row {
+    pid_t pid, ppid, pgrp;
+    unsigned long long ticks;
+    long rss_pages;
+    bool member;
+};
+
+static bool read_stat(pid_t pid, struct stat_row *row)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return false;
+    buf[n] = '\0';
+    /* The command name may hold spaces and ')': fields start after the last ')'. */
+    char *p = strrchr(buf, ')');
+    if (!p)
+        return false;
+    p++;
+    char state;
+    int ppid, pgrp;
+    unsigned long long utime, stime;
+    long rss;
+    int k = sscanf(p, " %c %d %d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %*d %*d %*d %*d "
+                      "%*d %*d %*u %*u %ld",
+                   &state, &ppid, &pgrp, &utime, &stime, &rss);
+    if (k != 6)
+        return false;
+    row->pid = pid;
+    row->ppid = ppid;
+    row->pgrp = pgrp;
+    row->ticks = utime + stime;
+    row->rss_pages = state == 'Z' ? 0 : rss;
+    row->member = false;
+    return true;
+}
+
+void rd_tree_sampler_start(struct rd_tree_sampler *s, pid_t root)
+{
+    memset(s, 0, sizeof *s);
+    s->root = root;
+    s->baseline = true;
+    rd_tree_sampler_sample(s);
+}
+
+void rd_tree_sampler_sample(struct rd_tree_sampler *s)
+{
+    DIR *dir = opendir("/proc");
+    if (!dir)
+        return;
+    struct stat_row *rows = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *de;
+    while ((de = readdir(dir))) {
+        if (!isdigit((unsigned char)de->d_name[0]))
+            continue;
+        if (n == cap) {
+            size_t ncap = cap ? cap * 2 : 256;
+            struct stat_row *nr = realloc(rows, ncap * sizeof *nr);
+            if (!nr)
+                break;
+            rows = nr;
+            cap = ncap;
+        }
+        if (read_stat((pid_t)atoi(de->d_name), &rows[n]))
+            n++;
+    }
+    closedir(dir);
+    /* Members: the process group of the root, and every descendant of a
+     * member (cluster workers that moved to their own group stay counted). */
+    for (size_t i = 0; i < n; i++)
+        rows[i].member = rows[i].pid == s->root || rows[i].pgrp == s->root;
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (size_t i = 0; i < n; i++) {
+            if (rows[i].member)
+                continue;
+            for (size_t j = 0; j < n; j++) {
+                if (rows[j].member && rows[j].pid == rows[i].ppid) {
+                    rows[i].member = changed = true;
+                    break;
+                }
+            }
+        }
+    }
+    double now = rd_now();
+    long page_kib = sysconf(_SC_PAGESIZE) / 1024;
+    double rss = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!rows[i].member)
+            continue;
+        rss += (double)rows[i].rss_pages * (double)page_kib;
+        size_t k;
+        for (k = 0; k < s->npids && s->pids[k].pid != rows[i].pid; k++)
+            ;
+        if (k == s->npids) {
+            if (s->npids == s->cap) {
+                size_t ncap = s->cap ? s->cap * 2 : 16;
+                struct rd_tree_sample_pid *np = realloc(s->pids, ncap * sizeof *np);
+                if (!np)
+                    continue;
+                s->pids = np;
+                s->cap = ncap;
+            }
+            /* A process born after the first sample is charged from zero. */
+            s->pids[k].pid = rows[i].pid;
+            s->pids[k].first_ticks = s->baseline ? rows[i].ticks : 0;
+            s->npids++;
+        }
+        s->pids[k].last_ticks = rows[i].ticks;
+    }
+    free(rows);
+    if (s->baseline) {
+        s->t_first = now;
+        s->baseline = false;
+    }
+    s->t_last = now;
+    s->nsamples++;
+    s->rss_sum_kib += rss;
+    if (rss > s->rss_peak_kib)
+        s->rss_peak_kib = rss;
+}
+
+double rd_tree_sampler_cpu_pct(const struct rd_tree_sampler *s)
+{
+    double span = s->t_last - s->t_first;
+    if (span <= 0)
+        return NAN;
+    unsigned long long ticks = 0;
+    for (size_t i = 0; i < s->npids; i++)
+        if (s->pids[i].last_ticks > s->pids[i].first_ticks)
+            ticks += s->pids[i].last_ticks - s->pids[i].first_ticks;
+    return (double)ticks / (double)sysconf(_SC_CLK_TCK) / span * 100.0;
+}
+
+double rd_tree_sampler_rss_mean_kib(const struct rd_tree_sampler *s)
+{
+    return s->nsamples ? s->rss_sum_kib / s->nsamples : NAN;
+}
+
+void rd_tree_sampler_release(struct rd_tree_sampler *s)
+{
+    free(s->pids);
+    s->pids = NULL;
+    s->npids = s->cap = 0;
+}

@@ -1,0 +1,186 @@
+/*
+ * proc.h - child processes for timed runs: spawn into a new process group,
+ * capture output through pipes (size-capped logs, rundown:metric lines),
+ * time out, reap with wait4, and sample a process tree from /proc.
+ *
+ * Every child is the leader of its own process group, so a timeout, a stop
+ * or an interrupt reaches the whole tree it started (cluster workers,
+ * `sh -c` pipelines) with one kill(-pgid). A child's exit is observed through
+ * a pidfd while it is still a zombie: the group is then killed before the
+ * leader is reaped, so the group id cannot have been reused by then.
+ *
+ * Nothing here prints; errors fill struct rd_diag.
+ */
+#ifndef RUNDOWN_PROC_H
+#define RUNDOWN_PROC_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+#include "rundown/buf.h"
+#include "rundown/status.h"
+
+/** Set by the handlers of rd_proc_catch_signals(); polled by every loop. */
+extern volatile sig_atomic_t rd_proc_interrupted;
+
+/**
+ * Installs handlers for SIGINT, SIGTERM and SIGHUP that only set
+ * rd_proc_interrupted (and ignores SIGPIPE), so waits end promptly and the
+ * caller can stop its children before exiting.
+ */
+void rd_proc_catch_signals(void);
+
+/** Seconds on CLOCK_MONOTONIC. */
+double rd_now(void);
+
+/** One metric line ("rundown:metric NAME=VALUE") read from a stream. */
+struct rd_proc_metric {
+    char *name;
+    double value;
+};
+
+/** One output stream of a child: a pipe, copied to a capped log file. */
+struct rd_stream {
+    int fd;              /* read end of the pipe, -1 once closed */
+    int log_fd;          /* -1: no log */
+    size_t log_cap;      /* bytes written to the log at most */
+    size_t logged;       /* bytes written so far */
+    size_t dropped;      /* bytes read past log_cap */
+    struct rd_buf keep;  /* the first keep.max bytes, when keep.max > 0 */
+    struct rd_buf tail;  /* the last RD_TAIL_BYTES bytes (messages) */
+    bool metrics;        /* parse rundown:metric lines */
+    struct rd_buf line;  /* the partial line being scanned */
+    bool line_overflow;  /* the current line is too long to be a metric */
+    struct rd_proc_metric *mv;
+    size_t mn, mcap;
+    unsigned bad_metric_lines;
+    char bad_metric_first[128];
+};
+
+#define RD_TAIL_BYTES 2048
+#define RD_LOG_CAP_DEFAULT ((size_t)1 << 20)
+
+struct rd_proc_opts {
+    char *const *argv;      /* argv[0] is searched on PATH when it has no '/' */
+    char *const *envp;      /* NULL: the current environment */
+    const char *cwd;        /* NULL: the current directory */
+    const char *cpus;       /* CPU list to pin to ("0-1,3"), NULL: no pinning */
+    const char *log_stdout; /* log files (created/truncated), NULL: none */
+    const char *log_stderr;
+    size_t log_cap;         /* 0: RD_LOG_CAP_DEFAULT */
+    size_t keep_stdout;     /* bytes of stdout kept in memory (importers) */
+    size_t keep_stderr;
+    bool metrics;           /* parse rundown:metric lines on stdout */
+    double timeout_s;       /* 0: none */
+    double kill_grace_s;    /* SIGTERM → SIGKILL delay on timeout; 0: 1 s */
+};
+
+struct rd_proc {
+    pid_t pid;              /* 0 before spawn and after reaping */
+    int pidfd;
+    double t_start, t_end;  /* rd_now() around the process's life */
+    double deadline;        /* 0: none */
+    double kill_at;         /* when SIGKILL follows SIGTERM, 0: not yet */
+    double kill_grace_s;
+    bool exited;            /* reaped: status and ru are valid */
+    bool timed_out;
+    bool stopped;           /* terminated by rd_proc_stop */
+    int wstatus;
+    struct rusage ru;
+    struct rd_stream out, err;
+};
+
+/** Zeroes p so that rd_proc_release() is safe before any spawn. */
+void rd_proc_init(struct rd_proc *p);
+
+/**
+ * Starts a child in a new process group with stdin from /dev/null and
+ * stdout/stderr on pipes. On RD_OK p->pid is set; on failure (program not
+ * found, pipes, log files) nothing is left running.
+ */
+rd_status rd_proc_spawn(struct rd_proc *p, const struct rd_proc_opts *o,
+                        struct rd_diag *d);
+
+/**
+ * Waits for events on all running procs (output, exits, deadlines) for at
+ * most max_wait_s seconds and handles them: reads output, kills a timed-out
+ * group (SIGTERM, then SIGKILL), reaps exited leaders (killing what is left
+ * of their group first). Returns early when a child exits or
+ * rd_proc_interrupted is set. NULL entries are skipped.
+ */
+rd_status rd_proc_poll(struct rd_proc *const *procs, size_t n, double max_wait_s,
+                       struct rd_diag *d);
+
+/** True when p has been reaped and both of its pipes are drained. */
+bool rd_proc_done(const struct rd_proc *p);
+
+/**
+ * Waits until every proc is done (see rd_proc_done) or interrupted; then
+ * RD_ERR_IO with "interrupted" (the procs are stopped first).
+ */
+rd_status rd_proc_wait_all(struct rd_proc *const *procs, size_t n, struct rd_diag *d);
+
+/**
+ * Stops a running proc: SIGTERM to its group, up to grace_s seconds for the
+ * leader to exit, then SIGKILL to the group; reaps it and drains its pipes.
+ * No-op once reaped.
+ */
+void rd_proc_stop(struct rd_proc *p, double grace_s);
+
+/** Frees buffers, closes fds; stops the proc first if it still runs. */
+void rd_proc_release(struct rd_proc *p);
+
+/** Wall time in milliseconds (valid once exited). */
+double rd_proc_wall_ms(const struct rd_proc *p);
+
+/** The exit code, or 128 + signal when killed, -1 when not exited. */
+int rd_proc_exit_code(const struct rd_proc *p);
+
+/** "exit status 3", "killed by signal 9 (Killed)" into out. */
+void rd_proc_describe_exit(const struct rd_proc *p, char *out, size_t size);
+
+/**
+ * Parses a CPU list ("0", "0-3", "0,2,5-6") into a bitmask of CPUs below
+ * 1024. Returns false on a malformed list.
+ */
+bool rd_cpulist_parse(const char *s, unsigned char mask[128]);
+
+/**
+ * Finds a program the way posix_spawnp will: a name with a '/' must be an
+ * executable file; otherwise the first executable match on PATH. The full
+ * path goes to out. False when there is none.
+ */
+bool rd_which(const char *prog, char *out, size_t size);
+
+/* ---- sampling a process tree ---- */
+
+struct rd_tree_sample_pid {
+    pid_t pid;
+    unsigned long long first_ticks, last_ticks;  /* utime + stime */
+};
+
+/** Accumulated /proc samples of one process tree. */
+struct rd_tree_sampler {
+    pid_t root;          /* the tree's leader (and process group id) */
+    double t_first, t_last;
+    unsigned nsamples;
+    double rss_peak_kib, rss_sum_kib;
+    struct rd_tree_sample_pid *pids;
+    size_t npids, cap;
+    bool baseline;       /* the first sample only sets first_ticks */
+};
+
+/** Starts sampling the tree of root; the first sample is taken now. */
+void rd_tree_sampler_start(struct rd_tree_sampler *s, pid_t root);
+/** Reads /proc once: RSS of the tree (descendants of root and members of
+ *  its process group), and each process's CPU ticks. */
+void rd_tree_sampler_sample(struct rd_tree_sampler *s);
+/** CPU percent of one core over the sampled interval (may exceed 100). */
+double rd_tree_sampler_cpu_pct(const struct rd_tree_sampler *s);
+double rd_tree_sampler_rss_mean_kib(const struct rd_tree_sampler *s);
+void rd_tree_sampler_release(struct rd_tree_sampler *s);
+
+#endif

@@ -1,0 +1,841 @@
+/*
+ * runner.c - timed runs of commands and of servers under load, as records.
+ *
+ * A command run is: optional prepare (sh -c, untimed), the timed process
+ * (proc.c), optional cleanup. The record gets the wall time the process
+ * lived, its rusage, its exit, and the rundown:metric lines it printed.
+ *
+ * A server session keeps the server in its own process group for the whole
+ * session and drains its output in the same poll loop as the load tool's,
+ * so a chatty server never blocks on a full pipe. Readiness is a hand-written
+ * HTTP/1.0 GET on a loopback socket: it needs no client library and answers
+ * "does the server serve HTTP" rather than "is the port open", which a
+ * runtime may do long before its handler is installed. While a load run is
+ * in flight the server's process tree is sampled from /proc every 100 ms.
+ * Every path out of a session stops the server and waits until its port can
+ * be bound again, so the next config never meets the previous server.
+ */
+#include "runner.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <math.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "importer.h"
+#include "rundown/fsutil.h"
+
+static const char *const reserved[] = {
+    "wall_ms", "user_ms", "sys_ms", "max_rss_kib",
+    "server_rss_peak_kib", "server_rss_mean_kib", "server_cpu_pct",
+    "load_wall_ms", "background_wall_ms",
+};
+
+bool rd_runner_reserved_metric(const char *name)
+{
+    for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
+        if (strcmp(name, reserved[i]) == 0)
+            return true;
+    return false;
+}
+
+void rd_runner_timestamp(char out[32])
+{
+    struct timespec ts;
+    struct tm tm;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    gmtime_r(&ts.tv_sec, &tm);
+    char buf[96];
+    snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ", tm.tm_year + 1900,
+             tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+             ts.tv_nsec / 1000000);
+    memcpy(out, buf, 31);
+    out[31] = '\0';
+}
+
+char *rd_runner_slug(const char *s, char *out, size_t size)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    size_t o = 0;
+    for (; *s && o + 4 < size; s++) {
+        unsigned char c = (unsigned char)*s;
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+            c == '_' || c == '-' || (c == '.' && o > 0)) {
+            out[o++] = (char)c;
+        } else {
+            out[o++] = '%';
+            out[o++] = hex[c >> 4];
+            out[o++] = hex[c & 15];
+        }
+    }
+    out[o] = '\0';
+    return out;
+}
+
+rd_status rd_record_copy(struct rd_record *dst, const struct rd_record *src)
+{
+    rd_status s = RD_OK;
+    const char *const *from[] = {&src->suite, &src->workload, &src->phase, &src->tool,
+                                 &src->status, &src->started_at, &src->env};
+    const char **to[] = {&dst->suite, &dst->workload, &dst->phase, &dst->tool,
+                         &dst->status, &dst->started_at, &dst->env};
+    for (size_t i = 0; i < sizeof from / sizeof from[0] && !s; i++)
+        if (*from[i])
+            s = rd_record_set(dst, to[i], *from[i]);
+    dst->run = src->run;
+    dst->exit_code = src->exit_code;
+    dst->has_exit_code = src->has_exit_code;
+    dst->source_line = src->source_line;
+    for (size_t i = 0; i < src->config.len && !s; i++)
+        s = rd_record_set_label(dst, src->config.items[i].key, src->config.items[i].value);
+    for (size_t i = 0; i < src->info.len && !s; i++)
+        s = rd_record_set_info(dst, src->info.items[i].key, src->info.items[i].value);
+    for (size_t i = 0; i < src->source.len && !s; i++)
+        s = rd_record_set_source(dst, src->source.items[i].key, src->source.items[i].value);
+    for (size_t i = 0; i < src->nmetrics && !s; i++)
+        s = rd_record_set_metric(dst, src->metrics[i].name, src->metrics[i].value);
+    return s;
+}
+
+/* ---- logs ---- */
+
+struct log_paths {
+    char out[4096], err[4096];
+};
+
+static rd_status log_paths(const struct rd_run_logs *l, const char *suffix,
+                           struct log_paths *p, struct rd_diag *d)
+{
+    if (!l->dir)
+        return RD_OK;
+    snprintf(p->out, sizeof p->out, "%s/%s%s.stdout.txt", l->dir, l->stem, suffix);
+    snprintf(p->err, sizeof p->err, "%s/%s%s.stderr.txt", l->dir, l->stem, suffix);
+    char folder[4096];
+    snprintf(folder, sizeof folder, "%s", p->out);
+    char *slash = strrchr(folder, '/');
+    if (slash) {
+        *slash = '\0';
+        return rd_mkdir_p(folder, d);
+    }
+    return RD_OK;
+}
+
+/* Stores a stream's log path and what was dropped from it. */
+static rd_status note_stream(struct rd_record *rec, const struct rd_stream *s,
+                             const char *path, const char *key)
+{
+    rd_status st = RD_OK;
+    char buf[64];
+    /* An empty log says nothing; it is removed rather than listed. */
+    if (path && path[0] && s->logged == 0 && s->dropped == 0)
+        unlink(path);
+    else if (path && path[0])
+        st = rd_record_set_source(rec, key, path);
+    if (!st && s->dropped) {
+        char k[64];
+        snprintf(k, sizeof k, "%s_dropped_bytes", key);
+        snprintf(buf, sizeof buf, "%zu", s->dropped);
+        st = rd_record_set_info(rec, k, buf);
+    }
+    return st;
+}
+
+/* The last line(s) of a stream as one message fragment. */
+static void tail_excerpt(const struct rd_stream *s, char *out, size_t size)
+{
+    const char *t = s->tail.ptr;
+    size_t len = s->tail.len;
+    while (len && (t[len - 1] == '\n' || t[len - 1] == '\r'))
+        len--;
+    size_t start = len > 200 ? len - 200 : 0;
+    /* Begin at a line start when one is near. */
+    const char *nl = memchr(t + start, '\n', len - start);
+    if (nl && (size_t)(nl - t) + 1 < len && start > 0)
+        start = (size_t)(nl - t) + 1;
+    rd_excerpt(t + start, len - start, 200, out, size);
+}
+
+static rd_status add_stream_metrics(struct rd_record *rec, const struct rd_stream *s,
+                                    const char *prefix)
+{
+    rd_status st = RD_OK;
+    unsigned ignored = 0;
+    for (size_t i = 0; i < s->mn && !st; i++) {
+        char name[96];
+        snprintf(name, sizeof name, "%s%s", prefix, s->mv[i].name);
+        double old;
+        if (rd_runner_reserved_metric(name) || rd_record_metric(rec, name, &old)) {
+            ignored++;
+            continue;
+        }
+        st = rd_record_set_metric(rec, name, s->mv[i].value);
+    }
+    char buf[192];
+    if (!st && ignored) {
+        snprintf(buf, sizeof buf, "%u", ignored);
+        st = rd_record_set_info(rec, "ignored_metric_lines", buf);
+    }
+    if (!st && s->bad_metric_lines) {
+        snprintf(buf, sizeof buf, "%u, first: %s", s->bad_metric_lines, s->bad_metric_first);
+        st = rd_record_set_info(rec, "bad_metric_lines", buf);
+    }
+    return st;
+}
+
+static rd_status set_status(struct rd_record *rec, const char *status, int exit_code)
+{
+    rd_status s = rd_record_set(rec, &rec->status, status);
+    rec->exit_code = exit_code;
+    rec->has_exit_code = exit_code >= 0;
+    return s;
+}
+
+/* Runs an untimed helper command (prepare/cleanup) with sh -c. */
+static rd_status run_helper(const char *cmd, const struct rd_command_spec *spec,
+                            char *why, size_t whysize, bool *ok, struct rd_diag *d)
+{
+    char *argv[] = {"/bin/sh", "-c", (char *)cmd, NULL};
+    struct rd_proc p;
+    struct rd_proc_opts o = {.argv = argv, .envp = spec->envp, .cwd = spec->cwd,
+                             .timeout_s = spec->timeout_s};
+    rd_proc_init(&p);
+    rd_status st = rd_proc_spawn(&p, &o, d);
+    if (!st) {
+        struct rd_proc *one[1] = {&p};
+        st = rd_proc_wait_all(one, 1, d);
+    }
+    *ok = !st && rd_proc_exit_code(&p) == 0;
+    if (!st && !*ok) {
+        char ex[96], tail[256];
+        rd_proc_describe_exit(&p, ex, sizeof ex);
+        tail_excerpt(&p.err, tail, sizeof tail);
+        snprintf(why, whysize, "%s%s%s", ex, p.err.tail.len ? ": " : "",
+                 p.err.tail.len ? tail : "");
+    }
+    rd_proc_release(&p);
+    return st;
+}
+
+rd_status rd_runner_command(const struct rd_command_spec *spec, struct rd_record *rec,
+                            struct rd_diag *d)
+{
+    struct log_paths lp = {{0}, {0}};
+    char ts[32], why[512];
+    bool ok = true;
+    rd_status st = log_paths(&spec->logs, "", &lp, d);
+    if (st)
+        return st;
+    if (!rec->tool && (st = rd_record_set(rec, &rec->tool, "rundown")))
+        return st;
+    if (spec->prepare) {
+        if ((st = run_helper(spec->prepare, spec, why, sizeof why, &ok, d)))
+            return st;
+        if (!ok) {
+            rd_runner_timestamp(ts);
+            char msg[600];
+            snprintf(msg, sizeof msg, "prepare command failed: %s", why);
+            if ((st = rd_record_set(rec, &rec->started_at, ts)) ||
+                (st = set_status(rec, "failed", -1)))
+                return st;
+            return rd_record_set_info(rec, "error", msg);
+        }
+    }
+    struct rd_proc p;
+    struct rd_proc_opts o = {
+        .argv = spec->argv, .envp = spec->envp, .cwd = spec->cwd, .cpus = spec->cpus,
+        .log_stdout = spec->logs.dir ? lp.out : NULL,
+        .log_stderr = spec->logs.dir ? lp.err : NULL,
+        .metrics = true, .timeout_s = spec->timeout_s,
+    };
+    rd_proc_init(&p);
+    rd_runner_timestamp(ts);
+    if ((st = rd_record_set(rec, &rec->started_at, ts)))
+        return st;
+    st = rd_proc_spawn(&p, &o, d);
+    if (st == RD_ERR_IO && strncmp(d->msg, "cannot run", 10) == 0) {
+        /* The program vanished since validation: a failed run, not a crash. */
+        rd_proc_release(&p);
+        if ((st = set_status(rec, "failed", 127)))
+            return st;
+        return rd_record_set_info(rec, "error", d->msg);
+    }
+    if (st)
+        return st;
+    struct rd_proc *one[1] = {&p};
+    st = rd_proc_wait_all(one, 1, d);
+    if (st) {
+        /* The run is not stored, so its logs would point nowhere. */
+        rd_proc_release(&p);
+        if (spec->logs.dir) {
+            unlink(lp.out);
+            unlink(lp.err);
+        }
+        return st;
+    }
+    int code = rd_proc_exit_code(&p);
+    const char *status = p.timed_out ? "timeout" : code == 0 ? "ok" : "failed";
+    st = set_status(rec, status, code);
+    if (!st) st = rd_record_set_metric(rec, "wall_ms", rd_proc_wall_ms(&p));
+    if (!st) st = rd_record_set_metric(rec, "user_ms",
+                                       p.ru.ru_utime.tv_sec * 1e3 + p.ru.ru_utime.tv_usec / 1e3);
+    if (!st) st = rd_record_set_metric(rec, "sys_ms",
+                                       p.ru.ru_stime.tv_sec * 1e3 + p.ru.ru_stime.tv_usec / 1e3);
+    if (!st) st = rd_record_set_metric(rec, "max_rss_kib", (double)p.ru.ru_maxrss);
+    if (!st) st = add_stream_metrics(rec, &p.out, "");
+    if (!st) st = note_stream(rec, &p.out, spec->logs.dir ? lp.out : NULL, "stdout_log");
+    if (!st) st = note_stream(rec, &p.err, spec->logs.dir ? lp.err : NULL, "stderr_log");
+    if (!st && strcmp(status, "ok") != 0) {
+        char ex[96], tail[256], msg[512];
+        rd_proc_describe_exit(&p, ex, sizeof ex);
+        tail_excerpt(&p.err, tail, sizeof tail);
+        if (p.timed_out)
+            snprintf(msg, sizeof msg, "timed out after %g s (%s)", spec->timeout_s, ex);
+        else
+            snprintf(msg, sizeof msg, "%s%s%s", ex, p.err.tail.len ? ": " : "",
+                     p.err.tail.len ? tail : "");
+        st = rd_record_set_info(rec, "error", msg);
+    }
+    rd_proc_release(&p);
+    if (!st && spec->cleanup) {
+        st = run_helper(spec->cleanup, spec, why, sizeof why, &ok, d);
+        if (!st && !ok)
+            st = rd_record_set_info(rec, "cleanup_error", why);
+    }
+    return st;
+}
+
+/* ---- HTTP ---- */
+
+rd_status rd_url_parse(const char *url, char *host, size_t hostsize, int *port,
+                       char *path, size_t pathsize, struct rd_diag *d)
+{
+    const char *p = url;
+    if (strncmp(p, "http://", 7) != 0)
+        return rd_diag_set(d, RD_ERR_USAGE, NULL, 0, 0,
+                           "expected a URL starting with 'http://', got '%s'", url);
+    p += 7;
+    const char *hend;
+    if (*p == '[') {
+        hend = strchr(p, ']');
+        if (!hend)
+            return rd_diag_set(d, RD_ERR_USAGE, NULL, 0, 0, "bad IPv6 host in '%s'", url);
+        p++;
+    } else {
+        hend = p + strcspn(p, ":/");
+    }
+    size_t hl = (size_t)(hend - p);
+    if (hl == 0 || hl >= hostsize)
+        return rd_diag_set(d, RD_ERR_USAGE, NULL, 0, 0, "expected a host in '%s'", url);
+    memcpy(host, p, hl);
+    host[hl] = '\0';
+    p = hend;
+    if (*p == ']')
+        p++;
+    *port = 80;
+    if (*p == ':') {
+        char *end;
+        long v = strtol(p + 1, &end, 10);
+        if (end == p + 1 || v <= 0 || v > 65535 || (*end && *end != '/'))
+            return rd_diag_set(d, RD_ERR_USAGE, NULL, 0, 0, "expected a port 1-65535 in '%s'",
+                               url);
+        *port = (int)v;
+        p = end;
+    }
+    snprintf(path, pathsize, "%s", *p ? p : "/");
+    return RD_OK;
+}
+
+static int tcp_connect(const char *host, int port, double timeout_s)
+{
+    struct addrinfo hints, *res = NULL;
+    char ps[16];
+    memset(&hints, 0, sizeof hints);
+    hints.ai_socktype = SOCK_STREAM;
+    snprintf(ps, sizeof ps, "%d", port);
+    if (getaddrinfo(host, ps, &hints, &res) != 0)
+        return -1;
+    int fd = -1;
+    for (struct addrinfo *a = res; a && fd < 0; a = a->ai_next) {
+        fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
+        if (fd < 0)
+            continue;
+        struct timeval tv = {(time_t)timeout_s,
+                             (suseconds_t)((timeout_s - (double)(time_t)timeout_s) * 1e6)};
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+        if (connect(fd, a->ai_addr, a->ai_addrlen) < 0) {
+            close(fd);
+            fd = -1;
+        }
+    }
+    freeaddrinfo(res);
+    return fd;
+}
+
+/* One GET with Connection: close; the HTTP status, or -1 when none came. */
+static int http_get(const char *host, int port, const char *path, double timeout_s)
+{
+    int fd = tcp_connect(host, port, timeout_s);
+    if (fd < 0)
+        return -1;
+    char req[1024];
+    int n = snprintf(req, sizeof req,
+                     "GET %s HTTP/1.0\r\nHost: %s:%d\r\nUser-Agent: rundown\r\n"
+                     "Connection: close\r\n\r\n", path, host, port);
+    int code = -1;
+    if (n > 0 && (size_t)n < sizeof req && write(fd, req, (size_t)n) == n) {
+        char buf[4096];
+        size_t got = 0;
+        ssize_t k;
+        while (got < 12 && (k = read(fd, buf + got, sizeof buf - 1 - got)) > 0)
+            got += (size_t)k;
+        buf[got] = '\0';
+        int c;
+        if (got >= 12 && strncmp(buf, "HTTP/", 5) == 0 && sscanf(buf + 8, " %3d", &c) == 1)
+            code = c;
+        /* Read the rest so the server sees an orderly close, as clients do. */
+        while (code >= 0 && (k = read(fd, buf, sizeof buf)) > 0)
+            ;
+    }
+    close(fd);
+    return code;
+}
+
+bool rd_port_is_free(const char *host, int port)
+{
+    int fd = tcp_connect(host, port, 0.5);
+    if (fd >= 0) {
+        close(fd);
+        return false;
+    }
+    struct addrinfo hints, *res = NULL;
+    char ps[16];
+    memset(&hints, 0, sizeof hints);
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE;
+    snprintf(ps, sizeof ps, "%d", port);
+    if (getaddrinfo(host, ps, &hints, &res) != 0)
+        return false;
+    bool free_ = false;
+    int s = socket(res->ai_family, res->ai_socktype | SOCK_CLOEXEC, res->ai_protocol);
+    if (s >= 0) {
+        /* Servers set SO_REUSEADDR, so TIME_WAIT leftovers do not count. */
+        int one = 1;
+        setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        free_ = bind(s, res->ai_addr, res->ai_addrlen) == 0;
+        close(s);
+    }
+    freeaddrinfo(res);
+    return free_;
+}
+
+int rd_port_pick_free(void)
+{
+    int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (s < 0)
+        return 0;
+    struct sockaddr_in a;
+    memset(&a, 0, sizeof a);
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    int port = 0;
+    if (bind(s, (struct sockaddr *)&a, sizeof a) == 0 &&
+        getsockname(s, (struct sockaddr *)&a, &len) == 0)
+        port = ntohs(a.sin_port);
+    close(s);
+    return port;
+}
+
+struct session {
+    const struct rd_http_spec *spec;
+    const struct rd_record *tmpl;
+    char host[256], path[2048];
+    int port;
+    struct rd_proc server;
+    char server_log[4096];
+    struct rd_diag *d;
+};
+
+/* "…: <tail of server log>" for messages about the server. */
+static void server_fail_msg(struct session *ss, const char *what, char *out, size_t size)
+{
+    char tail[256] = "";
+    const struct rd_stream *s = ss->server.err.tail.len ? &ss->server.err : &ss->server.out;
+    if (s->tail.len)
+        tail_excerpt(s, tail, sizeof tail);
+    snprintf(out, size, "%s%s%s", what, tail[0] ? "; server log ends: " : "", tail);
+}
+
+static rd_status emit_failed(struct session *ss, const char *phase, long run, const char *msg,
+                             rd_emit_fn emit, void *ctx)
+{
+    struct rd_recordset set;
+    rd_recordset_init(&set);
+    struct rd_record *r = rd_recordset_add(&set);
+    char ts[32];
+    rd_status st = r ? rd_record_copy(r, ss->tmpl) : RD_ERR_NOMEM;
+    rd_runner_timestamp(ts);
+    if (!st) st = rd_record_set(r, &r->phase, phase);
+    if (!st) st = rd_record_set(r, &r->started_at, ts);
+    if (!st && !r->tool) st = rd_record_set(r, &r->tool, ss->spec->load_tool ? ss->spec->load_tool : "rundown");
+    if (!st) st = set_status(r, "failed", -1);
+    if (!st) st = rd_record_set_info(r, "error", msg);
+    if (!st && ss->server_log[0]) st = rd_record_set_source(r, "server_log", ss->server_log);
+    if (!st) {
+        r->run = run;
+        st = emit(ctx, r, ss->d);
+    }
+    rd_recordset_release(&set);
+    return st;
+}
+
+/* Built-in warm-up traffic: sequential GETs until the time is up. */
+static void warmup_traffic(struct session *ss, double seconds)
+{
+    double until = rd_now() + seconds;
+    struct rd_proc *one[1] = {&ss->server};
+    while (rd_now() < until && !rd_proc_interrupted && !ss->server.exited) {
+        if (http_get(ss->host, ss->port, ss->path, 1.0) < 0)
+            rd_proc_poll(one, 1, 0.01, NULL);
+        /* Drain the server's output now and then so it never blocks on us. */
+        rd_proc_poll(one, 1, 0, NULL);
+    }
+}
+
+/* Reads the load tool's output with its importer into rec. */
+static rd_status import_load(struct session *ss, struct rd_proc *load, struct rd_record *rec,
+                             const char *path)
+{
+    const struct rd_stream *src = load->out.keep.len ? &load->out : &load->err;
+    struct rd_buf raw = RD_BUF_INIT;
+    struct rd_import_input in;
+    struct rd_diag d;
+    rd_diag_init(&d, path);
+    rd_status st = rd_buf_add(&raw, src->keep.ptr, src->keep.len);
+    if (st)
+        return st;
+    st = rd_import_normalise(&raw, path, &in, &d);
+    const struct rd_importer *imp = NULL;
+    if (!st) {
+        imp = ss->spec->load_tool ? rd_importer_find(ss->spec->load_tool)
+                                  : rd_importer_detect(&in, &d);
+        if (!imp && ss->spec->load_tool)
+            rd_diag_set(&d, RD_ERR_PARSE, NULL, 0, 0, "no importer named '%s'",
+                        ss->spec->load_tool);
+    }
+    struct rd_recordset got;
+    rd_recordset_init(&got);
+    if (imp) {
+        rd_diag_init(&d, path);
+        st = imp->parse(&in, &got, &d);
+        if (!st && got.len == 0)
+            st = rd_diag_set(&d, RD_ERR_PARSE, path, 0, 0, "expected a run of %s in the output",
+                             imp->name);
+    }
+    rd_status out = RD_OK;
+    if (!imp || st) {
+        char msg[700];
+        rd_diag_format(&d, msg, sizeof msg);
+        if (!(out = set_status(rec, "failed", rec->has_exit_code ? rec->exit_code : -1)))
+            out = rd_record_set_info(rec, "error", msg);
+    } else {
+        const struct rd_record *r = &got.items[0];
+        out = rd_record_set(rec, &rec->tool, imp->name);
+        for (size_t i = 0; i < r->nmetrics && !out; i++)
+            out = rd_record_set_metric(rec, r->metrics[i].name, r->metrics[i].value);
+        for (size_t i = 0; i < r->info.len && !out; i++)
+            if (!rd_record_info(rec, r->info.items[i].key))
+                out = rd_record_set_info(rec, r->info.items[i].key, r->info.items[i].value);
+        if (!out && r->status && strcmp(r->status, "ok") != 0 && strcmp(rec->status, "ok") == 0)
+            out = rd_record_set(rec, &rec->status, r->status);
+        if (!out && got.len > 1)
+            out = rd_record_set_info(rec, "import_note", "the output held several runs; the first is kept");
+    }
+    rd_recordset_release(&got);
+    rd_buf_release(&raw);
+    return out;
+}
+
+/* One load run (with the background command, when given) against the
+ * running server; the finished record goes to emit unless skipped. */
+static rd_status load_run(struct session *ss, const char *phase, long run, bool store,
+                          rd_emit_fn emit, void *ctx, bool *server_died)
+{
+    const struct rd_http_spec *sp = ss->spec;
+    char suffix[64];
+    struct log_paths lp = {{0}, {0}}, bp = {{0}, {0}};
+    snprintf(suffix, sizeof suffix, "-%s%ld-load", strcmp(phase, "warmup") == 0 ? "w" : "r", run);
+    rd_status st = log_paths(&sp->logs, suffix, &lp, ss->d);
+    if (!st && sp->background_argv) {
+        snprintf(suffix, sizeof suffix, "-%s%ld-background",
+                 strcmp(phase, "warmup") == 0 ? "w" : "r", run);
+        st = log_paths(&sp->logs, suffix, &bp, ss->d);
+    }
+    if (st)
+        return st;
+
+    struct rd_recordset set;
+    rd_recordset_init(&set);
+    struct rd_record *rec = rd_recordset_add(&set);
+    if (!rec)
+        return RD_ERR_NOMEM;
+    char ts[32];
+    rd_runner_timestamp(ts);
+    st = rd_record_copy(rec, ss->tmpl);
+    if (!st) st = rd_record_set(rec, &rec->phase, phase);
+    if (!st) st = rd_record_set(rec, &rec->started_at, ts);
+    rec->run = run;
+
+    struct rd_proc load, bg;
+    rd_proc_init(&load);
+    rd_proc_init(&bg);
+    struct rd_proc_opts lo = {
+        .argv = sp->load_argv, .envp = sp->envp, .cwd = sp->cwd, .cpus = sp->load_cpus,
+        .log_stdout = sp->logs.dir ? lp.out : NULL, .log_stderr = sp->logs.dir ? lp.err : NULL,
+        .keep_stdout = 8u << 20, .keep_stderr = 8u << 20, .timeout_s = sp->timeout_s,
+    };
+    struct rd_proc_opts bo = {
+        .argv = sp->background_argv, .envp = sp->envp, .cwd = sp->cwd,
+        .cpus = sp->background_cpus, .log_stdout = sp->logs.dir ? bp.out : NULL,
+        .log_stderr = sp->logs.dir ? bp.err : NULL, .metrics = true,
+        .timeout_s = sp->timeout_s,
+    };
+    struct rd_tree_sampler smp;
+    memset(&smp, 0, sizeof smp);
+    if (!st)
+        rd_tree_sampler_start(&smp, ss->server.pid);
+    if (!st && sp->background_argv)
+        st = rd_proc_spawn(&bg, &bo, ss->d);
+    if (!st)
+        st = rd_proc_spawn(&load, &lo, ss->d);
+    bool spawn_failed = st == RD_ERR_IO && strncmp(ss->d->msg, "cannot run", 10) == 0;
+    struct rd_proc *procs[3] = {&ss->server, &load, sp->background_argv ? &bg : NULL};
+    double next = rd_now() + 0.1;
+    while (!st && !(rd_proc_done(&load) && rd_proc_done(&bg))) {
+        if (rd_proc_interrupted) {
+            st = rd_diag_set(ss->d, RD_ERR_IO, NULL, 0, 0, "interrupted");
+            break;
+        }
+        double wait = next - rd_now();
+        st = rd_proc_poll(procs, 3, wait > 0 ? wait : 0, ss->d);
+        if (rd_now() >= next) {
+            if (!ss->server.exited)
+                rd_tree_sampler_sample(&smp);
+            next += 0.1;
+        }
+        if (ss->server.exited && !*server_died) {
+            /* The server is gone: the load has nothing to measure. */
+            *server_died = true;
+            rd_proc_stop(&load, 1.0);
+            rd_proc_stop(&bg, 1.0);
+        }
+    }
+    if (!st && !ss->server.exited)
+        rd_tree_sampler_sample(&smp);
+    if (st && !spawn_failed) {
+        rd_proc_release(&load);
+        rd_proc_release(&bg);
+        rd_tree_sampler_release(&smp);
+        rd_recordset_release(&set);
+        return st;
+    }
+    if (spawn_failed) {
+        st = set_status(rec, "failed", 127);
+        if (!st) st = rd_record_set_info(rec, "error", ss->d->msg);
+        if (!st && !rec->tool) st = rd_record_set(rec, &rec->tool, sp->load_tool ? sp->load_tool : "rundown");
+    } else {
+        int code = rd_proc_exit_code(&load);
+        st = set_status(rec, load.timed_out ? "timeout" : code == 0 ? "ok" : "failed", code);
+        if (!st && !load.timed_out && !*server_died)
+            st = import_load(ss, &load, rec, sp->logs.dir ? lp.out : "<load output>");
+        if (!st && !rec->tool)
+            st = rd_record_set(rec, &rec->tool, sp->load_tool ? sp->load_tool : "rundown");
+        if (!st) st = rd_record_set_metric(rec, "load_wall_ms", rd_proc_wall_ms(&load));
+        if (!st) st = rd_record_set_metric(rec, "server_rss_peak_kib", smp.rss_peak_kib);
+        if (!st) st = rd_record_set_metric(rec, "server_rss_mean_kib", rd_tree_sampler_rss_mean_kib(&smp));
+        if (!st) st = rd_record_set_metric(rec, "server_cpu_pct", rd_tree_sampler_cpu_pct(&smp));
+        if (!st) st = note_stream(rec, &load.out, sp->logs.dir ? lp.out : NULL, "stdout_log");
+        if (!st) st = note_stream(rec, &load.err, sp->logs.dir ? lp.err : NULL, "stderr_log");
+        if (!st && sp->background_argv) {
+            int bcode = rd_proc_exit_code(&bg);
+            char b[32];
+            snprintf(b, sizeof b, "%d", bcode);
+            st = rd_record_set_metric(rec, "background_wall_ms", rd_proc_wall_ms(&bg));
+            if (!st) st = rd_record_set_info(rec, "background_exit_code", b);
+            if (!st) st = add_stream_metrics(rec, &bg.out, "");
+            if (!st) st = note_stream(rec, &bg.out, sp->logs.dir ? bp.out : NULL, "background_log");
+            if (!st) st = note_stream(rec, &bg.err, sp->logs.dir ? bp.err : NULL, "background_stderr_log");
+            if (!st && (bcode != 0 || bg.timed_out) && !*server_died) {
+                char ex[96], msg[400];
+                rd_proc_describe_exit(&bg, ex, sizeof ex);
+                snprintf(msg, sizeof msg, "background command %s: %s",
+                         bg.timed_out ? "timed out" : "failed", ex);
+                st = rd_record_set(rec, &rec->status, bg.timed_out ? "timeout" : "failed");
+                if (!st) st = rd_record_set_info(rec, "error", msg);
+            }
+        }
+        if (!st && *server_died) {
+            char ex[96], what[160], msg[512];
+            rd_proc_describe_exit(&ss->server, ex, sizeof ex);
+            snprintf(what, sizeof what, "the server exited during the load run (%s)", ex);
+            server_fail_msg(ss, what, msg, sizeof msg);
+            st = rd_record_set(rec, &rec->status, "failed");
+            if (!st) st = rd_record_set_info(rec, "error", msg);
+        } else if (!st && strcmp(rec->status, "ok") != 0 && !rd_record_info(rec, "error")) {
+            char ex[96], tail[256], msg[512];
+            rd_proc_describe_exit(&load, ex, sizeof ex);
+            tail_excerpt(&load.err, tail, sizeof tail);
+            if (load.timed_out)
+                snprintf(msg, sizeof msg, "load timed out after %g s", sp->timeout_s);
+            else
+                snprintf(msg, sizeof msg, "load command %s%s%s", ex,
+                         load.err.tail.len ? ": " : "", load.err.tail.len ? tail : "");
+            st = rd_record_set_info(rec, "error", msg);
+        }
+    }
+    if (!st && ss->server_log[0])
+        st = rd_record_set_source(rec, "server_log", ss->server_log);
+    if (!st && store)
+        st = emit(ctx, rec, ss->d);
+    rd_proc_release(&load);
+    rd_proc_release(&bg);
+    rd_tree_sampler_release(&smp);
+    rd_recordset_release(&set);
+    return st;
+}
+
+static rd_status wait_port_free(struct session *ss, double timeout_s)
+{
+    double until = rd_now() + timeout_s;
+    while (!rd_port_is_free(ss->host, ss->port)) {
+        if (rd_now() > until)
+            return rd_diag_set(ss->d, RD_ERR_IO, NULL, 0, 0,
+                               "port %d is still in use %g s after the server stopped",
+                               ss->port, timeout_s);
+        usleep(20000);
+    }
+    return RD_OK;
+}
+
+rd_status rd_runner_http_session(const struct rd_http_spec *spec, const struct rd_record *tmpl,
+                                 long first_warmup, long first_run, int nruns,
+                                 rd_emit_fn emit, bool (*skip_warmup)(void *ctx, long run),
+                                 void *ctx, struct rd_diag *d)
+{
+    struct session ss;
+    memset(&ss, 0, sizeof ss);
+    ss.spec = spec;
+    ss.tmpl = tmpl;
+    ss.d = d;
+    rd_proc_init(&ss.server);
+    rd_status st = rd_url_parse(spec->ready_url, ss.host, sizeof ss.host, &ss.port, ss.path,
+                                sizeof ss.path, d);
+    if (st)
+        return st;
+    if (!rd_port_is_free(ss.host, ss.port))
+        return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "port %d is in use (%s)", ss.port,
+                           spec->ready_url);
+    struct log_paths sp = {{0}, {0}};
+    if ((st = log_paths(&spec->logs, "-server", &sp, d)))
+        return st;
+    if (spec->logs.dir)
+        snprintf(ss.server_log, sizeof ss.server_log, "%s", sp.err);
+    struct rd_proc_opts so = {
+        .argv = spec->server_argv, .envp = spec->envp, .cwd = spec->cwd,
+        .cpus = spec->server_cpus, .log_stdout = spec->logs.dir ? sp.out : NULL,
+        .log_stderr = spec->logs.dir ? sp.err : NULL,
+    };
+    double stop_s = spec->stop_timeout_s > 0 ? spec->stop_timeout_s : 5;
+    double ready_s = spec->ready_timeout_s > 0 ? spec->ready_timeout_s : 30;
+    char msg[700];
+    bool failed = false;
+    if ((st = rd_proc_spawn(&ss.server, &so, d))) {
+        snprintf(msg, sizeof msg, "cannot start the server: %s", d->msg);
+        failed = true;
+        goto fail_runs;
+    }
+    /* Ready: an HTTP answer on ready_url, polled with a short back-off. */
+    double until = rd_now() + ready_s, step = 0.01;
+    struct rd_proc *one[1] = {&ss.server};
+    for (;;) {
+        if (rd_proc_interrupted) {
+            st = rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "interrupted");
+            goto out;
+        }
+        if (ss.server.exited) {
+            char ex[96], what[200];
+            rd_proc_describe_exit(&ss.server, ex, sizeof ex);
+            snprintf(what, sizeof what, "the server exited before it was ready (%s)", ex);
+            server_fail_msg(&ss, what, msg, sizeof msg);
+            failed = true;
+            goto fail_runs;
+        }
+        if (http_get(ss.host, ss.port, ss.path, 1.0) >= 0)
+            break;
+        if (rd_now() > until) {
+            char what[300];
+            snprintf(what, sizeof what, "the server did not answer %s within %g s",
+                     spec->ready_url, ready_s);
+            server_fail_msg(&ss, what, msg, sizeof msg);
+            failed = true;
+            goto fail_runs;
+        }
+        if ((st = rd_proc_poll(one, 1, step, d)))
+            goto out;
+        if (step < 0.1)
+            step *= 1.5;
+    }
+    if (spec->warmup_load_s > 0)
+        warmup_traffic(&ss, spec->warmup_load_s);
+    bool died = false;
+    for (int w = 0; w < spec->warmups && !st && !died; w++) {
+        long run = first_warmup + w;
+        bool store = !(skip_warmup && skip_warmup(ctx, run));
+        st = load_run(&ss, "warmup", run, store, emit, ctx, &died);
+    }
+    for (int r = 0; r < nruns && !st; r++) {
+        if (died) {
+            snprintf(msg, sizeof msg, "the server had exited before this run");
+            failed = true;
+            st = emit_failed(&ss, "measure", first_run + r, msg, emit, ctx);
+            continue;
+        }
+        st = load_run(&ss, "measure", first_run + r, true, emit, ctx, &died);
+    }
+    if (!st && died) {
+        char ex[96], what[200];
+        rd_proc_describe_exit(&ss.server, ex, sizeof ex);
+        snprintf(what, sizeof what, "the server exited during a load run (%s)", ex);
+        server_fail_msg(&ss, what, msg, sizeof msg);
+        failed = true;
+    }
+    goto out;
+
+fail_runs:
+    rd_proc_stop(&ss.server, stop_s);
+    for (int r = 0; r < nruns && !st; r++)
+        st = emit_failed(&ss, "measure", first_run + r, msg, emit, ctx);
+out:
+    rd_proc_stop(&ss.server, stop_s);
+    if (spec->logs.dir && ss.server.out.logged == 0)
+        unlink(sp.out);
+    rd_proc_release(&ss.server);
+    if (!st && ss.port) {
+        rd_status ps = wait_port_free(&ss, stop_s);
+        if (ps && !failed)
+            return ps;
+    }
+    if (!st && failed)
+        return rd_diag_set(d, RD_ERR_RUN_FAILED, NULL, 0, 0, "%s", msg);
+    return st;
+}

@@ -1,0 +1,116 @@
+/*
+ * runner.h - one timed run of a command, and one server-under-load session,
+ * each turned into run records.
+ *
+ * The caller prepares a template record (suite, workload, config labels,
+ * info, env); the runner fills what the run measured: started_at, status,
+ * exit_code, metrics, info.error, source logs. A failed or timed-out run is
+ * data (RD_OK with status "failed"/"timeout"); an error status means the run
+ * could not be carried out at all (a log folder that cannot be written, an
+ * interrupt — then d says "interrupted" and rd_proc_interrupted is set).
+ */
+#ifndef RUNDOWN_RUNNER_H
+#define RUNDOWN_RUNNER_H
+
+#include <stdbool.h>
+
+#include "proc.h"
+#include "rundown/record.h"
+#include "rundown/status.h"
+
+/** Metric names the runner measures itself; a workload cannot overwrite them. */
+bool rd_runner_reserved_metric(const char *name);
+
+/** Appends "2026-11-30T01:02:03.123Z" (now, UTC) to out (32 bytes). */
+void rd_runner_timestamp(char out[32]);
+
+/**
+ * Turns a string into a file-name-safe slug in out: letters, digits, '.',
+ * '_' and '-' are kept, every other byte becomes %XX, so different values
+ * never share a name. Returns out.
+ */
+char *rd_runner_slug(const char *s, char *out, size_t size);
+
+/** Log files of one run: "<dir>/<stem>.stdout.txt" and ".stderr.txt". */
+struct rd_run_logs {
+    const char *dir;    /* created when missing; NULL: no logs */
+    const char *stem;   /* file stem inside dir, may contain '/' */
+};
+
+struct rd_command_spec {
+    char *const *argv;
+    char *const *envp;      /* NULL: inherit */
+    const char *cwd;        /* NULL: inherit */
+    const char *cpus;       /* NULL: no pinning */
+    double timeout_s;       /* 0: none */
+    const char *prepare;    /* run with sh -c before the run, untimed; NULL: none */
+    const char *cleanup;    /* run with sh -c after the run, untimed; NULL: none */
+    struct rd_run_logs logs;
+};
+
+/**
+ * Runs the command once and fills rec (which the caller initialised: its
+ * workload, config and info are kept). Metrics: wall_ms (CLOCK_MONOTONIC,
+ * from just before posix_spawn to the exit), user_ms, sys_ms, max_rss_kib
+ * (wait4), and every rundown:metric line of stdout. tool is "rundown".
+ */
+rd_status rd_runner_command(const struct rd_command_spec *spec, struct rd_record *rec,
+                            struct rd_diag *d);
+
+struct rd_http_spec {
+    char *const *server_argv;
+    char *const *load_argv;
+    char *const *background_argv;  /* NULL: none */
+    char *const *envp;             /* NULL: inherit */
+    const char *cwd;
+    const char *server_cpus, *load_cpus, *background_cpus;
+    const char *url;               /* for info; host and port come from ready_url */
+    const char *ready_url;
+    double ready_timeout_s;        /* 0: 30 */
+    double stop_timeout_s;         /* 0: 5 */
+    double timeout_s;              /* per load run; 0: none */
+    double warmup_load_s;          /* built-in GET traffic before the first load run */
+    int warmups;                   /* load runs stored as phase "warmup" */
+    const char *load_tool;         /* importer name; NULL: detect from the output */
+    struct rd_run_logs logs;       /* stem gets -server, -r<N>-load, ... appended */
+};
+
+/** Called with each finished record, so it can be stored at once. */
+typedef rd_status (*rd_emit_fn)(void *ctx, const struct rd_record *rec, struct rd_diag *d);
+
+/**
+ * One server session: checks the port is free, starts the server in its own
+ * process group, waits until ready_url answers, sends warmup_load_s of
+ * traffic, runs the load command 'warmups' times (phase warmup, run numbers
+ * first_warmup, first_warmup+1, ...) and 'nruns' times (phase measure, run
+ * numbers first_run, ...), each read by its importer while the server's
+ * process tree is sampled, then stops the server and waits for the port.
+ * Each record is a copy of tmpl plus the run's results, passed to emit.
+ * A server that never becomes ready or crashes gives failed records for the
+ * runs it could not serve and RD_ERR_RUN_FAILED with the reason and the tail
+ * of its log in d. The port already in use: RD_ERR_IO before anything runs.
+ * skip_warmup(ctx, run) may say a warmup need not be emitted (already
+ * stored); it still runs. No process is left running on any return.
+ */
+rd_status rd_runner_http_session(const struct rd_http_spec *spec, const struct rd_record *tmpl,
+                                 long first_warmup, long first_run, int nruns,
+                                 rd_emit_fn emit, bool (*skip_warmup)(void *ctx, long run),
+                                 void *ctx, struct rd_diag *d);
+
+/**
+ * Splits an http:// URL into host, port (default 80) and path (default
+ * "/"). RD_ERR_USAGE for anything else.
+ */
+rd_status rd_url_parse(const char *url, char *host, size_t hostsize, int *port,
+                       char *path, size_t pathsize, struct rd_diag *d);
+
+/** True when nothing accepts connections on host:port and it can be bound. */
+bool rd_port_is_free(const char *host, int port);
+
+/** A free TCP port on the loopback interface, or 0. */
+int rd_port_pick_free(void);
+
+/** Copies every field of src into dst (initialised on its own arena). */
+rd_status rd_record_copy(struct rd_record *dst, const struct rd_record *src);
+
+#endif

@@ -1,0 +1,1305 @@
+/*
+ * suite.c - reads rundown.suite/1, expands placeholders and builds the
+ * ordered run plan (docs/suite.md is the specification).
+ *
+ * Everything that can be wrong with a suite is found here, before a single
+ * process starts: unknown keys (a typo must not silently change an
+ * experiment), bad types, a matrix label naming an unknown runtime, and
+ * unknown placeholders — every template is expanded for every config while
+ * loading, so an error cannot hide in a config that runs an hour later.
+ * The JSON tree is only read here; the suite keeps its own copies in an
+ * arena, so the rest of collect never sees cJSON.
+ */
+#include "suite.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <libgen.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "proc.h"
+#include "runindex.h"
+#include "runner.h"
+#include "rundown/buf.h"
+#include "rundown/fsutil.h"
+#include "rundown/json.h"
+#include "rundown/metrics.h"
+
+/* Keys a workload may set, and which of them the top level may default. */
+static const char *const workload_keys[] = {
+    "name", "class", "description", "primary", "tie_breaker", "matrix", "exclude", "include",
+    "command", "server", "load", "load_tool", "url", "ready_url", "port", "host",
+    "background", "runs", "warmups", "warmup_load", "timeout", "ready_timeout",
+    "stop_timeout", "cpus", "server_cpus", "load_cpus", "background_cpus", "env", "cwd",
+    "shell", NULL,
+};
+static const char *const default_keys[] = {
+    "runs", "warmups", "warmup_load", "timeout", "ready_timeout", "stop_timeout", "cpus",
+    "server_cpus", "load_cpus", "background_cpus", "env", "port", "host", "cwd", "shell",
+    NULL,
+};
+static const char *const top_keys[] = {
+    "schema", "name", "description", "root", "order", "seed", "runtimes", "tools",
+    "workloads", NULL,
+};
+
+struct ctx {
+    struct rd_suite *s;
+    struct rd_diag *d;
+    const char *where;  /* "workload 'x'" or "runtime 'y'" for messages */
+};
+
+static rd_status fail(struct ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static rd_status fail(struct ctx *c, const char *fmt, ...)
+{
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (c->where)
+        return rd_diag_set(c->d, RD_ERR_PARSE, c->s->path, 0, 0, "%s: %s", c->where, msg);
+    return rd_diag_set(c->d, RD_ERR_PARSE, c->s->path, 0, 0, "%s", msg);
+}
+
+static bool in_list(const char *key, const char *const *list)
+{
+    for (; *list; list++)
+        if (strcmp(key, *list) == 0)
+            return true;
+    return false;
+}
+
+static rd_status check_keys(struct ctx *c, const cJSON *obj, const char *const *a,
+                            const char *const *b)
+{
+    for (const cJSON *it = obj->child; it; it = it->next)
+        if (!in_list(it->string, a) && !(b && in_list(it->string, b)))
+            return fail(c, "unknown key '%s'", it->string);
+    return RD_OK;
+}
+
+static bool valid_name(const char *s)
+{
+    if (!s || !*s)
+        return false;
+    for (; *s; s++)
+        if (!isalnum((unsigned char)*s) && *s != '.' && *s != '_' && *s != '-')
+            return false;
+    return true;
+}
+
+static char *sdup(struct ctx *c, const char *s)
+{
+    return rd_arena_strdup(&c->s->arena, s);
+}
+
+/* A number or string JSON scalar as label text ("4" for 4). */
+static char *scalar_text(struct ctx *c, const cJSON *v)
+{
+    if (cJSON_IsString(v))
+        return sdup(c, v->valuestring);
+    if (cJSON_IsNumber(v)) {
+        char b[32];
+        return sdup(c, rd_fmt_double(v->valuedouble, b));
+    }
+    return NULL;
+}
+
+/* An argv: a list of strings, or one string split at blanks. */
+static rd_status parse_strv(struct ctx *c, const cJSON *v, const char *what, struct rd_strv *out)
+{
+    out->v = NULL;
+    out->n = 0;
+    if (cJSON_IsString(v)) {
+        char *copy = sdup(c, v->valuestring);
+        size_t n = 0;
+        for (char *p = copy; *p;) {
+            while (*p == ' ' || *p == '\t')
+                p++;
+            if (!*p)
+                break;
+            n++;
+            while (*p && *p != ' ' && *p != '\t')
+                p++;
+        }
+        out->v = rd_arena_alloc(&c->s->arena, (n + 1) * sizeof *out->v);
+        if (!out->v)
+            return RD_ERR_NOMEM;
+        char *save = NULL;
+        for (char *tok = strtok_r(copy, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save))
+            out->v[out->n++] = tok;
+    } else if (cJSON_IsArray(v)) {
+        size_t n = (size_t)cJSON_GetArraySize(v);
+        out->v = rd_arena_alloc(&c->s->arena, (n + 1) * sizeof *out->v);
+        if (!out->v)
+            return RD_ERR_NOMEM;
+        for (const cJSON *it = v->child; it; it = it->next) {
+            if (!cJSON_IsString(it))
+                return fail(c, "expected '%s' to be a list of strings", what);
+            out->v[out->n++] = sdup(c, it->valuestring);
+        }
+    } else {
+        return fail(c, "expected '%s' to be a list of strings or a string", what);
+    }
+    if (out->n == 0)
+        return fail(c, "'%s' is empty", what);
+    return RD_OK;
+}
+
+static rd_status parse_env(struct ctx *c, const cJSON *v, struct rd_suite_kv **out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    if (!v)
+        return RD_OK;
+    if (!cJSON_IsObject(v))
+        return fail(c, "expected 'env' to be an object of strings");
+    size_t cnt = (size_t)cJSON_GetArraySize(v);
+    *out = rd_arena_alloc(&c->s->arena, (cnt + 1) * sizeof **out);
+    if (!*out)
+        return RD_ERR_NOMEM;
+    for (const cJSON *it = v->child; it; it = it->next) {
+        char *val = scalar_text(c, it);
+        if (!val || !*it->string || strchr(it->string, '='))
+            return fail(c, "expected 'env' entry '%s' to be a string with a name without '='",
+                        it->string);
+        (*out)[*n].key = sdup(c, it->string);
+        (*out)[(*n)++].value = val;
+    }
+    return RD_OK;
+}
+
+/* The workload's value for key, else the suite-level default. */
+static const cJSON *get(const cJSON *w, const cJSON *top, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(w, key);
+    if (!v && in_list(key, default_keys))
+        v = cJSON_GetObjectItemCaseSensitive(top, key);
+    return v;
+}
+
+static rd_status get_long(struct ctx *c, const cJSON *w, const cJSON *top, const char *key,
+                          long def, long min, long *out)
+{
+    const cJSON *v = get(w, top, key);
+    *out = def;
+    if (!v)
+        return RD_OK;
+    if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) ||
+        v->valuedouble < (double)min || v->valuedouble > 1e9)
+        return fail(c, "expected '%s' to be a whole number >= %ld", key, min);
+    *out = (long)v->valuedouble;
+    return RD_OK;
+}
+
+static rd_status get_secs(struct ctx *c, const cJSON *w, const cJSON *top, const char *key,
+                          double def, bool zero_ok, double *out)
+{
+    const cJSON *v = get(w, top, key);
+    *out = def;
+    if (!v)
+        return RD_OK;
+    if (!cJSON_IsNumber(v) || !(zero_ok ? v->valuedouble >= 0 : v->valuedouble > 0) ||
+        v->valuedouble > 1e7)
+        return fail(c, "expected '%s' to be a number of seconds %s 0", key, zero_ok ? ">=" : ">");
+    *out = v->valuedouble;
+    return RD_OK;
+}
+
+static rd_status get_str(struct ctx *c, const cJSON *w, const cJSON *top, const char *key,
+                         const char *def, char **out)
+{
+    const cJSON *v = get(w, top, key);
+    *out = def ? sdup(c, def) : NULL;
+    if (!v)
+        return RD_OK;
+    if (!cJSON_IsString(v))
+        return fail(c, "expected '%s' to be a string", key);
+    *out = sdup(c, v->valuestring);
+    return RD_OK;
+}
+
+static rd_status get_cpus(struct ctx *c, const cJSON *w, const cJSON *top, const char *key,
+                          char **out)
+{
+    rd_status st = get_str(c, w, top, key, NULL, out);
+    unsigned char mask[128];
+    if (!st && *out && !rd_cpulist_parse(*out, mask))
+        return fail(c, "expected '%s' to be a CPU list like \"0\" or \"0-1,3\", got '%s'", key,
+                    *out);
+    return st;
+}
+
+/* ---- placeholders ---- */
+
+struct subst {
+    const struct rd_suite *s;
+    const struct rd_suite_workload *w;
+    size_t config;
+    bool shell;
+    int depth;
+    bool no_url;  /* expanding the url itself */
+};
+
+static void sh_quote(struct rd_buf *out, const char *v)
+{
+    rd_buf_addch(out, '\'');
+    for (; *v; v++) {
+        if (*v == '\'')
+            rd_buf_addstr(out, "'\\''");
+        else
+            rd_buf_addch(out, *v);
+    }
+    rd_buf_addch(out, '\'');
+}
+
+static const struct rd_suite_runtime *config_runtime(const struct rd_suite *s,
+                                                     const struct rd_suite_workload *w,
+                                                     size_t c)
+{
+    for (size_t k = 0; k < w->nkeys; k++) {
+        if (strcmp(w->keys[k], "runtime") != 0)
+            continue;
+        const char *v = rd_suite_value(w, c, k);
+        for (size_t r = 0; r < s->nruntimes; r++)
+            if (strcmp(s->runtimes[r].name, v) == 0)
+                return &s->runtimes[r];
+    }
+    return NULL;
+}
+
+static rd_status expand(const struct subst *x, const char *tmpl, const char *what,
+                        struct rd_buf *out, struct rd_diag *d);
+
+/* Appends the value of placeholder 'name' (quoted for the shell if asked). */
+static rd_status lookup(const struct subst *x, const char *name, const char *what,
+                        struct rd_buf *out, struct rd_diag *d)
+{
+    const struct rd_suite_workload *w = x->w;
+    char num[32];
+    const char *v = NULL;
+    for (size_t k = 0; k < w->nkeys && !v; k++)
+        if (strcmp(w->keys[k], name) == 0)
+            v = rd_suite_value(w, x->config, k);
+    if (!v && strcmp(name, "root") == 0)
+        v = x->s->root;
+    else if (!v && strcmp(name, "suite") == 0)
+        v = x->s->name;
+    else if (!v && strcmp(name, "workload") == 0)
+        v = w->name;
+    else if (!v && strcmp(name, "host") == 0 && w->host)
+        v = w->host;
+    else if (!v && strcmp(name, "port") == 0 && w->port > 0) {
+        snprintf(num, sizeof num, "%d", w->port);
+        v = num;
+    }
+    if (v) {
+        if (x->shell)
+            sh_quote(out, v);
+        else
+            rd_buf_addstr(out, v);
+        return RD_OK;
+    }
+    if (strcmp(name, "url") == 0 && w->url && !x->no_url) {
+        struct subst y = *x;
+        y.no_url = true;
+        y.shell = false;
+        struct rd_buf u = RD_BUF_INIT;
+        rd_status st = expand(&y, w->url, "url", &u, d);
+        if (!st) {
+            if (x->shell)
+                sh_quote(out, u.ptr);
+            else
+                rd_buf_addstr(out, u.ptr);
+        }
+        rd_buf_release(&u);
+        return st;
+    }
+    if (strcmp(name, "runtime.cmd") == 0 && x->depth == 0) {
+        const struct rd_suite_runtime *rt = config_runtime(x->s, w, x->config);
+        if (rt) {
+            struct subst y = *x;
+            y.depth = 1;
+            y.shell = false;
+            for (size_t i = 0; i < rt->cmd.n; i++) {
+                struct rd_buf e = RD_BUF_INIT;
+                rd_status st = expand(&y, rt->cmd.v[i], "runtime cmd", &e, d);
+                if (!st) {
+                    if (i)
+                        rd_buf_addch(out, ' ');
+                    if (x->shell)
+                        sh_quote(out, e.ptr);
+                    else
+                        rd_buf_addstr(out, e.ptr);
+                }
+                rd_buf_release(&e);
+                if (st)
+                    return st;
+            }
+            return RD_OK;
+        }
+    }
+    return rd_diag_set(d, RD_ERR_PARSE, x->s->path, 0, 0,
+                       "workload '%s': unknown placeholder '{%s}' in %s", w->name, name, what);
+}
+
+static rd_status expand(const struct subst *x, const char *tmpl, const char *what,
+                        struct rd_buf *out, struct rd_diag *d)
+{
+    for (const char *p = tmpl; *p;) {
+        if (p[0] == '{' && p[1] == '{') {
+            rd_buf_addch(out, '{');
+            p += 2;
+        } else if (p[0] == '}' && p[1] == '}') {
+            rd_buf_addch(out, '}');
+            p += 2;
+        } else if (*p == '{') {
+            const char *e = p + 1;
+            while (isalnum((unsigned char)*e) || *e == '_' || *e == '-' || *e == '.')
+                e++;
+            if (*e != '}' || e == p + 1) {
+                char ex[64];
+                rd_excerpt(p, strlen(p), 20, ex, sizeof ex);
+                return rd_diag_set(d, RD_ERR_PARSE, x->s->path, 0, 0,
+                                   "workload '%s': expected a placeholder like {name} in %s, "
+                                   "got '%s' (write {{ for a literal brace)",
+                                   x->w->name, what, ex);
+            }
+            char name[128];
+            snprintf(name, sizeof name, "%.*s", (int)(e - p - 1), p + 1);
+            rd_status st = lookup(x, name, what, out, d);
+            if (st)
+                return st;
+            p = e + 1;
+        } else {
+            rd_buf_addch(out, *p++);
+        }
+    }
+    return RD_OK;
+}
+
+const char *rd_suite_value(const struct rd_suite_workload *w, size_t c, size_t k)
+{
+    return w->configs[c * w->nkeys + k];
+}
+
+static const struct rd_strv *field_strv(const struct rd_suite_workload *w,
+                                        enum rd_suite_field f, const char **name)
+{
+    switch (f) {
+    case RD_FIELD_COMMAND: *name = "command"; return &w->command;
+    case RD_FIELD_SERVER: *name = "server"; return &w->server;
+    case RD_FIELD_LOAD: *name = "load"; return &w->load;
+    case RD_FIELD_BACKGROUND: *name = "background"; return &w->background;
+    }
+    *name = "?";
+    return NULL;
+}
+
+rd_status rd_suite_expand_argv(const struct rd_suite *s, size_t wi, size_t c,
+                               enum rd_suite_field f, struct rd_arena *arena, char ***argv,
+                               struct rd_diag *d)
+{
+    const struct rd_suite_workload *w = &s->workloads[wi];
+    const char *fname;
+    const struct rd_strv *t = field_strv(w, f, &fname);
+    *argv = NULL;
+    if (!t || !t->n)
+        return RD_OK;
+    struct subst x = {s, w, c, w->shell, 0, false};
+    char what[64];
+    if (w->shell) {
+        struct rd_buf b = RD_BUF_INIT;
+        rd_status st = RD_OK;
+        for (size_t i = 0; i < t->n && !st; i++) {
+            if (i)
+                rd_buf_addch(&b, ' ');
+            snprintf(what, sizeof what, "%s", fname);
+            st = expand(&x, t->v[i], what, &b, d);
+        }
+        char **v = st ? NULL : rd_arena_alloc(arena, 4 * sizeof *v);
+        if (!st && !v)
+            st = RD_ERR_NOMEM;
+        if (!st) {
+            v[0] = rd_arena_strdup(arena, "/bin/sh");
+            v[1] = rd_arena_strdup(arena, "-c");
+            v[2] = rd_arena_strdup(arena, b.ptr);
+            *argv = v;
+        }
+        rd_buf_release(&b);
+        return st;
+    }
+    const struct rd_suite_runtime *rt = config_runtime(s, w, c);
+    size_t cap = t->n + (rt ? rt->cmd.n : 0) * t->n + 1, n = 0;
+    char **v = rd_arena_alloc(arena, cap * sizeof *v);
+    if (!v)
+        return RD_ERR_NOMEM;
+    for (size_t i = 0; i < t->n; i++) {
+        snprintf(what, sizeof what, "%s[%zu]", fname, i);
+        if (strcmp(t->v[i], "{runtime.cmd}") == 0 && rt) {
+            /* The whole element: one argument per element of cmd. */
+            struct subst y = x;
+            y.depth = 1;
+            for (size_t k = 0; k < rt->cmd.n; k++) {
+                struct rd_buf b = RD_BUF_INIT;
+                rd_status st = expand(&y, rt->cmd.v[k], "runtime cmd", &b, d);
+                if (!st)
+                    v[n++] = rd_arena_strdup(arena, b.ptr);
+                rd_buf_release(&b);
+                if (st)
+                    return st;
+            }
+            continue;
+        }
+        struct rd_buf b = RD_BUF_INIT;
+        rd_status st = expand(&x, t->v[i], what, &b, d);
+        if (!st)
+            v[n++] = rd_arena_strdup(arena, b.ptr);
+        rd_buf_release(&b);
+        if (st)
+            return st;
+    }
+    v[n] = NULL;
+    *argv = v;
+    return RD_OK;
+}
+
+rd_status rd_suite_expand_string(const struct rd_suite *s, size_t wi, size_t c,
+                                 const char *tmpl, const char *what, struct rd_arena *arena,
+                                 char **out, struct rd_diag *d)
+{
+    const struct rd_suite_workload *w = &s->workloads[wi];
+    struct subst x = {s, w, c, false, 0, tmpl == w->url};
+    struct rd_buf b = RD_BUF_INIT;
+    rd_status st = expand(&x, tmpl, what, &b, d);
+    *out = st ? NULL : rd_arena_strdup(arena, b.ptr);
+    rd_buf_release(&b);
+    return st;
+}
+
+/* The only placeholder of a version command is {root}; an error names it. */
+static bool root_only(const char *t, char *bad, size_t size)
+{
+    for (const char *p = t; *p; p++) {
+        if ((p[0] == '{' && p[1] == '{') || (p[0] == '}' && p[1] == '}')) {
+            p++;
+            continue;
+        }
+        if (*p == '{') {
+            if (strncmp(p, "{root}", 6) == 0) {
+                p += 5;
+                continue;
+            }
+            rd_excerpt(p, strlen(p), 20, bad, size);
+            return false;
+        }
+    }
+    return true;
+}
+
+char **rd_suite_version_argv(const struct rd_suite *s, const struct rd_strv *v,
+                             struct rd_arena *arena)
+{
+    char **out = rd_arena_alloc(arena, (v->n + 1) * sizeof *out);
+    for (size_t i = 0; out && i < v->n; i++) {
+        struct rd_buf b = RD_BUF_INIT;
+        for (const char *p = v->v[i]; *p;) {
+            if (strncmp(p, "{root}", 6) == 0) {
+                rd_buf_addstr(&b, s->root);
+                p += 6;
+            } else if ((p[0] == '{' && p[1] == '{') || (p[0] == '}' && p[1] == '}')) {
+                rd_buf_addch(&b, *p);
+                p += 2;
+            } else {
+                rd_buf_addch(&b, *p++);
+            }
+        }
+        out[i] = rd_arena_strdup(arena, b.ptr);
+        rd_buf_release(&b);
+        out[i + 1] = NULL;
+    }
+    return out;
+}
+
+static rd_status check_version_cmd(struct ctx *c, const struct rd_strv *v)
+{
+    char bad[64];
+    for (size_t i = 0; i < v->n; i++)
+        if (!root_only(v->v[i], bad, sizeof bad))
+            return fail(c, "expected only {root} as a placeholder in version_cmd, got '%s' "
+                           "(write {{ for a literal brace)", bad);
+    return RD_OK;
+}
+
+/* ---- parsing ---- */
+
+static rd_status parse_matrix(struct ctx *c, const cJSON *wj, struct rd_suite_workload *w)
+{
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(wj, "matrix");
+    size_t total = 1;
+    if (m && !cJSON_IsObject(m))
+        return fail(c, "expected 'matrix' to be an object of label -> list of values");
+    w->nkeys = m ? (size_t)cJSON_GetArraySize(m) : 0;
+    w->keys = rd_arena_alloc(&c->s->arena, (w->nkeys + 1) * sizeof *w->keys);
+    size_t *nv = calloc(w->nkeys + 1, sizeof *nv);
+    char ***vals = calloc(w->nkeys + 1, sizeof *vals);
+    rd_status st = (!w->keys || !nv || !vals) ? RD_ERR_NOMEM : RD_OK;
+    size_t k = 0;
+    for (const cJSON *it = m ? m->child : NULL; it && !st; it = it->next, k++) {
+        if (!valid_name(it->string)) {
+            st = fail(c, "expected matrix labels made of letters, digits, '.', '_', '-', got '%s'",
+                      it->string);
+            break;
+        }
+        w->keys[k] = sdup(c, it->string);
+        if (!cJSON_IsArray(it) || cJSON_GetArraySize(it) == 0) {
+            st = fail(c, "expected matrix '%s' to be a non-empty list", it->string);
+            break;
+        }
+        nv[k] = (size_t)cJSON_GetArraySize(it);
+        vals[k] = rd_arena_alloc(&c->s->arena, nv[k] * sizeof **vals);
+        size_t i = 0;
+        for (const cJSON *v = it->child; v && !st; v = v->next, i++) {
+            vals[k][i] = scalar_text(c, v);
+            if (!vals[k][i])
+                st = fail(c, "expected matrix '%s' values to be strings or numbers", it->string);
+            for (size_t j = 0; j < i && !st; j++)
+                if (strcmp(vals[k][j], vals[k][i]) == 0)
+                    st = fail(c, "matrix '%s' lists '%s' twice", it->string, vals[k][i]);
+        }
+        if (total > 100000 / nv[k])
+            st = fail(c, "the matrix has more than 100000 configs");
+        total *= nv[k];
+    }
+    for (size_t a = 0; a < w->nkeys && !st; a++)
+        for (size_t b = 0; b < a && !st; b++)
+            if (strcmp(w->keys[a], w->keys[b]) == 0)
+                st = fail(c, "matrix label '%s' appears twice", w->keys[a]);
+    const cJSON *ex = cJSON_GetObjectItemCaseSensitive(wj, "exclude");
+    const cJSON *in = cJSON_GetObjectItemCaseSensitive(wj, "include");
+    size_t nin = in ? (size_t)cJSON_GetArraySize(in) : 0;
+    if (!st && ex && !cJSON_IsArray(ex))
+        st = fail(c, "expected 'exclude' to be a list of objects");
+    if (!st && in && !cJSON_IsArray(in))
+        st = fail(c, "expected 'include' to be a list of objects");
+    for (const cJSON *e = ex ? ex->child : NULL; e && !st; e = e->next) {
+        if (!cJSON_IsObject(e) || !e->child)
+            st = fail(c, "expected each 'exclude' entry to be a non-empty object");
+        for (const cJSON *kv = e->child; kv && !st; kv = kv->next) {
+            size_t j;
+            for (j = 0; j < w->nkeys && strcmp(w->keys[j], kv->string) != 0; j++)
+                ;
+            if (j == w->nkeys)
+                st = fail(c, "'exclude' names '%s', which is not a matrix label", kv->string);
+            else if (!cJSON_IsString(kv) && !cJSON_IsNumber(kv))
+                st = fail(c, "expected 'exclude' values to be strings or numbers");
+        }
+    }
+    if (!st) {
+        w->configs = rd_arena_alloc(&c->s->arena,
+                                    (total + nin) * (w->nkeys ? w->nkeys : 1) * sizeof(char *));
+        if (!w->configs)
+            st = RD_ERR_NOMEM;
+    }
+    size_t *idx = calloc(w->nkeys + 1, sizeof *idx);
+    if (!idx && !st)
+        st = RD_ERR_NOMEM;
+    w->nconfigs = 0;
+    for (size_t t = 0; t < total && !st; t++) {
+        /* Mixed-radix counter, first key slowest. */
+        size_t rem = t;
+        for (size_t j = w->nkeys; j-- > 0;) {
+            idx[j] = rem % nv[j];
+            rem /= nv[j];
+        }
+        char **row = &w->configs[w->nconfigs * w->nkeys];
+        for (size_t j = 0; j < w->nkeys; j++)
+            row[j] = vals[j][idx[j]];
+        bool drop = false;
+        for (const cJSON *e = ex ? ex->child : NULL; e && !drop; e = e->next) {
+            bool all = true;
+            for (const cJSON *kv = e->child; kv && all; kv = kv->next) {
+                char *want = scalar_text(c, kv);
+                size_t j;
+                for (j = 0; strcmp(w->keys[j], kv->string) != 0; j++)
+                    ;
+                all = want && strcmp(row[j], want) == 0;
+            }
+            drop = all;
+        }
+        if (!drop)
+            w->nconfigs++;
+    }
+    for (const cJSON *e = in ? in->child : NULL; e && !st; e = e->next) {
+        if (!cJSON_IsObject(e) || (size_t)cJSON_GetArraySize(e) != w->nkeys) {
+            st = fail(c, "expected each 'include' entry to give a value for every matrix label");
+            break;
+        }
+        char **row = &w->configs[w->nconfigs * w->nkeys];
+        for (size_t j = 0; j < w->nkeys && !st; j++) {
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(e, w->keys[j]);
+            row[j] = v ? scalar_text(c, v) : NULL;
+            if (!row[j])
+                st = fail(c, "expected 'include' to give '%s' as a string or number", w->keys[j]);
+        }
+        bool dupl = false;
+        for (size_t r = 0; r < w->nconfigs && !st && !dupl; r++) {
+            bool same = true;
+            for (size_t j = 0; j < w->nkeys && same; j++)
+                same = strcmp(w->configs[r * w->nkeys + j], row[j]) == 0;
+            dupl = same;
+        }
+        if (!st && !dupl)
+            w->nconfigs++;
+    }
+    if (!st && w->nconfigs == 0)
+        st = fail(c, "'exclude' removes every config");
+    free(idx);
+    free(nv);
+    free(vals);
+    return st;
+}
+
+static rd_status parse_workload(struct ctx *c, const cJSON *wj, const cJSON *top,
+                                struct rd_suite_workload *w)
+{
+    rd_status st;
+    if (!cJSON_IsObject(wj))
+        return fail(c, "expected each workload to be an object");
+    const char *name = rd_json_str(wj, "name");
+    if (!valid_name(name))
+        return fail(c, "expected each workload to have a 'name' of letters, digits, '.', '_', '-'");
+    w->name = sdup(c, name);
+    static char where[200];
+    snprintf(where, sizeof where, "workload '%s'", w->name);
+    c->where = where;
+    if ((st = check_keys(c, wj, workload_keys, NULL)))
+        return st;
+    const char *klass = rd_json_str(wj, "class");
+    if (!klass || !*klass)
+        return fail(c, "expected a 'class' (cpu, io, mixed, startup, fileio, ...)");
+    for (const char *p = klass; *p; p++)
+        if (!islower((unsigned char)*p) && !isdigit((unsigned char)*p) && *p != '-' && *p != '_')
+            return fail(c, "expected 'class' to be a lower-case word, got '%s'", klass);
+    w->klass = sdup(c, klass);
+
+    const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(wj, "command");
+    const cJSON *srv = cJSON_GetObjectItemCaseSensitive(wj, "server");
+    const cJSON *load = cJSON_GetObjectItemCaseSensitive(wj, "load");
+    const cJSON *bg = cJSON_GetObjectItemCaseSensitive(wj, "background");
+    if (!!cmd == !!srv)
+        return fail(c, "expected one of 'command' or 'server'");
+    w->is_server = srv != NULL;
+    if (w->is_server && !load)
+        return fail(c, "a 'server' workload needs a 'load' command");
+    if (!w->is_server && (load || bg))
+        return fail(c, "'%s' needs a 'server'", load ? "load" : "background");
+    const cJSON *sh = get(wj, top, "shell");
+    if (sh && !cJSON_IsBool(sh))
+        return fail(c, "expected 'shell' to be true or false");
+    w->shell = sh && cJSON_IsTrue(sh);
+    if (cmd && (st = parse_strv(c, cmd, "command", &w->command)))
+        return st;
+    if (srv && (st = parse_strv(c, srv, "server", &w->server)))
+        return st;
+    if (load && (st = parse_strv(c, load, "load", &w->load)))
+        return st;
+    if (bg && (st = parse_strv(c, bg, "background", &w->background)))
+        return st;
+
+    const cJSON *prim = cJSON_GetObjectItemCaseSensitive(wj, "primary");
+    const char *pm = w->is_server ? "rps" : "wall_ms", *pb = NULL;
+    if (cJSON_IsString(prim)) {
+        pm = prim->valuestring;
+    } else if (cJSON_IsObject(prim)) {
+        for (const cJSON *it = prim->child; it; it = it->next)
+            if (strcmp(it->string, "metric") && strcmp(it->string, "better"))
+                return fail(c, "unknown key 'primary.%s'", it->string);
+        pm = rd_json_str(prim, "metric");
+        pb = rd_json_str(prim, "better");
+        if (!pm)
+            return fail(c, "expected 'primary.metric' to be a metric name");
+    } else if (prim) {
+        return fail(c, "expected 'primary' to be a metric name or {\"metric\", \"better\"}");
+    }
+    if (!*pm)
+        return fail(c, "expected 'primary' to name a metric");
+    if (pb && strcmp(pb, "lower") && strcmp(pb, "higher"))
+        return fail(c, "expected 'primary.better' to be \"lower\" or \"higher\", got '%s'", pb);
+    if (!pb) {
+        struct rd_metric_def def;
+        rd_metric_describe(pm, &def);
+        if (def.better == RD_BETTER_NONE)
+            return fail(c, "say whether lower or higher is better for the primary metric '%s' "
+                           "(\"primary\": {\"metric\": \"%s\", \"better\": ...})", pm, pm);
+        pb = rd_better_name(def.better);
+    }
+    w->primary_metric = sdup(c, pm);
+    w->primary_better = sdup(c, pb);
+    if ((st = get_str(c, wj, top, "tie_breaker",
+                      w->is_server ? "server_rss_peak_kib" : "max_rss_kib", &w->tie_breaker)))
+        return st;
+
+    if ((st = get_long(c, wj, top, "runs", 10, 1, &w->runs)) ||
+        (st = get_long(c, wj, top, "warmups", 0, 0, &w->warmups)) ||
+        (st = get_secs(c, wj, top, "warmup_load", 0, true, &w->warmup_load)) ||
+        (st = get_secs(c, wj, top, "timeout", 600, false, &w->timeout)) ||
+        (st = get_secs(c, wj, top, "ready_timeout", 30, false, &w->ready_timeout)) ||
+        (st = get_secs(c, wj, top, "stop_timeout", 5, false, &w->stop_timeout)) ||
+        (st = get_cpus(c, wj, top, "cpus", &w->cpus)) ||
+        (st = get_cpus(c, wj, top, "server_cpus", &w->server_cpus)) ||
+        (st = get_cpus(c, wj, top, "load_cpus", &w->load_cpus)) ||
+        (st = get_cpus(c, wj, top, "background_cpus", &w->background_cpus)) ||
+        (st = get_str(c, wj, top, "cwd", "{root}", &w->cwd)) ||
+        (st = get_str(c, wj, top, "load_tool", NULL, &w->load_tool)))
+        return st;
+    if ((st = parse_env(c, get(wj, top, "env"), &w->env, &w->nenv)))
+        return st;
+    const cJSON *port = get(wj, top, "port");
+    if (port && (!cJSON_IsNumber(port) || port->valuedouble != floor(port->valuedouble) ||
+                 port->valuedouble < 0 || port->valuedouble > 65535))
+        return fail(c, "expected 'port' to be a whole number 0-65535");
+    if (w->is_server && !port)
+        return fail(c, "a 'server' workload needs a 'port' (0 picks a free one)");
+    w->port = port ? (int)port->valuedouble : -1;
+    if (w->port == 0) {
+        w->port = rd_port_pick_free();
+        if (w->port == 0)
+            return fail(c, "no free loopback port for 'port': 0");
+    }
+    if ((st = get_str(c, wj, top, "host", "127.0.0.1", &w->host)))
+        return st;
+    if (w->is_server || port) {
+        if ((st = get_str(c, wj, top, "url", "http://{host}:{port}/", &w->url)))
+            return st;
+        if ((st = get_str(c, wj, top, "ready_url", w->url, &w->ready_url)))
+            return st;
+    } else if (cJSON_GetObjectItemCaseSensitive(wj, "url") ||
+               cJSON_GetObjectItemCaseSensitive(wj, "ready_url")) {
+        return fail(c, "'url' needs a 'server' or a 'port'");
+    }
+    if ((st = parse_matrix(c, wj, w)))
+        return st;
+    for (size_t k = 0; k < w->nkeys; k++) {
+        if (strcmp(w->keys[k], "runtime") != 0)
+            continue;
+        for (size_t i = 0; i < w->nconfigs; i++) {
+            const char *v = rd_suite_value(w, i, k);
+            size_t r;
+            for (r = 0; r < c->s->nruntimes && strcmp(c->s->runtimes[r].name, v); r++)
+                ;
+            if (r == c->s->nruntimes)
+                return fail(c, "'runtime' label value '%s' is not in runtimes", v);
+        }
+    }
+    return RD_OK;
+}
+
+/* Expands every template of every config once, so placeholders fail now. */
+static rd_status check_templates(struct rd_suite *s, size_t wi, struct rd_diag *d)
+{
+    const struct rd_suite_workload *w = &s->workloads[wi];
+    struct rd_arena tmp;
+    rd_arena_init(&tmp);
+    rd_status st = RD_OK;
+    for (size_t c = 0; c < w->nconfigs && !st; c++) {
+        char **argv, *str;
+        for (int f = RD_FIELD_COMMAND; f <= RD_FIELD_BACKGROUND && !st; f++)
+            st = rd_suite_expand_argv(s, wi, c, (enum rd_suite_field)f, &tmp, &argv, d);
+        if (!st && w->url)
+            st = rd_suite_expand_string(s, wi, c, w->url, "url", &tmp, &str, d);
+        if (!st && w->ready_url)
+            st = rd_suite_expand_string(s, wi, c, w->ready_url, "ready_url", &tmp, &str, d);
+        if (!st && w->ready_url) {
+            char host[256], path[2048];
+            int port;
+            struct rd_diag ud;
+            rd_diag_init(&ud, NULL);
+            if (rd_url_parse(str, host, sizeof host, &port, path, sizeof path, &ud))
+                st = rd_diag_set(d, RD_ERR_PARSE, s->path, 0, 0, "workload '%s': %s", w->name,
+                                 ud.msg);
+        }
+        if (!st)
+            st = rd_suite_expand_string(s, wi, c, w->cwd, "cwd", &tmp, &str, d);
+        for (size_t e = 0; e < w->nenv && !st; e++)
+            st = rd_suite_expand_string(s, wi, c, w->env[e].value, "env", &tmp, &str, d);
+        rd_arena_reset(&tmp);
+    }
+    rd_arena_release(&tmp);
+    return st;
+}
+
+rd_status rd_suite_parse(struct rd_suite *s, const char *text, size_t len, const char *path,
+                         struct rd_diag *d)
+{
+    memset(s, 0, sizeof *s);
+    rd_arena_init(&s->arena);
+    s->path = rd_arena_strdup(&s->arena, path);
+    struct ctx c = {s, d, NULL};
+    cJSON *root = NULL;
+    rd_status st = rd_json_parse(text, len, s->path, 1, &root, d);
+    if (st)
+        return st;
+    if (!cJSON_IsObject(root)) {
+        st = fail(&c, "expected a JSON object");
+        goto out;
+    }
+    const char *schema = rd_json_str(root, "schema");
+    if (!schema || strcmp(schema, RD_SUITE_SCHEMA) != 0) {
+        st = fail(&c, "expected \"schema\": \"%s\"", RD_SUITE_SCHEMA);
+        goto out;
+    }
+    if ((st = check_keys(&c, root, top_keys, default_keys)))
+        goto out;
+    const char *name = rd_json_str(root, "name");
+    if (!valid_name(name)) {
+        st = fail(&c, "expected a 'name' of letters, digits, '.', '_', '-'");
+        goto out;
+    }
+    s->name = sdup(&c, name);
+
+    /* {root}: relative to the suite file's folder, made absolute. */
+    char dirbuf[PATH_MAX], joined[PATH_MAX * 2], real[PATH_MAX];
+    snprintf(dirbuf, sizeof dirbuf, "%s", path);
+    const char *dir = dirname(dirbuf);
+    const cJSON *rootv = cJSON_GetObjectItemCaseSensitive(root, "root");
+    if (rootv && !cJSON_IsString(rootv)) {
+        st = fail(&c, "expected 'root' to be a string");
+        goto out;
+    }
+    const char *rel = rootv ? rootv->valuestring : ".";
+    if (rel[0] == '/')
+        snprintf(joined, sizeof joined, "%s", rel);
+    else
+        snprintf(joined, sizeof joined, "%s/%s", dir, rel);
+    if (!realpath(joined, real)) {
+        st = fail(&c, "root folder '%s' does not exist", joined);
+        goto out;
+    }
+    s->root = sdup(&c, real);
+
+    const char *order = rd_json_str(root, "order");
+    if (cJSON_GetObjectItemCaseSensitive(root, "order") && !order) {
+        st = fail(&c, "expected 'order' to be a string");
+        goto out;
+    }
+    if (!order || strcmp(order, "interleaved") == 0)
+        s->order = RD_ORDER_INTERLEAVED;
+    else if (strcmp(order, "random") == 0)
+        s->order = RD_ORDER_RANDOM;
+    else if (strcmp(order, "grouped") == 0)
+        s->order = RD_ORDER_GROUPED;
+    else {
+        st = fail(&c, "expected 'order' to be interleaved, random or grouped, got '%s'", order);
+        goto out;
+    }
+    const cJSON *seed = cJSON_GetObjectItemCaseSensitive(root, "seed");
+    if (seed) {
+        if (!cJSON_IsNumber(seed) || seed->valuedouble < 0 ||
+            seed->valuedouble != floor(seed->valuedouble) || seed->valuedouble > 9007199254740992.0) {
+            st = fail(&c, "expected 'seed' to be a whole number >= 0");
+            goto out;
+        }
+        s->seed = (uint64_t)seed->valuedouble;
+        s->seed_given = true;
+    } else {
+        /* Recorded in every record and printed by --dry-run, so a random
+         * order can be replayed by putting it in the file. */
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        s->seed = ((uint64_t)ts.tv_sec * 1000003u ^ (uint64_t)ts.tv_nsec ^ (uint64_t)getpid()) %
+                  1000000007u;
+    }
+
+    const cJSON *rts = cJSON_GetObjectItemCaseSensitive(root, "runtimes");
+    if (rts && !cJSON_IsObject(rts)) {
+        st = fail(&c, "expected 'runtimes' to be an object of name -> runtime");
+        goto out;
+    }
+    s->nruntimes = rts ? (size_t)cJSON_GetArraySize(rts) : 0;
+    s->runtimes = rd_arena_alloc(&s->arena, (s->nruntimes + 1) * sizeof *s->runtimes);
+    size_t i = 0;
+    static char rwhere[200];
+    for (const cJSON *r = rts ? rts->child : NULL; r && !st; r = r->next, i++) {
+        struct rd_suite_runtime *rt = &s->runtimes[i];
+        snprintf(rwhere, sizeof rwhere, "runtime '%s'", r->string);
+        c.where = rwhere;
+        static const char *const rkeys[] = {"cmd", "version_cmd", "env", "description", NULL};
+        if (!valid_name(r->string))
+            st = fail(&c, "expected a runtime name of letters, digits, '.', '_', '-'");
+        else if (!cJSON_IsObject(r))
+            st = fail(&c, "expected an object with 'cmd'");
+        else if (!(st = check_keys(&c, r, rkeys, NULL))) {
+            rt->name = sdup(&c, r->string);
+            const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(r, "cmd");
+            const cJSON *ver = cJSON_GetObjectItemCaseSensitive(r, "version_cmd");
+            if (!cmd)
+                st = fail(&c, "expected a 'cmd'");
+            if (!st)
+                st = parse_strv(&c, cmd, "cmd", &rt->cmd);
+            if (!st && ver)
+                st = parse_strv(&c, ver, "version_cmd", &rt->version_cmd);
+            if (!st && ver)
+                st = check_version_cmd(&c, &rt->version_cmd);
+            if (!st && !ver) {
+                rt->version_cmd.v = rd_arena_alloc(&s->arena, (rt->cmd.n + 2) * sizeof(char *));
+                memcpy(rt->version_cmd.v, rt->cmd.v, rt->cmd.n * sizeof(char *));
+                rt->version_cmd.v[rt->cmd.n] = sdup(&c, "--version");
+                rt->version_cmd.n = rt->cmd.n + 1;
+            }
+            if (!st)
+                st = parse_env(&c, cJSON_GetObjectItemCaseSensitive(r, "env"), &rt->env, &rt->nenv);
+        }
+    }
+    c.where = NULL;
+    if (st)
+        goto out;
+
+    const cJSON *tools = cJSON_GetObjectItemCaseSensitive(root, "tools");
+    if (tools && !cJSON_IsObject(tools)) {
+        st = fail(&c, "expected 'tools' to be an object of name -> {\"version_cmd\": [...]}");
+        goto out;
+    }
+    s->ntools = 0;
+    s->tools = rd_arena_alloc(&s->arena,
+                              ((tools ? (size_t)cJSON_GetArraySize(tools) : 0) + 1) * sizeof *s->tools);
+    for (const cJSON *t = tools ? tools->child : NULL; t && !st; t = t->next) {
+        static const char *const tkeys[] = {"version_cmd", NULL};
+        snprintf(rwhere, sizeof rwhere, "tool '%s'", t->string);
+        c.where = rwhere;
+        const cJSON *ver = cJSON_GetObjectItemCaseSensitive(t, "version_cmd");
+        if (!cJSON_IsObject(t) || !ver)
+            st = fail(&c, "expected an object with 'version_cmd'");
+        else if (!(st = check_keys(&c, t, tkeys, NULL))) {
+            struct rd_suite_tool *tl = &s->tools[s->ntools++];
+            tl->name = sdup(&c, t->string);
+            st = parse_strv(&c, ver, "version_cmd", &tl->version_cmd);
+            if (!st)
+                st = check_version_cmd(&c, &tl->version_cmd);
+        }
+    }
+    c.where = NULL;
+    if (st)
+        goto out;
+
+    const cJSON *ws = cJSON_GetObjectItemCaseSensitive(root, "workloads");
+    if (!cJSON_IsArray(ws) || cJSON_GetArraySize(ws) == 0) {
+        st = fail(&c, "expected 'workloads' to be a non-empty list");
+        goto out;
+    }
+    s->nworkloads = (size_t)cJSON_GetArraySize(ws);
+    s->workloads = rd_arena_alloc(&s->arena, s->nworkloads * sizeof *s->workloads);
+    if (!s->workloads || !s->runtimes || !s->tools) {
+        st = RD_ERR_NOMEM;
+        goto out;
+    }
+    i = 0;
+    for (const cJSON *wj = ws->child; wj && !st; wj = wj->next, i++) {
+        c.where = NULL;
+        st = parse_workload(&c, wj, root, &s->workloads[i]);
+        for (size_t j = 0; j < i && !st; j++)
+            if (strcmp(s->workloads[j].name, s->workloads[i].name) == 0)
+                st = fail(&c, "the name is used by another workload");
+        if (!st)
+            st = check_templates(s, i, d);
+    }
+out:
+    cJSON_Delete(root);
+    return st;
+}
+
+rd_status rd_suite_load(struct rd_suite *s, const char *path, struct rd_diag *d)
+{
+    struct rd_buf b = RD_BUF_INIT;
+    rd_status st = rd_read_file(path, (size_t)16 << 20, &b, d);
+    if (!st)
+        st = rd_suite_parse(s, b.ptr, b.len, path, d);
+    else
+        memset(s, 0, sizeof *s), rd_arena_init(&s->arena);
+    rd_buf_release(&b);
+    return st;
+}
+
+void rd_suite_release(struct rd_suite *s)
+{
+    rd_arena_release(&s->arena);
+    memset(s, 0, sizeof *s);
+}
+
+static rd_status check_prog(const struct rd_suite *s, const struct rd_suite_workload *w,
+                            char **argv, const char *cwd, const char *what, struct rd_diag *d)
+{
+    char found[PATH_MAX * 2];
+    if (!argv || !argv[0] || w->shell)
+        return RD_OK;
+    const char *prog = argv[0];
+    char joined[PATH_MAX * 2];
+    if (strchr(prog, '/') && prog[0] != '/' && cwd) {
+        /* posix_spawn changes directory before exec: relative to cwd. */
+        snprintf(joined, sizeof joined, "%s/%s", cwd, prog);
+        prog = joined;
+    }
+    if (!rd_which(prog, found, sizeof found))
+        return rd_diag_set(d, RD_ERR_PARSE, s->path, 0, 0,
+                           "workload '%s': program '%s' of %s not found%s", w->name, argv[0],
+                           what, strchr(argv[0], '/') ? "" : " on PATH");
+    return RD_OK;
+}
+
+rd_status rd_suite_check_system(const struct rd_suite *s, const bool *keep, struct rd_diag *d)
+{
+    struct rd_arena tmp;
+    rd_arena_init(&tmp);
+    rd_status st = RD_OK;
+    static const char *const names[] = {"command", "server", "load", "background"};
+    for (size_t wi = 0; wi < s->nworkloads && !st; wi++) {
+        if (keep && !keep[wi])
+            continue;
+        const struct rd_suite_workload *w = &s->workloads[wi];
+        for (size_t c = 0; c < w->nconfigs && !st; c++) {
+            char *cwd = NULL;
+            st = rd_suite_expand_string(s, wi, c, w->cwd, "cwd", &tmp, &cwd, d);
+            for (int f = RD_FIELD_COMMAND; f <= RD_FIELD_BACKGROUND && !st; f++) {
+                char **argv;
+                st = rd_suite_expand_argv(s, wi, c, (enum rd_suite_field)f, &tmp, &argv, d);
+                if (!st)
+                    st = check_prog(s, w, argv, cwd, names[f], d);
+            }
+            if (!st && cwd && access(cwd, X_OK) != 0)
+                st = rd_diag_set(d, RD_ERR_PARSE, s->path, 0, 0,
+                                 "workload '%s': working folder '%s' does not exist", w->name, cwd);
+            rd_arena_reset(&tmp);
+        }
+        if (!st && w->is_server && !rd_port_is_free(w->host, w->port))
+            st = rd_diag_set(d, RD_ERR_IO, s->path, 0, 0,
+                             "workload '%s': port %d is in use (a server left from an "
+                             "interrupted run?)", w->name, w->port);
+    }
+    rd_arena_release(&tmp);
+    return st;
+}
+
+rd_status rd_suite_record(const struct rd_suite *s, size_t wi, size_t c, struct rd_record *rec)
+{
+    const struct rd_suite_workload *w = &s->workloads[wi];
+    rd_status st = rd_record_set(rec, &rec->suite, s->name);
+    if (!st) st = rd_record_set(rec, &rec->workload, w->name);
+    for (size_t k = 0; k < w->nkeys && !st; k++)
+        st = rd_record_set_label(rec, w->keys[k], rd_suite_value(w, c, k));
+    if (!st) st = rd_record_set_info(rec, "class", w->klass);
+    if (!st) st = rd_record_set_info(rec, "primary_metric", w->primary_metric);
+    if (!st) st = rd_record_set_info(rec, "primary_better", w->primary_better);
+    if (!st) st = rd_record_set_info(rec, "tie_breaker", w->tie_breaker);
+    static const char *const orders[] = {"interleaved", "random", "grouped"};
+    if (!st) st = rd_record_set_info(rec, "order", orders[s->order]);
+    if (!st && s->order == RD_ORDER_RANDOM) {
+        char b[32];
+        snprintf(b, sizeof b, "%llu", (unsigned long long)s->seed);
+        st = rd_record_set_info(rec, "seed", b);
+    }
+    const char *const cp[][2] = {{"cpus", w->cpus}, {"server_cpus", w->server_cpus},
+                                 {"load_cpus", w->load_cpus},
+                                 {"background_cpus", w->background_cpus}};
+    for (size_t i = 0; i < 4 && !st; i++)
+        if (cp[i][1])
+            st = rd_record_set_info(rec, cp[i][0], cp[i][1]);
+    return st;
+}
+
+/* ---- plan ---- */
+
+uint64_t rd_xorshift64s(uint64_t *state)
+{
+    uint64_t x = *state;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    *state = x;
+    return x * 0x2545F4914F6CDD1DULL;
+}
+
+void rd_plan_init(struct rd_plan *p)
+{
+    memset(p, 0, sizeof *p);
+}
+
+void rd_plan_release(struct rd_plan *p)
+{
+    free(p->items);
+    memset(p, 0, sizeof *p);
+}
+
+static rd_status plan_add(struct rd_plan *p, size_t w, size_t c, bool warmup, long run,
+                          long *measured)
+{
+    if (p->len == p->cap) {
+        size_t ncap = p->cap ? p->cap * 2 : 64;
+        struct rd_plan_item *ni = realloc(p->items, ncap * sizeof *ni);
+        if (!ni)
+            return RD_ERR_NOMEM;
+        p->items = ni;
+        p->cap = ncap;
+    }
+    p->items[p->len++] = (struct rd_plan_item){w, c, warmup, run, warmup ? -1 : (*measured)++};
+    return RD_OK;
+}
+
+rd_status rd_plan_build(const struct rd_suite *s, struct rd_plan *p, struct rd_diag *d)
+{
+    rd_status st = RD_OK;
+    long measured = 0;
+    uint64_t state = s->seed ^ 0x9E3779B97F4A7C15ULL;
+    if (!state)
+        state = 1;
+    p->seed = s->seed;
+    for (size_t wi = 0; wi < s->nworkloads && !st; wi++) {
+        const struct rd_suite_workload *w = &s->workloads[wi];
+        long warm = w->is_server ? 0 : w->warmups;
+        if (s->order == RD_ORDER_GROUPED) {
+            for (size_t c = 0; c < w->nconfigs && !st; c++) {
+                for (long k = 1; k <= warm && !st; k++)
+                    st = plan_add(p, wi, c, true, k, &measured);
+                for (long r = 1; r <= w->runs && !st; r++)
+                    st = plan_add(p, wi, c, false, r, &measured);
+            }
+            continue;
+        }
+        for (long k = 1; k <= warm && !st; k++)
+            for (size_t c = 0; c < w->nconfigs && !st; c++)
+                st = plan_add(p, wi, c, true, k, &measured);
+        if (s->order == RD_ORDER_INTERLEAVED) {
+            for (long r = 1; r <= w->runs && !st; r++)
+                for (size_t c = 0; c < w->nconfigs && !st; c++)
+                    st = plan_add(p, wi, c, false, r, &measured);
+            continue;
+        }
+        /* Random: shuffle the multiset of configs, then number each config's
+         * runs in the order they come up. */
+        size_t n = w->nconfigs * (size_t)w->runs;
+        size_t *seq = malloc(n * sizeof *seq);
+        long *next = calloc(w->nconfigs, sizeof *next);
+        if (!seq || !next) {
+            free(seq);
+            free(next);
+            return rd_diag_set(d, RD_ERR_NOMEM, NULL, 0, 0, "out of memory");
+        }
+        for (size_t i = 0; i < n; i++)
+            seq[i] = i % w->nconfigs;
+        for (size_t i = n; i-- > 1;) {
+            size_t j = (size_t)(rd_xorshift64s(&state) % (uint64_t)(i + 1));
+            size_t t = seq[i];
+            seq[i] = seq[j];
+            seq[j] = t;
+        }
+        for (size_t i = 0; i < n && !st; i++)
+            st = plan_add(p, wi, seq[i], false, ++next[seq[i]], &measured);
+        free(seq);
+        free(next);
+    }
+    if (st)
+        return rd_diag_set(d, st, NULL, 0, 0, "out of memory");
+    return RD_OK;
+}
+
+rd_status rd_plan_shard(struct rd_plan *p, unsigned i, unsigned n)
+{
+    if (i < 1 || i > n)
+        return RD_ERR_USAGE;
+    /* Which (workload, config) pairs keep a measured run: their warmups stay. */
+    size_t o = 0;
+    for (size_t k = 0; k < p->len; k++) {
+        struct rd_plan_item *it = &p->items[k];
+        bool keep;
+        if (!it->warmup) {
+            keep = it->measured_no % (long)n == (long)(i - 1);
+        } else {
+            keep = false;
+            for (size_t j = 0; j < p->len && !keep; j++) {
+                const struct rd_plan_item *m = &p->items[j];
+                keep = !m->warmup && m->workload == it->workload && m->config == it->config &&
+                       m->measured_no % (long)n == (long)(i - 1);
+            }
+        }
+        if (keep)
+            p->items[o++] = *it;
+    }
+    p->len = o;
+    return RD_OK;
+}
+
+rd_status rd_plan_only(const struct rd_suite *s, struct rd_plan *p, const char *pattern)
+{
+    size_t o = 0;
+    rd_status st = RD_OK;
+    for (size_t k = 0; k < p->len && !st; k++) {
+        struct rd_plan_item *it = &p->items[k];
+        const struct rd_suite_workload *w = &s->workloads[it->workload];
+        bool keep = fnmatch(pattern, w->name, 0) == 0;
+        if (!keep) {
+            struct rd_recordset set;
+            rd_recordset_init(&set);
+            struct rd_record *r = rd_recordset_add(&set);
+            struct rd_buf id = RD_BUF_INIT;
+            st = r ? rd_buf_addf(&id, "%s/", w->name) : RD_ERR_NOMEM;
+            for (size_t j = 0; j < w->nkeys && !st; j++)
+                st = rd_record_set_label(r, w->keys[j], rd_suite_value(w, it->config, j));
+            if (!st)
+                st = rd_record_config_id(r, &id);
+            keep = !st && fnmatch(pattern, id.ptr, 0) == 0;
+            rd_buf_release(&id);
+            rd_recordset_release(&set);
+        }
+        if (keep)
+            p->items[o++] = *it;
+    }
+    p->len = o;
+    return st;
+}
+
+rd_status rd_plan_drop_stored(const struct rd_suite *s, struct rd_plan *p,
+                              const struct rd_run_index *ix)
+{
+    size_t o = 0;
+    rd_status st = RD_OK;
+    for (size_t k = 0; k < p->len && !st; k++) {
+        const struct rd_plan_item *it = &p->items[k];
+        struct rd_recordset set;
+        rd_recordset_init(&set);
+        struct rd_record *r = rd_recordset_add(&set);
+        st = r ? rd_suite_record(s, it->workload, it->config, r) : RD_ERR_NOMEM;
+        if (!st) st = rd_record_set(r, &r->phase, it->warmup ? "warmup" : "measure");
+        if (!st) {
+            r->run = it->run;
+            if (!rd_run_index_has(ix, r))
+                p->items[o++] = *it;
+        }
+        rd_recordset_release(&set);
+    }
+    p->len = o;
+    return st;
+}
+
+bool rd_shard_parse(const char *arg, unsigned *i, unsigned *n)
+{
+    char *end;
+    if (!isdigit((unsigned char)arg[0]))
+        return false;
+    unsigned long a = strtoul(arg, &end, 10);
+    if (*end != '/' || !isdigit((unsigned char)end[1]))
+        return false;
+    unsigned long b = strtoul(end + 1, &end, 10);
+    if (*end || a < 1 || b < 1 || a > b || b > 1000000)
+        return false;
+    *i = (unsigned)a;
+    *n = (unsigned)b;
+    return true;
+}

@@ -1,0 +1,185 @@
+/*
+ * suite.h - rundown.suite/1 (docs/suite.md): parsing, placeholder
+ * expansion and the run plan.
+ *
+ * A suite is parsed once into plain arrays in one arena; nothing in it
+ * changes afterwards. Expansion is a pure function of (workload, config),
+ * and the plan a pure function of the suite and its seed, so two machines
+ * given the same file and seed number the runs identically (--shard relies
+ * on it) and a resumed collection sees the same keys it stored before.
+ */
+#ifndef RUNDOWN_SUITE_H
+#define RUNDOWN_SUITE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rundown/arena.h"
+#include "rundown/record.h"
+#include "rundown/status.h"
+
+#define RD_SUITE_SCHEMA "rundown.suite/1"
+
+enum rd_order { RD_ORDER_INTERLEAVED, RD_ORDER_RANDOM, RD_ORDER_GROUPED };
+
+/** A list of template strings (argv or values). */
+struct rd_strv {
+    char **v;
+    size_t n;
+};
+
+struct rd_suite_kv {
+    char *key, *value;
+};
+
+struct rd_suite_runtime {
+    char *name;
+    struct rd_strv cmd;          /* may use {root} */
+    struct rd_strv version_cmd;  /* may use {root}; default cmd + --version */
+    struct rd_suite_kv *env;
+    size_t nenv;
+};
+
+struct rd_suite_tool {
+    char *name;
+    struct rd_strv version_cmd;
+};
+
+struct rd_suite_workload {
+    char *name, *klass;
+    char *primary_metric, *primary_better, *tie_breaker;
+    char **keys;                 /* matrix label names, file order */
+    size_t nkeys;
+    char **configs;              /* nconfigs * nkeys values, row-major */
+    size_t nconfigs;
+    bool is_server, shell;
+    struct rd_strv command, server, load, background;
+    char *url, *ready_url, *host, *cwd, *load_tool;
+    int port;
+    struct rd_suite_kv *env;
+    size_t nenv;
+    long runs, warmups;
+    double warmup_load, timeout, ready_timeout, stop_timeout;
+    char *cpus, *server_cpus, *load_cpus, *background_cpus;
+};
+
+struct rd_suite {
+    char *path;                  /* as given, for messages */
+    char *name;
+    char *root;                  /* absolute */
+    enum rd_order order;
+    uint64_t seed;
+    bool seed_given;
+    struct rd_suite_runtime *runtimes;
+    size_t nruntimes;
+    struct rd_suite_tool *tools;
+    size_t ntools;
+    struct rd_suite_workload *workloads;
+    size_t nworkloads;
+    struct rd_arena arena;
+};
+
+/**
+ * Parses and checks a suite file: schema, keys (unknown keys are errors),
+ * types, matrix/exclude/include, runtime references, placeholders in every
+ * template for every config. Port 0 is replaced by a free loopback port.
+ * Binaries and ports in use are checked by rd_suite_check_system(). On error
+ * d names the file (and line:col for JSON syntax) and the workload.
+ */
+rd_status rd_suite_load(struct rd_suite *s, const char *path, struct rd_diag *d);
+
+/** Parses a suite from memory (path is used for messages and {root}). */
+rd_status rd_suite_parse(struct rd_suite *s, const char *text, size_t len, const char *path,
+                         struct rd_diag *d);
+
+void rd_suite_release(struct rd_suite *s);
+
+/** The label value of config c of workload w for key k. */
+const char *rd_suite_value(const struct rd_suite_workload *w, size_t c, size_t k);
+
+/** Which template of a workload to expand. */
+enum rd_suite_field { RD_FIELD_COMMAND, RD_FIELD_SERVER, RD_FIELD_LOAD, RD_FIELD_BACKGROUND };
+
+/**
+ * Expands one argv template for config c into a NULL-terminated argv in
+ * 'arena' (with "shell": /bin/sh -c STRING). RD_ERR_PARSE on a bad
+ * placeholder; d says which field and element.
+ */
+rd_status rd_suite_expand_argv(const struct rd_suite *s, size_t w, size_t c,
+                               enum rd_suite_field f, struct rd_arena *arena, char ***argv,
+                               struct rd_diag *d);
+
+/** Expands a single string field (url, ready_url, cwd, env value). */
+rd_status rd_suite_expand_string(const struct rd_suite *s, size_t w, size_t c,
+                                 const char *tmpl, const char *what, struct rd_arena *arena,
+                                 char **out, struct rd_diag *d);
+
+/**
+ * Expands a runtime's or tool's version_cmd: {root} is its only
+ * placeholder ({{ and }} are literal braces). NULL-terminated, in arena.
+ */
+char **rd_suite_version_argv(const struct rd_suite *s, const struct rd_strv *v,
+                             struct rd_arena *arena);
+
+/**
+ * Checks what the suite needs from this machine: every program it would run
+ * (commands, servers, load tools, version commands) exists, and no server
+ * workload's port is in use. Only workloads with keep[w] true (all when
+ * keep is NULL) are checked.
+ */
+rd_status rd_suite_check_system(const struct rd_suite *s, const bool *keep, struct rd_diag *d);
+
+/** Fills rec (on its arena) with the suite, workload, labels and the info
+ *  fields every run of (w, c) carries. */
+rd_status rd_suite_record(const struct rd_suite *s, size_t w, size_t c, struct rd_record *rec);
+
+/* ---- the plan ---- */
+
+struct rd_plan_item {
+    size_t workload, config;
+    bool warmup;      /* a warmup run of a command workload */
+    long run;         /* 1-based, in execution order per config and phase */
+    long measured_no; /* 0-based number among measured runs of the whole plan; -1 for warmups */
+};
+
+struct rd_plan {
+    struct rd_plan_item *items;
+    size_t len, cap;
+    uint64_t seed;
+};
+
+void rd_plan_init(struct rd_plan *p);
+void rd_plan_release(struct rd_plan *p);
+
+/** Expands the suite into its full, ordered plan (see docs/suite.md, Order). */
+rd_status rd_plan_build(const struct rd_suite *s, struct rd_plan *p, struct rd_diag *d);
+
+/**
+ * Keeps the measured runs whose measured_no mod n == i-1, and the warmups of
+ * every (workload, config) that keeps a measured run. 1 <= i <= n.
+ */
+rd_status rd_plan_shard(struct rd_plan *p, unsigned i, unsigned n);
+
+/**
+ * Keeps the items whose workload name or "workload/config-id" matches the
+ * fnmatch(3) pattern.
+ */
+rd_status rd_plan_only(const struct rd_suite *s, struct rd_plan *p, const char *pattern);
+
+struct rd_run_index;
+
+/**
+ * Drops the items whose key (suite, workload, config, phase, run) is in
+ * the index: what --resume skips.
+ */
+rd_status rd_plan_drop_stored(const struct rd_suite *s, struct rd_plan *p,
+                              const struct rd_run_index *ix);
+
+/** Parses "I/N" with 1 <= I <= N. */
+bool rd_shard_parse(const char *arg, unsigned *i, unsigned *n);
+
+/** The next number of a xorshift64* generator (state must not be 0). */
+uint64_t rd_xorshift64s(uint64_t *state);
+
+#endif

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# runner_http.sh BUILD ROOT - `rundown-collect http` end to end against a tiny
+# loopback server (python3), with wrk bounded to 1 s per run: a normal
+# session, a server crashing mid-run, a server that never answers, SIGINT to
+# rundown during a load run, mixed load, a missing load tool. After every
+# case no process of the case may be left and the port must be free.
+set -u
+command -v wrk >/dev/null || { echo "SKIP: wrk not installed"; exit 0; }
+. "$(dirname "$0")/runner_lib.bash" "$1"
+# Every process of this test carries this marker in its command line.
+MARK="rdtest$$"
+cat > srv.py <<'PY'
+import http.server, os, sys, threading, time
+port, mode = int(sys.argv[1]), sys.argv[2]
+if mode == "never":
+    time.sleep(60)
+crashed = [False]
+class H(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    def do_GET(self):
+        if mode == "crash" and self.path == "/load" and not crashed[0]:
+            crashed[0] = True
+            threading.Timer(0.3, lambda: os._exit(7)).start()
+        body = b"hello\n"
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+    def log_message(self, *a):
+        pass
+print("listening", flush=True)
+http.server.ThreadingHTTPServer(("127.0.0.1", port), H).serve_forever()
+PY
+# 1. A normal session: 1 warmup + 2 measured load runs on one server.
+P=$(free_port)
+"$RC" http --server "python3 srv.py $P ok $MARK" --url "http://127.0.0.1:$P/load" \
+    --ready-url "http://127.0.0.1:$P/" -n 2 -W 1 --warmup-load 0.2 -t wrk -w hello \
+    -l runtime=python -o ok.jsonl -- wrk -t1 -c2 -d1s "http://127.0.0.1:$P/load" 2>err.txt
+rc=$?
+[ $rc -eq 0 ] || { fail "normal session: exit $rc"; cat err.txt; }
+check ok.jsonl "normal session" '[ (r["phase"], r["run"], r["status"], r["tool"]) for r in recs] == [("warmup",1,"ok","wrk"),("measure",1,"ok","wrk"),("measure",2,"ok","wrk")] and all(r["metrics"]["rps"] > 0 and r["metrics"]["requests"] > 0 and r["metrics"]["server_rss_peak_kib"] > 1000 and r["metrics"]["server_rss_mean_kib"] <= r["metrics"]["server_rss_peak_kib"] and r["metrics"]["server_cpu_pct"] >= 0 and r["config"] == {"runtime": "python"} and r["env"].startswith("env-") for r in recs)'
+ls env-*.json >/dev/null 2>&1 || fail "normal session: no env-*.json next to the store"
+no_leftovers "normal session" "$MARK" "$P"
+
+# 2. The server crashes 0.3 s into the first load run.
+P=$(free_port)
+"$RC" http --server "python3 srv.py $P crash $MARK" --url "http://127.0.0.1:$P/load" \
+    --ready-url "http://127.0.0.1:$P/" -n 2 -t wrk -o crash.jsonl \
+    -- wrk -t1 -c2 -d1s "http://127.0.0.1:$P/load" 2>err.txt
+rc=$?
+[ $rc -eq 4 ] || fail "crash: exit $rc, expected 4"
+check crash.jsonl "crash" 'len(recs) == 2 and all(r["status"] == "failed" for r in recs) and "exited during the load run (exit status 7)" in recs[0]["info"]["error"] and "had exited before this run" in recs[1]["info"]["error"]'
+grep -q "exited during the load run" err.txt || fail "crash: no message on stderr"
+no_leftovers "crash" "$MARK" "$P"
+
+# 3. A server that never answers: ready timeout, failed run, its log tail.
+P=$(free_port)
+"$RC" http --shell --server "echo warming up >&2; exec python3 srv.py $P never $MARK" \
+    --url "http://127.0.0.1:$P/" --ready-timeout 1 -n 1 -t wrk -o never.jsonl \
+    -- wrk -t1 -c2 -d1s "http://127.0.0.1:$P/" 2>err.txt
+rc=$?
+[ $rc -eq 4 ] || fail "never ready: exit $rc, expected 4"
+grep -q "did not answer http://127.0.0.1:$P/ within 1 s; server log ends: warming up" err.txt ||
+    { fail "never ready: message"; cat err.txt; }
+check never.jsonl "never ready" 'len(recs) == 1 and recs[0]["status"] == "failed" and recs[0]["source"]["server_log"].endswith("-server.stderr.txt")'
+no_leftovers "never ready" "$MARK" "$P"
+
+# 4. SIGINT to rundown while a load run is in flight.
+P=$(free_port)
+"$RC" http --server "python3 srv.py $P ok $MARK" --url "http://127.0.0.1:$P/" -n 3 -t wrk \
+    -o int.jsonl -- wrk -t1 -c2 -d2s "http://127.0.0.1:$P/" 2>err.txt &
+pid=$!
+for i in $(seq 1 100); do  # until wrk runs
+    ps -eo args | grep -v grep | grep -q "wrk -t1 -c2 -d2s http://127.0.0.1:$P/" && break
+    sleep 0.05
+done
+sleep 0.3
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc -eq 130 ] || fail "sigint: exit $rc, expected 130"
+[ ! -s int.jsonl ] || fail "sigint: the interrupted run was stored"
+if ps -eo args | grep -v grep | grep -q "wrk -t1 -c2 -d2s http://127.0.0.1:$P/"; then fail "sigint: wrk left behind"; fi
+no_leftovers "sigint" "$MARK" "$P"
+
+# 5. Mixed load: a background command alongside the load run.
+P=$(free_port)
+"$RC" http --server "python3 srv.py $P ok $MARK" --url "http://127.0.0.1:$P/" -n 1 -t wrk \
+    --background "sh -c 'sleep 0.2; echo rundown:metric bg_calc_ms=12.5'" --shell \
+    -o mixed.jsonl -- wrk -t1 -c2 -d1s "http://127.0.0.1:$P/" 2>err.txt
+rc=$?
+[ $rc -eq 0 ] || { fail "mixed: exit $rc"; cat err.txt; }
+check mixed.jsonl "mixed" 'len(recs) == 1 and recs[0]["status"] == "ok" and recs[0]["metrics"]["bg_calc_ms"] == 12.5 and recs[0]["metrics"]["background_wall_ms"] >= 200 and recs[0]["info"]["background_exit_code"] == "0"'
+no_leftovers "mixed" "$MARK" "$P"
+
+# 6. A missing load tool: refused before anything starts.
+P=$(free_port)
+"$RC" http --server "python3 srv.py $P ok $MARK" --url "http://127.0.0.1:$P/" -n 1 \
+    -o missing.jsonl -- rundown-no-such-tool "http://127.0.0.1:$P/" 2>err.txt
+rc=$?
+[ $rc -eq 2 ] || fail "missing tool: exit $rc, expected 2"
+grep -q "command not found: 'rundown-no-such-tool'" err.txt || fail "missing tool: message"
+[ ! -e missing.jsonl ] || fail "missing tool: store written"
+no_leftovers "missing tool" "$MARK" "$P"
+
+finish runner_http

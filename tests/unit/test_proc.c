@@ -1,0 +1,256 @@
+// links: rd_collect
+/*
+ * test_proc - spawning, exit codes, rundown:metric lines, capped logs,
+ * timeouts that reach the whole process group, CPU lists, PATH lookup and
+ * process-tree sampling. No timing is asserted beyond "it ended".
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "proc.h"
+
+static int run(char **argv, const struct rd_proc_opts *extra, struct rd_proc *p)
+{
+    struct rd_proc_opts o = extra ? *extra : (struct rd_proc_opts){0};
+    struct rd_diag d;
+    o.argv = argv;
+    rd_diag_init(&d, NULL);
+    rd_proc_init(p);
+    assert_int_equal(rd_proc_spawn(p, &o, &d), RD_OK);
+    struct rd_proc *one[1] = {p};
+    assert_int_equal(rd_proc_wait_all(one, 1, &d), RD_OK);
+    return rd_proc_exit_code(p);
+}
+
+static void test_exit_codes(void **state)
+{
+    (void)state;
+    struct rd_proc p;
+    char *t[] = {"true", NULL}, *f[] = {"sh", "-c", "exit 7", NULL};
+    char *k[] = {"sh", "-c", "kill -9 $$", NULL};
+    char ex[128];
+    assert_int_equal(run(t, NULL, &p), 0);
+    assert_true(rd_proc_wall_ms(&p) > 0);
+    rd_proc_release(&p);
+    assert_int_equal(run(f, NULL, &p), 7);
+    rd_proc_describe_exit(&p, ex, sizeof ex);
+    assert_string_equal(ex, "exit status 7");
+    rd_proc_release(&p);
+    assert_int_equal(run(k, NULL, &p), 128 + 9);
+    rd_proc_describe_exit(&p, ex, sizeof ex);
+    assert_non_null(strstr(ex, "killed by signal 9"));
+    rd_proc_release(&p);
+}
+
+static void test_spawn_missing(void **state)
+{
+    (void)state;
+    struct rd_proc p;
+    struct rd_diag d;
+    char *argv[] = {"rundown-no-such-program", NULL};
+    struct rd_proc_opts o = {.argv = argv};
+    rd_diag_init(&d, NULL);
+    rd_proc_init(&p);
+    assert_int_equal(rd_proc_spawn(&p, &o, &d), RD_ERR_IO);
+    assert_non_null(strstr(d.msg, "cannot run 'rundown-no-such-program'"));
+    rd_proc_release(&p);
+}
+
+static void test_metrics(void **state)
+{
+    (void)state;
+    struct rd_proc p;
+    char *argv[] = {"sh", "-c",
+        "echo 'rundown:metric a_ms=1.5'; echo 'rundown:metric b=2e3'; "
+        "echo 'rundown:metric a_ms=3'; echo 'rundown:metric Bad=1'; "
+        "echo 'rundown:metric c=abc'; echo 'x rundown:metric d=1'; "
+        "echo 'rundown:metric e=nan'; printf 'rundown:metric last_ms=4'", NULL};
+    struct rd_proc_opts o = {.metrics = true};
+    assert_int_equal(run(argv, &o, &p), 0);
+    /* The last value of a name wins; prefix must start the line; a final
+     * line without a newline counts; NaN is a value "not measured". */
+    assert_int_equal(p.out.mn, 4);
+    assert_string_equal(p.out.mv[0].name, "a_ms");
+    assert_true(p.out.mv[0].value == 3.0);
+    assert_string_equal(p.out.mv[1].name, "b");
+    assert_true(p.out.mv[1].value == 2000.0);
+    assert_string_equal(p.out.mv[2].name, "e");
+    assert_true(isnan(p.out.mv[2].value));
+    assert_string_equal(p.out.mv[3].name, "last_ms");
+    assert_true(p.out.mv[3].value == 4.0);
+    assert_int_equal(p.out.bad_metric_lines, 2);
+    assert_non_null(strstr(p.out.bad_metric_first, "Bad=1"));
+    rd_proc_release(&p);
+}
+
+static void test_log_cap_and_keep(void **state)
+{
+    (void)state;
+    struct rd_proc p;
+    char path[] = "/tmp/rundown-test-proc-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    /* 300000 bytes of output; the log keeps 100000, the rest is counted. */
+    char *argv[] = {"sh", "-c", "head -c 300000 /dev/zero | tr '\\0' x; echo err >&2", NULL};
+    struct rd_proc_opts o = {.log_stdout = path, .log_cap = 100000, .keep_stdout = 10,
+                             .keep_stderr = 100};
+    assert_int_equal(run(argv, &o, &p), 0);
+    assert_int_equal(p.out.logged, 100000);
+    assert_int_equal(p.out.dropped, 200000);
+    assert_int_equal(p.out.keep.len, 10);
+    assert_string_equal(p.err.keep.ptr, "err\n");
+    assert_int_equal(p.out.tail.len <= 2 * RD_TAIL_BYTES, 1);
+    rd_proc_release(&p);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_size, 100000);
+    unlink(path);
+}
+
+static bool gone(pid_t pid)
+{
+    /* Gone, or a zombie waiting for a PID 1 that does not reap. */
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return true;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    char *p = strrchr(buf, ')');
+    return p && p[1] == ' ' && p[2] == 'Z';
+}
+
+static void test_timeout_kills_group(void **state)
+{
+    (void)state;
+    struct rd_proc p;
+    /* The child starts a grandchild, prints its pid and ignores SIGTERM:
+     * the timeout must still end both (SIGKILL to the group). */
+    char *argv[] = {"sh", "-c", "trap '' TERM; sleep 30 & echo $!; wait; sleep 30", NULL};
+    struct rd_proc_opts o = {.timeout_s = 0.3, .kill_grace_s = 0.2, .keep_stdout = 64};
+    run(argv, &o, &p);
+    assert_true(p.timed_out);
+    assert_true(p.exited);
+    pid_t gpid = (pid_t)atoi(p.out.keep.ptr);
+    assert_true(gpid > 0);
+    for (int i = 0; i < 100 && !gone(gpid); i++)
+        usleep(10000);
+    assert_true(gone(gpid));
+    rd_proc_release(&p);
+}
+
+static void test_stop(void **state)
+{
+    (void)state;
+    struct rd_proc p;
+    struct rd_diag d;
+    char *argv[] = {"sleep", "30", NULL};
+    struct rd_proc_opts o = {.argv = argv};
+    rd_diag_init(&d, NULL);
+    rd_proc_init(&p);
+    assert_int_equal(rd_proc_spawn(&p, &o, &d), RD_OK);
+    pid_t pid = p.pid;
+    rd_proc_stop(&p, 1.0);
+    assert_true(p.exited);
+    assert_true(p.stopped);
+    assert_int_equal(rd_proc_exit_code(&p), 128 + SIGTERM);
+    assert_true(gone(pid));
+    rd_proc_release(&p);
+}
+
+static void test_cpulist(void **state)
+{
+    (void)state;
+    unsigned char m[128];
+    assert_true(rd_cpulist_parse("0", m));
+    assert_int_equal(m[0], 1);
+    assert_true(rd_cpulist_parse("1-3,9", m));
+    assert_int_equal(m[0], 0x0e);
+    assert_int_equal(m[1], 0x02);
+    assert_false(rd_cpulist_parse("", m));
+    assert_false(rd_cpulist_parse("3-1", m));
+    assert_false(rd_cpulist_parse("0,", m));
+    assert_false(rd_cpulist_parse("a", m));
+    assert_false(rd_cpulist_parse("1024", m));
+}
+
+static void test_pinning(void **state)
+{
+    (void)state;
+    struct rd_proc p;
+    char *argv[] = {"sh", "-c", "grep Cpus_allowed_list /proc/self/status", NULL};
+    struct rd_proc_opts o = {.cpus = "0", .keep_stdout = 256};
+    assert_int_equal(run(argv, &o, &p), 0);
+    assert_non_null(strstr(p.out.keep.ptr, "Cpus_allowed_list:\t0\n"));
+    rd_proc_release(&p);
+}
+
+static void test_which(void **state)
+{
+    (void)state;
+    char out[4096];
+    assert_true(rd_which("sh", out, sizeof out));
+    assert_non_null(strstr(out, "/sh"));
+    assert_true(rd_which("/bin/sh", out, sizeof out));
+    assert_false(rd_which("rundown-no-such-program", out, sizeof out));
+    assert_false(rd_which("/etc/passwd", out, sizeof out));
+    assert_false(rd_which("", out, sizeof out));
+}
+
+static void test_tree_sampler(void **state)
+{
+    (void)state;
+    struct rd_proc p;
+    struct rd_diag d;
+    /* A leader with two children that each hold ~8 MiB resident. */
+    char *argv[] = {"sh", "-c",
+        "for i in 1 2; do (head -c 8000000 /dev/zero | tr '\\0' x | sleep 2) & done; wait", NULL};
+    struct rd_proc_opts o = {.argv = argv};
+    rd_diag_init(&d, NULL);
+    rd_proc_init(&p);
+    assert_int_equal(rd_proc_spawn(&p, &o, &d), RD_OK);
+    struct rd_tree_sampler s;
+    rd_tree_sampler_start(&s, p.pid);
+    for (int i = 0; i < 5; i++) {
+        usleep(100000);
+        rd_tree_sampler_sample(&s);
+    }
+    assert_true(s.npids >= 3);  /* sh, its subshells, head/tr/sleep */
+    assert_true(s.rss_peak_kib > 0);
+    assert_true(rd_tree_sampler_rss_mean_kib(&s) > 0);
+    assert_true(rd_tree_sampler_rss_mean_kib(&s) <= s.rss_peak_kib);
+    assert_true(rd_tree_sampler_cpu_pct(&s) >= 0);
+    rd_tree_sampler_release(&s);
+    rd_proc_stop(&p, 1.0);
+    rd_proc_release(&p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_exit_codes),
+        cmocka_unit_test(test_spawn_missing),
+        cmocka_unit_test(test_metrics),
+        cmocka_unit_test(test_log_cap_and_keep),
+        cmocka_unit_test(test_timeout_kills_group),
+        cmocka_unit_test(test_stop),
+        cmocka_unit_test(test_cpulist),
+        cmocka_unit_test(test_pinning),
+        cmocka_unit_test(test_which),
+        cmocka_unit_test(test_tree_sampler),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

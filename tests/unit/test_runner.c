@@ -1,0 +1,266 @@
+// links: rd_collect
+/*
+ * test_runner - one timed command run as a record (status, exit code,
+ * metrics, errors, logs, prepare/cleanup), URL parsing, ports, slugs and
+ * record copies. Wall times are checked to exist, never against a figure.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "envinfo.h"
+#include "runner.h"
+#include "rundown/json.h"
+
+static const char *source_get(const struct rd_record *r, const char *key)
+{
+    for (size_t i = 0; i < r->source.len; i++)
+        if (strcmp(r->source.items[i].key, key) == 0)
+            return r->source.items[i].value;
+    return NULL;
+}
+
+static void run_cmd(char **argv, double timeout, const char *prepare, const char *logdir,
+                    struct rd_recordset *set, struct rd_record **out)
+{
+    struct rd_diag d;
+    rd_diag_init(&d, NULL);
+    rd_recordset_init(set);
+    struct rd_record *r = rd_recordset_add(set);
+    assert_non_null(r);
+    assert_int_equal(rd_record_set(r, &r->workload, "w"), RD_OK);
+    struct rd_command_spec spec = {.argv = argv, .timeout_s = timeout, .prepare = prepare,
+                                   .logs = {.dir = logdir, .stem = "w/run-1"}};
+    assert_int_equal(rd_runner_command(&spec, r, &d), RD_OK);
+    assert_int_equal(rd_record_validate(r, &d), RD_OK);
+    *out = r;
+}
+
+static void test_ok_with_metrics(void **state)
+{
+    (void)state;
+    struct rd_recordset set;
+    struct rd_record *r;
+    double v;
+    char *argv[] = {"sh", "-c",
+                    "echo 'rundown:metric calc_ms=12.5'; echo 'rundown:metric wall_ms=1'", NULL};
+    run_cmd(argv, 0, NULL, NULL, &set, &r);
+    assert_string_equal(r->status, "ok");
+    assert_string_equal(r->tool, "rundown");
+    assert_true(r->has_exit_code);
+    assert_int_equal(r->exit_code, 0);
+    assert_non_null(r->started_at);
+    assert_true(rd_record_metric(r, "calc_ms", &v) && v == 12.5);
+    /* The measured wall_ms is kept; the printed one is ignored and noted. */
+    assert_true(rd_record_metric(r, "wall_ms", &v) && v != 1.0);
+    assert_true(rd_record_metric(r, "user_ms", &v));
+    assert_true(rd_record_metric(r, "sys_ms", &v));
+    assert_true(rd_record_metric(r, "max_rss_kib", &v) && v > 0);
+    assert_string_equal(rd_record_info(r, "ignored_metric_lines"), "1");
+    rd_recordset_release(&set);
+}
+
+static void test_failed_and_timeout(void **state)
+{
+    (void)state;
+    struct rd_recordset set;
+    struct rd_record *r;
+    char *f[] = {"sh", "-c", "echo boom >&2; exit 3", NULL};
+    run_cmd(f, 0, NULL, NULL, &set, &r);
+    assert_string_equal(r->status, "failed");
+    assert_int_equal(r->exit_code, 3);
+    assert_string_equal(rd_record_info(r, "error"), "exit status 3: boom");
+    rd_recordset_release(&set);
+
+    char *t[] = {"sleep", "10", NULL};
+    run_cmd(t, 0.2, NULL, NULL, &set, &r);
+    assert_string_equal(r->status, "timeout");
+    assert_int_equal(r->exit_code, 128 + 15);
+    assert_non_null(strstr(rd_record_info(r, "error"), "timed out after 0.2 s"));
+    rd_recordset_release(&set);
+
+    char *ok[] = {"true", NULL};
+    run_cmd(ok, 0, "exit 5", NULL, &set, &r);
+    assert_string_equal(r->status, "failed");
+    assert_false(r->has_exit_code);
+    assert_string_equal(rd_record_info(r, "error"), "prepare command failed: exit status 5");
+    rd_recordset_release(&set);
+}
+
+static void test_logs(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rundown-test-runner-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    struct rd_recordset set;
+    struct rd_record *r;
+    char *argv[] = {"sh", "-c", "echo hello", NULL};
+    run_cmd(argv, 0, NULL, dir, &set, &r);
+    char want[256];
+    snprintf(want, sizeof want, "%s/w/run-1.stdout.txt", dir);
+    /* stdout is kept; the empty stderr log is removed, not listed. */
+    assert_string_equal(source_get(r, "stdout_log"), want);
+    assert_null(source_get(r, "stderr_log"));
+    struct stat st;
+    assert_int_equal(stat(want, &st), 0);
+    assert_int_equal(st.st_size, 6);
+    snprintf(want, sizeof want, "%s/w/run-1.stderr.txt", dir);
+    assert_int_not_equal(stat(want, &st), 0);
+    rd_recordset_release(&set);
+    snprintf(want, sizeof want, "rm -rf '%s'", dir);
+    assert_int_equal(system(want), 0);
+}
+
+static void test_url_parse(void **state)
+{
+    (void)state;
+    char host[64], path[64];
+    int port;
+    struct rd_diag d;
+    rd_diag_init(&d, NULL);
+    assert_int_equal(rd_url_parse("http://127.0.0.1:8080/a?b", host, sizeof host, &port, path,
+                                  sizeof path, &d), RD_OK);
+    assert_string_equal(host, "127.0.0.1");
+    assert_int_equal(port, 8080);
+    assert_string_equal(path, "/a?b");
+    assert_int_equal(rd_url_parse("http://localhost", host, sizeof host, &port, path,
+                                  sizeof path, &d), RD_OK);
+    assert_int_equal(port, 80);
+    assert_string_equal(path, "/");
+    assert_int_equal(rd_url_parse("http://[::1]:9/x", host, sizeof host, &port, path,
+                                  sizeof path, &d), RD_OK);
+    assert_string_equal(host, "::1");
+    assert_int_equal(port, 9);
+    assert_int_equal(rd_url_parse("https://x/", host, sizeof host, &port, path, sizeof path, &d),
+                     RD_ERR_USAGE);
+    assert_int_equal(rd_url_parse("http://x:0/", host, sizeof host, &port, path, sizeof path, &d),
+                     RD_ERR_USAGE);
+    assert_int_equal(rd_url_parse("http://x:80a/", host, sizeof host, &port, path, sizeof path,
+                                  &d), RD_ERR_USAGE);
+    assert_int_equal(rd_url_parse("http://:80/", host, sizeof host, &port, path, sizeof path, &d),
+                     RD_ERR_USAGE);
+}
+
+static void test_ports(void **state)
+{
+    (void)state;
+    int port = rd_port_pick_free();
+    assert_true(port > 0);
+    assert_true(rd_port_is_free("127.0.0.1", port));
+    int s = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    int one = 1;
+    setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    assert_int_equal(bind(s, (struct sockaddr *)&a, sizeof a), 0);
+    assert_int_equal(listen(s, 1), 0);
+    assert_false(rd_port_is_free("127.0.0.1", port));
+    close(s);
+    assert_true(rd_port_is_free("127.0.0.1", port));
+}
+
+static void test_slug_and_copy(void **state)
+{
+    (void)state;
+    char out[64];
+    assert_string_equal(rd_runner_slug("bun-1.2_x", out, sizeof out), "bun-1.2_x");
+    assert_string_equal(rd_runner_slug("a b/c", out, sizeof out), "a%20b%2Fc");
+    assert_string_equal(rd_runner_slug("..", out, sizeof out), "%2E.");
+    assert_true(rd_runner_reserved_metric("wall_ms"));
+    assert_false(rd_runner_reserved_metric("heavycalc_ms"));
+
+    struct rd_recordset a, b;
+    rd_recordset_init(&a);
+    rd_recordset_init(&b);
+    struct rd_record *src = rd_recordset_add(&a);
+    assert_int_equal(rd_record_set(src, &src->workload, "w"), RD_OK);
+    assert_int_equal(rd_record_set(src, &src->suite, "s"), RD_OK);
+    assert_int_equal(rd_record_set_label(src, "runtime", "bun"), RD_OK);
+    assert_int_equal(rd_record_set_info(src, "class", "cpu"), RD_OK);
+    assert_int_equal(rd_record_set_metric(src, "x_ms", 2), RD_OK);
+    src->run = 3;
+    struct rd_record *dst = rd_recordset_add(&b);
+    assert_int_equal(rd_record_copy(dst, src), RD_OK);
+    rd_recordset_release(&a);  /* the copy must not point into a's arena */
+    struct rd_buf j1 = RD_BUF_INIT;
+    assert_int_equal(rd_record_to_json(dst, &j1), RD_OK);
+    assert_non_null(strstr(j1.ptr, "\"suite\":\"s\",\"workload\":\"w\",\"config\":{\"runtime\":\"bun\"},\"run\":3"));
+    assert_non_null(strstr(j1.ptr, "\"x_ms\":2"));
+    rd_buf_release(&j1);
+    rd_recordset_release(&b);
+}
+
+static void test_env(void **state)
+{
+    (void)state;
+    char *v1[] = {"sh", "-c", "echo; echo '  tool v1  '", NULL};
+    char *v2[] = {"sh", "-c", "echo tool v2 >&2", NULL};
+    char *bad[] = {"sh", "-c", "exit 3", NULL};
+    struct rd_env_probe p1[] = {{"runtime", "rt", v1, NULL}, {"tool", "t", bad, NULL}};
+    struct rd_env_probe p2[] = {{"runtime", "rt", v2, NULL}, {"tool", "t", bad, NULL}};
+    cJSON *e1, *e2, *e3;
+    char id1[32], id2[32], id3[32];
+    struct rd_diag d;
+    rd_diag_init(&d, NULL);
+    assert_int_equal(rd_env_capture(p1, 2, "server 0", &e1, id1, sizeof id1, &d), RD_OK);
+    assert_int_equal(rd_env_capture(p1, 2, NULL, &e2, id2, sizeof id2, &d), RD_OK);
+    assert_int_equal(rd_env_capture(p2, 2, NULL, &e3, id3, sizeof id3, &d), RD_OK);
+    /* Same facts, same id (the pinning note and load are not hashed); a
+     * different runtime version, a different id. */
+    assert_int_equal(strlen(id1), 12);
+    assert_int_equal(strncmp(id1, "env-", 4), 0);
+    assert_string_equal(id1, id2);
+    assert_string_not_equal(id1, id3);
+    assert_string_equal(rd_json_str(e1, "schema"), "rundown.env/1");
+    assert_string_equal(rd_json_str(e1, "id"), id1);
+    assert_string_equal(rd_json_str(e1, "pinning"), "server 0");
+    const cJSON *rt = cJSON_GetObjectItem(cJSON_GetObjectItem(e1, "runtimes"), "rt");
+    assert_string_equal(rd_json_str(rt, "version"), "tool v1");
+    rt = cJSON_GetObjectItem(cJSON_GetObjectItem(e3, "runtimes"), "rt");
+    assert_string_equal(rd_json_str(rt, "version"), "tool v2");
+    const cJSON *t = cJSON_GetObjectItem(cJSON_GetObjectItem(e1, "tools"), "t");
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(t, "version")));
+    assert_string_equal(rd_json_str(t, "error"), "version command printed nothing (exit status 3)");
+    double cores;
+    assert_true(rd_json_num(cJSON_GetObjectItem(e1, "cpu"), "cores_logical", &cores) && cores >= 1);
+
+    char dir[] = "/tmp/rundown-test-env-XXXXXX", path[4096], cmd[128];
+    assert_non_null(mkdtemp(dir));
+    assert_int_equal(rd_env_write_once(dir, e1, id1, path, sizeof path, &d), RD_OK);
+    FILE *f = fopen(path, "w");  /* a second write must keep the first file */
+    fputs("first", f);
+    fclose(f);
+    assert_int_equal(rd_env_write_once(dir, e2, id1, path, sizeof path, &d), RD_OK);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_size, 5);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    cJSON_Delete(e1);
+    cJSON_Delete(e2);
+    cJSON_Delete(e3);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ok_with_metrics),
+        cmocka_unit_test(test_failed_and_timeout),
+        cmocka_unit_test(test_logs),
+        cmocka_unit_test(test_url_parse),
+        cmocka_unit_test(test_ports),
+        cmocka_unit_test(test_slug_and_copy),
+        cmocka_unit_test(test_env),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

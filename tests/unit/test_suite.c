@@ -1,0 +1,457 @@
+// links: rd_collect
+/*
+ * test_suite - rundown.suite/1 parsing, placeholder expansion and errors,
+ * and the planner: interleaving, grouping, seeded random order, sharding,
+ * --only and the resume keys.
+ *
+ * Expected plans are written out by hand from docs/suite.md (Order).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runindex.h"
+#include "suite.h"
+
+/* Any path whose folder exists: {root} defaults to that folder. */
+#define SUITE_PATH RD_SOURCE_DIR "/tests/unit/suite.json"
+
+static rd_status parse(struct rd_suite *s, const char *text, struct rd_diag *d)
+{
+    rd_diag_init(d, NULL);
+    return rd_suite_parse(s, text, strlen(text), SUITE_PATH, d);
+}
+
+#define BASE \
+    "{\"schema\":\"rundown.suite/1\",\"name\":\"t\",%s" \
+    "\"runtimes\":{\"node\":{\"cmd\":[\"/bin/node\",\"--x\"]},\"bun\":{\"cmd\":\"/bin/bun run\"}}," \
+    "\"workloads\":[%s]}"
+
+static char *mk(const char *top, const char *workloads)
+{
+    static char buf[8192];
+    snprintf(buf, sizeof buf, BASE, top, workloads);
+    return buf;
+}
+
+static void expect_error(const char *top, const char *workloads, const char *needle)
+{
+    struct rd_suite s;
+    struct rd_diag d;
+    rd_status st = parse(&s, mk(top, workloads), &d);
+    if (st == RD_OK || !strstr(d.msg, needle))
+        fail_msg("expected an error containing '%s', got status %d '%s'", needle, st, d.msg);
+    rd_suite_release(&s);
+}
+
+static void test_matrix_order_exclude_include(void **state)
+{
+    (void)state;
+    struct rd_suite s;
+    struct rd_diag d;
+    assert_int_equal(parse(&s, mk("", "{\"name\":\"w\",\"class\":\"cpu\","
+        "\"matrix\":{\"runtime\":[\"node\",\"bun\"],\"workers\":[1,4]},"
+        "\"exclude\":[{\"runtime\":\"bun\",\"workers\":4}],"
+        "\"include\":[{\"runtime\":\"node\",\"workers\":\"8\"},{\"runtime\":\"node\",\"workers\":1}],"
+        "\"command\":[\"{runtime.cmd}\",\"a.js\",\"-w={workers}\"]}"), &d), RD_OK);
+    const struct rd_suite_workload *w = &s.workloads[0];
+    /* Product with the first key slowest: node/1 node/4 bun/1 (bun/4
+     * excluded), then the include node/8 (node/1 is already there). */
+    assert_int_equal(w->nconfigs, 4);
+    const char *want[4][2] = {{"node", "1"}, {"node", "4"}, {"bun", "1"}, {"node", "8"}};
+    for (size_t c = 0; c < 4; c++) {
+        assert_string_equal(rd_suite_value(w, c, 0), want[c][0]);
+        assert_string_equal(rd_suite_value(w, c, 1), want[c][1]);
+    }
+    assert_string_equal(w->primary_metric, "wall_ms");
+    assert_string_equal(w->primary_better, "lower");
+    assert_string_equal(w->tie_breaker, "max_rss_kib");
+    assert_int_equal(w->runs, 10);
+    rd_suite_release(&s);
+}
+
+static void test_expand_runtime_cmd(void **state)
+{
+    (void)state;
+    struct rd_suite s;
+    struct rd_diag d;
+    struct rd_arena a;
+    char **argv;
+    rd_arena_init(&a);
+    assert_int_equal(parse(&s, mk("", "{\"name\":\"w\",\"class\":\"cpu\","
+        "\"matrix\":{\"runtime\":[\"node\",\"bun\"]},"
+        "\"command\":[\"{runtime.cmd}\",\"x={runtime.cmd}\",\"{{lit}}\",\"{runtime}-{workload}-{suite}\"]}"),
+        &d), RD_OK);
+    assert_int_equal(rd_suite_expand_argv(&s, 0, 0, RD_FIELD_COMMAND, &a, &argv, &d), RD_OK);
+    /* A whole element splices cmd's elements; inside a longer one they join. */
+    const char *want0[] = {"/bin/node", "--x", "x=/bin/node --x", "{lit}", "node-w-t", NULL};
+    for (size_t i = 0; want0[i]; i++)
+        assert_string_equal(argv[i], want0[i]);
+    assert_null(argv[5]);
+    assert_int_equal(rd_suite_expand_argv(&s, 0, 1, RD_FIELD_COMMAND, &a, &argv, &d), RD_OK);
+    assert_string_equal(argv[0], "/bin/bun");
+    assert_string_equal(argv[1], "run");
+    assert_string_equal(argv[2], "x=/bin/bun run");
+    rd_suite_release(&s);
+    rd_arena_release(&a);
+}
+
+static void test_expand_shell_quotes(void **state)
+{
+    (void)state;
+    struct rd_suite s;
+    struct rd_diag d;
+    struct rd_arena a;
+    char **argv;
+    rd_arena_init(&a);
+    assert_int_equal(parse(&s, mk("", "{\"name\":\"w\",\"class\":\"cpu\",\"shell\":true,"
+        "\"matrix\":{\"v\":[\"a b'; rm\"]},\"command\":\"echo {v} | cat\"}"), &d), RD_OK);
+    assert_int_equal(rd_suite_expand_argv(&s, 0, 0, RD_FIELD_COMMAND, &a, &argv, &d), RD_OK);
+    assert_string_equal(argv[0], "/bin/sh");
+    assert_string_equal(argv[1], "-c");
+    /* The value is one quoted word: a label can never become code. */
+    assert_string_equal(argv[2], "echo 'a b'\\''; rm' | cat");
+    rd_suite_release(&s);
+    rd_arena_release(&a);
+}
+
+static void test_server_defaults_and_url(void **state)
+{
+    (void)state;
+    struct rd_suite s;
+    struct rd_diag d;
+    struct rd_arena a;
+    char **argv, *url;
+    rd_arena_init(&a);
+    assert_int_equal(parse(&s, mk("\"port\":18099,", "{\"name\":\"io\",\"class\":\"io\","
+        "\"server\":[\"srv\",\"--port={port}\"],\"load\":[\"wrk\",\"-d1s\",\"{url}\"],"
+        "\"url\":\"http://{host}:{port}/p\",\"warmups\":2}"), &d), RD_OK);
+    const struct rd_suite_workload *w = &s.workloads[0];
+    assert_true(w->is_server);
+    assert_int_equal(w->port, 18099);
+    assert_string_equal(w->primary_metric, "rps");
+    assert_string_equal(w->primary_better, "higher");
+    assert_string_equal(w->tie_breaker, "server_rss_peak_kib");
+    assert_int_equal(rd_suite_expand_argv(&s, 0, 0, RD_FIELD_LOAD, &a, &argv, &d), RD_OK);
+    assert_string_equal(argv[2], "http://127.0.0.1:18099/p");
+    assert_int_equal(rd_suite_expand_string(&s, 0, 0, w->ready_url, "ready_url", &a, &url, &d),
+                     RD_OK);
+    assert_string_equal(url, "http://127.0.0.1:18099/p");
+    /* Server sessions hold their warmups: the plan has measured runs only. */
+    struct rd_plan p;
+    rd_plan_init(&p);
+    assert_int_equal(rd_plan_build(&s, &p, &d), RD_OK);
+    assert_int_equal(p.len, 10);
+    for (size_t i = 0; i < p.len; i++)
+        assert_false(p.items[i].warmup);
+    rd_plan_release(&p);
+    rd_suite_release(&s);
+    rd_arena_release(&a);
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    const char *cpu = "\"class\":\"cpu\",\"command\":[\"true\"]";
+    char w[1024];
+    expect_error("", "{\"name\":\"w\",\"class\":\"cpu\",\"command\":[\"x{mechansim}\"],"
+                     "\"matrix\":{\"mechanism\":[\"a\"]}}",
+                 "workload 'w': unknown placeholder '{mechansim}' in command[0]");
+    expect_error("", "{\"name\":\"w\",\"class\":\"cpu\",\"command\":[\"x{oops\"]}",
+                 "expected a placeholder like {name} in command[0]");
+    expect_error("", "{\"name\":\"w\",\"class\":\"cpu\",\"command\":[\"{port}\"]}",
+                 "unknown placeholder '{port}'");
+    expect_error("", "{\"name\":\"w\",\"class\":\"cpu\",\"command\":[\"{runtime.cmd}\"]}",
+                 "unknown placeholder '{runtime.cmd}'");
+    snprintf(w, sizeof w, "{\"name\":\"w\",%s,\"warmup\":1}", cpu);
+    expect_error("", w, "workload 'w': unknown key 'warmup'");
+    expect_error("\"wormups\":1,", "{\"name\":\"w\",\"class\":\"cpu\",\"command\":\"true\"}",
+                 "unknown key 'wormups'");
+    snprintf(w, sizeof w, "{\"name\":\"w\",%s,\"matrix\":{\"runtime\":[\"nodejs\"]}}", cpu);
+    expect_error("", w, "'runtime' label value 'nodejs' is not in runtimes");
+    expect_error("", "{\"name\":\"w\",\"class\":\"cpu\",\"command\":\"a\",\"server\":\"b\",\"load\":\"c\"}",
+                 "expected one of 'command' or 'server'");
+    expect_error("", "{\"name\":\"w\",\"class\":\"io\",\"server\":\"b\",\"load\":\"c\"}",
+                 "needs a 'port'");
+    expect_error("", "{\"name\":\"w\",\"command\":\"a\"}", "expected a 'class'");
+    snprintf(w, sizeof w, "{\"name\":\"w\",%s},{\"name\":\"w\",%s}", cpu, cpu);
+    expect_error("", w, "the name is used by another workload");
+    snprintf(w, sizeof w, "{\"name\":\"w\",%s,\"primary\":\"requests\"}", cpu);
+    expect_error("", w, "say whether lower or higher is better");
+    snprintf(w, sizeof w, "{\"name\":\"w\",%s,\"matrix\":{\"a\":[\"x\",\"y\"]},"
+                          "\"exclude\":[{\"a\":\"x\"},{\"a\":\"y\"}]}", cpu);
+    expect_error("", w, "'exclude' removes every config");
+    snprintf(w, sizeof w, "{\"name\":\"w\",%s,\"cpus\":\"0-\"}", cpu);
+    expect_error("", w, "expected 'cpus' to be a CPU list");
+    expect_error("\"order\":\"shuffled\",", "{\"name\":\"w\",\"class\":\"cpu\",\"command\":\"a\"}",
+                 "expected 'order' to be interleaved, random or grouped");
+
+    struct rd_suite s;
+    struct rd_diag d;
+    assert_int_equal(parse(&s, "{\"schema\":\"rundown.suite/1\",", &d), RD_ERR_PARSE);
+    assert_non_null(strstr(d.path, "suite.json"));
+    assert_int_not_equal(d.line, 0);
+    rd_suite_release(&s);
+    assert_int_equal(parse(&s, "{\"schema\":\"rundown.suite/2\"}", &d), RD_ERR_PARSE);
+    assert_non_null(strstr(d.msg, "rundown.suite/1"));
+    rd_suite_release(&s);
+}
+
+/* Two workloads: A with configs a1 a2 (2 runs, 1 warmup), B one config. */
+static const char *const two =
+    "{\"name\":\"A\",\"class\":\"cpu\",\"runs\":2,\"warmups\":1,"
+    "\"matrix\":{\"k\":[\"a1\",\"a2\"]},\"command\":\"true\"},"
+    "{\"name\":\"B\",\"class\":\"cpu\",\"runs\":3,\"command\":\"true\"}";
+
+static void plan_of(const char *order, struct rd_suite *s, struct rd_plan *p)
+{
+    struct rd_diag d;
+    char top[128];
+    snprintf(top, sizeof top, "\"order\":\"%s\",\"seed\":7,", order);
+    assert_int_equal(parse(s, mk(top, two), &d), RD_OK);
+    rd_plan_init(p);
+    assert_int_equal(rd_plan_build(s, p, &d), RD_OK);
+}
+
+static void test_plan_interleaved_grouped(void **state)
+{
+    (void)state;
+    struct rd_suite s;
+    struct rd_plan p;
+    plan_of("interleaved", &s, &p);
+    /* workload, config, warmup, run, measured_no */
+    const long want[][5] = {
+        {0, 0, 1, 1, -1}, {0, 1, 1, 1, -1},
+        {0, 0, 0, 1, 0}, {0, 1, 0, 1, 1}, {0, 0, 0, 2, 2}, {0, 1, 0, 2, 3},
+        {1, 0, 0, 1, 4}, {1, 0, 0, 2, 5}, {1, 0, 0, 3, 6},
+    };
+    assert_int_equal(p.len, 9);
+    for (size_t i = 0; i < p.len; i++) {
+        assert_int_equal(p.items[i].workload, want[i][0]);
+        assert_int_equal(p.items[i].config, want[i][1]);
+        assert_int_equal(p.items[i].warmup, want[i][2]);
+        assert_int_equal(p.items[i].run, want[i][3]);
+        assert_int_equal(p.items[i].measured_no, want[i][4]);
+    }
+    rd_plan_release(&p);
+    rd_suite_release(&s);
+
+    plan_of("grouped", &s, &p);
+    const long g[][4] = {{0, 0, 1, 1}, {0, 0, 0, 1}, {0, 0, 0, 2},
+                         {0, 1, 1, 1}, {0, 1, 0, 1}, {0, 1, 0, 2}};
+    for (size_t i = 0; i < 6; i++) {
+        assert_int_equal(p.items[i].config, g[i][1]);
+        assert_int_equal(p.items[i].warmup, g[i][2]);
+        assert_int_equal(p.items[i].run, g[i][3]);
+    }
+    rd_plan_release(&p);
+    rd_suite_release(&s);
+}
+
+static void test_plan_random(void **state)
+{
+    (void)state;
+    struct rd_suite s, s2;
+    struct rd_plan p, p2;
+    char big[512];
+    struct rd_diag d;
+    snprintf(big, sizeof big, "{\"name\":\"R\",\"class\":\"cpu\",\"runs\":20,"
+                              "\"matrix\":{\"k\":[\"x\",\"y\",\"z\"]},\"command\":\"true\"}");
+    assert_int_equal(parse(&s, mk("\"order\":\"random\",\"seed\":42,", big), &d), RD_OK);
+    assert_int_equal(parse(&s2, mk("\"order\":\"random\",\"seed\":42,", big), &d), RD_OK);
+    rd_plan_init(&p);
+    rd_plan_init(&p2);
+    assert_int_equal(rd_plan_build(&s, &p, &d), RD_OK);
+    assert_int_equal(rd_plan_build(&s2, &p2, &d), RD_OK);
+    assert_int_equal(p.seed, 42);
+    assert_int_equal(p.len, 60);
+    /* Same seed, same plan; each config gets runs 1..20 in execution order. */
+    long next[3] = {1, 1, 1};
+    bool interleaved = true;
+    for (size_t i = 0; i < p.len; i++) {
+        assert_int_equal(p.items[i].config, p2.items[i].config);
+        assert_int_equal(p.items[i].run, next[p.items[i].config]++);
+        if (p.items[i].config != i % 3)
+            interleaved = false;
+    }
+    assert_int_equal(next[0], 21);
+    assert_int_equal(next[1], 21);
+    assert_int_equal(next[2], 21);
+    assert_false(interleaved);  /* 1 chance in 60!/(20!^3) to fail by luck */
+    rd_plan_release(&p);
+    rd_plan_release(&p2);
+    rd_suite_release(&s);
+    rd_suite_release(&s2);
+}
+
+static void test_plan_shard(void **state)
+{
+    (void)state;
+    struct rd_suite s;
+    struct rd_plan p;
+    int seen[7] = {0};
+    for (unsigned i = 1; i <= 3; i++) {
+        plan_of("interleaved", &s, &p);
+        assert_int_equal(rd_plan_shard(&p, i, 3), RD_OK);
+        bool warm[2] = {false, false}, meas[2] = {false, false};
+        for (size_t k = 0; k < p.len; k++) {
+            const struct rd_plan_item *it = &p.items[k];
+            if (it->warmup) {
+                warm[it->config] = true;
+                continue;
+            }
+            assert_int_equal(it->measured_no % 3, (long)i - 1);
+            seen[it->measured_no]++;
+            if (it->workload == 0)
+                meas[it->config] = true;
+        }
+        /* A shard runs the warmups of exactly the configs it measures. */
+        assert_int_equal(warm[0], meas[0]);
+        assert_int_equal(warm[1], meas[1]);
+        rd_plan_release(&p);
+        rd_suite_release(&s);
+    }
+    for (int k = 0; k < 7; k++)
+        assert_int_equal(seen[k], 1);  /* disjoint and complete */
+    unsigned i, n;
+    assert_true(rd_shard_parse("2/5", &i, &n));
+    assert_int_equal(i, 2);
+    assert_int_equal(n, 5);
+    assert_false(rd_shard_parse("0/5", &i, &n));
+    assert_false(rd_shard_parse("6/5", &i, &n));
+    assert_false(rd_shard_parse("1/", &i, &n));
+    assert_false(rd_shard_parse("1/2x", &i, &n));
+    assert_false(rd_shard_parse("-1/2", &i, &n));
+}
+
+static void test_plan_only(void **state)
+{
+    (void)state;
+    struct rd_suite s;
+    struct rd_plan p;
+    plan_of("interleaved", &s, &p);
+    assert_int_equal(rd_plan_only(&s, &p, "B"), RD_OK);
+    assert_int_equal(p.len, 3);
+    rd_plan_release(&p);
+    rd_suite_release(&s);
+    plan_of("interleaved", &s, &p);
+    assert_int_equal(rd_plan_only(&s, &p, "A/*k=a2*"), RD_OK);
+    assert_int_equal(p.len, 3);  /* one warmup, two runs */
+    for (size_t k = 0; k < p.len; k++)
+        assert_int_equal(p.items[k].config, 1);
+    rd_plan_release(&p);
+    rd_suite_release(&s);
+}
+
+static void test_resume_keys(void **state)
+{
+    (void)state;
+    struct rd_suite s;
+    struct rd_plan p;
+    struct rd_run_index ix;
+    struct rd_recordset set;
+    plan_of("interleaved", &s, &p);
+    rd_run_index_init(&ix);
+    rd_recordset_init(&set);
+    /* Stored: A k=a1 measure 1, A k=a2 warmup 1, and a run of another suite
+     * with the same workload/config/run, which must not count. */
+    struct rd_record *r = rd_recordset_add(&set);
+    assert_int_equal(rd_suite_record(&s, 0, 0, r), RD_OK);
+    r->run = 1;
+    assert_int_equal(rd_run_index_add(&ix, r), RD_OK);
+    r = rd_recordset_add(&set);
+    assert_int_equal(rd_suite_record(&s, 0, 1, r), RD_OK);
+    assert_int_equal(rd_record_set(r, &r->phase, "warmup"), RD_OK);
+    r->run = 1;
+    assert_int_equal(rd_run_index_add(&ix, r), RD_OK);
+    r = rd_recordset_add(&set);
+    assert_int_equal(rd_suite_record(&s, 1, 0, r), RD_OK);
+    assert_int_equal(rd_record_set(r, &r->suite, "other"), RD_OK);
+    r->run = 1;
+    assert_int_equal(rd_run_index_add(&ix, r), RD_OK);
+    assert_int_equal(rd_plan_drop_stored(&s, &p, &ix), RD_OK);
+    assert_int_equal(p.len, 7);
+    for (size_t k = 0; k < p.len; k++) {
+        const struct rd_plan_item *it = &p.items[k];
+        assert_false(it->workload == 0 && it->config == 0 && !it->warmup && it->run == 1);
+        assert_false(it->workload == 0 && it->config == 1 && it->warmup);
+    }
+    rd_recordset_release(&set);
+    rd_run_index_release(&ix);
+    rd_plan_release(&p);
+    rd_suite_release(&s);
+}
+
+static void test_record_info(void **state)
+{
+    (void)state;
+    struct rd_suite s;
+    struct rd_diag d;
+    struct rd_recordset set;
+    assert_int_equal(parse(&s, mk("\"order\":\"random\",\"seed\":5,",
+        "{\"name\":\"w\",\"class\":\"startup\",\"primary\":{\"metric\":\"x_ms\"},"
+        "\"tie_breaker\":\"user_ms\",\"cpus\":\"0\",\"command\":\"true\","
+        "\"matrix\":{\"runtime\":[\"bun\"]}}"), &d), RD_OK);
+    rd_recordset_init(&set);
+    struct rd_record *r = rd_recordset_add(&set);
+    assert_int_equal(rd_suite_record(&s, 0, 0, r), RD_OK);
+    assert_string_equal(r->suite, "t");
+    assert_string_equal(r->workload, "w");
+    assert_string_equal(rd_record_label(r, "runtime"), "bun");
+    assert_string_equal(rd_record_info(r, "class"), "startup");
+    assert_string_equal(rd_record_info(r, "primary_metric"), "x_ms");
+    assert_string_equal(rd_record_info(r, "primary_better"), "lower");
+    assert_string_equal(rd_record_info(r, "tie_breaker"), "user_ms");
+    assert_string_equal(rd_record_info(r, "order"), "random");
+    assert_string_equal(rd_record_info(r, "seed"), "5");
+    assert_string_equal(rd_record_info(r, "cpus"), "0");
+    rd_recordset_release(&set);
+    rd_suite_release(&s);
+}
+
+static void test_version_cmd(void **state)
+{
+    (void)state;
+    struct rd_suite s;
+    struct rd_diag d;
+    struct rd_arena a;
+    rd_arena_init(&a);
+    assert_int_equal(parse(&s, "{\"schema\":\"rundown.suite/1\",\"name\":\"t\","
+        "\"runtimes\":{\"x\":{\"cmd\":\"x\",\"version_cmd\":[\"{root}/x\",\"-f=${{V}}\"]}},"
+        "\"workloads\":[{\"name\":\"w\",\"class\":\"cpu\",\"command\":\"true\"}]}", &d), RD_OK);
+    char **v = rd_suite_version_argv(&s, &s.runtimes[0].version_cmd, &a);
+    assert_string_equal(v[1], "-f=${V}");
+    assert_non_null(strstr(v[0], "/tests/unit/x"));
+    rd_suite_release(&s);
+    assert_int_equal(parse(&s, "{\"schema\":\"rundown.suite/1\",\"name\":\"t\","
+        "\"runtimes\":{\"x\":{\"cmd\":\"x\",\"version_cmd\":[\"{runtime}\"]}},"
+        "\"workloads\":[{\"name\":\"w\",\"class\":\"cpu\",\"command\":\"true\"}]}", &d),
+        RD_ERR_PARSE);
+    assert_non_null(strstr(d.msg, "runtime 'x': expected only {root}"));
+    rd_suite_release(&s);
+    rd_arena_release(&a);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_matrix_order_exclude_include),
+        cmocka_unit_test(test_expand_runtime_cmd),
+        cmocka_unit_test(test_expand_shell_quotes),
+        cmocka_unit_test(test_server_defaults_and_url),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_plan_interleaved_grouped),
+        cmocka_unit_test(test_plan_random),
+        cmocka_unit_test(test_plan_shard),
+        cmocka_unit_test(test_plan_only),
+        cmocka_unit_test(test_resume_keys),
+        cmocka_unit_test(test_record_info),
+        cmocka_unit_test(test_version_cmd),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
