@@ -5,13 +5,16 @@
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 OUT        ?= out
+REPORT_TITLE ?= Node.js vs Deno vs Bun: parallelism and I/O
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 ifdef CI
 CMAKE_FLAGS += -DRD_WERROR=ON
 endif
 
-BIN = $(BUILD)
+COLLECT = $(BUILD)/collect/rundown-collect
+ANALYZE = $(BUILD)/analyze/rundown-analyze
+RENDER  = $(BUILD)/render/rundown-render
 
 .PHONY: all deps deps-debian test test-fast asan report bench clean fuzz
 
@@ -40,12 +43,13 @@ test-fast: all
 # The report needs no JS runtime: only the Debian packages.
 report: deps-debian all
 	@mkdir -p $(OUT)
-	$(BIN)/rundown-analyze --published data/published -o $(OUT)/analysis.json data/raw/*.jsonl
-	$(BIN)/rundown-render -o $(OUT) $(OUT)/analysis.json
+	$(ANALYZE) --published data/published --title "$(REPORT_TITLE)" \
+		-o $(OUT)/analysis.json data/raw/*.jsonl
+	$(RENDER) -o $(OUT) $(OUT)/analysis.json
 	@echo "report: $(OUT)/report.md $(OUT)/report.html $(OUT)/report.xlsx ($(OUT)/charts/)"
 
 bench: deps all
-	$(BIN)/rundown-collect suite --resume -o data/raw data/suites/js-runtimes.json
+	$(COLLECT) suite --resume -o data/raw data/suites/js-runtimes.json
 
 fuzz:
 	@scripts/fuzz.sh

@@ -29,6 +29,7 @@ struct rd_analyze_opts {
     bool exclude_outliers;      /* drop Tukey outliers before the statistics */
     bool pool_envs;             /* allow one config to hold runs of several environments */
     const char *published_dir;  /* --published DIR: replication against summary statistics */
+    const char *title;          /* --title: the report's title, or NULL */
 };
 
 /** Sets the documented defaults. */

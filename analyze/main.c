@@ -20,7 +20,8 @@
 static const char usage[] =
     "usage: rundown-analyze [-o FILE] [--alpha A] [--confidence C] [--baseline KEY=VAL]\n"
     "                       [--metric NAME] [--all-metrics] [--bootstrap B] [--seed S]\n"
-    "                       [--exclude-outliers] [--pool-envs] [--published DIR] STORE...\n"
+    "                       [--exclude-outliers] [--pool-envs] [--published DIR]\n"
+    "                       [--title TEXT] STORE...\n"
     "\n"
     "Reads run stores (rundown.run/1 JSONL, '-' = stdin) and writes statistics, tests\n"
     "and recommendations as rundown.analysis/1 JSON.\n"
@@ -36,6 +37,7 @@ static const char usage[] =
     "  --exclude-outliers   drop values outside Tukey's fences before the statistics\n"
     "  --pool-envs          allow one config to hold runs of several environments\n"
     "  --published DIR      compare with published figures (rundown.published/1 files)\n"
+    "  --title TEXT         the report's title (written as \"title\")\n"
     "  -h, --help           this text;  --version  the version\n";
 
 static int parse_prob(const char *opt, const char *s, double *out)
@@ -87,7 +89,8 @@ int main(int argc, char **argv)
         bool takes = strcmp(a, "-o") == 0 || strcmp(a, "--alpha") == 0 ||
                      strcmp(a, "--confidence") == 0 || strcmp(a, "--baseline") == 0 ||
                      strcmp(a, "--metric") == 0 || strcmp(a, "--bootstrap") == 0 ||
-                     strcmp(a, "--seed") == 0 || strcmp(a, "--published") == 0;
+                     strcmp(a, "--seed") == 0 || strcmp(a, "--published") == 0 ||
+                     strcmp(a, "--title") == 0;
         if (takes && !val) {
             rc = rd_usage_error("option '%s' needs a value", a);
             goto usage_fail;
@@ -138,6 +141,8 @@ int main(int argc, char **argv)
             o.seed = (unsigned long)n;
         } else if (strcmp(a, "--published") == 0) {
             o.published_dir = val;
+        } else if (strcmp(a, "--title") == 0) {
+            o.title = val;
         } else if (strcmp(a, "--all-metrics") == 0) {
             o.all_metrics = true;
             continue;

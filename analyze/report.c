@@ -1212,6 +1212,8 @@ rd_status rd_analysis_write(struct rd_analysis *a, struct rd_buf *out, struct rd
     const struct rd_analyze_opts *o = &a->o;
     jw_obj(&w, NULL, true);
     jw_str(&w, "schema", RD_ANALYSIS_SCHEMA);
+    if (o->title)
+        jw_str(&w, "title", o->title);
     jw_obj(&w, "settings", true);
     jw_num(&w, "alpha", o->alpha);
     jw_num(&w, "confidence", o->confidence);
