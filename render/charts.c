@@ -197,6 +197,10 @@ static rd_status gp_common(struct rd_buf *g, const struct rd_chart *c, const cha
 static rd_status gp_xtics(struct rd_buf *g, const struct rd_rworkload *w)
 {
     rd_status st = rd_buf_addstr(g, "set xtics (");
+    size_t longest = 0;
+    for (size_t i = 0; i < w->nconfigs; i++)
+        if (strlen(w->configs[i].name) > longest)
+            longest = strlen(w->configs[i].name);
     for (size_t i = 0; i < w->nconfigs && st == RD_OK; i++) {
         if (i)
             st = rd_buf_addstr(g, ", ");
@@ -204,9 +208,12 @@ static rd_status gp_xtics(struct rd_buf *g, const struct rd_rworkload *w)
         if (st == RD_OK) st = rd_buf_addf(g, " %zu", i);
     }
     if (st == RD_OK)
+        /* A label rotated by 30 degrees reaches cos 30 = 0.87 of its length
+         * to the left of its tic: the first one must fit in the margin. */
         st = rd_buf_addf(g, ") rotate by 30 right noenhanced\nset xrange [-0.7:%g]\n"
-                            "set lmargin 16\n",
-                         (double)w->nconfigs - 0.3);
+                            "set lmargin %zu\n",
+                         (double)w->nconfigs - 0.3,
+                         longest * 87 / 100 > 16 ? (longest * 87 / 100 < 48 ? longest * 87 / 100 : 48) : 16);
     return st;
 }
 

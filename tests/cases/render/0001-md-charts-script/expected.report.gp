@@ -16,7 +16,7 @@ set border 3
 set tics nomirror
 set xtics ('bun / worker / workers=2' 0, 'bun / worker / workers=4' 1, 'deno / worker / workers=2' 2, 'deno / worker / workers=4' 3, 'node / worker / workers=2' 4, 'node / worker / workers=4' 5) rotate by 30 right noenhanced
 set xrange [-0.7:5.7]
-set lmargin 16
+set lmargin 21
 set key off
 set yrange [0:*]
 set boxwidth 0.6
@@ -40,7 +40,7 @@ set border 3
 set tics nomirror
 set xtics ('bun / worker / workers=2' 0, 'bun / worker / workers=4' 1, 'deno / worker / workers=2' 2, 'deno / worker / workers=4' 3, 'node / worker / workers=2' 4, 'node / worker / workers=4' 5) rotate by 30 right noenhanced
 set xrange [-0.7:5.7]
-set lmargin 16
+set lmargin 21
 set key off
 plot 'cpu-heavycalc-runs.dat'.rd_suffix index 0 using 1:2:3 with points pt 7 ps 0.9 lc rgb variable, \
      'cpu-heavycalc-runs.dat'.rd_suffix index 1 using ($1-0.25):2:(0.5):(0) with vectors nohead lw 2 lc rgb '#222222'

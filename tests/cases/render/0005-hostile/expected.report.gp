@@ -16,7 +16,7 @@ set border 3
 set tics nomirror
 set xtics ('<script>alert(1)</script>bun / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>''=2' 0, '<script>alert(1)</script>bun / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>''=4' 1, '=1+1 / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>''=2' 2, '=1+1 / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>''=4' 3, '`touch PWNED` x''; system(''touch PWNED2''); '' / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>''=2' 4, '`touch PWNED` x''; system(''touch PWNED2''); '' / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>''=4' 5) rotate by 30 right noenhanced
 set xrange [-0.7:5.7]
-set lmargin 16
+set lmargin 48
 set key off
 set yrange [0:*]
 set boxwidth 0.6
@@ -40,7 +40,7 @@ set border 3
 set tics nomirror
 set xtics ('<script>alert(1)</script>bun / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>''=2' 0, '<script>alert(1)</script>bun / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>''=4' 1, '=1+1 / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>''=2' 2, '=1+1 / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>''=4' 3, '`touch PWNED` x''; system(''touch PWNED2''); '' / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>''=2' 4, '`touch PWNED` x''; system(''touch PWNED2''); '' / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>''=4' 5) rotate by 30 right noenhanced
 set xrange [-0.7:5.7]
-set lmargin 16
+set lmargin 48
 set key off
 plot 'cpu_touch_PWNED3-runs.dat'.rd_suffix index 0 using 1:2:3 with points pt 7 ps 0.9 lc rgb variable, \
      'cpu_touch_PWNED3-runs.dat'.rd_suffix index 1 using ($1-0.25):2:(0.5):(0) with vectors nohead lw 2 lc rgb '#222222'
@@ -84,7 +84,7 @@ set border 3
 set tics nomirror
 set xtics ('<script>alert(1)</script>bun / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)' 0, '=1+1 / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)' 1, '`touch PWNED` x''; system(''touch PWNED2''); '' / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)' 2) rotate by 30 right noenhanced
 set xrange [-0.7:2.7]
-set lmargin 16
+set lmargin 48
 set key off
 set yrange [0:*]
 set boxwidth 0.6
@@ -108,7 +108,7 @@ set border 3
 set tics nomirror
 set xtics ('<script>alert(1)</script>bun / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)' 0, '=1+1 / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)' 1, '`touch PWNED` x''; system(''touch PWNED2''); '' / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)' 2) rotate by 30 right noenhanced
 set xrange [-0.7:2.7]
-set lmargin 16
+set lmargin 48
 set key off
 plot 'img_src_http_evil.example_y.png-runs.dat'.rd_suffix index 0 using 1:2:3 with points pt 7 ps 0.9 lc rgb variable, \
      'img_src_http_evil.example_y.png-runs.dat'.rd_suffix index 1 using ($1-0.25):2:(0.5):(0) with vectors nohead lw 2 lc rgb '#222222'
@@ -153,7 +153,7 @@ set border 3
 set tics nomirror
 set xtics ('<script>alert(1)</script>bun' 0, '=1+1' 1, '`touch PWNED` x''; system(''touch PWNED2''); ''' 2, '`touch PWNED` x''; system(''touch PWNED2''); '' / --jitless' 3) rotate by 30 right noenhanced
 set xrange [-0.7:3.7]
-set lmargin 16
+set lmargin 47
 set key off
 set yrange [0:*]
 set boxwidth 0.6
@@ -177,7 +177,7 @@ set border 3
 set tics nomirror
 set xtics ('<script>alert(1)</script>bun' 0, '=1+1' 1, '`touch PWNED` x''; system(''touch PWNED2''); ''' 2, '`touch PWNED` x''; system(''touch PWNED2''); '' / --jitless' 3) rotate by 30 right noenhanced
 set xrange [-0.7:3.7]
-set lmargin 16
+set lmargin 47
 set key off
 plot 'cold-start_system_touch_PWNED4-runs.dat'.rd_suffix index 0 using 1:2:3 with points pt 7 ps 0.9 lc rgb variable, \
      'cold-start_system_touch_PWNED4-runs.dat'.rd_suffix index 1 using ($1-0.25):2:(0.5):(0) with vectors nohead lw 2 lc rgb '#222222'
