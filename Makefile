@@ -16,7 +16,7 @@ COLLECT = $(BUILD)/collect/rundown-collect
 ANALYZE = $(BUILD)/analyze/rundown-analyze
 RENDER  = $(BUILD)/render/rundown-render
 
-.PHONY: all deps deps-debian test test-fast asan report bench clean fuzz
+.PHONY: all deps deps-debian test test-fast asan report bench bench-perf clean fuzz memcheck
 
 all: deps-debian
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) >/dev/null
@@ -54,5 +54,16 @@ bench: deps all
 fuzz:
 	@scripts/fuzz.sh
 
+# Performance figures (docs/performance.md): analyze against pandas + scipy
+# and a bare cJSON parse, render, and the runner against hyperfine -N.
+# About 10 minutes on an idle machine.
+PERF_BUILD ?= build-perf
+bench-perf: deps-debian
+	@cmake -S . -B $(PERF_BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(PERF_BUILD) -j $(JOBS) --target rundown-collect rundown-analyze rundown-render
+	BUILD=$(PERF_BUILD) bench/analyze.sh
+	BUILD=$(PERF_BUILD) bench/render.sh
+	bench/runner.sh $(PERF_BUILD)
+
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz $(OUT)
+	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz $(PERF_BUILD) $(OUT)

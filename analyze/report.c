@@ -33,6 +33,7 @@ struct prep {
     size_t n_all, n_used, noutl;
     double *all;      /* values in run order */
     double *used;     /* all, or all without outliers (--exclude-outliers) */
+    double *sorted;   /* used, ascending */
     size_t *outl;     /* indices into all */
     struct rd_summary sum;
     double med_lo, med_hi;
@@ -204,6 +205,7 @@ static void prep_release(struct prep *p)
         free(p->used);
     free(p->all);
     free(p->outl);
+    free(p->sorted);
     memset(p, 0, sizeof *p);
 }
 
@@ -254,6 +256,10 @@ static rd_status prep_series(struct wctx *x, const struct series *s, bool full, 
     }
     rd_stats_summarize(p->used, p->n_used, x->a->o.confidence, x->scratch, &p->sum);
     if (full) {
+        p->sorted = malloc(p->n_used * sizeof *p->sorted + 1);
+        if (!p->sorted)
+            return RD_ERR_NOMEM;
+        memcpy(p->sorted, x->scratch, p->n_used * sizeof *p->sorted);
         /* The bootstrap costs B x n draws: past BOOTSTRAP_MAX_N values the
          * distribution-free order-statistic interval is as good and O(1). */
         if (p->n_used <= BOOTSTRAP_MAX_N) {
@@ -405,8 +411,8 @@ static rd_status run_tests(struct wctx *x, size_t ti)
     for (size_t i = 0; i < t->npairs && !st; i++) {
         struct pair *pr = &t->pairs[i];
         fill_pair(x, pp, pr);
-        st = rd_stats_mann_whitney(pp[pr->a].used, pp[pr->a].n_used, pp[pr->b].used,
-                                   pp[pr->b].n_used, &pr->mw);
+        st = rd_stats_mann_whitney_sorted(pp[pr->a].sorted, pp[pr->a].n_used, pp[pr->b].sorted,
+                                          pp[pr->b].n_used, &pr->mw);
         p[i] = pr->w.p;
     }
     if (!st)

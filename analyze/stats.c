@@ -130,6 +130,33 @@ static double t_two_sided(double t, double df)
     return p > 1 ? 1 : p;
 }
 
+
+/* MAD of sorted data without another sort: the deviations below the median
+ * (read leftwards) and above it (read rightwards) are two ascending runs;
+ * merging them up to the middle gives the order statistics of |x - med|. */
+static double dev_at(const double *x, size_t n, double med, size_t k)
+{
+    /* the k-th (0-based) smallest |x_i - med| */
+    size_t lo = n / 2, hi = n / 2; /* lo: next index to the left (exclusive), hi: next to the right */
+    /* start both runs at the split point: left run x[lo-1], x[lo-2], ...; right run x[hi], ... */
+    double v = 0;
+    for (size_t c = 0; c <= k; c++) {
+        double l = lo > 0 ? med - x[lo - 1] : INFINITY;
+        double r = hi < n ? x[hi] - med : INFINITY;
+        if (l <= r) { v = l; lo--; } else { v = r; hi++; }
+    }
+    return v;
+}
+
+static double mad_sorted(const double *x, size_t n)
+{
+    double med = rd_stats_quantile_sorted(x, n, 0.5);
+    double d0 = dev_at(x, n, med, (n - 1) / 2);
+    double d1 = (n % 2) ? d0 : dev_at(x, n, med, n / 2);
+    /* type 7 median of the deviations */
+    return MAD_SCALE * ((n % 2) ? d0 : d0 + 0.5 * (d1 - d0));
+}
+
 void rd_stats_summarize(const double *x, size_t n, double confidence,
                         double *scratch, struct rd_summary *out)
 {
@@ -149,10 +176,9 @@ void rd_stats_summarize(const double *x, size_t n, double confidence,
     }
     out->cv = out->mean != 0 ? out->sd / out->mean : NAN;
     out->geomean = rd_stats_geomean(x, n);
-    out->mad = rd_stats_mad(x, n, scratch);
-
     memcpy(scratch, x, n * sizeof *x);
     rd_stats_sort(scratch, n);
+    out->mad = mad_sorted(scratch, n);
     out->min = scratch[0];
     out->max = scratch[n - 1];
     out->median = rd_stats_quantile_sorted(scratch, n, 0.5);
@@ -273,8 +299,23 @@ static rd_status midranks(const double *const *groups, const size_t *ns, size_t 
 /* P(U >= u) under H0 for sizes m, n with no ties, by the recurrence
  * f(u; m, n) = f(u - n; m - 1, n) + f(u; m, n - 1) (Mann and Whitney 1947).
  * Only additions of non-negative counts: no cancellation in the tails. */
+/* The null distribution depends on the sizes only, and every pair of a
+ * workload usually has the same sizes: keep the last one. */
+static struct { size_t m, n; double *f; } mw_cache;
+
 static rd_status mw_exact_sf(size_t m, size_t n, size_t u, double *out)
 {
+    if (mw_cache.f && mw_cache.m == m && mw_cache.n == n) {
+        size_t len = m * n + 1;
+        double total = 0, tail = 0;
+        for (size_t v = 0; v < len; v++) {
+            total += mw_cache.f[v];
+            if (v >= u)
+                tail += mw_cache.f[v];
+        }
+        *out = tail / total;
+        return RD_OK;
+    }
     /* Row i holds, for j = 0..n, the counts f(.; i, j), each i*j + 1 long. */
     size_t rowlen = m * n * (n + 1) / 2 + n + 1;
     double *prev = calloc(rowlen, sizeof *prev);
@@ -322,6 +363,14 @@ static rd_status mw_exact_sf(size_t m, size_t n, size_t u, double *out)
     }
     const double *f = prev + offp[n];
     size_t len = m * n + 1;
+    double *keep = malloc(len * sizeof *keep);
+    if (keep) {
+        memcpy(keep, f, len * sizeof *keep);
+        free(mw_cache.f);
+        mw_cache.f = keep;
+        mw_cache.m = m;
+        mw_cache.n = n;
+    }
     double total = 0, tail = 0;
     for (size_t v = 0; v < len; v++) {
         total += f[v];
@@ -335,6 +384,9 @@ static rd_status mw_exact_sf(size_t m, size_t n, size_t u, double *out)
     free(offc);
     return RD_OK;
 }
+
+static rd_status mw_finish(double r1, double tie_term, size_t na, size_t nb, size_t n,
+                           struct rd_mwu *out);
 
 rd_status rd_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
                                 struct rd_mwu *out)
@@ -359,6 +411,13 @@ rd_status rd_stats_mann_whitney(const double *a, size_t na, const double *b, siz
     for (size_t i = 0; i < na; i++)
         r1 += ranks[i];
     free(ranks);
+    return mw_finish(r1, tie_term, na, nb, n, out);
+}
+
+static rd_status mw_finish(double r1, double tie_term, size_t na, size_t nb, size_t n,
+                           struct rd_mwu *out)
+{
+    rd_status st;
     double n1 = (double)na, n2 = (double)nb;
     double u1 = r1 - n1 * (n1 + 1) / 2;
     double u2 = n1 * n2 - u1;
@@ -382,6 +441,32 @@ rd_status rd_stats_mann_whitney(const double *a, size_t na, const double *b, siz
     double p = 2 * gsl_cdf_ugaussian_Q(z);
     out->p = p > 1 ? 1 : p;
     return RD_OK;
+}
+
+rd_status rd_stats_mann_whitney_sorted(const double *a, size_t na, const double *b, size_t nb,
+                                       struct rd_mwu *out)
+{
+    out->u = out->p = out->a = NAN;
+    out->exact = 0;
+    if (na == 0 || nb == 0)
+        return RD_OK;
+    size_t n = na + nb;
+    /* Merge the two sorted samples; each tie block gets its mid rank. */
+    double r1 = 0, tie_term = 0;
+    size_t i = 0, j = 0, pos = 0;
+    while (i < na || j < nb) {
+        double v = (j >= nb || (i < na && a[i] <= b[j])) ? a[i] : b[j];
+        size_t ca = 0, cb = 0;
+        while (i < na && a[i] == v) { i++; ca++; }
+        while (j < nb && b[j] == v) { j++; cb++; }
+        size_t t = ca + cb;
+        double r = (double)(2 * pos + t + 1) / 2;
+        r1 += r * (double)ca;
+        double tt = (double)t;
+        tie_term += tt * tt * tt - tt;
+        pos += t;
+    }
+    return mw_finish(r1, tie_term, na, nb, n, out);
 }
 
 double rd_stats_mw_min_p(size_t na, size_t nb)
@@ -586,15 +671,54 @@ rd_status rd_stats_bh(const double *p, size_t m, double *out)
     return adjust(p, m, out, 0);
 }
 
+
+/* Pairs i < j with x[j] < x[i] (strictly), by merge sort; -1 when out of memory. */
+static double count_inversions(const double *x, size_t n)
+{
+    double *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+    if (!a || !b) {
+        free(a);
+        free(b);
+        return -1;
+    }
+    memcpy(a, x, n * sizeof *a);
+    double inv = 0;
+    for (size_t w = 1; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) {
+                if (a[j] < a[i]) {
+                    inv += (double)(mid - i);
+                    b[k++] = a[j++];
+                } else {
+                    b[k++] = a[i++];
+                }
+            }
+            while (i < mid)
+                b[k++] = a[i++];
+            while (j < hi)
+                b[k++] = a[j++];
+        }
+        double *t = a;
+        a = b;
+        b = t;
+    }
+    free(a);
+    free(b);
+    return inv;
+}
+
 void rd_stats_mann_kendall(const double *x, size_t n, struct rd_trend *out)
 {
     out->s = out->tau = out->z = out->p = NAN;
     if (n < 3)
         return;
-    double s = 0;
-    for (size_t i = 0; i < n; i++)
-        for (size_t j = i + 1; j < n; j++)
-            s += (x[j] > x[i]) - (x[j] < x[i]);
+    /* S = concordant - discordant pairs of (i, x_i) = n0 - ties - 2 inversions;
+     * inversions counted by a merge sort: O(n log n) (Knight 1966). */
+    double inv = count_inversions(x, n);
+    if (inv < 0)
+        return;
     /* Tie groups in x: a sorted copy makes them adjacent. */
     double *c = malloc(n * sizeof *c);
     if (!c)
@@ -613,6 +737,7 @@ void rd_stats_mann_kendall(const double *x, size_t n, struct rd_trend *out)
     }
     free(c);
     double nn = (double)n, n0 = nn * (nn - 1) / 2;
+    double s = n0 - t1 - 2 * inv;
     out->s = s;
     if (!(n0 - t1 > 0))
         return; /* every value tied */

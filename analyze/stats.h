@@ -111,6 +111,9 @@ struct rd_mwu {
  */
 rd_status rd_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
                                 struct rd_mwu *out);
+/** rd_stats_mann_whitney() for samples already sorted ascending: one merge, O(na + nb). */
+rd_status rd_stats_mann_whitney_sorted(const double *a, size_t na, const double *b, size_t nb,
+                                       struct rd_mwu *out);
 /** Smallest two-sided exact Mann-Whitney p reachable with these sizes: 2 / C(na+nb, na). */
 double rd_stats_mw_min_p(size_t na, size_t nb);
 

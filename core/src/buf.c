@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include <stdint.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,8 +197,51 @@ rd_status rd_buf_add_json_string(struct rd_buf *b, const char *s)
     return st ? st : rd_buf_addch(b, '"');
 }
 
+/* Fast path of rd_fmt_double: a value that is the correctly rounded double of
+ * a decimal m / 10^k with at most 15 significant digits, in %g's fixed-notation
+ * range [1e-4, 1e15), prints as that decimal -- which is exactly what
+ * "%.15g" prints (DBL_DIG = 15 round trip), and "%.15g" is what the slow path
+ * picks first since it reads back exactly. */
+static bool fmt_short(double v, char out[32])
+{
+    static const double p10[] = {1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
+                                 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18};
+    double a = fabs(v);
+    if (!(a >= 1e-4 && a < 1e15))
+        return false;
+    for (int k = 0; k <= 18; k++) {
+        double s = a * p10[k];
+        if (s >= 1e15)
+            return false;
+        double m = nearbyint(s);
+        if (m / p10[k] != a)
+            continue;
+        uint64_t im = (uint64_t)m, ip = (uint64_t)p10[k];
+        uint64_t whole = im / ip, frac = im % ip;
+        char *o = out;
+        if (v < 0)
+            *o++ = '-';
+        char tmp[24];
+        int n = 0;
+        do { tmp[n++] = (char)('0' + whole % 10); whole /= 10; } while (whole);
+        while (n) *o++ = tmp[--n];
+        if (k > 0 && frac) {
+            *o++ = '.';
+            for (int i = k - 1; i >= 0; i--) { tmp[i] = (char)('0' + frac % 10); frac /= 10; }
+            int len = k;
+            while (len > 0 && tmp[len - 1] == '0') len--;
+            memcpy(o, tmp, (size_t)len);
+            o += len;
+        }
+        *o = '\0';
+        return true;
+    }
+    return false;
+}
 char *rd_fmt_double(double v, char out[32])
 {
+    if (fmt_short(v, out))
+        return out;
     if (isnan(v)) {
         strcpy(out, "nan");
         return out;
