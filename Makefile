@@ -54,6 +54,10 @@ bench: deps all
 fuzz:
 	@scripts/fuzz.sh
 
+# The golden end-to-end cases under valgrind memcheck.
+memcheck: all
+	scripts/memcheck.sh $(BUILD)
+
 # Performance figures (docs/performance.md): analyze against pandas + scipy
 # and a bare cJSON parse, render, and the runner against hyperfine -N.
 # About 10 minutes on an idle machine.

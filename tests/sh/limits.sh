@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# limits.sh BUILD ROOT - a benchmarked command that floods its output or
+# forks many children cannot make rundown-collect exhaust memory or disk.
+#
+# Measured here (the caps are documented in docs/reliability.md):
+#   - 200 MiB on stdout, 200 MiB on stderr, one 200 MiB line without a
+#     newline: rundown-collect's peak RSS stays under RSS_LIMIT_KIB, each log
+#     file stays at its 1 MiB cap, and the run is stored once.
+#   - 1,000,000 'rundown:metric' lines of one name: the last value is stored.
+#   - a command that leaves 200 children behind: all of them are gone when
+#     the run is stored (the whole process group is killed), and rundown's
+#     RSS is bounded.
+set -u
+build=$(cd "$1" && pwd) || exit 2
+RC=$build/collect/rundown-collect
+RSS_LIMIT_KIB=${RSS_LIMIT_KIB:-65536}   # 64 MiB, against 200 MiB of output
+LOG_CAP=$((1 << 20))
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/rundown-limits.XXXXXX")
+cleanup() {
+    for p in $(cat "$T"/kids 2>/dev/null); do kill -KILL "$p" 2>/dev/null; done
+    rm -rf "$T"
+}
+trap cleanup EXIT
+cd "$T" || exit 2
+[ -x /usr/bin/time ] || { echo "limits: /usr/bin/time is needed (apt-get install time)"; exit 1; }
+
+# run NAME SHELL-COMMAND: one timed run with logs; prints rundown's peak RSS.
+run() {
+    local name=$1
+    shift
+    /usr/bin/time -f '%M' -o "rss.$name" \
+        "$RC" run -n 1 -w "$name" --timeout 60 --log-dir "logs/$name" -o store.jsonl --shell -- "$@" \
+        >"out.$name" 2>"err.$name"
+    echo $? >"rc.$name"
+}
+check_run() { # NAME: exit code 0, RSS under the limit, logs capped, one record
+    local name=$1 rc rss
+    rc=$(cat "rc.$name")
+    rss=$(tail -1 "rss.$name")
+    [ "$rc" -eq 0 ] || { fail "$name: exit $rc"; head -3 "err.$name"; }
+    [ "$rss" -lt "$RSS_LIMIT_KIB" ] || fail "$name: rundown-collect peak RSS $rss KiB >= $RSS_LIMIT_KIB KiB"
+    local biggest=0 f sz
+    for f in $(find "logs/$name" -type f 2>/dev/null); do
+        sz=$(wc -c <"$f")
+        [ "$sz" -gt "$biggest" ] && biggest=$sz
+    done
+    # the cap may be followed by one line saying how much was dropped
+    [ "$biggest" -le $((LOG_CAP + 256)) ] || fail "$name: a log file holds $biggest bytes (cap $LOG_CAP)"
+    local n
+    n=$(grep -c "\"workload\":\"$name\"" store.jsonl)
+    [ "$n" -eq 1 ] || fail "$name: $n records stored, expected 1"
+    echo "limits: $name: exit $rc, rundown-collect peak RSS $rss KiB, largest log $biggest bytes"
+}
+
+run flood-stdout 'yes | head -c 200M'
+check_run flood-stdout
+run flood-stderr 'yes | head -c 200M 1>&2'
+check_run flood-stderr
+run flood-one-line 'head -c 200M /dev/zero | tr "\0" a'
+check_run flood-one-line
+run flood-metric-lines 'yes "rundown:metric x_ms=1" | head -n 999999; echo rundown:metric x_ms=7'
+check_run flood-metric-lines
+grep '"workload":"flood-metric-lines"' store.jsonl | grep -q '"x_ms":7[,}]' ||
+    fail "flood-metric-lines: the last value printed (7) is not the one stored"
+run long-metric-line 'printf "rundown:metric x_ms=1%0100000d\n" 0; echo rundown:metric y_ms=2'
+check_run long-metric-line
+
+# 200 children that would outlive their parent by 30 s; each records its pid.
+run fork-many 'for i in $(seq 200); do sh -c "echo \$\$ >>kids; exec sleep 30" & done; sleep 0.5; exit 0'
+check_run fork-many
+sleep 0.2
+left=0
+# a killed child may stay a zombie until init reaps it: only running ones count
+running() { [ -r "/proc/$1/stat" ] && ! sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | grep -q '^[ZX]'; }
+# a SIGKILLed child may take a moment to go on a loaded machine: up to 2 s
+for try in $(seq 20); do
+    left=0
+    for p in $(cat kids 2>/dev/null); do running "$p" && left=$((left + 1)); done
+    [ $left -eq 0 ] && break
+    sleep 0.1
+done
+[ "$(wc -l <kids)" -eq 200 ] || fail "fork-many: $(wc -l <kids) children started, expected 200"
+[ $left -eq 0 ] || fail "fork-many: $left of 200 children still running after the run was stored"
+echo "limits: fork-many: 200 children, $left left running"
+
+# Disk: everything written for these runs (logs and the store).
+total=$(du -sk logs store.jsonl | awk '{s += $1} END {print s}')
+[ "$total" -lt 16384 ] || fail "runs of 1.2 GB of output used $total KiB of disk"
+echo "limits: disk used for 6 runs and ~1.2 GB of output: $total KiB"
+[ $fails -eq 0 ] && echo "limits: ok"
+[ $fails -eq 0 ]
