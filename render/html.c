@@ -109,17 +109,25 @@ static rd_status inline_svg(const char *path, unsigned k, const char *label,
 {
     struct rd_buf raw = RD_BUF_INIT, a = RD_BUF_INIT, b = RD_BUF_INIT;
     rd_status st = rd_read_file(path, MAX_SVG_BYTES, &raw, d);
-    if (st != RD_OK)
+    if (st != RD_OK) {
+        /* path is a staged temporary freed after this call: the message
+         * must not point to it, so it is copied into the text. */
+        char why[sizeof d->msg];
+        snprintf(why, sizeof why, "%s", d ? d->msg : "");
+        st = rd_diag_set(d, st, NULL, 0, 0, "chart %u: %.200s", k, why);
+        if (d)
+            d->path = NULL;
         goto done;
+    }
     const char *svg = strstr(raw.ptr, "<svg");
     if (!svg || strstr(svg, "<script") || strstr(svg, "<foreignObject") ||
         strstr(svg, "href=\"http") || strstr(svg, "href='http")) {
-        st = rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "'%s' is not a plain gnuplot SVG", path);
+        st = rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "chart %u is not a plain gnuplot SVG", k);
         goto done;
     }
     const char *tag_end = strchr(svg, '>');
     if (!tag_end) {
-        st = rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "'%s' is not a plain gnuplot SVG", path);
+        st = rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "chart %u is not a plain gnuplot SVG", k);
         goto done;
     }
     /* Copy the start tag without its xmlns attributes. */
