@@ -14,8 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analysis.h"
-#include "rundown/json.h"
+#include "analysis_fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -33,41 +32,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         snprintf(store, sizeof store, "%s/runs.jsonl", dir);
         snprintf(file, sizeof file, "%s/env-f.json", dir);
         mkdir(dir, 0700);
-        FILE *s = fopen(store, "wb");
-        if (!s)
+        if (!fuzz_write_file(store, store_text, sizeof store_text - 1))
             abort();
-        fwrite(store_text, 1, sizeof store_text - 1, s);
-        fclose(s);
     }
-    FILE *f = fopen(file, "wb");
-    if (!f)
+    if (!fuzz_write_file(file, data, size))
         return 0;
-    fwrite(data, 1, size, f);
-    fclose(f);
 
     struct rd_analyze_opts o;
     rd_analyze_opts_init(&o);
     o.bootstrap = 20;
-    struct rd_analysis *a;
-    if (rd_analysis_new(&o, &a))
-        abort();
-    struct rd_diag d;
-    rd_diag_init(&d, NULL);
-    rd_status s = rd_analysis_add_store(a, store, &d);
-    if (s)
-        abort(); /* the fixed store is valid */
-    struct rd_buf out = RD_BUF_INIT;
-    s = rd_analysis_write(a, &out, &d);
-    if (!s) {
-        cJSON *doc = NULL;
-        if (rd_json_parse(out.ptr, out.len, "out", 1, &doc, NULL) != RD_OK)
-            abort(); /* the analysis must always be valid JSON */
-        cJSON_Delete(doc);
-    } else if (s != RD_ERR_PARSE && s != RD_ERR_IO) {
-        abort();
-    }
-    rd_buf_release(&out);
-    rd_analysis_free(a);
+    fuzz_analyze_store(&o, store, true); /* the fixed store is valid */
     unlink(file);
     return 0;
 }

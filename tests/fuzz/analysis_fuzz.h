@@ -1,0 +1,58 @@
+/*
+ * analysis_fuzz.h - the part the analysis fuzz targets share: writing the
+ * input to a file, and running a whole analysis whose output must parse as
+ * JSON (a parse or I/O error is a fine outcome, anything else aborts).
+ */
+#ifndef RUNDOWN_ANALYSIS_FUZZ_H
+#define RUNDOWN_ANALYSIS_FUZZ_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "analysis.h"
+#include "rundown/json.h"
+
+/* Writes size bytes to path; false when the file cannot be created. */
+static inline bool fuzz_write_file(const char *path, const void *data, size_t size)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return false;
+    fwrite(data, 1, size, f);
+    fclose(f);
+    return true;
+}
+
+/*
+ * Analyses the store at 'store' with the options o. With store_is_valid the
+ * store is a fixed, valid one and failing to read it is a bug.
+ */
+static inline void fuzz_analyze_store(const struct rd_analyze_opts *o, const char *store,
+                                      bool store_is_valid)
+{
+    struct rd_analysis *a;
+    if (rd_analysis_new(o, &a))
+        abort();
+    struct rd_diag d;
+    rd_diag_init(&d, NULL);
+    rd_status s = rd_analysis_add_store(a, store, &d);
+    if (s && store_is_valid)
+        abort();
+    struct rd_buf out = RD_BUF_INIT;
+    if (!s)
+        s = rd_analysis_write(a, &out, &d);
+    if (!s) {
+        cJSON *doc = NULL;
+        if (rd_json_parse(out.ptr, out.len, "out", 1, &doc, NULL) != RD_OK)
+            abort(); /* the analysis must always be valid JSON */
+        cJSON_Delete(doc);
+    } else if (s != RD_ERR_PARSE && s != RD_ERR_IO) {
+        abort();
+    }
+    rd_buf_release(&out);
+    rd_analysis_free(a);
+}
+
+#endif
