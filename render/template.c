@@ -63,19 +63,24 @@ static rd_status add_node(struct rd_template *t, struct node nd)
     return RD_OK;
 }
 
-static void position(const char *text, size_t off, unsigned *line, unsigned *col)
+/* Line and column of a byte offset, counted on from where the previous tag
+ * was found: tags come in increasing order, and counting from the start for
+ * each tag made a long template quadratic (found by fuzz_template). */
+struct position {
+    size_t off;
+    unsigned line, col;
+};
+
+static void advance_position(struct position *p, const char *text, size_t off)
 {
-    unsigned l = 1, c = 1;
-    for (size_t i = 0; i < off; i++) {
-        if (text[i] == '\n') {
-            l++;
-            c = 1;
+    for (; p->off < off; p->off++) {
+        if (text[p->off] == '\n') {
+            p->line++;
+            p->col = 1;
         } else {
-            c++;
+            p->col++;
         }
     }
-    *line = l;
-    *col = c;
 }
 
 static bool is_space(char c)
@@ -122,6 +127,7 @@ rd_status rd_template_parse(const char *text, size_t len, const char *name,
     size_t depth = 0;
     size_t pos = 0, text_start = 0;
     rd_status st = RD_OK;
+    struct position at = { 0, 1, 1 };
     unsigned line, col;
 
     while (pos < len) {
@@ -130,7 +136,9 @@ rd_status rd_template_parse(const char *text, size_t len, const char *name,
             break;
         size_t tag = (size_t)(open - s);
         const char *close = memmem(s + tag + 2, len - tag - 2, "}}", 2);
-        position(s, tag, &line, &col);
+        advance_position(&at, s, tag);
+        line = at.line;
+        col = at.col;
         if (!close) {
             st = rd_diag_set(d, RD_ERR_PARSE, dname, line, col, "expected '}}' to close this tag");
             goto fail;

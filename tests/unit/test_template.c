@@ -108,6 +108,10 @@ static void test_errors(void **state)
                         "t.tmpl:2:1: expected '{{/rows}}' (opened at 1:1), got '{{/env}}'");
     assert_string_equal(error_of("x{{/rows}}"), "t.tmpl:1:2: '{{/rows}}' closes no open section");
     assert_string_equal(error_of("ab {{title"), "t.tmpl:1:4: expected '}}' to close this tag");
+    /* Positions after several tags and lines (counted by hand: the bad tag
+     * starts on line 3 after "{{n}} " = 6 characters, so column 7). */
+    assert_string_equal(error_of("{{title}}\n{{#rows}}{{name}}{{/rows}}\n{{n}} {{bad name}}"),
+                        "t.tmpl:3:7: expected a name of letters, digits, '_', '-', '.' in the tag");
     assert_string_equal(error_of("{{bad name}}"),
                         "t.tmpl:1:1: expected a name of letters, digits, '_', '-', '.' in the tag");
     assert_string_equal(error_of("{{title|pdf}}"),
