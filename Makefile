@@ -16,7 +16,7 @@ COLLECT = $(BUILD)/collect/rundown-collect
 ANALYZE = $(BUILD)/analyze/rundown-analyze
 RENDER  = $(BUILD)/render/rundown-render
 
-.PHONY: all deps deps-debian test test-fast asan report bench bench-perf clean fuzz memcheck
+.PHONY: all deps deps-debian test test-fast asan report bench bench-perf clean fuzz memcheck check-ui
 
 all: deps-debian
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) >/dev/null
@@ -53,6 +53,13 @@ bench: deps all
 
 fuzz:
 	@scripts/fuzz.sh
+
+# The report as a reader sees it (docs/render.md): screenshots of
+# report.html by headless Chromium, report.xlsx read back by LibreOffice and
+# checked against the analysis. Installs both from Debian when run as root.
+# Not part of `make test`.
+check-ui: all
+	scripts/check-ui.sh $(BUILD) $(BUILD)/check-ui
 
 # The golden end-to-end cases under valgrind memcheck.
 memcheck: all

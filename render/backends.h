@@ -47,10 +47,11 @@ void rd_chart_plan_release(struct rd_chart_plan *p);
 /**
  * Writes charts/report.gp and the .dat files into the stage and, when
  * 'run' is set, runs one gnuplot over the script so that charts/<stem>.svg
- * and .png are staged too. 'gnuplot' is the binary (PATH lookup).
+ * (and charts/<stem>.png when 'png' is set) are staged too. 'gnuplot' is
+ * the binary (PATH lookup).
  */
 rd_status rd_render_charts(const struct rd_report *r, const struct rd_chart_plan *p,
-                           struct rd_stage *s, bool run, const char *gnuplot,
+                           struct rd_stage *s, bool run, bool png, const char *gnuplot,
                            struct rd_diag *d);
 
 /** Builds the view tree report.md.tmpl renders. Caller frees with cJSON_Delete. */
@@ -63,8 +64,9 @@ rd_status rd_render_markdown(const struct rd_report *r, const struct rd_chart_pl
 
 /**
  * Turns the Markdown into the HTML report through report.html.tmpl:
- * cmark-gfm with tables, a table of contents, and each charts/<stem>.png
- * image replaced by the staged SVG inline (nothing is linked or loaded).
+ * cmark-gfm with tables, a table of contents, and each charts/<stem>.svg
+ * (or .png) image replaced by the staged SVG inline (nothing is linked or
+ * loaded).
  */
 rd_status rd_render_html(const struct rd_report *r, const char *markdown, size_t len,
                          const char *tdir, const struct rd_stage *s,

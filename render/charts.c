@@ -36,6 +36,9 @@
 extern char **environ;
 
 #define GNUPLOT_TIMEOUT_MS 120000
+/* Dots per config in a runs chart. A million runs would make a 100 MiB SVG
+ * that no browser draws; 500 dots already show the whole spread. */
+#define RD_RUNS_MAX_POINTS 500
 
 const char *const rd_latency_metrics[] = {
     "latency_p50_ms", "latency_p75_ms", "latency_p90_ms", "latency_p99_ms", NULL
@@ -51,14 +54,36 @@ static bool has_latency(const struct rd_rworkload *w)
     return false;
 }
 
-static bool has_values(const struct rd_rworkload *w)
+/* The number of numeric per-run values of a config's primary metric. */
+static size_t count_values(const struct rd_rconfig *c)
 {
+    const cJSON *vals = c->primary ? cJSON_GetObjectItemCaseSensitive(c->primary, "values") : NULL;
+    const cJSON *v;
+    size_t n = 0;
+    cJSON_ArrayForEach(v, vals)
+        if (cJSON_IsNumber(v) && isfinite(v->valuedouble))
+            n++;
+    return n;
+}
+
+/* The most values a config has, 0 when none has any. */
+static size_t most_values(const struct rd_rworkload *w)
+{
+    size_t most = 0;
     for (size_t i = 0; i < w->nconfigs; i++) {
-        const cJSON *v = w->configs[i].primary
-            ? cJSON_GetObjectItemCaseSensitive(w->configs[i].primary, "values") : NULL;
-        if (cJSON_GetArraySize(v) > 0)
-            return true;
+        size_t n = count_values(&w->configs[i]);
+        if (n > most)
+            most = n;
     }
+    return most;
+}
+
+/* gnuplot stops with "all points undefined" on a chart without one number. */
+static bool has_means(const struct rd_rworkload *w)
+{
+    for (size_t i = 0; i < w->nconfigs; i++)
+        if (isfinite(rd_num(w->configs[i].primary, "mean")))
+            return true;
     return false;
 }
 
@@ -106,15 +131,23 @@ rd_status rd_chart_plan_make(const struct rd_report *r, struct rd_chart_plan *p)
         if (!w->metric || w->nconfigs == 0)
             continue;
         double conf = isfinite(r->confidence) ? r->confidence * 100 : 95;
-        st = rd_buf_addf(&stem, "%s-means", w->file);
-        if (st == RD_OK)
-            st = rd_buf_addf(&title, "%s: mean %s with %g %% CI", w->name, w->metric, conf);
-        if (st == RD_OK)
-            st = plan_add(p, &cap, wi, RD_CHART_MEANS, NULL, &stem, &title);
-        if (st == RD_OK && has_values(w)) {
+        bool means = has_means(w);
+        size_t most = most_values(w);
+        if (means) {
+            st = rd_buf_addf(&stem, "%s-means", w->file);
+            if (st == RD_OK)
+                st = rd_buf_addf(&title, "%s: mean %s with %g %% CI", w->name, w->metric, conf);
+            if (st == RD_OK)
+                st = plan_add(p, &cap, wi, RD_CHART_MEANS, NULL, &stem, &title);
+        }
+        if (st == RD_OK && most > 0) {
             st = rd_buf_addf(&stem, "%s-runs", w->file);
             if (st == RD_OK)
                 st = rd_buf_addf(&title, "%s: %s of every run", w->name, w->metric);
+            /* The caption must say when the dots are not every run. */
+            if (st == RD_OK && most > RD_RUNS_MAX_POINTS)
+                st = rd_buf_addf(&title, " (over %d runs: %d evenly spaced quantiles)",
+                                 RD_RUNS_MAX_POINTS, RD_RUNS_MAX_POINTS);
             if (st == RD_OK)
                 st = plan_add(p, &cap, wi, RD_CHART_RUNS, NULL, &stem, &title);
         }
@@ -125,7 +158,7 @@ rd_status rd_chart_plan_make(const struct rd_report *r, struct rd_chart_plan *p)
             if (st == RD_OK)
                 st = plan_add(p, &cap, wi, RD_CHART_LATENCY, NULL, &stem, &title);
         }
-        for (size_t k = 0; k < w->nkeys && st == RD_OK; k++) {
+        for (size_t k = 0; k < w->nkeys && st == RD_OK && means; k++) {
             if (!rd_label_numeric(w, w->keys[k]))
                 continue;
             st = rd_buf_addf(&stem, "%s-scaling-", w->file);
@@ -265,6 +298,34 @@ static rd_status chart_means(const struct rd_report *r, const struct rd_rworkloa
     return st;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The finite per-run values of c into *vals (grown as needed, the caller
+ * frees), in run order; sorted only when there are more than the chart
+ * shows, since then quantiles are taken. */
+static rd_status config_values(const struct rd_rconfig *c, double **vals, size_t *n)
+{
+    size_t count = count_values(c);
+    *n = 0;
+    if (count == 0)
+        return RD_OK;
+    double *grown = realloc(*vals, count * sizeof *grown);
+    if (!grown)
+        return RD_ERR_NOMEM;
+    *vals = grown;
+    const cJSON *v;
+    cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(c->primary, "values"))
+        if (cJSON_IsNumber(v) && isfinite(v->valuedouble))
+            grown[(*n)++] = v->valuedouble;
+    if (*n > RD_RUNS_MAX_POINTS)
+        qsort(grown, *n, sizeof *grown, cmp_double);
+    return RD_OK;
+}
+
 static rd_status chart_runs(const struct rd_report *r, const struct rd_rworkload *w,
                             const struct rd_chart *c, struct rd_buf *dat, struct rd_buf *g)
 {
@@ -272,28 +333,32 @@ static rd_status chart_runs(const struct rd_report *r, const struct rd_rworkload
     if (st == RD_OK)
         st = rd_buf_addstr(dat, "# block 0: x (index + jitter)\tvalue\tcolour; "
                                 "block 1: index\tmean (drawn as a bar)\n");
+    double *vals = NULL;
     for (size_t i = 0; i < w->nconfigs && st == RD_OK; i++) {
         const struct rd_rconfig *rc = &w->configs[i];
-        const cJSON *vals = rc->primary ? cJSON_GetObjectItemCaseSensitive(rc->primary, "values") : NULL;
-        const cJSON *v;
-        size_t j = 0;
-        st = dat_comment(dat, "# ", rc->name);
-        cJSON_ArrayForEach(v, vals) {
-            if (st != RD_OK)
-                break;
-            if (!cJSON_IsNumber(v))
-                continue;
+        size_t n = 0;
+        st = config_values(rc, &vals, &n);
+        if (st == RD_OK) st = dat_comment(dat, "# ", rc->name);
+        size_t shown = n > RD_RUNS_MAX_POINTS ? RD_RUNS_MAX_POINTS : n;
+        if (st == RD_OK && shown < n)
+            st = rd_buf_addf(dat, "# %zu runs: %zu order statistics at even steps from the smallest to the largest\n", n, shown);
+        for (size_t j = 0; j < shown && st == RD_OK; j++) {
+            /* Past the cap the dots are order statistics at even steps
+             * from min to max: the same spread, a bounded chart, and the
+             * same picture on every render. */
+            double y = shown < n ? vals[(size_t)((double)j * (double)(n - 1) / (double)(shown - 1) + 0.5)]
+                                 : vals[j];
             /* A fixed spread instead of random jitter keeps the chart the
              * same on every render. */
             double x = (double)i + ((double)(j % 7) - 3.0) * 0.05;
-            j++;
             st = dat_num(dat, x);
             if (st == RD_OK) st = rd_buf_addch(dat, '\t');
-            if (st == RD_OK) st = dat_num(dat, v->valuedouble);
+            if (st == RD_OK) st = dat_num(dat, y);
             if (st == RD_OK)
                 st = rd_buf_addf(dat, "\t%u\n", colour_int(rd_runtime_colour(r, rc->runtime)));
         }
     }
+    free(vals);
     if (st == RD_OK) st = rd_buf_addstr(dat, "\n\n");
     for (size_t i = 0; i < w->nconfigs && st == RD_OK; i++) {
         st = rd_buf_addf(dat, "%zu\t", i);
@@ -582,16 +647,20 @@ static rd_status run_gnuplot(const char *gnuplot, const char *dir, const char *s
 }
 
 rd_status rd_render_charts(const struct rd_report *r, const struct rd_chart_plan *p,
-                           struct rd_stage *s, bool run, const char *gnuplot,
+                           struct rd_stage *s, bool run, bool png, const char *gnuplot,
                            struct rd_diag *d)
 {
     struct rd_buf g = RD_BUF_INIT, dat = RD_BUF_INIT, rel = RD_BUF_INIT;
     rd_status st = rd_buf_addstr(&g,
         "# rundown charts. Re-run from this folder: gnuplot report.gp\n"
         "# (rundown-render sets rd_suffix so the files are staged first).\n"
-        "if (!exists(\"rd_suffix\")) rd_suffix = ''\n"
-        "rd_png = (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) ? 'pngcairo' : 'png'\n"
-        "set encoding utf8\n");
+        "if (!exists(\"rd_suffix\")) rd_suffix = ''\n");
+    /* PNG is opt-in: a pngcairo image costs about 25 times the CPU of an
+     * SVG, and the Markdown and HTML reports both use the SVGs. */
+    if (st == RD_OK && png)
+        st = rd_buf_addstr(&g, "rd_png = (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) ? 'pngcairo' : 'png'\n");
+    if (st == RD_OK)
+        st = rd_buf_addstr(&g, "set encoding utf8\n");
     for (size_t i = 0; i < p->n && st == RD_OK; i++) {
         const struct rd_chart *c = &p->items[i];
         const struct rd_rworkload *w = &r->workloads[c->workload];
@@ -609,29 +678,31 @@ rd_status rd_render_charts(const struct rd_report *r, const struct rd_chart_plan
         }
         if (st == RD_OK)
             st = rd_stage_write(s, rel.ptr, s->suffix, dat.ptr, dat.len, d);
-        /* One drawing, two terminals: SVG for the HTML report, PNG for
-         * the Markdown one. */
+        /* SVG for both reports; the same drawing again as PNG on request
+         * (for viewers without SVG). */
         if (st == RD_OK) st = rd_buf_addstr(&g, "\n");
         if (st == RD_OK) st = dat_comment(&g, "# ", c->title);
         if (st == RD_OK)
             st = rd_buf_addstr(&g, "set terminal svg size 800,450 dynamic noenhanced "
-                                   "font 'sans,12' background '#ffffff'\nset output ");
+                                   "font 'sans,13' background '#ffffff'\nset output ");
         if (st == RD_OK) st = gp_file(&g, c->stem, "svg");
         if (st == RD_OK) st = rd_buf_addch(&g, '\n');
         if (st == RD_OK) st = rd_buf_addstr(&g, body.ptr);
-        if (st == RD_OK)
+        if (st == RD_OK && png)
             st = rd_buf_addstr(&g, "set terminal @rd_png size 800,450 noenhanced "
                                    "font 'sans,10' background '#ffffff'\nset output ");
-        if (st == RD_OK) st = gp_file(&g, c->stem, "png");
-        if (st == RD_OK) st = rd_buf_addstr(&g, "\nreplot\nunset output\n");
+        if (st == RD_OK && png) st = gp_file(&g, c->stem, "png");
+        if (st == RD_OK && png) st = rd_buf_addstr(&g, "\nreplot\n");
+        if (st == RD_OK) st = rd_buf_addstr(&g, "unset output\n");
         rd_buf_release(&body);
     }
     if (st == RD_OK)
         st = rd_stage_write(s, "charts/report.gp", s->suffix, g.ptr, g.len, d);
+    const char *exts[] = { "svg", "png" };
+    size_t nexts = png ? 2 : 1;
     if (st == RD_OK && run && p->n > 0) {
-        const char *exts[] = { "svg", "png" };
         for (size_t i = 0; i < p->n && st == RD_OK; i++) {
-            for (size_t e = 0; e < 2 && st == RD_OK; e++) {
+            for (size_t e = 0; e < nexts && st == RD_OK; e++) {
                 const char *tmp;
                 rd_buf_reset(&rel);
                 st = rd_buf_addf(&rel, "charts/%s.%s", p->items[i].stem, exts[e]);
@@ -648,7 +719,7 @@ rd_status rd_render_charts(const struct rd_report *r, const struct rd_chart_plan
                              s->suffix, d);
         /* Every image the script promises must exist before the commit. */
         for (size_t i = 0; i < p->n && st == RD_OK; i++) {
-            for (size_t e = 0; e < 2 && st == RD_OK; e++) {
+            for (size_t e = 0; e < nexts && st == RD_OK; e++) {
                 rd_buf_reset(&rel);
                 st = rd_buf_addf(&rel, "charts/%s.%s", p->items[i].stem, exts[e]);
                 const char *tmp = rd_stage_tmp(s, rel.ptr);

@@ -107,10 +107,19 @@ rd_status rd_escape(struct rd_buf *out, const char *s, enum rd_escape mode,
 
 rd_status rd_escape_gnuplot(struct rd_buf *out, const char *s)
 {
+    /* Two gnuplot 5.4 quirks rule out the doubled quote ('a''b'): its
+     * scanner misreads runs of them ('a''''b' is a syntax error), and its
+     * @macro expander toggles "inside single quotes" at every ' it sees,
+     * wherever it is. So a quote ends the single-quoted part and the
+     * octal escape "\047" (a double-quoted string holding no quote
+     * character) is joined to the rest: 'a'."\047".'b'. The expander then
+     * sees an even number of ' around every part from input, and the
+     * double-quoted part holds nothing from input, so no backquote
+     * command, escape or @macro can come from a label. */
     rd_status st = rd_buf_addch(out, '\'');
     for (const char *p = s; *p && st == RD_OK; p++) {
         if (*p == '\'')
-            st = rd_buf_addstr(out, "''");
+            st = rd_buf_addstr(out, "'.\"\\047\".'");
         else
             st = rd_buf_addch(out, ((unsigned char)*p < 0x20 || *p == 0x7f) ? ' ' : *p);
     }

@@ -41,10 +41,14 @@ rd_status rd_escape_html(struct rd_buf *out, const char *s);
 rd_status rd_escape_md(struct rd_buf *out, const char *s, bool line_start);
 
 /**
- * Appends s as a gnuplot single-quoted string, quotes included. Inside single
- * quotes gnuplot substitutes nothing (no backquote commands, no escapes);
- * a quote is doubled. Newlines and other control bytes become spaces, since
- * a newline would end the command.
+ * Appends s as a gnuplot string expression built from single-quoted parts,
+ * quotes included. Inside single quotes gnuplot substitutes nothing (no
+ * backquote commands, no escapes, no @macros); each quote of s becomes
+ * '."\047".' (a double-quoted octal escape joined with '.'), because
+ * gnuplot 5.4 misreads runs of doubled quotes ('a''''b') and its @macro
+ * expander counts every ' it sees. Newlines and other control bytes become
+ * spaces, since a newline would end the command. Usable wherever gnuplot
+ * takes a string expression: titles, axis and tic labels, plot titles.
  */
 rd_status rd_escape_gnuplot(struct rd_buf *out, const char *s);
 

@@ -65,11 +65,14 @@ static rd_status node_text(cmark_node *node, struct rd_buf *out)
     return st;
 }
 
-/* "charts/<stem>.png" -> "charts/<stem>.svg" when the name is one of ours. */
+/* "charts/<stem>.svg" (or .png, which templates written before the
+ * Markdown used SVG still link) -> "charts/<stem>.svg" when the name is one
+ * of ours. */
 static bool chart_svg_name(const char *url, struct rd_buf *out)
 {
     size_t n = strlen(url);
-    if (strncmp(url, "charts/", 7) != 0 || n < 12 || strcmp(url + n - 4, ".png") != 0)
+    if (strncmp(url, "charts/", 7) != 0 || n < 12 ||
+        (strcmp(url + n - 4, ".png") != 0 && strcmp(url + n - 4, ".svg") != 0))
         return false;
     for (const char *p = url + 7; p < url + n - 4; p++)
         if (*p == '/' || (*p == '.' && p[1] == '.'))

@@ -17,6 +17,7 @@
 
 #include "escape.h"
 #include "rundown/buf.h"
+#include "rundown/fsutil.h"
 #include "rundown/json.h"
 
 double rd_num(const cJSON *obj, const char *key)
@@ -51,6 +52,12 @@ double rd_config_rss_mib(const struct rd_rconfig *c)
             return m / 1024;
     }
     return NAN;
+}
+
+const char *rd_other_role(const struct rd_rworkload *w)
+{
+    return w->best >= 0 && w->best != w->recommended && w->runner_up == w->best
+        ? "best" : "runner-up";
 }
 
 int rd_workload_find(const struct rd_rworkload *w, const char *id)
@@ -484,6 +491,20 @@ static rd_status load_workload(struct rd_report *r, struct rd_rworkload *w,
             rc->runtime = runtime_index(r, rt, *rt_cap);
         }
     }
+    /* A primary metric that no config has is a broken analysis, not an
+     * empty chart: say so now instead of letting gnuplot fail on it. */
+    if (w->metric && w->nconfigs > 0) {
+        bool found = false;
+        for (size_t i = 0; i < w->nconfigs && !found; i++)
+            found = w->configs[i].primary != NULL;
+        if (!found) {
+            char ex[80];
+            rd_excerpt(w->metric, strlen(w->metric), 60, ex, sizeof ex);
+            return rd_diag_set(d, RD_ERR_PARSE, r->path, 0, 0,
+                               "workloads[%zu]: expected the primary metric '%s' in at least one config",
+                               wi, ex);
+        }
+    }
     rd_status st = collect_keys(r, w);
     for (size_t i = 0; i < w->nconfigs && st == RD_OK; i++)
         st = config_name(r, w, &w->configs[i], b);
@@ -623,13 +644,46 @@ rd_status rd_report_init(struct rd_report *r, cJSON *root, const char *path,
     return st;
 }
 
+/* cJSON copies bytes inside strings as they are, so without this check a
+ * stray 0xff reaches report.md, the HTML and the workbook (which Excel then
+ * refuses to open). JSON escapes need no check: cJSON rejects lone
+ * surrogates. core's rd_utf8_valid_len is the validator. */
+static rd_status check_utf8(const char *text, size_t len, const char *path,
+                            struct rd_diag *d)
+{
+    const unsigned char *p = (const unsigned char *)text, *end = p + len;
+    while (p < end) {
+        if (*p < 0x80) {
+            p++;
+            continue;
+        }
+        size_t n = rd_utf8_valid_len(p, (size_t)(end - p));
+        if (n == 0)
+            return rd_diag_set(d, RD_ERR_PARSE, path, 0, 0,
+                               "expected UTF-8 text, got byte 0x%02x", *p);
+        p += n;
+    }
+    return RD_OK;
+}
+
 rd_status rd_report_load(struct rd_report *r, const char *path, struct rd_diag *d)
 {
     cJSON *root = NULL;
+    struct rd_buf text = RD_BUF_INIT;
+    const char *shown = strcmp(path, "-") == 0 ? "<stdin>" : path;
     memset(r, 0, sizeof *r);
-    rd_status st = rd_json_parse_file(path, &root, d);
-    if (st != RD_OK)
+    rd_status st = rd_read_file(path, 0, &text, d);
+    /* JSON first: for a file that is not JSON at all, "expected JSON at
+     * 1:1" says more than the first odd byte. */
+    if (st == RD_OK)
+        st = rd_json_parse(text.ptr, text.len, shown, 1, &root, d);
+    if (st == RD_OK)
+        st = check_utf8(text.ptr, text.len, shown, d);
+    rd_buf_release(&text);
+    if (st != RD_OK) {
+        cJSON_Delete(root);
         return st;
+    }
     return rd_report_init(r, root, path, d);
 }
 

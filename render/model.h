@@ -53,7 +53,8 @@ struct rd_rworkload {
     const cJSON *warnings;  /* array, may be NULL */
     int best;               /* config index or -1 */
     int recommended;        /* config index or -1 */
-    int runner_up;          /* best other than 'recommended' by mean, or -1 */
+    int runner_up;          /* the best config other than 'recommended' by mean
+                               (the best itself when it is not recommended), or -1 */
     const char *slug;       /* Markdown/HTML anchor (arena) */
     const char *file;       /* file-name stem for charts (arena), unique */
 };
@@ -107,6 +108,14 @@ const cJSON *rd_config_stats(const struct rd_rconfig *c, const char *metric);
  * load); NaN when the config has neither.
  */
 double rd_config_rss_mib(const struct rd_rconfig *c);
+
+/**
+ * What w->runner_up is to the reader: "runner-up" when the recommended
+ * config has the best mean, "best" when the best is another config (the
+ * recommended one was chosen among those tied with it). The margin columns
+ * of every format compare that config with the recommended one.
+ */
+const char *rd_other_role(const struct rd_rworkload *w);
 
 /** The index of the config with this id, or -1. */
 int rd_workload_find(const struct rd_rworkload *w, const char *id);

@@ -8,9 +8,13 @@
  */
 #include "render.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "backends.h"
 #include "rundown/fsutil.h"
@@ -29,7 +33,7 @@ rd_status rd_render_parse_formats(const char *list, unsigned *out, struct rd_dia
     static const struct { const char *name; unsigned bit; } names[] = {
         { "md", RD_FMT_MD }, { "html", RD_FMT_HTML }, { "xlsx", RD_FMT_XLSX },
         { "charts", RD_FMT_CHARTS }, { "charts-script", RD_FMT_CHARTS_SCRIPT },
-        { "all", RD_FMT_ALL },
+        { "png", RD_FMT_PNG }, { "all", RD_FMT_ALL },
     };
     unsigned bits = 0;
     const char *p = list;
@@ -47,14 +51,74 @@ rd_status rd_render_parse_formats(const char *list, unsigned *out, struct rd_dia
             char ex[80];
             rd_excerpt(p, len, 40, ex, sizeof ex);
             return rd_diag_set(d, RD_ERR_USAGE, NULL, 0, 0,
-                               "expected formats md, html, xlsx, charts or charts-script, got '%s'", ex);
+                               "expected formats md, html, xlsx, charts, png or charts-script, got '%s'", ex);
         }
         if (!comma)
             break;
         p = comma + 1;
     }
+    /* PNGs are drawn by the same gnuplot run as the SVGs; with
+     * charts-script they are only written into the script. */
+    if ((bits & RD_FMT_PNG) && !(bits & RD_FMT_CHARTS_SCRIPT))
+        bits |= RD_FMT_CHARTS;
     *out = bits;
     return RD_OK;
+}
+
+/* The folders a render created, deepest last, so a failure can take
+ * them away again. */
+struct made {
+    char **dirs;
+    size_t n;
+};
+
+static void made_release(struct made *m)
+{
+    for (size_t i = 0; i < m->n; i++)
+        free(m->dirs[i]);
+    free(m->dirs);
+    memset(m, 0, sizeof *m);
+}
+
+static void made_undo(struct made *m)
+{
+    for (size_t i = m->n; i-- > 0;)
+        rmdir(m->dirs[i]);
+    made_release(m);
+}
+
+/* mkdir -p that remembers each folder it had to create. */
+static rd_status make_dirs(struct made *m, const char *path, struct rd_diag *d)
+{
+    char *p = strdup(path);
+    if (!p)
+        return RD_ERR_NOMEM;
+    size_t len = strlen(p);
+    rd_status st = RD_OK;
+    /* Each prefix ending before a '/', then the whole path. */
+    for (size_t i = 1; i <= len && st == RD_OK; i++) {
+        if (i < len && p[i] != '/')
+            continue;
+        char keep = p[i];
+        p[i] = '\0';
+        struct stat sb;
+        if (stat(p, &sb) != 0 && errno == ENOENT) {
+            st = rd_mkdir_p(p, d);
+            char **grown = st == RD_OK ? realloc(m->dirs, (m->n + 1) * sizeof *grown) : NULL;
+            char *copy = grown ? strdup(p) : NULL;
+            if (grown)
+                m->dirs = grown;
+            if (st == RD_OK && !copy) {
+                rmdir(p);
+                st = RD_ERR_NOMEM;
+            }
+            if (copy)
+                m->dirs[m->n++] = copy;
+        }
+        p[i] = keep;
+    }
+    free(p);
+    return st;
 }
 
 rd_status rd_render(const struct rd_report *r, const struct rd_render_opts *o,
@@ -79,22 +143,25 @@ rd_status rd_render(const struct rd_report *r, const struct rd_render_opts *o,
     }
 
     struct rd_stage stage;
-    st = rd_mkdir_p(o->out_dir, d);
-    if (st == RD_OK && charts) {
-        struct rd_buf cd = RD_BUF_INIT;
-        st = rd_buf_addf(&cd, "%s/charts", o->out_dir);
-        if (st == RD_OK)
-            st = rd_mkdir_p(cd.ptr, d);
-        rd_buf_release(&cd);
-    }
-    if (st != RD_OK)
+    struct made made = { 0 };
+    struct rd_buf cd = RD_BUF_INIT;
+    st = rd_buf_addf(&cd, "%s/charts", o->out_dir);
+    if (st == RD_OK)
+        st = make_dirs(&made, o->out_dir, d);
+    if (st == RD_OK && charts)
+        st = make_dirs(&made, cd.ptr, d);
+    rd_buf_release(&cd);
+    if (st != RD_OK) {
+        made_undo(&made);
         return st;
+    }
     st = rd_stage_init(&stage, o->out_dir);
     if (st == RD_OK && charts)
         st = rd_chart_plan_make(r, &plan);
     if (st == RD_OK && charts)
-        st = rd_render_charts(r, &plan, &stage, (f & RD_FMT_CHARTS) != 0, o->gnuplot, d);
-    /* The Markdown links the PNGs only when charts are part of this render;
+        st = rd_render_charts(r, &plan, &stage, (f & RD_FMT_CHARTS) != 0,
+                              (f & RD_FMT_PNG) != 0, o->gnuplot, d);
+    /* The Markdown links the SVGs only when charts are part of this render;
      * a link to an image that will not exist helps nobody. */
     if (st == RD_OK && (f & (RD_FMT_MD | RD_FMT_HTML)))
         st = rd_render_markdown(r, charts ? &plan : NULL, tdir, &md, d);
@@ -109,6 +176,12 @@ rd_status rd_render(const struct rd_report *r, const struct rd_render_opts *o,
     if (st == RD_OK)
         st = rd_stage_commit(&stage, d);
     rd_stage_release(&stage);
+    /* A failed render leaves the output folder as it was: the folders it
+     * created go too (rmdir only removes them when empty, and the stage has
+     * removed its temporaries by now). */
+    if (st != RD_OK)
+        made_undo(&made);
+    made_release(&made);
     rd_chart_plan_release(&plan);
     rd_buf_release(&md);
     rd_buf_release(&html);

@@ -21,8 +21,9 @@ enum rd_format {
     RD_FMT_MD = 1u << 0,
     RD_FMT_HTML = 1u << 1,
     RD_FMT_XLSX = 1u << 2,
-    RD_FMT_CHARTS = 1u << 3,         /* .gp + .dat, then gnuplot makes SVG and PNG */
+    RD_FMT_CHARTS = 1u << 3,         /* .gp + .dat, then gnuplot makes the SVGs */
     RD_FMT_CHARTS_SCRIPT = 1u << 4,  /* .gp + .dat only (golden tests, no gnuplot) */
+    RD_FMT_PNG = 1u << 5,            /* a PNG of every chart too (implies charts) */
     RD_FMT_ALL = RD_FMT_MD | RD_FMT_HTML | RD_FMT_XLSX | RD_FMT_CHARTS
 };
 
@@ -35,9 +36,10 @@ struct rd_render_opts {
 };
 
 /**
- * Parses a comma-separated list "md,html,xlsx,charts,charts-script" into
- * enum rd_format bits. An unknown or empty name is RD_ERR_USAGE with a
- * message naming it.
+ * Parses a comma-separated list "md,html,xlsx,charts,charts-script,png"
+ * (or "all") into enum rd_format bits; "png" adds charts unless
+ * charts-script is asked for. An unknown or empty name is RD_ERR_USAGE
+ * with a message naming it.
  */
 rd_status rd_render_parse_formats(const char *list, unsigned *out, struct rd_diag *d);
 

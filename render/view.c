@@ -220,7 +220,7 @@ static void view_recommendations(struct vb *v, const struct rd_report *r, cJSON 
         if (rec >= 0 && w->runner_up >= 0) {
             double ratio, lo, hi, ph;
             rd_compare(w, w->runner_up, rec, &ratio, &lo, &hi, &ph);
-            chk(v, rd_buf_addf(&v->b, "%s: ", w->configs[w->runner_up].name));
+            chk(v, rd_buf_addf(&v->b, "%s (%s): ", w->configs[w->runner_up].name, rd_other_role(w)));
             chk(v, rd_fmt_relative(&v->b, ratio, lo, hi));
             if (isfinite(ph)) {
                 chk(v, rd_buf_addstr(&v->b, ", p_holm "));

@@ -163,9 +163,9 @@ static void sheet_recommendations(struct book *b, const struct rd_report *r, lxw
 {
     static const char *cols[] = {
         "workload", "class", "metric", "unit", "better", "recommended", "mean",
-        "CI low", "CI high", "n", "runner-up", "runner-up mean",
-        "runner-up / recommended", "ratio CI low", "ratio CI high", "p_holm",
-        "max RSS (MiB)", "tied", "reason",
+        "CI low", "CI high", "n", "best other config", "best other is",
+        "best other mean", "best other / recommended", "ratio CI low",
+        "ratio CI high", "p_holm", "max RSS (MiB)", "tied", "reason",
     };
     const size_t ncols = sizeof cols / sizeof cols[0];
     for (size_t c = 0; c < ncols; c++)
@@ -188,24 +188,25 @@ static void sheet_recommendations(struct book *b, const struct rd_report *r, lxw
             put_num(ws, row, 7, rd_num(s, "ci_low"), b->num);
             put_num(ws, row, 8, rd_num(s, "ci_high"), b->num);
             put_num(ws, row, 9, rd_num(s, "n"), b->intf);
-            put_num(ws, row, 16, rd_config_rss_mib(&w->configs[rec]), b->num);
+            put_num(ws, row, 17, rd_config_rss_mib(&w->configs[rec]), b->num);
         }
         if (rec >= 0 && w->runner_up >= 0) {
             double ratio, lo, hi, ph;
             rd_compare(w, w->runner_up, rec, &ratio, &lo, &hi, &ph);
             put_str(ws, row, 10, w->configs[w->runner_up].name, NULL);
-            put_num(ws, row, 11, rd_num(w->configs[w->runner_up].primary, "mean"), b->num);
-            put_num(ws, row, 12, ratio, b->num3);
-            put_num(ws, row, 13, lo, b->num3);
-            put_num(ws, row, 14, hi, b->num3);
-            put_num(ws, row, 15, ph, b->p);
+            put_str(ws, row, 11, rd_other_role(w), NULL);
+            put_num(ws, row, 12, rd_num(w->configs[w->runner_up].primary, "mean"), b->num);
+            put_num(ws, row, 13, ratio, b->num3);
+            put_num(ws, row, 14, lo, b->num3);
+            put_num(ws, row, 15, hi, b->num3);
+            put_num(ws, row, 16, ph, b->p);
         }
         struct rd_buf tb = RD_BUF_INIT;
         rd_tied_text(w, &tb);
         if (tb.len)
-            put_str(ws, row, 17, tb.ptr, NULL);
+            put_str(ws, row, 18, tb.ptr, NULL);
         rd_buf_release(&tb);
-        put_str(ws, row, 18, rd_str(w->rec, "reason"), b->wrap);
+        put_str(ws, row, 19, rd_str(w->rec, "reason"), b->wrap);
     }
     worksheet_freeze_panes(ws, 1, 1);
     worksheet_autofilter(ws, 0, 0, row > 1 ? row - 1 : 1, (lxw_col_t)(ncols - 1));
@@ -214,9 +215,9 @@ static void sheet_recommendations(struct book *b, const struct rd_report *r, lxw
     worksheet_set_column(ws, 5, 5, 30, NULL);
     worksheet_set_column(ws, 6, 9, 11, NULL);
     worksheet_set_column(ws, 10, 10, 30, NULL);
-    worksheet_set_column(ws, 11, 16, 12, NULL);
-    worksheet_set_column(ws, 17, 17, 30, NULL);
-    worksheet_set_column(ws, 18, 18, 80, NULL);
+    worksheet_set_column(ws, 11, 17, 12, NULL);
+    worksheet_set_column(ws, 18, 18, 30, NULL);
+    worksheet_set_column(ws, 19, 19, 80, NULL);
 }
 
 static const char *stat_cols[] = {

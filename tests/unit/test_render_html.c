@@ -65,8 +65,8 @@ static int setup(void **state)
         "<script>alert(1)</script>\n\n"
         "Inline <b onclick=\"x()\">bold</b> [js](javascript:alert(1)) [ext](https://evil.example/) "
         "[ok](#results--more) ![remote](http://evil.example/x.png)\n\n"
-        "![w: mean](charts/w-means.png)\n\n"
-        "![missing](charts/none.png) ![trav](charts/../../etc.png)\n\n"
+        "![w: mean](charts/w-means.svg)\n\n"
+        "![missing](charts/none.png) ![trav](charts/../../etc.svg)\n\n"
         "| a | b |\n|---|---:|\n| 1 | 2 |\n";
     struct rd_buf out = RD_BUF_INIT;
     struct rd_diag d;

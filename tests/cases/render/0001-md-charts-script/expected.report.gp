@@ -1,11 +1,10 @@
 # rundown charts. Re-run from this folder: gnuplot report.gp
 # (rundown-render sets rd_suffix so the files are staged first).
 if (!exists("rd_suffix")) rd_suffix = ''
-rd_png = (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) ? 'pngcairo' : 'png'
 set encoding utf8
 
 # cpu-heavycalc: mean heavycalc_ms with 95 % CI
-set terminal svg size 800,450 dynamic noenhanced font 'sans,12' background '#ffffff'
+set terminal svg size 800,450 dynamic noenhanced font 'sans,13' background '#ffffff'
 set output 'cpu-heavycalc-means.svg'.rd_suffix
 reset
 set datafile missing '?'
@@ -23,13 +22,10 @@ set boxwidth 0.6
 set style fill solid 0.7 border lc rgb '#333333'
 plot 'cpu-heavycalc-means.dat'.rd_suffix using 1:2:5 with boxes lc rgb variable, \
      'cpu-heavycalc-means.dat'.rd_suffix using 1:2:3:4 with yerrorbars lc rgb '#222222' pt 7 ps 0.4 lw 1.5
-set terminal @rd_png size 800,450 noenhanced font 'sans,10' background '#ffffff'
-set output 'cpu-heavycalc-means.png'.rd_suffix
-replot
 unset output
 
 # cpu-heavycalc: heavycalc_ms of every run
-set terminal svg size 800,450 dynamic noenhanced font 'sans,12' background '#ffffff'
+set terminal svg size 800,450 dynamic noenhanced font 'sans,13' background '#ffffff'
 set output 'cpu-heavycalc-runs.svg'.rd_suffix
 reset
 set datafile missing '?'
@@ -44,13 +40,10 @@ set lmargin 21
 set key off
 plot 'cpu-heavycalc-runs.dat'.rd_suffix index 0 using 1:2:3 with points pt 7 ps 0.9 lc rgb variable, \
      'cpu-heavycalc-runs.dat'.rd_suffix index 1 using ($1-0.25):2:(0.5):(0) with vectors nohead lw 2 lc rgb '#222222'
-set terminal @rd_png size 800,450 noenhanced font 'sans,10' background '#ffffff'
-set output 'cpu-heavycalc-runs.png'.rd_suffix
-replot
 unset output
 
 # cpu-heavycalc: mean heavycalc_ms against workers
-set terminal svg size 800,450 dynamic noenhanced font 'sans,12' background '#ffffff'
+set terminal svg size 800,450 dynamic noenhanced font 'sans,13' background '#ffffff'
 set output 'cpu-heavycalc-scaling-workers.svg'.rd_suffix
 reset
 set datafile missing '?'
@@ -67,13 +60,10 @@ set key outside right top noenhanced
 plot 'cpu-heavycalc-scaling-workers.dat'.rd_suffix index 0 using 1:2:3:4 with yerrorlines lw 2 pt 5 dt 1 lc rgb '#d9822b' title 'bun / worker', \
      'cpu-heavycalc-scaling-workers.dat'.rd_suffix index 1 using 1:2:3:4 with yerrorlines lw 2 pt 6 dt 2 lc rgb '#2b6cb0' title 'deno / worker', \
      'cpu-heavycalc-scaling-workers.dat'.rd_suffix index 2 using 1:2:3:4 with yerrorlines lw 2 pt 7 dt 3 lc rgb '#3c873a' title 'node / worker'
-set terminal @rd_png size 800,450 noenhanced font 'sans,10' background '#ffffff'
-set output 'cpu-heavycalc-scaling-workers.png'.rd_suffix
-replot
 unset output
 
 # http-hello: mean rps with 95 % CI
-set terminal svg size 800,450 dynamic noenhanced font 'sans,12' background '#ffffff'
+set terminal svg size 800,450 dynamic noenhanced font 'sans,13' background '#ffffff'
 set output 'http-hello-means.svg'.rd_suffix
 reset
 set datafile missing '?'
@@ -91,13 +81,10 @@ set boxwidth 0.6
 set style fill solid 0.7 border lc rgb '#333333'
 plot 'http-hello-means.dat'.rd_suffix using 1:2:5 with boxes lc rgb variable, \
      'http-hello-means.dat'.rd_suffix using 1:2:3:4 with yerrorbars lc rgb '#222222' pt 7 ps 0.4 lw 1.5
-set terminal @rd_png size 800,450 noenhanced font 'sans,10' background '#ffffff'
-set output 'http-hello-means.png'.rd_suffix
-replot
 unset output
 
 # http-hello: rps of every run
-set terminal svg size 800,450 dynamic noenhanced font 'sans,12' background '#ffffff'
+set terminal svg size 800,450 dynamic noenhanced font 'sans,13' background '#ffffff'
 set output 'http-hello-runs.svg'.rd_suffix
 reset
 set datafile missing '?'
@@ -112,13 +99,10 @@ set lmargin 16
 set key off
 plot 'http-hello-runs.dat'.rd_suffix index 0 using 1:2:3 with points pt 7 ps 0.9 lc rgb variable, \
      'http-hello-runs.dat'.rd_suffix index 1 using ($1-0.25):2:(0.5):(0) with vectors nohead lw 2 lc rgb '#222222'
-set terminal @rd_png size 800,450 noenhanced font 'sans,10' background '#ffffff'
-set output 'http-hello-runs.png'.rd_suffix
-replot
 unset output
 
 # http-hello: latency percentiles (mean of runs)
-set terminal svg size 800,450 dynamic noenhanced font 'sans,12' background '#ffffff'
+set terminal svg size 800,450 dynamic noenhanced font 'sans,13' background '#ffffff'
 set output 'http-hello-latency.svg'.rd_suffix
 reset
 set datafile missing '?'
@@ -136,13 +120,10 @@ set key top left noenhanced
 plot 'http-hello-latency.dat'.rd_suffix index 0 using 1:3 with linespoints lw 2 pt 5 lc rgb '#d9822b' title 'bun / sequential', \
      'http-hello-latency.dat'.rd_suffix index 1 using 1:3 with linespoints lw 2 pt 6 lc rgb '#2b6cb0' title 'deno / sequential', \
      'http-hello-latency.dat'.rd_suffix index 2 using 1:3 with linespoints lw 2 pt 7 lc rgb '#3c873a' title 'node / sequential'
-set terminal @rd_png size 800,450 noenhanced font 'sans,10' background '#ffffff'
-set output 'http-hello-latency.png'.rd_suffix
-replot
 unset output
 
 # cold-start: mean wall_ms with 95 % CI
-set terminal svg size 800,450 dynamic noenhanced font 'sans,12' background '#ffffff'
+set terminal svg size 800,450 dynamic noenhanced font 'sans,13' background '#ffffff'
 set output 'cold-start-means.svg'.rd_suffix
 reset
 set datafile missing '?'
@@ -160,13 +141,10 @@ set boxwidth 0.6
 set style fill solid 0.7 border lc rgb '#333333'
 plot 'cold-start-means.dat'.rd_suffix using 1:2:5 with boxes lc rgb variable, \
      'cold-start-means.dat'.rd_suffix using 1:2:3:4 with yerrorbars lc rgb '#222222' pt 7 ps 0.4 lw 1.5
-set terminal @rd_png size 800,450 noenhanced font 'sans,10' background '#ffffff'
-set output 'cold-start-means.png'.rd_suffix
-replot
 unset output
 
 # cold-start: wall_ms of every run
-set terminal svg size 800,450 dynamic noenhanced font 'sans,12' background '#ffffff'
+set terminal svg size 800,450 dynamic noenhanced font 'sans,13' background '#ffffff'
 set output 'cold-start-runs.svg'.rd_suffix
 reset
 set datafile missing '?'
@@ -181,7 +159,4 @@ set lmargin 16
 set key off
 plot 'cold-start-runs.dat'.rd_suffix index 0 using 1:2:3 with points pt 7 ps 0.9 lc rgb variable, \
      'cold-start-runs.dat'.rd_suffix index 1 using ($1-0.25):2:(0.5):(0) with vectors nohead lw 2 lc rgb '#222222'
-set terminal @rd_png size 800,450 noenhanced font 'sans,10' background '#ffffff'
-set output 'cold-start-runs.png'.rd_suffix
-replot
 unset output

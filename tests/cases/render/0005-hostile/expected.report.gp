@@ -1,11 +1,10 @@
 # rundown charts. Re-run from this folder: gnuplot report.gp
 # (rundown-render sets rd_suffix so the files are staged first).
 if (!exists("rd_suffix")) rd_suffix = ''
-rd_png = (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) ? 'pngcairo' : 'png'
 set encoding utf8
 
 # ../cpu/`touch PWNED3`: mean heavycalc_ms with 95 % CI
-set terminal svg size 800,450 dynamic noenhanced font 'sans,12' background '#ffffff'
+set terminal svg size 800,450 dynamic noenhanced font 'sans,13' background '#ffffff'
 set output 'cpu_touch_PWNED3-means.svg'.rd_suffix
 reset
 set datafile missing '?'
@@ -14,7 +13,7 @@ set ylabel 'heavycalc_ms (ms)' noenhanced
 set grid ytics lc rgb '#dddddd'
 set border 3
 set tics nomirror
-set xtics ('<script>alert(1)</script>bun / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>''=2' 0, '<script>alert(1)</script>bun / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>''=4' 1, '=1+1 / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>''=2' 2, '=1+1 / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>''=4' 3, '`touch PWNED` x''; system(''touch PWNED2''); '' / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>''=2' 4, '`touch PWNED` x''; system(''touch PWNED2''); '' / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>''=4' 5) rotate by 30 right noenhanced
+set xtics ('<script>alert(1)</script>bun / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>'."\047".'=2' 0, '<script>alert(1)</script>bun / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>'."\047".'=4' 1, '=1+1 / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>'."\047".'=2' 2, '=1+1 / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>'."\047".'=4' 3, '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".' / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>'."\047".'=2' 4, '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".' / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>'."\047".'=4' 5) rotate by 30 right noenhanced
 set xrange [-0.7:5.7]
 set lmargin 48
 set key off
@@ -23,13 +22,10 @@ set boxwidth 0.6
 set style fill solid 0.7 border lc rgb '#333333'
 plot 'cpu_touch_PWNED3-means.dat'.rd_suffix using 1:2:5 with boxes lc rgb variable, \
      'cpu_touch_PWNED3-means.dat'.rd_suffix using 1:2:3:4 with yerrorbars lc rgb '#222222' pt 7 ps 0.4 lw 1.5
-set terminal @rd_png size 800,450 noenhanced font 'sans,10' background '#ffffff'
-set output 'cpu_touch_PWNED3-means.png'.rd_suffix
-replot
 unset output
 
 # ../cpu/`touch PWNED3`: heavycalc_ms of every run
-set terminal svg size 800,450 dynamic noenhanced font 'sans,12' background '#ffffff'
+set terminal svg size 800,450 dynamic noenhanced font 'sans,13' background '#ffffff'
 set output 'cpu_touch_PWNED3-runs.svg'.rd_suffix
 reset
 set datafile missing '?'
@@ -38,42 +34,36 @@ set ylabel 'heavycalc_ms (ms)' noenhanced
 set grid ytics lc rgb '#dddddd'
 set border 3
 set tics nomirror
-set xtics ('<script>alert(1)</script>bun / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>''=2' 0, '<script>alert(1)</script>bun / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>''=4' 1, '=1+1 / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>''=2' 2, '=1+1 / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>''=4' 3, '`touch PWNED` x''; system(''touch PWNED2''); '' / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>''=2' 4, '`touch PWNED` x''; system(''touch PWNED2''); '' / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>''=4' 5) rotate by 30 right noenhanced
+set xtics ('<script>alert(1)</script>bun / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>'."\047".'=2' 0, '<script>alert(1)</script>bun / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>'."\047".'=4' 1, '=1+1 / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>'."\047".'=2' 2, '=1+1 / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>'."\047".'=4' 3, '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".' / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>'."\047".'=2' 4, '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".' / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>'."\047".'=4' 5) rotate by 30 right noenhanced
 set xrange [-0.7:5.7]
 set lmargin 48
 set key off
 plot 'cpu_touch_PWNED3-runs.dat'.rd_suffix index 0 using 1:2:3 with points pt 7 ps 0.9 lc rgb variable, \
      'cpu_touch_PWNED3-runs.dat'.rd_suffix index 1 using ($1-0.25):2:(0.5):(0) with vectors nohead lw 2 lc rgb '#222222'
-set terminal @rd_png size 800,450 noenhanced font 'sans,10' background '#ffffff'
-set output 'cpu_touch_PWNED3-runs.png'.rd_suffix
-replot
 unset output
 
 # ../cpu/`touch PWNED3`: mean heavycalc_ms against work`touch PWNED7`|ers<b>'
-set terminal svg size 800,450 dynamic noenhanced font 'sans,12' background '#ffffff'
+set terminal svg size 800,450 dynamic noenhanced font 'sans,13' background '#ffffff'
 set output 'cpu_touch_PWNED3-scaling-work_touch_PWNED7_ers_b.svg'.rd_suffix
 reset
 set datafile missing '?'
-set title '../cpu/`touch PWNED3`: mean heavycalc_ms against work`touch PWNED7`|ers<b>''' noenhanced
+set title '../cpu/`touch PWNED3`: mean heavycalc_ms against work`touch PWNED7`|ers<b>'."\047".'' noenhanced
 set ylabel 'heavycalc_ms (ms)' noenhanced
 set grid ytics lc rgb '#dddddd'
 set border 3
 set tics nomirror
-set xlabel 'work`touch PWNED7`|ers<b>''' noenhanced
+set xlabel 'work`touch PWNED7`|ers<b>'."\047".'' noenhanced
 set xtics (2, 4)
 set offsets graph 0.05, graph 0.05, 0, 0
 set yrange [0:*]
 set key outside right top noenhanced
 plot 'cpu_touch_PWNED3-scaling-work_touch_PWNED7_ers_b.dat'.rd_suffix index 0 using 1:2:3:4 with yerrorlines lw 2 pt 5 dt 1 lc rgb '#8e44ad' title '<script>alert(1)</script>bun / ../../etc/passwd | cell break', \
      'cpu_touch_PWNED3-scaling-work_touch_PWNED7_ers_b.dat'.rd_suffix index 1 using 1:2:3:4 with yerrorlines lw 2 pt 6 dt 2 lc rgb '#c0392b' title '=1+1 / ../../etc/passwd | cell break', \
-     'cpu_touch_PWNED3-scaling-work_touch_PWNED7_ers_b.dat'.rd_suffix index 2 using 1:2:3:4 with yerrorlines lw 2 pt 7 dt 3 lc rgb '#16a085' title '`touch PWNED` x''; system(''touch PWNED2''); '' / ../../etc/passwd | cell break'
-set terminal @rd_png size 800,450 noenhanced font 'sans,10' background '#ffffff'
-set output 'cpu_touch_PWNED3-scaling-work_touch_PWNED7_ers_b.png'.rd_suffix
-replot
+     'cpu_touch_PWNED3-scaling-work_touch_PWNED7_ers_b.dat'.rd_suffix index 2 using 1:2:3:4 with yerrorlines lw 2 pt 7 dt 3 lc rgb '#16a085' title '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".' / ../../etc/passwd | cell break'
 unset output
 
 # <img src=http://evil.example/y.png>: mean rps with 95 % CI
-set terminal svg size 800,450 dynamic noenhanced font 'sans,12' background '#ffffff'
+set terminal svg size 800,450 dynamic noenhanced font 'sans,13' background '#ffffff'
 set output 'img_src_http_evil.example_y.png-means.svg'.rd_suffix
 reset
 set datafile missing '?'
@@ -82,7 +72,7 @@ set ylabel 'rps (req/s)' noenhanced
 set grid ytics lc rgb '#dddddd'
 set border 3
 set tics nomirror
-set xtics ('<script>alert(1)</script>bun / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)' 0, '=1+1 / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)' 1, '`touch PWNED` x''; system(''touch PWNED2''); '' / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)' 2) rotate by 30 right noenhanced
+set xtics ('<script>alert(1)</script>bun / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)' 0, '=1+1 / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)' 1, '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".' / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)' 2) rotate by 30 right noenhanced
 set xrange [-0.7:2.7]
 set lmargin 48
 set key off
@@ -91,13 +81,10 @@ set boxwidth 0.6
 set style fill solid 0.7 border lc rgb '#333333'
 plot 'img_src_http_evil.example_y.png-means.dat'.rd_suffix using 1:2:5 with boxes lc rgb variable, \
      'img_src_http_evil.example_y.png-means.dat'.rd_suffix using 1:2:3:4 with yerrorbars lc rgb '#222222' pt 7 ps 0.4 lw 1.5
-set terminal @rd_png size 800,450 noenhanced font 'sans,10' background '#ffffff'
-set output 'img_src_http_evil.example_y.png-means.png'.rd_suffix
-replot
 unset output
 
 # <img src=http://evil.example/y.png>: rps of every run
-set terminal svg size 800,450 dynamic noenhanced font 'sans,12' background '#ffffff'
+set terminal svg size 800,450 dynamic noenhanced font 'sans,13' background '#ffffff'
 set output 'img_src_http_evil.example_y.png-runs.svg'.rd_suffix
 reset
 set datafile missing '?'
@@ -106,19 +93,16 @@ set ylabel 'rps (req/s)' noenhanced
 set grid ytics lc rgb '#dddddd'
 set border 3
 set tics nomirror
-set xtics ('<script>alert(1)</script>bun / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)' 0, '=1+1 / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)' 1, '`touch PWNED` x''; system(''touch PWNED2''); '' / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)' 2) rotate by 30 right noenhanced
+set xtics ('<script>alert(1)</script>bun / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)' 0, '=1+1 / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)' 1, '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".' / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)' 2) rotate by 30 right noenhanced
 set xrange [-0.7:2.7]
 set lmargin 48
 set key off
 plot 'img_src_http_evil.example_y.png-runs.dat'.rd_suffix index 0 using 1:2:3 with points pt 7 ps 0.9 lc rgb variable, \
      'img_src_http_evil.example_y.png-runs.dat'.rd_suffix index 1 using ($1-0.25):2:(0.5):(0) with vectors nohead lw 2 lc rgb '#222222'
-set terminal @rd_png size 800,450 noenhanced font 'sans,10' background '#ffffff'
-set output 'img_src_http_evil.example_y.png-runs.png'.rd_suffix
-replot
 unset output
 
 # <img src=http://evil.example/y.png>: latency percentiles (mean of runs)
-set terminal svg size 800,450 dynamic noenhanced font 'sans,12' background '#ffffff'
+set terminal svg size 800,450 dynamic noenhanced font 'sans,13' background '#ffffff'
 set output 'img_src_http_evil.example_y.png-latency.svg'.rd_suffix
 reset
 set datafile missing '?'
@@ -135,23 +119,20 @@ set yrange [0:*]
 set key top left noenhanced
 plot 'img_src_http_evil.example_y.png-latency.dat'.rd_suffix index 0 using 1:3 with linespoints lw 2 pt 5 lc rgb '#8e44ad' title '<script>alert(1)</script>bun / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)', \
      'img_src_http_evil.example_y.png-latency.dat'.rd_suffix index 1 using 1:3 with linespoints lw 2 pt 6 lc rgb '#c0392b' title '=1+1 / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)', \
-     'img_src_http_evil.example_y.png-latency.dat'.rd_suffix index 2 using 1:3 with linespoints lw 2 pt 7 lc rgb '#16a085' title '`touch PWNED` x''; system(''touch PWNED2''); '' / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)'
-set terminal @rd_png size 800,450 noenhanced font 'sans,10' background '#ffffff'
-set output 'img_src_http_evil.example_y.png-latency.png'.rd_suffix
-replot
+     'img_src_http_evil.example_y.png-latency.dat'.rd_suffix index 2 using 1:3 with linespoints lw 2 pt 7 lc rgb '#16a085' title '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".' / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)'
 unset output
 
 # cold-start'; system('touch PWNED4'): mean wall_ms with 95 % CI
-set terminal svg size 800,450 dynamic noenhanced font 'sans,12' background '#ffffff'
+set terminal svg size 800,450 dynamic noenhanced font 'sans,13' background '#ffffff'
 set output 'cold-start_system_touch_PWNED4-means.svg'.rd_suffix
 reset
 set datafile missing '?'
-set title 'cold-start''; system(''touch PWNED4''): mean wall_ms with 95 % CI' noenhanced
+set title 'cold-start'."\047".'; system('."\047".'touch PWNED4'."\047".'): mean wall_ms with 95 % CI' noenhanced
 set ylabel 'wall_ms (ms)' noenhanced
 set grid ytics lc rgb '#dddddd'
 set border 3
 set tics nomirror
-set xtics ('<script>alert(1)</script>bun' 0, '=1+1' 1, '`touch PWNED` x''; system(''touch PWNED2''); ''' 2, '`touch PWNED` x''; system(''touch PWNED2''); '' / --jitless' 3) rotate by 30 right noenhanced
+set xtics ('<script>alert(1)</script>bun' 0, '=1+1' 1, '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".'' 2, '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".' / --jitless' 3) rotate by 30 right noenhanced
 set xrange [-0.7:3.7]
 set lmargin 47
 set key off
@@ -160,28 +141,22 @@ set boxwidth 0.6
 set style fill solid 0.7 border lc rgb '#333333'
 plot 'cold-start_system_touch_PWNED4-means.dat'.rd_suffix using 1:2:5 with boxes lc rgb variable, \
      'cold-start_system_touch_PWNED4-means.dat'.rd_suffix using 1:2:3:4 with yerrorbars lc rgb '#222222' pt 7 ps 0.4 lw 1.5
-set terminal @rd_png size 800,450 noenhanced font 'sans,10' background '#ffffff'
-set output 'cold-start_system_touch_PWNED4-means.png'.rd_suffix
-replot
 unset output
 
 # cold-start'; system('touch PWNED4'): wall_ms of every run
-set terminal svg size 800,450 dynamic noenhanced font 'sans,12' background '#ffffff'
+set terminal svg size 800,450 dynamic noenhanced font 'sans,13' background '#ffffff'
 set output 'cold-start_system_touch_PWNED4-runs.svg'.rd_suffix
 reset
 set datafile missing '?'
-set title 'cold-start''; system(''touch PWNED4''): wall_ms of every run' noenhanced
+set title 'cold-start'."\047".'; system('."\047".'touch PWNED4'."\047".'): wall_ms of every run' noenhanced
 set ylabel 'wall_ms (ms)' noenhanced
 set grid ytics lc rgb '#dddddd'
 set border 3
 set tics nomirror
-set xtics ('<script>alert(1)</script>bun' 0, '=1+1' 1, '`touch PWNED` x''; system(''touch PWNED2''); ''' 2, '`touch PWNED` x''; system(''touch PWNED2''); '' / --jitless' 3) rotate by 30 right noenhanced
+set xtics ('<script>alert(1)</script>bun' 0, '=1+1' 1, '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".'' 2, '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".' / --jitless' 3) rotate by 30 right noenhanced
 set xrange [-0.7:3.7]
 set lmargin 47
 set key off
 plot 'cold-start_system_touch_PWNED4-runs.dat'.rd_suffix index 0 using 1:2:3 with points pt 7 ps 0.9 lc rgb variable, \
      'cold-start_system_touch_PWNED4-runs.dat'.rd_suffix index 1 using ($1-0.25):2:(0.5):(0) with vectors nohead lw 2 lc rgb '#222222'
-set terminal @rd_png size 800,450 noenhanced font 'sans,10' background '#ffffff'
-set output 'cold-start_system_touch_PWNED4-runs.png'.rd_suffix
-replot
 unset output

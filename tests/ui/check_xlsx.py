@@ -1,0 +1,239 @@
+#!/usr/bin/env python3
+"""check_xlsx.py - checks the numbers of report.xlsx, as LibreOffice shows
+them, against analysis.json.
+
+    check_xlsx.py ANALYSIS CSV_DIR
+
+CSV_DIR holds one CSV per sheet, written by LibreOffice with "save cell
+contents as shown" (soffice --convert-to 'csv:...:...,true,...,-1'), so a
+number is compared as a reader sees it: the only tolerance is half a unit
+of the last digit shown. Checked: every row of the Recommendations sheet
+(recommended config, its mean, CI, n, the best other config, its role and
+mean, their ratio with CI, p_holm, memory) and every cell of the stats
+table of each workload sheet. The expected values are computed here from
+analysis.json alone (the recommendation and the pair tests as analyze
+wrote them), not by the renderer. Exits 1 with a list of mismatches.
+"""
+import csv
+import glob
+import json
+import math
+import os
+import re
+import sys
+
+errors = []
+checked = 0
+
+
+def shown_number(text):
+    """(value, tolerance) of a displayed number, or None for an empty cell."""
+    t = text.strip()
+    if t == "":
+        return None
+    if t == "< 0.001":
+        return ("<", 0.001)
+    pct = t.endswith("%")
+    t = t.rstrip("%").replace(",", "")
+    if not re.fullmatch(r"-?\d+(\.\d+)?", t):
+        raise ValueError("not a number: %r" % text)
+    decimals = len(t.split(".")[1]) if "." in t else 0
+    v, tol = float(t), 0.5 * 10 ** -decimals
+    if pct:
+        v, tol = v / 100, tol / 100
+    return (v, tol)
+
+
+def compare(where, text, expected):
+    global checked
+    checked += 1
+    got = shown_number(text)
+    if expected is None or (isinstance(expected, float) and not math.isfinite(expected)):
+        if got is not None:
+            errors.append("%s: expected an empty cell, got %r" % (where, text))
+        return
+    if got is None:
+        errors.append("%s: expected %r, got an empty cell" % (where, expected))
+        return
+    v, tol = got
+    if v == "<":
+        if not expected < tol:
+            errors.append("%s: shows '< %g' but the analysis has %r" % (where, tol, expected))
+        return
+    if abs(v - expected) > tol + 1e-9 * abs(expected):
+        errors.append("%s: shows %r, the analysis has %r" % (where, text, expected))
+
+
+def same(where, got, expected):
+    global checked
+    checked += 1
+    if got != expected:
+        errors.append("%s: expected %r, got %r" % (where, expected, got))
+
+
+def read_sheets(d):
+    sheets = {}
+    for path in sorted(glob.glob(os.path.join(d, "*.csv"))):
+        with open(path, newline="", encoding="utf-8") as f:
+            sheets[path] = list(csv.reader(f))
+    return sheets
+
+
+def stats(config, metric):
+    s = (config.get("metrics") or {}).get(metric)
+    return s if isinstance(s, dict) else {}
+
+
+def num(obj, key):
+    v = obj.get(key) if isinstance(obj, dict) else None
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def rss_mib(config):
+    # The report's memory column: mean max_rss_kib, else mean server peak.
+    for key in ("max_rss_kib", "server_rss_peak_kib"):
+        m = num(stats(config, key), "mean")
+        if m is not None:
+            return m / 1024
+    return None
+
+
+def better(higher, a, b):
+    if a is None:
+        return False
+    if b is None:
+        return True
+    return a > b if higher else a < b
+
+
+def check_recommendations(a, rows):
+    head = rows[0]
+    col = {h: i for i, h in enumerate(head)}
+    body = [r for r in rows[1:] if any(c.strip() for c in r)]
+    same("Recommendations: rows", len(body), len(a["workloads"]))
+    for w, row in zip(a["workloads"], body):
+        name = w["name"]
+        cell = lambda h: row[col[h]]
+        where = "Recommendations[%s]" % name
+        same(where + " workload", cell("workload"), name)
+        metric = (w.get("primary") or {}).get("metric")
+        higher = (w.get("primary") or {}).get("better") == "higher"
+        configs = w.get("configs") or []
+        rec = w.get("recommendation") or {}
+        ids = [c["id"] for c in configs]
+        if rec.get("recommended") in ids:
+            ri = ids.index(rec["recommended"])
+        elif rec.get("best") in ids:
+            ri = ids.index(rec["best"])
+        else:
+            same(where + " recommended", cell("recommended"), "")
+            continue
+        rc = configs[ri]
+        rs = stats(rc, metric)
+        for v in (rc.get("labels") or {}).values():
+            if v not in cell("recommended"):
+                errors.append("%s recommended: %r lacks label %r of %s"
+                              % (where, cell("recommended"), v, rc["id"]))
+        compare(where + " mean", cell("mean"), num(rs, "mean"))
+        compare(where + " CI low", cell("CI low"), num(rs, "ci_low"))
+        compare(where + " CI high", cell("CI high"), num(rs, "ci_high"))
+        compare(where + " n", cell("n"), num(rs, "n"))
+        compare(where + " max RSS", cell("max RSS (MiB)"), rss_mib(rc))
+        # The best other config: the best mean among the rest.
+        oi = None
+        for i, c in enumerate(configs):
+            if i != ri and (oi is None or better(higher, num(stats(c, metric), "mean"),
+                                                  num(stats(configs[oi], metric), "mean"))):
+                oi = i
+        if oi is None:
+            same(where + " best other config", cell("best other config"), "")
+            continue
+        oc = configs[oi]
+        om, rm = num(stats(oc, metric), "mean"), num(rs, "mean")
+        for v in (oc.get("labels") or {}).values():
+            if v not in cell("best other config"):
+                errors.append("%s best other config: %r lacks label %r of %s"
+                              % (where, cell("best other config"), v, oc["id"]))
+        same(where + " best other is", cell("best other is"),
+             "best" if better(higher, om, rm) else "runner-up")
+        compare(where + " best other mean", cell("best other mean"), om)
+        ratio = lo = hi = p = None
+        for pair in ((w.get("tests") or {}).get("pairs") or []):
+            if (pair.get("a"), pair.get("b")) == (oc["id"], rc["id"]):
+                ratio, lo, hi = num(pair, "ratio"), num(pair, "ratio_ci_low"), num(pair, "ratio_ci_high")
+                p = num(pair, "p_holm")
+            elif (pair.get("a"), pair.get("b")) == (rc["id"], oc["id"]):
+                inv = lambda x: 1 / x if x else None
+                ratio, lo, hi = inv(num(pair, "ratio")), inv(num(pair, "ratio_ci_high")), inv(num(pair, "ratio_ci_low"))
+                p = num(pair, "p_holm")
+        if ratio is None and om is not None and rm:
+            ratio = om / rm
+        compare(where + " ratio", cell("best other / recommended"), ratio)
+        compare(where + " ratio CI low", cell("ratio CI low"), lo)
+        compare(where + " ratio CI high", cell("ratio CI high"), hi)
+        compare(where + " p_holm", cell("p_holm"), p)
+
+
+STATS = ["n", "mean", "sd", "se", "ci_low", "ci_high", "median", "min", "max",
+         "q1", "q3", "p90", "p95", "p99", "mad", "cv", "geomean"]
+
+
+def check_workload(w, rows):
+    metric = (w.get("primary") or {}).get("metric")
+    configs = w.get("configs") or []
+    top = next((i for i, r in enumerate(rows) if r and r[0] == "config"), None)
+    if top is None:
+        errors.append("sheet %s: no stats table" % w["name"])
+        return
+    head = rows[top]
+    n_index = head.index("n")
+    keys = head[1:n_index]
+    body = []
+    for r in rows[top + 1:]:
+        if not r or not r[0].strip():
+            break
+        body.append(r)
+    same("sheet %s: stats rows" % w["name"], len(body), len(configs))
+    for r in body:
+        labels = {k: r[1 + i] for i, k in enumerate(keys) if r[1 + i] != ""}
+        match = [c for c in configs if (c.get("labels") or {}) == labels]
+        if len(match) != 1:
+            errors.append("sheet %s: row %r matches %d configs" % (w["name"], r[0], len(match)))
+            continue
+        c = match[0]
+        s = stats(c, metric)
+        for k in STATS:
+            compare("sheet %s, %s, %s" % (w["name"], c["id"], k), r[head.index(k)], num(s, k))
+        compare("sheet %s, %s, max RSS" % (w["name"], c["id"]), r[head.index("max RSS (MiB)")], rss_mib(c))
+        compare("sheet %s, %s, failed runs" % (w["name"], c["id"]), r[head.index("failed runs")],
+                num(c, "failed_runs"))
+
+
+def main():
+    analysis, csv_dir = sys.argv[1:3]
+    a = json.load(open(analysis, encoding="utf-8"))
+    sheets = read_sheets(csv_dir)
+    recs = [rows for path, rows in sheets.items() if rows and rows[0][:1] == ["workload"]
+            and "best other config" in rows[0]]
+    if len(recs) != 1:
+        sys.exit("check_xlsx: expected one Recommendations sheet in %s, found %d" % (csv_dir, len(recs)))
+    check_recommendations(a, recs[0])
+    for w in a["workloads"]:
+        if not (w.get("primary") or {}).get("metric") or not w.get("configs"):
+            continue
+        # A workload sheet starts with the workload's name in A1 and holds
+        # the "config" table; the sheet name itself may be shortened.
+        found = [rows for rows in sheets.values()
+                 if rows and rows[0][:1] == [w["name"]] and any(r[:1] == ["config"] for r in rows)]
+        if len(found) != 1:
+            errors.append("workload %s: expected one sheet, found %d" % (w["name"], len(found)))
+            continue
+        check_workload(w, found[0])
+    for e in errors:
+        print("check_xlsx: " + e, file=sys.stderr)
+    print("check_xlsx: %d cells checked, %d mismatches" % (checked, len(errors)))
+    sys.exit(1 if errors else 0)
+
+
+if __name__ == "__main__":
+    main()
