@@ -64,7 +64,8 @@ static void usage(FILE *out)
         "  --env ID               the environment id (default: captured, next to STORE)\n"
         "\n"
         "Exit codes: 0 ok, 4 a run failed (server crash, load errors; runs are\n"
-        "stored), 130 interrupted, 1-3 as in every rundown tool.\n");
+        "stored), 128+N after signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP),\n"
+        "1-3 as in every rundown tool.\n");
 }
 
 struct http_ctx {
@@ -85,6 +86,10 @@ static rd_status emit(void *vctx, const struct rd_record *rec, struct rd_diag *d
         rd_warn("%s %s %ld: %s%s%s", rec->workload, rec->phase, rec->run, rec->status,
                 err ? ": " : "", err ? err : "");
     }
+    const char *dropped = rd_record_info(rec, "dropped_metric_lines");
+    if (!s && dropped)
+        rd_warn("%s %s %ld: metric lines dropped: %s", rec->workload, rec->phase, rec->run,
+                dropped);
     return s;
 }
 
@@ -347,7 +352,7 @@ int rd_cmd_http(int argc, char **argv)
     if (s) {
         if (rd_proc_interrupted) {
             rd_error("interrupted; the server is stopped and finished runs are stored");
-            exit_code = 130;
+            exit_code = rd_proc_interrupt_exit_code();
         } else {
             exit_code = rd_fail(s, &d);
         }

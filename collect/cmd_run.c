@@ -60,7 +60,8 @@ static void usage(FILE *out)
         "  -h, --help            this text\n"
         "\n"
         "Exit codes: 0 every run ok, 4 a run failed or timed out (all runs are\n"
-        "stored), 130 interrupted, 1-3 as in every rundown tool.\n");
+        "stored), 128+N after signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP),\n"
+        "1-3 as in every rundown tool.\n");
 }
 
 struct run_cmd {
@@ -331,7 +332,7 @@ int rd_cmd_run(int argc, char **argv)
                     fputs("\r\033[K", stderr);
                 if (rd_proc_interrupted) {
                     rd_error("interrupted; %ld finished runs are stored", done_runs);
-                    exit_code = 130;
+                    exit_code = rd_proc_interrupt_exit_code();
                 } else {
                     exit_code = rd_fail(s, &d);
                 }
@@ -344,6 +345,13 @@ int rd_cmd_run(int argc, char **argv)
                     fputs("\r\033[K", stderr);
                 rd_warn("%s %s %ld: %s: %s", rc->name ? rc->name : workload, r->phase, r->run,
                         r->status, rd_record_info(r, "error") ? rd_record_info(r, "error") : "");
+            }
+            const char *dropped = rd_record_info(r, "dropped_metric_lines");
+            if (dropped) {
+                if (progress)
+                    fputs("\r\033[K", stderr);
+                rd_warn("%s %s %ld: metric lines dropped: %s", rc->name ? rc->name : workload,
+                        r->phase, r->run, dropped);
             }
             rc->next_run[ph]++;
             done_runs++;

@@ -47,7 +47,8 @@ static void usage(FILE *out)
         "  -h, --help          this text\n"
         "\n"
         "Exit codes: 0 every run ok, 1 invalid suite, 3 system error (port in use),\n"
-        "4 a run failed or timed out (all runs are stored), 130 interrupted.\n");
+        "4 a run failed or timed out (all runs are stored), 128+N after signal N\n"
+        "(130 SIGINT, 143 SIGTERM, 129 SIGHUP).\n");
 }
 
 struct suite_run {
@@ -74,6 +75,13 @@ static rd_status emit(void *vctx, const struct rd_record *rec, struct rd_diag *d
         rd_warn("%s %s %s %ld: %s%s%s", rec->workload, id.ptr, rec->phase, rec->run,
                 rec->status, err ? ": " : "", err ? err : "");
         rd_buf_release(&id);
+    }
+    const char *dropped = rd_record_info(rec, "dropped_metric_lines");
+    if (!s && dropped) {
+        if (sr->progress)
+            fputs("\r\033[K", stderr);
+        rd_warn("%s %s %ld: metric lines dropped: %s", rec->workload, rec->phase, rec->run,
+                dropped);
     }
     return s;
 }
@@ -461,7 +469,7 @@ int rd_cmd_suite(int argc, char **argv)
                 fputs("\r\033[K", stderr);
             if (rd_proc_interrupted) {
                 rd_error("interrupted: finished runs are in %s; continue with --resume", store);
-                exit_code = 130;
+                exit_code = rd_proc_interrupt_exit_code();
             } else {
                 exit_code = rd_fail(st, &d);
             }

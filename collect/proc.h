@@ -23,7 +23,8 @@
 #include "rundown/buf.h"
 #include "rundown/status.h"
 
-/** Set by the handlers of rd_proc_catch_signals(); polled by every loop. */
+/** Set by the handlers of rd_proc_catch_signals() to the number of the
+ *  first signal caught (0: none); polled by every loop. */
 extern volatile sig_atomic_t rd_proc_interrupted;
 
 /**
@@ -33,14 +34,33 @@ extern volatile sig_atomic_t rd_proc_interrupted;
  */
 void rd_proc_catch_signals(void);
 
+/**
+ * The exit code for an interrupted command: 128 + the signal caught (130
+ * SIGINT, 143 SIGTERM, 129 SIGHUP), as a shell reports a process killed by
+ * it; 130 when no signal was recorded.
+ */
+int rd_proc_interrupt_exit_code(void);
+
 /** Seconds on CLOCK_MONOTONIC. */
 double rd_now(void);
 
 /** One metric line ("rundown:metric NAME=VALUE") read from a stream. */
 struct rd_proc_metric {
     char *name;
+    size_t len;
     double value;
 };
+
+/**
+ * Distinct metric names kept per stream and run. Each name is looked up on
+ * every metric line and becomes a field of the record, so a command printing
+ * names without end would cost quadratic time and unbounded memory. Lines
+ * naming a further name are counted (dropped_metric_lines), not stored; new
+ * values of names already kept still count.
+ */
+#define RD_METRIC_NAMES_MAX 256
+/** The longest metric name in bytes; a longer one makes a bad metric line. */
+#define RD_METRIC_NAME_MAX 64
 
 /** One output stream of a child: a pipe, copied to a capped log file. */
 struct rd_stream {
@@ -58,6 +78,8 @@ struct rd_stream {
     size_t mn, mcap;
     unsigned bad_metric_lines;
     char bad_metric_first[128];
+    unsigned dropped_metric_lines;                  /* past RD_METRIC_NAMES_MAX */
+    char dropped_metric_first[RD_METRIC_NAME_MAX + 1];
 };
 
 #define RD_TAIL_BYTES 2048
@@ -76,6 +98,8 @@ struct rd_proc_opts {
     bool metrics;           /* parse rundown:metric lines on stdout */
     double timeout_s;       /* 0: none */
     double kill_grace_s;    /* SIGTERM → SIGKILL delay on timeout; 0: 1 s */
+    bool die_with_parent;   /* SIGKILL the child when rundown dies (servers,
+                               load and background commands; see proc.c) */
 };
 
 struct rd_proc {

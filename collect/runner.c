@@ -188,6 +188,12 @@ static rd_status add_stream_metrics(struct rd_record *rec, const struct rd_strea
         snprintf(buf, sizeof buf, "%u, first: %s", s->bad_metric_lines, s->bad_metric_first);
         st = rd_record_set_info(rec, "bad_metric_lines", buf);
     }
+    if (!st && s->dropped_metric_lines) {
+        snprintf(buf, sizeof buf, "%u, first: %s%s (at most %d distinct names per run)",
+                 s->dropped_metric_lines, prefix, s->dropped_metric_first,
+                 RD_METRIC_NAMES_MAX);
+        st = rd_record_set_info(rec, "dropped_metric_lines", buf);
+    }
     return st;
 }
 
@@ -603,12 +609,13 @@ static rd_status load_run(struct session *ss, const char *phase, long run, bool 
         .argv = sp->load_argv, .envp = sp->envp, .cwd = sp->cwd, .cpus = sp->load_cpus,
         .log_stdout = sp->logs.dir ? lp.out : NULL, .log_stderr = sp->logs.dir ? lp.err : NULL,
         .keep_stdout = 8u << 20, .keep_stderr = 8u << 20, .timeout_s = sp->timeout_s,
+        .die_with_parent = true,
     };
     struct rd_proc_opts bo = {
         .argv = sp->background_argv, .envp = sp->envp, .cwd = sp->cwd,
         .cpus = sp->background_cpus, .log_stdout = sp->logs.dir ? bp.out : NULL,
         .log_stderr = sp->logs.dir ? bp.err : NULL, .metrics = true,
-        .timeout_s = sp->timeout_s,
+        .timeout_s = sp->timeout_s, .die_with_parent = true,
     };
     struct rd_tree_sampler smp;
     memset(&smp, 0, sizeof smp);
@@ -754,6 +761,8 @@ rd_status rd_runner_http_session(const struct rd_http_spec *spec, const struct r
         .argv = spec->server_argv, .envp = spec->envp, .cwd = spec->cwd,
         .cpus = spec->server_cpus, .log_stdout = spec->logs.dir ? sp.out : NULL,
         .log_stderr = spec->logs.dir ? sp.err : NULL,
+        /* A server would otherwise outlive a SIGKILL of rundown, port and all. */
+        .die_with_parent = true,
     };
     double stop_s = spec->stop_timeout_s > 0 ? spec->stop_timeout_s : 5;
     double ready_s = spec->ready_timeout_s > 0 ? spec->ready_timeout_s : 30;

@@ -846,7 +846,7 @@ rd_status rd_suite_parse(struct rd_suite *s, const char *text, size_t len, const
     s->path = rd_arena_strdup(&s->arena, path);
     struct ctx c = {s, d, NULL};
     cJSON *root = NULL;
-    rd_status st = rd_json_parse(text, len, s->path, 1, &root, d);
+    rd_status st = rd_json_parse_unique(text, len, s->path, 1, &root, d);
     if (st)
         return st;
     if (!cJSON_IsObject(root)) {

@@ -38,15 +38,31 @@ static const char *const rate_pct_keys[] = { "p1", "p2_5", "p50", "p97_5" };
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
 /* A per-sample-interval value as per second. Intervals that are powers of
- * ten of a second (0.001 s in v7.10) scale by shifting the decimal point. */
-static double per_second(double v, double interval_ms)
+ * ten of a second (0.001 s in v7.10) scale by shifting the decimal point.
+ * RD_ERR_PARSE when a finite value overflows (1e308 per millisecond). */
+static rd_status per_second(double v, double interval_ms, double *out)
 {
     static const double pow10[] = { 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1,
                                      1e1,  1e2,  1e3,  1e4,  1e5,  1e6 };
     for (int k = 0; k < 13; k++)
         if (interval_ms * pow10[k] == 1000)
-            return rd_scale10(v, k - 6);
-    return v * (1000 / interval_ms);
+            return rd_scale10_finite(v, k - 6, out);
+    double x = v * (1000 / interval_ms);
+    if (isfinite(v) && !isfinite(x))
+        return RD_ERR_PARSE;
+    *out = x;
+    return RD_OK;
+}
+
+/* A JSON rate per sample as a per-second metric; node is where it was read. */
+static rd_status set_per_second(struct rd_jdoc *doc, struct rd_record *r, const cJSON *node,
+                                const char *what, const char *name, double x,
+                                double interval_ms)
+{
+    double ps;
+    if (per_second(x, interval_ms, &ps))
+        return rd_jdoc_fail(doc, node, what);
+    return rd_record_set_metric(r, name, ps);
 }
 
 static rd_status json_count(struct rd_jdoc *doc, struct rd_record *r, const cJSON *obj,
@@ -82,7 +98,7 @@ static rd_status json_rate(struct rd_jdoc *doc, struct rd_record *r, const cJSON
         (s = rd_jdoc_num(doc, v, RD_JN_NONNEG, "a non-negative mean", &x)))
         return s;
     snprintf(name, sizeof name, "%s%s", prefix, suffix);
-    if ((s = rd_record_set_metric(r, name, per_second(x, interval_ms))))
+    if ((s = set_per_second(doc, r, v, "a non-negative mean", name, x, interval_ms)))
         return s;
     for (size_t i = 0; i < NELEM(stats); i++) {
         if ((s = rd_jdoc_get(doc, obj, stats[i].key, RD_JT_NUMBER, false, "a number", &v)))
@@ -92,7 +108,7 @@ static rd_status json_rate(struct rd_jdoc *doc, struct rd_record *r, const cJSON
         if ((s = rd_jdoc_num(doc, v, RD_JN_NONNEG, "a non-negative number", &x)))
             return s;
         snprintf(name, sizeof name, "%s_%s%s", prefix, stats[i].stat, suffix);
-        if ((s = rd_record_set_metric(r, name, per_second(x, interval_ms))))
+        if ((s = set_per_second(doc, r, v, "a non-negative number", name, x, interval_ms)))
             return s;
     }
     for (size_t i = 0; i < NELEM(rate_pct_keys); i++) {
@@ -104,7 +120,7 @@ static rd_status json_rate(struct rd_jdoc *doc, struct rd_record *r, const cJSON
         if ((s = rd_jdoc_num(doc, v, RD_JN_NONNEG, "a non-negative number", &x)))
             return s;
         snprintf(name, sizeof name, "%s_%s%s", prefix, rate_pct_keys[i], suffix);
-        if ((s = rd_record_set_metric(r, name, per_second(x, interval_ms))))
+        if ((s = set_per_second(doc, r, v, "a non-negative number", name, x, interval_ms)))
             return s;
     }
     return RD_OK;
@@ -465,10 +481,8 @@ static rd_status parse_si_bytes(const char *s, size_t n, double *out)
     if (rd_parse_double(s, nl, &v) || v < 0)
         return RD_ERR_PARSE;
     for (size_t i = 0; i < NELEM(units); i++)
-        if (ul == strlen(units[i].u) && memcmp(sp + 1, units[i].u, ul) == 0) {
-            *out = rd_scale10(v, units[i].exp);
-            return RD_OK;
-        }
+        if (ul == strlen(units[i].u) && memcmp(sp + 1, units[i].u, ul) == 0)
+            return rd_scale10_finite(v, units[i].exp, out);
     return RD_ERR_PARSE;
 }
 
@@ -563,8 +577,12 @@ static rd_status finish_run(struct textctx *c, unsigned line)
     if (c->run.interval_ms != 1000) {
         for (size_t i = 0; i < r->nmetrics; i++) {
             const char *n = r->metrics[i].name;
-            if (strncmp(n, "rps", 3) == 0 || strncmp(n, "transfer_", 9) == 0)
-                r->metrics[i].value = per_second(r->metrics[i].value, c->run.interval_ms);
+            if ((strncmp(n, "rps", 3) == 0 || strncmp(n, "transfer_", 9) == 0) &&
+                per_second(r->metrics[i].value, c->run.interval_ms, &r->metrics[i].value))
+                return rd_diag_set(c->d, RD_ERR_PARSE, c->in->path, c->run.line, 1,
+                                   "expected a finite '%s' per second in the run starting "
+                                   "here, got %g per %g ms", n, r->metrics[i].value,
+                                   c->run.interval_ms);
         }
     }
     double rps = NAN;

@@ -135,12 +135,13 @@ static rd_status json_pcts(struct rd_jdoc *doc, struct rd_record *r, const cJSON
         double x, pc;
         if (rd_parse_double(p->string, strlen(p->string), &pc) || pc < 0 || pc > 100)
             return rd_jdoc_fail_key(doc, p, "a percentile key such as \"99\"");
-        rd_status s = rd_jdoc_num(doc, p, RD_JN_NONNEG, "a non-negative number", &x);
+        rd_status s = rd_jdoc_num_scaled(doc, p, RD_JN_NONNEG, pow10,
+                                         "a non-negative number", &x);
         if (s)
             return s;
         snprintf(name, sizeof name, "%s_p%s%s", prefix,
                  rd_metric_fragment(p->string, frag, sizeof frag), suffix);
-        if ((s = rd_record_set_metric(r, name, rd_scale10(x, pow10))))
+        if ((s = rd_record_set_metric(r, name, x)))
             return s;
     }
     return RD_OK;
@@ -275,7 +276,10 @@ static rd_status parse_duration(const char *p, size_t n, double *ms)
         return RD_ERR_PARSE;
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
         if (n - k == strlen(units[i].unit) && memcmp(p + k, units[i].unit, n - k) == 0) {
-            *ms = rd_scale10(v, units[i].pow10) * units[i].mul;
+            /* 1e308h overflows: refused like any other bad duration. */
+            if (rd_scale10_finite(v, units[i].pow10, ms) || isinf(*ms * units[i].mul))
+                return RD_ERR_PARSE;
+            *ms *= units[i].mul;
             return RD_OK;
         }
     return RD_ERR_PARSE;

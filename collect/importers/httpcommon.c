@@ -95,6 +95,10 @@ rd_status rd_tok_duration_ms(const struct rd_line *l, const struct rd_token *t,
         return RD_OK;
     }
     RD_TRY(check(rd_parse_duration_ms(t->ptr, t->len, out, 0), l, t, d, what));
+    /* No load tool measures a negative time: such a token is corruption,
+     * refused as ab's, hey's and the JSON importers' times are. */
+    if (*out < 0)
+        return rd_expect_fail(d, l, t, what);
     size_t n = numeric_len(t);
     if (unit_eq(t, n, "us") || unit_eq(t, n, "\xc2\xb5s") || unit_eq(t, n, "\xce\xbcs"))
         decimal_rescale(t, n, -3, out);
@@ -126,6 +130,9 @@ rd_status rd_tok_seconds_as_ms(const struct rd_line *l, const struct rd_token *t
     if (s < 0)
         return rd_expect_fail(d, l, t, "a time that is not negative");
     *out = s * 1000.0;
+    /* 1e308 s is finite, its milliseconds are not. */
+    if (isinf(*out))
+        return rd_expect_fail(d, l, t, what);
     decimal_rescale(t, t->len, 3, out);
     return RD_OK;
 }

@@ -26,9 +26,11 @@
  * NaN spellings (nan, -nan, NaN) are accepted wherever a tool may print them
  * and give NAN; rd_tok_uint never accepts them.
  */
+/** A duration with its unit ("635.91us"), in ms; a negative one is refused. */
 rd_status rd_tok_duration_ms(const struct rd_line *l, const struct rd_token *t,
                              double *out, struct rd_diag *d);
-/** Seconds as plain decimals ("0.0123"), returned in milliseconds. */
+/** Seconds as plain decimals ("0.0123"), returned in milliseconds; negative
+ *  times and times whose milliseconds overflow are refused. */
 rd_status rd_tok_seconds_as_ms(const struct rd_line *l, const struct rd_token *t,
                                double *out, struct rd_diag *d);
 rd_status rd_tok_double(const struct rd_line *l, const struct rd_token *t,

@@ -70,9 +70,10 @@ static rd_status parse_run(struct rd_jdoc *doc, struct rd_recordset *out,
                            const cJSON *codes, const cJSON *mem, const cJSON *user,
                            const cJSON *sys)
 {
-    double v;
-    rd_status s = rd_jdoc_num(doc, t, RD_JN_NONNEG,
-                              "a run time in seconds (a non-negative number)", &v);
+    double v, wall_ms;
+    rd_status s = rd_jdoc_num_scaled(doc, t, RD_JN_NONNEG, 3,
+                                     "a run time in seconds (a non-negative number)",
+                                     &wall_ms);
     if (s)
         return s;
     struct rd_record *r;
@@ -85,18 +86,18 @@ static rd_status parse_run(struct rd_jdoc *doc, struct rd_recordset *out,
     if (!s && label_command)
         s = rd_record_set_label(r, "command", command);
     if (!s)
-        s = rd_record_set_metric(r, "wall_ms", rd_scale10(v, 3));
+        s = rd_record_set_metric(r, "wall_ms", wall_ms);
     if (!s && user) {
-        s = rd_jdoc_num(doc, cJSON_GetArrayItem(user, j), RD_JN_NONNEG,
-                        "a user CPU time in seconds", &v);
+        s = rd_jdoc_num_scaled(doc, cJSON_GetArrayItem(user, j), RD_JN_NONNEG, 3,
+                               "a user CPU time in seconds", &v);
         if (!s)
-            s = rd_record_set_metric(r, "user_ms", rd_scale10(v, 3));
+            s = rd_record_set_metric(r, "user_ms", v);
     }
     if (!s && sys) {
-        s = rd_jdoc_num(doc, cJSON_GetArrayItem(sys, j), RD_JN_NONNEG,
-                        "a system CPU time in seconds", &v);
+        s = rd_jdoc_num_scaled(doc, cJSON_GetArrayItem(sys, j), RD_JN_NONNEG, 3,
+                               "a system CPU time in seconds", &v);
         if (!s)
-            s = rd_record_set_metric(r, "sys_ms", rd_scale10(v, 3));
+            s = rd_record_set_metric(r, "sys_ms", v);
     }
     if (!s && mem) {
         s = rd_jdoc_num(doc, cJSON_GetArrayItem(mem, j), RD_JN_NONNEG | RD_JN_INT,

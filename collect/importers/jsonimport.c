@@ -318,12 +318,33 @@ rd_status rd_jdoc_metric(struct rd_jdoc *doc, struct rd_record *r, const cJSON *
     if (s || !v)
         return s;
     double x;
-    s = rd_jdoc_num(doc, v, flags, what, &x);
+    s = rd_jdoc_num_scaled(doc, v, flags, pow10, what, &x);
     if (s)
         return s;
     if (found)
         *found = true;
-    return rd_record_set_metric(r, name, rd_scale10(x, pow10));
+    return rd_record_set_metric(r, name, x);
+}
+
+rd_status rd_scale10_finite(double value, int pow10, double *out)
+{
+    double x = rd_scale10(value, pow10);
+    if (isfinite(value) && !isfinite(x))
+        return RD_ERR_PARSE;
+    *out = x;
+    return RD_OK;
+}
+
+rd_status rd_jdoc_num_scaled(struct rd_jdoc *doc, const cJSON *node, unsigned flags,
+                             int pow10, const char *what, double *out)
+{
+    double v;
+    rd_status s = rd_jdoc_num(doc, node, flags, what, &v);
+    if (s)
+        return s;
+    if (rd_scale10_finite(v, pow10, out))
+        return rd_jdoc_fail(doc, node, what);
+    return RD_OK;
 }
 
 double rd_scale10(double value, int pow10)

@@ -125,6 +125,22 @@ rd_status rd_jdoc_metric(struct rd_jdoc *doc, struct rd_record *r, const cJSON *
 double rd_scale10(double value, int pow10);
 
 /**
+ * rd_scale10 for a unit conversion that must stay finite: RD_ERR_PARSE (no
+ * diag; the caller knows the position) when a finite value overflows, as
+ * 1e308 s does in milliseconds. NaN passes through as NaN. Every importer
+ * scales through this (or rd_jdoc_num_scaled), so a huge number is refused
+ * instead of being stored as null with status ok.
+ */
+rd_status rd_scale10_finite(double value, int pow10, double *out);
+
+/**
+ * rd_jdoc_num, then value x 10^pow10 (rd_scale10_finite): a value whose
+ * conversion overflows fails with the same "expected <what>" message.
+ */
+rd_status rd_jdoc_num_scaled(struct rd_jdoc *doc, const cJSON *node, unsigned flags,
+                             int pow10, const char *what, double *out);
+
+/**
  * Copies a name into out (size bytes) as a metric-name fragment: lower case
  * [a-z0-9_], other runs of bytes become one '_', no leading or trailing '_'.
  * "p99.9" -> "p99_9", "DNSDialup" -> "dnsdialup". Returns out.

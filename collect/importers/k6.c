@@ -111,7 +111,11 @@ static rd_status trend(struct k6run *k, const char *name, const char *contains,
         snprintf(mname, sizeof mname, "%s_%s%s", prefix, f,
                  ms && strcmp(f, "samples") ? "_ms" : "");
         double x;
-        rd_status s = rd_jdoc_num(k->doc, v, RD_JN_NULL_NAN, "a number or null", &x);
+        /* A time trend (http_req_duration, ...) cannot be negative; a
+         * custom Trend of other values may be. */
+        rd_status s = ms ? rd_jdoc_num(k->doc, v, RD_JN_NULL_NAN | RD_JN_NONNEG,
+                                       "a duration in ms (a non-negative number or null)", &x)
+                         : rd_jdoc_num(k->doc, v, RD_JN_NULL_NAN, "a number or null", &x);
         if (!s)
             s = rd_record_set_metric(k->r, mname, x);
         if (s)

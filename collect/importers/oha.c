@@ -34,12 +34,12 @@ static rd_status pct_map(struct rd_jdoc *doc, struct rd_record *r, const cJSON *
         const char *k = p->string;
         if (k[0] != 'p' || rd_parse_double(k + 1, strlen(k + 1), &pc) || pc < 0 || pc > 100)
             return rd_jdoc_fail_key(doc, p, "a percentile key such as \"p99.9\"");
-        if ((s = rd_jdoc_num(doc, p, RD_JN_NONNEG | RD_JN_NULL_NAN,
-                             "a non-negative number or null", &x)))
+        if ((s = rd_jdoc_num_scaled(doc, p, RD_JN_NONNEG | RD_JN_NULL_NAN, pow10,
+                                    "a non-negative number or null", &x)))
             return s;
         snprintf(name, sizeof name, "%s_%s%s", prefix, rd_metric_fragment(k, frag, sizeof frag),
                  suffix);
-        s = rd_record_set_metric(r, name, rd_scale10(x, pow10));
+        s = rd_record_set_metric(r, name, x);
     }
     return s;
 }

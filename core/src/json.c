@@ -4,6 +4,7 @@
  * numbers).
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rundown/fsutil.h"
@@ -56,6 +57,150 @@ rd_status rd_json_parse(const char *text, size_t len, const char *path,
     rd_excerpt(text + off, eol ? (size_t)(eol - text - off) : len - off, 20, got,
                sizeof got);
     return rd_diag_set(d, RD_ERR_PARSE, path, line, col, "expected JSON, got '%s'", got);
+}
+
+/*
+ * Duplicate keys. cJSON keeps no positions, so the text is walked again in
+ * step with the tree it produced (the text is known to be valid JSON by
+ * then, so the walk needs no error handling beyond staying in bounds).
+ * Keys are compared as cJSON decoded them, so "a" and "\u0061" collide.
+ */
+struct key_walk {
+    const char *t;
+    size_t len, pos;
+    size_t dup_off;      /* offset of the earliest second occurrence, or len */
+    const char *dup_key;
+};
+
+struct member_key {
+    const char *key;
+    size_t off, idx;
+};
+
+static void walk_ws(struct key_walk *w)
+{
+    while (w->pos < w->len && (w->t[w->pos] == ' ' || w->t[w->pos] == '\t' ||
+                               w->t[w->pos] == '\r' || w->t[w->pos] == '\n'))
+        w->pos++;
+}
+
+static void walk_string(struct key_walk *w)
+{
+    w->pos++; /* the opening quote */
+    while (w->pos < w->len && w->t[w->pos] != '"')
+        w->pos += w->t[w->pos] == '\\' ? 2 : 1;
+    w->pos++;
+}
+
+/* Past the blanks and the ',' that may follow a member or an element. */
+static void walk_separator(struct key_walk *w)
+{
+    walk_ws(w);
+    if (w->pos < w->len && w->t[w->pos] == ',')
+        w->pos++;
+}
+
+static int member_cmp(const void *a, const void *b)
+{
+    const struct member_key *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    return c ? c : (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+static rd_status walk_value(struct key_walk *w, const cJSON *v);
+
+static rd_status walk_object(struct key_walk *w, const cJSON *obj)
+{
+    size_t n = 0;
+    for (const cJSON *it = obj->child; it; it = it->next)
+        n++;
+    struct member_key *keys = n > 1 ? malloc(n * sizeof *keys) : NULL;
+    if (n > 1 && !keys)
+        return RD_ERR_NOMEM;
+    rd_status s = RD_OK;
+    w->pos++; /* '{' */
+    size_t i = 0;
+    for (const cJSON *it = obj->child; it && !s; it = it->next, i++) {
+        walk_ws(w);
+        if (keys)
+            keys[i] = (struct member_key){it->string ? it->string : "", w->pos, i};
+        walk_string(w);
+        walk_ws(w);
+        w->pos++; /* ':' */
+        s = walk_value(w, it);
+        walk_separator(w);
+    }
+    walk_ws(w);
+    w->pos++; /* '}' */
+    if (!s && keys) {
+        /* Sorted by key, then position: the second of each run of equal
+         * keys is that key's first repetition. */
+        qsort(keys, n, sizeof *keys, member_cmp);
+        for (size_t k = 1; k < n; k++)
+            if (strcmp(keys[k].key, keys[k - 1].key) == 0 &&
+                (k < 2 || strcmp(keys[k - 1].key, keys[k - 2].key) != 0) &&
+                keys[k].off < w->dup_off) {
+                w->dup_off = keys[k].off;
+                w->dup_key = keys[k].key;
+            }
+    }
+    free(keys);
+    return s;
+}
+
+static rd_status walk_value(struct key_walk *w, const cJSON *v)
+{
+    walk_ws(w);
+    if (w->pos >= w->len)
+        return RD_OK;
+    if (cJSON_IsObject(v))
+        return walk_object(w, v);
+    if (cJSON_IsArray(v)) {
+        rd_status s = RD_OK;
+        w->pos++; /* '[' */
+        for (const cJSON *it = v->child; it && !s; it = it->next) {
+            s = walk_value(w, it);
+            walk_separator(w);
+        }
+        walk_ws(w);
+        w->pos++; /* ']' */
+        return s;
+    }
+    if (cJSON_IsString(v)) {
+        walk_string(w);
+        return RD_OK;
+    }
+    while (w->pos < w->len && !strchr(",]} \t\r\n", w->t[w->pos]))
+        w->pos++;
+    return RD_OK;
+}
+
+rd_status rd_json_parse_unique(const char *text, size_t len, const char *path,
+                               unsigned first_line, cJSON **out, struct rd_diag *d)
+{
+    rd_status s = rd_json_parse(text, len, path, first_line, out, d);
+    if (s)
+        return s;
+    struct key_walk w = {text, len, 0, len, NULL};
+    /* cJSON skips a UTF-8 byte order mark; so must the walk. */
+    if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
+        w.pos = 3;
+    s = walk_value(&w, *out);
+    if (s == RD_ERR_NOMEM)
+        s = rd_diag_set(d, RD_ERR_NOMEM, path, 0, 0, "out of memory");
+    else if (w.dup_key) {
+        unsigned line, col;
+        locate(text, w.dup_off, first_line, &line, &col);
+        char key[64];
+        rd_excerpt(w.dup_key, strlen(w.dup_key), 40, key, sizeof key);
+        s = rd_diag_set(d, RD_ERR_PARSE, path, line, col,
+                        "expected each key once, got '%s' twice", key);
+    }
+    if (s) {
+        cJSON_Delete(*out);
+        *out = NULL;
+    }
+    return s;
 }
 
 rd_status rd_json_parse_file(const char *path, cJSON **out, struct rd_diag *d)

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "proc.h"
@@ -58,12 +59,17 @@ static void test_spawn_missing(void **state)
     struct rd_proc p;
     struct rd_diag d;
     char *argv[] = {"rundown-no-such-program", NULL};
-    struct rd_proc_opts o = {.argv = argv};
-    rd_diag_init(&d, NULL);
-    rd_proc_init(&p);
-    assert_int_equal(rd_proc_spawn(&p, &o, &d), RD_ERR_IO);
-    assert_non_null(strstr(d.msg, "cannot run 'rundown-no-such-program'"));
-    rd_proc_release(&p);
+    /* posix_spawnp and the fork path for die_with_parent say the same. */
+    for (int dwp = 0; dwp < 2; dwp++) {
+        struct rd_proc_opts o = {.argv = argv, .die_with_parent = dwp};
+        rd_diag_init(&d, NULL);
+        rd_proc_init(&p);
+        assert_int_equal(rd_proc_spawn(&p, &o, &d), RD_ERR_IO);
+        assert_string_equal(d.msg,
+                            "cannot run 'rundown-no-such-program': No such file or directory");
+        assert_int_equal(p.pid, 0);
+        rd_proc_release(&p);
+    }
 }
 
 static void test_metrics(void **state)
@@ -238,6 +244,141 @@ static void test_tree_sampler(void **state)
     rd_proc_release(&p);
 }
 
+/* The cap on distinct names: 300 names printed, the first 256 kept, the
+ * other 44 lines counted; a name already kept still takes its new value;
+ * a name of 65 bytes is a bad line, one of 64 a good one. */
+static void test_metric_name_cap(void **state)
+{
+    (void)state;
+    struct rd_proc p;
+    char *argv[] = {"sh", "-c",
+        "i=0; while [ $i -lt 300 ]; do echo rundown:metric m$i=$i; i=$((i+1)); done; "
+        "echo rundown:metric m7=70; echo rundown:metric m299=1; "
+        "echo rundown:metric a$(printf '%064d' 0)=1", NULL};
+    struct rd_proc_opts o = {.metrics = true};
+    assert_int_equal(run(argv, &o, &p), 0);
+    assert_int_equal(p.out.mn, RD_METRIC_NAMES_MAX);
+    assert_string_equal(p.out.mv[255].name, "m255");
+    assert_true(p.out.mv[7].value == 70.0);
+    assert_int_equal(p.out.dropped_metric_lines, 300 - 256 + 1);
+    assert_string_equal(p.out.dropped_metric_first, "m256");
+    assert_int_equal(p.out.bad_metric_lines, 1);
+    rd_proc_release(&p);
+
+    char *argv64[] = {"sh", "-c", "echo rundown:metric a$(printf '%063d' 0)=1", NULL};
+    assert_int_equal(run(argv64, &o, &p), 0);
+    assert_int_equal(p.out.mn, 1);
+    assert_int_equal(strlen(p.out.mv[0].name), RD_METRIC_NAME_MAX);
+    rd_proc_release(&p);
+}
+
+/* A die_with_parent child is killed by the kernel when the process that
+ * spawned it dies by SIGKILL. An intermediate process spawns 'sleep 30',
+ * reports its pid through a pipe and is killed; the sleep must be gone. */
+static void test_die_with_parent(void **state)
+{
+    (void)state;
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t mid = fork();
+    assert_true(mid >= 0);
+    if (mid == 0) {
+        close(fds[0]);
+        char *argv[] = {"sleep", "30", NULL};
+        struct rd_proc_opts o = {.argv = argv, .die_with_parent = true};
+        struct rd_proc p;
+        struct rd_diag d;
+        rd_diag_init(&d, NULL);
+        rd_proc_init(&p);
+        pid_t child = rd_proc_spawn(&p, &o, &d) == RD_OK ? p.pid : 0;
+        if (write(fds[1], &child, sizeof child) != (ssize_t)sizeof child)
+            _exit(2);
+        pause();
+        _exit(0);
+    }
+    close(fds[1]);
+    pid_t child = 0;
+    assert_int_equal(read(fds[0], &child, sizeof child), (ssize_t)sizeof child);
+    close(fds[0]);
+    assert_true(child > 0);
+    /* Its own process group, as every child of rd_proc_spawn. */
+    assert_int_equal(getpgid(child), child);
+    kill(mid, SIGKILL);
+    waitpid(mid, NULL, 0);
+    /* The orphan is adopted and reaped by init (or a subreaper); it is gone
+     * once kill(0) fails or it is a zombie. Up to 5 s on a loaded machine:
+     * without the death signal it would sleep 30 s. */
+    bool gone = false;
+    for (int i = 0; i < 500 && !gone; i++) {
+        char path[64], st[256];
+        snprintf(path, sizeof path, "/proc/%d/stat", (int)child);
+        FILE *f = fopen(path, "r");
+        gone = !f;
+        if (f) {
+            size_t n = fread(st, 1, sizeof st - 1, f);
+            fclose(f);
+            st[n] = '\0';
+            const char *rp = strrchr(st, ')');
+            gone = rp && (rp[2] == 'Z' || rp[2] == 'X');
+        }
+        if (!gone)
+            usleep(10000);
+    }
+    if (!gone)
+        kill(child, SIGKILL);
+    assert_true(gone);
+}
+
+/* The fork path: a missing working directory fails the spawn (nothing is
+ * left running); a good command has its output on the pipe. */
+static void test_die_with_parent_errors(void **state)
+{
+    (void)state;
+    struct rd_proc p;
+    struct rd_diag d;
+    char *t[] = {"true", NULL};
+    struct rd_proc_opts o = {.argv = t, .cwd = "/nonexistent-rundown-dir",
+                             .die_with_parent = true};
+    rd_diag_init(&d, NULL);
+    rd_proc_init(&p);
+    assert_int_equal(rd_proc_spawn(&p, &o, &d), RD_ERR_IO);
+    assert_int_equal(p.pid, 0);
+    rd_proc_release(&p);
+
+    /* And a good one runs with stdout on the pipe and exits 3. */
+    char *sh[] = {"sh", "-c", "echo rundown:metric x=1; exit 3", NULL};
+    o = (struct rd_proc_opts){.metrics = true, .die_with_parent = true};
+    assert_int_equal(run(sh, &o, &p), 3);
+    assert_int_equal(p.out.mn, 1);
+    rd_proc_release(&p);
+}
+
+/* Exit codes after a signal: 128 + the first signal caught. */
+static void test_interrupt_exit_code(void **state)
+{
+    (void)state;
+    struct rd_diag d;
+    rd_diag_init(&d, NULL);
+    rd_proc_catch_signals();
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    static const int codes[] = {130, 143, 129};
+    for (int i = 0; i < 3; i++) {
+        rd_proc_interrupted = 0;
+        /* Blocked outside waits: delivered inside the poll below. */
+        raise(sigs[i]);
+        assert_int_equal(rd_proc_poll(NULL, 0, 0.01, &d), RD_OK);
+        assert_int_equal(rd_proc_interrupted, sigs[i]);
+        raise(SIGINT);  /* a second signal does not change the code */
+        rd_proc_poll(NULL, 0, 0.01, &d);
+        assert_int_equal(rd_proc_interrupt_exit_code(), codes[i]);
+    }
+    rd_proc_interrupted = 0;
+    assert_int_equal(rd_proc_interrupt_exit_code(), 130);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -251,6 +392,10 @@ int main(void)
         cmocka_unit_test(test_pinning),
         cmocka_unit_test(test_which),
         cmocka_unit_test(test_tree_sampler),
+        cmocka_unit_test(test_metric_name_cap),
+        cmocka_unit_test(test_die_with_parent),
+        cmocka_unit_test(test_die_with_parent_errors),
+        cmocka_unit_test(test_interrupt_exit_code),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

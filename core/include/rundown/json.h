@@ -24,6 +24,17 @@
 rd_status rd_json_parse(const char *text, size_t len, const char *path,
                         unsigned first_line, cJSON **out, struct rd_diag *d);
 
+/**
+ * rd_json_parse, then refuses a document in which an object holds the same
+ * key twice: "expected each key once, got 'KEY' twice" at the line and
+ * column of the second occurrence (the first such one in the text). cJSON
+ * keeps both members and finds the first, Python and jq take the last, so
+ * such a file means different things to different readers. Costs one more
+ * pass over the text and O(n log n) in the members of the largest object.
+ */
+rd_status rd_json_parse_unique(const char *text, size_t len, const char *path,
+                               unsigned first_line, cJSON **out, struct rd_diag *d);
+
 /** Reads and parses a whole file ("-" = stdin). Caller frees with cJSON_Delete. */
 rd_status rd_json_parse_file(const char *path, cJSON **out, struct rd_diag *d);
 
