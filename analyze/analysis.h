@@ -20,7 +20,8 @@
 struct rd_analyze_opts {
     double alpha;               /* significance level, default 0.05 */
     double confidence;          /* CI level, default 0.95 */
-    size_t bootstrap;           /* resamples for the median CI; 0 = none */
+    size_t bootstrap;           /* > 0: bootstrap CI of the median (n <= 50) with this many
+                                 * resamples; 0 (default): the exact binomial interval */
     unsigned long seed;         /* bootstrap seed, default 1 */
     const char *baseline_key;   /* --baseline KEY=VAL, or NULL */
     const char *baseline_val;
@@ -30,6 +31,8 @@ struct rd_analyze_opts {
     bool pool_envs;             /* allow one config to hold runs of several environments */
     const char *published_dir;  /* --published DIR: replication against summary statistics */
     const char *title;          /* --title: the report's title, or NULL */
+    size_t split_bytes;         /* a store file this big is read by two threads
+                                 * (default 16 MiB; 0 = never) */
 };
 
 /** Sets the documented defaults. */

@@ -9,6 +9,7 @@
 #ifndef RUNDOWN_ANALYZE_ANALYSIS_INT_H
 #define RUNDOWN_ANALYZE_ANALYSIS_INT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "analysis.h"
@@ -35,6 +36,7 @@ struct cfg {
     size_t nlabels;
     const char *env;         /* first environment id seen, or NULL */
     const char *env_other;   /* a second one (only with pool_envs) */
+    unsigned env_line;       /* line of the first run that named env */
     uint32_t seq;            /* records seen, the order key of unnumbered runs */
     size_t ok_runs, failed, timeouts, load_error_runs;
     struct series *series;
@@ -61,8 +63,11 @@ struct rd_analysis {
     struct rd_analyze_opts o;
     struct rd_arena strings;
     const char **metrics;    /* interned metric names */
+    bool *load_err_metric;   /* per metric: counts load-tool errors (errors_*, non_2xx) */
     size_t nmetrics, capmetrics;
     struct smap metric_map;
+    uint32_t *last_ids;      /* metric ids of the previous run record, by position */
+    size_t nlast_ids, caplast_ids;
     struct wl *wls;
     const char **wl_names;   /* wls[i].name, for wl_map */
     size_t nwls, capwls;
@@ -75,6 +80,7 @@ struct rd_analysis {
     size_t nenvs, capenvs;
     const char **inputs;
     size_t ninputs, capinputs;
+    bool unnumbered;         /* a run without a run number was read (see split_store) */
 };
 
 /* smap over an array of strings 'keys' (keys[idx] is the key of idx). */

@@ -9,8 +9,10 @@
  * runs come from two environments is refused unless the user pools them.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "analysis_int.h"
 #include "rundown/store.h"
@@ -20,8 +22,9 @@ void rd_analyze_opts_init(struct rd_analyze_opts *o)
     memset(o, 0, sizeof *o);
     o->alpha = 0.05;
     o->confidence = 0.95;
-    o->bootstrap = 10000;
+    o->bootstrap = 0; /* the median CI is the exact binomial one unless asked */
     o->seed = 1;
+    o->split_bytes = 16u << 20;
 }
 
 rd_status rd_grow(void **ptr, size_t *cap, size_t need, size_t size)
@@ -129,6 +132,8 @@ void rd_analysis_free(struct rd_analysis *a)
     free(a->wls);
     free(a->wl_names);
     free(a->metrics);
+    free(a->load_err_metric);
+    free(a->last_ids);
     free(a->envs);
     free(a->inputs);
     rd_smap_release(&a->metric_map);
@@ -138,6 +143,11 @@ void rd_analysis_free(struct rd_analysis *a)
     free(a);
 }
 
+static bool is_load_error_metric(const char *name)
+{
+    return strncmp(name, "errors_", 7) == 0 || strcmp(name, "non_2xx") == 0;
+}
+
 static rd_status intern_metric(struct rd_analysis *a, const char *name, uint32_t *id)
 {
     int64_t f = rd_smap_find(&a->metric_map, a->metrics, name);
@@ -145,15 +155,40 @@ static rd_status intern_metric(struct rd_analysis *a, const char *name, uint32_t
         *id = (uint32_t)f;
         return RD_OK;
     }
-    if (rd_grow((void **)&a->metrics, &a->capmetrics, a->nmetrics + 1, sizeof *a->metrics))
+    size_t cap2 = a->capmetrics;
+    if (rd_grow((void **)&a->metrics, &a->capmetrics, a->nmetrics + 1, sizeof *a->metrics) ||
+        rd_grow((void **)&a->load_err_metric, &cap2, a->nmetrics + 1,
+                sizeof *a->load_err_metric))
         return RD_ERR_NOMEM;
     const char *s = rd_arena_strdup(&a->strings, name);
     if (!s)
         return RD_ERR_NOMEM;
     a->metrics[a->nmetrics] = s;
+    a->load_err_metric[a->nmetrics] = is_load_error_metric(s);
     if (rd_smap_put(&a->metric_map, a->metrics, s, (uint32_t)a->nmetrics))
         return RD_ERR_NOMEM;
     *id = (uint32_t)a->nmetrics++;
+    return RD_OK;
+}
+
+/* The id of the metric at position 'pos' of a run record. Records of one
+ * store nearly always list the same metrics in the same order, so the id
+ * the previous record had at this position is tried first: one strcmp
+ * instead of a hash lookup per value. */
+static rd_status metric_at(struct rd_analysis *a, size_t pos, const char *name, uint32_t *id)
+{
+    if (pos < a->nlast_ids && strcmp(a->metrics[a->last_ids[pos]], name) == 0) {
+        *id = a->last_ids[pos];
+        return RD_OK;
+    }
+    rd_status s = intern_metric(a, name, id);
+    if (!s)
+        s = rd_grow((void **)&a->last_ids, &a->caplast_ids, pos + 1, sizeof *a->last_ids);
+    if (s)
+        return s;
+    if (pos >= a->nlast_ids)
+        a->nlast_ids = pos + 1;
+    a->last_ids[pos] = *id;
     return RD_OK;
 }
 
@@ -183,18 +218,13 @@ static rd_status find_workload(struct rd_analysis *a, const char *name, struct w
     return RD_OK;
 }
 
-static rd_status find_cfg(struct rd_analysis *a, const struct rd_record *r, struct wl *w,
-                          struct rd_buf *key, struct cfg **out)
+/* The config with 'key' ("workload\x1fid", wl_len bytes of workload) in
+ * workload w, created with copies of 'labels' when new. */
+static rd_status cfg_by_key(struct rd_analysis *a, struct wl *w, const char *key,
+                            size_t wl_len, const struct rd_kv *labels, size_t nlabels,
+                            struct cfg **out)
 {
-    rd_buf_reset(key);
-    rd_status s = rd_buf_addstr(key, r->workload);
-    if (!s)
-        s = rd_buf_addch(key, '\x1f');
-    if (!s)
-        s = rd_record_config_id(r, key);
-    if (s)
-        return s;
-    int64_t f = rd_smap_find(&a->cfg_map, a->cfg_keys, key->ptr);
+    int64_t f = rd_smap_find(&a->cfg_map, a->cfg_keys, key);
     if (f >= 0) {
         *out = &a->cfgs[f];
         return RD_OK;
@@ -206,18 +236,18 @@ static rd_status find_cfg(struct rd_analysis *a, const struct rd_record *r, stru
         return RD_ERR_NOMEM;
     struct cfg *c = &a->cfgs[a->ncfgs];
     memset(c, 0, sizeof *c);
-    const char *k = rd_arena_strdup(&a->strings, key->ptr);
+    const char *k = rd_arena_strdup(&a->strings, key);
     if (!k)
         return RD_ERR_NOMEM;
     c->workload = w->name;
-    c->id = k + strlen(r->workload) + 1;
-    c->nlabels = r->config.len;
+    c->id = k + wl_len + 1;
+    c->nlabels = nlabels;
     c->labels = rd_arena_alloc(&a->strings, (c->nlabels ? c->nlabels : 1) * sizeof *c->labels);
     if (!c->labels)
         return RD_ERR_NOMEM;
     for (size_t i = 0; i < c->nlabels; i++) {
-        c->labels[i].key = rd_arena_strdup(&a->strings, r->config.items[i].key);
-        c->labels[i].value = rd_arena_strdup(&a->strings, r->config.items[i].value);
+        c->labels[i].key = rd_arena_strdup(&a->strings, labels[i].key);
+        c->labels[i].value = rd_arena_strdup(&a->strings, labels[i].value);
         if (!c->labels[i].key || !c->labels[i].value)
             return RD_ERR_NOMEM;
     }
@@ -229,6 +259,21 @@ static rd_status find_cfg(struct rd_analysis *a, const struct rd_record *r, stru
     w->cfgs[w->ncfgs++] = (uint32_t)a->ncfgs;
     *out = &a->cfgs[a->ncfgs++];
     return RD_OK;
+}
+
+static rd_status find_cfg(struct rd_analysis *a, const struct rd_record *r, struct wl *w,
+                          struct rd_buf *key, struct cfg **out)
+{
+    rd_buf_reset(key);
+    rd_status s = rd_buf_addstr(key, r->workload);
+    if (!s)
+        s = rd_buf_addch(key, '\x1f');
+    if (!s)
+        s = rd_record_config_id(r, key);
+    if (s)
+        return s;
+    return cfg_by_key(a, w, key->ptr, strlen(r->workload), r->config.items, r->config.len,
+                      out);
 }
 
 static rd_status add_value(struct cfg *c, uint32_t metric, double v, uint32_t ord)
@@ -311,11 +356,6 @@ static rd_status note_env(struct rd_analysis *a, const char *env, const char *pa
     return RD_OK;
 }
 
-static bool is_load_error_metric(const char *name)
-{
-    return strncmp(name, "errors_", 7) == 0 || strcmp(name, "non_2xx") == 0;
-}
-
 static rd_status add_record(struct rd_analysis *a, const struct rd_record *r,
                             const char *path, unsigned line, struct rd_buf *key,
                             struct rd_diag *d)
@@ -344,6 +384,7 @@ static rd_status add_record(struct rd_analysis *a, const struct rd_record *r,
             return s;
         if (!c->env) {
             c->env = env;
+            c->env_line = line;
         } else if (c->env != env) {
             if (!a->o.pool_envs)
                 return rd_diag_set(d, RD_ERR_PARSE, path, line, 0,
@@ -355,7 +396,10 @@ static rd_status add_record(struct rd_analysis *a, const struct rd_record *r,
         }
     }
 
-    uint32_t ord = r->run > 0 && r->run <= (long)UINT32_MAX ? (uint32_t)r->run : c->seq;
+    bool numbered = r->run > 0 && r->run <= (long)UINT32_MAX;
+    uint32_t ord = numbered ? (uint32_t)r->run : c->seq;
+    if (!numbered)
+        a->unnumbered = true;
     c->seq++;
     if (r->status && strcmp(r->status, "ok") != 0) {
         if (strcmp(r->status, "timeout") == 0)
@@ -369,13 +413,13 @@ static rd_status add_record(struct rd_analysis *a, const struct rd_record *r,
     for (size_t i = 0; i < r->nmetrics; i++) {
         const struct rd_metric *m = &r->metrics[i];
         uint32_t id;
-        if ((s = intern_metric(a, m->name, &id)))
+        if ((s = metric_at(a, i, m->name, &id)))
             return s;
         if (w->first_metric < 0)
             w->first_metric = id;
         if (isnan(m->value))
             continue; /* the tool printed no value: nothing to average */
-        if (is_load_error_metric(m->name) && m->value > 0)
+        if (a->load_err_metric[id] && m->value > 0)
             load_err = true;
         if ((s = add_value(c, id, m->value, ord)))
             return s;
@@ -385,27 +429,205 @@ static rd_status add_record(struct rd_analysis *a, const struct rd_record *r,
     return RD_OK;
 }
 
+static rd_status ingest(struct rd_analysis *a, struct rd_store_reader *rd, struct rd_diag *d)
+{
+    struct rd_record rec;
+    struct rd_buf key = RD_BUF_INIT;
+    rd_status s;
+    for (;;) {
+        int got;
+        s = rd_store_next(rd, &rec, &got, d);
+        if (s || !got)
+            break;
+        s = add_record(a, &rec, rd->path, rd->line, &key, d);
+        if (s)
+            break;
+    }
+    rd_buf_release(&key);
+    return s;
+}
+
+/*
+ * Parsing is most of the time of a big store, so a store of at least
+ * opts.split_bytes is read by two threads: this one reads the first half
+ * into the analysis, a second thread the rest into a partial analysis of
+ * its own, which is then merged in as if its lines had come next. The
+ * result is the same, byte for byte, as reading the store in one go: every
+ * value keeps its run-order key, configs and metrics are created in the
+ * order of first appearance, and of several errors the first in the file
+ * is reported (see merge_half). Runs without a run number take their order
+ * key from their position among the config's runs, which the second half
+ * cannot know: such a half is read again after the first.
+ */
+struct half {
+    struct rd_analysis *a;
+    const char *path;
+    long long start, end;
+    rd_status s;
+    struct rd_diag d;
+};
+
+static void *read_half(void *arg)
+{
+    struct half *h = arg;
+    struct rd_store_reader rd;
+    rd_diag_init(&h->d, h->path);
+    h->s = rd_store_open_range(&rd, h->path, h->start, h->end, &h->d);
+    if (!h->s) {
+        h->s = ingest(h->a, &rd, &h->d);
+        rd_store_close(&rd);
+    }
+    return NULL;
+}
+
+/* The offset just after the first newline at or after the middle of the
+ * file at path, or 0 when it is not a regular file of at least 'min' bytes
+ * (or has no such newline). */
+static long long split_point(const char *path, size_t min, long long *size)
+{
+    struct stat st;
+    if (min == 0 || strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
+        (unsigned long long)st.st_size < min)
+        return 0;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    long long at = 0;
+    if (fseeko(f, st.st_size / 2, SEEK_SET) == 0) {
+        int c;
+        long long pos = st.st_size / 2;
+        while ((c = getc(f)) != EOF) {
+            pos++;
+            if (c == '\n') {
+                at = pos < st.st_size ? pos : 0;
+                break;
+            }
+        }
+    }
+    fclose(f);
+    *size = st.st_size;
+    return at;
+}
+
+/* Moves the values, counters and facts of the partial analysis b (lines
+ * after line0 of path) into a, in b's order of first appearance. A config
+ * whose first environment in b differs from its environment in a is the
+ * error sequential reading would have hit at that line; *conflict_line is
+ * the first such line (0: none) and d its message. */
+static rd_status merge_half(struct rd_analysis *a, const struct rd_analysis *b,
+                            const char *path, unsigned line0, unsigned *conflict_line,
+                            struct rd_diag *d)
+{
+    rd_status s = RD_OK;
+    *conflict_line = 0;
+    uint32_t *mid = malloc((b->nmetrics ? b->nmetrics : 1) * sizeof *mid);
+    if (!mid)
+        return RD_ERR_NOMEM;
+    for (size_t i = 0; i < b->nmetrics && !s; i++)
+        s = intern_metric(a, b->metrics[i], &mid[i]);
+    for (size_t i = 0; i < b->ncfgs && !s; i++) {
+        const struct cfg *bc = &b->cfgs[i];
+        struct wl *w;
+        struct cfg *c;
+        int64_t bwi = rd_smap_find(&b->wl_map, b->wl_names, bc->workload);
+        const struct wl *bw = &b->wls[bwi];
+        if ((s = find_workload(a, bc->workload, &w)) ||
+            (s = cfg_by_key(a, w, b->cfg_keys[i], strlen(bc->workload), bc->labels,
+                            bc->nlabels, &c)))
+            break;
+        const char **info[] = {&w->primary, &w->better, &w->class_, &w->tie_breaker};
+        const char *binfo[] = {bw->primary, bw->better, bw->class_, bw->tie_breaker};
+        for (size_t k = 0; k < 4 && !s; k++)
+            if (!*info[k] && binfo[k] && !(*info[k] = rd_arena_strdup(&a->strings, binfo[k])))
+                s = RD_ERR_NOMEM;
+        if (w->first_metric < 0 && bw->first_metric >= 0)
+            w->first_metric = mid[bw->first_metric];
+        const char *benv[] = {bc->env, bc->env_other};
+        for (size_t k = 0; k < 2 && !s; k++) {
+            const char *env;
+            if (!benv[k] || (s = note_env(a, benv[k], path, &env)))
+                continue;
+            if (!c->env) {
+                c->env = env;
+                c->env_line = line0 + bc->env_line;
+            } else if (c->env != env) {
+                if (!a->o.pool_envs) {
+                    /* b's own first environment is the one that clashes. */
+                    unsigned line = line0 + bc->env_line;
+                    if (!*conflict_line || line < *conflict_line) {
+                        *conflict_line = line;
+                        rd_diag_set(d, RD_ERR_PARSE, path, line, 0,
+                                    "workload '%s' config '%s' has runs from environments "
+                                    "'%s' and '%s'; analyse them separately or pass "
+                                    "--pool-envs",
+                                    c->workload, c->id, c->env, env);
+                    }
+                    break;
+                }
+                if (!c->env_other)
+                    c->env_other = env;
+            }
+        }
+        c->seq += bc->seq;
+        c->ok_runs += bc->ok_runs;
+        c->failed += bc->failed;
+        c->timeouts += bc->timeouts;
+        c->load_error_runs += bc->load_error_runs;
+        for (uint32_t k = 0; k < bc->nseries && !s; k++) {
+            const struct series *bs = &bc->series[k];
+            for (uint32_t j = 0; j < bs->len && !s; j++)
+                s = add_value(c, mid[bs->metric], bs->v[j], bs->ord[j]);
+        }
+    }
+    free(mid);
+    return s;
+}
+
 rd_status rd_analysis_add_store(struct rd_analysis *a, const char *path, struct rd_diag *d)
 {
     if (rd_grow((void **)&a->inputs, &a->capinputs, a->ninputs + 1, sizeof *a->inputs))
         return RD_ERR_NOMEM;
     a->inputs[a->ninputs++] = path;
-    struct rd_store_reader rd;
-    rd_status s = rd_store_open(&rd, path, d);
-    if (s)
-        return s;
-    struct rd_record rec;
-    struct rd_buf key = RD_BUF_INIT;
-    for (;;) {
-        int got;
-        s = rd_store_next(&rd, &rec, &got, d);
-        if (s || !got)
-            break;
-        s = add_record(a, &rec, rd.path, rd.line, &key, d);
-        if (s)
-            break;
+    long long size = 0, split = split_point(path, a->o.split_bytes, &size);
+    struct half h = {NULL, path, split, size, RD_OK, {0}};
+    pthread_t tid;
+    bool threaded = split > 0 && rd_analysis_new(&a->o, &h.a) == RD_OK;
+    if (threaded && pthread_create(&tid, NULL, read_half, &h) != 0) {
+        rd_analysis_free(h.a);
+        threaded = false;
     }
-    rd_buf_release(&key);
-    rd_store_close(&rd);
+    struct rd_store_reader rd;
+    rd_status s = threaded ? rd_store_open_range(&rd, path, 0, split, d)
+                           : rd_store_open(&rd, path, d);
+    unsigned line0 = 0;
+    if (!s) {
+        s = ingest(a, &rd, d);
+        line0 = rd.line;
+        rd_store_close(&rd);
+    }
+    if (!threaded)
+        return s;
+    pthread_join(tid, NULL);
+    if (!s && h.a->unnumbered) {
+        /* Order keys of the second half depend on the first: read it here. */
+        s = rd_store_open_range(&rd, path, split, size, d);
+        if (!s) {
+            rd.line = line0;
+            s = ingest(a, &rd, d);
+            rd_store_close(&rd);
+        }
+    } else if (!s) {
+        unsigned conflict;
+        s = merge_half(a, h.a, path, line0, &conflict, d);
+        if (!s && h.s && (!conflict || (h.d.line && line0 + h.d.line < conflict))) {
+            *d = h.d;
+            if (d->line)
+                d->line += line0;
+            s = h.s;
+        } else if (!s && conflict) {
+            s = RD_ERR_PARSE;
+        }
+    }
+    rd_analysis_free(h.a);
     return s;
 }

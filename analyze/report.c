@@ -24,7 +24,8 @@
  * only: all pairs would be k(k-1)/2 tests (half a million at k = 1000). */
 #define ALL_PAIRS_MAX 30
 
-/* Largest n for the bootstrap CI of the median (see prep_series). */
+/* Largest n for the bootstrap CI of the median, when --bootstrap asks for
+ * it (see prep_series). */
 #define BOOTSTRAP_MAX_N 50
 
 /* One metric of one config, ready for output and tests. */
@@ -36,10 +37,10 @@ struct prep {
     double *sorted;   /* used, ascending */
     size_t *outl;     /* indices into all */
     struct rd_summary sum;
-    double med_lo, med_hi;
+    double med_lo, med_hi, med_level;
     struct rd_trend trend;
     bool tested;
-    const char *med_method;   /* "bootstrap", "binomial" or NULL (none) */
+    const char *med_method;   /* "binomial" or "bootstrap" */
 };
 
 struct pair {
@@ -214,7 +215,7 @@ static void prep_release(struct prep *p)
 static rd_status prep_series(struct wctx *x, const struct series *s, bool full, struct prep *p)
 {
     memset(p, 0, sizeof *p);
-    p->med_lo = p->med_hi = NAN;
+    p->med_lo = p->med_hi = p->med_level = NAN;
     p->trend.s = p->trend.tau = p->trend.z = p->trend.p = NAN;
     p->tested = full;
     if (!s || s->len == 0) {
@@ -254,16 +255,23 @@ static rd_status prep_series(struct wctx *x, const struct series *s, bool full, 
         }
         p->n_used = k;
     }
-    rd_stats_summarize(p->used, p->n_used, x->a->o.confidence, x->scratch, &p->sum);
+    /* Without exclusions the sorted copy above is the sorted sample: one
+     * sort per series serves the summary, the tests and the median CI. */
+    if (p->used == p->all)
+        rd_stats_summarize_sorted(p->used, x->scratch, n, x->a->o.confidence, &p->sum);
+    else
+        rd_stats_summarize(p->used, p->n_used, x->a->o.confidence, x->scratch, &p->sum);
     if (full) {
         p->sorted = malloc(p->n_used * sizeof *p->sorted + 1);
         if (!p->sorted)
             return RD_ERR_NOMEM;
         memcpy(p->sorted, x->scratch, p->n_used * sizeof *p->sorted);
-        /* The bootstrap costs B x n draws: past BOOTSTRAP_MAX_N values the
-         * distribution-free order-statistic interval is as good and O(1). */
-        if (p->n_used <= BOOTSTRAP_MAX_N) {
-            p->med_method = x->a->o.bootstrap ? "bootstrap" : NULL;
+        /* The exact order-statistic interval is the default: deterministic,
+         * O(log n), and its coverage is known. The bootstrap only runs when
+         * asked for (--bootstrap B > 0), and only up to BOOTSTRAP_MAX_N
+         * values, past which it would cost B x n draws for nothing. */
+        if (x->a->o.bootstrap > 0 && p->n_used <= BOOTSTRAP_MAX_N) {
+            p->med_method = "bootstrap";
             st = rd_stats_bootstrap_median(p->used, p->n_used, x->a->o.bootstrap,
                                            x->a->o.seed, x->a->o.confidence, &p->med_lo,
                                            &p->med_hi);
@@ -271,10 +279,8 @@ static rd_status prep_series(struct wctx *x, const struct series *s, bool full, 
                 return st;
         } else {
             p->med_method = "binomial";
-            memcpy(x->scratch, p->used, p->n_used * sizeof *p->used);
-            rd_stats_sort(x->scratch, p->n_used);
-            rd_stats_median_ci_binomial(x->scratch, p->n_used, x->a->o.confidence, &p->med_lo,
-                                        &p->med_hi);
+            rd_stats_median_ci_binomial(p->sorted, p->n_used, x->a->o.confidence, &p->med_lo,
+                                        &p->med_hi, &p->med_level);
         }
         rd_stats_mann_kendall(p->used, p->n_used, &p->trend);
     }
@@ -690,6 +696,12 @@ static rd_status collect_warnings(struct wctx *x, const struct reco *rc)
             if (p->n_used < 2)
                 st = warnf(x, "undefined", c->id, mn,
                            "sd, se and CI of %s are undefined with one run", mn);
+            if (!st && p->med_method && strcmp(p->med_method, "binomial") == 0 &&
+                isnan(p->med_lo))
+                st = warnf(x, "undefined", c->id, mn,
+                           "CI of the median of %s is undefined with %zu runs: no interval "
+                           "between order statistics reaches %g %% confidence",
+                           mn, p->n_used, x->a->o.confidence * 100);
             if (!st && p->sum.cv > 0.10)
                 st = warnf(x, "high_cv", c->id, mn, "CV of %s is %.1f %% (> 10 %%)", mn,
                            p->sum.cv * 100);
@@ -799,6 +811,9 @@ static void write_summary(struct jw *w, const char *name, const struct prep *p,
         jw_num(w, "median_ci_low", p->med_lo);
         jw_num(w, "median_ci_high", p->med_hi);
         jw_str(w, "median_ci_method", p->med_method);
+        /* The bootstrap's coverage is nominal; only the exact interval has one. */
+        if (p->med_method && strcmp(p->med_method, "binomial") == 0)
+            jw_num(w, "median_ci_level", p->med_level);
         jw_obj(w, "trend", false);
         jw_num(w, "s", p->trend.s);
         jw_num(w, "tau", p->trend.tau);

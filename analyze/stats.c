@@ -50,10 +50,67 @@ double rd_stats_sd(const double *x, size_t n)
     return sqrt(rd_stats_var(x, n));
 }
 
+static void insertion_sort(double *x, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        double v = x[i];
+        size_t j = i;
+        for (; j > 0 && x[j - 1] > v; j--)
+            x[j] = x[j - 1];
+        x[j] = v;
+    }
+}
+
+/* Quicksort (median-of-three pivot, insertion sort for short runs), with
+ * GSL's heapsort once the recursion gets deeper than 2 log2 n, so the worst
+ * case stays O(n log n). Sorting is most of the per-series cost, and GSL's
+ * heapsort alone is about three times slower on store-sized series. The
+ * result is the same: ascending order of values without NaN is unique up
+ * to the order of -0 and 0, which print alike. */
+static void intro_sort(double *x, size_t n, unsigned depth)
+{
+    while (n > 16) {
+        if (depth-- == 0) {
+            gsl_sort(x, 1, n);
+            return;
+        }
+        double a = x[0], b = x[n / 2], c = x[n - 1];
+        double pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+        size_t i = 0, j = n - 1;
+        for (;;) {
+            while (x[i] < pivot)
+                i++;
+            while (x[j] > pivot)
+                j--;
+            if (i >= j)
+                break;
+            double t = x[i];
+            x[i] = x[j];
+            x[j] = t;
+            i++;
+            j--;
+        }
+        /* x[0..j] <= pivot <= x[j+1..n): recurse into the smaller side. */
+        size_t left = j + 1;
+        if (left < n - left) {
+            intro_sort(x, left, depth);
+            x += left;
+            n -= left;
+        } else {
+            intro_sort(x + left, n - left, depth);
+            n = left;
+        }
+    }
+    insertion_sort(x, n);
+}
+
 void rd_stats_sort(double *x, size_t n)
 {
+    unsigned depth = 0;
+    for (size_t m = n; m > 1; m >>= 1)
+        depth += 2;
     if (n > 1)
-        gsl_sort(x, 1, n);
+        intro_sort(x, n, depth);
 }
 
 double rd_stats_quantile_sorted(const double *sorted, size_t n, double p)
@@ -157,8 +214,8 @@ static double mad_sorted(const double *x, size_t n)
     return MAD_SCALE * ((n % 2) ? d0 : d0 + 0.5 * (d1 - d0));
 }
 
-void rd_stats_summarize(const double *x, size_t n, double confidence,
-                        double *scratch, struct rd_summary *out)
+void rd_stats_summarize_sorted(const double *x, const double *sorted, size_t n,
+                               double confidence, struct rd_summary *out)
 {
     out->n = n;
     out->mean = out->sd = out->se = out->ci_low = out->ci_high = NAN;
@@ -166,6 +223,8 @@ void rd_stats_summarize(const double *x, size_t n, double confidence,
     out->p90 = out->p95 = out->p99 = out->mad = out->cv = out->geomean = NAN;
     if (n == 0)
         return;
+    /* Sums in run order, as before the sorted copy existed: the same
+     * values give the same bits whatever the caller sorted. */
     out->mean = rd_stats_mean(x, n);
     out->sd = rd_stats_sd(x, n);
     out->se = out->sd / sqrt((double)n);
@@ -176,17 +235,25 @@ void rd_stats_summarize(const double *x, size_t n, double confidence,
     }
     out->cv = out->mean != 0 ? out->sd / out->mean : NAN;
     out->geomean = rd_stats_geomean(x, n);
-    memcpy(scratch, x, n * sizeof *x);
-    rd_stats_sort(scratch, n);
-    out->mad = mad_sorted(scratch, n);
-    out->min = scratch[0];
-    out->max = scratch[n - 1];
-    out->median = rd_stats_quantile_sorted(scratch, n, 0.5);
-    out->q1 = rd_stats_quantile_sorted(scratch, n, 0.25);
-    out->q3 = rd_stats_quantile_sorted(scratch, n, 0.75);
-    out->p90 = rd_stats_quantile_sorted(scratch, n, 0.90);
-    out->p95 = rd_stats_quantile_sorted(scratch, n, 0.95);
-    out->p99 = rd_stats_quantile_sorted(scratch, n, 0.99);
+    out->mad = mad_sorted(sorted, n);
+    out->min = sorted[0];
+    out->max = sorted[n - 1];
+    out->median = rd_stats_quantile_sorted(sorted, n, 0.5);
+    out->q1 = rd_stats_quantile_sorted(sorted, n, 0.25);
+    out->q3 = rd_stats_quantile_sorted(sorted, n, 0.75);
+    out->p90 = rd_stats_quantile_sorted(sorted, n, 0.90);
+    out->p95 = rd_stats_quantile_sorted(sorted, n, 0.95);
+    out->p99 = rd_stats_quantile_sorted(sorted, n, 0.99);
+}
+
+void rd_stats_summarize(const double *x, size_t n, double confidence,
+                        double *scratch, struct rd_summary *out)
+{
+    if (n > 0) {
+        memcpy(scratch, x, n * sizeof *x);
+        rd_stats_sort(scratch, n);
+    }
+    rd_stats_summarize_sorted(x, scratch, n, confidence, out);
 }
 
 size_t rd_stats_tukey(const double *x, size_t n, double q1, double q3, size_t *idx)
@@ -801,24 +868,30 @@ rd_status rd_stats_bootstrap_median(const double *x, size_t n, size_t B,
 }
 
 void rd_stats_median_ci_binomial(const double *sorted, size_t n, double confidence,
-                                 double *lo, double *hi)
+                                 double *lo, double *hi, double *level)
 {
-    *lo = *hi = NAN;
+    *lo = *hi = *level = NAN;
     if (n == 0 || n > UINT_MAX)
         return;
     double tail = (1 - confidence) / 2;
     /* P(B <= l - 1) grows with l: bisect for the largest l in [1, n/2 + 1]
      * that keeps it within the tail. */
     size_t a = 0, b = n / 2 + 1; /* a: known good (0 = none), b: upper bound */
+    double tail_a = 0;
     while (a < b) {
         size_t mid = a + (b - a + 1) / 2;
-        if (gsl_cdf_binomial_P((unsigned)(mid - 1), 0.5, (unsigned)n) <= tail)
+        double t = gsl_cdf_binomial_P((unsigned)(mid - 1), 0.5, (unsigned)n);
+        if (t <= tail) {
             a = mid;
-        else
+            tail_a = t;
+        } else {
             b = mid - 1;
+        }
     }
     if (a == 0)
         return; /* even the extremes cover less than 'confidence' */
     *lo = sorted[a - 1];
     *hi = sorted[n - a];
+    /* B ~ Binomial(n, 1/2) is symmetric: P(B >= n - l + 1) = P(B <= l - 1). */
+    *level = 1 - 2 * tail_a;
 }

@@ -55,6 +55,12 @@ struct rd_summary {
  */
 void rd_stats_summarize(const double *x, size_t n, double confidence,
                         double *scratch, struct rd_summary *out);
+/**
+ * rd_stats_summarize() for a caller that already has x sorted: 'sorted' is
+ * x[0..n-1] ascending (x stays in run order for the sums). Same results.
+ */
+void rd_stats_summarize_sorted(const double *x, const double *sorted, size_t n,
+                               double confidence, struct rd_summary *out);
 
 /**
  * Indices (into x) of values outside Tukey's fences q1 - 1.5 IQR and
@@ -166,7 +172,7 @@ struct rd_trend {
 void rd_stats_mann_kendall(const double *x, size_t n, struct rd_trend *out);
 
 /**
- * Percentile bootstrap CI of the median: B resamples with replacement drawn
+ * Percentile bootstrap CI of the median (only with --bootstrap B): B resamples with replacement drawn
  * with GSL's mt19937 seeded with 'seed', the CI the type-7 quantiles of the B
  * medians at (1 - confidence)/2 and (1 + confidence)/2. Same seed, same
  * bytes. NaN when n == 0 or B == 0.
@@ -177,11 +183,14 @@ rd_status rd_stats_bootstrap_median(const double *x, size_t n, size_t B,
 
 /**
  * Distribution-free CI of the median from order statistics (Conover 1999,
- * section 3.2): [x_(l), x_(n-l+1)] with l the largest rank such that
- * P(Binomial(n, 1/2) <= l - 1) <= (1 - confidence) / 2; coverage is at least
- * 'confidence'. 'sorted' is ascending. NaN when n is too small for any l.
+ * section 3.2; Hollander and Wolfe 1999, section 3.6): [x_(l), x_(n-l+1)]
+ * with l the largest rank such that P(Binomial(n, 1/2) <= l - 1) <=
+ * (1 - confidence) / 2, so that P(l <= B <= n - l) >= confidence. 'sorted'
+ * is ascending. *level is that exact coverage, 1 - 2 P(B <= l - 1). All
+ * three are NaN when n is too small for any l (n <= 5 at 95 %).
+ * O(log n) binomial CDF evaluations; no randomness.
  */
 void rd_stats_median_ci_binomial(const double *sorted, size_t n, double confidence,
-                                 double *lo, double *hi);
+                                 double *lo, double *hi, double *level);
 
 #endif

@@ -11,15 +11,16 @@
 #
 # The stores (bench/gen_store.py, seed 1): 100 workloads x 10 configs x 10,
 # 50, 100 and 1000 runs. 50k is there because n <= 50 per config is where
-# the exact Mann-Whitney p and the bootstrap of the median are used.
+# the exact Mann-Whitney p (and, with --bootstrap B, the bootstrap of the
+# median) is used.
 #
 # Environment: BUILD (default build-perf, a Release build of its own),
 # PYTHON (default /usr/bin/python3: Debian's, which has pandas and scipy),
 # ANALYZE (a rundown-analyze to time instead of building one), ANALYZE_ARGS
 # (default "--metric wall_ms --bootstrap 0": the work the pandas script does
 # too -- it has no bootstrap -- on the same primary metric), DEFAULTS=0 to
-# skip timing rundown-analyze once per store with its default options (the
-# 10000-resample bootstrap of the median for n <= 50), STRICT=1 to exit 1
+# skip timing rundown-analyze once per store with its default options (since
+# issue 9 the exact binomial CI of the median, no bootstrap), STRICT=1 to exit 1
 # when a target is missed. Stores and results stay under
 # $BUILD/bench-data and $BUILD/bench-out (not in git).
 set -eu

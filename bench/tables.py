@@ -59,8 +59,8 @@ def analyze(path, sizes):
                  a["median_s"] / n * 1e6))
     dflt = [(s, r["analyze %s defaults" % s]) for s in sizes if "analyze %s defaults" % s in r]
     if dflt:
-        print("with rundown-analyze's default options (bootstrap CI of the median, 10000 resamples,"
-              " when n <= 50), one run each:")
+        print("with rundown-analyze's default options (the exact binomial CI of the median),"
+              " one run each:")
         print("  " + ", ".join("%s %.3f s" % (s, x["median_s"]) for s, x in dflt))
     print()
     big = "1m" if "analyze 1m" in r else sizes[-1]

@@ -8,6 +8,8 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,35 +55,57 @@ static void *grow_array(struct rd_arena *a, void *items, size_t len, size_t *cap
     return n;
 }
 
-static rd_status kv_set(struct rd_arena *a, struct rd_kvlist *list, const char *key,
-                        const char *value, bool sorted)
+/* Position of 'key' in list: its index when present (*found set), else
+ * where it goes (the end when unsorted). */
+static size_t kv_find(const struct rd_kvlist *list, const char *key, bool sorted,
+                      bool *found)
 {
     size_t pos = list->len;
+    *found = false;
     for (size_t i = 0; i < list->len; i++) {
         int c = strcmp(key, list->items[i].key);
         if (c == 0) {
-            const char *v = rd_arena_strdup(a, value);
-            if (!v)
-                return RD_ERR_NOMEM;
-            list->items[i].value = v;
-            return RD_OK;
+            *found = true;
+            return i;
         }
         if (sorted && c < 0 && pos == list->len)
             pos = i;
     }
+    return pos;
+}
+
+/* Inserts key/value at pos as given: the caller owns their lifetime. */
+static rd_status kv_insert(struct rd_arena *a, struct rd_kvlist *list, size_t pos,
+                           const char *key, const char *value)
+{
     struct rd_kv *items = grow_array(a, list->items, list->len, &list->cap,
                                      sizeof *items);
     if (!items)
         return RD_ERR_NOMEM;
     list->items = items;
-    const char *k = rd_arena_strdup(a, key), *v = rd_arena_strdup(a, value);
-    if (!k || !v)
-        return RD_ERR_NOMEM;
     memmove(items + pos + 1, items + pos, (list->len - pos) * sizeof *items);
-    items[pos].key = k;
-    items[pos].value = v;
+    items[pos].key = key;
+    items[pos].value = value;
     list->len++;
     return RD_OK;
+}
+
+static rd_status kv_set(struct rd_arena *a, struct rd_kvlist *list, const char *key,
+                        const char *value, bool sorted)
+{
+    bool found;
+    size_t pos = kv_find(list, key, sorted, &found);
+    const char *v = rd_arena_strdup(a, value);
+    if (!v)
+        return RD_ERR_NOMEM;
+    if (found) {
+        list->items[pos].value = v;
+        return RD_OK;
+    }
+    const char *k = rd_arena_strdup(a, key);
+    if (!k)
+        return RD_ERR_NOMEM;
+    return kv_insert(a, list, pos, k, v);
 }
 
 static const char *kv_get(const struct rd_kvlist *list, const char *key)
@@ -169,9 +193,13 @@ rd_status rd_record_config_id(const struct rd_record *r, struct rd_buf *out)
     for (size_t i = 0; i < r->config.len && !s; i++) {
         if (i)
             s = rd_buf_addch(out, ',');
+        /* Not rd_buf_addf: analyze builds this key for every run it reads. */
         if (!s)
-            s = rd_buf_addf(out, "%s=%s", r->config.items[i].key,
-                            r->config.items[i].value);
+            s = rd_buf_addstr(out, r->config.items[i].key);
+        if (!s)
+            s = rd_buf_addch(out, '=');
+        if (!s)
+            s = rd_buf_addstr(out, r->config.items[i].value);
     }
     return s;
 }
@@ -356,23 +384,91 @@ static rd_status dup_error(const struct parse_ctx *c, const char *key)
                        "expected each key once, got '%s' twice", key);
 }
 
-/* An optional string member: absent or null leaves *out untouched. */
-static rd_status opt_string(const struct parse_ctx *c, struct rd_record *r,
-                            const cJSON *obj, const char *key, const char **out)
+/*
+ * Input goes through cJSON with its allocations in the record's arena:
+ * cJSON would otherwise make one malloc per node and per string and as
+ * many frees (a third of the parse time), and the record's strings can then
+ * point into the tree instead of being copied, because both live exactly as
+ * long as the arena. cJSON's hooks are process-wide, so they are installed
+ * once and send an allocation to the arena only while this thread is inside
+ * parse_tree(); everything else (other threads, other cJSON users) gets
+ * malloc and free as before. Two threads may parse at once (analyze reads
+ * big stores in two halves): cJSON's only shared state on that path is the
+ * error position behind cJSON_GetErrorPtr(), which every parse resets and
+ * rundown never reads (the end pointer of cJSON_ParseWithLengthOpts() is
+ * per call).
+ */
+static _Thread_local struct rd_arena *tl_parse_arena;
+
+static void *hook_malloc(size_t size)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    struct rd_arena *a = tl_parse_arena;
+    return a ? rd_arena_alloc(a, size) : malloc(size);
+}
+
+/* Inside parse_tree() every cJSON block is in the arena (cJSON frees only
+ * what it allocated in the same call, on an error path): the arena takes it
+ * back on its next reset. */
+static void hook_free(void *p)
+{
+    if (!tl_parse_arena)
+        free(p);
+}
+
+static pthread_once_t hooks_once = PTHREAD_ONCE_INIT;
+
+static void install_hooks(void)
+{
+    cJSON_Hooks h = {hook_malloc, hook_free};
+    cJSON_InitHooks(&h);
+}
+
+static cJSON *parse_tree(struct rd_arena *arena, const char *line, size_t len,
+                         const char **end)
+{
+    pthread_once(&hooks_once, install_hooks);
+    tl_parse_arena = arena;
+    cJSON *root = cJSON_ParseWithLengthOpts(line, len, end, 0);
+    tl_parse_arena = NULL;
+    return root;
+}
+
+/* The members of a run record, by position in 'keys' below. */
+enum member {
+    M_SCHEMA, M_SUITE, M_WORKLOAD, M_PHASE, M_TOOL, M_STATUS, M_STARTED_AT, M_ENV,
+    M_RUN, M_EXIT_CODE, M_CONFIG, M_INFO, M_SOURCE, M_METRICS, M_COUNT
+};
+
+static const char *const member_keys[M_COUNT] = {
+    "schema", "suite", "workload", "phase", "tool", "status", "started_at", "env",
+    "run", "exit_code", "config", "info", "source", "metrics",
+};
+
+static int member_of(const char *key)
+{
+    for (int i = 0; i < M_COUNT; i++)
+        if (key[0] == member_keys[i][0] && strcmp(key, member_keys[i]) == 0)
+            return i;
+    return -1;
+}
+
+/* An optional string member: absent or null leaves *out untouched. The
+ * string stays in the tree, which lives in the record's arena. */
+static rd_status opt_string(const struct parse_ctx *c, const cJSON *v, const char *key,
+                            const char **out)
+{
     if (!v || cJSON_IsNull(v))
         return RD_OK;
     if (!cJSON_IsString(v))
         return field_error(c, key, "a string");
-    return rd_record_set(r, out, v->valuestring);
+    *out = v->valuestring;
+    return RD_OK;
 }
 
 static rd_status string_object(const struct parse_ctx *c, struct rd_record *r,
-                               const cJSON *obj, const char *key,
+                               const cJSON *o, const char *key,
                                struct rd_kvlist *list, bool required)
 {
-    const cJSON *o = cJSON_GetObjectItemCaseSensitive(obj, key);
     if (!o || cJSON_IsNull(o)) {
         if (required)
             return field_error(c, key, "an object of strings");
@@ -381,7 +477,7 @@ static rd_status string_object(const struct parse_ctx *c, struct rd_record *r,
     if (!cJSON_IsObject(o))
         return field_error(c, key, "an object of strings");
     for (const cJSON *it = o->child; it; it = it->next) {
-        if (strcmp(key, "source") == 0 && strcmp(it->string, "line") == 0) {
+        if (list == &r->source && strcmp(it->string, "line") == 0) {
             if (!cJSON_IsNumber(it) || it->valuedouble < 0 || it->valuedouble > 4e9)
                 return field_error(c, "line", "a line number");
             r->source_line = (unsigned)it->valuedouble;
@@ -389,45 +485,63 @@ static rd_status string_object(const struct parse_ctx *c, struct rd_record *r,
         }
         if (!cJSON_IsString(it))
             return field_error(c, it->string, "a string value");
-        if (kv_get(list, it->string))
+        bool found;
+        size_t pos = kv_find(list, it->string, true, &found);
+        if (found)
             return dup_error(c, it->string);
-        rd_status s = kv_set(r->arena, list, it->string, it->valuestring,
-                             list == &r->config || list == &r->info ||
-                                 list == &r->source);
+        rd_status s = kv_insert(r->arena, list, pos, it->string, it->valuestring);
         if (s)
             return s;
     }
     return RD_OK;
 }
 
-static rd_status parse_members(const struct parse_ctx *c, struct rd_record *r,
-                               const cJSON *root)
+/* cJSON keeps both members of a duplicated key and finds the first, other
+ * readers (Python, jq) take the last: the same line would mean different
+ * runs to different tools, so it is refused. This names the same duplicate
+ * whichever way it was noticed: the first key that comes again. */
+static rd_status root_dup_error(const struct parse_ctx *c, const cJSON *root)
 {
-    const char *schema = NULL;
-    rd_status s;
-    if (!cJSON_IsObject(root))
-        return rd_diag_set(c->d, RD_ERR_PARSE, NULL, c->d ? c->d->line : 0, 1,
-                           "expected a run record object");
-    /* cJSON keeps both members of a duplicated key and finds the first,
-     * other readers (Python, jq) take the last: the same line would mean
-     * different runs to different tools, so it is refused. */
     for (const cJSON *a = root->child; a; a = a->next)
         for (const cJSON *b = a->next; b; b = b->next)
             if (strcmp(a->string, b->string) == 0)
                 return dup_error(c, b->string);
-    const cJSON *sv = cJSON_GetObjectItemCaseSensitive(root, "schema");
-    if (cJSON_IsString(sv))
-        schema = sv->valuestring;
-    if (!schema || strcmp(schema, RD_RUN_SCHEMA) != 0)
+    return RD_OK;
+}
+
+static rd_status parse_members(const struct parse_ctx *c, struct rd_record *r,
+                               const cJSON *root)
+{
+    rd_status s;
+    if (!cJSON_IsObject(root))
+        return rd_diag_set(c->d, RD_ERR_PARSE, NULL, c->d ? c->d->line : 0, 1,
+                           "expected a run record object");
+    /* One pass sorts the members out (instead of a lookup per key); keys
+     * it does not know are only checked for duplicates among themselves. */
+    const cJSON *m[M_COUNT] = {0};
+    bool dup = false;
+    for (const cJSON *it = root->child; it && !dup; it = it->next) {
+        int k = member_of(it->string);
+        if (k >= 0) {
+            dup = m[k] != NULL;
+            m[k] = it;
+            continue;
+        }
+        for (const cJSON *b = it->next; b && !dup; b = b->next)
+            dup = strcmp(it->string, b->string) == 0;
+    }
+    if (dup)
+        return root_dup_error(c, root);
+    if (!cJSON_IsString(m[M_SCHEMA]) || strcmp(m[M_SCHEMA]->valuestring, RD_RUN_SCHEMA) != 0)
         return field_error(c, "schema", "\"" RD_RUN_SCHEMA "\"");
 
-    if ((s = opt_string(c, r, root, "suite", &r->suite)) ||
-        (s = opt_string(c, r, root, "workload", &r->workload)) ||
-        (s = opt_string(c, r, root, "phase", &r->phase)) ||
-        (s = opt_string(c, r, root, "tool", &r->tool)) ||
-        (s = opt_string(c, r, root, "status", &r->status)) ||
-        (s = opt_string(c, r, root, "started_at", &r->started_at)) ||
-        (s = opt_string(c, r, root, "env", &r->env)))
+    if ((s = opt_string(c, m[M_SUITE], "suite", &r->suite)) ||
+        (s = opt_string(c, m[M_WORKLOAD], "workload", &r->workload)) ||
+        (s = opt_string(c, m[M_PHASE], "phase", &r->phase)) ||
+        (s = opt_string(c, m[M_TOOL], "tool", &r->tool)) ||
+        (s = opt_string(c, m[M_STATUS], "status", &r->status)) ||
+        (s = opt_string(c, m[M_STARTED_AT], "started_at", &r->started_at)) ||
+        (s = opt_string(c, m[M_ENV], "env", &r->env)))
         return s;
     if (!r->workload || !r->workload[0])
         return field_error(c, "workload", "a workload name");
@@ -436,44 +550,77 @@ static rd_status parse_members(const struct parse_ctx *c, struct rd_record *r,
     if (!known_status(r->status))
         return field_error(c, "status", "\"ok\", \"failed\" or \"timeout\"");
 
-    const cJSON *run = cJSON_GetObjectItemCaseSensitive(root, "run");
+    const cJSON *run = m[M_RUN];
     if (run && !cJSON_IsNull(run)) {
         if (!cJSON_IsNumber(run) || run->valuedouble < 0 || run->valuedouble > 1e15 ||
             run->valuedouble != floor(run->valuedouble))
             return field_error(c, "run", "a run number");
         r->run = (long)run->valuedouble;
     }
-    const cJSON *ec = cJSON_GetObjectItemCaseSensitive(root, "exit_code");
+    const cJSON *ec = m[M_EXIT_CODE];
     if (ec && !cJSON_IsNull(ec)) {
         if (!cJSON_IsNumber(ec) || fabs(ec->valuedouble) > 1e9)
             return field_error(c, "exit_code", "an integer");
         r->exit_code = (int)ec->valuedouble;
         r->has_exit_code = true;
     }
-    if ((s = string_object(c, r, root, "config", &r->config, true)) ||
-        (s = string_object(c, r, root, "info", &r->info, false)) ||
-        (s = string_object(c, r, root, "source", &r->source, false)))
+    if ((s = string_object(c, r, m[M_CONFIG], "config", &r->config, true)) ||
+        (s = string_object(c, r, m[M_INFO], "info", &r->info, false)) ||
+        (s = string_object(c, r, m[M_SOURCE], "source", &r->source, false)))
         return s;
 
-    const cJSON *metrics = cJSON_GetObjectItemCaseSensitive(root, "metrics");
+    const cJSON *metrics = m[M_METRICS];
     if (!cJSON_IsObject(metrics))
         return field_error(c, "metrics", "an object of numbers");
-    for (const cJSON *m = metrics->child; m; m = m->next) {
+    for (const cJSON *it = metrics->child; it; it = it->next) {
         double v;
-        if (cJSON_IsNumber(m) && isfinite(m->valuedouble))
-            v = m->valuedouble;
-        else if (cJSON_IsNumber(m)) /* 1e999: cJSON's strtod gives inf */
-            return field_error(c, m->string, "a finite number or null");
-        else if (cJSON_IsNull(m))
+        if (cJSON_IsNumber(it) && isfinite(it->valuedouble))
+            v = it->valuedouble;
+        else if (cJSON_IsNumber(it)) /* 1e999: cJSON's strtod gives inf */
+            return field_error(c, it->string, "a finite number or null");
+        else if (cJSON_IsNull(it))
             v = NAN;
         else
-            return field_error(c, m->string, "a number or null");
-        if (rd_record_metric(r, m->string, NULL))
-            return dup_error(c, m->string);
-        if ((s = rd_record_set_metric(r, m->string, v)))
-            return s;
+            return field_error(c, it->string, "a number or null");
+        if (rd_record_metric(r, it->string, NULL))
+            return dup_error(c, it->string);
+        struct rd_metric *ms = grow_array(r->arena, r->metrics, r->nmetrics,
+                                          &r->metrics_cap, sizeof *ms);
+        if (!ms)
+            return RD_ERR_NOMEM;
+        r->metrics = ms;
+        ms[r->nmetrics].name = it->string;
+        ms[r->nmetrics].value = v;
+        r->nmetrics++;
     }
     return RD_OK;
+}
+
+/* Offset of the first byte of line[0..len) that does not start valid UTF-8,
+ * or len. ASCII, nearly all of a store, is skipped a word at a time. */
+static size_t utf8_invalid_at(const char *line, size_t len)
+{
+    const unsigned char *u = (const unsigned char *)line;
+    size_t i = 0;
+    while (i < len) {
+        uint64_t w;
+        if (len - i >= sizeof w) {
+            memcpy(&w, u + i, sizeof w);
+            if (!(w & 0x8080808080808080ULL)) {
+                i += sizeof w;
+                continue;
+            }
+        }
+        if (u[i] < 0x80) {
+            i++;
+            continue;
+        }
+        size_t n = rd_utf8_valid_len(u + i, len - i);
+        if (n == 0)
+            return i;
+        i += n;
+    }
+    return len;
 }
 
 rd_status rd_record_from_json(struct rd_record *r, struct rd_arena *arena,
@@ -483,20 +630,13 @@ rd_status rd_record_from_json(struct rd_record *r, struct rd_arena *arena,
     /* A store is UTF-8 (rundown writes nothing else): a stray byte means a
      * damaged file, and passing it on would put invalid text into every
      * report format downstream. */
-    for (size_t i = 0; i < len;) {
-        const unsigned char *u = (const unsigned char *)line + i;
-        if (*u < 0x80) {
-            i++;
-            continue;
-        }
-        size_t n = rd_utf8_valid_len(u, len - i);
-        if (n == 0)
-            return rd_diag_set(d, RD_ERR_PARSE, NULL, d ? d->line : 0, (unsigned)i + 1,
-                               "expected UTF-8 text, got byte 0x%02x", *u);
-        i += n;
-    }
+    size_t bad = utf8_invalid_at(line, len);
+    if (bad < len)
+        return rd_diag_set(d, RD_ERR_PARSE, NULL, d ? d->line : 0, (unsigned)bad + 1,
+                           "expected UTF-8 text, got byte 0x%02x",
+                           (unsigned char)line[bad]);
     const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(line, len, &end, 0);
+    cJSON *root = parse_tree(arena, line, len, &end);
     if (!root) {
         /* cJSON points at the last byte when input ends early: report that
          * as the end of the line, which is what a reader needs to see. */
@@ -516,17 +656,13 @@ rd_status rd_record_from_json(struct rd_record *r, struct rd_arena *arena,
     /* Anything after the object on the same line is a second value. */
     while (end && end < line + len && (*end == ' ' || *end == '\t' || *end == '\r'))
         end++;
-    rd_status s;
-    if (end && end < line + len) {
-        s = rd_diag_set(d, RD_ERR_PARSE, NULL, d ? d->line : 0,
-                        (unsigned)(end - line) + 1,
-                        "expected one run record per line, got more after it");
-    } else {
-        struct parse_ctx c = {line, len, d};
-        s = parse_members(&c, r, root);
-    }
-    cJSON_Delete(root);
-    return s;
+    if (end && end < line + len)
+        return rd_diag_set(d, RD_ERR_PARSE, NULL, d ? d->line : 0,
+                           (unsigned)(end - line) + 1,
+                           "expected one run record per line, got more after it");
+    /* No cJSON_Delete: the tree is in the arena, and r points into it. */
+    struct parse_ctx c = {line, len, d};
+    return parse_members(&c, r, root);
 }
 
 /* ---- recordset ---- */

@@ -453,6 +453,90 @@ static void test_deterministic(void **state)
     rd_buf_release(&b2);
 }
 
+/* The analysis with opts o (split_bytes as given) of 'store': status,
+ * diagnostic and document. */
+static rd_status analyse_raw(const char *store, size_t split, struct rd_buf *out,
+                             struct rd_diag *d)
+{
+    struct rd_analyze_opts o;
+    opts(&o);
+    o.split_bytes = split;
+    struct rd_analysis *a;
+    assert_int_equal(rd_analysis_new(&o, &a), RD_OK);
+    rd_diag_init(d, NULL);
+    rd_status s = rd_analysis_add_store(a, store, d);
+    if (!s)
+        s = rd_analysis_write(a, out, d);
+    rd_analysis_free(a);
+    return s;
+}
+
+/* Reading a store in two halves on two threads must give what reading it
+ * in one go gives: the same bytes, or the same error at the same line. */
+static void same_split_or_not(const char *text)
+{
+    const char *path = write_store("split.jsonl", text);
+    struct rd_buf one = RD_BUF_INIT, two = RD_BUF_INIT;
+    struct rd_diag d1, d2;
+    rd_status s1 = analyse_raw(path, 0, &one, &d1);
+    rd_status s2 = analyse_raw(path, 1, &two, &d2); /* 1 byte: always split */
+    assert_int_equal(s1, s2);
+    if (s1) {
+        assert_int_equal(d1.line, d2.line);
+        assert_string_equal(d1.msg, d2.msg);
+    } else {
+        assert_string_equal(one.ptr, two.ptr);
+    }
+    rd_buf_release(&one);
+    rd_buf_release(&two);
+}
+
+#define RUN(wl, cfg, run, extra, metrics)                                                  \
+    "{\"schema\":\"rundown.run/1\",\"workload\":\"" wl "\",\"config\":{\"runtime\":\"" cfg \
+    "\"}" run extra ",\"metrics\":{" metrics "}}\n"
+
+static void test_split_threads(void **state)
+{
+    (void)state;
+    /* Workloads, configs, metrics, info and environments that first appear
+     * in the second half; warmups, a failed run and a blank line. */
+    const char *base =
+        RUN("a", "x", ",\"run\":1", ",\"env\":\"e1\"", "\"wall_ms\":10.5")
+        RUN("a", "y", ",\"run\":1", ",\"phase\":\"warmup\"", "\"wall_ms\":99")
+        RUN("a", "y", ",\"run\":1", "", "\"wall_ms\":12.25")
+        RUN("a", "x", ",\"run\":2", ",\"env\":\"e1\"", "\"wall_ms\":11")
+        RUN("a", "y", ",\"run\":2", ",\"status\":\"failed\"", "\"wall_ms\":1")
+        RUN("a", "y", ",\"run\":3", "", "\"wall_ms\":12.5")
+        "\n"
+        RUN("a", "x", ",\"run\":3", ",\"env\":\"e1\"", "\"wall_ms\":10.75,\"max_rss_kib\":5")
+        RUN("b", "x", ",\"run\":1", ",\"info\":{\"primary_metric\":\"rps\"}", "\"rps\":100")
+        RUN("a", "z", ",\"run\":1", ",\"env\":\"e2\"", "\"wall_ms\":20")
+        RUN("b", "x", ",\"run\":2", "", "\"rps\":101,\"errors_read\":2")
+        RUN("a", "y", ",\"run\":4", "", "\"wall_ms\":12")
+        RUN("b", "y", ",\"run\":1", "", "\"rps\":90")
+        RUN("a", "z", ",\"run\":2", ",\"env\":\"e2\"", "\"wall_ms\":21")
+        RUN("b", "y", ",\"run\":2", "", "\"rps\":91");
+    same_split_or_not(base);
+    /* Runs without a run number: the second half is read again in order. */
+    same_split_or_not(RUN("a", "x", "", "", "\"wall_ms\":3") RUN("a", "x", "", "", "\"wall_ms\":1")
+                          RUN("a", "x", "", "", "\"wall_ms\":2") RUN("a", "x", "", "", "\"wall_ms\":5")
+                          RUN("a", "x", "", "", "\"wall_ms\":4"));
+    /* A bad line in either half, and an environment that changes in the
+     * second half (before a later bad line there): the first error wins. */
+    char buf[8192];
+    snprintf(buf, sizeof buf, "%s%s", base, "{\"schema\":\"rundown.run/1\",\"workload\":1}\n");
+    same_split_or_not(buf);
+    snprintf(buf, sizeof buf, "%s%s", "not json\n", base);
+    same_split_or_not(buf);
+    snprintf(buf, sizeof buf, "%s%s%s%s", base,
+             RUN("a", "x", ",\"run\":9", ",\"env\":\"e3\"", "\"wall_ms\":1"),
+             RUN("a", "y", ",\"run\":9", "", "\"wall_ms\":1"), "oops\n");
+    same_split_or_not(buf);
+    snprintf(buf, sizeof buf, "%s%s", base,
+             RUN("a", "z", ",\"run\":9", ",\"env\":\"e1\"", "\"wall_ms\":1"));
+    same_split_or_not(buf);
+}
+
 static void test_replication(void **state)
 {
     (void)state;
@@ -519,6 +603,7 @@ int main(void)
         cmocka_unit_test(test_many_configs_vs_best),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_replication),
+        cmocka_unit_test(test_split_threads),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[128];

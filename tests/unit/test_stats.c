@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -456,27 +457,72 @@ static void test_bootstrap_median(void **state)
     assert_true(isnan(lo));
 }
 
-/* l = max(k for k in range(1, n+1) if stats.binom.cdf(k-1, n, 0.5) <= 0.025):
- * n = 51 -> 19 (upper rank 33), n = 101 -> 41 (61), n = 1000 -> 469 (532). */
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* rd_stats_sort against libc's qsort on the shapes that break quicksorts:
+ * sorted, reversed, all equal, few distinct values, organ pipe, random. */
+static void test_sort(void **state)
+{
+    (void)state;
+    enum { N = 5000 };
+    static double x[N], want[N];
+    unsigned long r = 12345;
+    for (int shape = 0; shape < 6; shape++) {
+        for (size_t n = 0; n <= N; n = n < 40 ? n + 1 : n * 3) {
+            for (size_t i = 0; i < n; i++) {
+                r = r * 6364136223846793005UL + 1442695040888963407UL;
+                double v[] = { (double)i, (double)(n - i), 7, (double)(r >> 60),
+                               (double)(i < n / 2 ? i : n - i), (double)(r >> 11) };
+                x[i] = v[shape];
+            }
+            memcpy(want, x, n * sizeof *x);
+            qsort(want, n, sizeof *want, cmp_double);
+            rd_stats_sort(x, n);
+            assert_memory_equal(x, want, n * sizeof *x);
+        }
+    }
+}
+
+/* SciPy 1.10.1, for each n and tail = (1 - c) / 2:
+ *   l = max(k for k in range(1, n//2 + 2) if stats.binom.cdf(k-1, n, 0.5) <= tail)
+ *   level = 1 - 2 * stats.binom.cdf(l-1, n, 0.5)
+ * c = 0.95: n = 6 -> l 1 (upper rank 6), level 0.96875; n = 10 -> 2 (9),
+ * 0.978515625; n = 12 -> 3 (10), 0.96142578125; n = 20 -> 6 (15),
+ * 0.9586105346679688; n = 50 -> 18 (33), 0.9671608624357315; n = 51 -> 19
+ * (33), 0.9511261076817297; n = 101 -> 41 (61), 0.9539559330706572;
+ * n = 1000 -> 469 (532), 0.9537088026395019. n = 10 at c = 0.99 -> 1 (10),
+ * 0.998046875. */
 static void test_median_ci_binomial(void **state)
 {
     (void)state;
     static double x[1000];
     for (int i = 0; i < 1000; i++)
         x[i] = i;
-    double lo, hi;
-    rd_stats_median_ci_binomial(x, 51, 0.95, &lo, &hi);
-    assert_true(lo == 18 && hi == 32);
-    rd_stats_median_ci_binomial(x, 101, 0.95, &lo, &hi);
-    assert_true(lo == 40 && hi == 60);
-    rd_stats_median_ci_binomial(x, 1000, 0.95, &lo, &hi);
-    assert_true(lo == 468 && hi == 531);
+    /* x[i] = i, so the interval [x_(l), x_(n-l+1)] is [l - 1, n - l]. */
+    static const struct { size_t n; double conf, lo, hi, level; } cases[] = {
+        { 51, 0.95, 18, 32, 0.9511261076817297 },
+        { 101, 0.95, 40, 60, 0.9539559330706572 },
+        { 1000, 0.95, 468, 531, 0.9537088026395019 },
+        { 6, 0.95, 0, 5, 0.96875 }, /* hand: P(B <= 0) = 1/64 <= 0.025 < P(B <= 1) = 7/64 */
+        { 10, 0.95, 1, 8, 0.978515625 },
+        { 10, 0.99, 0, 9, 0.998046875 },
+        { 12, 0.95, 2, 9, 0.96142578125 },
+        { 20, 0.95, 5, 14, 0.9586105346679688 },
+        { 50, 0.95, 17, 32, 0.9671608624357315 },
+    };
+    double lo, hi, level;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        rd_stats_median_ci_binomial(x, cases[i].n, cases[i].conf, &lo, &hi, &level);
+        assert_true(lo == cases[i].lo && hi == cases[i].hi);
+        PNEAR(cases[i].level, level);
+    }
     /* n = 5: 2^-5 = 0.03125 > 0.025, so no interval reaches 95 % (hand) */
-    rd_stats_median_ci_binomial(x, 5, 0.95, &lo, &hi);
-    assert_true(isnan(lo) && isnan(hi));
-    /* n = 6: P(B <= 0) = 1/64 = 0.0156 <= 0.025, P(B <= 1) = 7/64 > 0.025: [x1, x6] */
-    rd_stats_median_ci_binomial(x, 6, 0.95, &lo, &hi);
-    assert_true(lo == 0 && hi == 5);
+    rd_stats_median_ci_binomial(x, 5, 0.95, &lo, &hi, &level);
+    assert_true(isnan(lo) && isnan(hi) && isnan(level));
 }
 
 int main(void)
@@ -503,6 +549,7 @@ int main(void)
         cmocka_unit_test(test_mann_kendall),
         cmocka_unit_test(test_bootstrap_median),
         cmocka_unit_test(test_median_ci_binomial),
+        cmocka_unit_test(test_sort),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

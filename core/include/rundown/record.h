@@ -90,7 +90,12 @@ rd_status rd_record_to_json(const struct rd_record *r, struct rd_buf *out);
  * Parses one JSON line into r (initialised with 'arena' first). Validates the
  * schema, the types of every known key and the presence of workload, config
  * and metrics; unknown keys are ignored (the contract may grow). On error
- * fills d with d->line unchanged and col at the problem.
+ * fills d with d->line unchanged and col at the problem. The parse tree is
+ * allocated in 'arena' too and r's strings point into it, so they live as
+ * long as the arena (about 2 KiB per record: reset a reader's arena per
+ * line). The first call installs cJSON hooks for the process that only
+ * redirect allocations made inside this function. Thread-safe with one
+ * arena per thread.
  */
 rd_status rd_record_from_json(struct rd_record *r, struct rd_arena *arena,
                               const char *line, size_t len, struct rd_diag *d);

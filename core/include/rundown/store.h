@@ -1,8 +1,9 @@
 /*
  * store.h - reading and appending run stores (JSONL files of run records).
  *
- * A store is append-only: rundown never rewrites a line. Readers stream one
- * line at a time, so memory does not grow with the store. Appends are written
+ * A store is append-only: rundown never rewrites a line. Readers stream it
+ * in chunks of RD_STORE_CHUNK bytes and parse one line at a time, so memory
+ * does not grow with the store (at most one chunk plus the longest line). Appends are written
  * in one write(2) with O_APPEND and fsynced; if the write fails part-way the
  * file is truncated back to its old size, so a store is never left holding
  * half a record.
@@ -16,19 +17,33 @@
 
 /** The longest store line a reader accepts (a run record is a few KiB). */
 #define RD_STORE_MAX_LINE (16 * 1024 * 1024)
+/** How much a reader asks the file for at once. */
+#define RD_STORE_CHUNK (256 * 1024)
 
 struct rd_store_reader {
     FILE *f;
     const char *path;     /* as given; "<stdin>" for "-" */
     unsigned line;        /* 1-based number of the last line read */
-    char *linebuf;
-    size_t linecap;
+    char *buf;            /* input read in big chunks; lines are parsed in place */
+    size_t cap;           /* bytes allocated in buf */
+    size_t pos, end;      /* buf[pos..end) is read but not yet consumed */
+    int eof;              /* the file has no more bytes (or a read failed) */
+    long long left;       /* bytes of the range still to read; -1: to the end */
     struct rd_arena arena;
     int owns_file;
 };
 
 /** Opens a store for reading; "-" is standard input. */
 rd_status rd_store_open(struct rd_store_reader *r, const char *path, struct rd_diag *d);
+
+/**
+ * Opens bytes [start, end) of the store at 'path' (a regular file) for
+ * reading, so that two threads can each read a part of one store. 'start'
+ * must be 0 or just after a newline and 'end' the end of the file or just
+ * after a newline; lines are numbered from 1 within the range.
+ */
+rd_status rd_store_open_range(struct rd_store_reader *r, const char *path, long long start,
+                              long long end, struct rd_diag *d);
 
 /**
  * Reads the next record into rec. Sets *got to 1 when a record was read and

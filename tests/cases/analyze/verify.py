@@ -72,6 +72,21 @@ def fieller(a, b):
     return R, optimize.brentq(f, R - span, R, xtol=1e-15), optimize.brentq(f, R, R + span, xtol=1e-15)
 
 
+def check_median_ci(x, got, where, conf=0.95):
+    """Distribution-free CI of the median (Conover 1999, 3.2): the largest l
+    with P(B <= l - 1) <= (1 - conf) / 2, B ~ Binomial(n, 1/2), gives
+    [x_(l), x_(n-l+1)] with coverage 1 - 2 P(B <= l - 1)."""
+    n, s = len(x), np.sort(x)
+    ls = [l for l in range(1, n // 2 + 2) if stats.binom.cdf(l - 1, n, 0.5) <= (1 - conf) / 2]
+    lo = hi = level = None
+    if ls:
+        l = max(ls)
+        lo, hi, level = s[l - 1], s[n - l], 1 - 2 * stats.binom.cdf(l - 1, n, 0.5)
+    close(lo, got["median_ci_low"], 0, where + ".median_ci_low")
+    close(hi, got["median_ci_high"], 0, where + ".median_ci_high")
+    close(level, got["median_ci_level"], PREL, where + ".median_ci_level")
+
+
 def check_summary(vals, got, where):
     x = np.array(vals, dtype=float)
     n = len(x)
@@ -96,6 +111,8 @@ def check_summary(vals, got, where):
     if out != got["outliers"]:
         print(f"  MISMATCH {where}.outliers: {out} vs {got['outliers']}")
         globals()["failures"] += 1
+    if got.get("median_ci_method") == "binomial":
+        check_median_ci(x, got, where)
     if "trend" in got and n >= 3:
         res = stats.kendalltau(np.arange(n), x, method="asymptotic")
         close(nz(res.statistic), got["trend"]["tau"], REL, where + ".trend.tau")
