@@ -666,25 +666,33 @@ static rd_status check_utf8(const char *text, size_t len, const char *path,
     return RD_OK;
 }
 
-rd_status rd_report_load(struct rd_report *r, const char *path, struct rd_diag *d)
+rd_status rd_report_parse(struct rd_report *r, const char *text, size_t len,
+                          const char *shown, const char *path, struct rd_diag *d)
 {
     cJSON *root = NULL;
-    struct rd_buf text = RD_BUF_INIT;
-    const char *shown = strcmp(path, "-") == 0 ? "<stdin>" : path;
     memset(r, 0, sizeof *r);
-    rd_status st = rd_read_file(path, 0, &text, d);
     /* JSON first: for a file that is not JSON at all, "expected JSON at
      * 1:1" says more than the first odd byte. */
+    rd_status st = rd_json_parse(text, len, shown, 1, &root, d);
     if (st == RD_OK)
-        st = rd_json_parse(text.ptr, text.len, shown, 1, &root, d);
-    if (st == RD_OK)
-        st = check_utf8(text.ptr, text.len, shown, d);
-    rd_buf_release(&text);
+        st = check_utf8(text, len, shown, d);
     if (st != RD_OK) {
         cJSON_Delete(root);
         return st;
     }
     return rd_report_init(r, root, path, d);
+}
+
+rd_status rd_report_load(struct rd_report *r, const char *path, struct rd_diag *d)
+{
+    struct rd_buf text = RD_BUF_INIT;
+    const char *shown = strcmp(path, "-") == 0 ? "<stdin>" : path;
+    memset(r, 0, sizeof *r);
+    rd_status st = rd_read_file(path, 0, &text, d);
+    if (st == RD_OK)
+        st = rd_report_parse(r, text.ptr, text.len, shown, path, d);
+    rd_buf_release(&text);
+    return st;
 }
 
 void rd_report_release(struct rd_report *r)

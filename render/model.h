@@ -88,7 +88,14 @@ struct rd_report {
 rd_status rd_report_init(struct rd_report *r, cJSON *root, const char *path,
                          struct rd_diag *d);
 
-/** Reads and parses 'path' ("-" = stdin), then rd_report_init. */
+/**
+ * Parses 'text' (JSON, then UTF-8 text throughout), then rd_report_init.
+ * 'shown' names the input in messages, 'path' is kept as in rd_report_init.
+ */
+rd_status rd_report_parse(struct rd_report *r, const char *text, size_t len,
+                          const char *shown, const char *path, struct rd_diag *d);
+
+/** Reads 'path' ("-" = stdin), then rd_report_parse. */
 rd_status rd_report_load(struct rd_report *r, const char *path, struct rd_diag *d);
 
 /** Frees the tree and everything derived; r is left zeroed. */
