@@ -651,18 +651,10 @@ rd_status rd_report_init(struct rd_report *r, cJSON *root, const char *path,
 static rd_status check_utf8(const char *text, size_t len, const char *path,
                             struct rd_diag *d)
 {
-    const unsigned char *p = (const unsigned char *)text, *end = p + len;
-    while (p < end) {
-        if (*p < 0x80) {
-            p++;
-            continue;
-        }
-        size_t n = rd_utf8_valid_len(p, (size_t)(end - p));
-        if (n == 0)
-            return rd_diag_set(d, RD_ERR_PARSE, path, 0, 0,
-                               "expected UTF-8 text, got byte 0x%02x", *p);
-        p += n;
-    }
+    size_t bad = rd_utf8_invalid_at(text, len);
+    if (bad < len)
+        return rd_diag_set(d, RD_ERR_PARSE, path, 0, 0,
+                           "expected UTF-8 text, got byte 0x%02x", (unsigned char)text[bad]);
     return RD_OK;
 }
 

@@ -143,6 +143,32 @@ size_t rd_utf8_valid_len(const unsigned char *p, size_t avail)
     return n;
 }
 
+/* ASCII, nearly all of a store or an analysis, is skipped a word at a time. */
+size_t rd_utf8_invalid_at(const char *line, size_t len)
+{
+    const unsigned char *u = (const unsigned char *)line;
+    size_t i = 0;
+    while (i < len) {
+        uint64_t w;
+        if (len - i >= sizeof w) {
+            memcpy(&w, u + i, sizeof w);
+            if (!(w & 0x8080808080808080ULL)) {
+                i += sizeof w;
+                continue;
+            }
+        }
+        if (u[i] < 0x80) {
+            i++;
+            continue;
+        }
+        size_t n = rd_utf8_valid_len(u + i, len - i);
+        if (n == 0)
+            return i;
+        i += n;
+    }
+    return len;
+}
+
 rd_status rd_buf_add_json_string(struct rd_buf *b, const char *s)
 {
     static const char hex[] = "0123456789abcdef";

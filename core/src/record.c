@@ -596,33 +596,6 @@ static rd_status parse_members(const struct parse_ctx *c, struct rd_record *r,
     return RD_OK;
 }
 
-/* Offset of the first byte of line[0..len) that does not start valid UTF-8,
- * or len. ASCII, nearly all of a store, is skipped a word at a time. */
-static size_t utf8_invalid_at(const char *line, size_t len)
-{
-    const unsigned char *u = (const unsigned char *)line;
-    size_t i = 0;
-    while (i < len) {
-        uint64_t w;
-        if (len - i >= sizeof w) {
-            memcpy(&w, u + i, sizeof w);
-            if (!(w & 0x8080808080808080ULL)) {
-                i += sizeof w;
-                continue;
-            }
-        }
-        if (u[i] < 0x80) {
-            i++;
-            continue;
-        }
-        size_t n = rd_utf8_valid_len(u + i, len - i);
-        if (n == 0)
-            return i;
-        i += n;
-    }
-    return len;
-}
-
 rd_status rd_record_from_json(struct rd_record *r, struct rd_arena *arena,
                               const char *line, size_t len, struct rd_diag *d)
 {
@@ -630,7 +603,7 @@ rd_status rd_record_from_json(struct rd_record *r, struct rd_arena *arena,
     /* A store is UTF-8 (rundown writes nothing else): a stray byte means a
      * damaged file, and passing it on would put invalid text into every
      * report format downstream. */
-    size_t bad = utf8_invalid_at(line, len);
+    size_t bad = rd_utf8_invalid_at(line, len);
     if (bad < len)
         return rd_diag_set(d, RD_ERR_PARSE, NULL, d ? d->line : 0, (unsigned)bad + 1,
                            "expected UTF-8 text, got byte 0x%02x",

@@ -51,6 +51,8 @@ rd_status rd_buf_add_json_string(struct rd_buf *b, const char *s);
  * byte, a truncated, overlong or surrogate sequence).
  */
 size_t rd_utf8_valid_len(const unsigned char *p, size_t avail);
+/** Offset of the first byte of text[0..len) that does not start valid UTF-8, or len. */
+size_t rd_utf8_invalid_at(const char *text, size_t len);
 /** Appends a number in its shortest round-trip form, or null for NaN/inf. */
 rd_status rd_buf_add_json_number(struct rd_buf *b, double v);
 /** Shortens the buffer to 'len' bytes (no-op when already shorter). */
