@@ -33,6 +33,10 @@ struct rd_analyze_opts {
     const char *title;          /* --title: the report's title, or NULL */
     size_t split_bytes;         /* a store file this big is read by two threads
                                  * (default 16 MiB; 0 = never) */
+    size_t parallel_values;     /* workloads holding this many values in all are analysed
+                                 * and written by 'threads' threads (default 100000;
+                                 * 0 = never); the output is the same bytes */
+    size_t threads;             /* default: the online processors, at most 8 */
 };
 
 /** Sets the documented defaults. */
@@ -59,6 +63,23 @@ rd_status rd_analysis_add_store(struct rd_analysis *a, const char *path, struct 
  * published file that exists but cannot be read.
  */
 rd_status rd_analysis_write(struct rd_analysis *a, struct rd_buf *out, struct rd_diag *d);
+
+/** Where a document goes piece by piece: write() takes each piece in
+ * order, and fills d when it fails. */
+struct rd_analysis_sink {
+    rd_status (*write)(void *ctx, const char *data, size_t len, struct rd_diag *d);
+    void *ctx;
+};
+
+/**
+ * rd_analysis_write, handing the document to 'sink' in pieces of about a
+ * mebibyte as the workloads are done instead of holding all of it (a big
+ * store's document is tens of megabytes, and writing it then overlaps the
+ * analysis). On failure the sink has had part of the document: give it a
+ * temporary file, not a terminal.
+ */
+rd_status rd_analysis_write_to(struct rd_analysis *a, const struct rd_analysis_sink *sink,
+                               struct rd_diag *d);
 
 void rd_analysis_free(struct rd_analysis *a);
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "analysis_int.h"
 #include "rundown/store.h"
@@ -25,6 +26,9 @@ void rd_analyze_opts_init(struct rd_analyze_opts *o)
     o->bootstrap = 0; /* the median CI is the exact binomial one unless asked */
     o->seed = 1;
     o->split_bytes = 16u << 20;
+    o->parallel_values = 100000;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    o->threads = cpus < 1 ? 1 : cpus > 8 ? 8 : (size_t)cpus;
 }
 
 rd_status rd_grow(void **ptr, size_t *cap, size_t need, size_t size)
@@ -276,35 +280,58 @@ static rd_status find_cfg(struct rd_analysis *a, const struct rd_record *r, stru
                       out);
 }
 
-static rd_status add_value(struct cfg *c, uint32_t metric, double v, uint32_t ord)
+/* The series of c for metric, created empty if c has none yet. */
+static rd_status series_of(struct cfg *c, uint32_t metric, struct series **out)
 {
-    struct series *s = NULL;
     for (uint32_t i = 0; i < c->nseries; i++)
         if (c->series[i].metric == metric) {
-            s = &c->series[i];
-            break;
+            *out = &c->series[i];
+            return RD_OK;
         }
-    if (!s) {
-        size_t cap = c->capseries;
-        if (rd_grow((void **)&c->series, &cap, c->nseries + 1, sizeof *c->series))
-            return RD_ERR_NOMEM;
-        c->capseries = (uint32_t)cap;
-        s = &c->series[c->nseries++];
-        memset(s, 0, sizeof *s);
-        s->metric = metric;
-    }
-    if (s->len == s->cap) {
-        uint32_t n = s->cap ? s->cap * 2 : 8;
-        double *nv = realloc(s->v, n * sizeof *nv);
-        if (!nv)
-            return RD_ERR_NOMEM;
-        s->v = nv;
-        uint32_t *no = realloc(s->ord, n * sizeof *no);
-        if (!no)
-            return RD_ERR_NOMEM;
-        s->ord = no;
-        s->cap = n;
-    }
+    size_t cap = c->capseries;
+    if (rd_grow((void **)&c->series, &cap, c->nseries + 1, sizeof *c->series))
+        return RD_ERR_NOMEM;
+    c->capseries = (uint32_t)cap;
+    struct series *s = &c->series[c->nseries++];
+    memset(s, 0, sizeof *s);
+    s->metric = metric;
+    *out = s;
+    return RD_OK;
+}
+
+/* Room for 'need' values in s, doubling; a series holds at most
+ * UINT32_MAX values (its length is 32 bits). */
+static rd_status series_reserve(struct series *s, uint64_t need)
+{
+    if (need <= s->cap)
+        return RD_OK;
+    if (need > UINT32_MAX)
+        return RD_ERR_NOMEM;
+    uint64_t n = s->cap ? s->cap : 8;
+    while (n < need)
+        n *= 2;
+    if (n > UINT32_MAX)
+        n = UINT32_MAX;
+    double *nv = realloc(s->v, n * sizeof *nv);
+    if (!nv)
+        return RD_ERR_NOMEM;
+    s->v = nv;
+    uint32_t *no = realloc(s->ord, n * sizeof *no);
+    if (!no)
+        return RD_ERR_NOMEM;
+    s->ord = no;
+    s->cap = (uint32_t)n;
+    return RD_OK;
+}
+
+static rd_status add_value(struct cfg *c, uint32_t metric, double v, uint32_t ord)
+{
+    struct series *s;
+    rd_status st = series_of(c, metric, &s);
+    if (!st && s->len == s->cap)
+        st = series_reserve(s, (uint64_t)s->len + 1);
+    if (st)
+        return st;
     s->v[s->len] = v;
     s->ord[s->len] = ord;
     s->len++;
@@ -575,8 +602,13 @@ static rd_status merge_half(struct rd_analysis *a, const struct rd_analysis *b,
         c->load_error_runs += bc->load_error_runs;
         for (uint32_t k = 0; k < bc->nseries && !s; k++) {
             const struct series *bs = &bc->series[k];
-            for (uint32_t j = 0; j < bs->len && !s; j++)
-                s = add_value(c, mid[bs->metric], bs->v[j], bs->ord[j]);
+            struct series *as;
+            if ((s = series_of(c, mid[bs->metric], &as)) ||
+                (s = series_reserve(as, (uint64_t)as->len + bs->len)))
+                break;
+            memcpy(as->v + as->len, bs->v, bs->len * sizeof *bs->v);
+            memcpy(as->ord + as->len, bs->ord, bs->len * sizeof *bs->ord);
+            as->len += bs->len;
         }
     }
     free(mid);

@@ -21,7 +21,7 @@ static const char usage[] =
     "usage: rundown-analyze [-o FILE] [--alpha A] [--confidence C] [--baseline KEY=VAL]\n"
     "                       [--metric NAME] [--all-metrics] [--bootstrap B] [--seed S]\n"
     "                       [--exclude-outliers] [--pool-envs] [--published DIR]\n"
-    "                       [--title TEXT] STORE...\n"
+    "                       [--title TEXT] [--threads N] STORE...\n"
     "\n"
     "Reads run stores (rundown.run/1 JSONL, '-' = stdin) and writes statistics, tests\n"
     "and recommendations as rundown.analysis/1 JSON.\n"
@@ -39,7 +39,25 @@ static const char usage[] =
     "  --pool-envs          allow one config to hold runs of several environments\n"
     "  --published DIR      compare with published figures (rundown.published/1 files)\n"
     "  --title TEXT         the report's title (written as \"title\")\n"
+    "  --threads N          threads for big stores (default: the processors, at most 8;\n"
+    "                       1: one thread); the output does not depend on it\n"
     "  -h, --help           this text;  --version  the version\n";
+
+/* The -o file; 'path' is the argument, which outlives the diagnostic
+ * (af's own copy is freed by commit and abort). */
+struct out_file {
+    struct rd_atomic_file af;
+    const char *path;
+};
+
+/* Hands a piece of the document to the output file (an rd_analysis_sink). */
+static rd_status write_piece(void *ctx, const char *data, size_t len, struct rd_diag *d)
+{
+    struct out_file *o = ctx;
+    if (len && fwrite(data, 1, len, o->af.f) != len)
+        return rd_diag_set(d, RD_ERR_IO, o->path, 0, 0, "cannot write: %s", strerror(errno));
+    return RD_OK;
+}
 
 static int parse_prob(const char *opt, const char *s, double *out)
 {
@@ -91,7 +109,7 @@ int main(int argc, char **argv)
                      strcmp(a, "--confidence") == 0 || strcmp(a, "--baseline") == 0 ||
                      strcmp(a, "--metric") == 0 || strcmp(a, "--bootstrap") == 0 ||
                      strcmp(a, "--seed") == 0 || strcmp(a, "--published") == 0 ||
-                     strcmp(a, "--title") == 0;
+                     strcmp(a, "--title") == 0 || strcmp(a, "--threads") == 0;
         if (takes && !val) {
             rc = rd_usage_error("option '%s' needs a value", a);
             goto usage_fail;
@@ -144,6 +162,16 @@ int main(int argc, char **argv)
             o.published_dir = val;
         } else if (strcmp(a, "--title") == 0) {
             o.title = val;
+        } else if (strcmp(a, "--threads") == 0) {
+            if ((rc = parse_count(a, val, 8, &n)))
+                goto usage_fail;
+            if (n == 0) {
+                rc = rd_usage_error("--threads: expected 1 to 8, got '%s'", val);
+                goto usage_fail;
+            }
+            o.threads = (size_t)n;
+            if (n == 1)
+                o.split_bytes = 0;
         } else if (strcmp(a, "--all-metrics") == 0) {
             o.all_metrics = true;
             continue;
@@ -178,17 +206,25 @@ int main(int argc, char **argv)
     for (int i = 0; i < nstores && !s; i++)
         s = rd_analysis_add_store(an, stores[i], &d);
     struct rd_buf out = RD_BUF_INIT;
-    if (!s)
-        s = rd_analysis_write(an, &out, &d);
-    if (!s) {
-        /* rd_write_file_atomic writes devices and pipes (-o /dev/null)
-         * directly instead of renaming over them. */
-        if (outpath) {
-            s = rd_write_file_atomic(outpath, out.ptr, out.len, &d);
-        } else if (fwrite(out.ptr, 1, out.len, stdout) != out.len || fflush(stdout) != 0) {
-            s = rd_diag_set(&d, RD_ERR_IO, "<stdout>", 0, 0, "cannot write: %s",
-                            strerror(errno));
+    if (!s && outpath) {
+        /* A regular file is written under a temporary name as the
+         * workloads are done (removed on failure); devices and pipes
+         * (-o /dev/null) only get a whole document. */
+        struct out_file of = {.path = outpath};
+        s = rd_atomic_open(&of.af, outpath, &d);
+        if (!s && of.af.tmp_path) {
+            struct rd_analysis_sink sink = {write_piece, &of};
+            s = rd_analysis_write_to(an, &sink, &d);
+        } else if (!s && !(s = rd_analysis_write(an, &out, &d))) {
+            s = write_piece(&of, out.ptr, out.len, &d);
         }
+        if (!s)
+            s = rd_atomic_commit(&of.af, &d);
+        else
+            rd_atomic_abort(&of.af);
+    } else if (!s && !(s = rd_analysis_write(an, &out, &d)) &&
+               (fwrite(out.ptr, 1, out.len, stdout) != out.len || fflush(stdout) != 0)) {
+        s = rd_diag_set(&d, RD_ERR_IO, "<stdout>", 0, 0, "cannot write: %s", strerror(errno));
     }
     rc = s ? rd_fail(s, &d) : 0;
     rd_buf_release(&out);

@@ -367,8 +367,16 @@ static rd_status midranks(const double *const *groups, const size_t *ns, size_t 
  * f(u; m, n) = f(u - n; m - 1, n) + f(u; m, n - 1) (Mann and Whitney 1947).
  * Only additions of non-negative counts: no cancellation in the tails. */
 /* The null distribution depends on the sizes only, and every pair of a
- * workload usually has the same sizes: keep the last one. */
-static struct { size_t m, n; double *f; } mw_cache;
+ * workload usually has the same sizes: keep the last one, per thread
+ * (workloads are analysed on several; see rd_stats_release_thread). */
+static _Thread_local struct { size_t m, n; double *f; } mw_cache;
+
+void rd_stats_release_thread(void)
+{
+    free(mw_cache.f);
+    mw_cache.f = NULL;
+    mw_cache.m = mw_cache.n = 0;
+}
 
 static rd_status mw_exact_sf(size_t m, size_t n, size_t u, double *out)
 {

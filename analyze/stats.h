@@ -19,6 +19,9 @@
 
 /** Turns GSL's abort-on-error handler off; idempotent. */
 void rd_stats_init(void);
+/** Frees what the calling thread keeps between calls (the last exact
+ * Mann-Whitney null distribution); call it before a thread ends. */
+void rd_stats_release_thread(void);
 
 /** Arithmetic mean; NaN when n == 0. */
 double rd_stats_mean(const double *x, size_t n);

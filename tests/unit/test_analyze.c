@@ -453,14 +453,17 @@ static void test_deterministic(void **state)
     rd_buf_release(&b2);
 }
 
-/* The analysis with opts o (split_bytes as given) of 'store': status,
- * diagnostic and document. */
-static rd_status analyse_raw(const char *store, size_t split, struct rd_buf *out,
+/* The analysis of 'store' on one thread, or with every thread it can use
+ * (the store read in two halves, the workloads written by three threads):
+ * status, diagnostic and document. */
+static rd_status analyse_raw(const char *store, bool threaded, struct rd_buf *out,
                              struct rd_diag *d)
 {
     struct rd_analyze_opts o;
     opts(&o);
-    o.split_bytes = split;
+    o.split_bytes = threaded ? 1 : 0; /* 1 byte: always split */
+    o.parallel_values = threaded ? 1 : 0;
+    o.threads = threaded ? 3 : 1;
     struct rd_analysis *a;
     assert_int_equal(rd_analysis_new(&o, &a), RD_OK);
     rd_diag_init(d, NULL);
@@ -471,15 +474,16 @@ static rd_status analyse_raw(const char *store, size_t split, struct rd_buf *out
     return s;
 }
 
-/* Reading a store in two halves on two threads must give what reading it
- * in one go gives: the same bytes, or the same error at the same line. */
-static void same_split_or_not(const char *text)
+/* Reading a store in two halves on two threads and writing its workloads
+ * on three must give what one thread gives: the same bytes, or the same
+ * error at the same line. */
+static rd_status same_split_or_not(const char *text)
 {
     const char *path = write_store("split.jsonl", text);
     struct rd_buf one = RD_BUF_INIT, two = RD_BUF_INIT;
     struct rd_diag d1, d2;
-    rd_status s1 = analyse_raw(path, 0, &one, &d1);
-    rd_status s2 = analyse_raw(path, 1, &two, &d2); /* 1 byte: always split */
+    rd_status s1 = analyse_raw(path, false, &one, &d1);
+    rd_status s2 = analyse_raw(path, true, &two, &d2);
     assert_int_equal(s1, s2);
     if (s1) {
         assert_int_equal(d1.line, d2.line);
@@ -489,6 +493,7 @@ static void same_split_or_not(const char *text)
     }
     rd_buf_release(&one);
     rd_buf_release(&two);
+    return s1;
 }
 
 #define RUN(wl, cfg, run, extra, metrics)                                                  \
@@ -535,6 +540,92 @@ static void test_split_threads(void **state)
     snprintf(buf, sizeof buf, "%s%s", base,
              RUN("a", "z", ",\"run\":9", ",\"env\":\"e1\"", "\"wall_ms\":1"));
     same_split_or_not(buf);
+    /* Many workloads of different sizes, appearing out of name order, so
+     * that threads finish them out of order; one without any metric. */
+    struct rd_buf many = RD_BUF_INIT;
+    for (int w = 0; w < 23; w++)
+        for (int c = 0; c < 1 + w % 4; c++)
+            for (int r = 1; r <= 2 + (w * 7 + c) % 9; r++)
+                rd_buf_addf(&many,
+                            "{\"schema\":\"rundown.run/1\",\"workload\":\"w%02d\","
+                            "\"config\":{\"runtime\":\"c%d\"},\"run\":%d,"
+                            "\"metrics\":{\"wall_ms\":%d.5,\"max_rss_kib\":%d}}\n",
+                            (w * 11) % 23, c, r, 10 + (r * 13 + c * 5) % 17, 1000 + r);
+    rd_buf_addstr(&many, "{\"schema\":\"rundown.run/1\",\"workload\":\"empty\","
+                         "\"config\":{\"runtime\":\"x\"},\"metrics\":{}}\n");
+    assert_int_equal(same_split_or_not(many.ptr), RD_OK);
+    rd_buf_release(&many);
+}
+
+/* A sink that keeps what it is given, and fails on call 'fail_at' (0:
+ * never). */
+struct piece_sink {
+    struct rd_buf got;
+    int calls, fail_at;
+};
+
+static rd_status keep_piece(void *ctx, const char *data, size_t len, struct rd_diag *d)
+{
+    struct piece_sink *k = ctx;
+    if (++k->calls == k->fail_at)
+        return rd_diag_set(d, RD_ERR_IO, "out.json", 0, 0, "cannot write: disk full");
+    return rd_buf_add(&k->got, data, len);
+}
+
+static rd_status analyse_into(const char *path, struct piece_sink *k, struct rd_buf *whole,
+                              struct rd_diag *d)
+{
+    struct rd_analyze_opts o;
+    opts(&o);
+    o.parallel_values = 1;
+    o.threads = 2;
+    struct rd_analysis *a;
+    assert_int_equal(rd_analysis_new(&o, &a), RD_OK);
+    rd_diag_init(d, NULL);
+    rd_status s = rd_analysis_add_store(a, path, d);
+    if (!s && k) {
+        struct rd_analysis_sink sink = {keep_piece, k};
+        s = rd_analysis_write_to(a, &sink, d);
+    } else if (!s) {
+        s = rd_analysis_write(a, whole, d);
+    }
+    rd_analysis_free(a);
+    return s;
+}
+
+/* A document handed over in pieces is the document written whole, and a
+ * sink's failure is the analysis's failure, with the sink's message. */
+static void test_sink_pieces(void **state)
+{
+    (void)state;
+    /* 60 workloads x 4 configs x 400 runs: a document of about 1.9 MiB. */
+    struct rd_buf store = RD_BUF_INIT;
+    for (int w = 0; w < 60; w++)
+        for (int c = 0; c < 4; c++)
+            for (int r = 1; r <= 400; r++)
+                rd_buf_addf(&store,
+                            "{\"schema\":\"rundown.run/1\",\"workload\":\"w%02d\","
+                            "\"config\":{\"runtime\":\"c%d\"},\"run\":%d,"
+                            "\"metrics\":{\"wall_ms\":%d.25,\"max_rss_kib\":%d}}\n",
+                            w, c, r, 100 + (r * 37 + c * 11 + w) % 23, 2000 + r % 7);
+    const char *path = write_store("pieces.jsonl", store.ptr);
+    rd_buf_release(&store);
+    struct rd_buf whole = RD_BUF_INIT;
+    struct rd_diag d;
+    assert_int_equal(analyse_into(path, NULL, &whole, &d), RD_OK);
+    assert_true(whole.len > (3u << 19)); /* more than a piece and a half */
+    struct piece_sink k = {RD_BUF_INIT, 0, 0};
+    assert_int_equal(analyse_into(path, &k, NULL, &d), RD_OK);
+    assert_true(k.calls >= 2);
+    assert_int_equal(k.got.len, whole.len);
+    assert_memory_equal(k.got.ptr, whole.ptr, whole.len);
+    rd_buf_release(&k.got);
+    struct piece_sink bad = {RD_BUF_INIT, 0, 2};
+    assert_int_equal(analyse_into(path, &bad, NULL, &d), RD_ERR_IO);
+    assert_string_equal(d.msg, "cannot write: disk full");
+    assert_int_equal(bad.calls, 2);
+    rd_buf_release(&bad.got);
+    rd_buf_release(&whole);
 }
 
 static void test_replication(void **state)
@@ -604,6 +695,7 @@ int main(void)
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_replication),
         cmocka_unit_test(test_split_threads),
+        cmocka_unit_test(test_sink_pieces),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[128];
