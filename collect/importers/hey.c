@@ -469,7 +469,8 @@ static rd_status parse_csv(const struct rd_import_input *in, struct rd_lines *it
         s = rd_record_set_metric(r, name, before + 1);
     }
     if (s == RD_OK) {
-        qsort(lat, n, sizeof *lat, cmp_double);
+        if (n > 1) /* lat is NULL when there are no rows, and qsort's base must not be */
+            qsort(lat, n, sizeof *lat, cmp_double);
         s = rd_record_set_metric(r, "requests", (double)n);
         if (!s)
             s = rd_record_set_metric(r, "non_2xx", non_2xx);
