@@ -232,7 +232,7 @@ static rd_status status_line(struct hey_run *h, const struct rd_line *l)
     size_t n = rd_tokenize(l, tok, MAX_TOKENS);
     if (n != 3 || !rd_token_is(&tok[2], "responses"))
         return fail_line(h->d, h->in->path, l, "a status line like '[200] 2000 responses'");
-    double code, count;
+    double code = 0, count = 0; /* set by the calls below; gcc -O3 cannot tell */
     RD_TRY(bracketed(l, &tok[0], &code, h->d, "a status code like '[200]'"));
     if (code > 999)
         return rd_expect_fail(h->d, l, &tok[0], "a status code like '[200]'");
@@ -255,7 +255,7 @@ static rd_status error_line(struct hey_run *h, const struct rd_line *l)
     size_t n = rd_tokenize(l, tok, 2);
     if (n < 2)
         return fail_line(h->d, h->in->path, l, "an error line like '[5] Get ...: EOF'");
-    double count;
+    double count = 0; /* set by bracketed(); gcc -O3 cannot tell */
     RD_TRY(bracketed(l, &tok[0], &count, h->d, "an error count like '[5]'"));
     struct rd_line msg = { tok[1].ptr, l->len - (size_t)(tok[1].ptr - l->ptr), l->no };
     msg = rd_line_trim(msg);

@@ -317,7 +317,7 @@ rd_status rd_jdoc_metric(struct rd_jdoc *doc, struct rd_record *r, const cJSON *
                               required, what, &v);
     if (s || !v)
         return s;
-    double x;
+    double x = 0; /* set unless s says otherwise; gcc -O3 cannot tell */
     s = rd_jdoc_num_scaled(doc, v, flags, pow10, what, &x);
     if (s)
         return s;
@@ -338,7 +338,7 @@ rd_status rd_scale10_finite(double value, int pow10, double *out)
 rd_status rd_jdoc_num_scaled(struct rd_jdoc *doc, const cJSON *node, unsigned flags,
                              int pow10, const char *what, double *out)
 {
-    double v;
+    double v = 0; /* likewise */
     rd_status s = rd_jdoc_num(doc, node, flags, what, &v);
     if (s)
         return s;
