@@ -16,6 +16,8 @@
 #    `sleep` is `sleep 0` (the same program without the sleep: about 1 ms
 #    more than `true` here). The same excess for hyperfine -N is printed
 #    beside it: what both show is the machine's, not the runner's.
+# 3. bench/spawn_variants.c: the median spawn of `true` with each of
+#    rundown's ingredients switched on in turn.
 # Both tools spawn without a shell and time from before the spawn to the
 # reaped exit. Needs hyperfine and python3. Timing is never asserted here:
 # the figures go into docs/performance.md by hand, with the machine.
@@ -86,3 +88,12 @@ print(f"sleep 0.1 - 100 ms - floor, paired median: rundown {ex_rd:+.3f} ms, "
       f"hyperfine -N {ex_hf:+.3f} ms; within the floor (rundown's sleep 0.1 - 100 ms <= its "
       f"sleep 0): {'yes' if s - 100 <= f else 'no'}")
 PY
+# 3. What each ingredient of rundown's spawning costs (pipes, process group
+#    and signal defaults, pidfd + poll), next to a bare posix_spawnp + wait4:
+#    bench/spawn_variants.c, built here.
+SV=$BUILD/bench/spawn_variants
+mkdir -p "$BUILD/bench"
+if [ ! -x "$SV" ] || [ -n "$(find "$ROOT/bench/spawn_variants.c" -newer "$SV")" ]; then
+    ${CC:-cc} -O2 -std=c11 -Wall -Wextra -o "$SV" "$ROOT/bench/spawn_variants.c"
+fi
+"$SV" "$((RUNS * 4))" "$TRUE"
