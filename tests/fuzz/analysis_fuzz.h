@@ -10,6 +10,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "analysis.h"
 #include "rundown/json.h"
@@ -23,6 +26,54 @@ static inline bool fuzz_write_file(const char *path, const void *data, size_t si
     fwrite(data, 1, size, f);
     fclose(f);
     return true;
+}
+
+/*
+ * A target's scratch folder: made once per process (mkdtemp under /tmp),
+ * holding the fixed store 'runs.jsonl' and an optional subfolder, and
+ * removed at exit with the files named here, so runs leave nothing behind.
+ */
+struct fuzz_scratch {
+    char dir[64], store[96], sub[96], input[128];
+};
+
+static struct fuzz_scratch *fuzz_scratch_active;
+
+static void fuzz_scratch_remove(void)
+{
+    struct fuzz_scratch *s = fuzz_scratch_active;
+    unlink(s->input);
+    unlink(s->store);
+    if (s->sub[0])
+        rmdir(s->sub);
+    rmdir(s->dir);
+}
+
+/*
+ * Sets s up on the first call: the folder, the store holding store_text,
+ * and the input's path - 'input' inside the subfolder 'sub' when sub is
+ * not NULL, else next to the store. Aborts when it cannot.
+ */
+static inline void fuzz_scratch_once(struct fuzz_scratch *s, const char *name,
+                                     const char *store_text, const char *sub,
+                                     const char *input)
+{
+    if (s->dir[0])
+        return;
+    snprintf(s->dir, sizeof s->dir, "/tmp/fuzz_%s.XXXXXX", name);
+    if (!mkdtemp(s->dir))
+        abort();
+    snprintf(s->store, sizeof s->store, "%s/runs.jsonl", s->dir);
+    if (sub) {
+        snprintf(s->sub, sizeof s->sub, "%s/%s", s->dir, sub);
+        if (mkdir(s->sub, 0700) != 0)
+            abort();
+    }
+    snprintf(s->input, sizeof s->input, "%s/%s", sub ? s->sub : s->dir, input);
+    if (!fuzz_write_file(s->store, store_text, strlen(store_text)))
+        abort();
+    fuzz_scratch_active = s;
+    atexit(fuzz_scratch_remove);
 }
 
 /*

@@ -9,9 +9,6 @@
  * holds must come out as valid JSON or be refused).
  */
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "analysis_fuzz.h"
@@ -26,22 +23,15 @@ static const char store_text[] =
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static char dir[64], store[96], file[96];
-    if (!dir[0]) {
-        snprintf(dir, sizeof dir, "/tmp/fuzz_env.%ld", (long)getpid());
-        snprintf(store, sizeof store, "%s/runs.jsonl", dir);
-        snprintf(file, sizeof file, "%s/env-f.json", dir);
-        mkdir(dir, 0700);
-        if (!fuzz_write_file(store, store_text, sizeof store_text - 1))
-            abort();
-    }
-    if (!fuzz_write_file(file, data, size))
+    static struct fuzz_scratch s;
+    fuzz_scratch_once(&s, "env", store_text, NULL, "env-f.json");
+    if (!fuzz_write_file(s.input, data, size))
         return 0;
 
     struct rd_analyze_opts o;
     rd_analyze_opts_init(&o);
     o.bootstrap = 20;
-    fuzz_analyze_store(&o, store, true); /* the fixed store is valid */
-    unlink(file);
+    fuzz_analyze_store(&o, s.store, true); /* the fixed store is valid */
+    unlink(s.input);
     return 0;
 }

@@ -10,9 +10,6 @@
  * (sd 0, n 1, 1e308, negative means).
  */
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "analysis_fuzz.h"
@@ -29,24 +26,18 @@ static const char store_text[] =
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static char dir[64], store[96], file[96];
-    if (!dir[0]) {
-        snprintf(dir, sizeof dir, "/tmp/fuzz_published.%ld", (long)getpid());
-        snprintf(store, sizeof store, "%s.jsonl", dir);
-        snprintf(file, sizeof file, "%s/p.json", dir);
-        mkdir(dir, 0700);
-        if (!fuzz_write_file(store, store_text, sizeof store_text - 1))
-            abort();
-    }
-    if (!fuzz_write_file(file, data, size))
+    /* The published folder holds the input alone; the store sits beside it. */
+    static struct fuzz_scratch s;
+    fuzz_scratch_once(&s, "published", store_text, "published", "p.json");
+    if (!fuzz_write_file(s.input, data, size))
         return 0;
 
     struct rd_analyze_opts o;
     rd_analyze_opts_init(&o);
     o.bootstrap = 20;
-    o.published_dir = dir;
+    o.published_dir = s.sub;
     o.all_metrics = size % 2 == 1;
-    fuzz_analyze_store(&o, store, true); /* the fixed store is valid */
-    unlink(file);
+    fuzz_analyze_store(&o, s.store, true); /* the fixed store is valid */
+    unlink(s.input);
     return 0;
 }
