@@ -5,6 +5,7 @@
  * the document to -o FILE (atomically) or to standard output. All the work
  * is in the rd_analyze library; this file only talks to the user.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -163,14 +164,16 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "--title") == 0) {
             o.title = val;
         } else if (strcmp(a, "--threads") == 0) {
-            if ((rc = parse_count(a, val, 8, &n)))
-                goto usage_fail;
-            if (n == 0) {
-                rc = rd_usage_error("--threads: expected 1 to 8, got '%s'", val);
+            char *end;
+            errno = 0;
+            unsigned long t = strtoul(val, &end, 10);
+            if (errno || end == val || *end || !isdigit((unsigned char)*val) || t < 1 || t > 8) {
+                rc = rd_usage_error("--threads: expected a whole number from 1 to 8, got '%s'",
+                                    val);
                 goto usage_fail;
             }
-            o.threads = (size_t)n;
-            if (n == 1)
+            o.threads = t;
+            if (t == 1)
                 o.split_bytes = 0;
         } else if (strcmp(a, "--all-metrics") == 0) {
             o.all_metrics = true;
