@@ -128,6 +128,37 @@ static rd_status parse_run(struct rd_jdoc *doc, struct rd_recordset *out,
     return s;
 }
 
+/* Every run record carries the command (twice when it also labels the
+ * config) and the parameters, so a long command with many runs multiplies
+ * the input: a 1 MB file could ask for hundreds of gigabytes. The text
+ * repeated into the runs may be at most this many times the input, or
+ * DUP_FLOOR when that is more (a real export, with its five numbers per
+ * run, stays well below: 10,000 runs of a 200-byte command are 27 times
+ * the file). */
+#define DUP_MAX_RATIO 64.0
+#define DUP_FLOOR (16.0 * 1024 * 1024)
+
+static rd_status within_amplification(struct rd_jdoc *doc, const cJSON *cmd,
+                                      const cJSON *params, bool label_command, int runs)
+{
+    double per_run = (double)strlen(cmd->valuestring) * (label_command ? 2 : 1);
+    for (const cJSON *p = params ? params->child : NULL; p; p = p->next)
+        if (p->string && cJSON_IsString(p))
+            per_run += (double)(strlen(p->string) + strlen(p->valuestring));
+    double total = per_run * runs, limit = DUP_MAX_RATIO * (double)doc->len;
+    if (limit < DUP_FLOOR)
+        limit = DUP_FLOOR;
+    if (total <= limit)
+        return RD_OK;
+    unsigned line, col;
+    rd_jdoc_where(doc, cmd, &line, &col);
+    return rd_diag_set(doc->d, RD_ERR_PARSE, doc->path, line, col,
+                       "expected a shorter command: %.0f bytes of command and parameters "
+                       "repeated into each of %d runs would make %.1f MiB of run records "
+                       "(at most %.0f times the input, or %.0f MiB)",
+                       per_run, runs, total / 1048576, DUP_MAX_RATIO, DUP_FLOOR / 1048576);
+}
+
 static rd_status parse_result(struct rd_jdoc *doc, struct rd_recordset *out,
                               const cJSON *res, bool label_command)
 {
@@ -149,6 +180,8 @@ static rd_status parse_result(struct rd_jdoc *doc, struct rd_recordset *out,
         return s;
     if (!params && (s = rd_jdoc_get(doc, res, "parameter", RD_JT_OBJECT, false,
                                     "the parameters as an object of strings", &params)))
+        return s;
+    if ((s = within_amplification(doc, cmd, params, label_command, n)))
         return s;
     if ((s = per_run_array(doc, res, "exit_codes", n, &codes)) ||
         (s = per_run_array(doc, res, "memory_usage_byte", n, &mem)) ||
