@@ -36,7 +36,7 @@ struct rd_analyze_opts {
     size_t parallel_values;     /* workloads holding this many values in all are analysed
                                  * and written by 'threads' threads (default 100000;
                                  * 0 = never); the output is the same bytes */
-    size_t threads;             /* default: the online processors, at most 8 */
+    size_t threads;             /* default: the processors it may run on, at most 8 */
 };
 
 /** Sets the documented defaults. */

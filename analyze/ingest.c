@@ -10,6 +10,7 @@
  */
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -27,7 +28,11 @@ void rd_analyze_opts_init(struct rd_analyze_opts *o)
     o->seed = 1;
     o->split_bytes = 16u << 20;
     o->parallel_values = 100000;
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    /* The processors this process may run on (taskset, cpusets), not all
+     * the machine has. */
+    cpu_set_t set;
+    long cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set)
+                                                            : sysconf(_SC_NPROCESSORS_ONLN);
     o->threads = cpus < 1 ? 1 : cpus > 8 ? 8 : (size_t)cpus;
 }
 

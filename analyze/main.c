@@ -40,8 +40,8 @@ static const char usage[] =
     "  --pool-envs          allow one config to hold runs of several environments\n"
     "  --published DIR      compare with published figures (rundown.published/1 files)\n"
     "  --title TEXT         the report's title (written as \"title\")\n"
-    "  --threads N          threads for big stores (default: the processors, at most 8;\n"
-    "                       1: one thread); the output does not depend on it\n"
+    "  --threads N          threads for big stores (default: the processors it may use,\n"
+    "                       at most 8; 1: one thread); the output does not depend on it\n"
     "  -h, --help           this text;  --version  the version\n";
 
 /* The -o file; 'path' is the argument, which outlives the diagnostic
