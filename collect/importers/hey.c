@@ -17,6 +17,7 @@
  * with hey's own percentile rule, so a csv and a text report of the same run
  * give the same percentiles.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -454,8 +455,20 @@ static rd_status parse_csv(const struct rd_import_input *in, struct rd_lines *it
             cap = ncap;
         }
         lat[n++] = v[0];
-        for (int k = 0; k < 6; k++)
-            sums[k] += llround(v[k] * 10.0);
+        /* llround is undefined past long long, and so is an overflowing sum:
+         * a time of 10^14 ms (3,000 years) per request is far past any run. */
+        for (int k = 0; k < 6 && s == RD_OK; k++) {
+            double tenths = v[k] * 10.0;
+            if (!(tenths < 1e15))
+                s = rd_expect_fail(d, &l, &f[k], "a time in seconds like '0.0123'");
+            else if (sums[k] > LLONG_MAX - llround(tenths))
+                s = rd_expect_fail(d, &l, &f[k], "times whose sum fits (the column's sum "
+                                                 "overflows)");
+            else
+                sums[k] += llround(tenths);
+        }
+        if (s != RD_OK)
+            break;
         if (v[6] < 200 || v[6] > 299)
             non_2xx++;
         char name[32];
