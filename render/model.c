@@ -20,6 +20,9 @@
 #include "rundown/fsutil.h"
 #include "rundown/json.h"
 
+/* The most runs the report states as a total (a count past it is not one). */
+#define RUNS_MAX 1e15
+
 double rd_num(const cJSON *obj, const char *key)
 {
     const cJSON *v = obj ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
@@ -611,8 +614,8 @@ rd_status rd_report_init(struct rd_report *r, cJSON *root, const char *path,
     for (size_t i = 0; i < 4 && st == RD_OK; i++)
         st = unique_slug(r, before[i], seen, &nseen, &b, &dummy);
     const cJSON *j;
-    long runs = 0;
-    bool counted = false;
+    double runs = 0;
+    bool counted = false, bogus = false;
     cJSON_ArrayForEach(j, wls) {
         if (st != RD_OK)
             break;
@@ -629,16 +632,21 @@ rd_status rd_report_init(struct rd_report *r, cJSON *root, const char *path,
                                 offsetof(struct rd_rworkload, file));
         if (st == RD_OK && !(w->file = arena_buf(&r->arena, &b)))
             st = RD_ERR_NOMEM;
+        /* n is data: a count the report can state is a whole number, and
+         * converting anything past long to long is undefined. */
         for (size_t i = 0; st == RD_OK && i < w->nconfigs; i++) {
             double nn = rd_num(w->configs[i].primary, "n");
-            if (isfinite(nn)) {
-                runs += (long)nn;
-                counted = true;
-            }
+            if (!isfinite(nn))
+                continue;
+            if (nn >= 0 && nn <= RUNS_MAX && nn == floor(nn))
+                runs += nn;
+            else
+                bogus = true;
+            counted = true;
         }
     }
-    if (counted)
-        r->runs = runs;
+    if (counted && !bogus && runs <= RUNS_MAX)
+        r->runs = (long)runs;
     rd_buf_release(&b);
     free(seen);
     return st;

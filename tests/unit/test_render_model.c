@@ -217,6 +217,41 @@ static void test_errors(void **state)
                  RD_ERR_PARSE, "x.json: workloads[0].configs: expected an array");
 }
 
+/* The total of runs the report states: the primary metric's n summed over
+ * every config, or -1 (not stated) when an n is not a count. */
+static long run_total(const char *n1, const char *n2)
+{
+    char doc[1024];
+    snprintf(doc, sizeof doc,
+             "{\"schema\":\"rundown.analysis/1\",\"workloads\":[{\"name\":\"a\","
+             "\"primary\":{\"metric\":\"wall_ms\",\"better\":\"lower\"},\"configs\":["
+             "{\"id\":\"x\",\"metrics\":{\"wall_ms\":{\"mean\":1%s%s}}},"
+             "{\"id\":\"y\",\"metrics\":{\"wall_ms\":{\"mean\":2%s%s}}}]}]}",
+             n1 ? ",\"n\":" : "", n1 ? n1 : "", n2 ? ",\"n\":" : "", n2 ? n2 : "");
+    cJSON *root = cJSON_Parse(doc);
+    assert_non_null(root);
+    struct rd_report r;
+    struct rd_diag d;
+    rd_diag_init(&d, NULL);
+    assert_int_equal(rd_report_init(&r, root, "x.json", &d), RD_OK);
+    long runs = r.runs;
+    rd_report_release(&r);
+    return runs;
+}
+
+static void test_run_total(void **state)
+{
+    (void)state;
+    assert_int_equal(run_total("3", "5"), 8);
+    assert_int_equal(run_total("3", NULL), 3);
+    assert_int_equal(run_total(NULL, NULL), -1);
+    /* Found by fuzz_render_model: (long)7.7e76 is undefined. */
+    assert_int_equal(run_total("3", "7.7e76"), -1);
+    assert_int_equal(run_total("3", "2.5"), -1);
+    assert_int_equal(run_total("-1", "5"), -1);
+    assert_int_equal(run_total("1e15", "1e15"), -1); /* the sum is past what is stated */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -226,6 +261,7 @@ int main(void)
         cmocka_unit_test(test_colours_and_plan),
         cmocka_unit_test(test_env),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_run_total),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
