@@ -136,6 +136,10 @@ rd_status rd_suite_record(const struct rd_suite *s, size_t w, size_t c, struct r
 
 /* ---- the plan ---- */
 
+/* The most runs (warmups included) one suite may plan; at 2 ms per run, the
+ * cost of starting `true` here, that is over five hours. */
+#define RD_PLAN_MAX 10000000
+
 struct rd_plan_item {
     size_t workload, config;
     bool warmup;      /* a warmup run of a command workload */
@@ -157,7 +161,8 @@ rd_status rd_plan_build(const struct rd_suite *s, struct rd_plan *p, struct rd_d
 
 /**
  * Keeps the measured runs whose measured_no mod n == i-1, and the warmups of
- * every (workload, config) that keeps a measured run. 1 <= i <= n.
+ * every (workload, config) that keeps a measured run, in O(len log len).
+ * RD_ERR_USAGE unless 1 <= i <= n; RD_ERR_NOMEM.
  */
 rd_status rd_plan_shard(struct rd_plan *p, unsigned i, unsigned n);
 

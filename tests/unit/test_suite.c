@@ -289,6 +289,22 @@ static void test_plan_random(void **state)
     rd_suite_release(&s2);
 }
 
+static void test_plan_cap(void **state)
+{
+    (void)state;
+    /* 3 configs x (1e9 runs + 0 warmups): refused before any plan. */
+    expect_error("", "{\"name\":\"A\",\"class\":\"cpu\",\"runs\":1000000000,"
+                     "\"matrix\":{\"k\":[\"a\",\"b\",\"c\"]},\"command\":\"true\"}",
+                 "expected at most 10000000 runs in all, got 3000000000");
+    struct rd_suite s;
+    struct rd_diag d;
+    assert_int_equal(parse(&s, mk("", "{\"name\":\"A\",\"class\":\"cpu\",\"runs\":3333333,"
+                                      "\"matrix\":{\"k\":[\"a\",\"b\",\"c\"]},"
+                                      "\"command\":\"true\"}"), &d),
+                     RD_OK); /* 9,999,999 */
+    rd_suite_release(&s);
+}
+
 static void test_plan_shard(void **state)
 {
     (void)state;
@@ -448,6 +464,7 @@ int main(void)
         cmocka_unit_test(test_plan_interleaved_grouped),
         cmocka_unit_test(test_plan_random),
         cmocka_unit_test(test_plan_shard),
+        cmocka_unit_test(test_plan_cap),
         cmocka_unit_test(test_plan_only),
         cmocka_unit_test(test_resume_keys),
         cmocka_unit_test(test_record_info),
