@@ -1234,6 +1234,12 @@ static int cmp_wl_config(const void *x, const void *y)
     return a->config < b->config ? -1 : a->config > b->config;
 }
 
+/* Whether shard i of n measures this run (warmups follow their config). */
+static bool measured_in_shard(const struct rd_plan_item *m, unsigned i, unsigned n)
+{
+    return !m->warmup && m->measured_no % (long)n == (long)(i - 1);
+}
+
 rd_status rd_plan_shard(struct rd_plan *p, unsigned i, unsigned n)
 {
     if (i < 1 || i > n)
@@ -1248,7 +1254,7 @@ rd_status rd_plan_shard(struct rd_plan *p, unsigned i, unsigned n)
     size_t nkept = 0;
     for (size_t k = 0; k < p->len; k++) {
         const struct rd_plan_item *m = &p->items[k];
-        if (!m->warmup && m->measured_no % (long)n == (long)(i - 1))
+        if (measured_in_shard(m, i, n))
             kept[nkept++] = (struct wl_config){m->workload, m->config};
     }
     if (nkept > 1)
@@ -1259,7 +1265,7 @@ rd_status rd_plan_shard(struct rd_plan *p, unsigned i, unsigned n)
         struct wl_config key = {it->workload, it->config};
         bool keep = it->warmup ? nkept > 0 && bsearch(&key, kept, nkept, sizeof *kept,
                                                       cmp_wl_config) != NULL
-                               : it->measured_no % (long)n == (long)(i - 1);
+                               : measured_in_shard(it, i, n);
         if (keep)
             p->items[o++] = *it;
     }

@@ -459,13 +459,14 @@ static rd_status parse_csv(const struct rd_import_input *in, struct rd_lines *it
          * a time of 10^14 ms (3,000 years) per request is far past any run. */
         for (int k = 0; k < 6 && s == RD_OK; k++) {
             double tenths = v[k] * 10.0;
+            long long t = tenths < 1e15 ? llround(tenths) : 0;
             if (!(tenths < 1e15))
                 s = rd_expect_fail(d, &l, &f[k], "a time in seconds like '0.0123'");
-            else if (sums[k] > LLONG_MAX - llround(tenths))
+            else if (sums[k] > LLONG_MAX - t)
                 s = rd_expect_fail(d, &l, &f[k], "times whose sum fits (the column's sum "
                                                  "overflows)");
             else
-                sums[k] += llround(tenths);
+                sums[k] += t;
         }
         if (s != RD_OK)
             break;

@@ -453,11 +453,27 @@ static void test_deterministic(void **state)
     rd_buf_release(&b2);
 }
 
+/* A sink that keeps what it is given, and fails on call 'fail_at' (0:
+ * never). */
+struct piece_sink {
+    struct rd_buf got;
+    int calls, fail_at;
+};
+
+static rd_status keep_piece(void *ctx, const char *data, size_t len, struct rd_diag *d)
+{
+    struct piece_sink *k = ctx;
+    if (++k->calls == k->fail_at)
+        return rd_diag_set(d, RD_ERR_IO, "out.json", 0, 0, "cannot write: disk full");
+    return rd_buf_add(&k->got, data, len);
+}
+
 /* The analysis of 'store' on one thread, or with every thread it can use
  * (the store read in two halves, the workloads written by three threads):
- * status, diagnostic and document. */
-static rd_status analyse_raw(const char *store, bool threaded, struct rd_buf *out,
-                             struct rd_diag *d)
+ * status, diagnostic and document - in out, or handed to k when k is not
+ * NULL. */
+static rd_status analyse_raw(const char *store, bool threaded, struct piece_sink *k,
+                             struct rd_buf *out, struct rd_diag *d)
 {
     struct rd_analyze_opts o;
     opts(&o);
@@ -468,8 +484,12 @@ static rd_status analyse_raw(const char *store, bool threaded, struct rd_buf *ou
     assert_int_equal(rd_analysis_new(&o, &a), RD_OK);
     rd_diag_init(d, NULL);
     rd_status s = rd_analysis_add_store(a, store, d);
-    if (!s)
+    if (!s && k) {
+        struct rd_analysis_sink sink = {keep_piece, k};
+        s = rd_analysis_write_to(a, &sink, d);
+    } else if (!s) {
         s = rd_analysis_write(a, out, d);
+    }
     rd_analysis_free(a);
     return s;
 }
@@ -482,8 +502,8 @@ static rd_status same_split_or_not(const char *text)
     const char *path = write_store("split.jsonl", text);
     struct rd_buf one = RD_BUF_INIT, two = RD_BUF_INIT;
     struct rd_diag d1, d2;
-    rd_status s1 = analyse_raw(path, false, &one, &d1);
-    rd_status s2 = analyse_raw(path, true, &two, &d2);
+    rd_status s1 = analyse_raw(path, false, NULL, &one, &d1);
+    rd_status s2 = analyse_raw(path, true, NULL, &two, &d2);
     assert_int_equal(s1, s2);
     if (s1) {
         assert_int_equal(d1.line, d2.line);
@@ -557,42 +577,6 @@ static void test_split_threads(void **state)
     rd_buf_release(&many);
 }
 
-/* A sink that keeps what it is given, and fails on call 'fail_at' (0:
- * never). */
-struct piece_sink {
-    struct rd_buf got;
-    int calls, fail_at;
-};
-
-static rd_status keep_piece(void *ctx, const char *data, size_t len, struct rd_diag *d)
-{
-    struct piece_sink *k = ctx;
-    if (++k->calls == k->fail_at)
-        return rd_diag_set(d, RD_ERR_IO, "out.json", 0, 0, "cannot write: disk full");
-    return rd_buf_add(&k->got, data, len);
-}
-
-static rd_status analyse_into(const char *path, struct piece_sink *k, struct rd_buf *whole,
-                              struct rd_diag *d)
-{
-    struct rd_analyze_opts o;
-    opts(&o);
-    o.parallel_values = 1;
-    o.threads = 2;
-    struct rd_analysis *a;
-    assert_int_equal(rd_analysis_new(&o, &a), RD_OK);
-    rd_diag_init(d, NULL);
-    rd_status s = rd_analysis_add_store(a, path, d);
-    if (!s && k) {
-        struct rd_analysis_sink sink = {keep_piece, k};
-        s = rd_analysis_write_to(a, &sink, d);
-    } else if (!s) {
-        s = rd_analysis_write(a, whole, d);
-    }
-    rd_analysis_free(a);
-    return s;
-}
-
 /* A document handed over in pieces is the document written whole, and a
  * sink's failure is the analysis's failure, with the sink's message. */
 static void test_sink_pieces(void **state)
@@ -612,16 +596,16 @@ static void test_sink_pieces(void **state)
     rd_buf_release(&store);
     struct rd_buf whole = RD_BUF_INIT;
     struct rd_diag d;
-    assert_int_equal(analyse_into(path, NULL, &whole, &d), RD_OK);
+    assert_int_equal(analyse_raw(path, true, NULL, &whole, &d), RD_OK);
     assert_true(whole.len > (3u << 19)); /* more than a piece and a half */
     struct piece_sink k = {RD_BUF_INIT, 0, 0};
-    assert_int_equal(analyse_into(path, &k, NULL, &d), RD_OK);
+    assert_int_equal(analyse_raw(path, true, &k, NULL, &d), RD_OK);
     assert_true(k.calls >= 2);
     assert_int_equal(k.got.len, whole.len);
     assert_memory_equal(k.got.ptr, whole.ptr, whole.len);
     rd_buf_release(&k.got);
     struct piece_sink bad = {RD_BUF_INIT, 0, 2};
-    assert_int_equal(analyse_into(path, &bad, NULL, &d), RD_ERR_IO);
+    assert_int_equal(analyse_raw(path, true, &bad, NULL, &d), RD_ERR_IO);
     assert_string_equal(d.msg, "cannot write: disk full");
     assert_int_equal(bad.calls, 2);
     rd_buf_release(&bad.got);
