@@ -362,6 +362,20 @@ static void test_plan_only(void **state)
         assert_int_equal(p.items[k].config, 1);
     rd_plan_release(&p);
     rd_suite_release(&s);
+    /* Each config is decided once however its runs are spread: in random
+     * order config k=a1 keeps its warmup and both runs, in plan order. */
+    plan_of("random", &s, &p);
+    assert_int_equal(rd_plan_only(&s, &p, "A/*k=a1*"), RD_OK);
+    assert_int_equal(p.len, 3);
+    assert_true(p.items[0].warmup);
+    for (size_t k = 0; k < p.len; k++) {
+        assert_int_equal(p.items[k].workload, 0);
+        assert_int_equal(p.items[k].config, 0);
+    }
+    assert_int_equal(p.items[1].run, 1);
+    assert_int_equal(p.items[2].run, 2);
+    rd_plan_release(&p);
+    rd_suite_release(&s);
 }
 
 static void test_resume_keys(void **state)
