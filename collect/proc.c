@@ -128,21 +128,24 @@ bool rd_cpulist_parse(const char *s, unsigned char mask[128])
     }
 }
 
+void rd_stream_init(struct rd_stream *s)
+{
+    memset(s, 0, sizeof *s);
+    s->fd = s->log_fd = -1;
+    rd_buf_init(&s->keep, 0);
+    rd_buf_init(&s->tail, 0);
+    rd_buf_init(&s->line, 0);
+}
+
 void rd_proc_init(struct rd_proc *p)
 {
     memset(p, 0, sizeof *p);
     p->pidfd = -1;
-    p->out.fd = p->err.fd = -1;
-    p->out.log_fd = p->err.log_fd = -1;
-    rd_buf_init(&p->out.keep, 0);
-    rd_buf_init(&p->err.keep, 0);
-    rd_buf_init(&p->out.tail, 0);
-    rd_buf_init(&p->err.tail, 0);
-    rd_buf_init(&p->out.line, 0);
-    rd_buf_init(&p->err.line, 0);
+    rd_stream_init(&p->out);
+    rd_stream_init(&p->err);
 }
 
-static void stream_release(struct rd_stream *s)
+void rd_stream_release(struct rd_stream *s)
 {
     if (s->fd >= 0)
         close(s->fd);
@@ -223,7 +226,7 @@ static void metric_line(struct rd_stream *s, const char *line, size_t len)
 
 #define RD_METRIC_LINE_MAX 4096
 
-static void stream_consume(struct rd_stream *s, const char *data, size_t n)
+void rd_stream_consume(struct rd_stream *s, const char *data, size_t n)
 {
     if (s->log_fd >= 0 && s->logged < s->log_cap) {
         size_t w = s->log_cap - s->logged < n ? s->log_cap - s->logged : n;
@@ -272,6 +275,15 @@ static void stream_consume(struct rd_stream *s, const char *data, size_t n)
     }
 }
 
+void rd_stream_end(struct rd_stream *s)
+{
+    /* A final line without '\n' still counts as a metric line. */
+    if (s->metrics && s->line.len && !s->line_overflow)
+        metric_line(s, s->line.ptr, s->line.len);
+    rd_buf_reset(&s->line);
+    s->line_overflow = false;
+}
+
 /* Reads what is available; closes the stream at EOF. */
 static void stream_drain(struct rd_stream *s)
 {
@@ -279,18 +291,15 @@ static void stream_drain(struct rd_stream *s)
     while (s->fd >= 0) {
         ssize_t n = read(s->fd, chunk, sizeof chunk);
         if (n > 0) {
-            stream_consume(s, chunk, (size_t)n);
+            rd_stream_consume(s, chunk, (size_t)n);
             continue;
         }
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
             return;
-        /* EOF (or an error we cannot recover from): a final line without
-         * '\n' still counts as a metric line. */
-        if (s->metrics && s->line.len && !s->line_overflow)
-            metric_line(s, s->line.ptr, s->line.len);
-        rd_buf_reset(&s->line);
+        /* EOF, or an error we cannot recover from. */
+        rd_stream_end(s);
         close(s->fd);
         s->fd = -1;
     }
@@ -700,8 +709,8 @@ void rd_proc_release(struct rd_proc *p)
     if (p->pidfd >= 0)
         close(p->pidfd);
     p->pidfd = -1;
-    stream_release(&p->out);
-    stream_release(&p->err);
+    rd_stream_release(&p->out);
+    rd_stream_release(&p->err);
 }
 
 double rd_proc_wall_ms(const struct rd_proc *p)

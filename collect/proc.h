@@ -82,6 +82,20 @@ struct rd_stream {
     char dropped_metric_first[RD_METRIC_NAME_MAX + 1];
 };
 
+/** An empty stream with no pipe and no log (fd and log_fd -1). */
+void rd_stream_init(struct rd_stream *s);
+/**
+ * Takes bytes read from a child: into the capped log, the kept prefix, the
+ * tail and, with s->metrics, the scanner of "rundown:metric NAME=VALUE"
+ * lines, which may arrive split across any number of calls. Public for the
+ * fuzz target of that scanner (the output of a benchmarked command is data).
+ */
+void rd_stream_consume(struct rd_stream *s, const char *data, size_t n);
+/** The end of the stream: a last line without '\n' is scanned too. */
+void rd_stream_end(struct rd_stream *s);
+/** Closes what is open and frees the buffers and metrics. */
+void rd_stream_release(struct rd_stream *s);
+
 #define RD_TAIL_BYTES 2048
 #define RD_LOG_CAP_DEFAULT ((size_t)1 << 20)
 
