@@ -702,8 +702,13 @@ static rd_status load_run(struct session *ss, const char *phase, long run, bool 
             char ex[96], tail[256], msg[512];
             rd_proc_describe_exit(&load, ex, sizeof ex);
             tail_excerpt(&load.err, tail, sizeof tail);
+            const char *failure = rd_record_info(rec, "failure");
             if (load.timed_out)
                 snprintf(msg, sizeof msg, "load timed out after %g s", sp->timeout_s);
+            else if (code == 0 && failure)
+                /* The tool ended normally and its report made the run a
+                 * failure: that report is the reason, not the exit. */
+                snprintf(msg, sizeof msg, "the load tool reported %s", failure);
             else
                 snprintf(msg, sizeof msg, "load command %s%s%s", ex,
                          load.err.tail.len ? ": " : "", load.err.tail.len ? tail : "");

@@ -6,6 +6,7 @@
 # case no process of the case may be left and the port must be free.
 set -u
 command -v wrk >/dev/null || { echo "SKIP: wrk not installed"; exit 0; }
+ROOT=$(cd "$2" && pwd) || exit 2
 . "$(dirname "$0")/runner_lib.bash" "$1"
 # Every process of this test carries this marker in its command line.
 MARK="rdtest$$"
@@ -102,5 +103,16 @@ rc=$?
 grep -q "command not found: 'rundown-no-such-tool'" err.txt || fail "missing tool: message"
 [ ! -e missing.jsonl ] || fail "missing tool: store written"
 no_leftovers "missing tool" "$MARK" "$P"
+
+# 7. A load tool that exits 0 with a report of socket errors: the run is
+# failed, and the reason given is the report's, not the exit status.
+P=$(free_port)
+"$RC" http --server "python3 srv.py $P ok $MARK" --url "http://127.0.0.1:$P/" -n 1 -t wrk \
+    -o errors.jsonl -- cat "$ROOT/data/samples/wrk-latency-errors.txt" 2>err.txt
+rc=$?
+[ $rc -eq 4 ] || fail "load errors: exit $rc, expected 4"
+check errors.jsonl "load errors" 'len(recs) == 1 and recs[0]["status"] == "failed" and recs[0]["exit_code"] == 0 and recs[0]["info"]["error"] == "the load tool reported socket errors: read 1243, timeout 387; non-2xx responses: 2210"'
+grep -q "the load tool reported socket errors" err.txt || { fail "load errors: message"; cat err.txt; }
+no_leftovers "load errors" "$MARK" "$P"
 
 finish runner_http
