@@ -12,7 +12,7 @@
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 
-PACKAGES="cmake gcc make pkg-config libcjson-dev libcmark-gfm-dev
+PACKAGES="cmake gcc clang make pkg-config libcjson-dev libcmark-gfm-dev
 libcmark-gfm-extensions-dev libxlsxwriter-dev libgsl-dev libcmocka-dev
 gnuplot-nox wrk hey apache2-utils hyperfine npm"
 

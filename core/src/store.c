@@ -104,7 +104,9 @@ static ssize_t read_line(struct rd_store_reader *r, char **line)
     size_t scanned = 0; /* bytes of the line already known to hold no newline */
     for (;;) {
         size_t avail = r->end - r->pos;
-        char *start = r->buf + r->pos;
+        /* Before the first read the buffer is NULL, and NULL + 0 is
+         * undefined (clang's UBSan; found by fuzz_analyze on an empty store). */
+        char *start = r->buf ? r->buf + r->pos : NULL;
         char *nl = avail > scanned ? memchr(start + scanned, '\n', avail - scanned) : NULL;
         if (nl) {
             size_t len = (size_t)(nl - start) + 1;
