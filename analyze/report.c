@@ -671,10 +671,14 @@ static rd_status collect_warnings(struct wctx *x, const struct reco *rc)
 {
     rd_status st = RD_OK;
     double alpha = x->a->o.alpha;
+    /* A workload whose runs hold no metric at all has no primary metric and
+     * no prepared series: x->preps has no row then (found by fuzz_analyze:
+     * a store of runs with "metrics": {} crashed here). */
+    bool have_primary = x->ntested > 0;
+    const char *pm = have_primary ? x->a->metrics[x->primary] : NULL;
     for (size_t i = 0; i < x->k && !st; i++) {
         const struct cfg *c = x->cs[i];
-        const struct prep *pp = &x->preps[i]; /* primary */
-        const char *pm = x->a->metrics[x->primary];
+        const struct prep *pp = have_primary ? &x->preps[i] : NULL;
         if (c->env_other)
             st = warnf(x, "mixed_envs", c->id, NULL,
                        "runs from environments '%s' and '%s' pooled (--pool-envs)", c->env,
@@ -687,7 +691,9 @@ static rd_status collect_warnings(struct wctx *x, const struct reco *rc)
             st = warnf(x, "load_errors", c->id, NULL,
                        "%zu of %zu runs report socket errors or non-2xx responses",
                        c->load_error_runs, c->ok_runs);
-        if (!st && !pp->have)
+        if (!st && !pp)
+            st = warnf(x, "no_data", c->id, NULL, "no successful run measured any metric");
+        else if (!st && !pp->have)
             st = warnf(x, "no_data", c->id, pm, "no successful run measured %s", pm);
         else if (!st && pp->n_used < 5)
             st = warnf(x, "few_runs", c->id, pm,
@@ -767,10 +773,9 @@ static rd_status collect_warnings(struct wctx *x, const struct reco *rc)
                            ia, ib, mn, pp[pr->a].n_used, pp[pr->b].n_used, alpha);
         }
     }
-    if (!st && rc->have == false && x->k > 0)
-        st = warnf(x, "no_recommendation", NULL, x->a->metrics[x->primary],
-                   "%s has no better direction; no config is recommended",
-                   x->a->metrics[x->primary]);
+    if (!st && rc->have == false && x->k > 0 && have_primary)
+        st = warnf(x, "no_recommendation", NULL, pm,
+                   "%s has no better direction; no config is recommended", pm);
     return st;
 }
 

@@ -660,6 +660,48 @@ static void test_replication(void **state)
     cJSON_Delete(doc);
 }
 
+/* A workload whose runs hold no metric at all, alone in its store (it
+ * crashed: no metric name existed) and beside a timed workload (its
+ * warnings named the other workload's metric). Expected by hand: no primary
+ * metric, no tests, no recommendation, one no_data warning per config that
+ * names no metric. */
+static void test_workload_without_metrics(void **state)
+{
+    (void)state;
+    struct rd_analyze_opts o;
+    opts(&o);
+    const char *alone = write_store("nometric.jsonl",
+        "{\"schema\":\"rundown.run/1\",\"workload\":\"w\",\"config\":{\"runtime\":\"node\"},\"run\":1,\"metrics\":{}}\n");
+    cJSON *doc = analyse_ok(alone, &o);
+    const cJSON *wl = get(doc, "workloads.0");
+    assert_true(cJSON_IsNull(get(wl, "primary.metric")));
+    assert_true(cJSON_IsNull(get(wl, "tests")));
+    assert_true(cJSON_IsNull(get(wl, "recommendation.recommended")));
+    assert_int_equal(cJSON_GetArraySize(get(wl, "warnings")), 1);
+    assert_string_equal(gets_(wl, "warnings.0.code"), "no_data");
+    assert_true(cJSON_IsNull(get(wl, "warnings.0.metric")));
+    assert_string_equal(gets_(wl, "warnings.0.message"), "no successful run measured any metric");
+    cJSON_Delete(doc);
+
+    const char *beside = write_store("nometric2.jsonl",
+        "{\"schema\":\"rundown.run/1\",\"workload\":\"empty\",\"config\":{\"runtime\":\"node\"},\"run\":1,\"metrics\":{}}\n"
+        "{\"schema\":\"rundown.run/1\",\"workload\":\"empty\",\"config\":{\"runtime\":\"bun\"},\"run\":1,\"metrics\":{}}\n"
+        "{\"schema\":\"rundown.run/1\",\"workload\":\"timed\",\"config\":{\"runtime\":\"node\"},\"run\":1,\"metrics\":{\"wall_ms\":10}}\n");
+    doc = analyse_ok(beside, &o);
+    wl = get(doc, "workloads.0");
+    assert_string_equal(gets_(wl, "name"), "empty");
+    assert_int_equal(cJSON_GetArraySize(get(wl, "warnings")), 2);
+    for (int i = 0; i < 2; i++) {
+        char path[64];
+        snprintf(path, sizeof path, "warnings.%d.metric", i);
+        assert_true(cJSON_IsNull(get(wl, path)));
+        snprintf(path, sizeof path, "warnings.%d.code", i);
+        assert_string_equal(gets_(wl, path), "no_data");
+    }
+    assert_string_equal(gets_(doc, "workloads.1.primary.metric"), "wall_ms");
+    cJSON_Delete(doc);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/test_analyze.XXXXXX");
@@ -680,6 +722,7 @@ int main(void)
         cmocka_unit_test(test_replication),
         cmocka_unit_test(test_split_threads),
         cmocka_unit_test(test_sink_pieces),
+        cmocka_unit_test(test_workload_without_metrics),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[128];
