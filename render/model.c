@@ -443,6 +443,9 @@ static rd_status load_workload(struct rd_report *r, struct rd_rworkload *w,
     w->metric = rd_str(primary, "metric");
     const char *bet = rd_str(primary, "better");
     w->higher = bet && strcmp(bet, "higher") == 0;
+    w->direction = w->higher                            ? "higher is better"
+                   : bet && strcmp(bet, "lower") == 0 ? "lower is better"
+                                                      : "no better direction";
     const cJSON *tests = cJSON_GetObjectItemCaseSensitive(j, "tests");
     w->tests = cJSON_IsObject(tests) ? tests : NULL;
     const cJSON *pairs = w->tests ? cJSON_GetObjectItemCaseSensitive(w->tests, "pairs") : NULL;

@@ -43,6 +43,8 @@ struct rd_rworkload {
     const char *metric;     /* primary metric name; may be NULL */
     const char *title;      /* optional description; may be NULL */
     bool higher;            /* higher is better on the primary metric */
+    const char *direction;  /* "higher is better", "lower is better" or, when the
+                               analysis names no direction, "no better direction" */
     struct rd_rconfig *configs;
     size_t nconfigs;
     const char **keys;      /* label columns: runtime, mechanism, then sorted */

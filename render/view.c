@@ -777,6 +777,7 @@ rd_status rd_md_view(const struct rd_report *r, const struct rd_chart_plan *p, c
             str(&v, wv, "class", w->klass);
             str(&v, wv, "metric", w->metric);
             str(&v, wv, "better", w->higher ? "higher" : "lower");
+            str(&v, wv, "direction", w->direction);
             chk(&v, rd_buf_addf(&v.b, "%zu config%s", w->nconfigs, w->nconfigs == 1 ? "" : "s"));
             take(&v, wv, "nconfigs");
             flag(&v, wv, "has_configs", w->nconfigs > 0);

@@ -263,8 +263,8 @@ static rd_status sheet_workload(struct book *b, const struct rd_report *r,
     rd_status st = RD_OK;
     put_str(ws, 0, 0, w->name, b->title);
     struct rd_buf line = RD_BUF_INIT;
-    rd_buf_addf(&line, "primary metric %s (%s is better)", w->metric ? w->metric : "none",
-                w->higher ? "higher" : "lower");
+    rd_buf_addf(&line, "primary metric %s (%s)", w->metric ? w->metric : "none",
+                w->direction);
     put_str(ws, 1, 0, line.ptr, NULL);
     rd_buf_release(&line);
 
