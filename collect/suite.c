@@ -1014,11 +1014,7 @@ rd_status rd_suite_parse(struct rd_suite *s, const char *text, size_t len, const
     }
     /* The plan holds every run up front: cap it, so that a slip such as
      * "runs": 1000000000 is a message rather than an out-of-memory kill. */
-    double planned = 0;
-    for (size_t w = 0; w < s->nworkloads && !st; w++) {
-        const struct rd_suite_workload *wl = &s->workloads[w];
-        planned += (double)wl->nconfigs * (double)(wl->runs + (wl->is_server ? 0 : wl->warmups));
-    }
+    double planned = st ? 0 : rd_suite_planned_runs(s);
     c.where = NULL;
     if (!st && planned > RD_PLAN_MAX)
         st = fail(&c, "expected at most %d runs in all, got %.0f (configs x (runs + warmups), "
@@ -1139,6 +1135,23 @@ uint64_t rd_xorshift64s(uint64_t *state)
     return x * 0x2545F4914F6CDD1DULL;
 }
 
+/* Warmup runs the plan holds per config: a server workload has none (its
+ * server is warmed by built-in traffic instead). */
+static long plan_warmups(const struct rd_suite_workload *w)
+{
+    return w->is_server ? 0 : w->warmups;
+}
+
+double rd_suite_planned_runs(const struct rd_suite *s)
+{
+    double planned = 0;
+    for (size_t wi = 0; wi < s->nworkloads; wi++) {
+        const struct rd_suite_workload *w = &s->workloads[wi];
+        planned += (double)w->nconfigs * (double)(w->runs + plan_warmups(w));
+    }
+    return planned;
+}
+
 void rd_plan_init(struct rd_plan *p)
 {
     memset(p, 0, sizeof *p);
@@ -1175,11 +1188,7 @@ rd_status rd_plan_build(const struct rd_suite *s, struct rd_plan *p, struct rd_d
     p->seed = s->seed;
     /* The size is known (and at most RD_PLAN_MAX, checked when parsing):
      * allocate it once rather than doubling through a 400 MB plan. */
-    size_t total = 0;
-    for (size_t wi = 0; wi < s->nworkloads; wi++) {
-        const struct rd_suite_workload *w = &s->workloads[wi];
-        total += w->nconfigs * (size_t)(w->runs + (w->is_server ? 0 : w->warmups));
-    }
+    size_t total = (size_t)rd_suite_planned_runs(s);
     if (total > p->cap) {
         struct rd_plan_item *items = realloc(p->items, total * sizeof *items);
         if (!items)
@@ -1189,7 +1198,7 @@ rd_status rd_plan_build(const struct rd_suite *s, struct rd_plan *p, struct rd_d
     }
     for (size_t wi = 0; wi < s->nworkloads && !st; wi++) {
         const struct rd_suite_workload *w = &s->workloads[wi];
-        long warm = w->is_server ? 0 : w->warmups;
+        long warm = plan_warmups(w);
         if (s->order == RD_ORDER_GROUPED) {
             for (size_t c = 0; c < w->nconfigs && !st; c++) {
                 for (long k = 1; k <= warm && !st; k++)

@@ -140,6 +140,11 @@ rd_status rd_suite_record(const struct rd_suite *s, size_t w, size_t c, struct r
  * cost of starting `true` here, that is over five hours. */
 #define RD_PLAN_MAX 10000000
 
+/** The runs the plan of s holds: configs x (runs + warmups), warmups for
+ * command workloads only, summed over the workloads (a double: a suite
+ * being checked may ask for more than any integer holds). */
+double rd_suite_planned_runs(const struct rd_suite *s);
+
 struct rd_plan_item {
     size_t workload, config;
     bool warmup;      /* a warmup run of a command workload */
