@@ -94,9 +94,4 @@ bool rd_percentile_metric_name(const char *prefix, const char *label, size_t len
  */
 rd_status rd_http_judge(struct rd_record *r);
 
-/** Returns early with the status of 'expr' unless it is RD_OK: parsers make
- *  dozens of calls that each may fail, and the diag is already filled. */
-#define RD_TRY(expr) do { rd_status rd_try_s_ = (expr); \
-        if (rd_try_s_ != RD_OK) return rd_try_s_; } while (0)
-
 #endif

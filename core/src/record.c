@@ -15,6 +15,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "rundown/array.h"
 #include "rundown/record.h"
 
 void rd_record_init(struct rd_record *r, struct rd_arena *arena)
@@ -656,14 +657,8 @@ void rd_recordset_release(struct rd_recordset *set)
 
 struct rd_record *rd_recordset_add(struct rd_recordset *set)
 {
-    if (set->len == set->cap) {
-        size_t ncap = set->cap ? set->cap * 2 : 8;
-        struct rd_record *n = realloc(set->items, ncap * sizeof *n);
-        if (!n)
-            return NULL;
-        set->items = n;
-        set->cap = ncap;
-    }
+    if (RD_ARRAY_GROW(set->items, set->cap, set->len + 1))
+        return NULL;
     struct rd_record *r = &set->items[set->len++];
     rd_record_init(r, &set->arena);
     return r;

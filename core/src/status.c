@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rundown/status.h"
+#include "rundown/utf8.h"
 
 static const char *const status_text[RD_STATUS_MAX] = {
     [RD_OK] = "no error",
@@ -94,27 +95,6 @@ char *rd_diag_format(const struct rd_diag *d, char *out, size_t size)
     return out;
 }
 
-/* Length of the UTF-8 sequence at p, 0 when it is not one (as
- * rd_utf8_valid_len in buf.c; repeated here to keep this file libc-only). */
-static size_t utf8_len(const unsigned char *p, size_t avail)
-{
-    size_t n = p[0] >= 0xc2 && p[0] <= 0xdf ? 2
-             : p[0] >= 0xe0 && p[0] <= 0xef ? 3
-             : p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : 0;
-    if (n == 0 || avail < n)
-        return 0;
-    unsigned cp = p[0] & (0xff >> (n + 1));
-    for (size_t i = 1; i < n; i++) {
-        if ((p[i] & 0xc0) != 0x80)
-            return 0;
-        cp = cp << 6 | (p[i] & 0x3f);
-    }
-    if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-        (cp >= 0xd800 && cp <= 0xdfff))
-        return 0;
-    return n;
-}
-
 void rd_excerpt(const char *s, size_t len, size_t max, char *out, size_t size)
 {
     size_t w = 0;
@@ -127,7 +107,7 @@ void rd_excerpt(const char *s, size_t len, size_t max, char *out, size_t size)
          * UTF-8 (binary input) or a character cut by the limit, so a
          * message is always valid text. */
         if (c >= 0x80) {
-            size_t n = utf8_len((const unsigned char *)s + i, len - i);
+            size_t n = rd_utf8_valid_len((const unsigned char *)s + i, len - i);
             if (n > 1 && i + n <= max && w + n + 4 <= size) {
                 memcpy(out + w, s + i, n);
                 w += n;

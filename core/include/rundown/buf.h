@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "rundown/status.h"
+#include "rundown/utf8.h"
 
 struct rd_buf {
     char *ptr;
@@ -45,14 +46,6 @@ rd_status rd_buf_vaddf(struct rd_buf *b, const char *fmt, va_list ap)
  */
 rd_status rd_buf_add_json_string(struct rd_buf *b, const char *s);
 
-/**
- * Length of the valid UTF-8 sequence at p (1 for ASCII), reading at most
- * 'avail' bytes; 0 when the bytes there are not UTF-8 (a stray continuation
- * byte, a truncated, overlong or surrogate sequence).
- */
-size_t rd_utf8_valid_len(const unsigned char *p, size_t avail);
-/** Offset of the first byte of text[0..len) that does not start valid UTF-8, or len. */
-size_t rd_utf8_invalid_at(const char *text, size_t len);
 /** Appends a number in its shortest round-trip form, or null for NaN/inf. */
 rd_status rd_buf_add_json_number(struct rd_buf *b, double v);
 /** Shortens the buffer to 'len' bytes (no-op when already shorter). */

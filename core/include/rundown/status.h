@@ -38,6 +38,19 @@ enum rd_exit {
     RD_EXIT_RUN_FAILED = 4  /* a benchmarked command failed or timed out */
 };
 
+/**
+ * RD_TRY(expr): evaluates an expression of type rd_status and returns it
+ * from the enclosing function when it is not RD_OK. The one early-return
+ * idiom of rundown: `RD_TRY(rd_buf_addstr(b, "x"));`. Where cleanup is
+ * needed, assign the status and jump to the function's one exit instead.
+ */
+#define RD_TRY(expr)                        \
+    do {                                    \
+        rd_status rd_try_status_ = (expr); \
+        if (rd_try_status_ != RD_OK)        \
+            return rd_try_status_;          \
+    } while (0)
+
 /** A short English description of a status, never NULL. */
 const char *rd_strerror(rd_status s);
 

@@ -1,0 +1,24 @@
+/*
+ * array.c - rd_array_grow (see array.h).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "rundown/array.h"
+
+rd_status rd_array_grow(void **items, size_t *cap, size_t need, size_t elem_size)
+{
+    if (need <= *cap)
+        return RD_OK;
+    if (elem_size == 0 || need > SIZE_MAX / elem_size)
+        return RD_ERR_NOMEM;
+    size_t n = *cap ? *cap : 8;
+    while (n < need)
+        n = n > SIZE_MAX / 2 / elem_size ? need : n * 2;
+    void *p = realloc(*items, n * elem_size);
+    if (!p)
+        return RD_ERR_NOMEM;
+    *items = p;
+    *cap = n;
+    return RD_OK;
+}
