@@ -11,6 +11,7 @@
 # ROUNDS (default 15) and SEED (default: the time) can be set from outside;
 # the seed is printed so a failing sequence can be replayed. STRICT_KILL=0
 # only counts servers that outlive a SIGKILL instead of failing. About 30 s.
+. "$(dirname "$0")/require.bash" python3 hey
 set -u
 build=$(cd "$1" && pwd) || exit 2
 RC=$build/collect/rundown-collect
@@ -33,8 +34,6 @@ trap cleanup EXIT
 cd "$T" || exit 2
 echo "interrupt: seed $SEED, $ROUNDS rounds"
 
-command -v python3 >/dev/null || { echo "interrupt: python3 is needed for the server"; exit 1; }
-command -v hey >/dev/null || { echo "interrupt: hey is needed for the load"; exit 1; }
 
 # 3 configs x 3 runs of a command sleeping 0.05-0.2 s, and 2 sessions of a
 # python3 http.server on a free loopback port under 40 requests of hey.

@@ -13,6 +13,7 @@
 #   - a command that leaves 200 children behind: all of them are gone when
 #     the run is stored (the whole process group is killed), and rundown's
 #     RSS is bounded.
+. "$(dirname "$0")/require.bash" python3
 set -u
 build=$(cd "$1" && pwd) || exit 2
 RC=$build/collect/rundown-collect

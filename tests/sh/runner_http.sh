@@ -4,8 +4,8 @@
 # session, a server crashing mid-run, a server that never answers, SIGINT to
 # rundown during a load run, mixed load, a missing load tool. After every
 # case no process of the case may be left and the port must be free.
+. "$(dirname "$0")/require.bash" wrk python3
 set -u
-command -v wrk >/dev/null || { echo "SKIP: wrk not installed"; exit 0; }
 ROOT=$(cd "$2" && pwd) || exit 2
 . "$(dirname "$0")/runner_lib.bash" "$1"
 # Every process of this test carries this marker in its command line.

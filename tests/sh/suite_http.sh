@@ -4,8 +4,8 @@
 # numbered (r-1)*warmups+k, importer metrics and server sampling stored, a
 # crashing config stored as failed, the port free and no process left after
 # the suite, and a port already in use refused before anything runs.
+. "$(dirname "$0")/require.bash" wrk python3
 set -u
-command -v wrk >/dev/null || { echo "SKIP: wrk not installed"; exit 0; }
 . "$(dirname "$0")/runner_lib.bash" "$1"
 cleanup_hooks='[ -n "${lpid:-}" ] && kill $lpid 2>/dev/null'
 MARK="rdsuitehttp$$"

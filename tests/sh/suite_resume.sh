@@ -4,6 +4,7 @@
 # exactly once, every line is a whole record, and a further --resume has
 # nothing left to do. Also: --dry-run, --shard and --only select what the
 # plan says, and a suite with an error runs nothing.
+. "$(dirname "$0")/require.bash" python3
 set -u
 . "$(dirname "$0")/runner_lib.bash" "$1"
 MARK="rdsuite$$"

@@ -9,6 +9,7 @@
 #   - the HTML has them escaped;
 #   - in the gnuplot script every string from data is inside single quotes
 #     (gnuplot runs `...` anywhere else, even inside double quotes).
+. "$(dirname "$0")/require.bash" gnuplot python3 unzip wrk
 set -u
 build=$(cd "$1" && pwd) || exit 2
 ROOT=$(cd "$2" && pwd) || exit 2
