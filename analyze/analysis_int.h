@@ -57,6 +57,10 @@ struct wl {
 struct envref {
     const char *id;
     const char *dir;         /* folder of the first store that used it */
+    const char *json;        /* <dir>/<id>.json as one line of JSON with its "id",
+                              * or NULL when there is no such file */
+    size_t json_len;
+    bool loaded;             /* json is final (read after the store that named it) */
 };
 
 struct rd_analysis {

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "analysis_int.h"
+#include "rundown/json.h"
 #include "rundown/store.h"
 
 void rd_analyze_opts_init(struct rd_analyze_opts *o)
@@ -379,6 +380,7 @@ static rd_status note_env(struct rd_analysis *a, const char *env, const char *pa
     if (rd_grow((void **)&a->envs, &a->capenvs, a->nenvs + 1, sizeof *a->envs))
         return RD_ERR_NOMEM;
     struct envref *e = &a->envs[a->nenvs];
+    memset(e, 0, sizeof *e);
     e->id = rd_arena_strdup(&a->strings, env);
     e->dir = dir_of(a, path);
     if (!e->id || !e->dir)
@@ -386,6 +388,67 @@ static rd_status note_env(struct rd_analysis *a, const char *env, const char *pa
     a->nenvs++;
     *interned = e->id;
     return RD_OK;
+}
+
+/* An env id names a file next to the store; refuse ids that could name
+ * anything else. */
+static bool safe_env_id(const char *id)
+{
+    return *id && *id != '.' && !strchr(id, '/') && !strchr(id, '\\');
+}
+
+/* Reads e's file <dir>/<id>.json, when there is one, into e->json: the
+ * rundown.env/1 object on one line, with an "id" added if it lacks one. A
+ * file that exists but is no such object is RD_ERR_PARSE naming it. */
+static rd_status load_env(struct rd_analysis *a, struct envref *e, struct rd_buf *tmp,
+                          struct rd_diag *d)
+{
+    e->loaded = true;
+    if (!safe_env_id(e->id))
+        return RD_OK;
+    size_t n = strlen(e->dir) + strlen(e->id) + 8;
+    char *path = rd_arena_alloc(&a->strings, n);
+    if (!path)
+        return RD_ERR_NOMEM;
+    snprintf(path, n, "%s/%s.json", e->dir, e->id);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return RD_OK; /* no environment was captured: the id alone is written */
+    fclose(f);
+    cJSON *env = NULL;
+    rd_status st = rd_json_parse_file(path, &env, d);
+    if (st)
+        return st;
+    if (!cJSON_IsObject(env)) {
+        cJSON_Delete(env);
+        return rd_diag_set(d, RD_ERR_PARSE, path, 1, 1,
+                           "expected an environment object (rundown.env/1)");
+    }
+    if (!cJSON_GetObjectItemCaseSensitive(env, "id"))
+        cJSON_AddStringToObject(env, "id", e->id);
+    rd_buf_reset(tmp);
+    st = rd_json_write(env, tmp, false);
+    cJSON_Delete(env);
+    while (!st && tmp->len && tmp->ptr[tmp->len - 1] == '\n')
+        rd_buf_truncate(tmp, tmp->len - 1);
+    if (st)
+        return st;
+    e->json = rd_arena_strndup(&a->strings, tmp->ptr, tmp->len);
+    e->json_len = tmp->len;
+    return e->json ? RD_OK : RD_ERR_NOMEM;
+}
+
+/* Loads the environments first named by the store just read, in the order
+ * the store named them. */
+static rd_status load_new_envs(struct rd_analysis *a, struct rd_diag *d)
+{
+    struct rd_buf tmp = RD_BUF_INIT;
+    rd_status st = RD_OK;
+    for (size_t i = 0; i < a->nenvs && !st; i++)
+        if (!a->envs[i].loaded)
+            st = load_env(a, &a->envs[i], &tmp, d);
+    rd_buf_release(&tmp);
+    return st;
 }
 
 static rd_status add_record(struct rd_analysis *a, const struct rd_record *r,
@@ -620,7 +683,7 @@ static rd_status merge_half(struct rd_analysis *a, const struct rd_analysis *b,
     return s;
 }
 
-rd_status rd_analysis_add_store(struct rd_analysis *a, const char *path, struct rd_diag *d)
+static rd_status read_store(struct rd_analysis *a, const char *path, struct rd_diag *d)
 {
     if (rd_grow((void **)&a->inputs, &a->capinputs, a->ninputs + 1, sizeof *a->inputs))
         return RD_ERR_NOMEM;
@@ -667,4 +730,10 @@ rd_status rd_analysis_add_store(struct rd_analysis *a, const char *path, struct 
     }
     rd_analysis_free(h.a);
     return s;
+}
+
+rd_status rd_analysis_add_store(struct rd_analysis *a, const char *path, struct rd_diag *d)
+{
+    rd_status s = read_store(a, path, d);
+    return s ? s : load_new_envs(a, d);
 }

@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "jw.h"
-#include "rundown/json.h"
 #include "workload.h"
 
 static int cmp_env(const void *x, const void *y)
@@ -309,63 +308,24 @@ out:
     return st;
 }
 
-/* An env id names a file next to the store; refuse ids that could name
- * anything else. */
-static bool safe_env_id(const char *id)
-{
-    return *id && *id != '.' && !strchr(id, '/') && !strchr(id, '\\');
-}
-
-static rd_status write_envs(struct rd_analysis *a, struct jw *w, struct rd_diag *d)
+/* The environments by id, each the object read with the store that named
+ * it (ingest.c), or only its id when it had no file. */
+static void write_envs(struct rd_analysis *a, struct jw *w)
 {
     if (a->nenvs > 1)
         qsort(a->envs, a->nenvs, sizeof *a->envs, cmp_env);
     jw_arr(w, "environments", true);
-    struct rd_buf tmp = RD_BUF_INIT;
-    rd_status st = RD_OK;
-    for (size_t i = 0; i < a->nenvs && !st; i++) {
+    for (size_t i = 0; i < a->nenvs; i++) {
         const struct envref *e = &a->envs[i];
-        char *path = NULL;
-        if (safe_env_id(e->id)) {
-            size_t n = strlen(e->dir) + strlen(e->id) + 8;
-            path = rd_arena_alloc(&a->strings, n);
-            if (!path) {
-                st = RD_ERR_NOMEM;
-                break;
-            }
-            snprintf(path, n, "%s/%s.json", e->dir, e->id);
-        }
-        FILE *f = path ? fopen(path, "rb") : NULL;
-        if (!f) {
+        if (e->json) {
+            jw_raw(w, NULL, e->json, e->json_len);
+        } else {
             jw_obj(w, NULL, false);
             jw_str(w, "id", e->id);
             jw_end(w, '}');
-            continue;
         }
-        fclose(f);
-        cJSON *env = NULL;
-        st = rd_json_parse_file(path, &env, d);
-        if (st)
-            break;
-        if (!cJSON_IsObject(env)) {
-            cJSON_Delete(env);
-            st = rd_diag_set(d, RD_ERR_PARSE, path, 1, 1,
-                             "expected an environment object (rundown.env/1)");
-            break;
-        }
-        if (!cJSON_GetObjectItemCaseSensitive(env, "id"))
-            cJSON_AddStringToObject(env, "id", e->id);
-        rd_buf_reset(&tmp);
-        st = rd_json_write(env, &tmp, false);
-        cJSON_Delete(env);
-        while (!st && tmp.len && tmp.ptr[tmp.len - 1] == '\n')
-            rd_buf_truncate(&tmp, tmp.len - 1);
-        if (!st)
-            jw_raw(w, NULL, tmp.ptr, tmp.len);
     }
-    rd_buf_release(&tmp);
     jw_end(w, ']');
-    return st;
 }
 
 /* The document into out; with a sink, out is handed to it whenever it
@@ -401,16 +361,15 @@ static rd_status write_document(struct rd_analysis *a, struct rd_buf *out,
     jw_str(&w, "ratio_ci", "fieller");
     jw_str(&w, "adjust", "holm");
     jw_end(&w, '}');
-    rd_status st = write_envs(a, &w, d);
-    if (st)
-        return st;
+    write_envs(a, &w);
     jw_arr(&w, "inputs", true);
     for (size_t i = 0; i < a->ninputs; i++)
         jw_str(&w, NULL, a->inputs[i]);
     jw_end(&w, ']');
 
     jw_arr(&w, "workloads", true);
-    if ((st = rd_workloads_write(a, &w, sink, d)))
+    rd_status st = rd_workloads_write(a, &w, sink, d);
+    if (st)
         return st;
     jw_end(&w, ']');
     if (o->published_dir && (st = rd_replication_write(a, &w, d)))
