@@ -8,6 +8,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "workload.h"
 
@@ -16,16 +17,23 @@
  * only: all pairs would be k(k-1)/2 tests (half a million at k = 1000). */
 #define ALL_PAIRS_MAX 30
 
+void rd_compare_two(const struct prep *a, const struct prep *b, double confidence,
+                    struct rd_welch *w, struct rd_ratio *r)
+{
+    if (w)
+        rd_stats_welch_summary(a->sum.mean, a->sum.sd, (double)a->n_used, b->sum.mean,
+                               b->sum.sd, (double)b->n_used, confidence, w);
+    if (r)
+        rd_stats_ratio_fieller(a->sum.mean, a->sum.sd, (double)a->n_used, b->sum.mean,
+                               b->sum.sd, (double)b->n_used, confidence, r);
+}
+
 static void fill_pair(struct wctx *x, struct prep *pp, struct pair *pr)
 {
     const struct prep *pa = &pp[pr->a], *pb = &pp[pr->b];
-    double conf = x->a->o.confidence;
-    rd_stats_welch_summary(pa->sum.mean, pa->sum.sd, (double)pa->n_used, pb->sum.mean,
-                           pb->sum.sd, (double)pb->n_used, conf, &pr->w);
+    rd_compare_two(pa, pb, x->a->o.confidence, &pr->w, &pr->r);
     pr->g = rd_stats_hedges_g(pa->sum.mean, pa->sum.sd, (double)pa->n_used, pb->sum.mean,
                               pb->sum.sd, (double)pb->n_used);
-    rd_stats_ratio_fieller(pa->sum.mean, pa->sum.sd, (double)pa->n_used, pb->sum.mean,
-                           pb->sum.sd, (double)pb->n_used, conf, &pr->r);
 }
 
 rd_status rd_compare_metric(struct wctx *x, size_t ti)
@@ -145,4 +153,44 @@ const struct pair *rd_compare_find_pair(const struct tests *t, size_t u, size_t 
             (t->pairs[i].a == v && t->pairs[i].b == u))
             return &t->pairs[i];
     return NULL;
+}
+
+/* The baseline config for c: the one matching --baseline whose other labels
+ * equal c's; or the only baseline config of the workload. */
+static size_t baseline_for(const struct wctx *x, size_t ci)
+{
+    const struct rd_analysis *a = x->a;
+    const struct cfg *c = x->cs[ci];
+    size_t only = SIZE_MAX, count = 0;
+    for (size_t j = 0; j < x->k; j++) {
+        const struct cfg *b = x->cs[j];
+        if (!rd_cfg_is_baseline(a, b))
+            continue;
+        count++;
+        only = j;
+        if (b->nlabels != c->nlabels)
+            continue;
+        bool same = true;
+        for (size_t l = 0; l < b->nlabels && same; l++)
+            same = strcmp(b->labels[l].key, c->labels[l].key) == 0 &&
+                   (strcmp(b->labels[l].key, a->o.baseline_key) == 0 ||
+                    strcmp(b->labels[l].value, c->labels[l].value) == 0);
+        if (same)
+            return j;
+    }
+    return count == 1 ? only : SIZE_MAX;
+}
+
+bool rd_compare_baseline(const struct wctx *x, size_t i, struct baseline_cmp *out)
+{
+    /* Without a primary metric there is nothing to compare on (and no
+     * prepared values: x->preps has no row). */
+    if (!x->a->o.baseline_key || !x->have_primary)
+        return false;
+    size_t b = baseline_for(x, i);
+    if (b == SIZE_MAX || b == i)
+        return false;
+    out->config = b;
+    rd_compare_two(&x->preps[i], &x->preps[b], x->a->o.confidence, &out->w, &out->r);
+    return true;
 }

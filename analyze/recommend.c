@@ -169,8 +169,7 @@ rd_status rd_recommend(struct wctx *x, struct reco *rc)
     if (rc->recommended == t->best) {
         struct rd_ratio r;
         const struct prep *pb = &pp[t->best], *pu = &pp[runner];
-        rd_stats_ratio_fieller(pu->sum.mean, pu->sum.sd, (double)pu->n_used, pb->sum.mean,
-                               pb->sum.sd, (double)pb->n_used, conf, &r);
+        rd_compare_two(pu, pb, conf, NULL, &r);
         const struct pair *pair = rd_compare_find_pair(t, runner, t->best);
         char rn[256], mh[64], mci[160], p[64];
         rd_cfg_display_name(x->cs[runner], rn, sizeof rn);
@@ -187,8 +186,7 @@ rd_status rd_recommend(struct wctx *x, struct reco *rc)
     /* Tied with the best and better on the tie-breaker. */
     struct rd_ratio r;
     const struct prep *pb = &pp[t->best];
-    rd_stats_ratio_fieller(pr->sum.mean, pr->sum.sd, (double)pr->n_used, pb->sum.mean,
-                           pb->sum.sd, (double)pb->n_used, conf, &r);
+    rd_compare_two(pr, pb, conf, NULL, &r);
     const struct pair *pair = rd_compare_find_pair(t, rc->recommended, t->best);
     char bn[256], mh[64], mci[160], p[64], v1[32], v2[32];
     rd_cfg_display_name(x->cs[t->best], bn, sizeof bn);

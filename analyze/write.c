@@ -71,32 +71,6 @@ static void write_summary(struct jw *w, const char *name, const struct prep *p,
     jw_end(w, '}');
 }
 
-/* The baseline config for c: the one matching --baseline whose other labels
- * equal c's; or the only baseline config of the workload. */
-static size_t baseline_for(const struct wctx *x, size_t ci)
-{
-    const struct rd_analysis *a = x->a;
-    const struct cfg *c = x->cs[ci];
-    size_t only = SIZE_MAX, count = 0;
-    for (size_t j = 0; j < x->k; j++) {
-        const struct cfg *b = x->cs[j];
-        if (!rd_cfg_is_baseline(a, b))
-            continue;
-        count++;
-        only = j;
-        if (b->nlabels != c->nlabels)
-            continue;
-        bool same = true;
-        for (size_t l = 0; l < b->nlabels && same; l++)
-            same = strcmp(b->labels[l].key, c->labels[l].key) == 0 &&
-                   (strcmp(b->labels[l].key, a->o.baseline_key) == 0 ||
-                    strcmp(b->labels[l].value, c->labels[l].value) == 0);
-        if (same)
-            return j;
-    }
-    return count == 1 ? only : SIZE_MAX;
-}
-
 static void write_config(struct wctx *x, struct jw *w, size_t i)
 {
     const struct cfg *c = x->cs[i];
@@ -140,30 +114,22 @@ static void write_config(struct wctx *x, struct jw *w, size_t i)
     }
     jw_end(w, '}');
     if (a->o.baseline_key) {
-        size_t b = baseline_for(x, i);
-        if (b == SIZE_MAX || b == i) {
+        struct baseline_cmp bc;
+        if (!rd_compare_baseline(x, i, &bc)) {
             jw_null(w, "baseline");
         } else {
-            const struct prep *pa = &x->preps[i], *pb = &x->preps[b];
-            struct rd_welch wt;
-            struct rd_ratio r;
-            double conf = a->o.confidence;
-            rd_stats_welch_summary(pa->sum.mean, pa->sum.sd, (double)pa->n_used, pb->sum.mean,
-                                   pb->sum.sd, (double)pb->n_used, conf, &wt);
-            rd_stats_ratio_fieller(pa->sum.mean, pa->sum.sd, (double)pa->n_used, pb->sum.mean,
-                                   pb->sum.sd, (double)pb->n_used, conf, &r);
             jw_obj(w, "baseline", true);
-            jw_str(w, "config", x->cs[b]->id);
+            jw_str(w, "config", x->cs[bc.config]->id);
             jw_str(w, "metric", a->metrics[x->primary]);
-            jw_num(w, "ratio", r.ratio);
-            jw_num(w, "ratio_ci_low", r.ci_low);
-            jw_num(w, "ratio_ci_high", r.ci_high);
-            jw_num(w, "diff", wt.diff);
-            jw_num(w, "diff_ci_low", wt.ci_low);
-            jw_num(w, "diff_ci_high", wt.ci_high);
-            jw_num(w, "welch_t", wt.t);
-            jw_num(w, "welch_df", wt.df);
-            jw_num(w, "p", wt.p);
+            jw_num(w, "ratio", bc.r.ratio);
+            jw_num(w, "ratio_ci_low", bc.r.ci_low);
+            jw_num(w, "ratio_ci_high", bc.r.ci_high);
+            jw_num(w, "diff", bc.w.diff);
+            jw_num(w, "diff_ci_low", bc.w.ci_low);
+            jw_num(w, "diff_ci_high", bc.w.ci_high);
+            jw_num(w, "welch_t", bc.w.t);
+            jw_num(w, "welch_df", bc.w.df);
+            jw_num(w, "p", bc.w.p);
             jw_end(w, '}');
         }
     }

@@ -749,6 +749,19 @@ static void test_workload_without_metrics(void **state)
     }
     assert_string_equal(gets_(doc, "workloads.1.primary.metric"), "wall_ms");
     cJSON_Delete(doc);
+
+    /* --baseline on such a workload: nothing to compare on, so null (it read
+     * the prepared values of a primary metric that did not exist and
+     * crashed). */
+    o.baseline_key = "runtime";
+    o.baseline_val = "node";
+    doc = analyse_ok(beside, &o);
+    wl = get(doc, "workloads.0");
+    assert_string_equal(gets_(wl, "configs.0.id"), "runtime=bun");
+    assert_true(cJSON_IsNull(get(wl, "configs.0.baseline")));
+    assert_true(cJSON_IsNull(get(wl, "configs.1.baseline")));
+    assert_string_equal(gets_(wl, "baseline.0"), "runtime=node");
+    cJSON_Delete(doc);
 }
 
 int main(void)
