@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rundown/array.h"
 #include "workload.h"
 
 static rd_status warnf(struct wctx *x, const char *code, const char *config,
@@ -19,8 +20,7 @@ static rd_status warnf(struct wctx *x, const char *code, const char *config,
 static rd_status warnf(struct wctx *x, const char *code, const char *config,
                        const char *metric, const char *fmt, ...)
 {
-    if (rd_grow((void **)&x->warns, &x->capwarns, x->nwarns + 1, sizeof *x->warns))
-        return RD_ERR_NOMEM;
+    RD_TRY(RD_ARRAY_GROW(x->warns, x->capwarns, x->nwarns + 1));
     char msg[600];
     va_list ap;
     va_start(ap, fmt);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rundown/array.h"
 #include "workload.h"
 
 
@@ -24,21 +25,6 @@ static int cmp_cfg(const void *x, const void *y)
 {
     const struct cfg *const *a = x, *const *b = y;
     return strcmp((*a)->id, (*b)->id);
-}
-
-struct series *rd_cfg_find_series(const struct cfg *c, uint32_t metric)
-{
-    for (uint32_t i = 0; i < c->nseries; i++)
-        if (c->series[i].metric == metric)
-            return &c->series[i];
-    return NULL;
-}
-
-int64_t rd_analysis_metric_id(const struct rd_analysis *a, const char *name)
-{
-    if (!name)
-        return -1;
-    return rd_smap_find(&a->metric_map, a->metrics, name);
 }
 
 bool rd_wctx_has_metric(const struct wctx *x, int64_t id)
@@ -89,7 +75,7 @@ static rd_status ordered_values(const struct series *s, double *out)
 
 static rd_status need_scratch(struct wctx *x, size_t n)
 {
-    return rd_grow((void **)&x->scratch, &x->scratch_cap, n ? n : 1, sizeof *x->scratch);
+    return RD_ARRAY_GROW(x->scratch, x->scratch_cap, n ? n : 1);
 }
 
 void rd_prep_release(struct prep *p)
@@ -118,9 +104,7 @@ rd_status rd_prep_series(struct wctx *x, const struct series *s, bool full, stru
     p->outl = malloc(n * sizeof *p->outl);
     if (!p->all || !p->outl || need_scratch(x, n))
         return RD_ERR_NOMEM;
-    rd_status st = ordered_values(s, p->all);
-    if (st)
-        return st;
+    RD_TRY(ordered_values(s, p->all));
     p->n_all = n;
     /* Outliers are judged on every value, so the flags do not depend on
      * whether they are then excluded. */
@@ -162,11 +146,9 @@ rd_status rd_prep_series(struct wctx *x, const struct series *s, bool full, stru
          * values, past which it would cost B x n draws for nothing. */
         if (x->a->o.bootstrap > 0 && p->n_used <= BOOTSTRAP_MAX_N) {
             p->med_method = "bootstrap";
-            st = rd_stats_bootstrap_median(p->used, p->n_used, x->a->o.bootstrap,
-                                           x->a->o.seed, x->a->o.confidence, &p->med_lo,
-                                           &p->med_hi);
-            if (st)
-                return st;
+            RD_TRY(rd_stats_bootstrap_median(p->used, p->n_used, x->a->o.bootstrap,
+                                             x->a->o.seed, x->a->o.confidence, &p->med_lo,
+                                             &p->med_hi));
         } else {
             p->med_method = "binomial";
             rd_stats_median_ci_binomial(p->sorted, p->n_used, x->a->o.confidence, &p->med_lo,
@@ -305,16 +287,13 @@ rd_status rd_wctx_analyse(struct wctx *x, struct rd_analysis *a, const uint32_t 
     x->tests = calloc(x->ntested ? x->ntested : 1, sizeof *x->tests);
     if (!x->preps || !x->tests)
         return RD_ERR_NOMEM;
-    rd_status st;
     for (size_t ti = 0; ti < x->ntested; ti++) {
         for (size_t i = 0; i < x->k; i++)
-            if ((st = rd_prep_series(x, rd_cfg_find_series(x->cs[i], x->tested[ti]), true,
-                                     &x->preps[ti * x->k + i])))
-                return st;
-        if ((st = rd_compare_metric(x, ti)))
-            return st;
+            RD_TRY(rd_prep_series(x, rd_cfg_find_series(x->cs[i], x->tested[ti]), true,
+                                  &x->preps[ti * x->k + i]));
+        RD_TRY(rd_compare_metric(x, ti));
     }
-    if (x->ntested && (st = rd_recommend(x, &x->rc)))
-        return st;
+    if (x->ntested)
+        RD_TRY(rd_recommend(x, &x->rc));
     return rd_warnings_collect(x, &x->rc);
 }

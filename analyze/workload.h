@@ -118,10 +118,6 @@ void rd_wctx_release(struct wctx *x);
 rd_status rd_prep_series(struct wctx *x, const struct series *s, bool full, struct prep *p);
 void rd_prep_release(struct prep *p);
 
-/** c's series of 'metric', or NULL. */
-struct series *rd_cfg_find_series(const struct cfg *c, uint32_t metric);
-/** The id of metric 'name' (NULL allowed), or -1 when no run holds it. */
-int64_t rd_analysis_metric_id(const struct rd_analysis *a, const char *name);
 /** The registry's better direction of metric m. */
 enum rd_better rd_analysis_metric_better(const struct rd_analysis *a, uint32_t m);
 /** Does some config of the workload hold metric id (-1: no)? */

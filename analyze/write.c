@@ -334,12 +334,10 @@ static rd_status write_document(struct rd_analysis *a, struct rd_buf *out,
     jw_end(&w, ']');
 
     jw_arr(&w, "workloads", true);
-    rd_status st = rd_workloads_write(a, &w, sink, d);
-    if (st)
-        return st;
+    RD_TRY(rd_workloads_write(a, &w, sink, d));
     jw_end(&w, ']');
-    if (o->published_dir && (st = rd_replication_write(a, &w, d)))
-        return st;
+    if (o->published_dir)
+        RD_TRY(rd_replication_write(a, &w, d));
     jw_end(&w, '}');
     return w.st;
 }
