@@ -12,7 +12,6 @@
 
 #include "workload.h"
 
-
 /* Above this many configs a workload compares each config with the best
  * only: all pairs would be k(k-1)/2 tests (half a million at k = 1000). */
 #define ALL_PAIRS_MAX 30

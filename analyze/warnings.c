@@ -44,7 +44,7 @@ rd_status rd_warnings_collect(struct wctx *x, const struct reco *rc)
     /* A workload whose runs hold no metric at all has no primary metric and
      * no prepared series: x->preps has no row then (found by fuzz_analyze:
      * a store of runs with "metrics": {} crashed here). */
-    bool have_primary = x->ntested > 0;
+    bool have_primary = x->have_primary;
     const char *pm = have_primary ? x->a->metrics[x->primary] : NULL;
     for (size_t i = 0; i < x->k && !st; i++) {
         const struct cfg *c = x->cs[i];

@@ -16,7 +16,6 @@
 #include "rundown/array.h"
 #include "workload.h"
 
-
 /* Largest n for the bootstrap CI of the median, when --bootstrap asks for
  * it (see rd_prep_series). */
 #define BOOTSTRAP_MAX_N 50

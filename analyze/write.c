@@ -295,7 +295,8 @@ static void write_envs(struct rd_analysis *a, struct jw *w)
 }
 
 /* The document into out; with a sink, out is handed to it whenever it
- * has grown past SINK_PIECE between workloads, and the rest stays in out. */
+ * has grown past a mebibyte between workloads (pool.c), and the rest
+ * stays in out. */
 static rd_status write_document(struct rd_analysis *a, struct rd_buf *out,
                                 const struct rd_analysis_sink *sink, struct rd_diag *d)
 {
