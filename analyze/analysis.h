@@ -51,7 +51,10 @@ rd_status rd_analysis_new(const struct rd_analyze_opts *o, struct rd_analysis **
  * Streams the store at 'path' ("-" = stdin) into the analysis. Warmup runs
  * are skipped, failed and timed-out runs counted. A bad line is
  * RD_ERR_PARSE with d naming path:line:col; runs of two environments in one
- * config are RD_ERR_PARSE (naming the line) unless pool_envs is set.
+ * config are RD_ERR_PARSE (naming the line) unless pool_envs is set. Each
+ * environment the store names first is then read from <store's
+ * folder>/<id>.json when that file exists: one that cannot be read or is
+ * not an object is RD_ERR_IO or RD_ERR_PARSE naming it.
  * 'path' must outlive the analysis.
  */
 rd_status rd_analysis_add_store(struct rd_analysis *a, const char *path, struct rd_diag *d);
@@ -59,8 +62,8 @@ rd_status rd_analysis_add_store(struct rd_analysis *a, const char *path, struct 
 /**
  * Computes every statistic and appends the rundown.analysis/1 document
  * (pretty-printed, deterministic: same input and options, same bytes) to out.
- * Errors: RD_ERR_NOMEM, or RD_ERR_PARSE/RD_ERR_IO from an environment or
- * published file that exists but cannot be read.
+ * Errors: RD_ERR_NOMEM, or RD_ERR_PARSE/RD_ERR_IO from a published file
+ * that exists but cannot be read.
  */
 rd_status rd_analysis_write(struct rd_analysis *a, struct rd_buf *out, struct rd_diag *d);
 

@@ -15,12 +15,7 @@
 #include "analysis.h"
 #include "rundown/arena.h"
 #include "rundown/record.h"
-
-/* Open-addressing hash of strings to indices; the strings live elsewhere. */
-struct smap {
-    uint32_t *slots;   /* index + 1, 0 = empty */
-    size_t cap, len;
-};
+#include "rundown/strmap.h"
 
 struct series {
     uint32_t metric;   /* index into rd_analysis.metrics */
@@ -31,7 +26,8 @@ struct series {
 
 struct cfg {
     const char *workload;
-    const char *id;          /* "mechanism=worker,runtime=bun" */
+    const char *key;         /* "workload\x1fid", its key in cfg_map */
+    const char *id;          /* "mechanism=worker,runtime=bun" (inside key) */
     struct rd_kv *labels;
     size_t nlabels;
     const char *env;         /* first environment id seen, or NULL */
@@ -40,7 +36,8 @@ struct cfg {
     uint32_t seq;            /* records seen, the order key of unnumbered runs */
     size_t ok_runs, failed, timeouts, load_error_runs;
     struct series *series;
-    uint32_t nseries, capseries;
+    uint32_t nseries;
+    size_t capseries;
 };
 
 struct wl {
@@ -57,39 +54,40 @@ struct wl {
 struct envref {
     const char *id;
     const char *dir;         /* folder of the first store that used it */
+    const char *json;        /* <dir>/<id>.json as one line of JSON with its "id",
+                              * or NULL when there is no such file */
+    size_t json_len;
+    bool loaded;             /* json is final (read after the store that named it) */
 };
 
 struct rd_analysis {
     struct rd_analyze_opts o;
     struct rd_arena strings;
     const char **metrics;    /* interned metric names */
-    bool *load_err_metric;   /* per metric: counts load-tool errors (errors_*, non_2xx) */
     size_t nmetrics, capmetrics;
-    struct smap metric_map;
+    bool *load_err_metric;   /* per metric: counts load-tool errors (errors_*, non_2xx) */
+    size_t cap_load_err_metric;
+    struct rd_strmap metric_map; /* name -> index into metrics */
     uint32_t *last_ids;      /* metric ids of the previous run record, by position */
     size_t nlast_ids, caplast_ids;
     struct wl *wls;
-    const char **wl_names;   /* wls[i].name, for wl_map */
     size_t nwls, capwls;
-    struct smap wl_map;
+    struct rd_strmap wl_map; /* name -> index into wls */
     struct cfg *cfgs;
-    const char **cfg_keys;   /* "workload\x1fid" per cfg, for cfg_map */
     size_t ncfgs, capcfgs;
-    struct smap cfg_map;
+    struct rd_strmap cfg_map; /* cfg.key -> index into cfgs */
     struct envref *envs;
     size_t nenvs, capenvs;
     const char **inputs;
     size_t ninputs, capinputs;
-    bool unnumbered;         /* a run without a run number was read (see split_store) */
+    bool unnumbered;         /* a run without a run number was read (see struct half
+                              * in ingest.c) */
 };
 
-/* smap over an array of strings 'keys' (keys[idx] is the key of idx). */
-int64_t rd_smap_find(const struct smap *m, const char *const *keys, const char *key);
-rd_status rd_smap_put(struct smap *m, const char *const *keys, const char *key, uint32_t idx);
-void rd_smap_release(struct smap *m);
-
-/* Grows *ptr (an array of 'size'-byte items, *cap items) to hold 'need'. */
-rd_status rd_grow(void **ptr, size_t *cap, size_t need, size_t size);
+/** c's series of 'metric', or NULL. */
+struct series *rd_cfg_find_series(const struct cfg *c, uint32_t metric);
+/** The id of metric 'name' (NULL allowed), or -1 when no run holds it. */
+int64_t rd_analysis_metric_id(const struct rd_analysis *a, const char *name);
 
 /* Replication section (replicate.c): appends "replication":[...] members. */
 struct jw;

@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "analysis_int.h"
+#include "rundown/array.h"
+#include "rundown/json.h"
 #include "rundown/store.h"
 
 void rd_analyze_opts_init(struct rd_analyze_opts *o)
@@ -36,81 +38,6 @@ void rd_analyze_opts_init(struct rd_analyze_opts *o)
     o->threads = cpus < 1 ? 1 : cpus > 8 ? 8 : (size_t)cpus;
 }
 
-rd_status rd_grow(void **ptr, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return RD_OK;
-    size_t n = *cap ? *cap : 4;
-    while (n < need)
-        n *= 2;
-    void *p = realloc(*ptr, n * size);
-    if (!p)
-        return RD_ERR_NOMEM;
-    *ptr = p;
-    *cap = n;
-    return RD_OK;
-}
-
-/* FNV-1a: simple, and fine for keys we produce ourselves. */
-static uint64_t hash_str(const char *s)
-{
-    uint64_t h = 1469598103934665603ULL;
-    for (; *s; s++) {
-        h ^= (unsigned char)*s;
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
-
-int64_t rd_smap_find(const struct smap *m, const char *const *keys, const char *key)
-{
-    if (!m->cap)
-        return -1;
-    size_t mask = m->cap - 1;
-    for (size_t i = hash_str(key) & mask;; i = (i + 1) & mask) {
-        uint32_t s = m->slots[i];
-        if (!s)
-            return -1;
-        if (strcmp(keys[s - 1], key) == 0)
-            return (int64_t)(s - 1);
-    }
-}
-
-rd_status rd_smap_put(struct smap *m, const char *const *keys, const char *key, uint32_t idx)
-{
-    if ((m->len + 1) * 2 > m->cap) {
-        size_t ncap = m->cap ? m->cap * 2 : 64;
-        uint32_t *ns = calloc(ncap, sizeof *ns);
-        if (!ns)
-            return RD_ERR_NOMEM;
-        for (size_t i = 0; i < m->cap; i++) {
-            uint32_t s = m->slots[i];
-            if (!s)
-                continue;
-            size_t j = hash_str(keys[s - 1]) & (ncap - 1);
-            while (ns[j])
-                j = (j + 1) & (ncap - 1);
-            ns[j] = s;
-        }
-        free(m->slots);
-        m->slots = ns;
-        m->cap = ncap;
-    }
-    size_t j = hash_str(key) & (m->cap - 1);
-    while (m->slots[j])
-        j = (j + 1) & (m->cap - 1);
-    m->slots[j] = idx + 1;
-    m->len++;
-    return RD_OK;
-}
-
-void rd_smap_release(struct smap *m)
-{
-    free(m->slots);
-    m->slots = NULL;
-    m->cap = m->len = 0;
-}
-
 rd_status rd_analysis_new(const struct rd_analyze_opts *o, struct rd_analysis **out)
 {
     struct rd_analysis *a = calloc(1, sizeof *a);
@@ -118,6 +45,9 @@ rd_status rd_analysis_new(const struct rd_analyze_opts *o, struct rd_analysis **
         return RD_ERR_NOMEM;
     a->o = *o;
     rd_arena_init(&a->strings);
+    rd_strmap_init(&a->metric_map);
+    rd_strmap_init(&a->wl_map);
+    rd_strmap_init(&a->cfg_map);
     *out = a;
     return RD_OK;
 }
@@ -137,19 +67,33 @@ void rd_analysis_free(struct rd_analysis *a)
     for (size_t i = 0; i < a->nwls; i++)
         free(a->wls[i].cfgs);
     free(a->cfgs);
-    free(a->cfg_keys);
     free(a->wls);
-    free(a->wl_names);
     free(a->metrics);
     free(a->load_err_metric);
     free(a->last_ids);
     free(a->envs);
     free(a->inputs);
-    rd_smap_release(&a->metric_map);
-    rd_smap_release(&a->wl_map);
-    rd_smap_release(&a->cfg_map);
+    rd_strmap_release(&a->metric_map);
+    rd_strmap_release(&a->wl_map);
+    rd_strmap_release(&a->cfg_map);
     rd_arena_release(&a->strings);
     free(a);
+}
+
+struct series *rd_cfg_find_series(const struct cfg *c, uint32_t metric)
+{
+    for (uint32_t i = 0; i < c->nseries; i++)
+        if (c->series[i].metric == metric)
+            return &c->series[i];
+    return NULL;
+}
+
+int64_t rd_analysis_metric_id(const struct rd_analysis *a, const char *name)
+{
+    if (!name)
+        return -1;
+    const int64_t *id = rd_strmap_find(&a->metric_map, name);
+    return id ? *id : -1;
 }
 
 static bool is_load_error_metric(const char *name)
@@ -159,23 +103,19 @@ static bool is_load_error_metric(const char *name)
 
 static rd_status intern_metric(struct rd_analysis *a, const char *name, uint32_t *id)
 {
-    int64_t f = rd_smap_find(&a->metric_map, a->metrics, name);
-    if (f >= 0) {
-        *id = (uint32_t)f;
+    const int64_t *f = rd_strmap_find(&a->metric_map, name);
+    if (f) {
+        *id = (uint32_t)*f;
         return RD_OK;
     }
-    size_t cap2 = a->capmetrics;
-    if (rd_grow((void **)&a->metrics, &a->capmetrics, a->nmetrics + 1, sizeof *a->metrics) ||
-        rd_grow((void **)&a->load_err_metric, &cap2, a->nmetrics + 1,
-                sizeof *a->load_err_metric))
-        return RD_ERR_NOMEM;
+    RD_TRY(RD_ARRAY_GROW(a->metrics, a->capmetrics, a->nmetrics + 1));
+    RD_TRY(RD_ARRAY_GROW(a->load_err_metric, a->cap_load_err_metric, a->nmetrics + 1));
     const char *s = rd_arena_strdup(&a->strings, name);
     if (!s)
         return RD_ERR_NOMEM;
     a->metrics[a->nmetrics] = s;
     a->load_err_metric[a->nmetrics] = is_load_error_metric(s);
-    if (rd_smap_put(&a->metric_map, a->metrics, s, (uint32_t)a->nmetrics))
-        return RD_ERR_NOMEM;
+    RD_TRY(rd_strmap_put(&a->metric_map, s, (int64_t)a->nmetrics, NULL));
     *id = (uint32_t)a->nmetrics++;
     return RD_OK;
 }
@@ -190,11 +130,8 @@ static rd_status metric_at(struct rd_analysis *a, size_t pos, const char *name, 
         *id = a->last_ids[pos];
         return RD_OK;
     }
-    rd_status s = intern_metric(a, name, id);
-    if (!s)
-        s = rd_grow((void **)&a->last_ids, &a->caplast_ids, pos + 1, sizeof *a->last_ids);
-    if (s)
-        return s;
+    RD_TRY(intern_metric(a, name, id));
+    RD_TRY(RD_ARRAY_GROW(a->last_ids, a->caplast_ids, pos + 1));
     if (pos >= a->nlast_ids)
         a->nlast_ids = pos + 1;
     a->last_ids[pos] = *id;
@@ -203,25 +140,19 @@ static rd_status metric_at(struct rd_analysis *a, size_t pos, const char *name, 
 
 static rd_status find_workload(struct rd_analysis *a, const char *name, struct wl **out)
 {
-    int64_t f = rd_smap_find(&a->wl_map, a->wl_names, name);
-    if (f >= 0) {
-        *out = &a->wls[f];
+    const int64_t *f = rd_strmap_find(&a->wl_map, name);
+    if (f) {
+        *out = &a->wls[*f];
         return RD_OK;
     }
-    size_t cap2 = a->capwls;
-    if (rd_grow((void **)&a->wls, &a->capwls, a->nwls + 1, sizeof *a->wls))
-        return RD_ERR_NOMEM;
-    if (rd_grow((void **)&a->wl_names, &cap2, a->nwls + 1, sizeof *a->wl_names))
-        return RD_ERR_NOMEM;
+    RD_TRY(RD_ARRAY_GROW(a->wls, a->capwls, a->nwls + 1));
     struct wl *w = &a->wls[a->nwls];
     memset(w, 0, sizeof *w);
     w->name = rd_arena_strdup(&a->strings, name);
     if (!w->name)
         return RD_ERR_NOMEM;
     w->first_metric = -1;
-    a->wl_names[a->nwls] = w->name;
-    if (rd_smap_put(&a->wl_map, a->wl_names, w->name, (uint32_t)a->nwls))
-        return RD_ERR_NOMEM;
+    RD_TRY(rd_strmap_put(&a->wl_map, w->name, (int64_t)a->nwls, NULL));
     a->nwls++;
     *out = w;
     return RD_OK;
@@ -233,22 +164,19 @@ static rd_status cfg_by_key(struct rd_analysis *a, struct wl *w, const char *key
                             size_t wl_len, const struct rd_kv *labels, size_t nlabels,
                             struct cfg **out)
 {
-    int64_t f = rd_smap_find(&a->cfg_map, a->cfg_keys, key);
-    if (f >= 0) {
-        *out = &a->cfgs[f];
+    const int64_t *f = rd_strmap_find(&a->cfg_map, key);
+    if (f) {
+        *out = &a->cfgs[*f];
         return RD_OK;
     }
-    size_t cap2 = a->capcfgs;
-    if (rd_grow((void **)&a->cfgs, &a->capcfgs, a->ncfgs + 1, sizeof *a->cfgs))
-        return RD_ERR_NOMEM;
-    if (rd_grow((void **)&a->cfg_keys, &cap2, a->ncfgs + 1, sizeof *a->cfg_keys))
-        return RD_ERR_NOMEM;
+    RD_TRY(RD_ARRAY_GROW(a->cfgs, a->capcfgs, a->ncfgs + 1));
     struct cfg *c = &a->cfgs[a->ncfgs];
     memset(c, 0, sizeof *c);
     const char *k = rd_arena_strdup(&a->strings, key);
     if (!k)
         return RD_ERR_NOMEM;
     c->workload = w->name;
+    c->key = k;
     c->id = k + wl_len + 1;
     c->nlabels = nlabels;
     c->labels = rd_arena_alloc(&a->strings, (c->nlabels ? c->nlabels : 1) * sizeof *c->labels);
@@ -260,11 +188,8 @@ static rd_status cfg_by_key(struct rd_analysis *a, struct wl *w, const char *key
         if (!c->labels[i].key || !c->labels[i].value)
             return RD_ERR_NOMEM;
     }
-    a->cfg_keys[a->ncfgs] = k;
-    if (rd_smap_put(&a->cfg_map, a->cfg_keys, k, (uint32_t)a->ncfgs))
-        return RD_ERR_NOMEM;
-    if (rd_grow((void **)&w->cfgs, &w->capcfgs, w->ncfgs + 1, sizeof *w->cfgs))
-        return RD_ERR_NOMEM;
+    RD_TRY(rd_strmap_put(&a->cfg_map, k, (int64_t)a->ncfgs, NULL));
+    RD_TRY(RD_ARRAY_GROW(w->cfgs, w->capcfgs, w->ncfgs + 1));
     w->cfgs[w->ncfgs++] = (uint32_t)a->ncfgs;
     *out = &a->cfgs[a->ncfgs++];
     return RD_OK;
@@ -274,13 +199,9 @@ static rd_status find_cfg(struct rd_analysis *a, const struct rd_record *r, stru
                           struct rd_buf *key, struct cfg **out)
 {
     rd_buf_reset(key);
-    rd_status s = rd_buf_addstr(key, r->workload);
-    if (!s)
-        s = rd_buf_addch(key, '\x1f');
-    if (!s)
-        s = rd_record_config_id(r, key);
-    if (s)
-        return s;
+    RD_TRY(rd_buf_addstr(key, r->workload));
+    RD_TRY(rd_buf_addch(key, '\x1f'));
+    RD_TRY(rd_record_config_id(r, key));
     return cfg_by_key(a, w, key->ptr, strlen(r->workload), r->config.items, r->config.len,
                       out);
 }
@@ -288,15 +209,9 @@ static rd_status find_cfg(struct rd_analysis *a, const struct rd_record *r, stru
 /* The series of c for metric, created empty if c has none yet. */
 static rd_status series_of(struct cfg *c, uint32_t metric, struct series **out)
 {
-    for (uint32_t i = 0; i < c->nseries; i++)
-        if (c->series[i].metric == metric) {
-            *out = &c->series[i];
-            return RD_OK;
-        }
-    size_t cap = c->capseries;
-    if (rd_grow((void **)&c->series, &cap, c->nseries + 1, sizeof *c->series))
-        return RD_ERR_NOMEM;
-    c->capseries = (uint32_t)cap;
+    if ((*out = rd_cfg_find_series(c, metric)))
+        return RD_OK;
+    RD_TRY(RD_ARRAY_GROW(c->series, c->capseries, (size_t)c->nseries + 1));
     struct series *s = &c->series[c->nseries++];
     memset(s, 0, sizeof *s);
     s->metric = metric;
@@ -304,39 +219,29 @@ static rd_status series_of(struct cfg *c, uint32_t metric, struct series **out)
     return RD_OK;
 }
 
-/* Room for 'need' values in s, doubling; a series holds at most
- * UINT32_MAX values (its length is 32 bits). */
+/* Room for 'need' values in s; a series holds at most UINT32_MAX values
+ * (its length is 32 bits). v and ord share one capacity: the smaller of
+ * the two arrays' (equal unless one of them failed to grow). */
 static rd_status series_reserve(struct series *s, uint64_t need)
 {
     if (need <= s->cap)
         return RD_OK;
     if (need > UINT32_MAX)
         return RD_ERR_NOMEM;
-    uint64_t n = s->cap ? s->cap : 8;
-    while (n < need)
-        n *= 2;
-    if (n > UINT32_MAX)
-        n = UINT32_MAX;
-    double *nv = realloc(s->v, n * sizeof *nv);
-    if (!nv)
-        return RD_ERR_NOMEM;
-    s->v = nv;
-    uint32_t *no = realloc(s->ord, n * sizeof *no);
-    if (!no)
-        return RD_ERR_NOMEM;
-    s->ord = no;
-    s->cap = (uint32_t)n;
+    size_t vcap = s->cap, ocap = s->cap;
+    RD_TRY(RD_ARRAY_GROW(s->v, vcap, (size_t)need));
+    RD_TRY(RD_ARRAY_GROW(s->ord, ocap, (size_t)need));
+    size_t cap = vcap < ocap ? vcap : ocap;
+    s->cap = cap < UINT32_MAX ? (uint32_t)cap : UINT32_MAX;
     return RD_OK;
 }
 
 static rd_status add_value(struct cfg *c, uint32_t metric, double v, uint32_t ord)
 {
     struct series *s;
-    rd_status st = series_of(c, metric, &s);
-    if (!st && s->len == s->cap)
-        st = series_reserve(s, (uint64_t)s->len + 1);
-    if (st)
-        return st;
+    RD_TRY(series_of(c, metric, &s));
+    if (s->len == s->cap)
+        RD_TRY(series_reserve(s, (uint64_t)s->len + 1));
     s->v[s->len] = v;
     s->ord[s->len] = ord;
     s->len++;
@@ -376,9 +281,9 @@ static rd_status note_env(struct rd_analysis *a, const char *env, const char *pa
             *interned = a->envs[i].id;
             return RD_OK;
         }
-    if (rd_grow((void **)&a->envs, &a->capenvs, a->nenvs + 1, sizeof *a->envs))
-        return RD_ERR_NOMEM;
+    RD_TRY(RD_ARRAY_GROW(a->envs, a->capenvs, a->nenvs + 1));
     struct envref *e = &a->envs[a->nenvs];
+    memset(e, 0, sizeof *e);
     e->id = rd_arena_strdup(&a->strings, env);
     e->dir = dir_of(a, path);
     if (!e->id || !e->dir)
@@ -386,6 +291,65 @@ static rd_status note_env(struct rd_analysis *a, const char *env, const char *pa
     a->nenvs++;
     *interned = e->id;
     return RD_OK;
+}
+
+/* An env id names a file next to the store; refuse ids that could name
+ * anything else. */
+static bool safe_env_id(const char *id)
+{
+    return *id && *id != '.' && !strchr(id, '/') && !strchr(id, '\\');
+}
+
+/* Reads e's file <dir>/<id>.json, when there is one, into e->json: the
+ * rundown.env/1 object on one line, with an "id" added if it lacks one. A
+ * file that exists but is no such object is RD_ERR_PARSE naming it. */
+static rd_status load_env(struct rd_analysis *a, struct envref *e, struct rd_buf *tmp,
+                          struct rd_diag *d)
+{
+    e->loaded = true;
+    if (!safe_env_id(e->id))
+        return RD_OK;
+    size_t n = strlen(e->dir) + strlen(e->id) + 8;
+    char *path = rd_arena_alloc(&a->strings, n);
+    if (!path)
+        return RD_ERR_NOMEM;
+    snprintf(path, n, "%s/%s.json", e->dir, e->id);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return RD_OK; /* no environment was captured: the id alone is written */
+    fclose(f);
+    cJSON *env = NULL;
+    RD_TRY(rd_json_parse_file(path, &env, d));
+    if (!cJSON_IsObject(env)) {
+        cJSON_Delete(env);
+        return rd_diag_set(d, RD_ERR_PARSE, path, 1, 1,
+                           "expected an environment object (rundown.env/1)");
+    }
+    if (!cJSON_GetObjectItemCaseSensitive(env, "id"))
+        cJSON_AddStringToObject(env, "id", e->id);
+    rd_buf_reset(tmp);
+    rd_status st = rd_json_write(env, tmp, false);
+    cJSON_Delete(env);
+    while (!st && tmp->len && tmp->ptr[tmp->len - 1] == '\n')
+        rd_buf_truncate(tmp, tmp->len - 1);
+    if (st)
+        return st;
+    e->json = rd_arena_strndup(&a->strings, tmp->ptr, tmp->len);
+    e->json_len = tmp->len;
+    return e->json ? RD_OK : RD_ERR_NOMEM;
+}
+
+/* Loads the environments first named by the store just read, in the order
+ * the store named them. */
+static rd_status load_new_envs(struct rd_analysis *a, struct rd_diag *d)
+{
+    struct rd_buf tmp = RD_BUF_INIT;
+    rd_status st = RD_OK;
+    for (size_t i = 0; i < a->nenvs && !st; i++)
+        if (!a->envs[i].loaded)
+            st = load_env(a, &a->envs[i], &tmp, d);
+    rd_buf_release(&tmp);
+    return st;
 }
 
 static rd_status add_record(struct rd_analysis *a, const struct rd_record *r,
@@ -396,24 +360,16 @@ static rd_status add_record(struct rd_analysis *a, const struct rd_record *r,
         return RD_OK;
     struct wl *w;
     struct cfg *c;
-    rd_status s = find_workload(a, r->workload, &w);
-    if (!s)
-        s = find_cfg(a, r, w, key, &c);
-    if (!s)
-        s = take_info(a, r, "primary_metric", &w->primary);
-    if (!s)
-        s = take_info(a, r, "primary_better", &w->better);
-    if (!s)
-        s = take_info(a, r, "class", &w->class_);
-    if (!s)
-        s = take_info(a, r, "tie_breaker", &w->tie_breaker);
-    if (s)
-        return s;
+    RD_TRY(find_workload(a, r->workload, &w));
+    RD_TRY(find_cfg(a, r, w, key, &c));
+    RD_TRY(take_info(a, r, "primary_metric", &w->primary));
+    RD_TRY(take_info(a, r, "primary_better", &w->better));
+    RD_TRY(take_info(a, r, "class", &w->class_));
+    RD_TRY(take_info(a, r, "tie_breaker", &w->tie_breaker));
 
     if (r->env && *r->env) {
         const char *env;
-        if ((s = note_env(a, r->env, path, &env)))
-            return s;
+        RD_TRY(note_env(a, r->env, path, &env));
         if (!c->env) {
             c->env = env;
             c->env_line = line;
@@ -445,16 +401,14 @@ static rd_status add_record(struct rd_analysis *a, const struct rd_record *r,
     for (size_t i = 0; i < r->nmetrics; i++) {
         const struct rd_metric *m = &r->metrics[i];
         uint32_t id;
-        if ((s = metric_at(a, i, m->name, &id)))
-            return s;
+        RD_TRY(metric_at(a, i, m->name, &id));
         if (w->first_metric < 0)
             w->first_metric = id;
         if (isnan(m->value))
             continue; /* the tool printed no value: nothing to average */
         if (a->load_err_metric[id] && m->value > 0)
             load_err = true;
-        if ((s = add_value(c, id, m->value, ord)))
-            return s;
+        RD_TRY(add_value(c, id, m->value, ord));
     }
     if (load_err)
         c->load_error_runs++;
@@ -561,10 +515,9 @@ static rd_status merge_half(struct rd_analysis *a, const struct rd_analysis *b,
         const struct cfg *bc = &b->cfgs[i];
         struct wl *w;
         struct cfg *c;
-        int64_t bwi = rd_smap_find(&b->wl_map, b->wl_names, bc->workload);
-        const struct wl *bw = &b->wls[bwi];
+        const struct wl *bw = &b->wls[*rd_strmap_find(&b->wl_map, bc->workload)];
         if ((s = find_workload(a, bc->workload, &w)) ||
-            (s = cfg_by_key(a, w, b->cfg_keys[i], strlen(bc->workload), bc->labels,
+            (s = cfg_by_key(a, w, bc->key, strlen(bc->workload), bc->labels,
                             bc->nlabels, &c)))
             break;
         const char **info[] = {&w->primary, &w->better, &w->class_, &w->tie_breaker};
@@ -620,10 +573,9 @@ static rd_status merge_half(struct rd_analysis *a, const struct rd_analysis *b,
     return s;
 }
 
-rd_status rd_analysis_add_store(struct rd_analysis *a, const char *path, struct rd_diag *d)
+static rd_status read_store(struct rd_analysis *a, const char *path, struct rd_diag *d)
 {
-    if (rd_grow((void **)&a->inputs, &a->capinputs, a->ninputs + 1, sizeof *a->inputs))
-        return RD_ERR_NOMEM;
+    RD_TRY(RD_ARRAY_GROW(a->inputs, a->capinputs, a->ninputs + 1));
     a->inputs[a->ninputs++] = path;
     long long size = 0, split = split_point(path, a->o.split_bytes, &size);
     struct half h = {NULL, path, split, size, RD_OK, {0}};
@@ -667,4 +619,10 @@ rd_status rd_analysis_add_store(struct rd_analysis *a, const char *path, struct 
     }
     rd_analysis_free(h.a);
     return s;
+}
+
+rd_status rd_analysis_add_store(struct rd_analysis *a, const char *path, struct rd_diag *d)
+{
+    rd_status s = read_store(a, path, d);
+    return s ? s : load_new_envs(a, d);
 }

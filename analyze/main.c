@@ -7,6 +7,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,9 +26,11 @@ static const char usage[] =
     "                       [--title TEXT] [--threads N] STORE...\n"
     "\n"
     "Reads run stores (rundown.run/1 JSONL, '-' = stdin) and writes statistics, tests\n"
-    "and recommendations as rundown.analysis/1 JSON.\n"
+    "and recommendations as rundown.analysis/1 JSON. Options and stores may come in any\n"
+    "order; a value follows its option (--alpha 0.1, --alpha=0.1, -o FILE, -oFILE);\n"
+    "'--' ends the options.\n"
     "\n"
-    "  -o FILE              write to FILE (atomically) instead of standard output\n"
+    "  -o, --output FILE    write to FILE (atomically) instead of standard output\n"
     "  --alpha A            significance level (default 0.05)\n"
     "  --confidence C       confidence level of every interval (default 0.95)\n"
     "  --baseline KEY=VAL   state each config against the config with label KEY=VAL\n"
@@ -85,136 +88,190 @@ static int parse_count(const char *opt, const char *s, unsigned long long max,
     return 0;
 }
 
+/* Option codes of the long options that have no short spelling. */
+enum {
+    OPT_ALPHA = 256, OPT_CONFIDENCE, OPT_BASELINE, OPT_METRIC, OPT_ALL_METRICS,
+    OPT_BOOTSTRAP, OPT_SEED, OPT_EXCLUDE_OUTLIERS, OPT_POOL_ENVS, OPT_PUBLISHED,
+    OPT_TITLE, OPT_THREADS, OPT_VERSION,
+};
+
+static const struct option longopts[] = {
+    {"output", required_argument, NULL, 'o'},
+    {"alpha", required_argument, NULL, OPT_ALPHA},
+    {"confidence", required_argument, NULL, OPT_CONFIDENCE},
+    {"baseline", required_argument, NULL, OPT_BASELINE},
+    {"metric", required_argument, NULL, OPT_METRIC},
+    {"all-metrics", no_argument, NULL, OPT_ALL_METRICS},
+    {"bootstrap", required_argument, NULL, OPT_BOOTSTRAP},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"exclude-outliers", no_argument, NULL, OPT_EXCLUDE_OUTLIERS},
+    {"pool-envs", no_argument, NULL, OPT_POOL_ENVS},
+    {"published", required_argument, NULL, OPT_PUBLISHED},
+    {"title", required_argument, NULL, OPT_TITLE},
+    {"threads", required_argument, NULL, OPT_THREADS},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {NULL, 0, NULL, 0},
+};
+
+/* What the command line asks for. */
+struct args {
+    struct rd_analyze_opts o;
+    const char *outpath;
+    char *baseline;          /* the --baseline argument, split at '=' */
+    const char **stores;
+    int nstores;
+};
+
+/* The spelling of option 'c' for messages: "-o", "--alpha" (in full when
+ * it was abbreviated). */
+static void option_name(int c, int longindex, char *out, size_t size)
+{
+    if (longindex >= 0)
+        snprintf(out, size, "--%s", longopts[longindex].name);
+    else
+        snprintf(out, size, "-%c", c);
+}
+
+/*
+ * Parses argv into *g. Returns -1 to go on, or the exit code (0 after
+ * --help and --version). Stores and options may come in any order and
+ * "--" ends the options: optstring's leading '-' hands every store over
+ * in place (code 1) instead of letting getopt permute argv, which
+ * POSIXLY_CORRECT would turn off; its ':' reports a missing value as ':'.
+ */
+static int parse_args(int argc, char **argv, struct args *g)
+{
+    opterr = 0;
+    optind = 1;
+    for (;;) {
+        int before = optind, longindex = -1;
+        int c = getopt_long(argc, argv, "-:o:h", longopts, &longindex);
+        if (c == -1)
+            break;
+        char name[64];
+        option_name(c, longindex, name, sizeof name);
+        unsigned long long n;
+        switch (c) {
+        case 1:
+            g->stores[g->nstores++] = optarg;
+            break;
+        case ':':
+            return rd_usage_error("option '%s' needs a value", argv[optind - 1]);
+        case '?':
+            /* The word as typed: getopt has moved past it, unless the
+             * unknown letter is not the last of a bundle like "-xo". */
+            return rd_usage_error("unknown option '%s'",
+                                  optind > before || optind >= argc ? argv[optind - 1]
+                                                                    : argv[optind]);
+        case 'h':
+            fputs(usage, stdout);
+            return 0;
+        case OPT_VERSION:
+            printf("rundown-analyze %s\n", RD_VERSION);
+            return 0;
+        case 'o':
+            g->outpath = optarg;
+            break;
+        case OPT_ALPHA:
+            if (parse_prob(name, optarg, &g->o.alpha))
+                return RD_EXIT_USAGE;
+            break;
+        case OPT_CONFIDENCE:
+            if (parse_prob(name, optarg, &g->o.confidence))
+                return RD_EXIT_USAGE;
+            break;
+        case OPT_BASELINE: {
+            const char *eq = strchr(optarg, '=');
+            if (!eq || eq == optarg)
+                return rd_usage_error("--baseline: expected KEY=VAL, got '%s'", optarg);
+            free(g->baseline);
+            g->baseline = strdup(optarg);
+            if (!g->baseline)
+                return rd_fail(RD_ERR_NOMEM, NULL);
+            g->baseline[eq - optarg] = '\0';
+            g->o.baseline_key = g->baseline;
+            g->o.baseline_val = g->baseline + (eq - optarg) + 1;
+            break;
+        }
+        case OPT_METRIC:
+            g->o.metric = optarg;
+            break;
+        case OPT_BOOTSTRAP:
+            if (parse_count(name, optarg, 100000000ULL, &n))
+                return RD_EXIT_USAGE;
+            g->o.bootstrap = (size_t)n;
+            break;
+        case OPT_SEED:
+            if (parse_count(name, optarg, 4294967295ULL, &n))
+                return RD_EXIT_USAGE;
+            g->o.seed = (unsigned long)n;
+            break;
+        case OPT_PUBLISHED:
+            g->o.published_dir = optarg;
+            break;
+        case OPT_TITLE:
+            g->o.title = optarg;
+            break;
+        case OPT_THREADS: {
+            char *end;
+            errno = 0;
+            unsigned long t = strtoul(optarg, &end, 10);
+            if (errno || end == optarg || *end || !isdigit((unsigned char)*optarg) || t < 1 ||
+                t > 8)
+                return rd_usage_error("--threads: expected a whole number from 1 to 8, got '%s'",
+                                      optarg);
+            g->o.threads = t;
+            if (t == 1)
+                g->o.split_bytes = 0;
+            break;
+        }
+        case OPT_ALL_METRICS:
+            g->o.all_metrics = true;
+            break;
+        case OPT_EXCLUDE_OUTLIERS:
+            g->o.exclude_outliers = true;
+            break;
+        case OPT_POOL_ENVS:
+            g->o.pool_envs = true;
+            break;
+        }
+    }
+    for (int i = optind; i < argc; i++) /* after "--" */
+        g->stores[g->nstores++] = argv[i];
+    if (g->nstores == 0)
+        return rd_usage_error("expected at least one STORE");
+    return -1;
+}
+
 int main(int argc, char **argv)
 {
     rd_cli_init("rundown-analyze");
     rd_stats_init();
-    struct rd_analyze_opts o;
-    rd_analyze_opts_init(&o);
-    const char *outpath = NULL;
-    char *baseline = NULL;
-    /* Stores and options may come in any order; "--" ends the options. */
-    const char **stores = calloc((size_t)argc, sizeof *stores);
-    int nstores = 0, rc;
-    bool opts_done = false;
-    if (!stores)
+    struct args g = {.stores = calloc((size_t)argc, sizeof *g.stores)};
+    if (!g.stores)
         return rd_fail(RD_ERR_NOMEM, NULL);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (opts_done || a[0] != '-' || a[1] == '\0') {
-            stores[nstores++] = a;
-            continue;
-        }
-        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-        bool takes = strcmp(a, "-o") == 0 || strcmp(a, "--alpha") == 0 ||
-                     strcmp(a, "--confidence") == 0 || strcmp(a, "--baseline") == 0 ||
-                     strcmp(a, "--metric") == 0 || strcmp(a, "--bootstrap") == 0 ||
-                     strcmp(a, "--seed") == 0 || strcmp(a, "--published") == 0 ||
-                     strcmp(a, "--title") == 0 || strcmp(a, "--threads") == 0;
-        if (takes && !val) {
-            rc = rd_usage_error("option '%s' needs a value", a);
-            goto usage_fail;
-        }
-        unsigned long long n;
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            fputs(usage, stdout);
-            free(baseline);
-            free(stores);
-            return 0;
-        } else if (strcmp(a, "--version") == 0) {
-            printf("rundown-analyze %s\n", RD_VERSION);
-            free(baseline);
-            free(stores);
-            return 0;
-        } else if (strcmp(a, "-o") == 0) {
-            outpath = val;
-        } else if (strcmp(a, "--alpha") == 0) {
-            if ((rc = parse_prob(a, val, &o.alpha)))
-                goto usage_fail;
-        } else if (strcmp(a, "--confidence") == 0) {
-            if ((rc = parse_prob(a, val, &o.confidence)))
-                goto usage_fail;
-        } else if (strcmp(a, "--baseline") == 0) {
-            const char *eq = strchr(val, '=');
-            if (!eq || eq == val) {
-                rc = rd_usage_error("--baseline: expected KEY=VAL, got '%s'", val);
-                goto usage_fail;
-            }
-            free(baseline);
-            baseline = strdup(val);
-            if (!baseline) {
-                rc = rd_fail(RD_ERR_NOMEM, NULL);
-                goto usage_fail;
-            }
-            baseline[eq - val] = '\0';
-            o.baseline_key = baseline;
-            o.baseline_val = baseline + (eq - val) + 1;
-        } else if (strcmp(a, "--metric") == 0) {
-            o.metric = val;
-        } else if (strcmp(a, "--bootstrap") == 0) {
-            if ((rc = parse_count(a, val, 100000000ULL, &n)))
-                goto usage_fail;
-            o.bootstrap = (size_t)n;
-        } else if (strcmp(a, "--seed") == 0) {
-            if ((rc = parse_count(a, val, 4294967295ULL, &n)))
-                goto usage_fail;
-            o.seed = (unsigned long)n;
-        } else if (strcmp(a, "--published") == 0) {
-            o.published_dir = val;
-        } else if (strcmp(a, "--title") == 0) {
-            o.title = val;
-        } else if (strcmp(a, "--threads") == 0) {
-            char *end;
-            errno = 0;
-            unsigned long t = strtoul(val, &end, 10);
-            if (errno || end == val || *end || !isdigit((unsigned char)*val) || t < 1 || t > 8) {
-                rc = rd_usage_error("--threads: expected a whole number from 1 to 8, got '%s'",
-                                    val);
-                goto usage_fail;
-            }
-            o.threads = t;
-            if (t == 1)
-                o.split_bytes = 0;
-        } else if (strcmp(a, "--all-metrics") == 0) {
-            o.all_metrics = true;
-            continue;
-        } else if (strcmp(a, "--exclude-outliers") == 0) {
-            o.exclude_outliers = true;
-            continue;
-        } else if (strcmp(a, "--pool-envs") == 0) {
-            o.pool_envs = true;
-            continue;
-        } else if (strcmp(a, "--") == 0) {
-            opts_done = true;
-            continue;
-        } else {
-            rc = rd_usage_error("unknown option '%s'", a);
-            goto usage_fail;
-        }
-        i++; /* the option's value */
-    }
-    if (nstores == 0) {
-        rc = rd_usage_error("expected at least one STORE");
-        goto usage_fail;
-    }
-
+    rd_analyze_opts_init(&g.o);
+    int rc = parse_args(argc, argv, &g);
+    if (rc >= 0)
+        goto done;
     struct rd_analysis *an;
-    rd_status s = rd_analysis_new(&o, &an);
+    rd_status s = rd_analysis_new(&g.o, &an);
     if (s) {
         rc = rd_fail(s, NULL);
-        goto usage_fail;
+        goto done;
     }
     struct rd_diag d;
     rd_diag_init(&d, NULL);
-    for (int i = 0; i < nstores && !s; i++)
-        s = rd_analysis_add_store(an, stores[i], &d);
+    for (int i = 0; i < g.nstores && !s; i++)
+        s = rd_analysis_add_store(an, g.stores[i], &d);
     struct rd_buf out = RD_BUF_INIT;
-    if (!s && outpath) {
+    if (!s && g.outpath) {
         /* A regular file is written under a temporary name as the
          * workloads are done (removed on failure); devices and pipes
          * (-o /dev/null) only get a whole document. */
-        struct out_file of = {.path = outpath};
-        s = rd_atomic_open(&of.af, outpath, &d);
+        struct out_file of = {.path = g.outpath};
+        s = rd_atomic_open(&of.af, g.outpath, &d);
         if (!s && of.af.tmp_path) {
             struct rd_analysis_sink sink = {write_piece, &of};
             s = rd_analysis_write_to(an, &sink, &d);
@@ -232,12 +289,8 @@ int main(int argc, char **argv)
     rc = s ? rd_fail(s, &d) : 0;
     rd_buf_release(&out);
     rd_analysis_free(an);
-    free(baseline);
-    free(stores);
-    return rc;
-
-usage_fail:
-    free(baseline);
-    free(stores);
+done:
+    free(g.baseline);
+    free(g.stores);
     return rc;
 }

@@ -18,6 +18,7 @@
 
 #include "analysis_int.h"
 #include "jw.h"
+#include "rundown/array.h"
 #include "rundown/json.h"
 #include "rundown/metrics.h"
 #include "stats.h"
@@ -37,8 +38,8 @@ static int cmp_cfgp(const void *x, const void *y)
 
 static const struct wl *find_wl(const struct rd_analysis *a, const char *name)
 {
-    int64_t f = rd_smap_find(&a->wl_map, a->wl_names, name);
-    return f >= 0 ? &a->wls[f] : NULL;
+    const int64_t *f = rd_strmap_find(&a->wl_map, name);
+    return f ? &a->wls[*f] : NULL;
 }
 
 /* Every published label equals ours; labels only we have are ignored. */
@@ -116,11 +117,9 @@ static void write_entry(struct rd_analysis *a, struct jw *w, const cJSON *doc,
     jw_end(w, '}');
 
     const struct series *s = NULL;
-    int64_t mid = metric ? rd_smap_find(&a->metric_map, a->metrics, metric) : -1;
+    int64_t mid = rd_analysis_metric_id(a, metric);
     if (c && mid >= 0)
-        for (uint32_t i = 0; i < c->nseries; i++)
-            if (c->series[i].metric == (uint32_t)mid)
-                s = &c->series[i];
+        s = rd_cfg_find_series(c, (uint32_t)mid);
     struct rd_ratio r = { NAN, NAN, NAN, NAN };
     struct rd_welch t = { NAN, NAN, NAN, NAN, NAN, NAN };
     if (!s || s->len == 0) {
@@ -178,9 +177,7 @@ static rd_status replicate_file(struct rd_analysis *a, struct jw *w, const char 
                                 const char *file, struct rd_diag *d)
 {
     cJSON *doc = NULL;
-    rd_status st = rd_json_parse_file(path, &doc, d);
-    if (st)
-        return st;
+    RD_TRY(rd_json_parse_file(path, &doc, d));
     const char *schema = rd_json_str(doc, "schema");
     const cJSON *figs = cJSON_GetObjectItemCaseSensitive(doc, "figures");
     if (!schema || strcmp(schema, PUBLISHED_SCHEMA) != 0 || !cJSON_IsArray(figs)) {
@@ -243,7 +240,7 @@ rd_status rd_replication_write(struct rd_analysis *a, struct jw *w, struct rd_di
         size_t len = strlen(de->d_name);
         if (de->d_name[0] == '.' || len < 6 || strcmp(de->d_name + len - 5, ".json") != 0)
             continue;
-        if ((st = rd_grow((void **)&names, &cap, n + 1, sizeof *names)))
+        if ((st = RD_ARRAY_GROW(names, cap, n + 1)))
             break;
         size_t plen = strlen(dir) + len + 2;
         names[n] = rd_arena_alloc(&a->strings, plen);

@@ -461,35 +461,6 @@ static rd_status mw_exact_sf(size_t m, size_t n, size_t u, double *out)
 }
 
 static rd_status mw_finish(double r1, double tie_term, size_t na, size_t nb, size_t n,
-                           struct rd_mwu *out);
-
-rd_status rd_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
-                                struct rd_mwu *out)
-{
-    out->u = out->p = out->a = NAN;
-    out->exact = 0;
-    if (na == 0 || nb == 0)
-        return RD_OK;
-    size_t n = na + nb;
-    double *ranks = malloc(n * sizeof *ranks);
-    if (!ranks)
-        return RD_ERR_NOMEM;
-    const double *groups[2] = { a, b };
-    size_t ns[2] = { na, nb };
-    double tie_term;
-    rd_status st = midranks(groups, ns, 2, ranks, &tie_term);
-    if (st != RD_OK) {
-        free(ranks);
-        return st;
-    }
-    double r1 = 0;
-    for (size_t i = 0; i < na; i++)
-        r1 += ranks[i];
-    free(ranks);
-    return mw_finish(r1, tie_term, na, nb, n, out);
-}
-
-static rd_status mw_finish(double r1, double tie_term, size_t na, size_t nb, size_t n,
                            struct rd_mwu *out)
 {
     rd_status st;

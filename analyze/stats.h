@@ -114,13 +114,11 @@ struct rd_mwu {
 };
 
 /**
- * Mann-Whitney U. Exact p (as scipy.stats.mannwhitneyu method='exact') when
- * there are no ties and both n <= 50, else the normal approximation with
- * tie and continuity corrections (method='asymptotic').
+ * Mann-Whitney U of samples a and b, each sorted ascending (ranked in one
+ * merge, O(na + nb)). Exact p (as scipy.stats.mannwhitneyu method='exact')
+ * when there are no ties and both n <= 50, else the normal approximation
+ * with tie and continuity corrections (method='asymptotic').
  */
-rd_status rd_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
-                                struct rd_mwu *out);
-/** rd_stats_mann_whitney() for samples already sorted ascending: one merge, O(na + nb). */
 rd_status rd_stats_mann_whitney_sorted(const double *a, size_t na, const double *b, size_t nb,
                                        struct rd_mwu *out);
 /** Smallest two-sided exact Mann-Whitney p reachable with these sizes: 2 / C(na+nb, na). */

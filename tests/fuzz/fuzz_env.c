@@ -31,7 +31,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct rd_analyze_opts o;
     rd_analyze_opts_init(&o);
     o.bootstrap = 20;
-    fuzz_analyze_store(&o, s.store, true); /* the fixed store is valid */
+    /* The store's lines are valid, but reading it reads the environment
+     * file too: a parse error there is the store's error, and fine. */
+    fuzz_analyze_store(&o, s.store, false);
     unlink(s.input);
     return 0;
 }

@@ -304,6 +304,45 @@ static void test_env_file_embedded(void **state)
     cJSON_Delete(doc);
 }
 
+/* The environment is read with the store that names it: what its file held
+ * then is what the document says, and a file that is not an environment is
+ * the store's error, before anything is written. */
+static void test_env_read_with_store(void **state)
+{
+    (void)state;
+    const char *env = write_store("env-late.json", "{\"id\":\"env-late\",\"cpu\":\"then\"}\n");
+    char env_path[256];
+    snprintf(env_path, sizeof env_path, "%s", env);
+    char s[256]; /* write_store's buffer is rewritten below */
+    snprintf(s, sizeof s, "%s", write_store("late.jsonl",
+        REC("w", "\"rt\":\"a\"", 1, ",\"env\":\"env-late\"", "\"wall_ms\":1")));
+    struct rd_analyze_opts o;
+    opts(&o);
+    struct rd_analysis *a;
+    assert_int_equal(rd_analysis_new(&o, &a), RD_OK);
+    struct rd_diag d;
+    rd_diag_init(&d, NULL);
+    assert_int_equal(rd_analysis_add_store(a, s, &d), RD_OK);
+    write_store("env-late.json", "{\"id\":\"env-late\",\"cpu\":\"later\"}\n");
+    struct rd_buf out = RD_BUF_INIT;
+    assert_int_equal(rd_analysis_write(a, &out, &d), RD_OK);
+    cJSON *doc = NULL;
+    assert_int_equal(rd_json_parse(out.ptr, out.len, "out", 1, &doc, NULL), RD_OK);
+    assert_string_equal(gets_(doc, "environments.0.cpu"), "then");
+    cJSON_Delete(doc);
+    rd_buf_release(&out);
+    rd_analysis_free(a);
+
+    write_store("env-late.json", "[\"not an object\"]\n");
+    assert_int_equal(rd_analysis_new(&o, &a), RD_OK);
+    rd_diag_init(&d, NULL);
+    assert_int_equal(rd_analysis_add_store(a, s, &d), RD_ERR_PARSE);
+    assert_string_equal(d.path, env_path);
+    assert_string_equal(d.msg, "expected an environment object (rundown.env/1)");
+    rd_analysis_free(a);
+    unlink(env_path);
+}
+
 static void test_info_primary_and_bad_line(void **state)
 {
     (void)state;
@@ -541,7 +580,17 @@ static void test_split_threads(void **state)
         RUN("b", "y", ",\"run\":1", "", "\"rps\":90")
         RUN("a", "z", ",\"run\":2", ",\"env\":\"e2\"", "\"wall_ms\":21")
         RUN("b", "y", ",\"run\":2", "", "\"rps\":91");
+    /* e2 is named first in the second half: the reading thread must load it. */
+    const char *e2 = write_store("e2.json", "{\"id\":\"e2\",\"cpu\":\"second half\"}\n");
+    char e2_path[256];
+    snprintf(e2_path, sizeof e2_path, "%s", e2);
     same_split_or_not(base);
+    struct rd_buf two = RD_BUF_INIT;
+    struct rd_diag d;
+    assert_int_equal(analyse_raw(write_store("split.jsonl", base), true, NULL, &two, &d), RD_OK);
+    assert_non_null(strstr(two.ptr, "\"cpu\":\"second half\""));
+    rd_buf_release(&two);
+    unlink(e2_path);
     /* Runs without a run number: the second half is read again in order. */
     same_split_or_not(RUN("a", "x", "", "", "\"wall_ms\":3") RUN("a", "x", "", "", "\"wall_ms\":1")
                           RUN("a", "x", "", "", "\"wall_ms\":2") RUN("a", "x", "", "", "\"wall_ms\":5")
@@ -700,6 +749,19 @@ static void test_workload_without_metrics(void **state)
     }
     assert_string_equal(gets_(doc, "workloads.1.primary.metric"), "wall_ms");
     cJSON_Delete(doc);
+
+    /* --baseline on such a workload: nothing to compare on, so null (it read
+     * the prepared values of a primary metric that did not exist and
+     * crashed). */
+    o.baseline_key = "runtime";
+    o.baseline_val = "node";
+    doc = analyse_ok(beside, &o);
+    wl = get(doc, "workloads.0");
+    assert_string_equal(gets_(wl, "configs.0.id"), "runtime=bun");
+    assert_true(cJSON_IsNull(get(wl, "configs.0.baseline")));
+    assert_true(cJSON_IsNull(get(wl, "configs.1.baseline")));
+    assert_string_equal(gets_(wl, "baseline.0"), "runtime=node");
+    cJSON_Delete(doc);
 }
 
 int main(void)
@@ -714,6 +776,7 @@ int main(void)
         cmocka_unit_test(test_warmup_failed_and_warnings),
         cmocka_unit_test(test_envs),
         cmocka_unit_test(test_env_file_embedded),
+        cmocka_unit_test(test_env_read_with_store),
         cmocka_unit_test(test_info_primary_and_bad_line),
         cmocka_unit_test(test_baseline),
         cmocka_unit_test(test_exclude_outliers_and_all_metrics),

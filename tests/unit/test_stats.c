@@ -260,42 +260,65 @@ static void test_fieller(void **state)
     assert_true(isnan(r.ratio));
 }
 
+static int cmp_double(const void *x, const void *y)
+{
+    double u = *(const double *)x, v = *(const double *)y;
+    return (u > v) - (u < v);
+}
+
+/* rd_stats_mann_whitney_sorted, the function the analysis calls, on
+ * sorted copies of a and b (the order of a sample does not change U). */
 static void check_mw(const double *a, size_t na, const double *b, size_t nb,
                      double u, double p, int exact)
 {
+    double *sa = malloc(na * sizeof *sa), *sb = malloc(nb * sizeof *sb);
+    assert_non_null(sa);
+    assert_non_null(sb);
+    memcpy(sa, a, na * sizeof *sa);
+    memcpy(sb, b, nb * sizeof *sb);
+    qsort(sa, na, sizeof *sa, cmp_double);
+    qsort(sb, nb, sizeof *sb, cmp_double);
     struct rd_mwu r;
-    assert_int_equal(rd_stats_mann_whitney(a, na, b, nb, &r), RD_OK);
+    assert_int_equal(rd_stats_mann_whitney_sorted(sa, na, sb, nb, &r), RD_OK);
+    free(sa);
+    free(sb);
     NEAR(u, r.u);
     PNEAR(p, r.p);
     assert_int_equal(r.exact, exact);
     NEAR(u / ((double)na * (double)nb), r.a);
 }
 
-/* stats.mannwhitneyu(a, b, alternative='two-sided', method=M): M = 'exact'
- * when there are no ties and both n <= 50, else 'asymptotic'. */
+/* Expected U and p from scipy.stats.mannwhitneyu(a, b,
+ * alternative='two-sided', method=M), abbreviated mwu(a, b, M) below, with
+ * M = 'exact' where the production rule (no ties, both n <= 50) is exact
+ * and 'asymptotic' (continuity and tie correction) otherwise. The printed
+ * statistic is U of a. */
 static void test_mann_whitney(void **state)
 {
     (void)state;
-    check_mw(sleep1, 10, sleep2, 10, 25.5, 0.06932757543362658, 0);     /* ties */
-    check_mw(ctrl, 10, trt2, 10, 25.0, 0.06301283855463422, 1);         /* exact */
-    check_mw(ctrl, 10, trt1, 10, 67.5, 0.1985957586332152, 0);          /* one tie */
+    /* exact, no ties, small n */
+    /* mwu(ctrl, trt2, 'exact') -> U 25.0, p 0.06301283855463422 */
+    check_mw(ctrl, 10, trt2, 10, 25.0, 0.06301283855463422, 1);
+    /* mwu([1, 2], [3, 5], 'exact') -> U 0.0, p 0.3333333333333333 */
     const double a2[] = { 1, 2 }, b2[] = { 3, 5 };
     check_mw(a2, 2, b2, 2, 0.0, 0.3333333333333333, 1);
-    const double ta[] = { 1, 2, 2, 3 }, tb[] = { 2, 3, 4, 5, 5 };
-    check_mw(ta, 4, tb, 5, 2.5, 0.07854585095119067, 0);
-    /* no ties between sleep1[:4] and sleep2: method='exact' */
+    /* mwu(sleep1[:4], sleep2, 'exact') -> U 2.0, p 0.007992007992007992 */
     check_mw(sleep1, 4, sleep2, 10, 2.0, 0.007992007992007992, 1);
-    check_mw(big, 200, big2, 200, 19690.0, 0.7889295202436494, 0);
+    /* mwu([1.1, 2.2, 3.3, 4.4, 5.5, 6.6, 7.7], [0.5, 8.8, 9.9], 'exact')
+     * -> U 7.0, p 0.5166666666666666 */
     const double s7[] = { 1.1, 2.2, 3.3, 4.4, 5.5, 6.6, 7.7 }, s3[] = { 0.5, 8.8, 9.9 };
     check_mw(s7, 7, s3, 3, 7.0, 0.5166666666666666, 1);
-    /* 50 x 50 without ties: e1 = [2.0*i], e2 = [2.0*i+1+(10 if i>25 else 0)] */
+    /* 50 x 50, the largest exact case:
+     * e1 = [2.0*i for i in range(50)]; e2 = [2.0*i+1+(10 if i>25 else 0) for i in range(50)]
+     * mwu(e1, e2, 'exact') -> U 1120.0, p 0.3735888965213186 */
     double e1[50], e2[50];
     for (int i = 0; i < 50; i++) {
         e1[i] = 2.0 * i;
         e2[i] = 2.0 * i + 1 + (i > 25 ? 10 : 0);
     }
     check_mw(e1, 50, e2, 50, 1120.0, 0.3735888965213186, 1);
-    /* a far tail: [0..19] vs [20.5..39.5], p = 2/C(40,20) */
+    /* a far tail: f1 = list(range(20)); f2 = [i+20.5 for i in range(20)]
+     * mwu(f1, f2, 'exact') -> U 0.0, p 1.4508889103849684e-11 (= 2/C(40,20)) */
     double f1[20], f2[20];
     for (int i = 0; i < 20; i++) {
         f1[i] = i;
@@ -303,10 +326,34 @@ static void test_mann_whitney(void **state)
     }
     check_mw(f1, 20, f2, 20, 0.0, 1.4508889103849684e-11, 1);
 
+    /* ties: the normal approximation with tie and continuity correction */
+    /* mwu(sleep1, sleep2, 'asymptotic') -> U 25.5, p 0.06932757543362658 */
+    check_mw(sleep1, 10, sleep2, 10, 25.5, 0.06932757543362658, 0);
+    /* one tie (4.17): mwu(ctrl, trt1, 'asymptotic') -> U 67.5, p 0.1985957586332152 */
+    check_mw(ctrl, 10, trt1, 10, 67.5, 0.1985957586332152, 0);
+    /* ties within and across: mwu([1, 2, 2, 3], [2, 3, 4, 5, 5], 'asymptotic')
+     * -> U 2.5, p 0.07854585095119067 */
+    const double ta[] = { 1, 2, 2, 3 }, tb[] = { 2, 3, 4, 5, 5 };
+    check_mw(ta, 4, tb, 5, 2.5, 0.07854585095119067, 0);
+
+    /* n > 50: asymptotic even without ties */
+    /* g1 = [2.0*i for i in range(51)]; g2 = [2.0*i+1+(20 if i>30 else 0) for i in range(60)]
+     * (no value in both) mwu(g1, g2, 'asymptotic') -> U 1130.0, p 0.0180814132648718 */
+    double g1[51], g2[60];
+    for (int i = 0; i < 51; i++)
+        g1[i] = 2.0 * i;
+    for (int i = 0; i < 60; i++)
+        g2[i] = 2.0 * i + 1 + (i > 30 ? 20 : 0);
+    check_mw(g1, 51, g2, 60, 1130.0, 0.0180814132648718, 0);
+    /* 200 x 200 with ties: mwu(big, big2, 'asymptotic') -> U 19690.0, p 0.7889295202436494 */
+    check_mw(big, 200, big2, 200, 19690.0, 0.7889295202436494, 0);
+
     struct rd_mwu r;
     const double same[] = { 4, 4, 4 };
-    rd_stats_mann_whitney(same, 3, same, 3, &r);
+    rd_stats_mann_whitney_sorted(same, 3, same, 3, &r);
     assert_true(isnan(r.p)); /* all tied: no variance for the z */
+    rd_stats_mann_whitney_sorted(same, 3, same, 0, &r);
+    assert_true(isnan(r.u) && isnan(r.p)); /* an empty sample: nothing to test */
 }
 
 static void test_mw_min_p(void **state)
@@ -455,12 +502,6 @@ static void test_bootstrap_median(void **state)
     assert_true(lo == 9 && hi == 9);
     rd_stats_bootstrap_median(one, 1, 0, 1, 0.95, &lo, &hi);
     assert_true(isnan(lo));
-}
-
-static int cmp_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
 }
 
 /* rd_stats_sort against libc's qsort on the shapes that break quicksorts:

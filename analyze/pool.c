@@ -1,0 +1,181 @@
+/*
+ * pool.c - the workloads analysed and written in parallel, in order.
+ *
+ * After reading, analysing and writing the workloads is most of the time
+ * of a big store, and workloads are independent of each other. So when the
+ * workloads hold at least opts.parallel_values values, up to
+ * opts.threads - 1 helper threads and this one take workloads in name
+ * order from a shared counter, each writing into the workload's own
+ * buffer, and this thread appends the finished buffers to the document in
+ * name order as they complete: the same bytes as one thread, with at most
+ * a few workloads' text held twice. Everything a workload's analysis
+ * writes lives in its own struct wctx; what they share (the analysis, the
+ * metric order) is only read.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jw.h"
+#include "workload.h"
+
+struct named_metric {
+    const char *name;
+    uint32_t id;
+};
+
+static int cmp_named_metric(const void *x, const void *y)
+{
+    const struct named_metric *a = x, *b = y;
+    return strcmp(a->name, b->name);
+}
+
+static int cmp_wl(const void *x, const void *y)
+{
+    const struct wl *const *a = x, *const *b = y;
+    return strcmp((*a)->name, (*b)->name);
+}
+
+struct wl_jobs {
+    struct rd_analysis *a;
+    const uint32_t *by_name;
+    struct wl **order;          /* workloads by name */
+    size_t n;
+    struct jw at;               /* the writer inside "workloads":[ */
+    struct rd_buf *text;        /* per workload */
+    rd_status *st;              /* per workload */
+    atomic_bool *done;          /* per workload: text and st are final */
+    atomic_size_t next;         /* the next workload to take */
+    atomic_bool failed;         /* stop taking workloads */
+    const struct rd_analysis_sink *sink; /* NULL: the document stays in memory */
+    struct rd_diag *d;
+};
+
+/* Pieces of about this size go to a sink. */
+#define SINK_PIECE (1u << 20)
+
+/* Analyses and writes the next workload not yet taken; false when none is
+ * left (or one failed). */
+static bool write_next_workload(struct wl_jobs *j)
+{
+    if (atomic_load(&j->failed))
+        return false;
+    size_t i = atomic_fetch_add(&j->next, 1);
+    if (i >= j->n)
+        return false;
+    struct jw w = j->at;
+    w.b = &j->text[i];
+    w.first[w.depth] = i == 0;
+    j->st[i] = rd_workload_write(j->a, j->by_name, j->order[i], &w);
+    if (j->st[i])
+        atomic_store(&j->failed, true);
+    atomic_store(&j->done[i], true);
+    return true;
+}
+
+static void *workload_helper(void *arg)
+{
+    while (write_next_workload(arg))
+        ;
+    rd_stats_release_thread();
+    return NULL;
+}
+
+/* Appends the finished workloads from *flushed on, in order, to w's
+ * buffer; stops at the first unfinished one or the first failure. */
+static rd_status flush_workloads(struct wl_jobs *j, size_t *flushed, struct jw *w)
+{
+    for (; *flushed < j->n && atomic_load(&j->done[*flushed]); (*flushed)++) {
+        size_t i = *flushed;
+        if (j->st[i])
+            return j->st[i];
+        rd_status st = rd_buf_add(w->b, j->text[i].ptr, j->text[i].len);
+        rd_buf_release(&j->text[i]);
+        if (!st && j->sink && w->b->len >= SINK_PIECE) {
+            st = j->sink->write(j->sink->ctx, w->b->ptr, w->b->len, j->d);
+            rd_buf_reset(w->b);
+        }
+        if (st)
+            return st;
+        w->first[w->depth] = false;
+    }
+    return RD_OK;
+}
+
+static size_t count_values(const struct rd_analysis *a)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < a->ncfgs; i++)
+        for (uint32_t k = 0; k < a->cfgs[i].nseries; k++)
+            n += a->cfgs[i].series[k].len;
+    return n;
+}
+
+#define MAX_WRITE_THREADS 8
+
+rd_status rd_workloads_write(struct rd_analysis *a, struct jw *w,
+                             const struct rd_analysis_sink *sink, struct rd_diag *d)
+{
+    size_t n = a->nwls;
+    struct wl_jobs j = {.a = a, .n = n, .at = *w, .sink = sink, .d = d};
+    struct named_metric *names = malloc((a->nmetrics ? a->nmetrics : 1) * sizeof *names);
+    uint32_t *by_name = malloc((a->nmetrics ? a->nmetrics : 1) * sizeof *by_name);
+    j.order = malloc((n ? n : 1) * sizeof *j.order);
+    j.text = malloc((n ? n : 1) * sizeof *j.text);
+    for (size_t i = 0; j.text && i < n; i++)
+        rd_buf_init(&j.text[i], 0);
+    j.st = calloc(n ? n : 1, sizeof *j.st);
+    j.done = calloc(n ? n : 1, sizeof *j.done);
+    rd_status st = RD_ERR_NOMEM;
+    if (!names || !by_name || !j.order || !j.text || !j.st || !j.done)
+        goto out;
+    for (size_t m = 0; m < a->nmetrics; m++)
+        names[m] = (struct named_metric){a->metrics[m], (uint32_t)m};
+    if (a->nmetrics > 1)
+        qsort(names, a->nmetrics, sizeof *names, cmp_named_metric);
+    for (size_t m = 0; m < a->nmetrics; m++)
+        by_name[m] = names[m].id;
+    j.by_name = by_name;
+    for (size_t i = 0; i < n; i++) {
+        j.order[i] = &a->wls[i];
+        atomic_init(&j.done[i], false);
+    }
+    if (n > 1)
+        qsort(j.order, n, sizeof *j.order, cmp_wl);
+    atomic_init(&j.next, 0);
+    atomic_init(&j.failed, false);
+
+    size_t threads = 1;
+    if (n > 1 && a->o.threads > 1 && a->o.parallel_values &&
+        count_values(a) >= a->o.parallel_values)
+        threads = a->o.threads < n ? a->o.threads : n;
+    if (threads > MAX_WRITE_THREADS)
+        threads = MAX_WRITE_THREADS;
+    pthread_t tid[MAX_WRITE_THREADS];
+    size_t helpers = 0;
+    while (helpers + 1 < threads && pthread_create(&tid[helpers], NULL, workload_helper, &j) == 0)
+        helpers++;
+    size_t flushed = 0;
+    st = RD_OK;
+    while (!st && write_next_workload(&j))
+        st = flush_workloads(&j, &flushed, w);
+    if (st)
+        atomic_store(&j.failed, true);
+    for (size_t t = 0; t < helpers; t++)
+        pthread_join(tid[t], NULL);
+    if (!st)
+        st = flush_workloads(&j, &flushed, w);
+    rd_stats_release_thread();
+out:
+    if (j.text)
+        for (size_t i = 0; i < n; i++)
+            rd_buf_release(&j.text[i]);
+    free(names);
+    free(by_name);
+    free(j.order);
+    free(j.text);
+    free(j.st);
+    free(j.done);
+    return st;
+}

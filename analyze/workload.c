@@ -1,0 +1,298 @@
+/*
+ * workload.c - one workload made ready for its tests: its configs sorted
+ * by id, the metrics its runs hold, the primary metric, and each config's
+ * values of a metric in run order with their descriptive statistics.
+ *
+ * Everything is computed from the values in run order, so the same
+ * stores give the same bytes. Anything a method cannot define for the
+ * data (the sd of one run) is NaN here, written as null and explained by
+ * a warning, never replaced by a number.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rundown/array.h"
+#include "workload.h"
+
+/* Largest n for the bootstrap CI of the median, when --bootstrap asks for
+ * it (see rd_prep_series). */
+#define BOOTSTRAP_MAX_N 50
+
+static int cmp_cfg(const void *x, const void *y)
+{
+    const struct cfg *const *a = x, *const *b = y;
+    return strcmp((*a)->id, (*b)->id);
+}
+
+bool rd_wctx_has_metric(const struct wctx *x, int64_t id)
+{
+    if (id < 0)
+        return false;
+    for (size_t i = 0; i < x->nmets; i++)
+        if (x->mets[i] == (uint32_t)id)
+            return true;
+    return false;
+}
+
+struct ordpos {
+    uint32_t ord, pos;
+};
+
+static int cmp_ordpos(const void *x, const void *y)
+{
+    const struct ordpos *a = x, *b = y;
+    if (a->ord != b->ord)
+        return a->ord < b->ord ? -1 : 1;
+    return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+/* Copies s's values into out in run order (stable for equal run numbers). */
+static rd_status ordered_values(const struct series *s, double *out)
+{
+    bool sorted = true;
+    for (uint32_t i = 1; i < s->len && sorted; i++)
+        sorted = s->ord[i - 1] <= s->ord[i];
+    if (sorted) {
+        memcpy(out, s->v, s->len * sizeof *out);
+        return RD_OK;
+    }
+    struct ordpos *op = malloc(s->len * sizeof *op);
+    if (!op)
+        return RD_ERR_NOMEM;
+    for (uint32_t i = 0; i < s->len; i++) {
+        op[i].ord = s->ord[i];
+        op[i].pos = i;
+    }
+    qsort(op, s->len, sizeof *op, cmp_ordpos);
+    for (uint32_t i = 0; i < s->len; i++)
+        out[i] = s->v[op[i].pos];
+    free(op);
+    return RD_OK;
+}
+
+static rd_status need_scratch(struct wctx *x, size_t n)
+{
+    return RD_ARRAY_GROW(x->scratch, x->scratch_cap, n ? n : 1);
+}
+
+void rd_prep_release(struct prep *p)
+{
+    if (p->used != p->all)
+        free(p->used);
+    free(p->all);
+    free(p->outl);
+    free(p->sorted);
+    memset(p, 0, sizeof *p);
+}
+
+rd_status rd_prep_series(struct wctx *x, const struct series *s, bool full, struct prep *p)
+{
+    memset(p, 0, sizeof *p);
+    p->med_lo = p->med_hi = p->med_level = NAN;
+    p->trend.s = p->trend.tau = p->trend.z = p->trend.p = NAN;
+    p->tested = full;
+    if (!s || s->len == 0) {
+        rd_stats_summarize(NULL, 0, x->a->o.confidence, NULL, &p->sum);
+        return RD_OK;
+    }
+    p->have = true;
+    size_t n = s->len;
+    p->all = malloc(n * sizeof *p->all);
+    p->outl = malloc(n * sizeof *p->outl);
+    if (!p->all || !p->outl || need_scratch(x, n))
+        return RD_ERR_NOMEM;
+    RD_TRY(ordered_values(s, p->all));
+    p->n_all = n;
+    /* Outliers are judged on every value, so the flags do not depend on
+     * whether they are then excluded. */
+    memcpy(x->scratch, p->all, n * sizeof *p->all);
+    rd_stats_sort(x->scratch, n);
+    double q1 = rd_stats_quantile_sorted(x->scratch, n, 0.25);
+    double q3 = rd_stats_quantile_sorted(x->scratch, n, 0.75);
+    p->noutl = rd_stats_tukey(p->all, n, q1, q3, p->outl);
+    p->used = p->all;
+    p->n_used = n;
+    if (x->a->o.exclude_outliers && p->noutl > 0) {
+        p->used = malloc(n * sizeof *p->used);
+        if (!p->used)
+            return RD_ERR_NOMEM;
+        size_t k = 0, o = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (o < p->noutl && p->outl[o] == i) {
+                o++;
+                continue;
+            }
+            p->used[k++] = p->all[i];
+        }
+        p->n_used = k;
+    }
+    /* Without exclusions the sorted copy above is the sorted sample: one
+     * sort per series serves the summary, the tests and the median CI. */
+    if (p->used == p->all)
+        rd_stats_summarize_sorted(p->used, x->scratch, n, x->a->o.confidence, &p->sum);
+    else
+        rd_stats_summarize(p->used, p->n_used, x->a->o.confidence, x->scratch, &p->sum);
+    if (full) {
+        p->sorted = malloc(p->n_used * sizeof *p->sorted + 1);
+        if (!p->sorted)
+            return RD_ERR_NOMEM;
+        memcpy(p->sorted, x->scratch, p->n_used * sizeof *p->sorted);
+        /* The exact order-statistic interval is the default: deterministic,
+         * O(log n), and its coverage is known. The bootstrap only runs when
+         * asked for (--bootstrap B > 0), and only up to BOOTSTRAP_MAX_N
+         * values, past which it would cost B x n draws for nothing. */
+        if (x->a->o.bootstrap > 0 && p->n_used <= BOOTSTRAP_MAX_N) {
+            p->med_method = "bootstrap";
+            RD_TRY(rd_stats_bootstrap_median(p->used, p->n_used, x->a->o.bootstrap,
+                                             x->a->o.seed, x->a->o.confidence, &p->med_lo,
+                                             &p->med_hi));
+        } else {
+            p->med_method = "binomial";
+            rd_stats_median_ci_binomial(p->sorted, p->n_used, x->a->o.confidence, &p->med_lo,
+                                        &p->med_hi, &p->med_level);
+        }
+        rd_stats_mann_kendall(p->used, p->n_used, &p->trend);
+    }
+    return RD_OK;
+}
+
+enum rd_better rd_analysis_metric_better(const struct rd_analysis *a, uint32_t m)
+{
+    struct rd_metric_def def;
+    rd_metric_describe(a->metrics[m], &def);
+    return def.better;
+}
+
+bool rd_better_than(double u, double v, enum rd_better b)
+{
+    if (isnan(u))
+        return false;
+    if (isnan(v))
+        return true;
+    return b == RD_BETTER_HIGHER ? u > v : u < v;
+}
+
+bool rd_cfg_is_baseline(const struct rd_analysis *a, const struct cfg *c)
+{
+    if (!a->o.baseline_key)
+        return false;
+    for (size_t i = 0; i < c->nlabels; i++)
+        if (strcmp(c->labels[i].key, a->o.baseline_key) == 0)
+            return strcmp(c->labels[i].value, a->o.baseline_val) == 0;
+    return false;
+}
+
+void rd_cfg_display_name(const struct cfg *c, char *out, size_t size)
+{
+    size_t o = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < c->nlabels && o + 1 < size; i++) {
+        int n = snprintf(out + o, size - o, "%s%s", i ? "/" : "", c->labels[i].value);
+        if (n < 0)
+            break;
+        o += (size_t)n;
+    }
+    if (c->nlabels == 0)
+        snprintf(out, size, "(no labels)");
+}
+
+void rd_wctx_release(struct wctx *x)
+{
+    if (x->preps)
+        for (size_t i = 0; i < x->ntested * x->k; i++)
+            rd_prep_release(&x->preps[i]);
+    if (x->tests)
+        for (size_t i = 0; i < x->ntested; i++)
+            free(x->tests[i].pairs);
+    free(x->preps);
+    free(x->tests);
+    free(x->cs);
+    free(x->mets);
+    free(x->tested);
+    free(x->rc.tied);
+    free(x->warns);
+    free(x->scratch);
+    rd_arena_release(&x->tmp);
+}
+
+static int64_t pick_primary(const struct wctx *x)
+{
+    const struct rd_analysis *a = x->a;
+    int64_t id = rd_analysis_metric_id(a, x->w->primary);
+    if (rd_wctx_has_metric(x, id))
+        return id;
+    if (rd_wctx_has_metric(x, id = rd_analysis_metric_id(a, a->o.metric)))
+        return id;
+    if (rd_wctx_has_metric(x, id = rd_analysis_metric_id(a, "rps")))
+        return id;
+    if (rd_wctx_has_metric(x, id = rd_analysis_metric_id(a, "wall_ms")))
+        return id;
+    if (rd_wctx_has_metric(x, x->w->first_metric))
+        return x->w->first_metric;
+    return x->nmets ? (int64_t)x->mets[0] : -1;
+}
+
+rd_status rd_wctx_analyse(struct wctx *x, struct rd_analysis *a, const uint32_t *by_name,
+                          struct wl *wl)
+{
+    memset(x, 0, sizeof *x);
+    x->a = a;
+    x->w = wl;
+    rd_arena_init(&x->tmp);
+    x->k = wl->ncfgs;
+    x->cs = malloc((x->k ? x->k : 1) * sizeof *x->cs);
+    x->mets = malloc((a->nmetrics ? a->nmetrics : 1) * sizeof *x->mets);
+    if (!x->cs || !x->mets)
+        return RD_ERR_NOMEM;
+    for (size_t i = 0; i < x->k; i++)
+        x->cs[i] = &a->cfgs[wl->cfgs[i]];
+    if (x->k > 1)
+        qsort(x->cs, x->k, sizeof *x->cs, cmp_cfg);
+    /* Metrics present in any config of the workload, by name. */
+    {
+        unsigned char *seen = calloc(a->nmetrics ? a->nmetrics : 1, 1);
+        if (!seen)
+            return RD_ERR_NOMEM;
+        for (size_t i = 0; i < x->k; i++)
+            for (uint32_t j = 0; j < x->cs[i]->nseries; j++)
+                seen[x->cs[i]->series[j].metric] = 1;
+        for (size_t m = 0; m < a->nmetrics; m++)
+            if (seen[by_name[m]])
+                x->mets[x->nmets++] = by_name[m];
+        free(seen);
+    }
+    int64_t prim = pick_primary(x);
+    x->have_primary = prim >= 0;
+    x->primary = prim >= 0 ? (uint32_t)prim : 0;
+    x->better = RD_BETTER_NONE;
+    if (prim >= 0) {
+        int b = wl->better ? rd_better_parse(wl->better) : -1;
+        x->better = b >= 0 ? (enum rd_better)b : rd_analysis_metric_better(a, x->primary);
+    }
+    /* tested[0] is always the primary metric. */
+    x->tested = malloc((x->nmets ? x->nmets : 1) * sizeof *x->tested);
+    if (!x->tested)
+        return RD_ERR_NOMEM;
+    if (prim >= 0) {
+        x->tested[x->ntested++] = x->primary;
+        if (a->o.all_metrics)
+            for (size_t m = 0; m < x->nmets; m++)
+                if (x->mets[m] != x->primary)
+                    x->tested[x->ntested++] = x->mets[m];
+    }
+    x->preps = calloc(x->ntested * x->k > 0 ? x->ntested * x->k : 1, sizeof *x->preps);
+    x->tests = calloc(x->ntested ? x->ntested : 1, sizeof *x->tests);
+    if (!x->preps || !x->tests)
+        return RD_ERR_NOMEM;
+    for (size_t ti = 0; ti < x->ntested; ti++) {
+        for (size_t i = 0; i < x->k; i++)
+            RD_TRY(rd_prep_series(x, rd_cfg_find_series(x->cs[i], x->tested[ti]), true,
+                                  &x->preps[ti * x->k + i]));
+        RD_TRY(rd_compare_metric(x, ti));
+    }
+    if (x->ntested)
+        RD_TRY(rd_recommend(x, &x->rc));
+    return rd_warnings_collect(x, &x->rc);
+}

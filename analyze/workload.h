@@ -1,0 +1,181 @@
+/*
+ * workload.h - the analysis of one workload (private to analyze/).
+ *
+ * A workload is analysed on its own, into a struct wctx, and written out
+ * before the next is looked at; workloads share only the read-only
+ * struct rd_analysis, which is what lets pool.c run them on several
+ * threads. The modules, in the order they run:
+ *
+ *   workload.c   the configs sorted, the metrics present, the primary
+ *                metric, and each config's values prepared (descriptives)
+ *   compare.c    omnibus and pairwise tests between the configs
+ *   recommend.c  the recommended config and the sentence that says why
+ *   warnings.c   what the reader must know about the data
+ *   write.c      the workload (and the whole document) as JSON
+ *   pool.c       workloads analysed and written in parallel, in order
+ */
+#ifndef RUNDOWN_ANALYZE_WORKLOAD_H
+#define RUNDOWN_ANALYZE_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis_int.h"
+#include "rundown/arena.h"
+#include "rundown/metrics.h"
+#include "stats.h"
+
+struct jw;
+
+/* One metric of one config, ready for output and tests. */
+struct prep {
+    bool have;
+    size_t n_all, n_used, noutl;
+    double *all;      /* values in run order */
+    double *used;     /* all, or all without outliers (--exclude-outliers) */
+    double *sorted;   /* used, ascending */
+    size_t *outl;     /* indices into all */
+    struct rd_summary sum;
+    double med_lo, med_hi, med_level;
+    struct rd_trend trend;
+    bool tested;
+    const char *med_method;   /* "binomial" or "bootstrap" */
+};
+
+struct pair {
+    size_t a, b;      /* positions in the workload's sorted config list */
+    struct rd_welch w;
+    struct rd_mwu mw;
+    double g, p_holm, p_bh;
+    struct rd_ratio r;
+};
+
+struct warn {
+    const char *code, *config, *metric;
+    char *msg;
+};
+
+struct tests {
+    uint32_t metric;
+    enum rd_better better;
+    struct rd_anova anova, wanova;
+    struct rd_kruskal kw;
+    bool have_multi;
+    struct pair *pairs;
+    size_t npairs;
+    size_t best;      /* position of the best config, or SIZE_MAX */
+    const char *scope; /* "all", "vs_best" or "none" */
+};
+
+struct reco {
+    bool have;
+    size_t best, recommended;
+    size_t *tied;
+    size_t ntied;
+    int64_t tie_metric;
+    char reason[2048];
+};
+
+/* Everything about the workload being written. */
+struct wctx {
+    struct rd_analysis *a;
+    struct wl *w;
+    struct cfg **cs;          /* sorted by id */
+    size_t k;
+    uint32_t *mets;           /* metrics present, sorted by name */
+    size_t nmets;
+    bool have_primary;        /* false: no run of the workload holds a metric */
+    uint32_t primary;
+    enum rd_better better;
+    uint32_t *tested;         /* metrics with tests */
+    size_t ntested;
+    struct prep *preps;       /* [tested index][config] */
+    struct tests *tests;      /* [tested index] */
+    struct reco rc;
+    struct warn *warns;
+    size_t nwarns, capwarns;
+    struct rd_arena tmp;      /* warning text, per workload */
+    double *scratch;
+    size_t scratch_cap;
+};
+
+/* ---- workload.c ---- */
+
+/**
+ * Analyses workload wl of a into x: configs, metrics, prepared values,
+ * tests, recommendation and warnings. by_name lists every metric id of a
+ * ordered by name. Call rd_wctx_release(x) afterwards, also on failure
+ * (RD_ERR_NOMEM).
+ */
+rd_status rd_wctx_analyse(struct wctx *x, struct rd_analysis *a, const uint32_t *by_name,
+                          struct wl *wl);
+void rd_wctx_release(struct wctx *x);
+
+/** Fills p for series s (NULL: the config lacks the metric). 'full' adds the
+ * median CI and the trend test (tested metrics only). Release p with
+ * rd_prep_release, also on failure. */
+rd_status rd_prep_series(struct wctx *x, const struct series *s, bool full, struct prep *p);
+void rd_prep_release(struct prep *p);
+
+/** The registry's better direction of metric m. */
+enum rd_better rd_analysis_metric_better(const struct rd_analysis *a, uint32_t m);
+/** Does some config of the workload hold metric id (-1: no)? */
+bool rd_wctx_has_metric(const struct wctx *x, int64_t id);
+/** Is mean u better than mean v under direction b? A NaN is never better. */
+bool rd_better_than(double u, double v, enum rd_better b);
+/** Does c carry the --baseline label? */
+bool rd_cfg_is_baseline(const struct rd_analysis *a, const struct cfg *c);
+/** "bun/worker": c's label values joined by '/', in key order. */
+void rd_cfg_display_name(const struct cfg *c, char *out, size_t size);
+
+/* ---- compare.c ---- */
+
+/** The omnibus and pairwise tests on tested metric ti into x->tests[ti]
+ * (x->preps of that metric must be prepared). */
+rd_status rd_compare_metric(struct wctx *x, size_t ti);
+/** The pair of configs u and v (either order), or NULL when not tested. */
+const struct pair *rd_compare_find_pair(const struct tests *t, size_t u, size_t v);
+/** Welch's test (into w) and Fieller's CI of the ratio of means (into r) of
+ * a against b, from their summaries; either output may be NULL. */
+void rd_compare_two(const struct prep *a, const struct prep *b, double confidence,
+                    struct rd_welch *w, struct rd_ratio *r);
+
+/* A config against its --baseline config on the primary metric. */
+struct baseline_cmp {
+    size_t config;      /* position of the baseline config */
+    struct rd_welch w;
+    struct rd_ratio r;
+};
+
+/** Config i against its baseline: the config with the --baseline label whose
+ * other labels equal i's, or the workload's only baseline config. False when
+ * there is none, i is its own, or the workload has no primary metric. */
+bool rd_compare_baseline(const struct wctx *x, size_t i, struct baseline_cmp *out);
+
+/* ---- recommend.c ---- */
+
+/** The recommendation on the primary metric (x->tests[0]) into rc. */
+rd_status rd_recommend(struct wctx *x, struct reco *rc);
+
+/* ---- warnings.c ---- */
+
+/** Appends every warning about the workload to x->warns. */
+rd_status rd_warnings_collect(struct wctx *x, const struct reco *rc);
+
+/* ---- write.c ---- */
+
+/** Analyses workload wl and writes it as one member of an array to w. */
+rd_status rd_workload_write(struct rd_analysis *a, const uint32_t *by_name, struct wl *wl,
+                            struct jw *w);
+
+/* ---- pool.c ---- */
+
+/**
+ * Writes every workload, in name order, into the open array of w; with a
+ * sink, w's buffer is handed to it as it grows (see rd_analysis_write_to).
+ */
+rd_status rd_workloads_write(struct rd_analysis *a, struct jw *w,
+                             const struct rd_analysis_sink *sink, struct rd_diag *d);
+
+#endif
