@@ -1,0 +1,194 @@
+/*
+ * analysis_keys.h - the names of rundown's documents and every key of
+ * rundown.analysis/1, spelled once.
+ *
+ * analyze/ writes analysis.json through these names and render/ reads it
+ * through them, so the contract of docs/analysis.md cannot drift between
+ * the writer and the reader: a key renamed here is renamed for both, and a
+ * key spelled wrong fails to compile instead of reading as absent.
+ *
+ * A key that several objects share (p, metric, mean, ...) is defined once,
+ * under the object it first appears in; the comment on each group names
+ * the keys it borrows. Keys chosen by the data (metric names under
+ * "metrics", label names under "labels", the fields of an environment,
+ * which are rundown.env/1's) are not here.
+ */
+#ifndef RUNDOWN_ANALYSIS_KEYS_H
+#define RUNDOWN_ANALYSIS_KEYS_H
+
+/* ---- the "schema" value of each document rundown reads or writes ---- */
+
+#define RD_RUN_SCHEMA "rundown.run/1"             /* a run record (docs/run-record.md) */
+#define RD_ENV_SCHEMA "rundown.env/1"             /* an environment (docs/environment.md) */
+#define RD_SUITE_SCHEMA "rundown.suite/1"         /* a suite (docs/suite.md) */
+#define RD_ANALYSIS_SCHEMA "rundown.analysis/1"   /* an analysis (docs/analysis.md) */
+#define RD_PUBLISHED_SCHEMA "rundown.published/1" /* published figures (docs/published.md) */
+
+/* ---- top level ---- */
+
+#define RD_AK_SCHEMA "schema"
+#define RD_AK_TITLE "title"
+#define RD_AK_SETTINGS "settings"
+#define RD_AK_ENVIRONMENTS "environments"
+#define RD_AK_INPUTS "inputs"
+#define RD_AK_WORKLOADS "workloads"
+#define RD_AK_REPLICATION "replication"
+
+/* ---- settings (also: baseline, metric, seed) ---- */
+
+#define RD_AK_ALPHA "alpha"
+#define RD_AK_CONFIDENCE "confidence"
+#define RD_AK_BOOTSTRAP "bootstrap"
+#define RD_AK_SEED "seed"
+#define RD_AK_ALL_METRICS "all_metrics"
+#define RD_AK_EXCLUDE_OUTLIERS "exclude_outliers"
+#define RD_AK_POOL_ENVS "pool_envs"
+#define RD_AK_QUANTILES "quantiles"
+#define RD_AK_RATIO_CI "ratio_ci"
+#define RD_AK_ADJUST "adjust"
+
+/* ---- environments[] (the rest of each is a rundown.env/1 object) ---- */
+
+#define RD_AK_ID "id"
+
+/* ---- workloads[] ---- */
+
+#define RD_AK_NAME "name"
+#define RD_AK_CLASS "class"
+#define RD_AK_PRIMARY "primary"
+#define RD_AK_BASELINE "baseline"
+#define RD_AK_CONFIGS "configs"
+#define RD_AK_TESTS "tests"
+#define RD_AK_TESTS_BY_METRIC "tests_by_metric"
+#define RD_AK_RECOMMENDATION "recommendation"
+#define RD_AK_WARNINGS "warnings"
+
+/* ---- workloads[].primary (also: unit, display) ---- */
+
+#define RD_AK_METRIC "metric"
+#define RD_AK_BETTER "better"
+
+/* ---- workloads[].configs[] (also: id, baseline) ---- */
+
+#define RD_AK_LABELS "labels"
+#define RD_AK_DISPLAY "display"
+#define RD_AK_ENV "env"
+#define RD_AK_RUNS "runs"
+#define RD_AK_FAILED_RUNS "failed_runs"
+#define RD_AK_TIMEOUT_RUNS "timeout_runs"
+#define RD_AK_LOAD_ERROR_RUNS "load_error_runs"
+#define RD_AK_METRICS "metrics"
+
+/* ---- configs[].metrics.NAME: the statistics of one metric (also: better) ---- */
+
+#define RD_AK_N "n"
+#define RD_AK_MEAN "mean"
+#define RD_AK_SD "sd"
+#define RD_AK_SE "se"
+#define RD_AK_CI_LOW "ci_low"
+#define RD_AK_CI_HIGH "ci_high"
+#define RD_AK_MEDIAN "median"
+#define RD_AK_MIN "min"
+#define RD_AK_MAX "max"
+#define RD_AK_Q1 "q1"
+#define RD_AK_Q3 "q3"
+#define RD_AK_P90 "p90"
+#define RD_AK_P95 "p95"
+#define RD_AK_P99 "p99"
+#define RD_AK_MAD "mad"
+#define RD_AK_CV "cv"
+#define RD_AK_GEOMEAN "geomean"
+#define RD_AK_OUTLIERS "outliers"
+#define RD_AK_VALUES "values"
+#define RD_AK_UNIT "unit"
+#define RD_AK_EXCLUDED "excluded"
+#define RD_AK_MEDIAN_CI_LOW "median_ci_low"
+#define RD_AK_MEDIAN_CI_HIGH "median_ci_high"
+#define RD_AK_MEDIAN_CI_METHOD "median_ci_method"
+#define RD_AK_MEDIAN_CI_LEVEL "median_ci_level"
+#define RD_AK_TREND "trend"
+
+/* ---- ...metrics.NAME.trend (also: p) ---- */
+
+#define RD_AK_S "s"
+#define RD_AK_TAU "tau"
+
+/* ---- configs[].baseline: the same keys as a pair, and config, metric ---- */
+
+#define RD_AK_CONFIG "config"
+
+/* ---- workloads[].tests (also: metric, better) ---- */
+
+#define RD_AK_ANOVA "anova"
+#define RD_AK_WELCH_ANOVA "welch_anova"
+#define RD_AK_KRUSKAL "kruskal"
+#define RD_AK_PAIRS_SCOPE "pairs_scope"
+#define RD_AK_RATIO_METHOD "ratio_method"
+#define RD_AK_PAIRS "pairs"
+
+/* ---- tests.anova and tests.welch_anova (also: p) ---- */
+
+#define RD_AK_F "f"
+#define RD_AK_DF1 "df1"
+#define RD_AK_DF2 "df2"
+
+/* ---- tests.kruskal (also: p) ---- */
+
+#define RD_AK_H "h"
+#define RD_AK_DF "df"
+
+/* ---- tests.pairs[] ---- */
+
+#define RD_AK_A "a"
+#define RD_AK_B "b"
+#define RD_AK_WELCH_T "welch_t"
+#define RD_AK_WELCH_DF "welch_df"
+#define RD_AK_P "p"
+#define RD_AK_P_HOLM "p_holm"
+#define RD_AK_P_BH "p_bh"
+#define RD_AK_MW_U "mw_u"
+#define RD_AK_MW_P "mw_p"
+#define RD_AK_MW_METHOD "mw_method"
+#define RD_AK_HEDGES_G "hedges_g"
+#define RD_AK_PROB_SUPERIORITY "prob_superiority"
+#define RD_AK_DIFF "diff"
+#define RD_AK_DIFF_CI_LOW "diff_ci_low"
+#define RD_AK_DIFF_CI_HIGH "diff_ci_high"
+#define RD_AK_RATIO "ratio"
+#define RD_AK_RATIO_CI_LOW "ratio_ci_low"
+#define RD_AK_RATIO_CI_HIGH "ratio_ci_high"
+
+/* ---- workloads[].recommendation ---- */
+
+#define RD_AK_BEST "best"
+#define RD_AK_TIED "tied"
+#define RD_AK_RECOMMENDED "recommended"
+#define RD_AK_REASON "reason"
+#define RD_AK_TIE_BREAKER "tie_breaker"
+
+/* ---- workloads[].warnings[] (also: config, metric) ---- */
+
+#define RD_AK_CODE "code"
+#define RD_AK_MESSAGE "message"
+
+/* ---- replication[] (also: title, labels, config, env, metric, ratio,
+ *      ratio_ci_low, ratio_ci_high, welch_t, welch_df, p) ---- */
+
+#define RD_AK_FILE "file"
+#define RD_AK_STUDY "study"
+#define RD_AK_MACHINE "machine"
+#define RD_AK_SOURCE "source"
+#define RD_AK_METHOD "method"
+#define RD_AK_VERSIONS "versions"
+#define RD_AK_WORKLOAD "workload"
+#define RD_AK_STATISTIC "statistic"
+#define RD_AK_APPROX "approx"
+#define RD_AK_PARAMS_DIFFER "params_differ"
+#define RD_AK_NOTE "note"
+#define RD_AK_PUBLISHED "published"
+#define RD_AK_OURS "ours"
+
+/* replication[].published: mean, sd, n, ci_low, ci_high;
+ * replication[].ours: mean, sd, n, statistic. */
+
+#endif
