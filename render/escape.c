@@ -4,14 +4,26 @@
  *
  * The rules are deliberately conservative: it is always better to print a
  * backslash too many in report.md than to let a label start a table row, a
- * link or a gnuplot command. Depends only on rd_buf.
+ * link or a gnuplot command. Depends only on rd_buf and core's UTF-8
+ * decoder (rundown/utf8.h).
  */
 #include "escape.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+
+#include "rundown/utf8.h"
+
+/* Length in bytes of the character starting at s (NUL-terminated): its
+ * UTF-8 sequence, or 1 for a byte that starts none. */
+static size_t utf8_step(const char *s)
+{
+    size_t n = rd_utf8_decode((const unsigned char *)s, strnlen(s, 4), NULL);
+    return n ? n : 1;
+}
 
 int rd_escape_parse(const char *name, size_t len)
 {
@@ -166,15 +178,14 @@ rd_status rd_sanitize_filename(struct rd_buf *out, const char *s, size_t max)
 }
 
 /* Bytes of a UTF-8 punctuation or symbol character GitHub drops from
- * anchors: U+00A0..U+00BF, U+00D7, U+00F7 and U+2000..U+206F; else 0. */
-static size_t utf8_punct(const unsigned char *p)
+ * anchors: U+00A0..U+00BF, U+00D7, U+00F7 and U+2000..U+207F; else 0. */
+static size_t utf8_punct(const char *p)
 {
-    if (p[0] == 0xc2 && p[1] >= 0xa0 && p[1] <= 0xbf)
-        return 2;
-    if (p[0] == 0xc3 && (p[1] == 0x97 || p[1] == 0xb7))
-        return 2;
-    if (p[0] == 0xe2 && (p[1] == 0x80 || p[1] == 0x81) && p[2] >= 0x80 && p[2] <= 0xbf)
-        return 3;
+    uint32_t cp;
+    size_t n = rd_utf8_decode((const unsigned char *)p, strnlen(p, 4), &cp);
+    if (n && ((cp >= 0xa0 && cp <= 0xbf) || cp == 0xd7 || cp == 0xf7 ||
+              (cp >= 0x2000 && cp <= 0x207f)))
+        return n;
     return 0;
 }
 
@@ -183,7 +194,7 @@ rd_status rd_slug(struct rd_buf *out, const char *text)
     rd_status st = RD_OK;
     for (const char *p = text; *p && st == RD_OK; p++) {
         unsigned char c = (unsigned char)*p;
-        size_t skip = c >= 0x80 ? utf8_punct((const unsigned char *)p) : 0;
+        size_t skip = c >= 0x80 ? utf8_punct(p) : 0;
         if (skip) {
             p += skip - 1;
             continue;
@@ -220,22 +231,12 @@ rd_status rd_name_unique(struct rd_buf *b, unsigned first, const void *items, si
     return RD_OK;
 }
 
-/* Length in bytes of the UTF-8 sequence starting with lead byte c. */
-static size_t utf8_len(unsigned char c)
-{
-    if (c < 0x80) return 1;
-    if ((c & 0xe0) == 0xc0) return 2;
-    if ((c & 0xf0) == 0xe0) return 3;
-    if ((c & 0xf8) == 0xf0) return 4;
-    return 1;
-}
-
 void rd_sheet_name(const char *s, char *out, size_t size)
 {
     size_t len = 0, chars = 0;
     for (const char *p = s; *p && chars < 31;) {
         unsigned char c = (unsigned char)*p;
-        size_t n = utf8_len(c);
+        size_t n = utf8_step(p);
         /* Excel counts UTF-16 units; a 4-byte sequence is two of them. */
         size_t units = n == 4 ? 2 : 1;
         if (chars + units > 31)
@@ -247,14 +248,11 @@ void rd_sheet_name(const char *s, char *out, size_t size)
                 out[len++] = '_';
             p++;
         } else {
-            size_t k = 0;
-            while (k < n && p[k])
-                k++;
-            if (len + k >= size)
+            if (len + n >= size)
                 break;
-            memcpy(out + len, p, k);
-            len += k;
-            p += k;
+            memcpy(out + len, p, n);
+            len += n;
+            p += n;
         }
         chars += units;
     }
@@ -278,12 +276,8 @@ static bool name_used(const char *name, char *const *used, size_t nused)
 static size_t utf8_prefix(const char *s, size_t chars)
 {
     size_t off = 0;
-    while (s[off] && chars > 0) {
-        size_t n = utf8_len((unsigned char)s[off]);
-        for (size_t k = 0; k < n && s[off]; k++)
-            off++;
-        chars--;
-    }
+    for (; s[off] && chars > 0; chars--)
+        off += utf8_step(s + off);
     return off;
 }
 
@@ -297,9 +291,8 @@ void rd_sheet_name_unique(char *name, size_t size, char *const *used, size_t nus
         char suffix[16];
         int slen = snprintf(suffix, sizeof suffix, "~%u", k);
         size_t count = 0;
-        for (const char *p = base; *p; p++)
-            if (((unsigned char)*p & 0xc0) != 0x80)
-                count++;
+        for (const char *p = base; *p; p += utf8_step(p))
+            count++;
         size_t keep = count + (size_t)slen > 31 ? 31 - (size_t)slen : count;
         size_t off = utf8_prefix(base, keep);
         if (off >= size)

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "backends.h"
+#include "rundown/array.h"
 #include "rundown/fsutil.h"
 
 #ifndef RD_TEMPLATES_DIR
@@ -69,7 +70,7 @@ rd_status rd_render_parse_formats(const char *list, unsigned *out, struct rd_dia
  * them away again. */
 struct made {
     char **dirs;
-    size_t n;
+    size_t n, cap;
 };
 
 static void made_release(struct made *m)
@@ -104,10 +105,8 @@ static rd_status make_dirs(struct made *m, const char *path, struct rd_diag *d)
         struct stat sb;
         if (stat(p, &sb) != 0 && errno == ENOENT) {
             st = rd_mkdir_p(p, d);
-            char **grown = st == RD_OK ? realloc(m->dirs, (m->n + 1) * sizeof *grown) : NULL;
-            char *copy = grown ? strdup(p) : NULL;
-            if (grown)
-                m->dirs = grown;
+            bool room = st == RD_OK && RD_ARRAY_GROW(m->dirs, m->cap, m->n + 1) == RD_OK;
+            char *copy = room ? strdup(p) : NULL;
             if (st == RD_OK && !copy) {
                 rmdir(p);
                 st = RD_ERR_NOMEM;

@@ -15,6 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "rundown/array.h"
+
 rd_status rd_stage_init(struct rd_stage *s, const char *dir)
 {
     memset(s, 0, sizeof *s);
@@ -34,14 +36,8 @@ static char *join(const char *a, const char *b, const char *c)
 
 static struct rd_stage_item *add_item(struct rd_stage *s, const char *rel, const char *suffix)
 {
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 32;
-        struct rd_stage_item *grown = realloc(s->items, cap * sizeof *grown);
-        if (!grown)
-            return NULL;
-        s->items = grown;
-        s->cap = cap;
-    }
+    if (RD_ARRAY_GROW(s->items, s->cap, s->n + 1) != RD_OK)
+        return NULL;
     struct rd_stage_item *it = &s->items[s->n];
     it->final = join(s->dir, "/", rel);
     char sfx[64];
