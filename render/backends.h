@@ -7,12 +7,11 @@
 
 #include <stdbool.h>
 
-#include <cjson/cJSON.h>
-
 #include "model.h"
 #include "render.h"
 #include "rundown/buf.h"
 #include "stage.h"
+#include "tdata.h"
 
 enum rd_chart_kind {
     RD_CHART_MEANS,    /* mean and CI per config */
@@ -54,9 +53,12 @@ rd_status rd_render_charts(const struct rd_report *r, const struct rd_chart_plan
                            struct rd_stage *s, bool run, bool png, const char *gnuplot,
                            struct rd_diag *d);
 
-/** Builds the view tree report.md.tmpl renders. Caller frees with cJSON_Delete. */
+/**
+ * Builds the view report.md.tmpl renders into *out (initialised here).
+ * Release it with rd_tdata_release, also after a failure (RD_ERR_NOMEM).
+ */
 rd_status rd_md_view(const struct rd_report *r, const struct rd_chart_plan *p,
-                     cJSON **out);
+                     struct rd_tdata *out);
 
 /** Renders report.md.tmpl from 'tdir' into out. */
 rd_status rd_render_markdown(const struct rd_report *r, const struct rd_chart_plan *p,

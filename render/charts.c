@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "escape.h"
+#include "rundown/array.h"
 #include "rundown/metrics.h"
 
 extern char **environ;
@@ -49,29 +50,17 @@ static bool has_latency(const struct rd_rworkload *w)
 {
     for (size_t i = 0; i < w->nconfigs; i++)
         for (size_t k = 0; rd_latency_metrics[k]; k++)
-            if (isfinite(rd_num(rd_config_stats(&w->configs[i], rd_latency_metrics[k]), "mean")))
+            if (isfinite(rd_config_mean(&w->configs[i], rd_latency_metrics[k])))
                 return true;
     return false;
 }
 
-/* The number of numeric per-run values of a config's primary metric. */
-static size_t count_values(const struct rd_rconfig *c)
-{
-    const cJSON *vals = c->primary ? cJSON_GetObjectItemCaseSensitive(c->primary, "values") : NULL;
-    const cJSON *v;
-    size_t n = 0;
-    cJSON_ArrayForEach(v, vals)
-        if (cJSON_IsNumber(v) && isfinite(v->valuedouble))
-            n++;
-    return n;
-}
-
-/* The most values a config has, 0 when none has any. */
+/* The most per-run values a config has, 0 when none has any. */
 static size_t most_values(const struct rd_rworkload *w)
 {
     size_t most = 0;
     for (size_t i = 0; i < w->nconfigs; i++) {
-        size_t n = count_values(&w->configs[i]);
+        size_t n = rd_primary(&w->configs[i])->nvalues;
         if (n > most)
             most = n;
     }
@@ -82,7 +71,7 @@ static size_t most_values(const struct rd_rworkload *w)
 static bool has_means(const struct rd_rworkload *w)
 {
     for (size_t i = 0; i < w->nconfigs; i++)
-        if (isfinite(rd_num(w->configs[i].primary, "mean")))
+        if (isfinite(rd_primary(&w->configs[i])->mean))
             return true;
     return false;
 }
@@ -91,14 +80,7 @@ static rd_status plan_add(struct rd_chart_plan *p, size_t *cap, size_t wi,
                           enum rd_chart_kind kind, const char *key,
                           struct rd_buf *stem, struct rd_buf *title)
 {
-    if (p->n == *cap) {
-        size_t c = *cap ? *cap * 2 : 16;
-        struct rd_chart *grown = realloc(p->items, c * sizeof *grown);
-        if (!grown)
-            return RD_ERR_NOMEM;
-        p->items = grown;
-        *cap = c;
-    }
+    RD_TRY(RD_ARRAY_GROW(p->items, *cap, p->n + 1));
     /* Two label keys may sanitise alike ("a b", "a_b"): keep stems unique. */
     if (rd_name_unique(stem, 2, p->items, p->n, sizeof *p->items,
                        offsetof(struct rd_chart, stem)) != RD_OK)
@@ -271,13 +253,14 @@ static rd_status chart_means(const struct rd_report *r, const struct rd_rworkloa
         st = rd_buf_addstr(dat, "# index\tmean\tci_low\tci_high\tcolour\n");
     for (size_t i = 0; i < w->nconfigs && st == RD_OK; i++) {
         const struct rd_rconfig *rc = &w->configs[i];
+        const struct rd_rstats *s = rd_primary(rc);
         st = dat_comment(dat, "# ", rc->name);
         if (st == RD_OK) st = rd_buf_addf(dat, "%zu\t", i);
-        if (st == RD_OK) st = dat_num(dat, rd_num(rc->primary, "mean"));
+        if (st == RD_OK) st = dat_num(dat, s->mean);
         if (st == RD_OK) st = rd_buf_addch(dat, '\t');
-        if (st == RD_OK) st = dat_num(dat, rd_num(rc->primary, "ci_low"));
+        if (st == RD_OK) st = dat_num(dat, s->ci_low);
         if (st == RD_OK) st = rd_buf_addch(dat, '\t');
-        if (st == RD_OK) st = dat_num(dat, rd_num(rc->primary, "ci_high"));
+        if (st == RD_OK) st = dat_num(dat, s->ci_high);
         if (st == RD_OK)
             st = rd_buf_addf(dat, "\t%u\n", colour_int(rd_runtime_colour(r, rc->runtime)));
     }
@@ -304,25 +287,21 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The finite per-run values of c into *vals (grown as needed, the caller
- * frees), in run order; sorted only when there are more than the chart
- * shows, since then quantiles are taken. */
-static rd_status config_values(const struct rd_rconfig *c, double **vals, size_t *n)
+/* The per-run values of c: in run order as the analysis holds them, or a
+ * sorted copy in *sorted (grown as needed, the caller frees) when there are
+ * more than the chart shows, since then quantiles are taken. */
+static rd_status config_values(const struct rd_rconfig *c, double **sorted, size_t *cap,
+                               const double **vals, size_t *n)
 {
-    size_t count = count_values(c);
-    *n = 0;
-    if (count == 0)
+    const struct rd_rstats *s = rd_primary(c);
+    *vals = s->values;
+    *n = s->nvalues;
+    if (*n <= RD_RUNS_MAX_POINTS)
         return RD_OK;
-    double *grown = realloc(*vals, count * sizeof *grown);
-    if (!grown)
-        return RD_ERR_NOMEM;
-    *vals = grown;
-    const cJSON *v;
-    cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(c->primary, "values"))
-        if (cJSON_IsNumber(v) && isfinite(v->valuedouble))
-            grown[(*n)++] = v->valuedouble;
-    if (*n > RD_RUNS_MAX_POINTS)
-        qsort(grown, *n, sizeof *grown, cmp_double);
+    RD_TRY(RD_ARRAY_GROW(*sorted, *cap, *n));
+    memcpy(*sorted, s->values, *n * sizeof **sorted);
+    qsort(*sorted, *n, sizeof **sorted, cmp_double);
+    *vals = *sorted;
     return RD_OK;
 }
 
@@ -333,11 +312,13 @@ static rd_status chart_runs(const struct rd_report *r, const struct rd_rworkload
     if (st == RD_OK)
         st = rd_buf_addstr(dat, "# block 0: x (index + jitter)\tvalue\tcolour; "
                                 "block 1: index\tmean (drawn as a bar)\n");
-    double *vals = NULL;
+    double *sorted = NULL;
+    size_t cap = 0;
     for (size_t i = 0; i < w->nconfigs && st == RD_OK; i++) {
         const struct rd_rconfig *rc = &w->configs[i];
+        const double *vals = NULL;
         size_t n = 0;
-        st = config_values(rc, &vals, &n);
+        st = config_values(rc, &sorted, &cap, &vals, &n);
         if (st == RD_OK) st = dat_comment(dat, "# ", rc->name);
         size_t shown = n > RD_RUNS_MAX_POINTS ? RD_RUNS_MAX_POINTS : n;
         if (st == RD_OK && shown < n)
@@ -358,11 +339,11 @@ static rd_status chart_runs(const struct rd_report *r, const struct rd_rworkload
                 st = rd_buf_addf(dat, "\t%u\n", colour_int(rd_runtime_colour(r, rc->runtime)));
         }
     }
-    free(vals);
+    free(sorted);
     if (st == RD_OK) st = rd_buf_addstr(dat, "\n\n");
     for (size_t i = 0; i < w->nconfigs && st == RD_OK; i++) {
         st = rd_buf_addf(dat, "%zu\t", i);
-        if (st == RD_OK) st = dat_num(dat, rd_num(w->configs[i].primary, "mean"));
+        if (st == RD_OK) st = dat_num(dat, rd_primary(&w->configs[i])->mean);
         if (st == RD_OK) st = rd_buf_addch(dat, '\n');
     }
     struct rd_buf yl = RD_BUF_INIT;
@@ -392,14 +373,16 @@ static rd_status chart_latency(const struct rd_report *r, const struct rd_rworkl
             st = rd_buf_addstr(dat, "\n\n");
         if (st == RD_OK) st = dat_comment(dat, "# ", w->configs[i].name);
         for (size_t k = 0; rd_latency_metrics[k] && st == RD_OK; k++) {
-            const cJSON *s = rd_config_stats(&w->configs[i], rd_latency_metrics[k]);
+            const struct rd_rstats *s = rd_config_stats(&w->configs[i], rd_latency_metrics[k]);
+            if (!s)
+                s = &rd_rstats_none;
             st = dat_num(dat, 100.0 / (100.0 - rd_latency_pcts[k]));
             if (st == RD_OK) st = rd_buf_addf(dat, "\t%g\t", rd_latency_pcts[k]);
-            if (st == RD_OK) st = dat_num(dat, rd_num(s, "mean"));
+            if (st == RD_OK) st = dat_num(dat, s->mean);
             if (st == RD_OK) st = rd_buf_addch(dat, '\t');
-            if (st == RD_OK) st = dat_num(dat, rd_num(s, "ci_low"));
+            if (st == RD_OK) st = dat_num(dat, s->ci_low);
             if (st == RD_OK) st = rd_buf_addch(dat, '\t');
-            if (st == RD_OK) st = dat_num(dat, rd_num(s, "ci_high"));
+            if (st == RD_OK) st = dat_num(dat, s->ci_high);
             if (st == RD_OK) st = rd_buf_addch(dat, '\n');
         }
     }
@@ -432,7 +415,7 @@ struct group {
 
 static double label_value(const struct rd_rconfig *c, const char *key)
 {
-    const char *s = rd_str(c->labels, key);
+    const char *s = rd_config_label(c, key);
     return s ? strtod(s, NULL) : NAN;
 }
 
@@ -458,7 +441,7 @@ static rd_status chart_scaling(const struct rd_report *r, const struct rd_rworkl
         const struct rd_rconfig *rc = &w->configs[i];
         rd_buf_reset(&name);
         for (size_t k = 0; k < w->nkeys && st == RD_OK; k++) {
-            const char *v = rd_str(rc->labels, w->keys[k]);
+            const char *v = rd_config_label(rc, w->keys[k]);
             if (strcmp(w->keys[k], c->key) == 0 || !v)
                 continue;
             if (name.len)
@@ -495,13 +478,14 @@ static rd_status chart_scaling(const struct rd_report *r, const struct rd_rworkl
         if (st == RD_OK) st = dat_comment(dat, "# ", groups[gi].name);
         for (size_t m = 0; m < groups[gi].n && st == RD_OK; m++) {
             const struct rd_rconfig *rc = &w->configs[groups[gi].members[m]];
+            const struct rd_rstats *s = rd_primary(rc);
             st = dat_num(dat, label_value(rc, c->key));
             if (st == RD_OK) st = rd_buf_addch(dat, '\t');
-            if (st == RD_OK) st = dat_num(dat, rd_num(rc->primary, "mean"));
+            if (st == RD_OK) st = dat_num(dat, s->mean);
             if (st == RD_OK) st = rd_buf_addch(dat, '\t');
-            if (st == RD_OK) st = dat_num(dat, rd_num(rc->primary, "ci_low"));
+            if (st == RD_OK) st = dat_num(dat, s->ci_low);
             if (st == RD_OK) st = rd_buf_addch(dat, '\t');
-            if (st == RD_OK) st = dat_num(dat, rd_num(rc->primary, "ci_high"));
+            if (st == RD_OK) st = dat_num(dat, s->ci_high);
             if (st == RD_OK) st = rd_buf_addch(dat, '\n');
         }
     }

@@ -21,6 +21,7 @@
 #include <cmark-gfm-extension_api.h>
 
 #include "escape.h"
+#include "rundown/array.h"
 #include "rundown/fsutil.h"
 #include "template.h"
 
@@ -33,14 +34,8 @@ struct nodes {
 
 static int nodes_add(struct nodes *l, cmark_node *n)
 {
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 32;
-        cmark_node **grown = realloc(l->items, cap * sizeof *grown);
-        if (!grown)
-            return -1;
-        l->items = grown;
-        l->cap = cap;
-    }
+    if (RD_ARRAY_GROW(l->items, l->cap, l->n + 1) != RD_OK)
+        return -1;
     l->items[l->n++] = n;
     return 0;
 }
@@ -186,13 +181,10 @@ struct heading {
     char *slug;
 };
 
-static rd_status add_heading(struct heading **hs, size_t *n, int level, const char *text,
-                             struct rd_buf *tmp)
+static rd_status add_heading(struct heading **hs, size_t *n, size_t *cap, int level,
+                             const char *text, struct rd_buf *tmp)
 {
-    struct heading *grown = realloc(*hs, (*n + 1) * sizeof *grown);
-    if (!grown)
-        return RD_ERR_NOMEM;
-    *hs = grown;
+    RD_TRY(RD_ARRAY_GROW(*hs, *cap, *n + 1));
     rd_buf_reset(tmp);
     if (rd_slug(tmp, text) != RD_OK)
         return RD_ERR_NOMEM;
@@ -294,11 +286,12 @@ rd_status rd_render_html(const struct rd_report *r, const char *markdown, size_t
 
     struct nodes fix = { 0 };
     struct heading *hs = NULL;
-    size_t nh = 0;
+    size_t nh = 0, hcap = 0;
     struct rd_buf tmp = RD_BUF_INIT, svgname = RD_BUF_INIT, chunk = RD_BUF_INIT;
     struct rd_buf html = RD_BUF_INIT, toc = RD_BUF_INIT;
     char *rendered = NULL;
-    cJSON *view = NULL;
+    struct rd_tdata view;
+    rd_tdata_init(&view);
 
     /* First collect, then change: the iterator must not see edits. */
     cmark_iter *it = cmark_iter_new(doc);
@@ -312,7 +305,7 @@ rd_status rd_render_html(const struct rd_report *r, const char *markdown, size_t
             rd_buf_reset(&chunk);
             st = node_text(n, &chunk);
             if (st == RD_OK)
-                st = add_heading(&hs, &nh, cmark_node_get_heading_level(n), chunk.ptr, &tmp);
+                st = add_heading(&hs, &nh, &hcap, cmark_node_get_heading_level(n), chunk.ptr, &tmp);
             break;
         case CMARK_NODE_HTML_BLOCK:
         case CMARK_NODE_HTML_INLINE:
@@ -399,17 +392,17 @@ rd_status rd_render_html(const struct rd_report *r, const char *markdown, size_t
     if (st == RD_OK)
         st = toc_html(hs, nh, &toc);
     if (st == RD_OK) {
-        view = cJSON_CreateObject();
-        if (!view || !cJSON_AddStringToObject(view, "title", r->title) ||
-            !cJSON_AddStringToObject(view, "generator", "rundown " RD_VERSION) ||
-            !cJSON_AddStringToObject(view, "toc", toc.ptr) ||
-            !cJSON_AddStringToObject(view, "body", html.ptr))
+        rd_tdata_string(&view, view.root, "title", r->title);
+        rd_tdata_string(&view, view.root, "generator", "rundown " RD_VERSION);
+        rd_tdata_string(&view, view.root, "toc", toc.ptr ? toc.ptr : "");
+        rd_tdata_string(&view, view.root, "body", html.ptr ? html.ptr : "");
+        if (view.failed)
             st = RD_ERR_NOMEM;
     }
     if (st == RD_OK)
-        st = rd_template_render(t, view, out, d);
+        st = rd_template_render(t, view.root, out, d);
 
-    cJSON_Delete(view);
+    rd_tdata_release(&view);
     free(rendered);
     for (size_t i = 0; i < nh; i++) {
         free(hs[i].text);

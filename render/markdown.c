@@ -12,13 +12,13 @@ rd_status rd_render_markdown(const struct rd_report *r, const struct rd_chart_pl
                              const char *tdir, struct rd_buf *out, struct rd_diag *d)
 {
     struct rd_template *t = NULL;
-    cJSON *view = NULL;
+    struct rd_tdata view = { .root = NULL };
     rd_status st = rd_template_load(tdir, "report.md.tmpl", RD_ESC_MD, &t, d);
     if (st == RD_OK)
         st = rd_md_view(r, p, &view);
     if (st == RD_OK)
-        st = rd_template_render(t, view, out, d);
-    cJSON_Delete(view);
+        st = rd_template_render(t, view.root, out, d);
+    rd_tdata_release(&view);
     rd_template_free(t);
     return st;
 }

@@ -1,141 +1,324 @@
 /*
- * model - loads analysis.json and derives what every back end shares.
+ * model - reads analysis.json into the structs of model.h. The only file
+ * of render/ that includes cJSON: every key it reads is spelled through
+ * rundown/analysis_keys.h, the header analyze/ writes with.
  *
  * Only the fields the report cannot do without are validated; everything
  * optional (tests, pairs, recommendation, warnings, environments,
- * replication, inputs) may be absent or null, and back ends check for that.
- * Strings derived here live in the report's arena; strings read from the
- * tree stay owned by the tree.
+ * replication, inputs) may be absent, null or of another type, and then
+ * reads as absent. Strings stay in the parsed document, which the report
+ * keeps; arrays and text made here live in the report's arena.
  */
 #include "model.h"
 
 #include <math.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "escape.h"
-#include "rundown/buf.h"
+#include "rundown/analysis_keys.h"
 #include "rundown/fsutil.h"
 #include "rundown/json.h"
+#include "rundown/strmap.h"
+#include "rundown/utf8.h"
 
-/* The most runs the report states as a total (a count past it is not one). */
-#define RUNS_MAX 1e15
+/*
+ * Keys no part of rundown writes, read because the render fixtures of
+ * tests/cases/render (written by hand before rundown-analyze existed) carry
+ * them and their golden outputs show them: the analysis's date, runs,
+ * warmups and order in settings, and a workload's "title" (a description;
+ * only the top level's title is the contract's).
+ */
+#define FIXTURE_DATE "date"
+#define FIXTURE_RUNS "runs"
+#define FIXTURE_WARMUPS "warmups"
+#define FIXTURE_ORDER "order"
 
-double rd_num(const cJSON *obj, const char *key)
+static double num(const cJSON *obj, const char *key)
 {
-    const cJSON *v = obj ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
     if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
         return NAN;
     return v->valuedouble;
 }
 
-const char *rd_str(const cJSON *obj, const char *key)
+static const char *str(const cJSON *obj, const char *key)
 {
-    const cJSON *v = obj ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
-    return cJSON_IsString(v) ? v->valuestring : NULL;
+    return rd_json_str(obj, key);
 }
 
-const cJSON *rd_config_stats(const struct rd_rconfig *c, const char *metric)
+/* A member that is an object (arrays alike with 'array'), else NULL. */
+static const cJSON *member(const cJSON *obj, const char *key, bool array)
 {
-    if (!metric)
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    return (array ? cJSON_IsArray(v) : cJSON_IsObject(v)) ? v : NULL;
+}
+
+static void *alloc_array(struct rd_report *r, size_t n, size_t size)
+{
+    /* One more than asked, so an empty array is a valid pointer too. */
+    if (n >= ((size_t)-1) / size - 1)
         return NULL;
-    const cJSON *m = cJSON_GetObjectItemCaseSensitive(c->json, "metrics");
-    const cJSON *s = cJSON_IsObject(m) ? cJSON_GetObjectItemCaseSensitive(m, metric) : NULL;
-    return cJSON_IsObject(s) ? s : NULL;
+    return rd_arena_alloc(&r->arena, (n + 1) * size);
 }
 
-double rd_config_rss_mib(const struct rd_rconfig *c)
+#define ALLOC_ARRAY(r, ptr, n) ((ptr) = alloc_array((r), (n), sizeof *(ptr)))
+
+/* ---- one config ---- */
+
+static rd_status read_stats(struct rd_report *r, const cJSON *j, struct rd_rstats *s)
 {
-    static const char *keys[] = { "max_rss_kib", "server_rss_peak_kib" };
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-        double m = rd_num(rd_config_stats(c, keys[i]), "mean");
-        if (isfinite(m))
-            return m / 1024;
+    s->metric = j->string;
+    s->n = num(j, RD_AK_N);
+    s->mean = num(j, RD_AK_MEAN);
+    s->sd = num(j, RD_AK_SD);
+    s->se = num(j, RD_AK_SE);
+    s->ci_low = num(j, RD_AK_CI_LOW);
+    s->ci_high = num(j, RD_AK_CI_HIGH);
+    s->median = num(j, RD_AK_MEDIAN);
+    s->min = num(j, RD_AK_MIN);
+    s->max = num(j, RD_AK_MAX);
+    s->q1 = num(j, RD_AK_Q1);
+    s->q3 = num(j, RD_AK_Q3);
+    s->p90 = num(j, RD_AK_P90);
+    s->p95 = num(j, RD_AK_P95);
+    s->p99 = num(j, RD_AK_P99);
+    s->mad = num(j, RD_AK_MAD);
+    s->cv = num(j, RD_AK_CV);
+    s->geomean = num(j, RD_AK_GEOMEAN);
+    const cJSON *vals = member(j, RD_AK_VALUES, true), *v;
+    double *out;
+    if (!ALLOC_ARRAY(r, out, (size_t)cJSON_GetArraySize(vals)))
+        return RD_ERR_NOMEM;
+    cJSON_ArrayForEach(v, vals)
+        if (cJSON_IsNumber(v) && isfinite(v->valuedouble))
+            out[s->nvalues++] = v->valuedouble;
+    s->values = out;
+    return RD_OK;
+}
+
+/* Every metric once, the first of a repeated name (the one a lookup by
+ * name finds in the document), and only when it is an object. */
+static rd_status read_metrics(struct rd_report *r, const cJSON *metrics, struct rd_rconfig *c,
+                              struct rd_strmap *seen)
+{
+    struct rd_rstats *out;
+    if (!ALLOC_ARRAY(r, out, (size_t)cJSON_GetArraySize(metrics)))
+        return RD_ERR_NOMEM;
+    c->metrics = out;
+    rd_strmap_release(seen);
+    const cJSON *m;
+    cJSON_ArrayForEach(m, metrics) {
+        int added;
+        RD_TRY(rd_strmap_put(seen, m->string, 0, &added));
+        if (added && cJSON_IsObject(m))
+            RD_TRY(read_stats(r, m, &out[c->nmetrics++]));
     }
-    return NAN;
+    return RD_OK;
 }
 
-const char *rd_other_role(const struct rd_rworkload *w)
+static rd_status read_config(struct rd_report *r, const cJSON *j, struct rd_rconfig *c,
+                             size_t wi, size_t ci, struct rd_strmap *seen, struct rd_diag *d)
 {
-    return w->best >= 0 && w->best != w->recommended && w->runner_up == w->best
-        ? "best" : "runner-up";
+    c->runtime = -1;
+    c->id = str(j, RD_AK_ID);
+    if (!cJSON_IsObject(j) || !c->id)
+        return rd_diag_set(d, RD_ERR_PARSE, r->path, 0, 0,
+                           "workloads[%zu].configs[%zu]: expected 'id' to be a string", wi, ci);
+    const cJSON *labels = member(j, RD_AK_LABELS, false), *l;
+    struct rd_rlabel *out;
+    if (!ALLOC_ARRAY(r, out, (size_t)cJSON_GetArraySize(labels)))
+        return RD_ERR_NOMEM;
+    cJSON_ArrayForEach(l, labels) {
+        if (!cJSON_IsString(l))
+            return rd_diag_set(d, RD_ERR_PARSE, r->path, 0, 0,
+                               "workloads[%zu].configs[%zu].labels.%.64s: expected a string",
+                               wi, ci, l->string);
+        out[c->nlabels++] = (struct rd_rlabel){ l->string, l->valuestring };
+    }
+    c->labels = out;
+    c->failed_runs = num(j, RD_AK_FAILED_RUNS);
+    return read_metrics(r, member(j, RD_AK_METRICS, false), c, seen);
 }
 
-int rd_workload_find(const struct rd_rworkload *w, const char *id)
+/* ---- tests, recommendation, warnings ---- */
+
+static struct rd_romnibus read_omnibus(const cJSON *t, const char *stat, const char *df1,
+                                       const char *df2)
 {
-    if (!id)
-        return -1;
-    for (size_t i = 0; i < w->nconfigs; i++)
+    struct rd_romnibus o = { cJSON_IsObject(t), num(t, stat), num(t, df1), NAN, num(t, RD_AK_P) };
+    if (df2)
+        o.df2 = num(t, df2);
+    return o;
+}
+
+static rd_status read_tests(struct rd_report *r, const cJSON *j, struct rd_rworkload *w)
+{
+    if (!j)
+        return RD_OK;
+    struct rd_rtests *t;
+    if (!ALLOC_ARRAY(r, t, 1))
+        return RD_ERR_NOMEM;
+    t->metric = str(j, RD_AK_METRIC);
+    t->anova = read_omnibus(member(j, RD_AK_ANOVA, false), RD_AK_F, RD_AK_DF1, RD_AK_DF2);
+    t->welch_anova = read_omnibus(member(j, RD_AK_WELCH_ANOVA, false), RD_AK_F, RD_AK_DF1,
+                                  RD_AK_DF2);
+    t->kruskal = read_omnibus(member(j, RD_AK_KRUSKAL, false), RD_AK_H, RD_AK_DF, NULL);
+    const cJSON *pairs = member(j, RD_AK_PAIRS, true), *p;
+    struct rd_rpair *out;
+    if (!ALLOC_ARRAY(r, out, (size_t)cJSON_GetArraySize(pairs)))
+        return RD_ERR_NOMEM;
+    /* Every entry is a row, even one that is not an object (all undefined). */
+    cJSON_ArrayForEach(p, pairs) {
+        out[t->npairs++] = (struct rd_rpair){
+            .a = str(p, RD_AK_A), .b = str(p, RD_AK_B),
+            .welch_t = num(p, RD_AK_WELCH_T), .welch_df = num(p, RD_AK_WELCH_DF),
+            .p = num(p, RD_AK_P), .p_holm = num(p, RD_AK_P_HOLM),
+            .mw_u = num(p, RD_AK_MW_U), .mw_p = num(p, RD_AK_MW_P),
+            .hedges_g = num(p, RD_AK_HEDGES_G), .prob_superiority = num(p, RD_AK_PROB_SUPERIORITY),
+            .diff = num(p, RD_AK_DIFF), .diff_ci_low = num(p, RD_AK_DIFF_CI_LOW),
+            .diff_ci_high = num(p, RD_AK_DIFF_CI_HIGH), .ratio = num(p, RD_AK_RATIO),
+            .ratio_ci_low = num(p, RD_AK_RATIO_CI_LOW), .ratio_ci_high = num(p, RD_AK_RATIO_CI_HIGH),
+        };
+    }
+    t->pairs = out;
+    w->tests = t;
+    return RD_OK;
+}
+
+/* The strings of a JSON array (other items are skipped) into *out. */
+static rd_status read_strings(struct rd_report *r, const cJSON *arr, const char *const **out,
+                              size_t *n)
+{
+    const char **v;
+    if (!ALLOC_ARRAY(r, v, (size_t)cJSON_GetArraySize(arr)))
+        return RD_ERR_NOMEM;
+    const cJSON *x;
+    cJSON_ArrayForEach(x, arr)
+        if (cJSON_IsString(x))
+            v[(*n)++] = x->valuestring;
+    *out = v;
+    return RD_OK;
+}
+
+static rd_status read_recommendation(struct rd_report *r, const cJSON *j, struct rd_rworkload *w)
+{
+    if (!j)
+        return RD_OK;
+    struct rd_rrecommendation *rec;
+    if (!ALLOC_ARRAY(r, rec, 1))
+        return RD_ERR_NOMEM;
+    rec->best = str(j, RD_AK_BEST);
+    rec->recommended = str(j, RD_AK_RECOMMENDED);
+    rec->reason = str(j, RD_AK_REASON);
+    w->rec = rec;
+    return read_strings(r, member(j, RD_AK_TIED, true), &rec->tied, &rec->ntied);
+}
+
+static rd_status read_warnings(struct rd_report *r, const cJSON *arr, struct rd_rworkload *w)
+{
+    struct rd_rwarning *out;
+    if (!ALLOC_ARRAY(r, out, (size_t)cJSON_GetArraySize(arr)))
+        return RD_ERR_NOMEM;
+    const cJSON *x;
+    cJSON_ArrayForEach(x, arr)
+        out[w->nwarnings++] = (struct rd_rwarning){
+            str(x, RD_AK_CODE), str(x, RD_AK_CONFIG), str(x, RD_AK_MESSAGE)
+        };
+    w->warnings = out;
+    return RD_OK;
+}
+
+/* ---- one workload ---- */
+
+static int find_config(const struct rd_rworkload *w, const char *id)
+{
+    for (size_t i = 0; id && i < w->nconfigs; i++)
         if (strcmp(w->configs[i].id, id) == 0)
             return (int)i;
     return -1;
 }
 
-const cJSON *rd_workload_pair(const struct rd_rworkload *w, const char *a,
-                              const char *b, bool *swapped)
+static rd_status read_workload(struct rd_report *r, const cJSON *j, size_t wi,
+                               struct rd_rworkload *w, struct rd_strmap *seen, struct rd_diag *d)
 {
-    const cJSON *p;
-    *swapped = false;
-    if (!cJSON_IsArray(w->pairs) || !a || !b)
-        return NULL;
-    cJSON_ArrayForEach(p, w->pairs) {
-        const char *pa = rd_str(p, "a"), *pb = rd_str(p, "b");
-        if (!pa || !pb)
-            continue;
-        if (strcmp(pa, a) == 0 && strcmp(pb, b) == 0)
-            return p;
-        if (strcmp(pa, b) == 0 && strcmp(pb, a) == 0) {
-            *swapped = true;
-            return p;
+    w->baseline = w->best = w->recommended = w->runner_up = -1;
+    if (!cJSON_IsObject(j))
+        return rd_diag_set(d, RD_ERR_PARSE, r->path, 0, 0,
+                           "workloads[%zu]: expected an object", wi);
+    w->name = str(j, RD_AK_NAME);
+    if (!w->name || !*w->name)
+        return rd_diag_set(d, RD_ERR_PARSE, r->path, 0, 0,
+                           "workloads[%zu]: expected 'name' to be a non-empty string", wi);
+    w->klass = str(j, RD_AK_CLASS);
+    w->title = str(j, RD_AK_TITLE);
+    const cJSON *primary = member(j, RD_AK_PRIMARY, false);
+    w->metric = str(primary, RD_AK_METRIC);
+    const char *better = str(primary, RD_AK_BETTER);
+    int b = better ? rd_better_parse(better) : -1;
+    w->better = b >= 0 ? (enum rd_better)b : RD_BETTER_NONE;
+    const cJSON *tests = member(j, RD_AK_TESTS, false);
+    RD_TRY(read_tests(r, tests, w));
+    RD_TRY(read_recommendation(r, member(j, RD_AK_RECOMMENDATION, false), w));
+    RD_TRY(read_warnings(r, member(j, RD_AK_WARNINGS, true), w));
+
+    const cJSON *configs = cJSON_GetObjectItemCaseSensitive(j, RD_AK_CONFIGS);
+    if (configs && !cJSON_IsArray(configs) && !cJSON_IsNull(configs))
+        return rd_diag_set(d, RD_ERR_PARSE, r->path, 0, 0,
+                           "workloads[%zu].configs: expected an array", wi);
+    if (!ALLOC_ARRAY(r, w->configs, (size_t)cJSON_GetArraySize(configs)))
+        return RD_ERR_NOMEM;
+    const cJSON *c;
+    cJSON_ArrayForEach(c, configs) {
+        struct rd_rconfig *rc = &w->configs[w->nconfigs];
+        RD_TRY(read_config(r, c, rc, wi, w->nconfigs, seen, d));
+        w->nconfigs++;
+        rc->primary = rd_config_stats(rc, w->metric);
+    }
+    /* A primary metric that no config has is a broken analysis, not an
+     * empty chart: say so now instead of letting gnuplot fail on it. */
+    if (w->metric && w->nconfigs > 0) {
+        bool found = false;
+        for (size_t i = 0; i < w->nconfigs && !found; i++)
+            found = w->configs[i].primary != NULL;
+        if (!found) {
+            char ex[80];
+            rd_excerpt(w->metric, strlen(w->metric), 60, ex, sizeof ex);
+            return rd_diag_set(d, RD_ERR_PARSE, r->path, 0, 0,
+                               "workloads[%zu]: expected the primary metric '%s' in at least one config",
+                               wi, ex);
         }
     }
-    return NULL;
+    const cJSON *base = cJSON_GetArrayItem(member(j, RD_AK_BASELINE, true), 0);
+    w->baseline = cJSON_IsString(base) ? find_config(w, base->valuestring) : -1;
+    return RD_OK;
 }
 
-const char *rd_runtime_colour(const struct rd_report *r, int runtime)
-{
-    /* Known runtimes keep their colour whatever else is in the report, so
-     * two reports side by side agree; others take the palette in order. */
-    static const struct { const char *name, *colour; } known[] = {
-        { "node", "#3c873a" }, { "deno", "#2b6cb0" }, { "bun", "#d9822b" },
-    };
-    static const char *palette[] = {
-        "#8e44ad", "#c0392b", "#16a085", "#b7950b", "#2c3e50", "#d35400",
-        "#7d3c98", "#1abc9c",
-    };
-    if (runtime < 0 || (size_t)runtime >= r->nruntimes)
-        return "#7f7f7f";
-    const char *name = r->runtimes[runtime];
-    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
-        if (strcmp(name, known[i].name) == 0)
-            return known[i].colour;
-    size_t others = 0;
-    for (int i = 0; i < runtime; i++) {
-        bool is_known = false;
-        for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
-            if (strcmp(r->runtimes[i], known[k].name) == 0)
-                is_known = true;
-        if (!is_known)
-            others++;
-    }
-    return palette[others % (sizeof palette / sizeof palette[0])];
-}
+/* ---- environments ---- */
 
-static const struct rd_env_row env_rows[] = {
+/* One row of the environment table and where its value may be found. */
+struct env_row {
+    const char *label;        /* "CPU" */
+    const char *paths[4];     /* "cpu.model", "cpu_model"; NULL-ended */
+};
+
+/* The rows every report shows (when present), in order. The first path of
+ * each is where rundown.env/1 (collect/envinfo.c) puts it; the others are
+ * the render fixtures' flat spellings (cpu_model, cores, governor) and the
+ * host name, which only they carry. */
+static const struct env_row env_rows[] = {
     { "Host", { "hostname", NULL } },
-    { "CPU", { "cpu.model", "cpu", "cpu_model", NULL } },
-    { "Cores", { "cpu.cores_logical", "cores", "cpu.cores", NULL } },
-    { "CPU MHz", { "cpu.mhz", "mhz", NULL } },
+    { "CPU", { "cpu.model", "cpu_model", NULL } },
+    { "Cores", { "cpu.cores_logical", "cores", NULL } },
+    { "CPU MHz", { "cpu.mhz", NULL } },
     { "Governor", { "cpu.governor", "governor", NULL } },
-    { "Turbo", { "cpu.turbo", "turbo", NULL } },
+    { "Turbo", { "cpu.turbo", NULL } },
     { "Memory", { "memory_kib", NULL } },
     { "OS", { "os", NULL } },
     { "Kernel", { "kernel", NULL } },
     { "Architecture", { "arch", NULL } },
     { "Container", { "container", NULL } },
-    { "Load average at start", { "load_avg", "loadavg", NULL } },
+    { "Load average at start", { "load_avg", NULL } },
     { "Runtimes", { "runtimes", NULL } },
     { "Load tools", { "tools", NULL } },
     { "Pinning", { "pinning", NULL } },
@@ -143,19 +326,17 @@ static const struct rd_env_row env_rows[] = {
     { "Captured", { "captured_at", NULL } },
 };
 
-const struct rd_env_row *rd_env_rows(size_t *n)
-{
-    *n = sizeof env_rows / sizeof env_rows[0];
-    return env_rows;
-}
+#define NENV_ROWS (sizeof env_rows / sizeof env_rows[0])
 
-bool rd_env_known_key(const char *key)
+/* True when 'key' of an environment is covered by env_rows (or is
+ * bookkeeping like id and schema), so no generic row repeats it. */
+static bool env_known_key(const char *key)
 {
-    static const char *skip[] = { "id", "schema", "rundown_version", "kernel_build" };
+    static const char *skip[] = { RD_AK_ID, RD_AK_SCHEMA, "rundown_version", "kernel_build" };
     for (size_t i = 0; i < sizeof skip / sizeof skip[0]; i++)
         if (strcmp(key, skip[i]) == 0)
             return true;
-    for (size_t i = 0; i < sizeof env_rows / sizeof env_rows[0]; i++)
+    for (size_t i = 0; i < NENV_ROWS; i++)
         for (size_t k = 0; env_rows[i].paths[k]; k++) {
             const char *p = env_rows[i].paths[k];
             size_t n = strcspn(p, ".");
@@ -183,482 +364,264 @@ static const cJSON *json_path(const cJSON *obj, const char *path)
     return obj;
 }
 
-rd_status rd_json_text(const cJSON *v, struct rd_buf *out)
+/* Appends any JSON value as one line of text (objects as "k v, k v"). */
+static rd_status json_text(const cJSON *v, struct rd_buf *out)
 {
-    char num[32];
+    char number[32];
     if (cJSON_IsString(v))
         return rd_buf_addstr(out, v->valuestring);
     if (cJSON_IsNumber(v))
-        return rd_buf_addstr(out, rd_fmt_double(v->valuedouble, num));
+        return rd_buf_addstr(out, rd_fmt_double(v->valuedouble, number));
     if (cJSON_IsBool(v))
         return rd_buf_addstr(out, cJSON_IsTrue(v) ? "yes" : "no");
     if (!cJSON_IsObject(v) && !cJSON_IsArray(v))
         return RD_OK;
-    rd_status st = RD_OK;
     const cJSON *x;
     size_t i = 0;
     cJSON_ArrayForEach(x, v) {
-        if (st != RD_OK)
-            break;
         if (i++)
-            st = rd_buf_addstr(out, ", ");
-        if (st == RD_OK && x->string && cJSON_IsObject(v)) {
-            st = rd_buf_addstr(out, x->string);
+            RD_TRY(rd_buf_addstr(out, ", "));
+        if (x->string && cJSON_IsObject(v)) {
+            RD_TRY(rd_buf_addstr(out, x->string));
             /* A tool found by running it: {"version": "...", ...}. */
-            if (st == RD_OK && cJSON_IsObject(x)) {
-                const cJSON *ver = cJSON_GetObjectItemCaseSensitive(x, "version");
-                const char *vs = cJSON_IsString(ver) ? ver->valuestring : NULL;
+            if (cJSON_IsObject(x)) {
+                const char *vs = rd_json_str(x, "version");
                 /* "deno 2.9.6 (stable, ...)" already names the tool. */
                 size_t kl = strlen(x->string);
                 if (vs && strncmp(vs, x->string, kl) == 0 && vs[kl] == ' ')
                     vs += kl + 1;
                 if (vs)
-                    st = rd_buf_addf(out, " %s", vs);
+                    RD_TRY(rd_buf_addf(out, " %s", vs));
                 else
-                    st = rd_buf_addstr(out, " (not found)");
+                    RD_TRY(rd_buf_addstr(out, " (not found)"));
                 continue;
             }
-            if (st == RD_OK && !cJSON_IsNull(x))
-                st = rd_buf_addch(out, ' ');
+            if (!cJSON_IsNull(x))
+                RD_TRY(rd_buf_addch(out, ' '));
         }
-        if (st == RD_OK)
-            st = rd_json_text(x, out);
+        RD_TRY(json_text(x, out));
     }
-    return st;
+    return RD_OK;
 }
 
-bool rd_env_value(const cJSON *env, const struct rd_env_row *row, struct rd_buf *out,
-                  bool *is_null)
+/* The value of a row in one environment: *text gets it (in the arena) or
+ * NULL for a null; false when the environment has none of the paths. */
+static rd_status env_value(struct rd_report *r, const cJSON *env, const char *const *paths,
+                           struct rd_buf *b, bool *present, const char **text)
 {
-    *is_null = false;
-    for (size_t k = 0; row->paths[k]; k++) {
-        const cJSON *v = json_path(env, row->paths[k]);
-        /* "cpu" is an object in rundown.env/1 and a string in older files. */
-        if (!v || (strcmp(row->paths[k], "cpu") == 0 && !cJSON_IsString(v)))
+    *present = false;
+    *text = NULL;
+    for (size_t k = 0; paths[k]; k++) {
+        const cJSON *v = json_path(env, paths[k]);
+        if (!v)
             continue;
-        if (cJSON_IsNull(v)) {
-            *is_null = true;
-            return true;
-        }
-        if (cJSON_IsNumber(v) && strcmp(row->paths[k], "memory_kib") == 0) {
-            char num[32];
-            double gib = v->valuedouble / (1024.0 * 1024.0);
-            snprintf(num, sizeof num, "%.1f GiB", gib);
-            rd_buf_addstr(out, num);
-            return true;
-        }
-        rd_json_text(v, out);
-        return true;
+        *present = true;
+        if (cJSON_IsNull(v))
+            return RD_OK;
+        rd_buf_reset(b);
+        if (cJSON_IsNumber(v) && strcmp(paths[k], "memory_kib") == 0)
+            RD_TRY(rd_buf_addf(b, "%.1f GiB", v->valuedouble / (1024.0 * 1024.0)));
+        else
+            RD_TRY(json_text(v, b));
+        *text = rd_arena_strndup(&r->arena, b->ptr ? b->ptr : "", b->len);
+        return *text ? RD_OK : RD_ERR_NOMEM;
     }
+    return RD_OK;
+}
+
+/* Adds the row when at least one environment has the value (null counts). */
+static rd_status env_add_row(struct rd_report *r, const cJSON *envs, const char *label,
+                             const char *const *paths, struct rd_renv_row *rows,
+                             struct rd_buf *b)
+{
+    const char **values;
+    if (!ALLOC_ARRAY(r, values, r->nenvs))
+        return RD_ERR_NOMEM;
+    bool any = false;
+    size_t i = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, envs) {
+        bool present;
+        RD_TRY(env_value(r, e, paths, b, &present, &values[i++]));
+        any = any || present;
+    }
+    if (any)
+        rows[r->nenv_rows++] = (struct rd_renv_row){ label, values };
+    return RD_OK;
+}
+
+static bool env_row_exists(const struct rd_report *r, const struct rd_renv_row *rows,
+                           const char *label)
+{
+    for (size_t i = 0; i < r->nenv_rows; i++)
+        if (strcmp(rows[i].label, label) == 0)
+            return true;
     return false;
 }
 
-rd_status rd_tied_text(const struct rd_rworkload *w, struct rd_buf *out)
+/* The known rows that any environment has, then one row per field this
+ * version does not know (so it still reaches the reader), once each. */
+static rd_status read_environments(struct rd_report *r, const cJSON *envs)
 {
-    const cJSON *tied = w->rec ? cJSON_GetObjectItemCaseSensitive(w->rec, "tied") : NULL;
-    size_t start = out->len;
+    r->envs_listed = envs != NULL;
+    size_t fields = 0;
+    const cJSON *e, *f;
+    cJSON_ArrayForEach(e, envs)
+        fields += cJSON_IsObject(e) ? (size_t)cJSON_GetArraySize(e) : 0;
+    const char **ids;
+    struct rd_renv_row *rows;
+    if (!ALLOC_ARRAY(r, ids, (size_t)cJSON_GetArraySize(envs)) ||
+        !ALLOC_ARRAY(r, rows, NENV_ROWS + fields))
+        return RD_ERR_NOMEM;
+    cJSON_ArrayForEach(e, envs)
+        ids[r->nenvs++] = str(e, RD_AK_ID);
+    r->env_ids = ids;
+    r->env_rows = rows;
+    struct rd_buf b = RD_BUF_INIT;
     rd_status st = RD_OK;
-    /* The analysis may or may not list the best among the tied. */
-    bool best_listed = false;
-    const cJSON *t;
-    cJSON_ArrayForEach(t, tied)
-        if (cJSON_IsString(t) && w->best >= 0 && strcmp(t->valuestring, w->configs[w->best].id) == 0)
-            best_listed = true;
-    if (w->best >= 0 && w->best != w->recommended && !best_listed)
-        st = rd_buf_addstr(out, w->configs[w->best].name);
-    cJSON_ArrayForEach(t, tied) {
+    for (size_t i = 0; i < NENV_ROWS && st == RD_OK; i++)
+        st = env_add_row(r, envs, env_rows[i].label, env_rows[i].paths, rows, &b);
+    cJSON_ArrayForEach(e, envs) {
+        if (!cJSON_IsObject(e))
+            continue;
+        cJSON_ArrayForEach(f, e) {
+            if (st != RD_OK)
+                break;
+            if (env_known_key(f->string) || env_row_exists(r, rows, f->string))
+                continue;
+            const char *paths[] = { f->string, NULL };
+            st = env_add_row(r, envs, f->string, paths, rows, &b);
+        }
+    }
+    rd_buf_release(&b);
+    return st;
+}
+
+/* ---- settings, replication, inputs ---- */
+
+static rd_status read_settings(struct rd_report *r, const cJSON *s)
+{
+    r->alpha = num(s, RD_AK_ALPHA);
+    r->confidence = num(s, RD_AK_CONFIDENCE);
+    r->bootstrap = num(s, RD_AK_BOOTSTRAP);
+    r->seed = num(s, RD_AK_SEED);
+    r->ratio_ci = str(s, RD_AK_RATIO_CI);
+    r->runs = num(s, FIXTURE_RUNS);
+    r->warmups = num(s, FIXTURE_WARMUPS);
+    r->order = str(s, FIXTURE_ORDER);
+    struct rd_rsetting *out;
+    if (!ALLOC_ARRAY(r, out, (size_t)cJSON_GetArraySize(s)))
+        return RD_ERR_NOMEM;
+    r->settings = out;
+    struct rd_buf b = RD_BUF_INIT;
+    rd_status st = RD_OK;
+    const cJSON *x;
+    cJSON_ArrayForEach(x, s) {
+        struct rd_rsetting *o = &out[r->nsettings++];
+        o->key = x->string;
+        o->is_number = cJSON_IsNumber(x);
+        o->number = x->valuedouble;
+        rd_buf_reset(&b);
+        if (!o->is_number && (st = json_text(x, &b)) == RD_OK && b.len &&
+            !(o->text = rd_arena_strndup(&r->arena, b.ptr, b.len)))
+            st = RD_ERR_NOMEM;
         if (st != RD_OK)
             break;
-        if (!cJSON_IsString(t))
-            continue;
-        int i = rd_workload_find(w, t->valuestring);
-        if (i >= 0 && i == w->recommended)
-            continue;
-        if (out->len > start)
-            st = rd_buf_addstr(out, ", ");
-        if (st == RD_OK)
-            st = rd_buf_addstr(out, i >= 0 ? w->configs[i].name : t->valuestring);
     }
+    rd_buf_release(&b);
     return st;
 }
 
-int rd_workload_baseline(const struct rd_rworkload *w)
+/* A published figure's labels: every member, NULL where not a string. */
+static rd_status read_labels(struct rd_report *r, const cJSON *labels, struct rd_rreplication *x)
 {
-    const cJSON *b = cJSON_GetObjectItemCaseSensitive(w->json, "baseline");
-    if (cJSON_IsArray(b))
-        b = cJSON_GetArrayItem(b, 0);
-    return cJSON_IsString(b) ? rd_workload_find(w, b->valuestring) : -1;
-}
-
-static bool parse_number(const char *s, double *out)
-{
-    if (!s || !*s)
-        return false;
-    char *end;
-    double v = strtod(s, &end);
-    if (*end != '\0' || !isfinite(v))
-        return false;
-    *out = v;
-    return true;
-}
-
-bool rd_label_numeric(const struct rd_rworkload *w, const char *key)
-{
-    double first = NAN;
-    bool distinct = false;
-    for (size_t i = 0; i < w->nconfigs; i++) {
-        double v;
-        if (!parse_number(rd_str(w->configs[i].labels, key), &v))
-            return false;
-        if (i == 0)
-            first = v;
-        else if (v != first)
-            distinct = true;
-    }
-    return distinct;
-}
-
-static char *arena_buf(struct rd_arena *a, struct rd_buf *b)
-{
-    char *s = rd_arena_strndup(a, b->ptr, b->len);
-    rd_buf_reset(b);
-    return s;
-}
-
-static int cmp_str(const void *x, const void *y)
-{
-    return strcmp(*(const char *const *)x, *(const char *const *)y);
-}
-
-/* Label columns in reading order: runtime, mechanism, then the rest sorted. */
-static rd_status collect_keys(struct rd_report *r, struct rd_rworkload *w)
-{
-    size_t cap = 0;
-    for (size_t i = 0; i < w->nconfigs; i++)
-        cap += (size_t)cJSON_GetArraySize(w->configs[i].labels);
-    w->keys = rd_arena_alloc(&r->arena, (cap + 1) * sizeof *w->keys);
-    if (!w->keys)
+    struct rd_rlabel *out;
+    if (!ALLOC_ARRAY(r, out, (size_t)cJSON_GetArraySize(labels)))
         return RD_ERR_NOMEM;
-    for (size_t i = 0; i < w->nconfigs; i++) {
-        const cJSON *l;
-        cJSON_ArrayForEach(l, w->configs[i].labels) {
-            bool seen = false;
-            for (size_t k = 0; k < w->nkeys; k++)
-                if (strcmp(w->keys[k], l->string) == 0)
-                    seen = true;
-            if (!seen)
-                w->keys[w->nkeys++] = l->string;
-        }
-    }
-    qsort(w->keys, w->nkeys, sizeof *w->keys, cmp_str);
-    static const char *front[] = { "mechanism", "runtime" };
-    for (size_t f = 0; f < 2; f++) {
-        for (size_t k = 0; k < w->nkeys; k++) {
-            if (strcmp(w->keys[k], front[f]) == 0) {
-                const char *key = w->keys[k];
-                memmove(w->keys + 1, w->keys, k * sizeof *w->keys);
-                w->keys[0] = key;
-                break;
-            }
-        }
+    const cJSON *l;
+    cJSON_ArrayForEach(l, labels)
+        out[x->nlabels++] = (struct rd_rlabel){ l->string, cJSON_IsString(l) ? l->valuestring : NULL };
+    x->labels = out;
+    return RD_OK;
+}
+
+static rd_status read_replication(struct rd_report *r, const cJSON *arr)
+{
+    struct rd_rreplication *out;
+    if (!ALLOC_ARRAY(r, out, (size_t)cJSON_GetArraySize(arr)))
+        return RD_ERR_NOMEM;
+    r->replication = out;
+    const cJSON *j;
+    cJSON_ArrayForEach(j, arr) {
+        struct rd_rreplication *x = &out[r->nreplication++];
+        const cJSON *pub = member(j, RD_AK_PUBLISHED, false), *ours = member(j, RD_AK_OURS, false);
+        *x = (struct rd_rreplication){
+            .title = str(j, RD_AK_TITLE), .study = str(j, RD_AK_STUDY),
+            .machine = str(j, RD_AK_MACHINE), .workload = str(j, RD_AK_WORKLOAD),
+            .config = str(j, RD_AK_CONFIG), .metric = str(j, RD_AK_METRIC),
+            .statistic = str(j, RD_AK_STATISTIC), .note = str(j, RD_AK_NOTE),
+            .approx = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, RD_AK_APPROX)),
+            .params_differ = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, RD_AK_PARAMS_DIFFER)),
+            .pub_mean = num(pub, RD_AK_MEAN), .pub_sd = num(pub, RD_AK_SD), .pub_n = num(pub, RD_AK_N),
+            .ours_mean = num(ours, RD_AK_MEAN), .ours_sd = num(ours, RD_AK_SD),
+            .ours_n = num(ours, RD_AK_N), .ours_statistic = num(ours, RD_AK_STATISTIC),
+            .ratio = num(j, RD_AK_RATIO), .ratio_ci_low = num(j, RD_AK_RATIO_CI_LOW),
+            .ratio_ci_high = num(j, RD_AK_RATIO_CI_HIGH), .p = num(j, RD_AK_P),
+        };
+        RD_TRY(read_labels(r, member(j, RD_AK_LABELS, false), x));
     }
     return RD_OK;
 }
 
-rd_status rd_labels_name(const cJSON *labels, const char *const *keys, size_t nkeys,
-                         struct rd_buf *b)
+/* ---- the document ---- */
+
+static rd_status read_document(struct rd_report *r, const cJSON *root, struct rd_diag *d)
 {
-    rd_status st = RD_OK;
-    size_t start = b->len;
-    const cJSON *l = labels ? labels->child : NULL;
-    /* Without a key order, the object's own order. */
-    for (size_t k = 0; st == RD_OK && (keys ? k < nkeys : l != NULL); k++) {
-        const char *key = keys ? keys[k] : l->string;
-        const char *v = rd_str(labels, key);
-        if (!keys)
-            l = l->next;
-        if (!v)
-            continue;
-        if (b->len > start)
-            st = rd_buf_addstr(b, " / ");
-        double num;
-        /* A bare "4" says nothing; "workers=4" does. */
-        if (st == RD_OK && parse_number(v, &num))
-            st = rd_buf_addf(b, "%s=%s", key, v);
-        else if (st == RD_OK)
-            st = rd_buf_addstr(b, v);
-    }
-    return st;
-}
-
-static rd_status config_name(struct rd_report *r, struct rd_rworkload *w,
-                             struct rd_rconfig *c, struct rd_buf *b)
-{
-    rd_status st = rd_labels_name(c->labels, w->keys, w->nkeys, b);
-    size_t parts = b->len;
-    if (st == RD_OK && parts == 0)
-        st = rd_buf_addstr(b, c->id);
-    if (st == RD_OK && !(c->name = arena_buf(&r->arena, b)))
-        st = RD_ERR_NOMEM;
-    return st;
-}
-
-static int runtime_index(struct rd_report *r, const char *name, size_t cap)
-{
-    for (size_t i = 0; i < r->nruntimes; i++)
-        if (strcmp(r->runtimes[i], name) == 0)
-            return (int)i;
-    if (r->nruntimes >= cap)
-        return -1;
-    r->runtimes[r->nruntimes] = name;
-    return (int)r->nruntimes++;
-}
-
-static bool better(const struct rd_rworkload *w, double a, double b)
-{
-    if (!isfinite(a))
-        return false;
-    if (!isfinite(b))
-        return true;
-    return w->higher ? a > b : a < b;
-}
-
-static rd_status load_workload(struct rd_report *r, struct rd_rworkload *w,
-                               const cJSON *j, size_t wi, size_t *rt_cap,
-                               struct rd_buf *b, struct rd_diag *d)
-{
-    w->json = j;
-    if (!cJSON_IsObject(j))
-        return rd_diag_set(d, RD_ERR_PARSE, r->path, 0, 0,
-                           "workloads[%zu]: expected an object", wi);
-    w->name = rd_str(j, "name");
-    if (!w->name || !*w->name)
-        return rd_diag_set(d, RD_ERR_PARSE, r->path, 0, 0,
-                           "workloads[%zu]: expected 'name' to be a non-empty string", wi);
-    w->klass = rd_str(j, "class");
-    w->title = rd_str(j, "title");
-    if (!w->title)
-        w->title = rd_str(j, "description");
-    const cJSON *primary = cJSON_GetObjectItemCaseSensitive(j, "primary");
-    w->metric = rd_str(primary, "metric");
-    const char *bet = rd_str(primary, "better");
-    w->higher = bet && strcmp(bet, "higher") == 0;
-    w->direction = w->higher                            ? "higher is better"
-                   : bet && strcmp(bet, "lower") == 0 ? "lower is better"
-                                                      : "no better direction";
-    const cJSON *tests = cJSON_GetObjectItemCaseSensitive(j, "tests");
-    w->tests = cJSON_IsObject(tests) ? tests : NULL;
-    const cJSON *pairs = w->tests ? cJSON_GetObjectItemCaseSensitive(w->tests, "pairs") : NULL;
-    w->pairs = cJSON_IsArray(pairs) ? pairs : NULL;
-    const cJSON *rec = cJSON_GetObjectItemCaseSensitive(j, "recommendation");
-    w->rec = cJSON_IsObject(rec) ? rec : NULL;
-    const cJSON *warn = cJSON_GetObjectItemCaseSensitive(j, "warnings");
-    w->warnings = cJSON_IsArray(warn) ? warn : NULL;
-
-    const cJSON *configs = cJSON_GetObjectItemCaseSensitive(j, "configs");
-    if (configs && !cJSON_IsArray(configs) && !cJSON_IsNull(configs))
-        return rd_diag_set(d, RD_ERR_PARSE, r->path, 0, 0,
-                           "workloads[%zu].configs: expected an array", wi);
-    size_t n = (size_t)cJSON_GetArraySize(configs);
-    w->configs = rd_arena_alloc(&r->arena, (n + 1) * sizeof *w->configs);
-    if (!w->configs)
-        return RD_ERR_NOMEM;
-    const cJSON *c;
-    cJSON_ArrayForEach(c, configs) {
-        size_t ci = w->nconfigs;
-        struct rd_rconfig *rc = &w->configs[w->nconfigs++];
-        rc->json = c;
-        rc->runtime = -1;
-        rc->id = rd_str(c, "id");
-        if (!cJSON_IsObject(c) || !rc->id)
-            return rd_diag_set(d, RD_ERR_PARSE, r->path, 0, 0,
-                               "workloads[%zu].configs[%zu]: expected 'id' to be a string", wi, ci);
-        const cJSON *labels = cJSON_GetObjectItemCaseSensitive(c, "labels");
-        if (cJSON_IsObject(labels)) {
-            rc->labels = labels;
-            const cJSON *l;
-            cJSON_ArrayForEach(l, labels)
-                if (!cJSON_IsString(l))
-                    return rd_diag_set(d, RD_ERR_PARSE, r->path, 0, 0,
-                                       "workloads[%zu].configs[%zu].labels.%.64s: expected a string",
-                                       wi, ci, l->string);
-        }
-        rc->primary = rd_config_stats(rc, w->metric);
-        const char *rt = rd_str(rc->labels, "runtime");
-        if (rt) {
-            if (r->nruntimes == *rt_cap) {
-                size_t cap = *rt_cap ? *rt_cap * 2 : 8;
-                const char **grown = realloc(r->runtimes, cap * sizeof *grown);
-                if (!grown)
-                    return RD_ERR_NOMEM;
-                r->runtimes = grown;
-                *rt_cap = cap;
-            }
-            rc->runtime = runtime_index(r, rt, *rt_cap);
-        }
-    }
-    /* A primary metric that no config has is a broken analysis, not an
-     * empty chart: say so now instead of letting gnuplot fail on it. */
-    if (w->metric && w->nconfigs > 0) {
-        bool found = false;
-        for (size_t i = 0; i < w->nconfigs && !found; i++)
-            found = w->configs[i].primary != NULL;
-        if (!found) {
-            char ex[80];
-            rd_excerpt(w->metric, strlen(w->metric), 60, ex, sizeof ex);
-            return rd_diag_set(d, RD_ERR_PARSE, r->path, 0, 0,
-                               "workloads[%zu]: expected the primary metric '%s' in at least one config",
-                               wi, ex);
-        }
-    }
-    rd_status st = collect_keys(r, w);
-    for (size_t i = 0; i < w->nconfigs && st == RD_OK; i++)
-        st = config_name(r, w, &w->configs[i], b);
-    if (st != RD_OK)
-        return st;
-
-    /* The analysis names best and recommended; fall back to the best mean
-     * only when it does not, so an older analysis still renders. */
-    w->best = rd_workload_find(w, rd_str(w->rec, "best"));
-    if (w->best < 0) {
-        for (size_t i = 0; i < w->nconfigs; i++)
-            if (better(w, rd_num(w->configs[i].primary, "mean"),
-                       w->best < 0 ? NAN : rd_num(w->configs[w->best].primary, "mean")))
-                w->best = (int)i;
-    }
-    w->recommended = rd_workload_find(w, rd_str(w->rec, "recommended"));
-    if (w->recommended < 0 && !w->rec)
-        w->recommended = w->best;
-    w->runner_up = -1;
-    int ref = w->recommended >= 0 ? w->recommended : w->best;
-    for (size_t i = 0; i < w->nconfigs; i++) {
-        if ((int)i == ref)
-            continue;
-        if (w->runner_up < 0 ||
-            better(w, rd_num(w->configs[i].primary, "mean"),
-                   rd_num(w->configs[w->runner_up].primary, "mean")))
-            w->runner_up = (int)i;
-    }
-    return RD_OK;
-}
-
-/* Anchors as GitHub makes them: duplicates get -1, -2, ... in page order.
- * 'seen' holds the anchors of the headings before the workloads. */
-static rd_status unique_slug(struct rd_report *r, const char *text, const char **seen,
-                             size_t *nseen, struct rd_buf *b, const char **out)
-{
-    rd_status st = rd_slug(b, text);
-    if (st != RD_OK)
-        return st;
-    st = rd_name_unique(b, 1, seen, *nseen, sizeof *seen, 0);
-    if (st != RD_OK)
-        return st;
-    if (!(*out = arena_buf(&r->arena, b)))
-        return RD_ERR_NOMEM;
-    seen[(*nseen)++] = *out;
-    return RD_OK;
-}
-
-rd_status rd_report_init(struct rd_report *r, cJSON *root, const char *path,
-                         struct rd_diag *d)
-{
-    memset(r, 0, sizeof *r);
-    rd_arena_init(&r->arena);
-    r->root = root;
-    r->path = path;
-    r->runs = -1;
     if (!cJSON_IsObject(root))
-        return rd_diag_set(d, RD_ERR_PARSE, path, 0, 0, "expected a JSON object");
-    const char *schema = rd_str(root, "schema");
+        return rd_diag_set(d, RD_ERR_PARSE, r->path, 0, 0, "expected a JSON object");
+    const char *schema = str(root, RD_AK_SCHEMA);
     if (!schema || strcmp(schema, RD_ANALYSIS_SCHEMA) != 0) {
         char got[80];
         rd_excerpt(schema ? schema : "", schema ? strlen(schema) : 0, 60, got, sizeof got);
-        return rd_diag_set(d, RD_ERR_PARSE, path, 0, 0,
+        return rd_diag_set(d, RD_ERR_PARSE, r->path, 0, 0,
                            "expected schema '" RD_ANALYSIS_SCHEMA "', got '%s'", got);
     }
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "settings");
-    r->settings = cJSON_IsObject(v) ? v : NULL;
-    v = cJSON_GetObjectItemCaseSensitive(root, "environments");
-    r->envs = cJSON_IsArray(v) ? v : NULL;
-    v = cJSON_GetObjectItemCaseSensitive(root, "replication");
-    r->replication = cJSON_IsArray(v) ? v : NULL;
-    v = cJSON_GetObjectItemCaseSensitive(root, "inputs");
-    r->inputs = cJSON_IsArray(v) ? v : NULL;
-    r->alpha = rd_num(r->settings, "alpha");
-    r->confidence = rd_num(r->settings, "confidence");
-    r->title = rd_str(root, "title");
-    if (!r->title)
-        r->title = rd_str(r->settings, "title");
+    const cJSON *envs = member(root, RD_AK_ENVIRONMENTS, true);
+    RD_TRY(read_settings(r, member(root, RD_AK_SETTINGS, false)));
+    RD_TRY(read_environments(r, envs));
+    RD_TRY(read_replication(r, member(root, RD_AK_REPLICATION, true)));
+    RD_TRY(read_strings(r, member(root, RD_AK_INPUTS, true), &r->inputs, &r->ninputs));
+    r->title = str(root, RD_AK_TITLE);
     if (!r->title || !*r->title)
         r->title = "Benchmark report";
-    static const char *date_keys[] = { "date", "generated_at", "created_at", "created" };
-    for (size_t i = 0; i < 4 && !r->date; i++)
-        r->date = rd_str(root, date_keys[i]);
+    r->date = str(root, FIXTURE_DATE);
     /* Else the day the runs were taken, which is in the analysis too. */
-    if (!r->date && r->envs)
-        r->date = rd_str(cJSON_GetArrayItem(r->envs, 0), "captured_at");
+    if (!r->date)
+        r->date = str(cJSON_GetArrayItem(envs, 0), "captured_at");
 
-    const cJSON *wls = cJSON_GetObjectItemCaseSensitive(root, "workloads");
+    const cJSON *wls = cJSON_GetObjectItemCaseSensitive(root, RD_AK_WORKLOADS);
     if (!cJSON_IsArray(wls))
-        return rd_diag_set(d, RD_ERR_PARSE, path, 0, 0, "expected 'workloads' to be an array");
-    size_t n = (size_t)cJSON_GetArraySize(wls);
-    r->workloads = rd_arena_alloc(&r->arena, (n + 1) * sizeof *r->workloads);
-    const char **seen = calloc(n + 8, sizeof *seen);
-    if (!r->workloads || !seen) {
-        free(seen);
+        return rd_diag_set(d, RD_ERR_PARSE, r->path, 0, 0, "expected 'workloads' to be an array");
+    if (!ALLOC_ARRAY(r, r->workloads, (size_t)cJSON_GetArraySize(wls)))
         return RD_ERR_NOMEM;
-    }
-    struct rd_buf b = RD_BUF_INIT;
-    size_t rt_cap = 0, nseen = 0;
+    struct rd_strmap seen;
+    rd_strmap_init(&seen);
     rd_status st = RD_OK;
-    const char *dummy;
-    /* The headings that come before the first workload in report.md. */
-    const char *before[] = { r->title, "Recommendations", "Machine and software", "Method" };
-    for (size_t i = 0; i < 4 && st == RD_OK; i++)
-        st = unique_slug(r, before[i], seen, &nseen, &b, &dummy);
     const cJSON *j;
-    double runs = 0;
-    bool counted = false, bogus = false;
     cJSON_ArrayForEach(j, wls) {
+        st = read_workload(r, j, r->nworkloads, &r->workloads[r->nworkloads], &seen, d);
         if (st != RD_OK)
             break;
-        struct rd_rworkload *w = &r->workloads[r->nworkloads];
-        st = load_workload(r, w, j, r->nworkloads, &rt_cap, &b, d);
         r->nworkloads++;
-        if (st == RD_OK)
-            st = unique_slug(r, w->name, seen, &nseen, &b, &w->slug);
-        if (st == RD_OK)
-            st = rd_sanitize_filename(&b, w->name, 48);
-        /* Two names may sanitise to the same stem ("a/b" and "a_b"). */
-        if (st == RD_OK)
-            st = rd_name_unique(&b, 2, r->workloads, r->nworkloads - 1, sizeof *r->workloads,
-                                offsetof(struct rd_rworkload, file));
-        if (st == RD_OK && !(w->file = arena_buf(&r->arena, &b)))
-            st = RD_ERR_NOMEM;
-        /* n is data: a count the report can state is a whole number, and
-         * converting anything past long to long is undefined. */
-        for (size_t i = 0; st == RD_OK && i < w->nconfigs; i++) {
-            double nn = rd_num(w->configs[i].primary, "n");
-            if (!isfinite(nn))
-                continue;
-            if (nn >= 0 && nn <= RUNS_MAX && nn == floor(nn))
-                runs += nn;
-            else
-                bogus = true;
-            counted = true;
-        }
     }
-    if (counted && !bogus && runs <= RUNS_MAX)
-        r->runs = (long)runs;
-    rd_buf_release(&b);
-    free(seen);
+    rd_strmap_release(&seen);
     return st;
 }
 
 /* cJSON copies bytes inside strings as they are, so without this check a
  * stray 0xff reaches report.md, the HTML and the workbook (which Excel then
  * refuses to open). JSON escapes need no check: cJSON rejects lone
- * surrogates. core's rd_utf8_valid_len is the validator. */
+ * surrogates. */
 static rd_status check_utf8(const char *text, size_t len, const char *path,
                             struct rd_diag *d)
 {
@@ -674,16 +637,20 @@ rd_status rd_report_parse(struct rd_report *r, const char *text, size_t len,
 {
     cJSON *root = NULL;
     memset(r, 0, sizeof *r);
+    rd_arena_init(&r->arena);
+    r->path = path;
+    r->total_runs = -1;
     /* JSON first: for a file that is not JSON at all, "expected JSON at
      * 1:1" says more than the first odd byte. */
     rd_status st = rd_json_parse(text, len, shown, 1, &root, d);
     if (st == RD_OK)
         st = check_utf8(text, len, shown, d);
-    if (st != RD_OK) {
-        cJSON_Delete(root);
-        return st;
-    }
-    return rd_report_init(r, root, path, d);
+    r->doc = root;
+    if (st == RD_OK)
+        st = read_document(r, root, d);
+    if (st == RD_OK)
+        st = rd_report_derive(r);
+    return st;
 }
 
 rd_status rd_report_load(struct rd_report *r, const char *path, struct rd_diag *d)
@@ -691,6 +658,7 @@ rd_status rd_report_load(struct rd_report *r, const char *path, struct rd_diag *
     struct rd_buf text = RD_BUF_INIT;
     const char *shown = strcmp(path, "-") == 0 ? "<stdin>" : path;
     memset(r, 0, sizeof *r);
+    rd_arena_init(&r->arena);
     rd_status st = rd_read_file(path, 0, &text, d);
     if (st == RD_OK)
         st = rd_report_parse(r, text.ptr, text.len, shown, path, d);
@@ -700,8 +668,7 @@ rd_status rd_report_load(struct rd_report *r, const char *path, struct rd_diag *
 
 void rd_report_release(struct rd_report *r)
 {
-    cJSON_Delete(r->root);
-    free(r->runtimes);
+    cJSON_Delete(r->doc);
     rd_arena_release(&r->arena);
     memset(r, 0, sizeof *r);
 }

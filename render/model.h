@@ -1,17 +1,27 @@
 /*
- * model.h - analysis.json (rundown.analysis/1) as the back ends see it.
+ * model.h - analysis.json (rundown.analysis/1) as the back ends see it:
+ * plain C structs, read once by model.c, the only file of render/ that
+ * knows JSON.
  *
- * The loader checks the parts every back end relies on (schema, workloads
- * with a name, configs with an id) and derives what they share: display
- * names of configs, label columns, the best and recommended config, anchors
- * and file names for each workload, and one colour per runtime. Everything
- * else is read straight from the cJSON tree with rd_num()/rd_str(), which
- * turn a missing or null value into NaN / NULL, so a back end prints
- * "undefined" rather than inventing a number.
+ * The reader checks the parts every back end relies on (schema, workloads
+ * with a name, configs with an id) and turns everything else into typed
+ * fields: a number that is missing, null or not a number is NaN, a string
+ * that is missing or not a string is NULL, an optional section that is
+ * absent is a NULL pointer or an empty array. So a back end prints
+ * "undefined" rather than inventing a value, and never meets a JSON type.
+ * Then derive.c works out what the back ends share: display names of
+ * configs, label columns, the best, recommended and runner-up config,
+ * anchors and file names for each workload, one colour per runtime.
+ *
+ * Strings point into the report's arena or into the parsed document, which
+ * the report keeps; both live until rd_report_release.
  *
  * How to add a back end: write render/<name>.c with an rd_render_<name>()
  * taking a const struct rd_report and a staging area (stage.h), declare it
- * in render.h, add its bit to enum rd_format and call it from render.c.
+ * in backends.h, add its bit to enum rd_format and call it from render.c.
+ * How to show a new field of the analysis: name its key in
+ * rundown/analysis_keys.h (the writer spells it from there too), read it
+ * in model.c into a field here, and print the field.
  */
 #ifndef RD_RENDER_MODEL_H
 #define RD_RENDER_MODEL_H
@@ -19,80 +29,163 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include <cjson/cJSON.h>
-
 #include "rundown/arena.h"
 #include "rundown/buf.h"
+#include "rundown/metrics.h"
+#include "rundown/record.h"
 #include "rundown/status.h"
 
-#define RD_ANALYSIS_SCHEMA "rundown.analysis/1"
+/** A name and its value: a config's label, a published figure's label. */
+struct rd_rlabel {
+    const char *key;
+    const char *value;   /* NULL when the analysis holds no string there */
+};
+
+/** The statistics of one metric of one config (configs[].metrics.NAME). */
+struct rd_rstats {
+    const char *metric;
+    double n, mean, sd, se, ci_low, ci_high, median, min, max, q1, q3;
+    double p90, p95, p99, mad, cv, geomean;
+    const double *values;  /* the per-run values that are numbers, in run order */
+    size_t nvalues;
+};
 
 struct rd_rconfig {
-    const cJSON *json;
-    const char *id;         /* "mechanism=worker,runtime=bun" */
-    const char *name;       /* "bun / worker / workers=4" (arena) */
-    const cJSON *labels;    /* object of strings, may be NULL */
-    const cJSON *primary;   /* stats of the workload's primary metric, or NULL */
-    int runtime;            /* index into rd_report.runtimes, -1 without one */
+    const char *id;                  /* "mechanism=worker,runtime=bun" */
+    const char *name;                /* "bun / worker / workers=4" (derived) */
+    const struct rd_rlabel *labels;  /* every value a string, in the analysis's order */
+    size_t nlabels;
+    const struct rd_rstats *metrics; /* in the analysis's order; a repeated name once */
+    size_t nmetrics;
+    const struct rd_rstats *primary; /* the workload's primary metric, or NULL */
+    double failed_runs;
+    int runtime;                     /* index into rd_report.runtimes, -1 without one */
+};
+
+/**
+ * A test across all configs: one-way or Welch's ANOVA (stat F with df1 and
+ * df2) or Kruskal-Wallis (stat H with its df in df1, df2 NaN).
+ */
+struct rd_romnibus {
+    bool present;   /* the analysis holds this test (an object) */
+    double stat, df1, df2, p;
+};
+
+/** A pairwise comparison of configs a and b (tests.pairs[]). */
+struct rd_rpair {
+    const char *a, *b;   /* config ids */
+    double welch_t, welch_df, p, p_holm, mw_u, mw_p, hedges_g, prob_superiority;
+    double diff, diff_ci_low, diff_ci_high, ratio, ratio_ci_low, ratio_ci_high;
+};
+
+struct rd_rtests {
+    const char *metric;
+    struct rd_romnibus anova, welch_anova, kruskal;
+    const struct rd_rpair *pairs;   /* one per entry of tests.pairs */
+    size_t npairs;
+};
+
+struct rd_rrecommendation {
+    const char *best, *recommended, *reason;   /* config ids, a sentence */
+    const char *const *tied;                   /* config ids */
+    size_t ntied;
+};
+
+struct rd_rwarning {
+    const char *code, *config, *message;   /* config: an id, or NULL */
 };
 
 struct rd_rworkload {
-    const cJSON *json;
     const char *name;
     const char *klass;      /* "cpu", "io", ...; may be NULL */
     const char *metric;     /* primary metric name; may be NULL */
     const char *title;      /* optional description; may be NULL */
-    bool higher;            /* higher is better on the primary metric */
-    const char *direction;  /* "higher is better", "lower is better" or, when the
-                               analysis names no direction, "no better direction" */
+    enum rd_better better;  /* of the primary metric; none unless the analysis names one */
     struct rd_rconfig *configs;
     size_t nconfigs;
+    const struct rd_rtests *tests;           /* NULL when the analysis has none */
+    const struct rd_rrecommendation *rec;    /* NULL when the analysis has none */
+    const struct rd_rwarning *warnings;      /* one per entry of 'warnings' */
+    size_t nwarnings;
+    int baseline;           /* the first config of 'baseline', or -1 */
+    /* derived */
     const char **keys;      /* label columns: runtime, mechanism, then sorted */
     size_t nkeys;
-    const cJSON *tests;     /* may be NULL */
-    const cJSON *pairs;     /* array, may be NULL */
-    const cJSON *rec;       /* recommendation object, may be NULL */
-    const cJSON *warnings;  /* array, may be NULL */
     int best;               /* config index or -1 */
     int recommended;        /* config index or -1 */
     int runner_up;          /* the best config other than 'recommended' by mean
                                (the best itself when it is not recommended), or -1 */
-    const char *slug;       /* Markdown/HTML anchor (arena) */
-    const char *file;       /* file-name stem for charts (arena), unique */
+    const char *slug;       /* Markdown/HTML anchor, unique in the report */
+    const char *file;       /* file-name stem for charts, unique */
+};
+
+/**
+ * One row of the environment table: a label ("CPU") and the value of each
+ * environment as text (memory in GiB, runtimes as "node v26.10.0, deno
+ * 2.9.6", arrays joined), NULL where that environment has none or null.
+ */
+struct rd_renv_row {
+    const char *label;
+    const char *const *values;   /* rd_report.nenvs of them */
+};
+
+/** A figure of a published study set against ours (replication[]). */
+struct rd_rreplication {
+    const char *title, *study, *machine, *workload, *config, *metric, *statistic, *note;
+    const struct rd_rlabel *labels;
+    size_t nlabels;
+    bool approx, params_differ;
+    double pub_mean, pub_sd, pub_n;
+    double ours_mean, ours_sd, ours_n, ours_statistic;
+    double ratio, ratio_ci_low, ratio_ci_high, p;
+};
+
+/** A setting of the analysis as the Methods sheet lists it. */
+struct rd_rsetting {
+    const char *key;
+    bool is_number;
+    double number;      /* when is_number */
+    const char *text;   /* else the value as text, NULL when it says nothing (null) */
 };
 
 struct rd_report {
-    cJSON *root;
     const char *path;              /* the analysis file, as given */
-    const cJSON *settings;         /* may be NULL */
-    const cJSON *envs;             /* array, may be NULL */
-    const cJSON *replication;      /* array, may be NULL */
-    const cJSON *inputs;           /* array, may be NULL */
-    struct rd_rworkload *workloads;
-    size_t nworkloads;
-    const char **runtimes;         /* distinct runtime labels, first-seen order */
-    size_t nruntimes;
     const char *title;             /* never NULL */
     const char *date;              /* may be NULL */
     double alpha, confidence;      /* NaN when absent */
-    long runs;                     /* measured runs counted from n, or -1 */
+    /* What settings say of the method; NaN or NULL when absent. */
+    double runs, warmups, bootstrap, seed;
+    const char *order, *ratio_ci;
+    const struct rd_rsetting *settings;
+    size_t nsettings;
+    /* Environments: an id each (NULL when it has none) and the table. */
+    bool envs_listed;              /* the analysis has an "environments" array */
+    const char *const *env_ids;
+    size_t nenvs;
+    const struct rd_renv_row *env_rows;
+    size_t nenv_rows;
+    const struct rd_rreplication *replication;
+    size_t nreplication;
+    const char *const *inputs;     /* the stores the analysis read */
+    size_t ninputs;
+    struct rd_rworkload *workloads;
+    size_t nworkloads;
+    /* derived */
+    const char **runtimes;         /* distinct runtime labels, first-seen order */
+    size_t nruntimes;
+    long total_runs;               /* measured runs counted from n, or -1 */
     struct rd_arena arena;
+    void *doc;                     /* the parsed document the strings point into */
 };
 
 /**
- * Takes ownership of 'root' (even on failure) and builds the model. 'path'
- * names the file in messages and must outlive the report. A tree that is
- * not a rundown.analysis/1 object, or whose workloads/configs lack the
+ * Parses 'text' (JSON, then UTF-8 text throughout) and builds the model.
+ * 'shown' names the input in messages; 'path' (the file, for finding the
+ * stores next to it) must outlive the report. A document that is not a
+ * rundown.analysis/1 object, or whose workloads and configs lack the
  * required names and ids, is RD_ERR_PARSE with a message naming the JSON
  * path ("workloads[1].configs[0]: expected 'id' to be a string").
- * Release with rd_report_release.
- */
-rd_status rd_report_init(struct rd_report *r, cJSON *root, const char *path,
-                         struct rd_diag *d);
-
-/**
- * Parses 'text' (JSON, then UTF-8 text throughout), then rd_report_init.
- * 'shown' names the input in messages, 'path' is kept as in rd_report_init.
+ * Release with rd_report_release, also after a failure.
  */
 rd_status rd_report_parse(struct rd_report *r, const char *text, size_t len,
                           const char *shown, const char *path, struct rd_diag *d);
@@ -100,16 +193,38 @@ rd_status rd_report_parse(struct rd_report *r, const char *text, size_t len,
 /** Reads 'path' ("-" = stdin), then rd_report_parse. */
 rd_status rd_report_load(struct rd_report *r, const char *path, struct rd_diag *d);
 
-/** Frees the tree and everything derived; r is left zeroed. */
+/** Frees the document and everything derived; r is left zeroed. */
 void rd_report_release(struct rd_report *r);
 
-/** A number member; NaN when missing, null or not a number. */
-double rd_num(const cJSON *obj, const char *key);
-/** A string member; NULL when missing or not a string. */
-const char *rd_str(const cJSON *obj, const char *key);
+/* ---- derive.c: what the back ends share, from the model alone ---- */
 
-/** The stats object of 'metric' for a config, or NULL. */
-const cJSON *rd_config_stats(const struct rd_rconfig *c, const char *metric);
+/**
+ * Fills the derived fields of a report model.c has read (names, keys,
+ * best / recommended / runner-up, slugs, file stems, runtimes, the total of
+ * runs). RD_ERR_NOMEM is the only failure.
+ */
+rd_status rd_report_derive(struct rd_report *r);
+
+/** "higher is better", "lower is better" or "no better direction". */
+const char *rd_better_words(enum rd_better b);
+
+/** Statistics that are all undefined (NaN), for a config without a metric. */
+extern const struct rd_rstats rd_rstats_none;
+
+/** The primary metric's statistics of c, or rd_rstats_none when it has none. */
+static inline const struct rd_rstats *rd_primary(const struct rd_rconfig *c)
+{
+    return c->primary ? c->primary : &rd_rstats_none;
+}
+
+/** The value of label 'key' of a config, or NULL. */
+const char *rd_config_label(const struct rd_rconfig *c, const char *key);
+
+/** The statistics of 'metric' for a config, or NULL. */
+const struct rd_rstats *rd_config_stats(const struct rd_rconfig *c, const char *metric);
+
+/** The mean of 'metric' for a config; NaN when it has none. */
+double rd_config_mean(const struct rd_rconfig *c, const char *metric);
 
 /**
  * The memory figure a reader compares configs by, in MiB: the mean of
@@ -129,38 +244,16 @@ const char *rd_other_role(const struct rd_rworkload *w);
 /** The index of the config with this id, or -1. */
 int rd_workload_find(const struct rd_rworkload *w, const char *id);
 
+/** The display name of the config with this id, else the id itself. */
+const char *rd_workload_config_name(const struct rd_rworkload *w, const char *id);
+
 /**
  * The pair test between configs a and b in either order, or NULL. *swapped
  * is set when the stored pair is (b, a): its diff and ratio then describe
  * b relative to a.
  */
-const cJSON *rd_workload_pair(const struct rd_rworkload *w, const char *a,
-                              const char *b, bool *swapped);
-
-/** One row of the environment table and where its value may be found. */
-struct rd_env_row {
-    const char *label;        /* "CPU" */
-    const char *paths[4];     /* "cpu.model", "cpu", "cpu_model"; NULL-ended */
-};
-
-/** The rows every report shows (when present), in order; *n gets the count. */
-const struct rd_env_row *rd_env_rows(size_t *n);
-
-/**
- * Appends the value of 'row' in environment object 'env' as text (memory in
- * GiB, runtimes as "node v26.10.0, deno 2.9.6", arrays joined). Returns
- * false when the environment has none of the row's paths. A present null
- * appends nothing and returns true (the reader sees "undefined").
- */
-bool rd_env_value(const cJSON *env, const struct rd_env_row *row, struct rd_buf *out,
-                  bool *is_null);
-
-/** True when 'key' of an environment is covered by rd_env_rows (or is
- *  bookkeeping like id and schema), so generic rows skip it. */
-bool rd_env_known_key(const char *key);
-
-/** Appends any JSON value as one line of text (objects as "k v, k v"). */
-rd_status rd_json_text(const cJSON *v, struct rd_buf *out);
+const struct rd_rpair *rd_workload_pair(const struct rd_rworkload *w, const char *a,
+                                        const char *b, bool *swapped);
 
 /**
  * Appends the configs statistically tied with the recommended one, by
@@ -170,16 +263,13 @@ rd_status rd_json_text(const cJSON *v, struct rd_buf *out);
  */
 rd_status rd_tied_text(const struct rd_rworkload *w, struct rd_buf *out);
 
-/** The baseline config index of w (its "baseline" id or first of a list), or -1. */
-int rd_workload_baseline(const struct rd_rworkload *w);
-
 /**
  * Appends a display name for a set of labels: the values joined by " / "
- * in 'keys' order (or the object's order when keys is NULL), numeric values
- * as "key=value". Appends nothing for no labels.
+ * in 'keys' order (or the labels' own order when keys is NULL), numeric
+ * values as "key=value". Appends nothing for no labels.
  */
-rd_status rd_labels_name(const cJSON *labels, const char *const *keys, size_t nkeys,
-                         struct rd_buf *b);
+rd_status rd_labels_name(const struct rd_rlabel *labels, size_t nlabels,
+                         const char *const *keys, size_t nkeys, struct rd_buf *b);
 
 /** The colour ("#rrggbb") for a runtime index; grey for -1. */
 const char *rd_runtime_colour(const struct rd_report *r, int runtime);
@@ -187,5 +277,31 @@ const char *rd_runtime_colour(const struct rd_report *r, int runtime);
 /** True when every config of w has a numeric value for label 'key' and
  *  there are at least two distinct values (a scaling chart makes sense). */
 bool rd_label_numeric(const struct rd_rworkload *w, const char *key);
+
+/* ---- runs.c: the raw runs behind the analysis ---- */
+
+/** A run's status in its store (rundown.run/1). */
+enum rd_run_status { RD_RUN_OK, RD_RUN_FAILED, RD_RUN_TIMEOUT };
+
+/** "ok", "failed" or "timeout". */
+const char *rd_run_status_name(enum rd_run_status s);
+
+/** One run record of an input store, as the Raw runs sheet lists it. */
+struct rd_rrun {
+    const char *store;          /* the store as the analysis names it */
+    const struct rd_record *rec;
+    enum rd_run_status status;
+};
+
+/**
+ * Calls fn for every record of every readable input store of r, in store
+ * and line order, and returns how many stores could be read. A store is
+ * found as given, else next to the analysis file; one that is missing is
+ * skipped, one that turns out malformed is read up to the bad line (the
+ * analysis already judged it; this only lists runs). The run is valid only
+ * during the call.
+ */
+size_t rd_report_for_each_run(const struct rd_report *r,
+                              void (*fn)(const struct rd_rrun *run, void *arg), void *arg);
 
 #endif

@@ -5,8 +5,8 @@
  * section end); a section start knows the index of its end, so rendering is
  * a loop with recursion only for sections. Templates may come from a user's
  * --templates folder, so nesting is bounded and every lookup failure is a
- * diagnostic, never a crash. Depends on cJSON (through the view tree), rd_buf
- * and escape.c only.
+ * diagnostic, never a crash. Depends on the view tree (tdata.h), rd_buf and
+ * escape.c only.
  */
 #include "template.h"
 
@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rundown/array.h"
 #include "rundown/fsutil.h"
 
 #define MAX_DEPTH 32
@@ -51,14 +52,7 @@ void rd_template_free(struct rd_template *t)
 
 static rd_status add_node(struct rd_template *t, struct node nd)
 {
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 64;
-        struct node *grown = realloc(t->nodes, cap * sizeof *grown);
-        if (!grown)
-            return RD_ERR_NOMEM;
-        t->nodes = grown;
-        t->cap = cap;
-    }
+    RD_TRY(RD_ARRAY_GROW(t->nodes, t->cap, t->n + 1));
     t->nodes[t->n++] = nd;
     return RD_OK;
 }
@@ -297,55 +291,48 @@ rd_status rd_template_load(const char *dir, const char *file, enum rd_escape esc
 
 struct ctx {
     const struct rd_template *t;
-    const cJSON *stack[MAX_DEPTH + 1];
+    const struct rd_tval *stack[MAX_DEPTH + 1];
     size_t depth;
     struct rd_buf *out;
     struct rd_diag *d;
 };
 
+/* Names past this length are never found (no view has one). */
+#define MAX_NAME 127
+
 /* Resolves a dotted name against the context stack, innermost first. */
-static const cJSON *lookup(const struct ctx *c, const char *name, size_t len)
+static const struct rd_tval *lookup(const struct ctx *c, const char *name, size_t len)
 {
     if (len == 1 && name[0] == '.')
         return c->stack[c->depth - 1];
     const char *dot = memchr(name, '.', len);
     size_t first = dot ? (size_t)(dot - name) : len;
-    char key[128];
-    if (first == 0 || first >= sizeof key)
+    if (first == 0 || first > MAX_NAME)
         return NULL;
-    memcpy(key, name, first);
-    key[first] = '\0';
-    const cJSON *v = NULL;
-    for (size_t i = c->depth; i-- > 0;) {
-        if (cJSON_IsObject(c->stack[i])) {
-            v = cJSON_GetObjectItemCaseSensitive(c->stack[i], key);
-            if (v)
-                break;
-        }
-    }
+    const struct rd_tval *v = NULL;
+    for (size_t i = c->depth; i-- > 0 && !v;)
+        v = rd_tval_member(c->stack[i], name, first);
     size_t pos = first;
     while (v && pos < len) {
         pos++; /* the dot */
         const char *nd = memchr(name + pos, '.', len - pos);
         size_t seg = nd ? (size_t)(nd - (name + pos)) : len - pos;
-        if (seg == 0 || seg >= sizeof key || !cJSON_IsObject(v))
+        if (seg == 0 || seg > MAX_NAME || v->kind != RD_T_OBJECT)
             return NULL;
-        memcpy(key, name + pos, seg);
-        key[seg] = '\0';
-        v = cJSON_GetObjectItemCaseSensitive(v, key);
+        v = rd_tval_member(v, name + pos, seg);
         pos += seg;
     }
     return v;
 }
 
-static bool truthy(const cJSON *v)
+static bool truthy(const struct rd_tval *v)
 {
-    if (!v || cJSON_IsNull(v) || cJSON_IsFalse(v))
+    if (!v || v->kind == RD_T_NULL || (v->kind == RD_T_BOOL && !v->on))
         return false;
-    if (cJSON_IsString(v))
-        return v->valuestring && v->valuestring[0];
-    if (cJSON_IsArray(v))
-        return cJSON_GetArraySize(v) > 0;
+    if (v->kind == RD_T_STRING)
+        return v->str[0] != '\0';
+    if (v->kind == RD_T_LIST)
+        return v->n > 0;
     return true;
 }
 
@@ -354,21 +341,25 @@ static rd_status render_range(struct ctx *c, size_t from, size_t to);
 static rd_status render_var(struct ctx *c, const struct node *nd)
 {
     const char *name = c->t->text + nd->off;
-    const cJSON *v = lookup(c, name, nd->len);
+    const struct rd_tval *v = lookup(c, name, nd->len);
     if (!v)
         return rd_diag_set(c->d, RD_ERR_PARSE, c->t->name, nd->line, nd->col,
                            "unknown value '%.*s'", (int)(nd->len > 64 ? 64 : nd->len), name);
     bool line_start = c->out->len == 0 || c->out->ptr[c->out->len - 1] == '\n';
-    if (cJSON_IsString(v))
-        return rd_escape(c->out, v->valuestring ? v->valuestring : "", nd->esc, line_start);
-    if (cJSON_IsNumber(v)) {
-        char num[32];
-        return rd_buf_addstr(c->out, rd_fmt_double(v->valuedouble, num));
-    }
-    if (cJSON_IsNull(v))
+    char num[32];
+    switch (v->kind) {
+    case RD_T_STRING:
+        return rd_escape(c->out, v->str, nd->esc, line_start);
+    case RD_T_NUMBER:
+        return rd_buf_addstr(c->out, rd_fmt_double(v->num, num));
+    case RD_T_NULL:
         return rd_buf_addstr(c->out, "\xe2\x80\x94");
-    if (cJSON_IsBool(v))
-        return rd_buf_addstr(c->out, cJSON_IsTrue(v) ? "true" : "false");
+    case RD_T_BOOL:
+        return rd_buf_addstr(c->out, v->on ? "true" : "false");
+    case RD_T_LIST:
+    case RD_T_OBJECT:
+        break;
+    }
     return rd_diag_set(c->d, RD_ERR_PARSE, c->t->name, nd->line, nd->col,
                        "'%.*s' is a list or an object, not a value (use a section)",
                        (int)(nd->len > 64 ? 64 : nd->len), name);
@@ -377,7 +368,7 @@ static rd_status render_var(struct ctx *c, const struct node *nd)
 static rd_status render_section(struct ctx *c, size_t i)
 {
     const struct node *nd = &c->t->nodes[i];
-    const cJSON *v = lookup(c, c->t->text + nd->off, nd->len);
+    const struct rd_tval *v = lookup(c, c->t->text + nd->off, nd->len);
     if (nd->kind == N_INVERT)
         return truthy(v) ? RD_OK : render_range(c, i + 1, nd->end);
     if (!truthy(v))
@@ -385,9 +376,8 @@ static rd_status render_section(struct ctx *c, size_t i)
     /* Parsing bounds nesting to MAX_DEPTH, and the stack has one extra
      * slot for the root, so a push can never overflow. */
     rd_status st = RD_OK;
-    if (cJSON_IsArray(v)) {
-        const cJSON *item;
-        cJSON_ArrayForEach(item, v) {
+    if (v->kind == RD_T_LIST) {
+        for (const struct rd_tval *item = v->first; item; item = item->next) {
             c->stack[c->depth++] = item;
             st = render_range(c, i + 1, nd->end);
             c->depth--;
@@ -426,7 +416,7 @@ static rd_status render_range(struct ctx *c, size_t from, size_t to)
     return st;
 }
 
-rd_status rd_template_render(const struct rd_template *t, const cJSON *data,
+rd_status rd_template_render(const struct rd_template *t, const struct rd_tval *data,
                              struct rd_buf *out, struct rd_diag *d)
 {
     struct ctx c = { .t = t, .depth = 1, .out = out, .d = d };

@@ -2,10 +2,10 @@
  * template.h - a small logic-less template engine (a Mustache subset).
  *
  * Templates live in templates/ so a user can restyle a report without
- * recompiling (rundown-render --templates DIR). The data is a cJSON tree (the
- * "view" the back end builds), so templates can only place values, repeat
- * over lists and test for presence: every decision that needs arithmetic is
- * taken in C.
+ * recompiling (rundown-render --templates DIR). The data is a tree (tdata.h,
+ * the "view" the back end builds), so templates can only place values,
+ * repeat over lists and test for presence: every decision that needs
+ * arithmetic is taken in C.
  *
  * Syntax:
  *   {{name}}  {{a.b}}  {{.}}    a value, escaped for the template's destination
@@ -24,11 +24,10 @@
 #ifndef RD_RENDER_TEMPLATE_H
 #define RD_RENDER_TEMPLATE_H
 
-#include <cjson/cJSON.h>
-
 #include "escape.h"
 #include "rundown/buf.h"
 #include "rundown/status.h"
+#include "tdata.h"
 
 struct rd_template;
 
@@ -53,7 +52,7 @@ rd_status rd_template_load(const char *dir, const char *file, enum rd_escape esc
  * Renders the template with 'data' as the outermost context, appending to
  * out. On error out may hold partial output, which the caller discards.
  */
-rd_status rd_template_render(const struct rd_template *t, const cJSON *data,
+rd_status rd_template_render(const struct rd_template *t, const struct rd_tval *data,
                              struct rd_buf *out, struct rd_diag *d);
 
 /** Frees a template; NULL is fine. */

@@ -4,7 +4,7 @@
  * Sheets: Recommendations (first, one row per workload), one sheet per
  * workload (stats and pairwise tables as Excel tables, significance by
  * conditional format, a native chart of the means with their CIs), Raw
- * runs (re-read from the stores the analysis lists under "inputs"),
+ * runs (the records of the stores the analysis lists, runs.c),
  * Environment and Methods.
  *
  * Numbers are written as numbers and undefined values as blank cells, never
@@ -25,8 +25,8 @@
 #include <xlsxwriter.h>
 
 #include "escape.h"
+#include "rundown/array.h"
 #include "rundown/metrics.h"
-#include "rundown/store.h"
 
 #define MAX_ROWS 1048575u
 #define MAX_COLS 16000u
@@ -179,15 +179,15 @@ static void sheet_recommendations(struct book *b, const struct rd_report *r, lxw
         put_str(ws, row, 1, w->klass, NULL);
         put_str(ws, row, 2, w->metric, NULL);
         put_str(ws, row, 3, w->metric ? def.unit : NULL, NULL);
-        put_str(ws, row, 4, w->higher ? "higher" : "lower", NULL);
+        put_str(ws, row, 4, rd_better_name(w->better), NULL);
         int rec = w->recommended;
         if (rec >= 0) {
-            const cJSON *s = w->configs[rec].primary;
+            const struct rd_rstats *s = rd_primary(&w->configs[rec]);
             put_str(ws, row, 5, w->configs[rec].name, b->bold);
-            put_num(ws, row, 6, rd_num(s, "mean"), b->num);
-            put_num(ws, row, 7, rd_num(s, "ci_low"), b->num);
-            put_num(ws, row, 8, rd_num(s, "ci_high"), b->num);
-            put_num(ws, row, 9, rd_num(s, "n"), b->intf);
+            put_num(ws, row, 6, s->mean, b->num);
+            put_num(ws, row, 7, s->ci_low, b->num);
+            put_num(ws, row, 8, s->ci_high, b->num);
+            put_num(ws, row, 9, s->n, b->intf);
             put_num(ws, row, 17, rd_config_rss_mib(&w->configs[rec]), b->num);
         }
         if (rec >= 0 && w->runner_up >= 0) {
@@ -195,7 +195,7 @@ static void sheet_recommendations(struct book *b, const struct rd_report *r, lxw
             rd_compare(w, w->runner_up, rec, &ratio, &lo, &hi, &ph);
             put_str(ws, row, 10, w->configs[w->runner_up].name, NULL);
             put_str(ws, row, 11, rd_other_role(w), NULL);
-            put_num(ws, row, 12, rd_num(w->configs[w->runner_up].primary, "mean"), b->num);
+            put_num(ws, row, 12, rd_primary(&w->configs[w->runner_up])->mean, b->num);
             put_num(ws, row, 13, ratio, b->num3);
             put_num(ws, row, 14, lo, b->num3);
             put_num(ws, row, 15, hi, b->num3);
@@ -206,7 +206,7 @@ static void sheet_recommendations(struct book *b, const struct rd_report *r, lxw
         if (tb.len)
             put_str(ws, row, 18, tb.ptr, NULL);
         rd_buf_release(&tb);
-        put_str(ws, row, 19, rd_str(w->rec, "reason"), b->wrap);
+        put_str(ws, row, 19, w->rec ? w->rec->reason : NULL, b->wrap);
     }
     worksheet_freeze_panes(ws, 1, 1);
     worksheet_autofilter(ws, 0, 0, row > 1 ? row - 1 : 1, (lxw_col_t)(ncols - 1));
@@ -220,15 +220,35 @@ static void sheet_recommendations(struct book *b, const struct rd_report *r, lxw
     worksheet_set_column(ws, 19, 19, 80, NULL);
 }
 
-static const char *stat_cols[] = {
-    "n", "mean", "sd", "se", "ci_low", "ci_high", "median", "min", "max",
-    "q1", "q3", "p90", "p95", "p99", "mad", "cv", "geomean",
+/* A column of numbers: its header and where the struct holds the value. */
+struct num_col {
+    const char *header;
+    size_t offset;
 };
 
-static const char *pair_cols[] = {
-    "diff", "diff_ci_low", "diff_ci_high", "ratio", "ratio_ci_low", "ratio_ci_high",
-    "welch_t", "welch_df", "p", "p_holm", "mw_u", "mw_p", "hedges_g", "prob_superiority",
+#define STAT_COL(field) { #field, offsetof(struct rd_rstats, field) }
+#define PAIR_COL(field) { #field, offsetof(struct rd_rpair, field) }
+
+static const struct num_col stat_cols[] = {
+    STAT_COL(n), STAT_COL(mean), STAT_COL(sd), STAT_COL(se), STAT_COL(ci_low),
+    STAT_COL(ci_high), STAT_COL(median), STAT_COL(min), STAT_COL(max), STAT_COL(q1),
+    STAT_COL(q3), STAT_COL(p90), STAT_COL(p95), STAT_COL(p99), STAT_COL(mad), STAT_COL(cv),
+    STAT_COL(geomean),
 };
+
+static const struct num_col pair_cols[] = {
+    PAIR_COL(diff), PAIR_COL(diff_ci_low), PAIR_COL(diff_ci_high), PAIR_COL(ratio),
+    PAIR_COL(ratio_ci_low), PAIR_COL(ratio_ci_high), PAIR_COL(welch_t), PAIR_COL(welch_df),
+    PAIR_COL(p), PAIR_COL(p_holm), PAIR_COL(mw_u), PAIR_COL(mw_p), PAIR_COL(hedges_g),
+    PAIR_COL(prob_superiority),
+};
+
+static double col_value(const void *s, const struct num_col *c)
+{
+    double v;
+    memcpy(&v, (const char *)s + c->offset, sizeof v);
+    return v;
+}
 
 /* Each mean's marker in its runtime's colour, as in the gnuplot charts. */
 static void colour_points(const struct rd_report *r, const struct rd_rworkload *w,
@@ -264,7 +284,7 @@ static rd_status sheet_workload(struct book *b, const struct rd_report *r,
     put_str(ws, 0, 0, w->name, b->title);
     struct rd_buf line = RD_BUF_INIT;
     rd_buf_addf(&line, "primary metric %s (%s)", w->metric ? w->metric : "none",
-                w->direction);
+                rd_better_words(w->better));
     put_str(ws, 1, 0, line.ptr, NULL);
     rd_buf_release(&line);
 
@@ -276,7 +296,7 @@ static rd_status sheet_workload(struct book *b, const struct rd_report *r,
         headers_add(&h, w->keys[k]);
     const size_t nstat = sizeof stat_cols / sizeof stat_cols[0];
     for (size_t k = 0; k < nstat; k++)
-        headers_add(&h, stat_cols[k]);
+        headers_add(&h, stat_cols[k].header);
     headers_add(&h, "max RSS (MiB)");
     headers_add(&h, "failed runs");
     for (size_t i = 0; i < w->nconfigs; i++) {
@@ -285,13 +305,14 @@ static rd_status sheet_workload(struct book *b, const struct rd_report *r,
         lxw_col_t col = 0;
         put_str(ws, row, col++, c->name, (int)i == w->recommended ? b->bold : NULL);
         for (size_t k = 0; k < w->nkeys; k++)
-            put_str(ws, row, col++, rd_str(c->labels, w->keys[k]), NULL);
+            put_str(ws, row, col++, rd_config_label(c, w->keys[k]), NULL);
         for (size_t k = 0; k < nstat; k++) {
-            double v = rd_num(c->primary, stat_cols[k]);
-            put_num(ws, row, col++, v, k == 0 ? b->intf : strcmp(stat_cols[k], "cv") == 0 ? b->pct : b->num);
+            double v = col_value(rd_primary(c), &stat_cols[k]);
+            bool cv = stat_cols[k].offset == offsetof(struct rd_rstats, cv);
+            put_num(ws, row, col++, v, k == 0 ? b->intf : cv ? b->pct : b->num);
         }
         put_num(ws, row, col++, rd_config_rss_mib(c), b->num);
-        put_num(ws, row, col++, rd_num(c->json, "failed_runs"), b->intf);
+        put_num(ws, row, col++, c->failed_runs, b->intf);
     }
     lxw_row_t stats_last = top + (lxw_row_t)w->nconfigs;
     check(add_table(ws, top, stats_last, &h, b->head), &st, d, "stats table");
@@ -300,24 +321,25 @@ static rd_status sheet_workload(struct book *b, const struct rd_report *r,
 
     /* The pairwise tests below it. */
     lxw_row_t ptop = stats_last + 3;
-    size_t npairs = (size_t)cJSON_GetArraySize(w->pairs);
+    size_t npairs = w->tests ? w->tests->npairs : 0;
     if (npairs > 0) {
         put_str(ws, ptop - 1, 0, "Pairwise tests (p_holm below alpha highlighted)", b->bold);
         headers_add(&h, "A");
         headers_add(&h, "B");
         const size_t npc = sizeof pair_cols / sizeof pair_cols[0];
         for (size_t k = 0; k < npc; k++)
-            headers_add(&h, pair_cols[k]);
+            headers_add(&h, pair_cols[k].header);
         lxw_row_t row = ptop + 1;
-        const cJSON *p;
-        cJSON_ArrayForEach(p, w->pairs) {
-            int a = rd_workload_find(w, rd_str(p, "a")), bi = rd_workload_find(w, rd_str(p, "b"));
-            put_str(ws, row, 0, a >= 0 ? w->configs[a].name : rd_str(p, "a"), NULL);
-            put_str(ws, row, 1, bi >= 0 ? w->configs[bi].name : rd_str(p, "b"), NULL);
+        for (size_t i = 0; i < npairs; i++) {
+            const struct rd_rpair *p = &w->tests->pairs[i];
+            put_str(ws, row, 0, rd_workload_config_name(w, p->a), NULL);
+            put_str(ws, row, 1, rd_workload_config_name(w, p->b), NULL);
             for (size_t k = 0; k < npc; k++) {
-                bool is_p = strcmp(pair_cols[k], "p") == 0 || strcmp(pair_cols[k], "p_holm") == 0 ||
-                            strcmp(pair_cols[k], "mw_p") == 0;
-                put_num(ws, row, (lxw_col_t)(2 + k), rd_num(p, pair_cols[k]), is_p ? b->p : b->num);
+                size_t off = pair_cols[k].offset;
+                bool is_p = off == offsetof(struct rd_rpair, p) ||
+                            off == offsetof(struct rd_rpair, p_holm) ||
+                            off == offsetof(struct rd_rpair, mw_p);
+                put_num(ws, row, (lxw_col_t)(2 + k), col_value(p, &pair_cols[k]), is_p ? b->p : b->num);
             }
             row++;
         }
@@ -338,16 +360,14 @@ static rd_status sheet_workload(struct book *b, const struct rd_report *r,
 
     /* The warnings under the tables, where a reader checks the numbers. */
     lxw_row_t wtop = (npairs > 0 ? ptop + 1 + (lxw_row_t)npairs : stats_last) + 2;
-    if (cJSON_GetArraySize(w->warnings) > 0) {
+    if (w->nwarnings > 0) {
         put_str(ws, wtop, 0, "Warnings", b->bold);
         lxw_row_t row = wtop + 1;
-        const cJSON *x;
-        cJSON_ArrayForEach(x, w->warnings) {
-            int ci = rd_workload_find(w, rd_str(x, "config"));
-            put_str(ws, row, 0, ci >= 0 ? w->configs[ci].name : rd_str(x, "config"), NULL);
-            put_str(ws, row, 1, rd_str(x, "code"), NULL);
-            put_str(ws, row, 2, rd_str(x, "message"), NULL);
-            row++;
+        for (size_t i = 0; i < w->nwarnings; i++, row++) {
+            const struct rd_rwarning *x = &w->warnings[i];
+            put_str(ws, row, 0, rd_workload_config_name(w, x->config), NULL);
+            put_str(ws, row, 1, x->code, NULL);
+            put_str(ws, row, 2, x->message, NULL);
         }
     }
 
@@ -409,16 +429,8 @@ static int names_find_add(struct names *l, const char *s, bool add)
     for (size_t i = 0; i < l->n; i++)
         if (strcmp(l->items[i], s) == 0)
             return (int)i;
-    if (!add || l->n >= MAX_COLS / 2)
+    if (!add || l->n >= MAX_COLS / 2 || RD_ARRAY_GROW(l->items, l->cap, l->n + 1) != RD_OK)
         return -1;
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 16;
-        char **grown = realloc(l->items, cap * sizeof *grown);
-        if (!grown)
-            return -1;
-        l->items = grown;
-        l->cap = cap;
-    }
     l->items[l->n] = strdup(s);
     return l->items[l->n] ? (int)l->n++ : -1;
 }
@@ -430,68 +442,13 @@ static void names_release(struct names *l)
     free(l->items);
 }
 
-/* Where an input store is: as given, else next to the analysis file. */
-static char *store_path(const struct rd_report *r, const char *p)
-{
-    FILE *f = fopen(p, "r");
-    if (f) {
-        fclose(f);
-        return strdup(p);
-    }
-    const char *slash = r->path ? strrchr(r->path, '/') : NULL;
-    if (!slash || p[0] == '/')
-        return NULL;
-    size_t n = (size_t)(slash - r->path) + 1 + strlen(p) + 1;
-    char *joined = malloc(n);
-    if (!joined)
-        return NULL;
-    snprintf(joined, n, "%.*s/%s", (int)(slash - r->path), r->path, p);
-    f = fopen(joined, "r");
-    if (!f) {
-        free(joined);
-        return NULL;
-    }
-    fclose(f);
-    return joined;
-}
-
-/* Calls fn for every record of every readable input store; a store that
- * is missing is skipped, one that turns out malformed is read up to the bad
- * line (the analysis already judged it; this sheet only lists runs). */
-static size_t for_each_run(const struct rd_report *r,
-                           void (*fn)(const struct rd_record *, const char *, void *), void *arg)
-{
-    size_t stores = 0;
-    const cJSON *in;
-    cJSON_ArrayForEach(in, r->inputs) {
-        const char *p = cJSON_IsString(in) ? in->valuestring : rd_str(in, "path");
-        if (!p)
-            continue;
-        char *path = store_path(r, p);
-        if (!path)
-            continue;
-        struct rd_store_reader rd;
-        struct rd_diag d;
-        rd_diag_init(&d, path);
-        if (rd_store_open(&rd, path, &d) == RD_OK) {
-            stores++;
-            struct rd_record rec;
-            int got = 0;
-            while (rd_store_next(&rd, &rec, &got, &d) == RD_OK && got)
-                fn(&rec, p, arg);
-            rd_store_close(&rd);
-        }
-        free(path);
-    }
-    return stores;
-}
-
 struct raw_scan {
     struct names labels, metrics;
 };
 
-static void raw_scan(const struct rd_record *rec, const char *store, void *arg)
+static void raw_scan(const struct rd_rrun *run, void *arg)
 {
+    const struct rd_record *rec = run->rec;
     struct raw_scan *sc = arg;
     for (size_t i = 0; i < rec->config.len; i++)
         names_find_add(&sc->labels, rec->config.items[i].key, true);
@@ -506,19 +463,20 @@ struct raw_write {
     lxw_row_t row;
 };
 
-static void raw_write(const struct rd_record *rec, const char *store, void *arg)
+static void raw_write(const struct rd_rrun *run, void *arg)
 {
+    const struct rd_record *rec = run->rec;
     struct raw_write *rw = arg;
     if (rw->row > MAX_ROWS)
         return;
     lxw_worksheet *ws = rw->ws;
     lxw_row_t row = rw->row++;
-    put_str(ws, row, 0, store, NULL);
+    put_str(ws, row, 0, run->store, NULL);
     put_str(ws, row, 1, rec->workload, NULL);
     if (rec->run > 0)
         put_num(ws, row, 2, (double)rec->run, NULL);
     put_str(ws, row, 3, rec->phase, NULL);
-    put_str(ws, row, 4, rec->status, NULL);
+    put_str(ws, row, 4, rd_run_status_name(run->status), NULL);
     put_str(ws, row, 5, rec->env, NULL);
     put_str(ws, row, 6, rec->started_at, NULL);
     for (size_t i = 0; i < rec->config.len; i++) {
@@ -536,9 +494,9 @@ static void raw_write(const struct rd_record *rec, const char *store, void *arg)
 static void sheet_raw(struct book *b, const struct rd_report *r, lxw_worksheet *ws)
 {
     struct raw_scan sc = { { 0 }, { 0 } };
-    size_t stores = for_each_run(r, raw_scan, &sc);
+    size_t stores = rd_report_for_each_run(r, raw_scan, &sc);
     if (stores == 0) {
-        put_str(ws, 0, 0, cJSON_GetArraySize(r->inputs) > 0
+        put_str(ws, 0, 0, r->ninputs > 0
                 ? "none of the stores listed in the analysis's inputs could be read"
                 : "the analysis lists no input stores", NULL);
         worksheet_set_column(ws, 0, 0, 70, NULL);
@@ -554,7 +512,7 @@ static void sheet_raw(struct book *b, const struct rd_report *r, lxw_worksheet *
     for (size_t i = 0; i < sc.metrics.n; i++)
         put_str(ws, 0, (lxw_col_t)(7 + sc.labels.n + i), sc.metrics.items[i], b->head);
     struct raw_write rw = { &sc, ws, b, 1 };
-    for_each_run(r, raw_write, &rw);
+    rd_report_for_each_run(r, raw_write, &rw);
     lxw_col_t last = (lxw_col_t)(6 + sc.labels.n + sc.metrics.n);
     worksheet_freeze_panes(ws, 1, 0);
     worksheet_autofilter(ws, 0, 0, rw.row > 1 ? rw.row - 1 : 1, last);
@@ -566,67 +524,23 @@ static void sheet_raw(struct book *b, const struct rd_report *r, lxw_worksheet *
     names_release(&sc.metrics);
 }
 
-static void write_value(lxw_worksheet *ws, lxw_row_t row, lxw_col_t col, const cJSON *v)
-{
-    if (cJSON_IsNumber(v)) {
-        put_num(ws, row, col, v->valuedouble, NULL);
-        return;
-    }
-    struct rd_buf b = RD_BUF_INIT;
-    rd_json_text(v, &b);
-    if (b.len)
-        put_str(ws, row, col, b.ptr, NULL);
-    rd_buf_release(&b);
-}
-
 static void sheet_env(struct book *b, const struct rd_report *r, lxw_worksheet *ws)
 {
     worksheet_write_string(ws, 0, 0, "field", b->head);
-    const cJSON *e;
-    lxw_col_t col = 1;
-    cJSON_ArrayForEach(e, r->envs)
-        put_str(ws, 0, col++, rd_str(e, "id") ? rd_str(e, "id") : "environment", b->head);
-    lxw_row_t row = 1;
-    size_t n;
-    const struct rd_env_row *known = rd_env_rows(&n);
-    struct rd_buf text = RD_BUF_INIT;
-    /* The same rows as the Markdown report, then every other field. */
-    struct names extra = { 0 };
-    cJSON_ArrayForEach(e, r->envs) {
-        const cJSON *f;
-        cJSON_ArrayForEach(f, e)
-            if (!rd_env_known_key(f->string))
-                names_find_add(&extra, f->string, true);
+    for (size_t e = 0; e < r->nenvs; e++)
+        put_str(ws, 0, (lxw_col_t)(1 + e), r->env_ids[e] ? r->env_ids[e] : "environment", b->head);
+    /* The same rows as the Markdown report. */
+    for (size_t i = 0; i < r->nenv_rows; i++) {
+        lxw_row_t row = (lxw_row_t)(1 + i);
+        for (size_t e = 0; e < r->nenvs; e++)
+            put_str(ws, row, (lxw_col_t)(1 + e), r->env_rows[i].values[e], NULL);
+        put_str(ws, row, 0, r->env_rows[i].label, b->bold);
     }
-    for (size_t i = 0; i < n + extra.n; i++) {
-        struct rd_env_row generic = { NULL, { NULL, NULL } };
-        const struct rd_env_row *rw = &known[i < n ? i : 0];
-        if (i >= n) {
-            generic.label = extra.items[i - n];
-            generic.paths[0] = extra.items[i - n];
-            rw = &generic;
-        }
-        bool any = false, is_null;
-        col = 1;
-        cJSON_ArrayForEach(e, r->envs) {
-            rd_buf_reset(&text);
-            if (rd_env_value(e, rw, &text, &is_null)) {
-                any = true;
-                if (!is_null)
-                    put_str(ws, row, col, text.ptr, NULL);
-            }
-            col++;
-        }
-        if (any)
-            put_str(ws, row++, 0, rw->label, b->bold);
-    }
-    rd_buf_release(&text);
-    names_release(&extra);
-    if (!r->envs)
+    if (!r->envs_listed)
         put_str(ws, 1, 0, "the analysis records no environment", NULL);
     worksheet_freeze_panes(ws, 1, 1);
     worksheet_set_column(ws, 0, 0, 22, NULL);
-    worksheet_set_column(ws, 1, col > 1 ? col - 1 : 1, 50, NULL);
+    worksheet_set_column(ws, 1, r->nenvs > 0 ? (lxw_col_t)r->nenvs : 1, 50, NULL);
 }
 
 static void sheet_methods(struct book *b, const struct rd_report *r, lxw_worksheet *ws)
@@ -634,10 +548,13 @@ static void sheet_methods(struct book *b, const struct rd_report *r, lxw_workshe
     lxw_row_t row = 0;
     worksheet_write_string(ws, row, 0, "setting", b->head);
     worksheet_write_string(ws, row++, 1, "value", b->head);
-    const cJSON *s;
-    cJSON_ArrayForEach(s, r->settings) {
-        put_str(ws, row, 0, s->string, b->bold);
-        write_value(ws, row++, 1, s);
+    for (size_t i = 0; i < r->nsettings; i++, row++) {
+        const struct rd_rsetting *s = &r->settings[i];
+        put_str(ws, row, 0, s->key, b->bold);
+        if (s->is_number)
+            put_num(ws, row, 1, s->number, NULL);
+        else
+            put_str(ws, row, 1, s->text, NULL);
     }
     row++;
     static const char *text[] = {

@@ -12,19 +12,15 @@
 #include <stdlib.h>
 
 #include "backends.h"
-#include "rundown/json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    cJSON *root = NULL;
     struct rd_diag d;
     rd_diag_init(&d, NULL);
-    if (rd_json_parse((const char *)data, size, "fuzz", 1, &root, &d) != RD_OK)
-        return 0;
     struct rd_report r;
-    if (rd_report_init(&r, root, "fuzz", &d) == RD_OK) {
+    if (rd_report_parse(&r, (const char *)data, size, "fuzz", "fuzz", &d) == RD_OK) {
         struct rd_chart_plan plan;
         if (rd_chart_plan_make(&r, &plan) == RD_OK) {
             struct rd_buf md, html;

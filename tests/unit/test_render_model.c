@@ -1,10 +1,12 @@
 // links: rd_render
 /*
- * test_render_model.c - what the loader derives from analysis.json and the
- * back ends share: config names and label columns, best / recommended /
- * runner-up, pair lookup in either orientation (the ratio and its CI
- * invert), tied lists, baselines, anchors and file stems, colours, the
- * chart plan, and the messages for analyses it cannot use.
+ * test_render_model.c - what the reader makes of analysis.json and the
+ * back ends share: typed fields (three-valued 'better', undefined as NaN,
+ * entries of the wrong type), config names and label columns, best /
+ * recommended / runner-up, pair lookup in either orientation (the ratio and
+ * its CI invert), tied lists, baselines, anchors and file stems, colours,
+ * the environment table, the chart plan, and the messages for analyses it
+ * cannot use.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -23,7 +25,7 @@ static const char *DOC =
     "{\"schema\":\"rundown.analysis/1\",\"settings\":{\"alpha\":0.05},"
     "\"environments\":[{\"id\":\"e1\",\"cpu\":{\"model\":\"EPYC\",\"cores_logical\":2},"
     "  \"memory_kib\":25165824,\"runtimes\":{\"node\":{\"version\":\"v26.10.0\"},\"bun\":{\"version\":null}},"
-    "  \"captured_at\":\"2026-11-30T01:00:00Z\",\"governor\":null}],"
+    "  \"captured_at\":\"2026-11-30T01:00:00Z\",\"governor\":null,\"hypervisor\":\"kvm\"}],"
     "\"workloads\":["
     " {\"name\":\"cpu heavy\",\"primary\":{\"metric\":\"wall_ms\",\"better\":\"lower\"},"
     "  \"baseline\":[\"runtime=node,workers=2\"],"
@@ -45,14 +47,17 @@ static const char *DOC =
 
 static struct rd_report report;
 
+static rd_status parse(struct rd_report *r, const char *doc, const char *path, struct rd_diag *d)
+{
+    rd_diag_init(d, NULL);
+    return rd_report_parse(r, doc, strlen(doc), path, path, d);
+}
+
 static int setup(void **state)
 {
     (void)state;
     struct rd_diag d;
-    rd_diag_init(&d, NULL);
-    cJSON *root = cJSON_Parse(DOC);
-    assert_non_null(root);
-    assert_int_equal(rd_report_init(&report, root, "t.json", &d), RD_OK);
+    assert_int_equal(parse(&report, DOC, "t.json", &d), RD_OK);
     return 0;
 }
 
@@ -92,7 +97,7 @@ static void test_best(void **state)
     assert_int_equal(w->recommended, 2);
     /* Runner-up of the recommended zig is the best other mean: bun. */
     assert_int_equal(w->runner_up, 1);
-    assert_int_equal(rd_workload_baseline(w), 0);
+    assert_int_equal(w->baseline, 0);
     /* Without a recommendation, higher-is-better picks the larger mean. */
     const struct rd_rworkload *w2 = &report.workloads[1];
     assert_int_equal(w2->best, 1);
@@ -125,8 +130,13 @@ static void test_compare(void **state)
     assert_float_equal(r, 3.0, 1e-12);
     assert_true(isnan(lo) && isnan(hi) && isnan(p));
     bool swapped;
-    assert_non_null(rd_workload_pair(w, "runtime=zig,workers=4", "runtime=bun,workers=4", &swapped));
+    const struct rd_rpair *pair = rd_workload_pair(w, "runtime=zig,workers=4",
+                                                   "runtime=bun,workers=4", &swapped);
+    assert_non_null(pair);
     assert_true(swapped);
+    assert_float_equal(pair->ratio, 0.8, 1e-12);
+    /* Not in the document: undefined, never 0. */
+    assert_true(isnan(pair->welch_t) && isnan(pair->diff));
     assert_null(rd_workload_pair(w, "runtime=node,workers=2", "runtime=bun,workers=4", &swapped));
 }
 
@@ -153,49 +163,122 @@ static void test_colours_and_plan(void **state)
     rd_chart_plan_release(&p);
 }
 
+/* The row labelled 'label', or NULL. */
+static const struct rd_renv_row *env_row(const char *label)
+{
+    for (size_t i = 0; i < report.nenv_rows; i++)
+        if (strcmp(report.env_rows[i].label, label) == 0)
+            return &report.env_rows[i];
+    return NULL;
+}
+
 static void test_env(void **state)
 {
     (void)state;
-    size_t n;
-    const struct rd_env_row *rows = rd_env_rows(&n);
-    const cJSON *env = cJSON_GetArrayItem(report.envs, 0);
-    struct rd_buf b = RD_BUF_INIT;
-    bool is_null;
+    assert_int_equal(report.nenvs, 1);
+    assert_string_equal(report.env_ids[0], "e1");
+    /* 25165824 KiB / 1024^2 = 24.0 GiB; a tool without a version was not found. */
     const char *want[][2] = {
         { "CPU", "EPYC" }, { "Cores", "2" }, { "Memory", "24.0 GiB" },
-        { "Runtimes", "node v26.10.0, bun (not found)" },
+        { "Runtimes", "node v26.10.0, bun (not found)" }, { "Captured", "2026-11-30T01:00:00Z" },
     };
-    for (size_t k = 0; k < 4; k++) {
-        size_t i = 0;
-        while (i < n && strcmp(rows[i].label, want[k][0]) != 0)
-            i++;
-        assert_true(i < n);
-        rd_buf_reset(&b);
-        assert_true(rd_env_value(env, &rows[i], &b, &is_null));
-        assert_false(is_null);
-        assert_string_equal(b.ptr, want[k][1]);
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+        const struct rd_renv_row *row = env_row(want[k][0]);
+        assert_non_null(row);
+        assert_string_equal(row->values[0], want[k][1]);
     }
-    for (size_t i = 0; i < n; i++) {
-        if (strcmp(rows[i].label, "Governor") == 0) {
-            assert_true(rd_env_value(env, &rows[i], &b, &is_null));
-            assert_true(is_null);
-        }
-        if (strcmp(rows[i].label, "Pinning") == 0)
-            assert_false(rd_env_value(env, &rows[i], &b, &is_null));
-    }
-    assert_true(rd_env_known_key("cpu"));
-    assert_true(rd_env_known_key("schema"));
-    assert_false(rd_env_known_key("hypervisor"));
-    rd_buf_release(&b);
+    /* A null is a row without a value; an absent field is no row. */
+    assert_non_null(env_row("Governor"));
+    assert_null(env_row("Governor")->values[0]);
+    assert_null(env_row("Pinning"));
+    /* A field this version does not know still gets a row of its own. */
+    assert_non_null(env_row("hypervisor"));
+    assert_string_equal(env_row("hypervisor")->values[0], "kvm");
+    /* Rows come in the table's order: CPU before Memory before the unknown. */
+    assert_true(env_row("CPU") < env_row("Memory"));
+    assert_true(env_row("Memory") < env_row("hypervisor"));
+}
+
+/* Each field as its type says, whatever the document holds there. */
+static const char *TYPES =
+    "{\"schema\":\"rundown.analysis/1\","
+    "\"settings\":{\"alpha\":0.05,\"baseline\":{\"runtime\":\"node\"},\"pool_envs\":false,\"metric\":null},"
+    "\"inputs\":[\"a.jsonl\",7],"
+    "\"workloads\":["
+    " {\"name\":\"lo\",\"primary\":{\"metric\":\"wall_ms\",\"better\":\"lower\"},"
+    "  \"configs\":[{\"id\":\"x\",\"metrics\":{\"wall_ms\":{\"mean\":1,\"sd\":null,"
+    "    \"values\":[1,null,\"2\",3]},\"wall_ms\":{\"mean\":9},\"n\":4}}],"
+    "  \"tests\":{\"pairs\":[1,{\"a\":\"x\",\"b\":\"y\",\"p\":\"0.1\",\"p_holm\":0.2}]},"
+    "  \"warnings\":[{\"code\":\"few_runs\",\"config\":\"x\"},null]},"
+    " {\"name\":\"hi\",\"primary\":{\"metric\":\"rps\",\"better\":\"higher\"},\"recommendation\":null},"
+    " {\"name\":\"none\",\"primary\":{\"better\":\"none\"},\"recommendation\":{\"tied\":[1,\"x\"]}},"
+    " {\"name\":\"odd\",\"primary\":{\"better\":\"sideways\"}}]}";
+
+static void test_types(void **state)
+{
+    (void)state;
+    struct rd_report r;
+    struct rd_diag d;
+    assert_int_equal(parse(&r, TYPES, "t.json", &d), RD_OK);
+    assert_int_equal(r.nworkloads, 4);
+    /* 'better' has three values; anything else is no direction. */
+    assert_int_equal(r.workloads[0].better, RD_BETTER_LOWER);
+    assert_int_equal(r.workloads[1].better, RD_BETTER_HIGHER);
+    assert_int_equal(r.workloads[2].better, RD_BETTER_NONE);
+    assert_int_equal(r.workloads[3].better, RD_BETTER_NONE);
+    assert_string_equal(rd_better_words(RD_BETTER_LOWER), "lower is better");
+    assert_string_equal(rd_better_words(RD_BETTER_HIGHER), "higher is better");
+    assert_string_equal(rd_better_words(RD_BETTER_NONE), "no better direction");
+
+    const struct rd_rconfig *c = &r.workloads[0].configs[0];
+    /* A repeated metric is the first one, as a lookup in the document
+     * finds it; a metric that is not an object is none. */
+    assert_int_equal(c->nmetrics, 1);
+    assert_float_equal(c->primary->mean, 1, 0);
+    assert_true(isnan(c->primary->sd) && isnan(c->primary->n));
+    assert_true(isnan(c->failed_runs));
+    /* Only numbers are values: [1, null, "2", 3] holds two. */
+    assert_int_equal(c->primary->nvalues, 2);
+    assert_float_equal(c->primary->values[1], 3, 0);
+
+    /* Every pair and warning entry is a row, one of the wrong type empty. */
+    const struct rd_rtests *t = r.workloads[0].tests;
+    assert_non_null(t);
+    assert_int_equal(t->npairs, 2);
+    assert_null(t->pairs[0].a);
+    assert_true(isnan(t->pairs[0].ratio));
+    assert_true(isnan(t->pairs[1].p));
+    assert_float_equal(t->pairs[1].p_holm, 0.2, 0);
+    assert_false(t->anova.present);
+    assert_int_equal(r.workloads[0].nwarnings, 2);
+    assert_string_equal(r.workloads[0].warnings[0].code, "few_runs");
+    assert_null(r.workloads[0].warnings[1].code);
+    assert_null(r.workloads[1].tests);
+    assert_null(r.workloads[1].rec);
+    assert_int_equal(r.workloads[2].rec->ntied, 1);
+
+    assert_int_equal(r.ninputs, 1);
+    assert_string_equal(r.inputs[0], "a.jsonl");
+    /* Settings for the Methods sheet: numbers as numbers, the rest as text. */
+    assert_int_equal(r.nsettings, 4);
+    assert_true(r.settings[0].is_number);
+    assert_float_equal(r.settings[0].number, 0.05, 0);
+    assert_string_equal(r.settings[1].text, "runtime node");
+    assert_string_equal(r.settings[2].text, "no");
+    assert_null(r.settings[3].text);
+    assert_float_equal(r.alpha, 0.05, 0);
+    assert_true(isnan(r.confidence));
+    /* No environments at all: nothing listed, no table. */
+    assert_false(r.envs_listed);
+    assert_int_equal(r.nenv_rows, 0);
+    rd_report_release(&r);
 }
 
 static void expect_error(const char *doc, rd_status want, const char *msg)
 {
     struct rd_report r;
     struct rd_diag d;
-    rd_diag_init(&d, NULL);
-    cJSON *root = cJSON_Parse(doc);
-    assert_int_equal(rd_report_init(&r, root, "x.json", &d), want);
+    assert_int_equal(parse(&r, doc, "x.json", &d), want);
     char out[700];
     rd_diag_format(&d, out, sizeof out);
     assert_string_equal(out, msg);
@@ -228,13 +311,10 @@ static long run_total(const char *n1, const char *n2)
              "{\"id\":\"x\",\"metrics\":{\"wall_ms\":{\"mean\":1%s%s}}},"
              "{\"id\":\"y\",\"metrics\":{\"wall_ms\":{\"mean\":2%s%s}}}]}]}",
              n1 ? ",\"n\":" : "", n1 ? n1 : "", n2 ? ",\"n\":" : "", n2 ? n2 : "");
-    cJSON *root = cJSON_Parse(doc);
-    assert_non_null(root);
     struct rd_report r;
     struct rd_diag d;
-    rd_diag_init(&d, NULL);
-    assert_int_equal(rd_report_init(&r, root, "x.json", &d), RD_OK);
-    long runs = r.runs;
+    assert_int_equal(parse(&r, doc, "x.json", &d), RD_OK);
+    long runs = r.total_runs;
     rd_report_release(&r);
     return runs;
 }
@@ -260,6 +340,7 @@ int main(void)
         cmocka_unit_test(test_compare),
         cmocka_unit_test(test_colours_and_plan),
         cmocka_unit_test(test_env),
+        cmocka_unit_test(test_types),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_run_total),
     };

@@ -16,33 +16,59 @@
 
 #include <cmocka.h>
 
-#include "rundown/json.h"
 #include "template.h"
 
-static const char *DATA =
-    "{\"title\":\"A|B <x>\",\"n\":5,\"half\":0.5,\"none\":null,\"yes\":true,\"no\":false,"
-    "\"empty\":\"\",\"list\":[],"
-    "\"rows\":[{\"name\":\"bun\",\"sig\":true},{\"name\":\"de|no\",\"sig\":false}],"
-    "\"env\":{\"os\":\"Linux\",\"cpu\":{\"model\":\"EPYC\"}},\"tags\":[\"a\",\"b*\"]}";
+/* The data every test renders against, as JSON would write it:
+ * {"title":"A|B <x>","n":5,"half":0.5,"none":null,"yes":true,"no":false,
+ *  "empty":"","list":[],"rows":[{"name":"bun","sig":true},
+ *  {"name":"de|no","sig":false}],"env":{"os":"Linux","cpu":{"model":"EPYC"}},
+ *  "tags":["a","b*"]} */
+static void make_data(struct rd_tdata *t)
+{
+    rd_tdata_init(t);
+    struct rd_tval *root = t->root;
+    rd_tdata_string(t, root, "title", "A|B <x>");
+    rd_tdata_number(t, root, "n", 5);
+    rd_tdata_number(t, root, "half", 0.5);
+    rd_tdata_string(t, root, "none", NULL);
+    rd_tdata_bool(t, root, "yes", true);
+    rd_tdata_bool(t, root, "no", false);
+    rd_tdata_string(t, root, "empty", "");
+    rd_tdata_list(t, root, "list");
+    struct rd_tval *rows = rd_tdata_list(t, root, "rows");
+    const char *names[] = { "bun", "de|no" };
+    for (int i = 0; i < 2; i++) {
+        struct rd_tval *row = rd_tdata_object(t, rows, NULL);
+        rd_tdata_string(t, row, "name", names[i]);
+        rd_tdata_bool(t, row, "sig", i == 0);
+    }
+    struct rd_tval *env = rd_tdata_object(t, root, "env");
+    rd_tdata_string(t, env, "os", "Linux");
+    rd_tdata_string(t, rd_tdata_object(t, env, "cpu"), "model", "EPYC");
+    struct rd_tval *tags = rd_tdata_list(t, root, "tags");
+    rd_tdata_string(t, tags, NULL, "a");
+    rd_tdata_string(t, tags, NULL, "b*");
+    assert_false(t->failed);
+}
 
 static struct rd_diag diag;
 
-/* Renders tmpl against DATA; returns a static copy or NULL on error. */
+/* Renders tmpl against the data; returns a static copy or NULL on error. */
 static const char *render(const char *tmpl, enum rd_escape esc)
 {
     static char out[4096];
-    cJSON *data = cJSON_Parse(DATA);
-    assert_non_null(data);
+    struct rd_tdata data;
+    make_data(&data);
     struct rd_template *t = NULL;
     struct rd_buf b = RD_BUF_INIT;
     rd_diag_init(&diag, NULL);
     rd_status st = rd_template_parse(tmpl, strlen(tmpl), "t.tmpl", esc, &t, &diag);
     if (st == RD_OK)
-        st = rd_template_render(t, data, &b, &diag);
+        st = rd_template_render(t, data.root, &b, &diag);
     snprintf(out, sizeof out, "%s", b.ptr);
     rd_buf_release(&b);
     rd_template_free(t);
-    cJSON_Delete(data);
+    rd_tdata_release(&data);
     return st == RD_OK ? out : NULL;
 }
 

@@ -1,0 +1,409 @@
+/*
+ * derive - what every back end shares, worked out once from the model:
+ * display names and label columns, best / recommended / runner-up,
+ * anchors and chart file stems, runtime colours, and the lookups the back
+ * ends make (a config by id, a pair in either order, the tied list).
+ *
+ * Reads only the structs of model.h; strings made here live in the
+ * report's arena.
+ */
+#include "model.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "escape.h"
+
+/* The most runs the report states as a total (a count past it is not one). */
+#define RUNS_MAX 1e15
+
+const struct rd_rstats rd_rstats_none = {
+    .n = NAN, .mean = NAN, .sd = NAN, .se = NAN, .ci_low = NAN, .ci_high = NAN,
+    .median = NAN, .min = NAN, .max = NAN, .q1 = NAN, .q3 = NAN, .p90 = NAN, .p95 = NAN,
+    .p99 = NAN, .mad = NAN, .cv = NAN, .geomean = NAN,
+};
+
+const char *rd_better_words(enum rd_better b)
+{
+    switch (b) {
+    case RD_BETTER_HIGHER: return "higher is better";
+    case RD_BETTER_LOWER: return "lower is better";
+    case RD_BETTER_NONE: break;
+    }
+    return "no better direction";
+}
+
+/* The first label named key: a repeated name means what a lookup in the
+ * document finds. */
+static const struct rd_rlabel *label_find(const struct rd_rlabel *labels, size_t n,
+                                          const char *key)
+{
+    for (size_t i = 0; key && i < n; i++)
+        if (strcmp(labels[i].key, key) == 0)
+            return &labels[i];
+    return NULL;
+}
+
+const char *rd_config_label(const struct rd_rconfig *c, const char *key)
+{
+    const struct rd_rlabel *l = label_find(c->labels, c->nlabels, key);
+    return l ? l->value : NULL;
+}
+
+const struct rd_rstats *rd_config_stats(const struct rd_rconfig *c, const char *metric)
+{
+    for (size_t i = 0; metric && i < c->nmetrics; i++)
+        if (strcmp(c->metrics[i].metric, metric) == 0)
+            return &c->metrics[i];
+    return NULL;
+}
+
+double rd_config_mean(const struct rd_rconfig *c, const char *metric)
+{
+    const struct rd_rstats *s = rd_config_stats(c, metric);
+    return s ? s->mean : NAN;
+}
+
+double rd_config_rss_mib(const struct rd_rconfig *c)
+{
+    static const char *keys[] = { "max_rss_kib", "server_rss_peak_kib" };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        double m = rd_config_mean(c, keys[i]);
+        if (isfinite(m))
+            return m / 1024;
+    }
+    return NAN;
+}
+
+const char *rd_other_role(const struct rd_rworkload *w)
+{
+    return w->best >= 0 && w->best != w->recommended && w->runner_up == w->best
+        ? "best" : "runner-up";
+}
+
+int rd_workload_find(const struct rd_rworkload *w, const char *id)
+{
+    for (size_t i = 0; id && i < w->nconfigs; i++)
+        if (strcmp(w->configs[i].id, id) == 0)
+            return (int)i;
+    return -1;
+}
+
+const char *rd_workload_config_name(const struct rd_rworkload *w, const char *id)
+{
+    int i = rd_workload_find(w, id);
+    return i >= 0 ? w->configs[i].name : id;
+}
+
+const struct rd_rpair *rd_workload_pair(const struct rd_rworkload *w, const char *a,
+                                        const char *b, bool *swapped)
+{
+    *swapped = false;
+    if (!w->tests || !a || !b)
+        return NULL;
+    for (size_t i = 0; i < w->tests->npairs; i++) {
+        const struct rd_rpair *p = &w->tests->pairs[i];
+        if (!p->a || !p->b)
+            continue;
+        if (strcmp(p->a, a) == 0 && strcmp(p->b, b) == 0)
+            return p;
+        if (strcmp(p->a, b) == 0 && strcmp(p->b, a) == 0) {
+            *swapped = true;
+            return p;
+        }
+    }
+    return NULL;
+}
+
+rd_status rd_tied_text(const struct rd_rworkload *w, struct rd_buf *out)
+{
+    const char *const *tied = w->rec ? w->rec->tied : NULL;
+    size_t ntied = w->rec ? w->rec->ntied : 0;
+    size_t start = out->len;
+    /* The analysis may or may not list the best among the tied. */
+    bool best_listed = false;
+    for (size_t k = 0; k < ntied && w->best >= 0; k++)
+        if (strcmp(tied[k], w->configs[w->best].id) == 0)
+            best_listed = true;
+    if (w->best >= 0 && w->best != w->recommended && !best_listed)
+        RD_TRY(rd_buf_addstr(out, w->configs[w->best].name));
+    for (size_t k = 0; k < ntied; k++) {
+        int i = rd_workload_find(w, tied[k]);
+        if (i >= 0 && i == w->recommended)
+            continue;
+        if (out->len > start)
+            RD_TRY(rd_buf_addstr(out, ", "));
+        RD_TRY(rd_buf_addstr(out, i >= 0 ? w->configs[i].name : tied[k]));
+    }
+    return RD_OK;
+}
+
+const char *rd_runtime_colour(const struct rd_report *r, int runtime)
+{
+    /* Known runtimes keep their colour whatever else is in the report, so
+     * two reports side by side agree; others take the palette in order. */
+    static const struct { const char *name, *colour; } known[] = {
+        { "node", "#3c873a" }, { "deno", "#2b6cb0" }, { "bun", "#d9822b" },
+    };
+    static const char *palette[] = {
+        "#8e44ad", "#c0392b", "#16a085", "#b7950b", "#2c3e50", "#d35400",
+        "#7d3c98", "#1abc9c",
+    };
+    if (runtime < 0 || (size_t)runtime >= r->nruntimes)
+        return "#7f7f7f";
+    const char *name = r->runtimes[runtime];
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (strcmp(name, known[i].name) == 0)
+            return known[i].colour;
+    size_t others = 0;
+    for (int i = 0; i < runtime; i++) {
+        bool is_known = false;
+        for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
+            if (strcmp(r->runtimes[i], known[k].name) == 0)
+                is_known = true;
+        if (!is_known)
+            others++;
+    }
+    return palette[others % (sizeof palette / sizeof palette[0])];
+}
+
+static bool parse_number(const char *s, double *out)
+{
+    if (!s || !*s)
+        return false;
+    char *end;
+    double v = strtod(s, &end);
+    if (*end != '\0' || !isfinite(v))
+        return false;
+    *out = v;
+    return true;
+}
+
+bool rd_label_numeric(const struct rd_rworkload *w, const char *key)
+{
+    double first = NAN;
+    bool distinct = false;
+    for (size_t i = 0; i < w->nconfigs; i++) {
+        double v;
+        if (!parse_number(rd_config_label(&w->configs[i], key), &v))
+            return false;
+        if (i == 0)
+            first = v;
+        else if (v != first)
+            distinct = true;
+    }
+    return distinct;
+}
+
+rd_status rd_labels_name(const struct rd_rlabel *labels, size_t nlabels,
+                         const char *const *keys, size_t nkeys, struct rd_buf *b)
+{
+    size_t start = b->len;
+    /* Without a key order, the labels' own order. */
+    size_t n = keys ? nkeys : nlabels;
+    for (size_t k = 0; k < n; k++) {
+        const char *key = keys ? keys[k] : labels[k].key;
+        const struct rd_rlabel *l = label_find(labels, nlabels, key);
+        const char *v = l ? l->value : NULL;
+        if (!v)
+            continue;
+        if (b->len > start)
+            RD_TRY(rd_buf_addstr(b, " / "));
+        double number;
+        /* A bare "4" says nothing; "workers=4" does. */
+        if (parse_number(v, &number))
+            RD_TRY(rd_buf_addf(b, "%s=%s", key, v));
+        else
+            RD_TRY(rd_buf_addstr(b, v));
+    }
+    return RD_OK;
+}
+
+/* ---- deriving ---- */
+
+static const char *arena_buf(struct rd_arena *a, struct rd_buf *b)
+{
+    const char *s = rd_arena_strndup(a, b->ptr ? b->ptr : "", b->len);
+    rd_buf_reset(b);
+    return s;
+}
+
+static int cmp_str(const void *x, const void *y)
+{
+    return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* Label columns in reading order: runtime, mechanism, then the rest sorted. */
+static rd_status collect_keys(struct rd_report *r, struct rd_rworkload *w)
+{
+    size_t cap = 0;
+    for (size_t i = 0; i < w->nconfigs; i++)
+        cap += w->configs[i].nlabels;
+    w->keys = rd_arena_alloc(&r->arena, (cap + 1) * sizeof *w->keys);
+    if (!w->keys)
+        return RD_ERR_NOMEM;
+    for (size_t i = 0; i < w->nconfigs; i++) {
+        const struct rd_rconfig *c = &w->configs[i];
+        for (size_t l = 0; l < c->nlabels; l++) {
+            bool seen = false;
+            for (size_t k = 0; k < w->nkeys && !seen; k++)
+                seen = strcmp(w->keys[k], c->labels[l].key) == 0;
+            if (!seen)
+                w->keys[w->nkeys++] = c->labels[l].key;
+        }
+    }
+    qsort(w->keys, w->nkeys, sizeof *w->keys, cmp_str);
+    static const char *front[] = { "mechanism", "runtime" };
+    for (size_t f = 0; f < 2; f++) {
+        for (size_t k = 0; k < w->nkeys; k++) {
+            if (strcmp(w->keys[k], front[f]) == 0) {
+                const char *key = w->keys[k];
+                memmove(w->keys + 1, w->keys, k * sizeof *w->keys);
+                w->keys[0] = key;
+                break;
+            }
+        }
+    }
+    return RD_OK;
+}
+
+static rd_status config_name(struct rd_report *r, struct rd_rworkload *w,
+                             struct rd_rconfig *c, struct rd_buf *b)
+{
+    RD_TRY(rd_labels_name(c->labels, c->nlabels, w->keys, w->nkeys, b));
+    if (b->len == 0)
+        RD_TRY(rd_buf_addstr(b, c->id));
+    return (c->name = arena_buf(&r->arena, b)) ? RD_OK : RD_ERR_NOMEM;
+}
+
+/* The index of runtime 'name', added when new (runtimes has room for one
+ * per config of the report). */
+static int runtime_index(struct rd_report *r, const char *name)
+{
+    for (size_t i = 0; i < r->nruntimes; i++)
+        if (strcmp(r->runtimes[i], name) == 0)
+            return (int)i;
+    r->runtimes[r->nruntimes] = name;
+    return (int)r->nruntimes++;
+}
+
+/* True when mean a beats mean b; an undefined mean never does. Without a
+ * direction the lower one wins, so an analysis that names no best still
+ * gets one. */
+static bool better_mean(const struct rd_rworkload *w, double a, double b)
+{
+    if (!isfinite(a))
+        return false;
+    if (!isfinite(b))
+        return true;
+    return w->better == RD_BETTER_HIGHER ? a > b : a < b;
+}
+
+static double primary_mean(const struct rd_rworkload *w, int i)
+{
+    return i >= 0 ? rd_primary(&w->configs[i])->mean : NAN;
+}
+
+static void choose(struct rd_rworkload *w)
+{
+    /* The analysis names best and recommended; fall back to the best mean
+     * only when it does not, so an older analysis still renders. */
+    w->best = rd_workload_find(w, w->rec ? w->rec->best : NULL);
+    if (w->best < 0)
+        for (size_t i = 0; i < w->nconfigs; i++)
+            if (better_mean(w, primary_mean(w, (int)i), primary_mean(w, w->best)))
+                w->best = (int)i;
+    w->recommended = rd_workload_find(w, w->rec ? w->rec->recommended : NULL);
+    if (w->recommended < 0 && !w->rec)
+        w->recommended = w->best;
+    w->runner_up = -1;
+    int ref = w->recommended >= 0 ? w->recommended : w->best;
+    for (size_t i = 0; i < w->nconfigs; i++) {
+        if ((int)i == ref)
+            continue;
+        if (w->runner_up < 0 ||
+            better_mean(w, primary_mean(w, (int)i), primary_mean(w, w->runner_up)))
+            w->runner_up = (int)i;
+    }
+}
+
+/* Anchors as GitHub makes them: duplicates get -1, -2, ... in page order.
+ * 'seen' holds the anchors of the headings before. */
+static rd_status unique_slug(struct rd_report *r, const char *text, const char **seen,
+                             size_t *nseen, struct rd_buf *b, const char **out)
+{
+    RD_TRY(rd_slug(b, text));
+    RD_TRY(rd_name_unique(b, 1, seen, *nseen, sizeof *seen, 0));
+    if (!(*out = arena_buf(&r->arena, b)))
+        return RD_ERR_NOMEM;
+    seen[(*nseen)++] = *out;
+    return RD_OK;
+}
+
+static rd_status derive_workload(struct rd_report *r, size_t wi, const char **seen,
+                                 size_t *nseen, struct rd_buf *b)
+{
+    struct rd_rworkload *w = &r->workloads[wi];
+    for (size_t i = 0; i < w->nconfigs; i++) {
+        const char *rt = rd_config_label(&w->configs[i], "runtime");
+        if (rt)
+            w->configs[i].runtime = runtime_index(r, rt);
+    }
+    RD_TRY(collect_keys(r, w));
+    for (size_t i = 0; i < w->nconfigs; i++)
+        RD_TRY(config_name(r, w, &w->configs[i], b));
+    choose(w);
+    RD_TRY(unique_slug(r, w->name, seen, nseen, b, &w->slug));
+    RD_TRY(rd_sanitize_filename(b, w->name, 48));
+    /* Two names may sanitise to the same stem ("a/b" and "a_b"). */
+    RD_TRY(rd_name_unique(b, 2, r->workloads, wi, sizeof *r->workloads,
+                          offsetof(struct rd_rworkload, file)));
+    return (w->file = arena_buf(&r->arena, b)) ? RD_OK : RD_ERR_NOMEM;
+}
+
+/* n is data: a count the report can state is a whole number, and
+ * converting anything past long to long is undefined. */
+static long count_runs(const struct rd_report *r)
+{
+    double runs = 0;
+    bool counted = false;
+    for (size_t wi = 0; wi < r->nworkloads; wi++) {
+        const struct rd_rworkload *w = &r->workloads[wi];
+        for (size_t i = 0; i < w->nconfigs; i++) {
+            double n = rd_primary(&w->configs[i])->n;
+            if (!isfinite(n))
+                continue;
+            if (!(n >= 0 && n <= RUNS_MAX && n == floor(n)))
+                return -1;
+            runs += n;
+            counted = true;
+        }
+    }
+    return counted && runs <= RUNS_MAX ? (long)runs : -1;
+}
+
+rd_status rd_report_derive(struct rd_report *r)
+{
+    size_t nconfigs = 0;
+    for (size_t wi = 0; wi < r->nworkloads; wi++)
+        nconfigs += r->workloads[wi].nconfigs;
+    const char **seen = rd_arena_alloc(&r->arena, (r->nworkloads + 8) * sizeof *seen);
+    r->runtimes = rd_arena_alloc(&r->arena, (nconfigs + 1) * sizeof *r->runtimes);
+    if (!seen || !r->runtimes)
+        return RD_ERR_NOMEM;
+    struct rd_buf b = RD_BUF_INIT;
+    size_t nseen = 0;
+    rd_status st = RD_OK;
+    const char *heading;
+    /* The headings that come before the first workload in report.md. */
+    const char *before[] = { r->title, "Recommendations", "Machine and software", "Method" };
+    for (size_t i = 0; i < 4 && st == RD_OK; i++)
+        st = unique_slug(r, before[i], seen, &nseen, &b, &heading);
+    for (size_t wi = 0; wi < r->nworkloads && st == RD_OK; wi++)
+        st = derive_workload(r, wi, seen, &nseen, &b);
+    rd_buf_release(&b);
+    r->total_runs = count_runs(r);
+    return st;
+}
