@@ -3,6 +3,7 @@
  * report.xlsx and charts/ (DESIGN.md §5). Parses options, loads the
  * analysis, calls rd_render, prints what went wrong.
  */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,44 +37,45 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+    static const struct option longopts[] = {
+        {"output", required_argument, NULL, 'o'},
+        {"templates", required_argument, NULL, 'T'},
+        {"formats", required_argument, NULL, 'F'},
+        {"gnuplot", required_argument, NULL, 'G'},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        {NULL, 0, NULL, 0},
+    };
     rd_cli_init("rundown-render");
     struct rd_render_opts o = { .md_stream = stdout };
-    const char *formats = NULL, *input = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *val = NULL;
-        #define TAKE(opt) \
-            ((strcmp(a, opt) == 0 && i + 1 < argc && (val = argv[++i])) || \
-             (strncmp(a, opt "=", strlen(opt) + 1) == 0 && (val = a + strlen(opt) + 1)))
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            usage(stdout);
-            return RD_EXIT_OK;
-        } else if (strcmp(a, "--version") == 0) {
-            printf("rundown-render %s\n", RD_VERSION);
-            return RD_EXIT_OK;
-        } else if (TAKE("-o") || TAKE("--output")) {
-            o.out_dir = val;
-        } else if (TAKE("--templates")) {
-            o.templates_dir = val;
-        } else if (TAKE("--formats")) {
-            formats = val;
-        } else if (TAKE("--gnuplot")) {
-            o.gnuplot = val;
-        } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 ||
-                   strcmp(a, "--templates") == 0 || strcmp(a, "--formats") == 0 ||
-                   strcmp(a, "--gnuplot") == 0) {
-            return rd_usage_error("option '%s' needs a value", a);
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return rd_usage_error("unknown option '%s'", a);
-        } else if (input) {
-            return rd_usage_error("expected one analysis file, got '%s' as well", a);
-        } else {
-            input = a;
+    const char *formats = NULL;
+    int c;
+    /* ':' first and opterr off: the messages below, not getopt's. */
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'o': o.out_dir = optarg; break;
+        case 'T': o.templates_dir = optarg; break;
+        case 'F': formats = optarg; break;
+        case 'G': o.gnuplot = optarg; break;
+        case 'h': usage(stdout); return RD_EXIT_OK;
+        case 'V': printf("rundown-render %s\n", RD_VERSION); return RD_EXIT_OK;
+        case ':': return rd_usage_error("option '%s' needs a value", argv[optind - 1]);
+        default: {
+            /* An unknown long option, or one given a value it takes none
+             * of ("--help=x"), is named as written; a short one by its letter. */
+            const char *a = argv[optind - 1];
+            if (!optopt || (strncmp(a, "--", 2) == 0 && strchr(a, '=')))
+                return rd_usage_error("unknown option '%s'", a);
+            return rd_usage_error("unknown option '-%c'", optopt);
         }
-        #undef TAKE
+        }
     }
-    if (!input)
+    if (optind == argc)
         return rd_usage_error("expected an analysis file (analysis.json, or '-')");
+    if (argc - optind > 1)
+        return rd_usage_error("expected one analysis file, got '%s' as well", argv[optind + 1]);
+    const char *input = argv[optind];
 
     struct rd_diag d;
     rd_diag_init(&d, NULL);
