@@ -22,7 +22,7 @@ static void usage(FILE *out)
     fprintf(out,
         "usage: rundown-collect env [-o FILE] [--suite SUITE.json]\n"
         "\n"
-        "Writes this machine's environment (rundown.env/1, see docs/environment.md):\n"
+        "Writes this machine's environment (" RD_ENV_SCHEMA ", see docs/environment.md):\n"
         "CPU, cores, memory, kernel, OS, governor and turbo where readable, load\n"
         "average, container hint, CPU affinity, and the versions of runtimes and\n"
         "load tools, found by running them (10 s timeout each).\n"

@@ -31,7 +31,7 @@ static void usage(FILE *out)
             "                              [-o STORE] FILE|-...\n"
             "\n"
             "Reads each FILE ('-' is standard input) as the output of a load tool or of\n"
-            "hyperfine and writes one rundown.run/1 record per run it holds.\n"
+            "hyperfine and writes one " RD_RUN_SCHEMA " record per run it holds.\n"
             "\n"
             "  -t, --tool TOOL       the format (default: detected from the content)\n"
             "  -v, --verbose         say which format was detected for each file\n"

@@ -35,7 +35,7 @@ static void usage(FILE *out)
         "                           [--] CMD [ARG...] [-- CMD2 [ARG...]]...\n"
         "\n"
         "Runs each command RUNS times (after WARMUP warmup runs) and stores one\n"
-        "rundown.run/1 record per run: wall_ms (CLOCK_MONOTONIC), user_ms, sys_ms,\n"
+        RD_RUN_SCHEMA " record per run: wall_ms (CLOCK_MONOTONIC), user_ms, sys_ms,\n"
         "max_rss_kib (wait4), the exit code, and every 'rundown:metric NAME=VALUE'\n"
         "line the command prints on stdout. Several commands, separated by '--',\n"
         "are run interleaved (A B C A B C ...) and told apart by a 'command' label.\n"

@@ -15,9 +15,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "rundown/analysis_keys.h"
 #include "rundown/status.h"
-
-#define RD_ENV_SCHEMA "rundown.env/1"
 
 /** A program whose version is recorded: a runtime or a load tool. */
 struct rd_env_probe {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "rundown/analysis_keys.h"
 #include "rundown/cli.h"
 #include "rundown/status.h"
 
@@ -20,8 +21,8 @@ static const struct command commands[] = {
     {"import", rd_cmd_import, "read load-tool or hyperfine outputs into run records"},
     {"run", rd_cmd_run, "time commands (interleaved when several), store each run"},
     {"http", rd_cmd_http, "load a server with a load tool, sample its memory and CPU"},
-    {"suite", rd_cmd_suite, "run a rundown.suite/1 experiment (resumable, shardable)"},
-    {"env", rd_cmd_env, "describe this machine and the tool versions (rundown.env/1)"},
+    {"suite", rd_cmd_suite, "run a " RD_SUITE_SCHEMA " experiment (resumable, shardable)"},
+    {"env", rd_cmd_env, "describe this machine and the tool versions (" RD_ENV_SCHEMA ")"},
 };
 
 static void usage(FILE *out)
@@ -29,7 +30,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: rundown-collect COMMAND [OPTIONS] [ARGS]\n"
             "\n"
-            "Collect benchmark runs into a store of rundown.run/1 records (JSONL).\n"
+            "Collect benchmark runs into a store of " RD_RUN_SCHEMA " records (JSONL).\n"
             "\n"
             "commands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

@@ -15,11 +15,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rundown/analysis_keys.h"
 #include "rundown/arena.h"
 #include "rundown/record.h"
 #include "rundown/status.h"
-
-#define RD_SUITE_SCHEMA "rundown.suite/1"
 
 enum rd_order { RD_ORDER_INTERLEAVED, RD_ORDER_RANDOM, RD_ORDER_GROUPED };
 

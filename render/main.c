@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "render.h"
+#include "rundown/analysis_keys.h"
 #include "rundown/cli.h"
 
 static void usage(FILE *f)
@@ -16,7 +17,7 @@ static void usage(FILE *f)
     fprintf(f,
         "usage: rundown-render [-o DIR] [--templates DIR] [--formats LIST] [--gnuplot PATH] ANALYSIS\n"
         "\n"
-        "Renders an analysis (rundown.analysis/1, '-' for standard input) into a report.\n"
+        "Renders an analysis (" RD_ANALYSIS_SCHEMA ", '-' for standard input) into a report.\n"
         "\n"
         "  -o, --output DIR     write report.md, report.html, report.xlsx and charts/\n"
         "                       into DIR; without it report.md goes to standard output\n"

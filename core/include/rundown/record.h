@@ -15,11 +15,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "rundown/analysis_keys.h"
 #include "rundown/arena.h"
 #include "rundown/buf.h"
 #include "rundown/status.h"
-
-#define RD_RUN_SCHEMA "rundown.run/1"
 
 /** A string pair: a config label, an info field or a source field. */
 struct rd_kv {
