@@ -34,6 +34,7 @@
 #define FIXTURE_WARMUPS "warmups"
 #define FIXTURE_ORDER "order"
 
+/* A number member; NaN when missing, null, not a number or not finite. */
 static double num(const cJSON *obj, const char *key)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
@@ -42,6 +43,7 @@ static double num(const cJSON *obj, const char *key)
     return v->valuedouble;
 }
 
+/* A string member; NULL when missing or not a string. */
 static const char *str(const cJSON *obj, const char *key)
 {
     return rd_json_str(obj, key);

@@ -1,8 +1,8 @@
 // links: rd_render
 /*
  * fuzz_render_model - the renderer's reader alone: an arbitrary
- * analysis.json through rd_report_parse (JSON, UTF-8, the model and its
- * lookups), without the Markdown, HTML and chart stages that make
+ * analysis.json through rd_report_parse (JSON, UTF-8, the typed model, what
+ * derive.c works out, and the lookups the back ends make), without the Markdown, HTML and chart stages that make
  * fuzz_render a hundred times slower per input.
  *
  * A rejected document is fine; an accepted one must build its model
@@ -21,12 +21,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct rd_diag d;
     rd_diag_init(&d, NULL);
     if (rd_report_parse(&r, (const char *)data, size, "fuzz", "fuzz", &d) == RD_OK) {
-        /* The lookups the stages make on every config. */
+        /* The lookups the stages make on every workload and config. */
+        struct rd_buf b = RD_BUF_INIT;
         for (size_t i = 0; i < r.nworkloads; i++) {
             const struct rd_rworkload *w = &r.workloads[i];
             for (size_t j = 0; j < w->nconfigs; j++)
                 (void)rd_config_rss_mib(&w->configs[j]);
+            bool swapped;
+            if (w->recommended >= 0 && w->runner_up >= 0)
+                (void)rd_workload_pair(w, w->configs[w->recommended].id,
+                                       w->configs[w->runner_up].id, &swapped);
+            rd_buf_reset(&b);
+            rd_tied_text(w, &b);
         }
+        for (size_t i = 0; i < r.nreplication; i++)
+            rd_labels_name(r.replication[i].labels, r.replication[i].nlabels, NULL, 0, &b);
+        rd_buf_release(&b);
     }
     rd_report_release(&r);
     return 0;
