@@ -12,10 +12,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "rundown/analysis_keys.h"
 #include "rundown/buf.h"
 #include "rundown/status.h"
-
-#define RD_ANALYSIS_SCHEMA "rundown.analysis/1"
 
 struct rd_analyze_opts {
     double alpha;               /* significance level, default 0.05 */

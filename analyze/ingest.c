@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "analysis_int.h"
+#include "rundown/analysis_keys.h"
 #include "rundown/array.h"
 #include "rundown/json.h"
 #include "rundown/store.h"
@@ -323,10 +324,10 @@ static rd_status load_env(struct rd_analysis *a, struct envref *e, struct rd_buf
     if (!cJSON_IsObject(env)) {
         cJSON_Delete(env);
         return rd_diag_set(d, RD_ERR_PARSE, path, 1, 1,
-                           "expected an environment object (rundown.env/1)");
+                           "expected an environment object (" RD_ENV_SCHEMA ")");
     }
-    if (!cJSON_GetObjectItemCaseSensitive(env, "id"))
-        cJSON_AddStringToObject(env, "id", e->id);
+    if (!cJSON_GetObjectItemCaseSensitive(env, RD_AK_ID))
+        cJSON_AddStringToObject(env, RD_AK_ID, e->id);
     rd_buf_reset(tmp);
     rd_status st = rd_json_write(env, tmp, false);
     cJSON_Delete(env);

@@ -18,12 +18,11 @@
 
 #include "analysis_int.h"
 #include "jw.h"
+#include "rundown/analysis_keys.h"
 #include "rundown/array.h"
 #include "rundown/json.h"
 #include "rundown/metrics.h"
 #include "stats.h"
-
-#define PUBLISHED_SCHEMA "rundown.published/1"
 
 static int cmp_str(const void *x, const void *y)
 {
@@ -82,38 +81,38 @@ static void write_entry(struct rd_analysis *a, struct jw *w, const cJSON *doc,
     const cJSON *params = cJSON_GetObjectItemCaseSensitive(fig, "params");
     bool params_differ = cJSON_IsObject(params) && params->child != NULL;
     jw_obj(w, NULL, true);
-    jw_str(w, "file", file);
-    jw_str(w, "study", rd_json_str(doc, "study"));
-    jw_str(w, "title", rd_json_str(doc, "title"));
-    jw_str(w, "machine", rd_json_str(doc, "machine"));
-    jw_str(w, "source", rd_json_str(doc, "source"));
-    jw_str(w, "method", rd_json_str(doc, "method"));
-    jw_obj(w, "versions", false);
+    jw_str(w, RD_AK_FILE, file);
+    jw_str(w, RD_AK_STUDY, rd_json_str(doc, "study"));
+    jw_str(w, RD_AK_TITLE, rd_json_str(doc, "title"));
+    jw_str(w, RD_AK_MACHINE, rd_json_str(doc, "machine"));
+    jw_str(w, RD_AK_SOURCE, rd_json_str(doc, "source"));
+    jw_str(w, RD_AK_METHOD, rd_json_str(doc, "method"));
+    jw_obj(w, RD_AK_VERSIONS, false);
     const cJSON *ver;
     cJSON_ArrayForEach(ver, cJSON_GetObjectItemCaseSensitive(doc, "versions"))
         if (cJSON_IsString(ver))
             jw_str(w, ver->string, ver->valuestring);
     jw_end(w, '}');
-    jw_str(w, "workload", rd_json_str(fig, "workload"));
-    jw_obj(w, "labels", false);
+    jw_str(w, RD_AK_WORKLOAD, rd_json_str(fig, "workload"));
+    jw_obj(w, RD_AK_LABELS, false);
     const cJSON *lab;
     cJSON_ArrayForEach(lab, cJSON_GetObjectItemCaseSensitive(fig, "labels"))
         if (cJSON_IsString(lab))
             jw_str(w, lab->string, lab->valuestring);
     jw_end(w, '}');
-    jw_str(w, "config", c ? c->id : NULL);
-    jw_str(w, "env", c ? c->env : NULL);
-    jw_str(w, "metric", metric);
-    jw_str(w, "statistic", stat);
-    jw_bool(w, "approx", cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(fig, "approx")));
-    jw_bool(w, "params_differ", params_differ);
-    jw_str(w, "note", rd_json_str(fig, "note"));
-    jw_obj(w, "published", false);
-    jw_num(w, "mean", pm);
-    jw_num(w, "sd", psd);
-    jw_num(w, "n", pn);
-    jw_num(w, "ci_low", num_or_nan(fig, "ci_low"));
-    jw_num(w, "ci_high", num_or_nan(fig, "ci_high"));
+    jw_str(w, RD_AK_CONFIG, c ? c->id : NULL);
+    jw_str(w, RD_AK_ENV, c ? c->env : NULL);
+    jw_str(w, RD_AK_METRIC, metric);
+    jw_str(w, RD_AK_STATISTIC, stat);
+    jw_bool(w, RD_AK_APPROX, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(fig, "approx")));
+    jw_bool(w, RD_AK_PARAMS_DIFFER, params_differ);
+    jw_str(w, RD_AK_NOTE, rd_json_str(fig, "note"));
+    jw_obj(w, RD_AK_PUBLISHED, false);
+    jw_num(w, RD_AK_MEAN, pm);
+    jw_num(w, RD_AK_SD, psd);
+    jw_num(w, RD_AK_N, pn);
+    jw_num(w, RD_AK_CI_LOW, num_or_nan(fig, "ci_low"));
+    jw_num(w, RD_AK_CI_HIGH, num_or_nan(fig, "ci_high"));
     jw_end(w, '}');
 
     const struct series *s = NULL;
@@ -123,7 +122,7 @@ static void write_entry(struct rd_analysis *a, struct jw *w, const cJSON *doc,
     struct rd_ratio r = { NAN, NAN, NAN, NAN };
     struct rd_welch t = { NAN, NAN, NAN, NAN, NAN, NAN };
     if (!s || s->len == 0) {
-        jw_null(w, "ours");
+        jw_null(w, RD_AK_OURS);
     } else {
         double om = rd_stats_mean(s->v, s->len), osd = rd_stats_sd(s->v, s->len);
         double on = (double)s->len;
@@ -149,11 +148,11 @@ static void write_entry(struct rd_analysis *a, struct jw *w, const cJSON *doc,
                 ostat = tmp[s->len - 1];
             free(tmp);
         }
-        jw_obj(w, "ours", false);
-        jw_num(w, "mean", om);
-        jw_num(w, "sd", osd);
-        jw_num(w, "n", on);
-        jw_num(w, "statistic", ostat);
+        jw_obj(w, RD_AK_OURS, false);
+        jw_num(w, RD_AK_MEAN, om);
+        jw_num(w, RD_AK_SD, osd);
+        jw_num(w, RD_AK_N, on);
+        jw_num(w, RD_AK_STATISTIC, ostat);
         jw_end(w, '}');
         if (strcmp(stat, "mean") == 0 && !params_differ) {
             rd_stats_ratio_fieller(om, osd, on, pm, psd, pn, a->o.confidence, &r);
@@ -164,12 +163,12 @@ static void write_entry(struct rd_analysis *a, struct jw *w, const cJSON *doc,
             r.ratio = ostat / pm;
         }
     }
-    jw_num(w, "ratio", r.ratio);
-    jw_num(w, "ratio_ci_low", r.ci_low);
-    jw_num(w, "ratio_ci_high", r.ci_high);
-    jw_num(w, "welch_t", t.t);
-    jw_num(w, "welch_df", t.df);
-    jw_num(w, "p", t.p);
+    jw_num(w, RD_AK_RATIO, r.ratio);
+    jw_num(w, RD_AK_RATIO_CI_LOW, r.ci_low);
+    jw_num(w, RD_AK_RATIO_CI_HIGH, r.ci_high);
+    jw_num(w, RD_AK_WELCH_T, t.t);
+    jw_num(w, RD_AK_WELCH_DF, t.df);
+    jw_num(w, RD_AK_P, t.p);
     jw_end(w, '}');
 }
 
@@ -180,10 +179,10 @@ static rd_status replicate_file(struct rd_analysis *a, struct jw *w, const char 
     RD_TRY(rd_json_parse_file(path, &doc, d));
     const char *schema = rd_json_str(doc, "schema");
     const cJSON *figs = cJSON_GetObjectItemCaseSensitive(doc, "figures");
-    if (!schema || strcmp(schema, PUBLISHED_SCHEMA) != 0 || !cJSON_IsArray(figs)) {
+    if (!schema || strcmp(schema, RD_PUBLISHED_SCHEMA) != 0 || !cJSON_IsArray(figs)) {
         cJSON_Delete(doc);
         return rd_diag_set(d, RD_ERR_PARSE, path, 1, 1,
-                           "expected a %s object with a 'figures' array", PUBLISHED_SCHEMA);
+                           "expected a %s object with a 'figures' array", RD_PUBLISHED_SCHEMA);
     }
     const cJSON *fig;
     size_t idx = 0;
@@ -256,7 +255,7 @@ rd_status rd_replication_write(struct rd_analysis *a, struct jw *w, struct rd_di
         /* readdir order is the file system's: sort for stable output. */
         if (n > 1)
             qsort(names, n, sizeof *names, cmp_str);
-        jw_arr(w, "replication", true);
+        jw_arr(w, RD_AK_REPLICATION, true);
         for (size_t i = 0; i < n && !st; i++)
             st = replicate_file(a, w, names[i], names[i] + strlen(dir) + 1, d);
         jw_end(w, ']');

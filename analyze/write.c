@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "jw.h"
+#include "rundown/analysis_keys.h"
 #include "workload.h"
 
 static int cmp_env(const void *x, const void *y)
@@ -26,46 +27,46 @@ static void write_summary(struct jw *w, const char *name, const struct prep *p,
     rd_metric_describe(name, &def);
     const struct rd_summary *s = &p->sum;
     jw_obj(w, name, true);
-    jw_num(w, "n", (double)p->n_used);
-    jw_num(w, "mean", s->mean);
-    jw_num(w, "sd", s->sd);
-    jw_num(w, "se", s->se);
-    jw_num(w, "ci_low", s->ci_low);
-    jw_num(w, "ci_high", s->ci_high);
-    jw_num(w, "median", s->median);
-    jw_num(w, "min", s->min);
-    jw_num(w, "max", s->max);
-    jw_num(w, "q1", s->q1);
-    jw_num(w, "q3", s->q3);
-    jw_num(w, "p90", s->p90);
-    jw_num(w, "p95", s->p95);
-    jw_num(w, "p99", s->p99);
-    jw_num(w, "mad", s->mad);
-    jw_num(w, "cv", s->cv);
-    jw_num(w, "geomean", s->geomean);
-    jw_arr(w, "outliers", false);
+    jw_num(w, RD_AK_N, (double)p->n_used);
+    jw_num(w, RD_AK_MEAN, s->mean);
+    jw_num(w, RD_AK_SD, s->sd);
+    jw_num(w, RD_AK_SE, s->se);
+    jw_num(w, RD_AK_CI_LOW, s->ci_low);
+    jw_num(w, RD_AK_CI_HIGH, s->ci_high);
+    jw_num(w, RD_AK_MEDIAN, s->median);
+    jw_num(w, RD_AK_MIN, s->min);
+    jw_num(w, RD_AK_MAX, s->max);
+    jw_num(w, RD_AK_Q1, s->q1);
+    jw_num(w, RD_AK_Q3, s->q3);
+    jw_num(w, RD_AK_P90, s->p90);
+    jw_num(w, RD_AK_P95, s->p95);
+    jw_num(w, RD_AK_P99, s->p99);
+    jw_num(w, RD_AK_MAD, s->mad);
+    jw_num(w, RD_AK_CV, s->cv);
+    jw_num(w, RD_AK_GEOMEAN, s->geomean);
+    jw_arr(w, RD_AK_OUTLIERS, false);
     for (size_t i = 0; i < p->noutl; i++)
         jw_num(w, NULL, (double)p->outl[i]);
     jw_end(w, ']');
-    jw_arr(w, "values", false);
+    jw_arr(w, RD_AK_VALUES, false);
     for (size_t i = 0; i < p->n_all; i++)
         jw_num(w, NULL, p->all[i]);
     jw_end(w, ']');
-    jw_str(w, "unit", def.unit);
-    jw_str(w, "better", rd_better_name(def.better));
+    jw_str(w, RD_AK_UNIT, def.unit);
+    jw_str(w, RD_AK_BETTER, rd_better_name(def.better));
     if (a->o.exclude_outliers)
-        jw_num(w, "excluded", (double)(p->n_all - p->n_used));
+        jw_num(w, RD_AK_EXCLUDED, (double)(p->n_all - p->n_used));
     if (p->tested) {
-        jw_num(w, "median_ci_low", p->med_lo);
-        jw_num(w, "median_ci_high", p->med_hi);
-        jw_str(w, "median_ci_method", p->med_method);
+        jw_num(w, RD_AK_MEDIAN_CI_LOW, p->med_lo);
+        jw_num(w, RD_AK_MEDIAN_CI_HIGH, p->med_hi);
+        jw_str(w, RD_AK_MEDIAN_CI_METHOD, p->med_method);
         /* The bootstrap's coverage is nominal; only the exact interval has one. */
         if (p->med_method && strcmp(p->med_method, "binomial") == 0)
-            jw_num(w, "median_ci_level", p->med_level);
-        jw_obj(w, "trend", false);
-        jw_num(w, "s", p->trend.s);
-        jw_num(w, "tau", p->trend.tau);
-        jw_num(w, "p", p->trend.p);
+            jw_num(w, RD_AK_MEDIAN_CI_LEVEL, p->med_level);
+        jw_obj(w, RD_AK_TREND, false);
+        jw_num(w, RD_AK_S, p->trend.s);
+        jw_num(w, RD_AK_TAU, p->trend.tau);
+        jw_num(w, RD_AK_P, p->trend.p);
         jw_end(w, '}');
     }
     jw_end(w, '}');
@@ -78,18 +79,18 @@ static void write_config(struct wctx *x, struct jw *w, size_t i)
     char disp[256];
     rd_cfg_display_name(c, disp, sizeof disp);
     jw_obj(w, NULL, true);
-    jw_str(w, "id", c->id);
-    jw_obj(w, "labels", false);
+    jw_str(w, RD_AK_ID, c->id);
+    jw_obj(w, RD_AK_LABELS, false);
     for (size_t l = 0; l < c->nlabels; l++)
         jw_str(w, c->labels[l].key, c->labels[l].value);
     jw_end(w, '}');
-    jw_str(w, "display", disp);
-    jw_str(w, "env", c->env);
-    jw_num(w, "runs", (double)(c->ok_runs + c->failed + c->timeouts));
-    jw_num(w, "failed_runs", (double)(c->failed + c->timeouts));
-    jw_num(w, "timeout_runs", (double)c->timeouts);
-    jw_num(w, "load_error_runs", (double)c->load_error_runs);
-    jw_obj(w, "metrics", true);
+    jw_str(w, RD_AK_DISPLAY, disp);
+    jw_str(w, RD_AK_ENV, c->env);
+    jw_num(w, RD_AK_RUNS, (double)(c->ok_runs + c->failed + c->timeouts));
+    jw_num(w, RD_AK_FAILED_RUNS, (double)(c->failed + c->timeouts));
+    jw_num(w, RD_AK_TIMEOUT_RUNS, (double)c->timeouts);
+    jw_num(w, RD_AK_LOAD_ERROR_RUNS, (double)c->load_error_runs);
+    jw_obj(w, RD_AK_METRICS, true);
     for (size_t m = 0; m < x->nmets && !w->st; m++) {
         uint32_t id = x->mets[m];
         const struct series *s = rd_cfg_find_series(c, id);
@@ -116,20 +117,20 @@ static void write_config(struct wctx *x, struct jw *w, size_t i)
     if (a->o.baseline_key) {
         struct baseline_cmp bc;
         if (!rd_compare_baseline(x, i, &bc)) {
-            jw_null(w, "baseline");
+            jw_null(w, RD_AK_BASELINE);
         } else {
-            jw_obj(w, "baseline", true);
-            jw_str(w, "config", x->cs[bc.config]->id);
-            jw_str(w, "metric", a->metrics[x->primary]);
-            jw_num(w, "ratio", bc.r.ratio);
-            jw_num(w, "ratio_ci_low", bc.r.ci_low);
-            jw_num(w, "ratio_ci_high", bc.r.ci_high);
-            jw_num(w, "diff", bc.w.diff);
-            jw_num(w, "diff_ci_low", bc.w.ci_low);
-            jw_num(w, "diff_ci_high", bc.w.ci_high);
-            jw_num(w, "welch_t", bc.w.t);
-            jw_num(w, "welch_df", bc.w.df);
-            jw_num(w, "p", bc.w.p);
+            jw_obj(w, RD_AK_BASELINE, true);
+            jw_str(w, RD_AK_CONFIG, x->cs[bc.config]->id);
+            jw_str(w, RD_AK_METRIC, a->metrics[x->primary]);
+            jw_num(w, RD_AK_RATIO, bc.r.ratio);
+            jw_num(w, RD_AK_RATIO_CI_LOW, bc.r.ci_low);
+            jw_num(w, RD_AK_RATIO_CI_HIGH, bc.r.ci_high);
+            jw_num(w, RD_AK_DIFF, bc.w.diff);
+            jw_num(w, RD_AK_DIFF_CI_LOW, bc.w.ci_low);
+            jw_num(w, RD_AK_DIFF_CI_HIGH, bc.w.ci_high);
+            jw_num(w, RD_AK_WELCH_T, bc.w.t);
+            jw_num(w, RD_AK_WELCH_DF, bc.w.df);
+            jw_num(w, RD_AK_P, bc.w.p);
             jw_end(w, '}');
         }
     }
@@ -139,10 +140,10 @@ static void write_config(struct wctx *x, struct jw *w, size_t i)
 static void write_anova(struct jw *w, const char *key, const struct rd_anova *an)
 {
     jw_obj(w, key, false);
-    jw_num(w, "f", an->f);
-    jw_num(w, "df1", an->df1);
-    jw_num(w, "df2", an->df2);
-    jw_num(w, "p", an->p);
+    jw_num(w, RD_AK_F, an->f);
+    jw_num(w, RD_AK_DF1, an->df1);
+    jw_num(w, RD_AK_DF2, an->df2);
+    jw_num(w, RD_AK_P, an->p);
     jw_end(w, '}');
 }
 
@@ -150,45 +151,45 @@ static void write_tests(struct wctx *x, struct jw *w, const char *key, size_t ti
 {
     const struct tests *t = &x->tests[ti];
     jw_obj(w, key, true);
-    jw_str(w, "metric", x->a->metrics[t->metric]);
-    jw_str(w, "better", rd_better_name(t->better));
+    jw_str(w, RD_AK_METRIC, x->a->metrics[t->metric]);
+    jw_str(w, RD_AK_BETTER, rd_better_name(t->better));
     if (t->have_multi) {
-        write_anova(w, "anova", &t->anova);
-        write_anova(w, "welch_anova", &t->wanova);
-        jw_obj(w, "kruskal", false);
-        jw_num(w, "h", t->kw.h);
-        jw_num(w, "df", t->kw.df);
-        jw_num(w, "p", t->kw.p);
+        write_anova(w, RD_AK_ANOVA, &t->anova);
+        write_anova(w, RD_AK_WELCH_ANOVA, &t->wanova);
+        jw_obj(w, RD_AK_KRUSKAL, false);
+        jw_num(w, RD_AK_H, t->kw.h);
+        jw_num(w, RD_AK_DF, t->kw.df);
+        jw_num(w, RD_AK_P, t->kw.p);
         jw_end(w, '}');
     } else {
-        jw_null(w, "anova");
-        jw_null(w, "welch_anova");
-        jw_null(w, "kruskal");
+        jw_null(w, RD_AK_ANOVA);
+        jw_null(w, RD_AK_WELCH_ANOVA);
+        jw_null(w, RD_AK_KRUSKAL);
     }
-    jw_str(w, "pairs_scope", t->scope);
-    jw_str(w, "ratio_method", "fieller");
-    jw_arr(w, "pairs", true);
+    jw_str(w, RD_AK_PAIRS_SCOPE, t->scope);
+    jw_str(w, RD_AK_RATIO_METHOD, "fieller");
+    jw_arr(w, RD_AK_PAIRS, true);
     for (size_t i = 0; i < t->npairs; i++) {
         const struct pair *pr = &t->pairs[i];
         jw_obj(w, NULL, true);
-        jw_str(w, "a", x->cs[pr->a]->id);
-        jw_str(w, "b", x->cs[pr->b]->id);
-        jw_num(w, "welch_t", pr->w.t);
-        jw_num(w, "welch_df", pr->w.df);
-        jw_num(w, "p", pr->w.p);
-        jw_num(w, "p_holm", pr->p_holm);
-        jw_num(w, "p_bh", pr->p_bh);
-        jw_num(w, "mw_u", pr->mw.u);
-        jw_num(w, "mw_p", pr->mw.p);
-        jw_str(w, "mw_method", isnan(pr->mw.p) ? NULL : pr->mw.exact ? "exact" : "asymptotic");
-        jw_num(w, "hedges_g", pr->g);
-        jw_num(w, "prob_superiority", pr->mw.a);
-        jw_num(w, "diff", pr->w.diff);
-        jw_num(w, "diff_ci_low", pr->w.ci_low);
-        jw_num(w, "diff_ci_high", pr->w.ci_high);
-        jw_num(w, "ratio", pr->r.ratio);
-        jw_num(w, "ratio_ci_low", pr->r.ci_low);
-        jw_num(w, "ratio_ci_high", pr->r.ci_high);
+        jw_str(w, RD_AK_A, x->cs[pr->a]->id);
+        jw_str(w, RD_AK_B, x->cs[pr->b]->id);
+        jw_num(w, RD_AK_WELCH_T, pr->w.t);
+        jw_num(w, RD_AK_WELCH_DF, pr->w.df);
+        jw_num(w, RD_AK_P, pr->w.p);
+        jw_num(w, RD_AK_P_HOLM, pr->p_holm);
+        jw_num(w, RD_AK_P_BH, pr->p_bh);
+        jw_num(w, RD_AK_MW_U, pr->mw.u);
+        jw_num(w, RD_AK_MW_P, pr->mw.p);
+        jw_str(w, RD_AK_MW_METHOD, isnan(pr->mw.p) ? NULL : pr->mw.exact ? "exact" : "asymptotic");
+        jw_num(w, RD_AK_HEDGES_G, pr->g);
+        jw_num(w, RD_AK_PROB_SUPERIORITY, pr->mw.a);
+        jw_num(w, RD_AK_DIFF, pr->w.diff);
+        jw_num(w, RD_AK_DIFF_CI_LOW, pr->w.ci_low);
+        jw_num(w, RD_AK_DIFF_CI_HIGH, pr->w.ci_high);
+        jw_num(w, RD_AK_RATIO, pr->r.ratio);
+        jw_num(w, RD_AK_RATIO_CI_LOW, pr->r.ci_low);
+        jw_num(w, RD_AK_RATIO_CI_HIGH, pr->r.ci_high);
         jw_end(w, '}');
     }
     jw_end(w, ']');
@@ -204,66 +205,66 @@ rd_status rd_workload_write(struct rd_analysis *a, const uint32_t *by_name, stru
         goto out;
     const struct reco *rc = &x.rc;
     jw_obj(w, NULL, true);
-    jw_str(w, "name", wl->name);
-    jw_str(w, "class", wl->class_);
-    jw_obj(w, "primary", false);
-    jw_str(w, "metric", x.have_primary ? a->metrics[x.primary] : NULL);
-    jw_str(w, "better", rd_better_name(x.better));
+    jw_str(w, RD_AK_NAME, wl->name);
+    jw_str(w, RD_AK_CLASS, wl->class_);
+    jw_obj(w, RD_AK_PRIMARY, false);
+    jw_str(w, RD_AK_METRIC, x.have_primary ? a->metrics[x.primary] : NULL);
+    jw_str(w, RD_AK_BETTER, rd_better_name(x.better));
     if (x.have_primary) {
         struct rd_metric_def def;
         rd_metric_describe(a->metrics[x.primary], &def);
-        jw_str(w, "unit", def.unit);
-        jw_str(w, "display", def.display);
+        jw_str(w, RD_AK_UNIT, def.unit);
+        jw_str(w, RD_AK_DISPLAY, def.display);
     }
     jw_end(w, '}');
     if (a->o.baseline_key) {
-        jw_arr(w, "baseline", false);
+        jw_arr(w, RD_AK_BASELINE, false);
         for (size_t i = 0; i < x.k; i++)
             if (rd_cfg_is_baseline(a, x.cs[i]))
                 jw_str(w, NULL, x.cs[i]->id);
         jw_end(w, ']');
     }
-    jw_arr(w, "configs", true);
+    jw_arr(w, RD_AK_CONFIGS, true);
     for (size_t i = 0; i < x.k && !w->st; i++)
         write_config(&x, w, i);
     jw_end(w, ']');
     if (x.ntested) {
-        write_tests(&x, w, "tests", 0);
+        write_tests(&x, w, RD_AK_TESTS, 0);
         if (a->o.all_metrics) {
-            jw_obj(w, "tests_by_metric", true);
+            jw_obj(w, RD_AK_TESTS_BY_METRIC, true);
             for (size_t ti = 0; ti < x.ntested; ti++)
                 write_tests(&x, w, a->metrics[x.tested[ti]], ti);
             jw_end(w, '}');
         }
     } else {
-        jw_null(w, "tests");
+        jw_null(w, RD_AK_TESTS);
     }
-    jw_obj(w, "recommendation", true);
+    jw_obj(w, RD_AK_RECOMMENDATION, true);
     if (rc->have) {
-        jw_str(w, "best", x.cs[rc->best]->id);
-        jw_arr(w, "tied", false);
+        jw_str(w, RD_AK_BEST, x.cs[rc->best]->id);
+        jw_arr(w, RD_AK_TIED, false);
         for (size_t i = 0; i < rc->ntied; i++)
             jw_str(w, NULL, x.cs[rc->tied[i]]->id);
         jw_end(w, ']');
-        jw_str(w, "recommended", x.cs[rc->recommended]->id);
-        jw_str(w, "reason", rc->reason);
-        jw_str(w, "tie_breaker", rc->tie_metric >= 0 ? a->metrics[rc->tie_metric] : NULL);
+        jw_str(w, RD_AK_RECOMMENDED, x.cs[rc->recommended]->id);
+        jw_str(w, RD_AK_REASON, rc->reason);
+        jw_str(w, RD_AK_TIE_BREAKER, rc->tie_metric >= 0 ? a->metrics[rc->tie_metric] : NULL);
     } else {
-        jw_null(w, "best");
-        jw_arr(w, "tied", false);
+        jw_null(w, RD_AK_BEST);
+        jw_arr(w, RD_AK_TIED, false);
         jw_end(w, ']');
-        jw_null(w, "recommended");
-        jw_null(w, "reason");
-        jw_null(w, "tie_breaker");
+        jw_null(w, RD_AK_RECOMMENDED);
+        jw_null(w, RD_AK_REASON);
+        jw_null(w, RD_AK_TIE_BREAKER);
     }
     jw_end(w, '}');
-    jw_arr(w, "warnings", true);
+    jw_arr(w, RD_AK_WARNINGS, true);
     for (size_t i = 0; i < x.nwarns; i++) {
         jw_obj(w, NULL, false);
-        jw_str(w, "code", x.warns[i].code);
-        jw_str(w, "config", x.warns[i].config);
-        jw_str(w, "metric", x.warns[i].metric);
-        jw_str(w, "message", x.warns[i].msg);
+        jw_str(w, RD_AK_CODE, x.warns[i].code);
+        jw_str(w, RD_AK_CONFIG, x.warns[i].config);
+        jw_str(w, RD_AK_METRIC, x.warns[i].metric);
+        jw_str(w, RD_AK_MESSAGE, x.warns[i].msg);
         jw_end(w, '}');
     }
     jw_end(w, ']');
@@ -280,14 +281,14 @@ static void write_envs(struct rd_analysis *a, struct jw *w)
 {
     if (a->nenvs > 1)
         qsort(a->envs, a->nenvs, sizeof *a->envs, cmp_env);
-    jw_arr(w, "environments", true);
+    jw_arr(w, RD_AK_ENVIRONMENTS, true);
     for (size_t i = 0; i < a->nenvs; i++) {
         const struct envref *e = &a->envs[i];
         if (e->json) {
             jw_raw(w, NULL, e->json, e->json_len);
         } else {
             jw_obj(w, NULL, false);
-            jw_str(w, "id", e->id);
+            jw_str(w, RD_AK_ID, e->id);
             jw_end(w, '}');
         }
     }
@@ -305,36 +306,36 @@ static rd_status write_document(struct rd_analysis *a, struct rd_buf *out,
     jw_init(&w, out);
     const struct rd_analyze_opts *o = &a->o;
     jw_obj(&w, NULL, true);
-    jw_str(&w, "schema", RD_ANALYSIS_SCHEMA);
+    jw_str(&w, RD_AK_SCHEMA, RD_ANALYSIS_SCHEMA);
     if (o->title)
-        jw_str(&w, "title", o->title);
-    jw_obj(&w, "settings", true);
-    jw_num(&w, "alpha", o->alpha);
-    jw_num(&w, "confidence", o->confidence);
-    jw_num(&w, "bootstrap", (double)o->bootstrap);
-    jw_num(&w, "seed", (double)o->seed);
-    jw_str(&w, "metric", o->metric);
-    jw_bool(&w, "all_metrics", o->all_metrics);
-    jw_bool(&w, "exclude_outliers", o->exclude_outliers);
-    jw_bool(&w, "pool_envs", o->pool_envs);
+        jw_str(&w, RD_AK_TITLE, o->title);
+    jw_obj(&w, RD_AK_SETTINGS, true);
+    jw_num(&w, RD_AK_ALPHA, o->alpha);
+    jw_num(&w, RD_AK_CONFIDENCE, o->confidence);
+    jw_num(&w, RD_AK_BOOTSTRAP, (double)o->bootstrap);
+    jw_num(&w, RD_AK_SEED, (double)o->seed);
+    jw_str(&w, RD_AK_METRIC, o->metric);
+    jw_bool(&w, RD_AK_ALL_METRICS, o->all_metrics);
+    jw_bool(&w, RD_AK_EXCLUDE_OUTLIERS, o->exclude_outliers);
+    jw_bool(&w, RD_AK_POOL_ENVS, o->pool_envs);
     if (o->baseline_key) {
-        jw_obj(&w, "baseline", false);
+        jw_obj(&w, RD_AK_BASELINE, false);
         jw_str(&w, o->baseline_key, o->baseline_val);
         jw_end(&w, '}');
     } else {
-        jw_null(&w, "baseline");
+        jw_null(&w, RD_AK_BASELINE);
     }
-    jw_str(&w, "quantiles", "hyndman-fan-7");
-    jw_str(&w, "ratio_ci", "fieller");
-    jw_str(&w, "adjust", "holm");
+    jw_str(&w, RD_AK_QUANTILES, "hyndman-fan-7");
+    jw_str(&w, RD_AK_RATIO_CI, "fieller");
+    jw_str(&w, RD_AK_ADJUST, "holm");
     jw_end(&w, '}');
     write_envs(a, &w);
-    jw_arr(&w, "inputs", true);
+    jw_arr(&w, RD_AK_INPUTS, true);
     for (size_t i = 0; i < a->ninputs; i++)
         jw_str(&w, NULL, a->inputs[i]);
     jw_end(&w, ']');
 
-    jw_arr(&w, "workloads", true);
+    jw_arr(&w, RD_AK_WORKLOADS, true);
     RD_TRY(rd_workloads_write(a, &w, sink, d));
     jw_end(&w, ']');
     if (o->published_dir)
