@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "importer.h"
+#include "treesampler.h"
 #include "rundown/fsutil.h"
 
 static const char *const reserved[] = {
@@ -169,28 +170,28 @@ static rd_status add_stream_metrics(struct rd_record *rec, const struct rd_strea
 {
     rd_status st = RD_OK;
     unsigned ignored = 0;
-    for (size_t i = 0; i < s->mn && !st; i++) {
+    for (size_t i = 0; i < s->scan.mn && !st; i++) {
         char name[96];
-        snprintf(name, sizeof name, "%s%s", prefix, s->mv[i].name);
+        snprintf(name, sizeof name, "%s%s", prefix, s->scan.mv[i].name);
         double old;
         if (rd_runner_reserved_metric(name) || rd_record_metric(rec, name, &old)) {
             ignored++;
             continue;
         }
-        st = rd_record_set_metric(rec, name, s->mv[i].value);
+        st = rd_record_set_metric(rec, name, s->scan.mv[i].value);
     }
     char buf[192];
     if (!st && ignored) {
         snprintf(buf, sizeof buf, "%u", ignored);
         st = rd_record_set_info(rec, "ignored_metric_lines", buf);
     }
-    if (!st && s->bad_metric_lines) {
-        snprintf(buf, sizeof buf, "%u, first: %s", s->bad_metric_lines, s->bad_metric_first);
+    if (!st && s->scan.bad_lines) {
+        snprintf(buf, sizeof buf, "%u, first: %s", s->scan.bad_lines, s->scan.bad_first);
         st = rd_record_set_info(rec, "bad_metric_lines", buf);
     }
-    if (!st && s->dropped_metric_lines) {
+    if (!st && s->scan.dropped_lines) {
         snprintf(buf, sizeof buf, "%u, first: %s%s (at most %d distinct names per run)",
-                 s->dropped_metric_lines, prefix, s->dropped_metric_first,
+                 s->scan.dropped_lines, prefix, s->scan.dropped_first,
                  RD_METRIC_NAMES_MAX);
         st = rd_record_set_info(rec, "dropped_metric_lines", buf);
     }
