@@ -7,30 +7,21 @@
  *
  * A server session keeps the server in its own process group for the whole
  * session and drains its output in the same poll loop as the load tool's,
- * so a chatty server never blocks on a full pipe. Readiness is a hand-written
- * HTTP/1.0 GET on a loopback socket: it needs no client library and answers
- * "does the server serve HTTP" rather than "is the port open", which a
- * runtime may do long before its handler is installed. While a load run is
+ * so a chatty server never blocks on a full pipe. Readiness is one HTTP GET
+ * answered (httpprobe.h), polled with a short back-off. While a load run is
  * in flight the server's process tree is sampled from /proc every 100 ms.
  * Every path out of a session stops the server and waits until its port can
  * be bound again, so the next config never meets the previous server.
  */
 #include "runner.h"
 
-#include <arpa/inet.h>
-#include <errno.h>
-#include <math.h>
-#include <netdb.h>
-#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "httpprobe.h"
 #include "importer.h"
 #include "treesampler.h"
 #include "rundown/fsutil.h"
@@ -320,148 +311,7 @@ rd_status rd_runner_command(const struct rd_command_spec *spec, struct rd_record
     return st;
 }
 
-/* ---- HTTP ---- */
-
-rd_status rd_url_parse(const char *url, char *host, size_t hostsize, int *port,
-                       char *path, size_t pathsize, struct rd_diag *d)
-{
-    const char *p = url;
-    if (strncmp(p, "http://", 7) != 0)
-        return rd_diag_set(d, RD_ERR_USAGE, NULL, 0, 0,
-                           "expected a URL starting with 'http://', got '%s'", url);
-    p += 7;
-    const char *hend;
-    if (*p == '[') {
-        hend = strchr(p, ']');
-        if (!hend)
-            return rd_diag_set(d, RD_ERR_USAGE, NULL, 0, 0, "bad IPv6 host in '%s'", url);
-        p++;
-    } else {
-        hend = p + strcspn(p, ":/");
-    }
-    size_t hl = (size_t)(hend - p);
-    if (hl == 0 || hl >= hostsize)
-        return rd_diag_set(d, RD_ERR_USAGE, NULL, 0, 0, "expected a host in '%s'", url);
-    memcpy(host, p, hl);
-    host[hl] = '\0';
-    p = hend;
-    if (*p == ']')
-        p++;
-    *port = 80;
-    if (*p == ':') {
-        char *end;
-        long v = strtol(p + 1, &end, 10);
-        if (end == p + 1 || v <= 0 || v > 65535 || (*end && *end != '/'))
-            return rd_diag_set(d, RD_ERR_USAGE, NULL, 0, 0, "expected a port 1-65535 in '%s'",
-                               url);
-        *port = (int)v;
-        p = end;
-    }
-    snprintf(path, pathsize, "%s", *p ? p : "/");
-    return RD_OK;
-}
-
-static int tcp_connect(const char *host, int port, double timeout_s)
-{
-    struct addrinfo hints, *res = NULL;
-    char ps[16];
-    memset(&hints, 0, sizeof hints);
-    hints.ai_socktype = SOCK_STREAM;
-    snprintf(ps, sizeof ps, "%d", port);
-    if (getaddrinfo(host, ps, &hints, &res) != 0)
-        return -1;
-    int fd = -1;
-    for (struct addrinfo *a = res; a && fd < 0; a = a->ai_next) {
-        fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
-        if (fd < 0)
-            continue;
-        struct timeval tv = {(time_t)timeout_s,
-                             (suseconds_t)((timeout_s - (double)(time_t)timeout_s) * 1e6)};
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
-        if (connect(fd, a->ai_addr, a->ai_addrlen) < 0) {
-            close(fd);
-            fd = -1;
-        }
-    }
-    freeaddrinfo(res);
-    return fd;
-}
-
-/* One GET with Connection: close; the HTTP status, or -1 when none came. */
-static int http_get(const char *host, int port, const char *path, double timeout_s)
-{
-    int fd = tcp_connect(host, port, timeout_s);
-    if (fd < 0)
-        return -1;
-    char req[1024];
-    int n = snprintf(req, sizeof req,
-                     "GET %s HTTP/1.0\r\nHost: %s:%d\r\nUser-Agent: rundown\r\n"
-                     "Connection: close\r\n\r\n", path, host, port);
-    int code = -1;
-    if (n > 0 && (size_t)n < sizeof req && write(fd, req, (size_t)n) == n) {
-        char buf[4096];
-        size_t got = 0;
-        ssize_t k;
-        while (got < 12 && (k = read(fd, buf + got, sizeof buf - 1 - got)) > 0)
-            got += (size_t)k;
-        buf[got] = '\0';
-        int c;
-        if (got >= 12 && strncmp(buf, "HTTP/", 5) == 0 && sscanf(buf + 8, " %3d", &c) == 1)
-            code = c;
-        /* Read the rest so the server sees an orderly close, as clients do. */
-        while (code >= 0 && (k = read(fd, buf, sizeof buf)) > 0)
-            ;
-    }
-    close(fd);
-    return code;
-}
-
-bool rd_port_is_free(const char *host, int port)
-{
-    int fd = tcp_connect(host, port, 0.5);
-    if (fd >= 0) {
-        close(fd);
-        return false;
-    }
-    struct addrinfo hints, *res = NULL;
-    char ps[16];
-    memset(&hints, 0, sizeof hints);
-    hints.ai_socktype = SOCK_STREAM;
-    hints.ai_flags = AI_PASSIVE;
-    snprintf(ps, sizeof ps, "%d", port);
-    if (getaddrinfo(host, ps, &hints, &res) != 0)
-        return false;
-    bool free_ = false;
-    int s = socket(res->ai_family, res->ai_socktype | SOCK_CLOEXEC, res->ai_protocol);
-    if (s >= 0) {
-        /* Servers set SO_REUSEADDR, so TIME_WAIT leftovers do not count. */
-        int one = 1;
-        setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-        free_ = bind(s, res->ai_addr, res->ai_addrlen) == 0;
-        close(s);
-    }
-    freeaddrinfo(res);
-    return free_;
-}
-
-int rd_port_pick_free(void)
-{
-    int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (s < 0)
-        return 0;
-    struct sockaddr_in a;
-    memset(&a, 0, sizeof a);
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof a;
-    int port = 0;
-    if (bind(s, (struct sockaddr *)&a, sizeof a) == 0 &&
-        getsockname(s, (struct sockaddr *)&a, &len) == 0)
-        port = ntohs(a.sin_port);
-    close(s);
-    return port;
-}
+/* ---- server sessions ---- */
 
 struct session {
     const struct rd_http_spec *spec;
@@ -512,7 +362,7 @@ static void warmup_traffic(struct session *ss, double seconds)
     double until = rd_now() + seconds;
     struct rd_proc *one[1] = {&ss->server};
     while (rd_now() < until && !rd_proc_interrupted && !ss->server.exited) {
-        if (http_get(ss->host, ss->port, ss->path, 1.0) < 0)
+        if (rd_http_probe(ss->host, ss->port, ss->path, 1.0) < 0)
             rd_proc_poll(one, 1, 0.01, NULL);
         /* Drain the server's output now and then so it never blocks on us. */
         rd_proc_poll(one, 1, 0, NULL);
@@ -795,7 +645,7 @@ rd_status rd_runner_http_session(const struct rd_http_spec *spec, const struct r
             failed = true;
             goto fail_runs;
         }
-        if (http_get(ss.host, ss.port, ss.path, 1.0) >= 0)
+        if (rd_http_probe(ss.host, ss.port, ss.path, 1.0) >= 0)
             break;
         if (rd_now() > until) {
             char what[300];

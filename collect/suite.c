@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "httpprobe.h"
 #include "proc.h"
 #include "runindex.h"
 #include "runner.h"

@@ -16,6 +16,7 @@
 
 #include "commands.h"
 #include "envinfo.h"
+#include "httpprobe.h"
 #include "importer.h"
 #include "labels.h"
 #include "proc.h"
