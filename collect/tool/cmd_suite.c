@@ -19,6 +19,7 @@
 #include "proc.h"
 #include "runindex.h"
 #include "runner.h"
+#include "plan.h"
 #include "suite.h"
 #include "rundown/cli.h"
 #include "rundown/fsutil.h"

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "plan.h"
 #include "suite.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
