@@ -140,7 +140,9 @@ long rd_run_index_max(const struct rd_run_index *ix, const struct rd_record *r)
     return se ? se->last : 0;
 }
 
-rd_status rd_run_index_load(struct rd_run_index *ix, const char *path, struct rd_diag *d)
+rd_status rd_run_index_load_each(struct rd_run_index *ix, const char *path,
+                                 rd_status (*each)(void *ctx, const struct rd_record *rec),
+                                 void *ctx, struct rd_diag *d)
 {
     struct rd_store_reader reader;
     FILE *probe = fopen(path, "r");
@@ -151,9 +153,15 @@ rd_status rd_run_index_load(struct rd_run_index *ix, const char *path, struct rd
     struct rd_record rec;
     int got;
     rd_status s;
-    while (!(s = rd_store_next(&reader, &rec, &got, d)) && got)
-        if ((s = rd_run_index_add(ix, &rec)))
+    while (!(s = rd_store_next(&reader, &rec, &got, d)) && got) {
+        if ((s = rd_run_index_add(ix, &rec)) || (each && (s = each(ctx, &rec))))
             break;
+    }
     rd_store_close(&reader);
     return s;
+}
+
+rd_status rd_run_index_load(struct rd_run_index *ix, const char *path, struct rd_diag *d)
+{
+    return rd_run_index_load_each(ix, path, NULL, NULL, d);
 }

@@ -54,6 +54,15 @@ void rd_run_index_release(struct rd_run_index *ix);
  */
 rd_status rd_run_index_load(struct rd_run_index *ix, const char *path, struct rd_diag *d);
 
+/**
+ * rd_run_index_load, handing each record to each(ctx, rec) once it is
+ * noted; the record lives until the next one is read. An error each()
+ * returns stops the reading and is returned.
+ */
+rd_status rd_run_index_load_each(struct rd_run_index *ix, const char *path,
+                                 rd_status (*each)(void *ctx, const struct rd_record *rec),
+                                 void *ctx, struct rd_diag *d);
+
 /** Notes that run 'run' of the key's series exists (run <= 0: only the
  *  series, as a record without a number). RD_ERR_NOMEM. */
 rd_status rd_run_index_note(struct rd_run_index *ix, const struct rd_run_key *key, long run);

@@ -73,6 +73,16 @@ char *rd_runner_slug(const char *s, char *out, size_t size)
     return out;
 }
 
+rd_status rd_argv_join(char *const *argv, size_t n, struct rd_buf *out)
+{
+    for (size_t i = 0; i < n && argv && argv[i]; i++) {
+        if (i)
+            RD_TRY(rd_buf_addch(out, ' '));
+        RD_TRY(rd_buf_addstr(out, argv[i]));
+    }
+    return RD_OK;
+}
+
 rd_status rd_record_copy(struct rd_record *dst, const struct rd_record *src)
 {
     rd_status s = RD_OK;

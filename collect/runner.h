@@ -97,6 +97,13 @@ rd_status rd_runner_http_session(const struct rd_http_spec *spec, const struct r
                                  rd_emit_fn emit, bool (*skip_warmup)(void *ctx, long run),
                                  void *ctx, struct rd_diag *d);
 
+/**
+ * Appends argv[0..n) (fewer when a NULL comes first; n SIZE_MAX for a
+ * NULL-terminated argv) joined by single blanks: the text a record keeps
+ * of a command in info.command, info.server, info.load.
+ */
+rd_status rd_argv_join(char *const *argv, size_t n, struct rd_buf *out);
+
 /** Copies every field of src into dst (initialised on its own arena). */
 rd_status rd_record_copy(struct rd_record *dst, const struct rd_record *src);
 
