@@ -323,6 +323,23 @@ static int spawn_dying_with_parent(pid_t *pidp, const struct rd_proc_opts *o, in
     return 0;
 }
 
+void rd_proc_spawnattr_isolate(posix_spawnattr_t *attr)
+{
+    sigset_t none, def;
+    sigemptyset(&none);
+    sigemptyset(&def);
+    sigaddset(&def, SIGINT);
+    sigaddset(&def, SIGTERM);
+    sigaddset(&def, SIGHUP);
+    sigaddset(&def, SIGPIPE);
+    sigaddset(&def, SIGQUIT);
+    posix_spawnattr_setsigmask(attr, &none);
+    posix_spawnattr_setsigdefault(attr, &def);
+    posix_spawnattr_setpgroup(attr, 0);
+    posix_spawnattr_setflags(attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
+                                       POSIX_SPAWN_SETSIGDEF);
+}
+
 rd_status rd_proc_spawn(struct rd_proc *p, const struct rd_proc_opts *o,
                         struct rd_diag *d)
 {
@@ -359,19 +376,7 @@ rd_status rd_proc_spawn(struct rd_proc *p, const struct rd_proc_opts *o,
     posix_spawn_file_actions_adddup2(&fa, errp[1], 2);
     if (o->cwd)
         posix_spawn_file_actions_addchdir_np(&fa, o->cwd);
-    sigset_t none, def;
-    sigemptyset(&none);
-    sigemptyset(&def);
-    sigaddset(&def, SIGINT);
-    sigaddset(&def, SIGTERM);
-    sigaddset(&def, SIGHUP);
-    sigaddset(&def, SIGPIPE);
-    sigaddset(&def, SIGQUIT);
-    posix_spawnattr_setsigmask(&attr, &none);
-    posix_spawnattr_setsigdefault(&attr, &def);
-    posix_spawnattr_setpgroup(&attr, 0);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
-                                        POSIX_SPAWN_SETSIGDEF);
+    rd_proc_spawnattr_isolate(&attr);
     if (o->cpus) {
         unsigned char mask[128];
         if (!rd_cpulist_parse(o->cpus, mask)) {

@@ -15,6 +15,7 @@
 #define RUNDOWN_PROC_H
 
 #include <signal.h>
+#include <spawn.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/resource.h>
@@ -109,6 +110,15 @@ struct rd_proc {
 
 /** Zeroes p so that rd_proc_release() is safe before any spawn. */
 void rd_proc_init(struct rd_proc *p);
+
+/**
+ * Sets attr up for a timed command as rd_proc_spawn starts it: the leader
+ * of a new process group, an empty signal mask, and default dispositions
+ * for the signals rundown catches or ignores (SIGINT, SIGTERM, SIGHUP,
+ * SIGPIPE, SIGQUIT). Public so that bench/spawn_variants.c times the very
+ * attributes the runner uses.
+ */
+void rd_proc_spawnattr_isolate(posix_spawnattr_t *attr);
 
 /**
  * Starts a child in a new process group with stdin from /dev/null and
