@@ -245,8 +245,7 @@ rd_status rd_runner_command(const struct rd_command_spec *spec, struct rd_record
     if (!rec->tool && (st = rd_record_set(rec, &rec->tool, "rundown")))
         return st;
     if (spec->prepare) {
-        if ((st = run_helper(spec->prepare, spec, why, sizeof why, &ok, d)))
-            return st;
+        RD_TRY(run_helper(spec->prepare, spec, why, sizeof why, &ok, d));
         if (!ok) {
             rd_runner_timestamp(ts);
             char msg[600];
@@ -266,14 +265,12 @@ rd_status rd_runner_command(const struct rd_command_spec *spec, struct rd_record
     };
     rd_proc_init(&p);
     rd_runner_timestamp(ts);
-    if ((st = rd_record_set(rec, &rec->started_at, ts)))
-        return st;
+    RD_TRY(rd_record_set(rec, &rec->started_at, ts));
     st = rd_proc_spawn(&p, &o, d);
     if (st == RD_ERR_IO && strncmp(d->msg, "cannot run", 10) == 0) {
         /* The program vanished since validation: a failed run, not a crash. */
         rd_proc_release(&p);
-        if ((st = set_status(rec, "failed", 127)))
-            return st;
+        RD_TRY(set_status(rec, "failed", 127));
         return rd_record_set_info(rec, "error", d->msg);
     }
     if (st)
@@ -619,8 +616,7 @@ rd_status rd_runner_http_session(const struct rd_http_spec *spec, const struct r
         return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "port %d is in use (%s)", ss.port,
                            spec->ready_url);
     struct log_paths sp = {{0}, {0}};
-    if ((st = log_paths(&spec->logs, "-server", &sp, d)))
-        return st;
+    RD_TRY(log_paths(&spec->logs, "-server", &sp, d));
     if (spec->logs.dir)
         snprintf(ss.server_log, sizeof ss.server_log, "%s", sp.err);
     struct rd_proc_opts so = {

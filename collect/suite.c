@@ -389,8 +389,7 @@ static rd_status parse_workload(struct ctx *c, const cJSON *wj, const cJSON *top
     static char where[200];
     snprintf(where, sizeof where, "workload '%s'", w->name);
     c->where = where;
-    if ((st = check_keys(c, wj, workload_keys, NULL)))
-        return st;
+    RD_TRY(check_keys(c, wj, workload_keys, NULL));
     const char *klass = rd_json_str(wj, "class");
     if (!klass || !*klass)
         return fail(c, "expected a 'class' (cpu, io, mixed, startup, fileio, ...)");
@@ -452,9 +451,8 @@ static rd_status parse_workload(struct ctx *c, const cJSON *wj, const cJSON *top
     }
     w->primary_metric = sdup(c, pm);
     w->primary_better = sdup(c, pb);
-    if ((st = get_str(c, wj, top, "tie_breaker",
-                      w->is_server ? "server_rss_peak_kib" : "max_rss_kib", &w->tie_breaker)))
-        return st;
+    RD_TRY(get_str(c, wj, top, "tie_breaker",
+                   w->is_server ? "server_rss_peak_kib" : "max_rss_kib", &w->tie_breaker));
 
     if ((st = get_long(c, wj, top, "runs", 10, 1, &w->runs)) ||
         (st = get_long(c, wj, top, "warmups", 0, 0, &w->warmups)) ||
@@ -469,8 +467,7 @@ static rd_status parse_workload(struct ctx *c, const cJSON *wj, const cJSON *top
         (st = get_str(c, wj, top, "cwd", "{root}", &w->cwd)) ||
         (st = get_str(c, wj, top, "load_tool", NULL, &w->load_tool)))
         return st;
-    if ((st = parse_env(c, get(wj, top, "env"), &w->env, &w->nenv)))
-        return st;
+    RD_TRY(parse_env(c, get(wj, top, "env"), &w->env, &w->nenv));
     const cJSON *port = get(wj, top, "port");
     if (port && (!cJSON_IsNumber(port) || port->valuedouble != floor(port->valuedouble) ||
                  port->valuedouble < 0 || port->valuedouble > 65535))
@@ -483,19 +480,15 @@ static rd_status parse_workload(struct ctx *c, const cJSON *wj, const cJSON *top
         if (w->port == 0)
             return fail(c, "no free loopback port for 'port': 0");
     }
-    if ((st = get_str(c, wj, top, "host", "127.0.0.1", &w->host)))
-        return st;
+    RD_TRY(get_str(c, wj, top, "host", "127.0.0.1", &w->host));
     if (w->is_server || port) {
-        if ((st = get_str(c, wj, top, "url", "http://{host}:{port}/", &w->url)))
-            return st;
-        if ((st = get_str(c, wj, top, "ready_url", w->url, &w->ready_url)))
-            return st;
+        RD_TRY(get_str(c, wj, top, "url", "http://{host}:{port}/", &w->url));
+        RD_TRY(get_str(c, wj, top, "ready_url", w->url, &w->ready_url));
     } else if (cJSON_GetObjectItemCaseSensitive(wj, "url") ||
                cJSON_GetObjectItemCaseSensitive(wj, "ready_url")) {
         return fail(c, "'url' needs a 'server' or a 'port'");
     }
-    if ((st = parse_matrix(c, wj, w)))
-        return st;
+    RD_TRY(parse_matrix(c, wj, w));
     for (size_t k = 0; k < w->nkeys; k++) {
         if (strcmp(w->keys[k], "runtime") != 0)
             continue;

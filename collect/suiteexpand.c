@@ -156,9 +156,7 @@ static rd_status expand(const struct subst *x, const char *tmpl, const char *wha
             }
             char name[128];
             snprintf(name, sizeof name, "%.*s", (int)(e - p - 1), p + 1);
-            rd_status st = lookup(x, name, what, out, d);
-            if (st)
-                return st;
+            RD_TRY(lookup(x, name, what, out, d));
             p = e + 1;
         } else {
             rd_buf_addch(out, *p++);
