@@ -340,6 +340,15 @@ static void server_fail_msg(struct session *ss, const char *what, char *out, siz
     snprintf(out, size, "%s%s%s", what, tail[0] ? "; server log ends: " : "", tail);
 }
 
+/* "the server exited <when> (<how>)" and the end of its log. */
+static void server_exit_msg(struct session *ss, const char *when, char *out, size_t size)
+{
+    char ex[96], what[200];
+    rd_proc_describe_exit(&ss->server, ex, sizeof ex);
+    snprintf(what, sizeof what, "the server exited %s (%s)", when, ex);
+    server_fail_msg(ss, what, out, size);
+}
+
 static rd_status emit_failed(struct session *ss, const char *phase, long run, const char *msg,
                              rd_emit_fn emit, void *ctx)
 {
@@ -550,10 +559,8 @@ static rd_status load_run(struct session *ss, const char *phase, long run, bool 
             }
         }
         if (!st && *server_died) {
-            char ex[96], what[160], msg[512];
-            rd_proc_describe_exit(&ss->server, ex, sizeof ex);
-            snprintf(what, sizeof what, "the server exited during the load run (%s)", ex);
-            server_fail_msg(ss, what, msg, sizeof msg);
+            char msg[512];
+            server_exit_msg(ss, "during the load run", msg, sizeof msg);
             st = rd_record_set(rec, &rec->status, "failed");
             if (!st) st = rd_record_set_info(rec, "error", msg);
         } else if (!st && strcmp(rec->status, "ok") != 0 && !rd_record_info(rec, "error")) {
@@ -644,10 +651,7 @@ rd_status rd_runner_http_session(const struct rd_http_spec *spec, const struct r
             goto out;
         }
         if (ss.server.exited) {
-            char ex[96], what[200];
-            rd_proc_describe_exit(&ss.server, ex, sizeof ex);
-            snprintf(what, sizeof what, "the server exited before it was ready (%s)", ex);
-            server_fail_msg(&ss, what, msg, sizeof msg);
+            server_exit_msg(&ss, "before it was ready", msg, sizeof msg);
             failed = true;
             goto fail_runs;
         }
@@ -684,10 +688,7 @@ rd_status rd_runner_http_session(const struct rd_http_spec *spec, const struct r
         st = load_run(&ss, "measure", first_run + r, true, emit, ctx, &died);
     }
     if (!st && died) {
-        char ex[96], what[200];
-        rd_proc_describe_exit(&ss.server, ex, sizeof ex);
-        snprintf(what, sizeof what, "the server exited during a load run (%s)", ex);
-        server_fail_msg(&ss, what, msg, sizeof msg);
+        server_exit_msg(&ss, "during a load run", msg, sizeof msg);
         failed = true;
     }
     goto out;
