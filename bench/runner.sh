@@ -90,10 +90,14 @@ print(f"sleep 0.1 - 100 ms - floor, paired median: rundown {ex_rd:+.3f} ms, "
 PY
 # 3. What each ingredient of rundown's spawning costs (pipes, process group
 #    and signal defaults, pidfd + poll), next to a bare posix_spawnp + wait4:
-#    bench/spawn_variants.c, built here.
+#    bench/spawn_variants.c, built here against the build's libraries (the
+#    group and signal attributes are the runner's own function).
 SV=$BUILD/bench/spawn_variants
+LIBS="$BUILD/collect/librd_collect.a $BUILD/core/librd_core.a"
 mkdir -p "$BUILD/bench"
-if [ ! -x "$SV" ] || [ -n "$(find "$ROOT/bench/spawn_variants.c" -newer "$SV")" ]; then
-    ${CC:-cc} -O2 -std=c11 -Wall -Wextra -o "$SV" "$ROOT/bench/spawn_variants.c"
+if [ ! -x "$SV" ] || [ -n "$(find "$ROOT/bench/spawn_variants.c" $LIBS -newer "$SV")" ]; then
+    # shellcheck disable=SC2086
+    ${CC:-cc} -O2 -std=c11 -Wall -Wextra -I"$ROOT/collect" -I"$ROOT/core/include" \
+        -o "$SV" "$ROOT/bench/spawn_variants.c" $LIBS -lm
 fi
 "$SV" "$((RUNS * 4))" "$TRUE"

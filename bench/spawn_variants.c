@@ -2,14 +2,18 @@
  * spawn_variants.c - what each ingredient of rundown's way of running a
  * command costs, next to a plain posix_spawnp + wait4 (bench only).
  *
- *   cc -O2 -o spawn_variants bench/spawn_variants.c
+ *   bench/runner.sh builds it against the build's rd_collect and rd_core:
+ *   cc -O2 -Icollect -Icore/include bench/spawn_variants.c \
+ *      BUILD/collect/librd_collect.a BUILD/core/librd_core.a -o spawn_variants
  *   ./spawn_variants [RUNS [PROGRAM]]        (default 200 /usr/bin/true)
  *
  * For every combination of: stdout/stderr into pipes (else /dev/null), its
  * own process group with a cleared signal mask and default dispositions,
  * and waiting on a pidfd with poll (else wait4 alone), prints the median of
  * RUNS timed spawns (3 warmups), timed from just before posix_spawnp to the
- * exit being seen, as collect/proc.c does.
+ * exit being seen, as collect/proc.c does. The process group and signal
+ * attributes are rd_proc_spawnattr_isolate(), the runner's own, set up
+ * before the clock starts as in rd_proc_spawn.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -23,6 +27,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "proc.h"
 
 extern char **environ;
 
@@ -58,21 +64,8 @@ static double timed_run(int mode, char *prog)
         posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
         posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
     }
-    if (mode & GROUP) {
-        sigset_t none, def;
-        sigemptyset(&none);
-        sigemptyset(&def);
-        sigaddset(&def, SIGINT);
-        sigaddset(&def, SIGTERM);
-        sigaddset(&def, SIGHUP);
-        sigaddset(&def, SIGPIPE);
-        sigaddset(&def, SIGQUIT);
-        posix_spawnattr_setsigmask(&attr, &none);
-        posix_spawnattr_setsigdefault(&attr, &def);
-        posix_spawnattr_setpgroup(&attr, 0);
-        posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
-                                            POSIX_SPAWN_SETSIGDEF);
-    }
+    if (mode & GROUP)
+        rd_proc_spawnattr_isolate(&attr);
     pid_t pid;
     double t0 = now_ms(), t1 = -1;
     if (posix_spawnp(&pid, prog, &fa, &attr, argv, environ) == 0) {

@@ -29,8 +29,6 @@
 #include "proc.h"
 
 #include <ctype.h>
-#include <math.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -46,7 +44,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "rundown/units.h"
 
 extern char **environ;
 
@@ -134,7 +131,7 @@ void rd_stream_init(struct rd_stream *s)
     s->fd = s->log_fd = -1;
     rd_buf_init(&s->keep, 0);
     rd_buf_init(&s->tail, 0);
-    rd_buf_init(&s->line, 0);
+    rd_metric_scan_init(&s->scan);
 }
 
 void rd_proc_init(struct rd_proc *p)
@@ -154,12 +151,7 @@ void rd_stream_release(struct rd_stream *s)
     s->fd = s->log_fd = -1;
     rd_buf_release(&s->keep);
     rd_buf_release(&s->tail);
-    rd_buf_release(&s->line);
-    for (size_t i = 0; i < s->mn; i++)
-        free(s->mv[i].name);
-    free(s->mv);
-    s->mv = NULL;
-    s->mn = s->mcap = 0;
+    rd_metric_scan_release(&s->scan);
 }
 
 static int open_log(const char *path, struct rd_diag *d)
@@ -169,62 +161,6 @@ static int open_log(const char *path, struct rd_diag *d)
         rd_diag_set(d, RD_ERR_IO, path, 0, 0, "cannot create log: %s", strerror(errno));
     return fd;
 }
-
-static void metric_line(struct rd_stream *s, const char *line, size_t len)
-{
-    static const char prefix[] = "rundown:metric ";
-    size_t plen = sizeof prefix - 1;
-    if (len < plen || memcmp(line, prefix, plen) != 0)
-        return;
-    const char *p = line + plen, *end = line + len;
-    while (p < end && (*p == ' ' || *p == '\t'))
-        p++;
-    while (end > p && (end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t'))
-        end--;
-    const char *eq = memchr(p, '=', (size_t)(end - p));
-    bool ok = eq && eq > p && eq - p <= RD_METRIC_NAME_MAX && islower((unsigned char)*p);
-    for (const char *q = p; ok && q < eq; q++)
-        ok = islower((unsigned char)*q) || isdigit((unsigned char)*q) || *q == '_';
-    double v = 0;
-    if (ok)
-        ok = rd_parse_double(eq + 1, (size_t)(end - eq - 1), &v) == RD_OK;
-    if (!ok) {
-        if (s->bad_metric_lines++ == 0)
-            rd_excerpt(line, len, 80, s->bad_metric_first, sizeof s->bad_metric_first);
-        return;
-    }
-    size_t nlen = (size_t)(eq - p);
-    /* A linear scan: at most RD_METRIC_NAMES_MAX names, lengths first. */
-    for (size_t i = 0; i < s->mn; i++) {
-        if (s->mv[i].len == nlen && memcmp(s->mv[i].name, p, nlen) == 0) {
-            s->mv[i].value = v;  /* the last value printed wins */
-            return;
-        }
-    }
-    if (s->mn >= RD_METRIC_NAMES_MAX) {
-        if (s->dropped_metric_lines++ == 0) {
-            memcpy(s->dropped_metric_first, p, nlen);
-            s->dropped_metric_first[nlen] = '\0';
-        }
-        return;
-    }
-    if (s->mn == s->mcap) {
-        size_t ncap = s->mcap ? s->mcap * 2 : 8;
-        struct rd_proc_metric *nv = realloc(s->mv, ncap * sizeof *nv);
-        if (!nv)
-            return;
-        s->mv = nv;
-        s->mcap = ncap;
-    }
-    char *name = strndup(p, (size_t)(eq - p));
-    if (!name)
-        return;
-    s->mv[s->mn].name = name;
-    s->mv[s->mn].len = nlen;
-    s->mv[s->mn++].value = v;
-}
-
-#define RD_METRIC_LINE_MAX 4096
 
 void rd_stream_consume(struct rd_stream *s, const char *data, size_t n)
 {
@@ -253,35 +189,14 @@ void rd_stream_consume(struct rd_stream *s, const char *data, size_t n)
         memmove(s->tail.ptr, s->tail.ptr + s->tail.len - RD_TAIL_BYTES, RD_TAIL_BYTES);
         rd_buf_truncate(&s->tail, RD_TAIL_BYTES);
     }
-    if (!s->metrics)
-        return;
-    for (size_t i = 0; i < n;) {
-        const char *nl = memchr(data + i, '\n', n - i);
-        size_t take = nl ? (size_t)(nl - (data + i)) : n - i;
-        if (!s->line_overflow) {
-            if (s->line.len + take > RD_METRIC_LINE_MAX)
-                s->line_overflow = true;
-            else
-                rd_buf_add(&s->line, data + i, take);
-        }
-        i += take;
-        if (nl) {
-            if (!s->line_overflow)
-                metric_line(s, s->line.ptr, s->line.len);
-            rd_buf_reset(&s->line);
-            s->line_overflow = false;
-            i++;
-        }
-    }
+    if (s->metrics)
+        rd_metric_scan_feed(&s->scan, data, n);
 }
 
 void rd_stream_end(struct rd_stream *s)
 {
-    /* A final line without '\n' still counts as a metric line. */
-    if (s->metrics && s->line.len && !s->line_overflow)
-        metric_line(s, s->line.ptr, s->line.len);
-    rd_buf_reset(&s->line);
-    s->line_overflow = false;
+    if (s->metrics)
+        rd_metric_scan_end(&s->scan);
 }
 
 /* Reads what is available; closes the stream at EOF. */
@@ -408,6 +323,23 @@ static int spawn_dying_with_parent(pid_t *pidp, const struct rd_proc_opts *o, in
     return 0;
 }
 
+void rd_proc_spawnattr_isolate(posix_spawnattr_t *attr)
+{
+    sigset_t none, def;
+    sigemptyset(&none);
+    sigemptyset(&def);
+    sigaddset(&def, SIGINT);
+    sigaddset(&def, SIGTERM);
+    sigaddset(&def, SIGHUP);
+    sigaddset(&def, SIGPIPE);
+    sigaddset(&def, SIGQUIT);
+    posix_spawnattr_setsigmask(attr, &none);
+    posix_spawnattr_setsigdefault(attr, &def);
+    posix_spawnattr_setpgroup(attr, 0);
+    posix_spawnattr_setflags(attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
+                                       POSIX_SPAWN_SETSIGDEF);
+}
+
 rd_status rd_proc_spawn(struct rd_proc *p, const struct rd_proc_opts *o,
                         struct rd_diag *d)
 {
@@ -444,19 +376,7 @@ rd_status rd_proc_spawn(struct rd_proc *p, const struct rd_proc_opts *o,
     posix_spawn_file_actions_adddup2(&fa, errp[1], 2);
     if (o->cwd)
         posix_spawn_file_actions_addchdir_np(&fa, o->cwd);
-    sigset_t none, def;
-    sigemptyset(&none);
-    sigemptyset(&def);
-    sigaddset(&def, SIGINT);
-    sigaddset(&def, SIGTERM);
-    sigaddset(&def, SIGHUP);
-    sigaddset(&def, SIGPIPE);
-    sigaddset(&def, SIGQUIT);
-    posix_spawnattr_setsigmask(&attr, &none);
-    posix_spawnattr_setsigdefault(&attr, &def);
-    posix_spawnattr_setpgroup(&attr, 0);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
-                                        POSIX_SPAWN_SETSIGDEF);
+    rd_proc_spawnattr_isolate(&attr);
     if (o->cpus) {
         unsigned char mask[128];
         if (!rd_cpulist_parse(o->cpus, mask)) {
@@ -764,158 +684,4 @@ bool rd_which(const char *prog, char *out, size_t size)
             path++;
     }
     return false;
-}
-
-/* ---- process tree sampling ---- */
-
-struct stat_row {
-    pid_t pid, ppid, pgrp;
-    unsigned long long ticks;
-    long rss_pages;
-    bool member;
-};
-
-static bool read_stat(pid_t pid, struct stat_row *row)
-{
-    char path[64], buf[1024];
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return false;
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0)
-        return false;
-    buf[n] = '\0';
-    /* The command name may hold spaces and ')': fields start after the last ')'. */
-    char *p = strrchr(buf, ')');
-    if (!p)
-        return false;
-    p++;
-    char state;
-    int ppid, pgrp;
-    unsigned long long utime, stime;
-    long rss;
-    int k = sscanf(p, " %c %d %d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %*d %*d %*d %*d "
-                      "%*d %*d %*u %*u %ld",
-                   &state, &ppid, &pgrp, &utime, &stime, &rss);
-    if (k != 6)
-        return false;
-    row->pid = pid;
-    row->ppid = ppid;
-    row->pgrp = pgrp;
-    row->ticks = utime + stime;
-    row->rss_pages = state == 'Z' ? 0 : rss;
-    row->member = false;
-    return true;
-}
-
-void rd_tree_sampler_start(struct rd_tree_sampler *s, pid_t root)
-{
-    memset(s, 0, sizeof *s);
-    s->root = root;
-    s->baseline = true;
-    rd_tree_sampler_sample(s);
-}
-
-void rd_tree_sampler_sample(struct rd_tree_sampler *s)
-{
-    DIR *dir = opendir("/proc");
-    if (!dir)
-        return;
-    struct stat_row *rows = NULL;
-    size_t n = 0, cap = 0;
-    struct dirent *de;
-    while ((de = readdir(dir))) {
-        if (!isdigit((unsigned char)de->d_name[0]))
-            continue;
-        if (n == cap) {
-            size_t ncap = cap ? cap * 2 : 256;
-            struct stat_row *nr = realloc(rows, ncap * sizeof *nr);
-            if (!nr)
-                break;
-            rows = nr;
-            cap = ncap;
-        }
-        if (read_stat((pid_t)atoi(de->d_name), &rows[n]))
-            n++;
-    }
-    closedir(dir);
-    /* Members: the process group of the root, and every descendant of a
-     * member (cluster workers that moved to their own group stay counted). */
-    for (size_t i = 0; i < n; i++)
-        rows[i].member = rows[i].pid == s->root || rows[i].pgrp == s->root;
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (size_t i = 0; i < n; i++) {
-            if (rows[i].member)
-                continue;
-            for (size_t j = 0; j < n; j++) {
-                if (rows[j].member && rows[j].pid == rows[i].ppid) {
-                    rows[i].member = changed = true;
-                    break;
-                }
-            }
-        }
-    }
-    double now = rd_now();
-    long page_kib = sysconf(_SC_PAGESIZE) / 1024;
-    double rss = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!rows[i].member)
-            continue;
-        rss += (double)rows[i].rss_pages * (double)page_kib;
-        size_t k;
-        for (k = 0; k < s->npids && s->pids[k].pid != rows[i].pid; k++)
-            ;
-        if (k == s->npids) {
-            if (s->npids == s->cap) {
-                size_t ncap = s->cap ? s->cap * 2 : 16;
-                struct rd_tree_sample_pid *np = realloc(s->pids, ncap * sizeof *np);
-                if (!np)
-                    continue;
-                s->pids = np;
-                s->cap = ncap;
-            }
-            /* A process born after the first sample is charged from zero. */
-            s->pids[k].pid = rows[i].pid;
-            s->pids[k].first_ticks = s->baseline ? rows[i].ticks : 0;
-            s->npids++;
-        }
-        s->pids[k].last_ticks = rows[i].ticks;
-    }
-    free(rows);
-    if (s->baseline) {
-        s->t_first = now;
-        s->baseline = false;
-    }
-    s->t_last = now;
-    s->nsamples++;
-    s->rss_sum_kib += rss;
-    if (rss > s->rss_peak_kib)
-        s->rss_peak_kib = rss;
-}
-
-double rd_tree_sampler_cpu_pct(const struct rd_tree_sampler *s)
-{
-    double span = s->t_last - s->t_first;
-    if (span <= 0)
-        return NAN;
-    unsigned long long ticks = 0;
-    for (size_t i = 0; i < s->npids; i++)
-        if (s->pids[i].last_ticks > s->pids[i].first_ticks)
-            ticks += s->pids[i].last_ticks - s->pids[i].first_ticks;
-    return (double)ticks / (double)sysconf(_SC_CLK_TCK) / span * 100.0;
-}
-
-double rd_tree_sampler_rss_mean_kib(const struct rd_tree_sampler *s)
-{
-    return s->nsamples ? s->rss_sum_kib / s->nsamples : NAN;
-}
-
-void rd_tree_sampler_release(struct rd_tree_sampler *s)
-{
-    free(s->pids);
-    s->pids = NULL;
-    s->npids = s->cap = 0;
 }

@@ -1,7 +1,7 @@
 /*
  * proc.h - child processes for timed runs: spawn into a new process group,
  * capture output through pipes (size-capped logs, rundown:metric lines),
- * time out, reap with wait4, and sample a process tree from /proc.
+ * time out, reap with wait4. Sampling a process tree is treesampler.h.
  *
  * Every child is the leader of its own process group, so a timeout, a stop
  * or an interrupt reaches the whole tree it started (cluster workers,
@@ -15,11 +15,13 @@
 #define RUNDOWN_PROC_H
 
 #include <signal.h>
+#include <spawn.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/resource.h>
 #include <sys/types.h>
 
+#include "metricscan.h"
 #include "rundown/buf.h"
 #include "rundown/status.h"
 
@@ -44,24 +46,6 @@ int rd_proc_interrupt_exit_code(void);
 /** Seconds on CLOCK_MONOTONIC. */
 double rd_now(void);
 
-/** One metric line ("rundown:metric NAME=VALUE") read from a stream. */
-struct rd_proc_metric {
-    char *name;
-    size_t len;
-    double value;
-};
-
-/**
- * Distinct metric names kept per stream and run. Each name is looked up on
- * every metric line and becomes a field of the record, so a command printing
- * names without end would cost quadratic time and unbounded memory. Lines
- * naming a further name are counted (dropped_metric_lines), not stored; new
- * values of names already kept still count.
- */
-#define RD_METRIC_NAMES_MAX 256
-/** The longest metric name in bytes; a longer one makes a bad metric line. */
-#define RD_METRIC_NAME_MAX 64
-
 /** One output stream of a child: a pipe, copied to a capped log file. */
 struct rd_stream {
     int fd;              /* read end of the pipe, -1 once closed */
@@ -71,15 +55,8 @@ struct rd_stream {
     size_t dropped;      /* bytes read past log_cap */
     struct rd_buf keep;  /* the first keep.max bytes, when keep.max > 0 */
     struct rd_buf tail;  /* the last RD_TAIL_BYTES bytes (messages) */
-    bool metrics;        /* parse rundown:metric lines */
-    struct rd_buf line;  /* the partial line being scanned */
-    bool line_overflow;  /* the current line is too long to be a metric */
-    struct rd_proc_metric *mv;
-    size_t mn, mcap;
-    unsigned bad_metric_lines;
-    char bad_metric_first[128];
-    unsigned dropped_metric_lines;                  /* past RD_METRIC_NAMES_MAX */
-    char dropped_metric_first[RD_METRIC_NAME_MAX + 1];
+    bool metrics;        /* scan rundown:metric lines into scan */
+    struct rd_metric_scan scan;
 };
 
 /** An empty stream with no pipe and no log (fd and log_fd -1). */
@@ -133,6 +110,15 @@ struct rd_proc {
 
 /** Zeroes p so that rd_proc_release() is safe before any spawn. */
 void rd_proc_init(struct rd_proc *p);
+
+/**
+ * Sets attr up for a timed command as rd_proc_spawn starts it: the leader
+ * of a new process group, an empty signal mask, and default dispositions
+ * for the signals rundown catches or ignores (SIGINT, SIGTERM, SIGHUP,
+ * SIGPIPE, SIGQUIT). Public so that bench/spawn_variants.c times the very
+ * attributes the runner uses.
+ */
+void rd_proc_spawnattr_isolate(posix_spawnattr_t *attr);
 
 /**
  * Starts a child in a new process group with stdin from /dev/null and
@@ -192,33 +178,5 @@ bool rd_cpulist_parse(const char *s, unsigned char mask[128]);
  * path goes to out. False when there is none.
  */
 bool rd_which(const char *prog, char *out, size_t size);
-
-/* ---- sampling a process tree ---- */
-
-struct rd_tree_sample_pid {
-    pid_t pid;
-    unsigned long long first_ticks, last_ticks;  /* utime + stime */
-};
-
-/** Accumulated /proc samples of one process tree. */
-struct rd_tree_sampler {
-    pid_t root;          /* the tree's leader (and process group id) */
-    double t_first, t_last;
-    unsigned nsamples;
-    double rss_peak_kib, rss_sum_kib;
-    struct rd_tree_sample_pid *pids;
-    size_t npids, cap;
-    bool baseline;       /* the first sample only sets first_ticks */
-};
-
-/** Starts sampling the tree of root; the first sample is taken now. */
-void rd_tree_sampler_start(struct rd_tree_sampler *s, pid_t root);
-/** Reads /proc once: RSS of the tree (descendants of root and members of
- *  its process group), and each process's CPU ticks. */
-void rd_tree_sampler_sample(struct rd_tree_sampler *s);
-/** CPU percent of one core over the sampled interval (may exceed 100). */
-double rd_tree_sampler_cpu_pct(const struct rd_tree_sampler *s);
-double rd_tree_sampler_rss_mean_kib(const struct rd_tree_sampler *s);
-void rd_tree_sampler_release(struct rd_tree_sampler *s);
 
 #endif

@@ -1,156 +1,167 @@
 /*
- * runindex - an open-addressing hash set of run keys with run numbers.
+ * runindex - run keys in two rd_strmaps: one from a series to its tally,
+ * one holding each (series, run number) that exists.
  *
- * Written by hand: a set of strings is all that is needed, and no packaged
- * C library for it is worth a dependency. Keys are
- * "suite\x1fworkload\x1fconfig\x1fphase\x1frun"; a second entry per key without the run
- * number carries the highest run seen.
+ * A series key is its parts joined by NUL bytes. Record strings are C
+ * strings and never hold a NUL, so two different keys never join to the
+ * same bytes, whatever the labels contain.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "runindex.h"
+#include "rundown/array.h"
 #include "rundown/store.h"
-
-struct rd_run_slot {
-    char *key;   /* NULL = empty */
-    long value;  /* highest run for a prefix key; 1 for a full key */
-};
 
 void rd_run_index_init(struct rd_run_index *ix)
 {
-    ix->slots = NULL;
-    ix->cap = ix->len = 0;
+    rd_strmap_init(&ix->ids);
+    rd_strmap_init(&ix->runs);
+    ix->series = NULL;
+    ix->nseries = ix->cap = 0;
 }
 
 void rd_run_index_release(struct rd_run_index *ix)
 {
-    for (size_t i = 0; i < ix->cap; i++)
-        free(ix->slots[i].key);
-    free(ix->slots);
+    rd_strmap_release(&ix->ids);
+    rd_strmap_release(&ix->runs);
+    free(ix->series);
     rd_run_index_init(ix);
 }
 
-static unsigned long hash(const char *s)
+static rd_status add_part(struct rd_buf *b, const char *part, bool first)
 {
-    /* FNV-1a */
-    unsigned long h = 1469598103934665603UL;
-    while (*s)
-        h = (h ^ (unsigned char)*s++) * 1099511628211UL;
-    return h;
+    if (!first)
+        RD_TRY(rd_buf_addch(b, '\0'));
+    return part && *part ? rd_buf_addstr(b, part) : RD_OK;
 }
 
-static struct rd_run_slot *find(const struct rd_run_index *ix, const char *key)
+/* The series key into b (reset first); with run >= 1 the run key. */
+static rd_status make_key(const struct rd_run_key *k, long run, struct rd_buf *b)
 {
-    if (!ix->cap)
-        return NULL;
-    size_t i = hash(key) & (ix->cap - 1);
-    while (ix->slots[i].key) {
-        if (strcmp(ix->slots[i].key, key) == 0)
-            return &ix->slots[i];
-        i = (i + 1) & (ix->cap - 1);
-    }
-    return NULL;
-}
-
-static rd_status insert_slot(struct rd_run_index *ix, char *key, long value)
-{
-    size_t i = hash(key) & (ix->cap - 1);
-    while (ix->slots[i].key)
-        i = (i + 1) & (ix->cap - 1);
-    ix->slots[i].key = key;
-    ix->slots[i].value = value;
-    ix->len++;
+    rd_buf_reset(b);
+    RD_TRY(add_part(b, k->suite, true));
+    RD_TRY(add_part(b, k->workload, false));
+    RD_TRY(add_part(b, k->config, false));
+    RD_TRY(add_part(b, k->phase ? k->phase : "measure", false));
+    if (run < 1)
+        return RD_OK;
+    char num[32];
+    snprintf(num, sizeof num, "%ld", run);
+    RD_TRY(add_part(b, num, false));
     return RD_OK;
 }
 
-static rd_status put(struct rd_run_index *ix, const char *key, long value, bool keep_max)
+rd_status rd_run_index_note(struct rd_run_index *ix, const struct rd_run_key *key, long run)
 {
-    struct rd_run_slot *slot = find(ix, key);
-    if (slot) {
-        if (!keep_max || value > slot->value)
-            slot->value = value;
-        return RD_OK;
-    }
-    if ((ix->len + 1) * 2 > ix->cap) {
-        size_t ncap = ix->cap ? ix->cap * 2 : 64;
-        struct rd_run_slot *old = ix->slots;
-        size_t oldcap = ix->cap;
-        ix->slots = calloc(ncap, sizeof *ix->slots);
-        if (!ix->slots) {
-            ix->slots = old;
-            return RD_ERR_NOMEM;
+    struct rd_buf b = RD_BUF_INIT;
+    int64_t *id = NULL;
+    int added = 0, new_run = 0;
+    rd_status s = make_key(key, 0, &b);
+    if (!s && !(id = rd_strmap_findn(&ix->ids, b.ptr, b.len))) {
+        s = RD_ARRAY_GROW(ix->series, ix->cap, ix->nseries + 1);
+        if (!s)
+            s = rd_strmap_putn(&ix->ids, b.ptr, b.len, (int64_t)ix->nseries, &added);
+        if (!s) {
+            /* A series first seen with run 0 or less keeps that as its
+             * highest number until a real one comes. */
+            ix->series[ix->nseries++] = (struct rd_run_series){run, 0};
+            id = rd_strmap_findn(&ix->ids, b.ptr, b.len);
         }
-        ix->cap = ncap;
-        ix->len = 0;
-        for (size_t i = 0; i < oldcap; i++)
-            if (old[i].key)
-                insert_slot(ix, old[i].key, old[i].value);
-        free(old);
     }
-    char *copy = strdup(key);
-    if (!copy)
-        return RD_ERR_NOMEM;
-    return insert_slot(ix, copy, value);
+    if (!s && run >= 1 && !(s = make_key(key, run, &b)))
+        s = rd_strmap_putn(&ix->runs, b.ptr, b.len, 1, &new_run);
+    if (!s) {
+        struct rd_run_series *se = &ix->series[*id];
+        if (run > se->last)
+            se->last = run;
+        if (new_run)
+            se->count++;
+    }
+    rd_buf_release(&b);
+    return s;
 }
 
-static rd_status make_key(const struct rd_record *r, long run, struct rd_buf *key)
+bool rd_run_index_contains(const struct rd_run_index *ix, const struct rd_run_key *key,
+                           long run)
 {
-    rd_status s = rd_buf_addf(key, "%s\x1f%s\x1f", r->suite ? r->suite : "",
-                              r->workload ? r->workload : "");
-    if (!s)
-        s = rd_record_config_id(r, key);
-    if (!s)
-        s = rd_buf_addf(key, "\x1f%s", r->phase ? r->phase : "measure");
-    if (!s && run >= 0)
-        s = rd_buf_addf(key, "\x1f%ld", run);
-    return s;
+    struct rd_buf b = RD_BUF_INIT;
+    bool found = run >= 1 && !make_key(key, run, &b) && rd_strmap_findn(&ix->runs, b.ptr, b.len);
+    rd_buf_release(&b);
+    return found;
+}
+
+const struct rd_run_series *rd_run_index_series(const struct rd_run_index *ix,
+                                                const struct rd_run_key *key)
+{
+    struct rd_buf b = RD_BUF_INIT;
+    const int64_t *id = make_key(key, 0, &b) ? NULL : rd_strmap_findn(&ix->ids, b.ptr, b.len);
+    rd_buf_release(&b);
+    return id ? &ix->series[*id] : NULL;
+}
+
+rd_status rd_run_key_of(const struct rd_record *r, struct rd_buf *config,
+                        struct rd_run_key *key)
+{
+    rd_buf_reset(config);
+    RD_TRY(rd_record_config_id(r, config));
+    *key = (struct rd_run_key){r->suite, r->workload, config->ptr, r->phase};
+    return RD_OK;
 }
 
 rd_status rd_run_index_add(struct rd_run_index *ix, const struct rd_record *r)
 {
-    struct rd_buf key = RD_BUF_INIT;
-    rd_status s = make_key(r, -1, &key);
+    struct rd_buf config = RD_BUF_INIT;
+    struct rd_run_key key;
+    rd_status s = rd_run_key_of(r, &config, &key);
     if (!s)
-        s = put(ix, key.ptr, r->run, true);
-    rd_buf_reset(&key);
-    if (!s && r->run > 0 && !(s = make_key(r, r->run, &key)))
-        s = put(ix, key.ptr, 1, false);
-    rd_buf_release(&key);
+        s = rd_run_index_note(ix, &key, r->run);
+    rd_buf_release(&config);
     return s;
 }
 
 bool rd_run_index_has(const struct rd_run_index *ix, const struct rd_record *r)
 {
-    struct rd_buf key = RD_BUF_INIT;
-    bool found = !make_key(r, r->run, &key) && find(ix, key.ptr);
-    rd_buf_release(&key);
+    struct rd_buf config = RD_BUF_INIT;
+    struct rd_run_key key;
+    bool found = !rd_run_key_of(r, &config, &key) && rd_run_index_contains(ix, &key, r->run);
+    rd_buf_release(&config);
     return found;
 }
 
 long rd_run_index_max(const struct rd_run_index *ix, const struct rd_record *r)
 {
-    struct rd_buf key = RD_BUF_INIT;
-    struct rd_run_slot *slot = make_key(r, -1, &key) ? NULL : find(ix, key.ptr);
-    rd_buf_release(&key);
-    return slot ? slot->value : 0;
+    struct rd_buf config = RD_BUF_INIT;
+    struct rd_run_key key;
+    const struct rd_run_series *se =
+        rd_run_key_of(r, &config, &key) ? NULL : rd_run_index_series(ix, &key);
+    rd_buf_release(&config);
+    return se ? se->last : 0;
 }
 
-rd_status rd_run_index_load(struct rd_run_index *ix, const char *path, struct rd_diag *d)
+rd_status rd_run_index_load_each(struct rd_run_index *ix, const char *path,
+                                 rd_status (*each)(void *ctx, const struct rd_record *rec),
+                                 void *ctx, struct rd_diag *d)
 {
     struct rd_store_reader reader;
     FILE *probe = fopen(path, "r");
     if (!probe)
         return RD_OK;
     fclose(probe);
-    rd_status s = rd_store_open(&reader, path, d);
-    if (s)
-        return s;
+    RD_TRY(rd_store_open(&reader, path, d));
     struct rd_record rec;
     int got;
-    while (!(s = rd_store_next(&reader, &rec, &got, d)) && got)
-        if ((s = rd_run_index_add(ix, &rec)))
+    rd_status s;
+    while (!(s = rd_store_next(&reader, &rec, &got, d)) && got) {
+        if ((s = rd_run_index_add(ix, &rec)) || (each && (s = each(ctx, &rec))))
             break;
+    }
     rd_store_close(&reader);
     return s;
+}
+
+rd_status rd_run_index_load(struct rd_run_index *ix, const char *path, struct rd_diag *d)
+{
+    return rd_run_index_load_each(ix, path, NULL, NULL, d);
 }

@@ -7,31 +7,23 @@
  *
  * A server session keeps the server in its own process group for the whole
  * session and drains its output in the same poll loop as the load tool's,
- * so a chatty server never blocks on a full pipe. Readiness is a hand-written
- * HTTP/1.0 GET on a loopback socket: it needs no client library and answers
- * "does the server serve HTTP" rather than "is the port open", which a
- * runtime may do long before its handler is installed. While a load run is
+ * so a chatty server never blocks on a full pipe. Readiness is one HTTP GET
+ * answered (httpprobe.h), polled with a short back-off. While a load run is
  * in flight the server's process tree is sampled from /proc every 100 ms.
  * Every path out of a session stops the server and waits until its port can
  * be bound again, so the next config never meets the previous server.
  */
 #include "runner.h"
 
-#include <arpa/inet.h>
-#include <errno.h>
-#include <math.h>
-#include <netdb.h>
-#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "httpprobe.h"
 #include "importer.h"
+#include "treesampler.h"
 #include "rundown/fsutil.h"
 
 static const char *const reserved[] = {
@@ -79,6 +71,16 @@ char *rd_runner_slug(const char *s, char *out, size_t size)
     }
     out[o] = '\0';
     return out;
+}
+
+rd_status rd_argv_join(char *const *argv, size_t n, struct rd_buf *out)
+{
+    for (size_t i = 0; i < n && argv && argv[i]; i++) {
+        if (i)
+            RD_TRY(rd_buf_addch(out, ' '));
+        RD_TRY(rd_buf_addstr(out, argv[i]));
+    }
+    return RD_OK;
 }
 
 rd_status rd_record_copy(struct rd_record *dst, const struct rd_record *src)
@@ -169,28 +171,28 @@ static rd_status add_stream_metrics(struct rd_record *rec, const struct rd_strea
 {
     rd_status st = RD_OK;
     unsigned ignored = 0;
-    for (size_t i = 0; i < s->mn && !st; i++) {
+    for (size_t i = 0; i < s->scan.mn && !st; i++) {
         char name[96];
-        snprintf(name, sizeof name, "%s%s", prefix, s->mv[i].name);
+        snprintf(name, sizeof name, "%s%s", prefix, s->scan.mv[i].name);
         double old;
         if (rd_runner_reserved_metric(name) || rd_record_metric(rec, name, &old)) {
             ignored++;
             continue;
         }
-        st = rd_record_set_metric(rec, name, s->mv[i].value);
+        st = rd_record_set_metric(rec, name, s->scan.mv[i].value);
     }
     char buf[192];
     if (!st && ignored) {
         snprintf(buf, sizeof buf, "%u", ignored);
         st = rd_record_set_info(rec, "ignored_metric_lines", buf);
     }
-    if (!st && s->bad_metric_lines) {
-        snprintf(buf, sizeof buf, "%u, first: %s", s->bad_metric_lines, s->bad_metric_first);
+    if (!st && s->scan.bad_lines) {
+        snprintf(buf, sizeof buf, "%u, first: %s", s->scan.bad_lines, s->scan.bad_first);
         st = rd_record_set_info(rec, "bad_metric_lines", buf);
     }
-    if (!st && s->dropped_metric_lines) {
+    if (!st && s->scan.dropped_lines) {
         snprintf(buf, sizeof buf, "%u, first: %s%s (at most %d distinct names per run)",
-                 s->dropped_metric_lines, prefix, s->dropped_metric_first,
+                 s->scan.dropped_lines, prefix, s->scan.dropped_first,
                  RD_METRIC_NAMES_MAX);
         st = rd_record_set_info(rec, "dropped_metric_lines", buf);
     }
@@ -243,8 +245,7 @@ rd_status rd_runner_command(const struct rd_command_spec *spec, struct rd_record
     if (!rec->tool && (st = rd_record_set(rec, &rec->tool, "rundown")))
         return st;
     if (spec->prepare) {
-        if ((st = run_helper(spec->prepare, spec, why, sizeof why, &ok, d)))
-            return st;
+        RD_TRY(run_helper(spec->prepare, spec, why, sizeof why, &ok, d));
         if (!ok) {
             rd_runner_timestamp(ts);
             char msg[600];
@@ -264,14 +265,12 @@ rd_status rd_runner_command(const struct rd_command_spec *spec, struct rd_record
     };
     rd_proc_init(&p);
     rd_runner_timestamp(ts);
-    if ((st = rd_record_set(rec, &rec->started_at, ts)))
-        return st;
+    RD_TRY(rd_record_set(rec, &rec->started_at, ts));
     st = rd_proc_spawn(&p, &o, d);
     if (st == RD_ERR_IO && strncmp(d->msg, "cannot run", 10) == 0) {
         /* The program vanished since validation: a failed run, not a crash. */
         rd_proc_release(&p);
-        if ((st = set_status(rec, "failed", 127)))
-            return st;
+        RD_TRY(set_status(rec, "failed", 127));
         return rd_record_set_info(rec, "error", d->msg);
     }
     if (st)
@@ -319,148 +318,7 @@ rd_status rd_runner_command(const struct rd_command_spec *spec, struct rd_record
     return st;
 }
 
-/* ---- HTTP ---- */
-
-rd_status rd_url_parse(const char *url, char *host, size_t hostsize, int *port,
-                       char *path, size_t pathsize, struct rd_diag *d)
-{
-    const char *p = url;
-    if (strncmp(p, "http://", 7) != 0)
-        return rd_diag_set(d, RD_ERR_USAGE, NULL, 0, 0,
-                           "expected a URL starting with 'http://', got '%s'", url);
-    p += 7;
-    const char *hend;
-    if (*p == '[') {
-        hend = strchr(p, ']');
-        if (!hend)
-            return rd_diag_set(d, RD_ERR_USAGE, NULL, 0, 0, "bad IPv6 host in '%s'", url);
-        p++;
-    } else {
-        hend = p + strcspn(p, ":/");
-    }
-    size_t hl = (size_t)(hend - p);
-    if (hl == 0 || hl >= hostsize)
-        return rd_diag_set(d, RD_ERR_USAGE, NULL, 0, 0, "expected a host in '%s'", url);
-    memcpy(host, p, hl);
-    host[hl] = '\0';
-    p = hend;
-    if (*p == ']')
-        p++;
-    *port = 80;
-    if (*p == ':') {
-        char *end;
-        long v = strtol(p + 1, &end, 10);
-        if (end == p + 1 || v <= 0 || v > 65535 || (*end && *end != '/'))
-            return rd_diag_set(d, RD_ERR_USAGE, NULL, 0, 0, "expected a port 1-65535 in '%s'",
-                               url);
-        *port = (int)v;
-        p = end;
-    }
-    snprintf(path, pathsize, "%s", *p ? p : "/");
-    return RD_OK;
-}
-
-static int tcp_connect(const char *host, int port, double timeout_s)
-{
-    struct addrinfo hints, *res = NULL;
-    char ps[16];
-    memset(&hints, 0, sizeof hints);
-    hints.ai_socktype = SOCK_STREAM;
-    snprintf(ps, sizeof ps, "%d", port);
-    if (getaddrinfo(host, ps, &hints, &res) != 0)
-        return -1;
-    int fd = -1;
-    for (struct addrinfo *a = res; a && fd < 0; a = a->ai_next) {
-        fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
-        if (fd < 0)
-            continue;
-        struct timeval tv = {(time_t)timeout_s,
-                             (suseconds_t)((timeout_s - (double)(time_t)timeout_s) * 1e6)};
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
-        if (connect(fd, a->ai_addr, a->ai_addrlen) < 0) {
-            close(fd);
-            fd = -1;
-        }
-    }
-    freeaddrinfo(res);
-    return fd;
-}
-
-/* One GET with Connection: close; the HTTP status, or -1 when none came. */
-static int http_get(const char *host, int port, const char *path, double timeout_s)
-{
-    int fd = tcp_connect(host, port, timeout_s);
-    if (fd < 0)
-        return -1;
-    char req[1024];
-    int n = snprintf(req, sizeof req,
-                     "GET %s HTTP/1.0\r\nHost: %s:%d\r\nUser-Agent: rundown\r\n"
-                     "Connection: close\r\n\r\n", path, host, port);
-    int code = -1;
-    if (n > 0 && (size_t)n < sizeof req && write(fd, req, (size_t)n) == n) {
-        char buf[4096];
-        size_t got = 0;
-        ssize_t k;
-        while (got < 12 && (k = read(fd, buf + got, sizeof buf - 1 - got)) > 0)
-            got += (size_t)k;
-        buf[got] = '\0';
-        int c;
-        if (got >= 12 && strncmp(buf, "HTTP/", 5) == 0 && sscanf(buf + 8, " %3d", &c) == 1)
-            code = c;
-        /* Read the rest so the server sees an orderly close, as clients do. */
-        while (code >= 0 && (k = read(fd, buf, sizeof buf)) > 0)
-            ;
-    }
-    close(fd);
-    return code;
-}
-
-bool rd_port_is_free(const char *host, int port)
-{
-    int fd = tcp_connect(host, port, 0.5);
-    if (fd >= 0) {
-        close(fd);
-        return false;
-    }
-    struct addrinfo hints, *res = NULL;
-    char ps[16];
-    memset(&hints, 0, sizeof hints);
-    hints.ai_socktype = SOCK_STREAM;
-    hints.ai_flags = AI_PASSIVE;
-    snprintf(ps, sizeof ps, "%d", port);
-    if (getaddrinfo(host, ps, &hints, &res) != 0)
-        return false;
-    bool free_ = false;
-    int s = socket(res->ai_family, res->ai_socktype | SOCK_CLOEXEC, res->ai_protocol);
-    if (s >= 0) {
-        /* Servers set SO_REUSEADDR, so TIME_WAIT leftovers do not count. */
-        int one = 1;
-        setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-        free_ = bind(s, res->ai_addr, res->ai_addrlen) == 0;
-        close(s);
-    }
-    freeaddrinfo(res);
-    return free_;
-}
-
-int rd_port_pick_free(void)
-{
-    int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (s < 0)
-        return 0;
-    struct sockaddr_in a;
-    memset(&a, 0, sizeof a);
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof a;
-    int port = 0;
-    if (bind(s, (struct sockaddr *)&a, sizeof a) == 0 &&
-        getsockname(s, (struct sockaddr *)&a, &len) == 0)
-        port = ntohs(a.sin_port);
-    close(s);
-    return port;
-}
+/* ---- server sessions ---- */
 
 struct session {
     const struct rd_http_spec *spec;
@@ -480,6 +338,15 @@ static void server_fail_msg(struct session *ss, const char *what, char *out, siz
     if (s->tail.len)
         tail_excerpt(s, tail, sizeof tail);
     snprintf(out, size, "%s%s%s", what, tail[0] ? "; server log ends: " : "", tail);
+}
+
+/* "the server exited <when> (<how>)" and the end of its log. */
+static void server_exit_msg(struct session *ss, const char *when, char *out, size_t size)
+{
+    char ex[96], what[200];
+    rd_proc_describe_exit(&ss->server, ex, sizeof ex);
+    snprintf(what, sizeof what, "the server exited %s (%s)", when, ex);
+    server_fail_msg(ss, what, out, size);
 }
 
 static rd_status emit_failed(struct session *ss, const char *phase, long run, const char *msg,
@@ -511,7 +378,7 @@ static void warmup_traffic(struct session *ss, double seconds)
     double until = rd_now() + seconds;
     struct rd_proc *one[1] = {&ss->server};
     while (rd_now() < until && !rd_proc_interrupted && !ss->server.exited) {
-        if (http_get(ss->host, ss->port, ss->path, 1.0) < 0)
+        if (rd_http_probe(ss->host, ss->port, ss->path, 1.0) < 0)
             rd_proc_poll(one, 1, 0.01, NULL);
         /* Drain the server's output now and then so it never blocks on us. */
         rd_proc_poll(one, 1, 0, NULL);
@@ -692,10 +559,8 @@ static rd_status load_run(struct session *ss, const char *phase, long run, bool 
             }
         }
         if (!st && *server_died) {
-            char ex[96], what[160], msg[512];
-            rd_proc_describe_exit(&ss->server, ex, sizeof ex);
-            snprintf(what, sizeof what, "the server exited during the load run (%s)", ex);
-            server_fail_msg(ss, what, msg, sizeof msg);
+            char msg[512];
+            server_exit_msg(ss, "during the load run", msg, sizeof msg);
             st = rd_record_set(rec, &rec->status, "failed");
             if (!st) st = rd_record_set_info(rec, "error", msg);
         } else if (!st && strcmp(rec->status, "ok") != 0 && !rd_record_info(rec, "error")) {
@@ -758,8 +623,7 @@ rd_status rd_runner_http_session(const struct rd_http_spec *spec, const struct r
         return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "port %d is in use (%s)", ss.port,
                            spec->ready_url);
     struct log_paths sp = {{0}, {0}};
-    if ((st = log_paths(&spec->logs, "-server", &sp, d)))
-        return st;
+    RD_TRY(log_paths(&spec->logs, "-server", &sp, d));
     if (spec->logs.dir)
         snprintf(ss.server_log, sizeof ss.server_log, "%s", sp.err);
     struct rd_proc_opts so = {
@@ -787,14 +651,11 @@ rd_status rd_runner_http_session(const struct rd_http_spec *spec, const struct r
             goto out;
         }
         if (ss.server.exited) {
-            char ex[96], what[200];
-            rd_proc_describe_exit(&ss.server, ex, sizeof ex);
-            snprintf(what, sizeof what, "the server exited before it was ready (%s)", ex);
-            server_fail_msg(&ss, what, msg, sizeof msg);
+            server_exit_msg(&ss, "before it was ready", msg, sizeof msg);
             failed = true;
             goto fail_runs;
         }
-        if (http_get(ss.host, ss.port, ss.path, 1.0) >= 0)
+        if (rd_http_probe(ss.host, ss.port, ss.path, 1.0) >= 0)
             break;
         if (rd_now() > until) {
             char what[300];
@@ -827,10 +688,7 @@ rd_status rd_runner_http_session(const struct rd_http_spec *spec, const struct r
         st = load_run(&ss, "measure", first_run + r, true, emit, ctx, &died);
     }
     if (!st && died) {
-        char ex[96], what[200];
-        rd_proc_describe_exit(&ss.server, ex, sizeof ex);
-        snprintf(what, sizeof what, "the server exited during a load run (%s)", ex);
-        server_fail_msg(&ss, what, msg, sizeof msg);
+        server_exit_msg(&ss, "during a load run", msg, sizeof msg);
         failed = true;
     }
     goto out;

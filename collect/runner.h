@@ -98,17 +98,11 @@ rd_status rd_runner_http_session(const struct rd_http_spec *spec, const struct r
                                  void *ctx, struct rd_diag *d);
 
 /**
- * Splits an http:// URL into host, port (default 80) and path (default
- * "/"). RD_ERR_USAGE for anything else.
+ * Appends argv[0..n) (fewer when a NULL comes first; n SIZE_MAX for a
+ * NULL-terminated argv) joined by single blanks: the text a record keeps
+ * of a command in info.command, info.server, info.load.
  */
-rd_status rd_url_parse(const char *url, char *host, size_t hostsize, int *port,
-                       char *path, size_t pathsize, struct rd_diag *d);
-
-/** True when nothing accepts connections on host:port and it can be bound. */
-bool rd_port_is_free(const char *host, int port);
-
-/** A free TCP port on the loopback interface, or 0. */
-int rd_port_pick_free(void);
+rd_status rd_argv_join(char *const *argv, size_t n, struct rd_buf *out);
 
 /** Copies every field of src into dst (initialised on its own arena). */
 rd_status rd_record_copy(struct rd_record *dst, const struct rd_record *src);

@@ -1,6 +1,6 @@
 /*
- * suite.c - reads rundown.suite/1, expands placeholders and builds the
- * ordered run plan (docs/suite.md is the specification).
+ * suite.c - reads rundown.suite/1 into struct rd_suite (docs/suite.md is
+ * the specification). Placeholders are suiteexpand.c, the run plan plan.c.
  *
  * Everything that can be wrong with a suite is found here, before a single
  * process starts: unknown keys (a typo must not silently change an
@@ -13,8 +13,6 @@
 #include "suite.h"
 
 #include <ctype.h>
-#include <errno.h>
-#include <fnmatch.h>
 #include <libgen.h>
 #include <limits.h>
 #include <math.h>
@@ -24,9 +22,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "httpprobe.h"
+#include "plan.h"
 #include "proc.h"
-#include "runindex.h"
-#include "runner.h"
 #include "rundown/buf.h"
 #include "rundown/fsutil.h"
 #include "rundown/json.h"
@@ -239,302 +237,11 @@ static rd_status get_cpus(struct ctx *c, const cJSON *w, const cJSON *top, const
     return st;
 }
 
-/* ---- placeholders ---- */
-
-struct subst {
-    const struct rd_suite *s;
-    const struct rd_suite_workload *w;
-    size_t config;
-    bool shell;
-    int depth;
-    bool no_url;  /* expanding the url itself */
-};
-
-static void sh_quote(struct rd_buf *out, const char *v)
-{
-    rd_buf_addch(out, '\'');
-    for (; *v; v++) {
-        if (*v == '\'')
-            rd_buf_addstr(out, "'\\''");
-        else
-            rd_buf_addch(out, *v);
-    }
-    rd_buf_addch(out, '\'');
-}
-
-static const struct rd_suite_runtime *config_runtime(const struct rd_suite *s,
-                                                     const struct rd_suite_workload *w,
-                                                     size_t c)
-{
-    for (size_t k = 0; k < w->nkeys; k++) {
-        if (strcmp(w->keys[k], "runtime") != 0)
-            continue;
-        const char *v = rd_suite_value(w, c, k);
-        for (size_t r = 0; r < s->nruntimes; r++)
-            if (strcmp(s->runtimes[r].name, v) == 0)
-                return &s->runtimes[r];
-    }
-    return NULL;
-}
-
-static rd_status expand(const struct subst *x, const char *tmpl, const char *what,
-                        struct rd_buf *out, struct rd_diag *d);
-
-/* Appends the value of placeholder 'name' (quoted for the shell if asked). */
-static rd_status lookup(const struct subst *x, const char *name, const char *what,
-                        struct rd_buf *out, struct rd_diag *d)
-{
-    const struct rd_suite_workload *w = x->w;
-    char num[32];
-    const char *v = NULL;
-    for (size_t k = 0; k < w->nkeys && !v; k++)
-        if (strcmp(w->keys[k], name) == 0)
-            v = rd_suite_value(w, x->config, k);
-    if (!v && strcmp(name, "root") == 0)
-        v = x->s->root;
-    else if (!v && strcmp(name, "suite") == 0)
-        v = x->s->name;
-    else if (!v && strcmp(name, "workload") == 0)
-        v = w->name;
-    else if (!v && strcmp(name, "host") == 0 && w->host)
-        v = w->host;
-    else if (!v && strcmp(name, "port") == 0 && w->port > 0) {
-        snprintf(num, sizeof num, "%d", w->port);
-        v = num;
-    }
-    if (v) {
-        if (x->shell)
-            sh_quote(out, v);
-        else
-            rd_buf_addstr(out, v);
-        return RD_OK;
-    }
-    if (strcmp(name, "url") == 0 && w->url && !x->no_url) {
-        struct subst y = *x;
-        y.no_url = true;
-        y.shell = false;
-        struct rd_buf u = RD_BUF_INIT;
-        rd_status st = expand(&y, w->url, "url", &u, d);
-        if (!st) {
-            if (x->shell)
-                sh_quote(out, u.ptr);
-            else
-                rd_buf_addstr(out, u.ptr);
-        }
-        rd_buf_release(&u);
-        return st;
-    }
-    if (strcmp(name, "runtime.cmd") == 0 && x->depth == 0) {
-        const struct rd_suite_runtime *rt = config_runtime(x->s, w, x->config);
-        if (rt) {
-            struct subst y = *x;
-            y.depth = 1;
-            y.shell = false;
-            for (size_t i = 0; i < rt->cmd.n; i++) {
-                struct rd_buf e = RD_BUF_INIT;
-                rd_status st = expand(&y, rt->cmd.v[i], "runtime cmd", &e, d);
-                if (!st) {
-                    if (i)
-                        rd_buf_addch(out, ' ');
-                    if (x->shell)
-                        sh_quote(out, e.ptr);
-                    else
-                        rd_buf_addstr(out, e.ptr);
-                }
-                rd_buf_release(&e);
-                if (st)
-                    return st;
-            }
-            return RD_OK;
-        }
-    }
-    return rd_diag_set(d, RD_ERR_PARSE, x->s->path, 0, 0,
-                       "workload '%s': unknown placeholder '{%s}' in %s", w->name, name, what);
-}
-
-static rd_status expand(const struct subst *x, const char *tmpl, const char *what,
-                        struct rd_buf *out, struct rd_diag *d)
-{
-    for (const char *p = tmpl; *p;) {
-        if (p[0] == '{' && p[1] == '{') {
-            rd_buf_addch(out, '{');
-            p += 2;
-        } else if (p[0] == '}' && p[1] == '}') {
-            rd_buf_addch(out, '}');
-            p += 2;
-        } else if (*p == '{') {
-            const char *e = p + 1;
-            while (isalnum((unsigned char)*e) || *e == '_' || *e == '-' || *e == '.')
-                e++;
-            if (*e != '}' || e == p + 1) {
-                char ex[64];
-                rd_excerpt(p, strlen(p), 20, ex, sizeof ex);
-                return rd_diag_set(d, RD_ERR_PARSE, x->s->path, 0, 0,
-                                   "workload '%s': expected a placeholder like {name} in %s, "
-                                   "got '%s' (write {{ for a literal brace)",
-                                   x->w->name, what, ex);
-            }
-            char name[128];
-            snprintf(name, sizeof name, "%.*s", (int)(e - p - 1), p + 1);
-            rd_status st = lookup(x, name, what, out, d);
-            if (st)
-                return st;
-            p = e + 1;
-        } else {
-            rd_buf_addch(out, *p++);
-        }
-    }
-    return RD_OK;
-}
-
-const char *rd_suite_value(const struct rd_suite_workload *w, size_t c, size_t k)
-{
-    return w->configs[c * w->nkeys + k];
-}
-
-static const struct rd_strv *field_strv(const struct rd_suite_workload *w,
-                                        enum rd_suite_field f, const char **name)
-{
-    switch (f) {
-    case RD_FIELD_COMMAND: *name = "command"; return &w->command;
-    case RD_FIELD_SERVER: *name = "server"; return &w->server;
-    case RD_FIELD_LOAD: *name = "load"; return &w->load;
-    case RD_FIELD_BACKGROUND: *name = "background"; return &w->background;
-    }
-    *name = "?";
-    return NULL;
-}
-
-rd_status rd_suite_expand_argv(const struct rd_suite *s, size_t wi, size_t c,
-                               enum rd_suite_field f, struct rd_arena *arena, char ***argv,
-                               struct rd_diag *d)
-{
-    const struct rd_suite_workload *w = &s->workloads[wi];
-    const char *fname;
-    const struct rd_strv *t = field_strv(w, f, &fname);
-    *argv = NULL;
-    if (!t || !t->n)
-        return RD_OK;
-    struct subst x = {s, w, c, w->shell, 0, false};
-    char what[64];
-    if (w->shell) {
-        struct rd_buf b = RD_BUF_INIT;
-        rd_status st = RD_OK;
-        for (size_t i = 0; i < t->n && !st; i++) {
-            if (i)
-                rd_buf_addch(&b, ' ');
-            snprintf(what, sizeof what, "%s", fname);
-            st = expand(&x, t->v[i], what, &b, d);
-        }
-        char **v = st ? NULL : rd_arena_alloc(arena, 4 * sizeof *v);
-        if (!st && !v)
-            st = RD_ERR_NOMEM;
-        if (!st) {
-            v[0] = rd_arena_strdup(arena, "/bin/sh");
-            v[1] = rd_arena_strdup(arena, "-c");
-            v[2] = rd_arena_strdup(arena, b.ptr);
-            *argv = v;
-        }
-        rd_buf_release(&b);
-        return st;
-    }
-    const struct rd_suite_runtime *rt = config_runtime(s, w, c);
-    size_t cap = t->n + (rt ? rt->cmd.n : 0) * t->n + 1, n = 0;
-    char **v = rd_arena_alloc(arena, cap * sizeof *v);
-    if (!v)
-        return RD_ERR_NOMEM;
-    for (size_t i = 0; i < t->n; i++) {
-        snprintf(what, sizeof what, "%s[%zu]", fname, i);
-        if (strcmp(t->v[i], "{runtime.cmd}") == 0 && rt) {
-            /* The whole element: one argument per element of cmd. */
-            struct subst y = x;
-            y.depth = 1;
-            for (size_t k = 0; k < rt->cmd.n; k++) {
-                struct rd_buf b = RD_BUF_INIT;
-                rd_status st = expand(&y, rt->cmd.v[k], "runtime cmd", &b, d);
-                if (!st)
-                    v[n++] = rd_arena_strdup(arena, b.ptr);
-                rd_buf_release(&b);
-                if (st)
-                    return st;
-            }
-            continue;
-        }
-        struct rd_buf b = RD_BUF_INIT;
-        rd_status st = expand(&x, t->v[i], what, &b, d);
-        if (!st)
-            v[n++] = rd_arena_strdup(arena, b.ptr);
-        rd_buf_release(&b);
-        if (st)
-            return st;
-    }
-    v[n] = NULL;
-    *argv = v;
-    return RD_OK;
-}
-
-rd_status rd_suite_expand_string(const struct rd_suite *s, size_t wi, size_t c,
-                                 const char *tmpl, const char *what, struct rd_arena *arena,
-                                 char **out, struct rd_diag *d)
-{
-    const struct rd_suite_workload *w = &s->workloads[wi];
-    struct subst x = {s, w, c, false, 0, tmpl == w->url};
-    struct rd_buf b = RD_BUF_INIT;
-    rd_status st = expand(&x, tmpl, what, &b, d);
-    *out = st ? NULL : rd_arena_strdup(arena, b.ptr);
-    rd_buf_release(&b);
-    return st;
-}
-
-/* The only placeholder of a version command is {root}; an error names it. */
-static bool root_only(const char *t, char *bad, size_t size)
-{
-    for (const char *p = t; *p; p++) {
-        if ((p[0] == '{' && p[1] == '{') || (p[0] == '}' && p[1] == '}')) {
-            p++;
-            continue;
-        }
-        if (*p == '{') {
-            if (strncmp(p, "{root}", 6) == 0) {
-                p += 5;
-                continue;
-            }
-            rd_excerpt(p, strlen(p), 20, bad, size);
-            return false;
-        }
-    }
-    return true;
-}
-
-char **rd_suite_version_argv(const struct rd_suite *s, const struct rd_strv *v,
-                             struct rd_arena *arena)
-{
-    char **out = rd_arena_alloc(arena, (v->n + 1) * sizeof *out);
-    for (size_t i = 0; out && i < v->n; i++) {
-        struct rd_buf b = RD_BUF_INIT;
-        for (const char *p = v->v[i]; *p;) {
-            if (strncmp(p, "{root}", 6) == 0) {
-                rd_buf_addstr(&b, s->root);
-                p += 6;
-            } else if ((p[0] == '{' && p[1] == '{') || (p[0] == '}' && p[1] == '}')) {
-                rd_buf_addch(&b, *p);
-                p += 2;
-            } else {
-                rd_buf_addch(&b, *p++);
-            }
-        }
-        out[i] = rd_arena_strdup(arena, b.ptr);
-        rd_buf_release(&b);
-        out[i + 1] = NULL;
-    }
-    return out;
-}
-
 static rd_status check_version_cmd(struct ctx *c, const struct rd_strv *v)
 {
     char bad[64];
     for (size_t i = 0; i < v->n; i++)
-        if (!root_only(v->v[i], bad, sizeof bad))
+        if (!rd_suite_version_template_ok(v->v[i], bad, sizeof bad))
             return fail(c, "expected only {root} as a placeholder in version_cmd, got '%s' "
                            "(write {{ for a literal brace)", bad);
     return RD_OK;
@@ -682,8 +389,7 @@ static rd_status parse_workload(struct ctx *c, const cJSON *wj, const cJSON *top
     static char where[200];
     snprintf(where, sizeof where, "workload '%s'", w->name);
     c->where = where;
-    if ((st = check_keys(c, wj, workload_keys, NULL)))
-        return st;
+    RD_TRY(check_keys(c, wj, workload_keys, NULL));
     const char *klass = rd_json_str(wj, "class");
     if (!klass || !*klass)
         return fail(c, "expected a 'class' (cpu, io, mixed, startup, fileio, ...)");
@@ -745,9 +451,8 @@ static rd_status parse_workload(struct ctx *c, const cJSON *wj, const cJSON *top
     }
     w->primary_metric = sdup(c, pm);
     w->primary_better = sdup(c, pb);
-    if ((st = get_str(c, wj, top, "tie_breaker",
-                      w->is_server ? "server_rss_peak_kib" : "max_rss_kib", &w->tie_breaker)))
-        return st;
+    RD_TRY(get_str(c, wj, top, "tie_breaker",
+                   w->is_server ? "server_rss_peak_kib" : "max_rss_kib", &w->tie_breaker));
 
     if ((st = get_long(c, wj, top, "runs", 10, 1, &w->runs)) ||
         (st = get_long(c, wj, top, "warmups", 0, 0, &w->warmups)) ||
@@ -762,8 +467,7 @@ static rd_status parse_workload(struct ctx *c, const cJSON *wj, const cJSON *top
         (st = get_str(c, wj, top, "cwd", "{root}", &w->cwd)) ||
         (st = get_str(c, wj, top, "load_tool", NULL, &w->load_tool)))
         return st;
-    if ((st = parse_env(c, get(wj, top, "env"), &w->env, &w->nenv)))
-        return st;
+    RD_TRY(parse_env(c, get(wj, top, "env"), &w->env, &w->nenv));
     const cJSON *port = get(wj, top, "port");
     if (port && (!cJSON_IsNumber(port) || port->valuedouble != floor(port->valuedouble) ||
                  port->valuedouble < 0 || port->valuedouble > 65535))
@@ -776,19 +480,15 @@ static rd_status parse_workload(struct ctx *c, const cJSON *wj, const cJSON *top
         if (w->port == 0)
             return fail(c, "no free loopback port for 'port': 0");
     }
-    if ((st = get_str(c, wj, top, "host", "127.0.0.1", &w->host)))
-        return st;
+    RD_TRY(get_str(c, wj, top, "host", "127.0.0.1", &w->host));
     if (w->is_server || port) {
-        if ((st = get_str(c, wj, top, "url", "http://{host}:{port}/", &w->url)))
-            return st;
-        if ((st = get_str(c, wj, top, "ready_url", w->url, &w->ready_url)))
-            return st;
+        RD_TRY(get_str(c, wj, top, "url", "http://{host}:{port}/", &w->url));
+        RD_TRY(get_str(c, wj, top, "ready_url", w->url, &w->ready_url));
     } else if (cJSON_GetObjectItemCaseSensitive(wj, "url") ||
                cJSON_GetObjectItemCaseSensitive(wj, "ready_url")) {
         return fail(c, "'url' needs a 'server' or a 'port'");
     }
-    if ((st = parse_matrix(c, wj, w)))
-        return st;
+    RD_TRY(parse_matrix(c, wj, w));
     for (size_t k = 0; k < w->nkeys; k++) {
         if (strcmp(w->keys[k], "runtime") != 0)
             continue;
@@ -838,11 +538,16 @@ static rd_status check_templates(struct rd_suite *s, size_t wi, struct rd_diag *
     return st;
 }
 
-rd_status rd_suite_parse(struct rd_suite *s, const char *text, size_t len, const char *path,
-                         struct rd_diag *d)
+void rd_suite_init(struct rd_suite *s)
 {
     memset(s, 0, sizeof *s);
     rd_arena_init(&s->arena);
+}
+
+rd_status rd_suite_parse(struct rd_suite *s, const char *text, size_t len, const char *path,
+                         struct rd_diag *d)
+{
+    rd_suite_init(s);
     s->path = rd_arena_strdup(&s->arena, path);
     struct ctx c = {s, d, NULL};
     cJSON *root = NULL;
@@ -1032,7 +737,7 @@ rd_status rd_suite_load(struct rd_suite *s, const char *path, struct rd_diag *d)
     if (!st)
         st = rd_suite_parse(s, b.ptr, b.len, path, d);
     else
-        memset(s, 0, sizeof *s), rd_arena_init(&s->arena);
+        rd_suite_init(s);
     rd_buf_release(&b);
     return st;
 }
@@ -1040,60 +745,7 @@ rd_status rd_suite_load(struct rd_suite *s, const char *path, struct rd_diag *d)
 void rd_suite_release(struct rd_suite *s)
 {
     rd_arena_release(&s->arena);
-    memset(s, 0, sizeof *s);
-}
-
-static rd_status check_prog(const struct rd_suite *s, const struct rd_suite_workload *w,
-                            char **argv, const char *cwd, const char *what, struct rd_diag *d)
-{
-    char found[PATH_MAX * 2];
-    if (!argv || !argv[0] || w->shell)
-        return RD_OK;
-    const char *prog = argv[0];
-    char joined[PATH_MAX * 2];
-    if (strchr(prog, '/') && prog[0] != '/' && cwd) {
-        /* posix_spawn changes directory before exec: relative to cwd. */
-        snprintf(joined, sizeof joined, "%s/%s", cwd, prog);
-        prog = joined;
-    }
-    if (!rd_which(prog, found, sizeof found))
-        return rd_diag_set(d, RD_ERR_PARSE, s->path, 0, 0,
-                           "workload '%s': program '%s' of %s not found%s", w->name, argv[0],
-                           what, strchr(argv[0], '/') ? "" : " on PATH");
-    return RD_OK;
-}
-
-rd_status rd_suite_check_system(const struct rd_suite *s, const bool *keep, struct rd_diag *d)
-{
-    struct rd_arena tmp;
-    rd_arena_init(&tmp);
-    rd_status st = RD_OK;
-    static const char *const names[] = {"command", "server", "load", "background"};
-    for (size_t wi = 0; wi < s->nworkloads && !st; wi++) {
-        if (keep && !keep[wi])
-            continue;
-        const struct rd_suite_workload *w = &s->workloads[wi];
-        for (size_t c = 0; c < w->nconfigs && !st; c++) {
-            char *cwd = NULL;
-            st = rd_suite_expand_string(s, wi, c, w->cwd, "cwd", &tmp, &cwd, d);
-            for (int f = RD_FIELD_COMMAND; f <= RD_FIELD_BACKGROUND && !st; f++) {
-                char **argv;
-                st = rd_suite_expand_argv(s, wi, c, (enum rd_suite_field)f, &tmp, &argv, d);
-                if (!st)
-                    st = check_prog(s, w, argv, cwd, names[f], d);
-            }
-            if (!st && cwd && access(cwd, X_OK) != 0)
-                st = rd_diag_set(d, RD_ERR_PARSE, s->path, 0, 0,
-                                 "workload '%s': working folder '%s' does not exist", w->name, cwd);
-            rd_arena_reset(&tmp);
-        }
-        if (!st && w->is_server && !rd_port_is_free(w->host, w->port))
-            st = rd_diag_set(d, RD_ERR_IO, s->path, 0, 0,
-                             "workload '%s': port %d is in use (a server left from an "
-                             "interrupted run?)", w->name, w->port);
-    }
-    rd_arena_release(&tmp);
-    return st;
+    rd_suite_init(s);
 }
 
 rd_status rd_suite_record(const struct rd_suite *s, size_t wi, size_t c, struct rd_record *rec)
@@ -1121,275 +773,4 @@ rd_status rd_suite_record(const struct rd_suite *s, size_t wi, size_t c, struct 
         if (cp[i][1])
             st = rd_record_set_info(rec, cp[i][0], cp[i][1]);
     return st;
-}
-
-/* ---- plan ---- */
-
-uint64_t rd_xorshift64s(uint64_t *state)
-{
-    uint64_t x = *state;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    *state = x;
-    return x * 0x2545F4914F6CDD1DULL;
-}
-
-/* Warmup runs the plan holds per config: a server workload has none (its
- * server is warmed by built-in traffic instead). */
-static long plan_warmups(const struct rd_suite_workload *w)
-{
-    return w->is_server ? 0 : w->warmups;
-}
-
-double rd_suite_planned_runs(const struct rd_suite *s)
-{
-    double planned = 0;
-    for (size_t wi = 0; wi < s->nworkloads; wi++) {
-        const struct rd_suite_workload *w = &s->workloads[wi];
-        planned += (double)w->nconfigs * (double)(w->runs + plan_warmups(w));
-    }
-    return planned;
-}
-
-void rd_plan_init(struct rd_plan *p)
-{
-    memset(p, 0, sizeof *p);
-}
-
-void rd_plan_release(struct rd_plan *p)
-{
-    free(p->items);
-    memset(p, 0, sizeof *p);
-}
-
-static rd_status plan_add(struct rd_plan *p, size_t w, size_t c, bool warmup, long run,
-                          long *measured)
-{
-    if (p->len == p->cap) {
-        size_t ncap = p->cap ? p->cap * 2 : 64;
-        struct rd_plan_item *ni = realloc(p->items, ncap * sizeof *ni);
-        if (!ni)
-            return RD_ERR_NOMEM;
-        p->items = ni;
-        p->cap = ncap;
-    }
-    p->items[p->len++] = (struct rd_plan_item){w, c, warmup, run, warmup ? -1 : (*measured)++};
-    return RD_OK;
-}
-
-rd_status rd_plan_build(const struct rd_suite *s, struct rd_plan *p, struct rd_diag *d)
-{
-    rd_status st = RD_OK;
-    long measured = 0;
-    uint64_t state = s->seed ^ 0x9E3779B97F4A7C15ULL;
-    if (!state)
-        state = 1;
-    p->seed = s->seed;
-    /* The size is known (and at most RD_PLAN_MAX, checked when parsing):
-     * allocate it once rather than doubling through a 400 MB plan. */
-    size_t total = (size_t)rd_suite_planned_runs(s);
-    if (total > p->cap) {
-        struct rd_plan_item *items = realloc(p->items, total * sizeof *items);
-        if (!items)
-            return rd_diag_set(d, RD_ERR_NOMEM, NULL, 0, 0, "out of memory");
-        p->items = items;
-        p->cap = total;
-    }
-    for (size_t wi = 0; wi < s->nworkloads && !st; wi++) {
-        const struct rd_suite_workload *w = &s->workloads[wi];
-        long warm = plan_warmups(w);
-        if (s->order == RD_ORDER_GROUPED) {
-            for (size_t c = 0; c < w->nconfigs && !st; c++) {
-                for (long k = 1; k <= warm && !st; k++)
-                    st = plan_add(p, wi, c, true, k, &measured);
-                for (long r = 1; r <= w->runs && !st; r++)
-                    st = plan_add(p, wi, c, false, r, &measured);
-            }
-            continue;
-        }
-        for (long k = 1; k <= warm && !st; k++)
-            for (size_t c = 0; c < w->nconfigs && !st; c++)
-                st = plan_add(p, wi, c, true, k, &measured);
-        if (s->order == RD_ORDER_INTERLEAVED) {
-            for (long r = 1; r <= w->runs && !st; r++)
-                for (size_t c = 0; c < w->nconfigs && !st; c++)
-                    st = plan_add(p, wi, c, false, r, &measured);
-            continue;
-        }
-        /* Random: shuffle the multiset of configs, then number each config's
-         * runs in the order they come up. */
-        size_t n = w->nconfigs * (size_t)w->runs;
-        size_t *seq = malloc(n * sizeof *seq);
-        long *next = calloc(w->nconfigs, sizeof *next);
-        if (!seq || !next) {
-            free(seq);
-            free(next);
-            return rd_diag_set(d, RD_ERR_NOMEM, NULL, 0, 0, "out of memory");
-        }
-        for (size_t i = 0; i < n; i++)
-            seq[i] = i % w->nconfigs;
-        for (size_t i = n; i-- > 1;) {
-            size_t j = (size_t)(rd_xorshift64s(&state) % (uint64_t)(i + 1));
-            size_t t = seq[i];
-            seq[i] = seq[j];
-            seq[j] = t;
-        }
-        for (size_t i = 0; i < n && !st; i++)
-            st = plan_add(p, wi, seq[i], false, ++next[seq[i]], &measured);
-        free(seq);
-        free(next);
-    }
-    if (st)
-        return rd_diag_set(d, st, NULL, 0, 0, "out of memory");
-    return RD_OK;
-}
-
-struct wl_config {
-    size_t workload, config;
-};
-
-static int cmp_wl_config(const void *x, const void *y)
-{
-    const struct wl_config *a = x, *b = y;
-    if (a->workload != b->workload)
-        return a->workload < b->workload ? -1 : 1;
-    return a->config < b->config ? -1 : a->config > b->config;
-}
-
-/* Whether shard i of n measures this run (warmups follow their config). */
-static bool measured_in_shard(const struct rd_plan_item *m, unsigned i, unsigned n)
-{
-    return !m->warmup && m->measured_no % (long)n == (long)(i - 1);
-}
-
-rd_status rd_plan_shard(struct rd_plan *p, unsigned i, unsigned n)
-{
-    if (i < 1 || i > n)
-        return RD_ERR_USAGE;
-    /* The (workload, config) pairs that keep a measured run, sorted, so each
-     * warmup is looked up in O(log n): scanning the plan per warmup was
-     * quadratic (found by fuzz_suite: 4,812 warmups took 0.2 s, and a
-     * 100,000-config matrix would take hours). Their warmups stay. */
-    struct wl_config *kept = malloc((p->len ? p->len : 1) * sizeof *kept);
-    if (!kept)
-        return RD_ERR_NOMEM;
-    size_t nkept = 0;
-    for (size_t k = 0; k < p->len; k++) {
-        const struct rd_plan_item *m = &p->items[k];
-        if (measured_in_shard(m, i, n))
-            kept[nkept++] = (struct wl_config){m->workload, m->config};
-    }
-    if (nkept > 1)
-        qsort(kept, nkept, sizeof *kept, cmp_wl_config);
-    size_t o = 0;
-    for (size_t k = 0; k < p->len; k++) {
-        struct rd_plan_item *it = &p->items[k];
-        struct wl_config key = {it->workload, it->config};
-        bool keep = it->warmup ? nkept > 0 && bsearch(&key, kept, nkept, sizeof *kept,
-                                                      cmp_wl_config) != NULL
-                               : measured_in_shard(it, i, n);
-        if (keep)
-            p->items[o++] = *it;
-    }
-    p->len = o;
-    free(kept);
-    return RD_OK;
-}
-
-/* Whether --only PATTERN selects a config of workload w: by the workload's
- * name, or by its config id "workload/key=value,..." built as a record would
- * carry it. */
-static rd_status config_selected(const struct rd_suite_workload *w, size_t config,
-                                 const char *pattern, bool *selected)
-{
-    *selected = fnmatch(pattern, w->name, 0) == 0;
-    if (*selected)
-        return RD_OK;
-    struct rd_recordset set;
-    rd_recordset_init(&set);
-    struct rd_record *r = rd_recordset_add(&set);
-    struct rd_buf id = RD_BUF_INIT;
-    rd_status st = r ? rd_buf_addf(&id, "%s/", w->name) : RD_ERR_NOMEM;
-    for (size_t j = 0; j < w->nkeys && !st; j++)
-        st = rd_record_set_label(r, w->keys[j], rd_suite_value(w, config, j));
-    if (!st)
-        st = rd_record_config_id(r, &id);
-    *selected = !st && fnmatch(pattern, id.ptr, 0) == 0;
-    rd_buf_release(&id);
-    rd_recordset_release(&set);
-    return st;
-}
-
-rd_status rd_plan_only(const struct rd_suite *s, struct rd_plan *p, const char *pattern)
-{
-    /* A config comes up runs + warmups times in the plan: decide each once
-     * (0 not yet, 1 selected, 2 not). Deciding per plan item built a record
-     * per run, which fuzz_suite found to take a second for 20,000 warmups. */
-    unsigned char **verdicts = calloc(s->nworkloads ? s->nworkloads : 1, sizeof *verdicts);
-    if (!verdicts)
-        return RD_ERR_NOMEM;
-    size_t o = 0;
-    rd_status st = RD_OK;
-    for (size_t k = 0; k < p->len && !st; k++) {
-        struct rd_plan_item *it = &p->items[k];
-        const struct rd_suite_workload *w = &s->workloads[it->workload];
-        unsigned char **verdict = &verdicts[it->workload];
-        if (!*verdict && !(*verdict = calloc(w->nconfigs, 1))) {
-            st = RD_ERR_NOMEM;
-            break;
-        }
-        if (!(*verdict)[it->config]) {
-            bool selected;
-            st = config_selected(w, it->config, pattern, &selected);
-            (*verdict)[it->config] = selected ? 1 : 2;
-        }
-        if (!st && (*verdict)[it->config] == 1)
-            p->items[o++] = *it;
-    }
-    for (size_t wi = 0; wi < s->nworkloads; wi++)
-        free(verdicts[wi]);
-    free(verdicts);
-    if (!st)
-        p->len = o;
-    return st;
-}
-
-rd_status rd_plan_drop_stored(const struct rd_suite *s, struct rd_plan *p,
-                              const struct rd_run_index *ix)
-{
-    size_t o = 0;
-    rd_status st = RD_OK;
-    for (size_t k = 0; k < p->len && !st; k++) {
-        const struct rd_plan_item *it = &p->items[k];
-        struct rd_recordset set;
-        rd_recordset_init(&set);
-        struct rd_record *r = rd_recordset_add(&set);
-        st = r ? rd_suite_record(s, it->workload, it->config, r) : RD_ERR_NOMEM;
-        if (!st) st = rd_record_set(r, &r->phase, it->warmup ? "warmup" : "measure");
-        if (!st) {
-            r->run = it->run;
-            if (!rd_run_index_has(ix, r))
-                p->items[o++] = *it;
-        }
-        rd_recordset_release(&set);
-    }
-    p->len = o;
-    return st;
-}
-
-bool rd_shard_parse(const char *arg, unsigned *i, unsigned *n)
-{
-    char *end;
-    if (!isdigit((unsigned char)arg[0]))
-        return false;
-    unsigned long a = strtoul(arg, &end, 10);
-    if (*end != '/' || !isdigit((unsigned char)end[1]))
-        return false;
-    unsigned long b = strtoul(end + 1, &end, 10);
-    if (*end || a < 1 || b < 1 || a > b || b > 1000000)
-        return false;
-    *i = (unsigned)a;
-    *n = (unsigned)b;
-    return true;
 }

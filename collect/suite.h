@@ -1,12 +1,10 @@
 /*
- * suite.h - rundown.suite/1 (docs/suite.md): parsing, placeholder
- * expansion and the run plan.
+ * suite.h - rundown.suite/1 (docs/suite.md): the parsed suite (suite.c)
+ * and the expansion of its placeholders (suiteexpand.c). The run plan is
+ * plan.h.
  *
  * A suite is parsed once into plain arrays in one arena; nothing in it
- * changes afterwards. Expansion is a pure function of (workload, config),
- * and the plan a pure function of the suite and its seed, so two machines
- * given the same file and seed number the runs identically (--shard relies
- * on it) and a resumed collection sees the same keys it stored before.
+ * changes afterwards. Expansion is a pure function of (workload, config).
  */
 #ifndef RUNDOWN_SUITE_H
 #define RUNDOWN_SUITE_H
@@ -17,6 +15,7 @@
 
 #include "rundown/analysis_keys.h"
 #include "rundown/arena.h"
+#include "rundown/buf.h"
 #include "rundown/record.h"
 #include "rundown/status.h"
 
@@ -79,6 +78,9 @@ struct rd_suite {
     struct rd_arena arena;
 };
 
+/** An empty suite that rd_suite_release() may be called on. */
+void rd_suite_init(struct rd_suite *s);
+
 /**
  * Parses and checks a suite file: schema, keys (unknown keys are errors),
  * types, matrix/exclude/include, runtime references, placeholders in every
@@ -88,10 +90,12 @@ struct rd_suite {
  */
 rd_status rd_suite_load(struct rd_suite *s, const char *path, struct rd_diag *d);
 
-/** Parses a suite from memory (path is used for messages and {root}). */
+/** Parses a suite from memory (path is used for messages and {root}). s
+ *  need not be initialised; on error it is still safe to release. */
 rd_status rd_suite_parse(struct rd_suite *s, const char *text, size_t len, const char *path,
                          struct rd_diag *d);
 
+/** Frees everything the suite holds; it is left as rd_suite_init() leaves it. */
 void rd_suite_release(struct rd_suite *s);
 
 /** The label value of config c of workload w for key k. */
@@ -122,6 +126,18 @@ char **rd_suite_version_argv(const struct rd_suite *s, const struct rd_strv *v,
                              struct rd_arena *arena);
 
 /**
+ * True when template t of a version_cmd uses no placeholder but {root};
+ * otherwise an excerpt from the first other one goes to bad.
+ */
+bool rd_suite_version_template_ok(const char *t, char *bad, size_t size);
+
+/**
+ * Appends the config id of config c of w ("mechanism=worker,runtime=bun"),
+ * the same bytes rd_record_config_id() writes for a record with its labels.
+ */
+rd_status rd_suite_config_id(const struct rd_suite_workload *w, size_t c, struct rd_buf *out);
+
+/**
  * Checks what the suite needs from this machine: every program it would run
  * (commands, servers, load tools, version commands) exists, and no server
  * workload's port is in use. Only workloads with keep[w] true (all when
@@ -132,63 +148,5 @@ rd_status rd_suite_check_system(const struct rd_suite *s, const bool *keep, stru
 /** Fills rec (on its arena) with the suite, workload, labels and the info
  *  fields every run of (w, c) carries. */
 rd_status rd_suite_record(const struct rd_suite *s, size_t w, size_t c, struct rd_record *rec);
-
-/* ---- the plan ---- */
-
-/* The most runs (warmups included) one suite may plan; at 2 ms per run, the
- * cost of starting `true` here, that is over five hours. */
-#define RD_PLAN_MAX 10000000
-
-/** The runs the plan of s holds: configs x (runs + warmups), warmups for
- * command workloads only, summed over the workloads (a double: a suite
- * being checked may ask for more than any integer holds). */
-double rd_suite_planned_runs(const struct rd_suite *s);
-
-struct rd_plan_item {
-    size_t workload, config;
-    bool warmup;      /* a warmup run of a command workload */
-    long run;         /* 1-based, in execution order per config and phase */
-    long measured_no; /* 0-based number among measured runs of the whole plan; -1 for warmups */
-};
-
-struct rd_plan {
-    struct rd_plan_item *items;
-    size_t len, cap;
-    uint64_t seed;
-};
-
-void rd_plan_init(struct rd_plan *p);
-void rd_plan_release(struct rd_plan *p);
-
-/** Expands the suite into its full, ordered plan (see docs/suite.md, Order). */
-rd_status rd_plan_build(const struct rd_suite *s, struct rd_plan *p, struct rd_diag *d);
-
-/**
- * Keeps the measured runs whose measured_no mod n == i-1, and the warmups of
- * every (workload, config) that keeps a measured run, in O(len log len).
- * RD_ERR_USAGE unless 1 <= i <= n; RD_ERR_NOMEM.
- */
-rd_status rd_plan_shard(struct rd_plan *p, unsigned i, unsigned n);
-
-/**
- * Keeps the items whose workload name or "workload/config-id" matches the
- * fnmatch(3) pattern.
- */
-rd_status rd_plan_only(const struct rd_suite *s, struct rd_plan *p, const char *pattern);
-
-struct rd_run_index;
-
-/**
- * Drops the items whose key (suite, workload, config, phase, run) is in
- * the index: what --resume skips.
- */
-rd_status rd_plan_drop_stored(const struct rd_suite *s, struct rd_plan *p,
-                              const struct rd_run_index *ix);
-
-/** Parses "I/N" with 1 <= I <= N. */
-bool rd_shard_parse(const char *arg, unsigned *i, unsigned *n);
-
-/** The next number of a xorshift64* generator (state must not be 0). */
-uint64_t rd_xorshift64s(uint64_t *state);
 
 #endif

@@ -1,7 +1,8 @@
 // links: rd_collect
 /*
  * fuzz_metrics - the scanner of "rundown:metric NAME=VALUE" lines in a
- * benchmarked command's stdout (collect/proc.c), on arbitrary bytes.
+ * benchmarked command's stdout (collect/metricscan.c), fed through the
+ * stream of collect/proc.c that carries it, on arbitrary bytes.
  *
  * The first byte chooses how the rest is cut into reads (1 to 256 bytes
  * each), as pipe reads cut a stream anywhere. Checked besides memory errors:
@@ -29,7 +30,7 @@ static void scan(struct rd_stream *s, const char *text, size_t len, size_t piece
     rd_stream_end(s);
 }
 
-static bool valid_name(const struct rd_proc_metric *m)
+static bool valid_name(const struct rd_scanned_metric *m)
 {
     if (m->len == 0 || m->len > RD_METRIC_NAME_MAX || strlen(m->name) != m->len ||
         !islower((unsigned char)m->name[0]))
@@ -59,15 +60,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     scan(&cut, text, len, piece);
     scan(&whole, text, len, len ? len : 1);
 
-    if (cut.mn > RD_METRIC_NAMES_MAX || cut.tail.len > 2 * RD_TAIL_BYTES ||
+    const struct rd_metric_scan *c = &cut.scan, *w = &whole.scan;
+    if (c->mn > RD_METRIC_NAMES_MAX || cut.tail.len > 2 * RD_TAIL_BYTES ||
         cut.keep.len > cut.keep.max)
         abort();
-    if (cut.mn != whole.mn || cut.bad_metric_lines != whole.bad_metric_lines ||
-        cut.dropped_metric_lines != whole.dropped_metric_lines)
+    if (c->mn != w->mn || c->bad_lines != w->bad_lines || c->dropped_lines != w->dropped_lines)
         abort();
-    for (size_t i = 0; i < cut.mn; i++) {
-        if (!valid_name(&cut.mv[i]) || strcmp(cut.mv[i].name, whole.mv[i].name) != 0 ||
-            !same_value(cut.mv[i].value, whole.mv[i].value))
+    for (size_t i = 0; i < c->mn; i++) {
+        if (!valid_name(&c->mv[i]) || strcmp(c->mv[i].name, w->mv[i].name) != 0 ||
+            !same_value(c->mv[i].value, w->mv[i].value))
             abort();
     }
     rd_stream_release(&cut);

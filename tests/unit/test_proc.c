@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "proc.h"
+#include "treesampler.h"
 
 static int run(char **argv, const struct rd_proc_opts *extra, struct rd_proc *p)
 {
@@ -85,17 +86,17 @@ static void test_metrics(void **state)
     assert_int_equal(run(argv, &o, &p), 0);
     /* The last value of a name wins; prefix must start the line; a final
      * line without a newline counts; NaN is a value "not measured". */
-    assert_int_equal(p.out.mn, 4);
-    assert_string_equal(p.out.mv[0].name, "a_ms");
-    assert_true(p.out.mv[0].value == 3.0);
-    assert_string_equal(p.out.mv[1].name, "b");
-    assert_true(p.out.mv[1].value == 2000.0);
-    assert_string_equal(p.out.mv[2].name, "e");
-    assert_true(isnan(p.out.mv[2].value));
-    assert_string_equal(p.out.mv[3].name, "last_ms");
-    assert_true(p.out.mv[3].value == 4.0);
-    assert_int_equal(p.out.bad_metric_lines, 2);
-    assert_non_null(strstr(p.out.bad_metric_first, "Bad=1"));
+    assert_int_equal(p.out.scan.mn, 4);
+    assert_string_equal(p.out.scan.mv[0].name, "a_ms");
+    assert_true(p.out.scan.mv[0].value == 3.0);
+    assert_string_equal(p.out.scan.mv[1].name, "b");
+    assert_true(p.out.scan.mv[1].value == 2000.0);
+    assert_string_equal(p.out.scan.mv[2].name, "e");
+    assert_true(isnan(p.out.scan.mv[2].value));
+    assert_string_equal(p.out.scan.mv[3].name, "last_ms");
+    assert_true(p.out.scan.mv[3].value == 4.0);
+    assert_int_equal(p.out.scan.bad_lines, 2);
+    assert_non_null(strstr(p.out.scan.bad_first, "Bad=1"));
     rd_proc_release(&p);
 }
 
@@ -257,18 +258,18 @@ static void test_metric_name_cap(void **state)
         "echo rundown:metric a$(printf '%064d' 0)=1", NULL};
     struct rd_proc_opts o = {.metrics = true};
     assert_int_equal(run(argv, &o, &p), 0);
-    assert_int_equal(p.out.mn, RD_METRIC_NAMES_MAX);
-    assert_string_equal(p.out.mv[255].name, "m255");
-    assert_true(p.out.mv[7].value == 70.0);
-    assert_int_equal(p.out.dropped_metric_lines, 300 - 256 + 1);
-    assert_string_equal(p.out.dropped_metric_first, "m256");
-    assert_int_equal(p.out.bad_metric_lines, 1);
+    assert_int_equal(p.out.scan.mn, RD_METRIC_NAMES_MAX);
+    assert_string_equal(p.out.scan.mv[255].name, "m255");
+    assert_true(p.out.scan.mv[7].value == 70.0);
+    assert_int_equal(p.out.scan.dropped_lines, 300 - 256 + 1);
+    assert_string_equal(p.out.scan.dropped_first, "m256");
+    assert_int_equal(p.out.scan.bad_lines, 1);
     rd_proc_release(&p);
 
     char *argv64[] = {"sh", "-c", "echo rundown:metric a$(printf '%063d' 0)=1", NULL};
     assert_int_equal(run(argv64, &o, &p), 0);
-    assert_int_equal(p.out.mn, 1);
-    assert_int_equal(strlen(p.out.mv[0].name), RD_METRIC_NAME_MAX);
+    assert_int_equal(p.out.scan.mn, 1);
+    assert_int_equal(strlen(p.out.scan.mv[0].name), RD_METRIC_NAME_MAX);
     rd_proc_release(&p);
 }
 
@@ -349,7 +350,7 @@ static void test_die_with_parent_errors(void **state)
     char *sh[] = {"sh", "-c", "echo rundown:metric x=1; exit 3", NULL};
     o = (struct rd_proc_opts){.metrics = true, .die_with_parent = true};
     assert_int_equal(run(sh, &o, &p), 3);
-    assert_int_equal(p.out.mn, 1);
+    assert_int_equal(p.out.scan.mn, 1);
     rd_proc_release(&p);
 }
 

@@ -1,20 +1,16 @@
 // links: rd_collect
 /*
  * test_runner - one timed command run as a record (status, exit code,
- * metrics, errors, logs, prepare/cleanup), URL parsing, ports, slugs and
- * record copies. Wall times are checked to exist, never against a figure.
+ * metrics, errors, logs, prepare/cleanup), slugs and record copies. Wall times are checked to exist, never against a figure.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -121,54 +117,6 @@ static void test_logs(void **state)
     assert_int_equal(system(want), 0);
 }
 
-static void test_url_parse(void **state)
-{
-    (void)state;
-    char host[64], path[64];
-    int port;
-    struct rd_diag d;
-    rd_diag_init(&d, NULL);
-    assert_int_equal(rd_url_parse("http://127.0.0.1:8080/a?b", host, sizeof host, &port, path,
-                                  sizeof path, &d), RD_OK);
-    assert_string_equal(host, "127.0.0.1");
-    assert_int_equal(port, 8080);
-    assert_string_equal(path, "/a?b");
-    assert_int_equal(rd_url_parse("http://localhost", host, sizeof host, &port, path,
-                                  sizeof path, &d), RD_OK);
-    assert_int_equal(port, 80);
-    assert_string_equal(path, "/");
-    assert_int_equal(rd_url_parse("http://[::1]:9/x", host, sizeof host, &port, path,
-                                  sizeof path, &d), RD_OK);
-    assert_string_equal(host, "::1");
-    assert_int_equal(port, 9);
-    assert_int_equal(rd_url_parse("https://x/", host, sizeof host, &port, path, sizeof path, &d),
-                     RD_ERR_USAGE);
-    assert_int_equal(rd_url_parse("http://x:0/", host, sizeof host, &port, path, sizeof path, &d),
-                     RD_ERR_USAGE);
-    assert_int_equal(rd_url_parse("http://x:80a/", host, sizeof host, &port, path, sizeof path,
-                                  &d), RD_ERR_USAGE);
-    assert_int_equal(rd_url_parse("http://:80/", host, sizeof host, &port, path, sizeof path, &d),
-                     RD_ERR_USAGE);
-}
-
-static void test_ports(void **state)
-{
-    (void)state;
-    int port = rd_port_pick_free();
-    assert_true(port > 0);
-    assert_true(rd_port_is_free("127.0.0.1", port));
-    int s = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    int one = 1;
-    setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    assert_int_equal(bind(s, (struct sockaddr *)&a, sizeof a), 0);
-    assert_int_equal(listen(s, 1), 0);
-    assert_false(rd_port_is_free("127.0.0.1", port));
-    close(s);
-    assert_true(rd_port_is_free("127.0.0.1", port));
-}
-
 static void test_slug_and_copy(void **state)
 {
     (void)state;
@@ -257,8 +205,6 @@ int main(void)
         cmocka_unit_test(test_ok_with_metrics),
         cmocka_unit_test(test_failed_and_timeout),
         cmocka_unit_test(test_logs),
-        cmocka_unit_test(test_url_parse),
-        cmocka_unit_test(test_ports),
         cmocka_unit_test(test_slug_and_copy),
         cmocka_unit_test(test_env),
     };

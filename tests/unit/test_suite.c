@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "runindex.h"
+#include "plan.h"
 #include "suite.h"
 
 /* Any path whose folder exists: {root} defaults to that folder. */
@@ -444,6 +445,39 @@ static void test_record_info(void **state)
     rd_suite_release(&s);
 }
 
+/* A config id from the suite is the one a record of the config carries:
+ * keys sorted ("B" < "a" < "ab" < "b" by strcmp), whatever the file order. */
+static void test_config_id(void **state)
+{
+    (void)state;
+    struct rd_suite s;
+    struct rd_diag d;
+    struct rd_recordset set;
+    assert_int_equal(parse(&s, mk("", "{\"name\":\"w\",\"class\":\"cpu\",\"command\":\"true\","
+        "\"matrix\":{\"b\":[\"1\",\"x,y\"],\"ab\":[2],\"a\":[\"\"],\"B\":[\"=\"]}}"), &d),
+        RD_OK);
+    const struct rd_suite_workload *w = &s.workloads[0];
+    assert_int_equal(w->nconfigs, 2);
+    for (size_t c = 0; c < w->nconfigs; c++) {
+        struct rd_buf mine = RD_BUF_INIT, theirs = RD_BUF_INIT;
+        rd_recordset_init(&set);
+        struct rd_record *r = rd_recordset_add(&set);
+        assert_int_equal(rd_suite_record(&s, 0, c, r), RD_OK);
+        assert_int_equal(rd_record_config_id(r, &theirs), RD_OK);
+        assert_int_equal(rd_suite_config_id(w, c, &mine), RD_OK);
+        assert_string_equal(mine.ptr, theirs.ptr);
+        assert_string_equal(mine.ptr, c == 0 ? "B==,a=,ab=2,b=1" : "B==,a=,ab=2,b=x,y");
+        rd_buf_release(&mine);
+        rd_buf_release(&theirs);
+        rd_recordset_release(&set);
+    }
+    rd_suite_release(&s);
+    /* A suite that was only initialised releases cleanly. */
+    rd_suite_init(&s);
+    assert_int_equal(s.nworkloads, 0);
+    rd_suite_release(&s);
+}
+
 static void test_version_cmd(void **state)
 {
     (void)state;
@@ -483,6 +517,7 @@ int main(void)
         cmocka_unit_test(test_resume_keys),
         cmocka_unit_test(test_record_info),
         cmocka_unit_test(test_version_cmd),
+        cmocka_unit_test(test_config_id),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

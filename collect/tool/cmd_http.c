@@ -5,24 +5,29 @@
  * times (each output read by its importer) while sampling the server's
  * process tree, and stops it; with --background a second command runs
  * alongside each load run (mixed load). Records are stored as each run
- * ends. The server never outlives this command: every exit path, SIGINT
- * included, stops its process group first.
+ * ends, through a session (session.h; the loop is serverruns.c). The
+ * server never outlives this command: every exit path, SIGINT included,
+ * stops its process group first. This file reads the command line, builds
+ * the template record and prints.
  */
 #include <getopt.h>
 #include <libgen.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
 #include "envinfo.h"
+#include "httpprobe.h"
 #include "importer.h"
-#include "labels.h"
+#include "options.h"
 #include "proc.h"
-#include "runindex.h"
 #include "runner.h"
+#include "serverruns.h"
+#include "session.h"
+#include "rundown/array.h"
 #include "rundown/cli.h"
-#include "rundown/store.h"
 
 static void usage(FILE *out)
 {
@@ -68,45 +73,37 @@ static void usage(FILE *out)
         "1-3 as in every rundown tool.\n");
 }
 
-struct http_ctx {
-    const char *store;
-    bool to_file;
-    long failed;
-};
-
-static rd_status emit(void *vctx, const struct rd_record *rec, struct rd_diag *d)
+/* A warning for each stored run that failed or lost metric lines. */
+static void report(void *ctx, const struct rd_session_event *ev)
 {
-    struct http_ctx *ctx = vctx;
-    rd_status s = rd_store_append_one(ctx->store, rec, d);
-    if (!s && !ctx->to_file)
-        fflush(stdout);
-    if (!s && strcmp(rec->status, "ok") != 0) {
-        ctx->failed++;
+    (void)ctx;
+    const struct rd_record *rec = ev->rec;
+    if (ev->kind != RD_SESSION_STORED)
+        return;
+    if (strcmp(rec->status, "ok") != 0) {
         const char *err = rd_record_info(rec, "error");
         rd_warn("%s %s %ld: %s%s%s", rec->workload, rec->phase, rec->run, rec->status,
                 err ? ": " : "", err ? err : "");
     }
     const char *dropped = rd_record_info(rec, "dropped_metric_lines");
-    if (!s && dropped)
+    if (dropped)
         rd_warn("%s %s %ld: metric lines dropped: %s", rec->workload, rec->phase, rec->run,
                 dropped);
-    return s;
 }
 
 /* Splits at blanks into a NULL-terminated argv (the string is modified). */
 static char **split_blanks(char *s)
 {
-    size_t n = 0, cap = 8;
-    char **v = calloc(cap, sizeof *v);
-    for (char *save = NULL, *tok = strtok_r(s, " \t", &save); tok && v;
+    size_t n = 0, cap = 0;
+    char **v = NULL;
+    if (RD_ARRAY_GROW(v, cap, 1))
+        return NULL;
+    v[0] = NULL;
+    for (char *save = NULL, *tok = strtok_r(s, " \t", &save); tok;
          tok = strtok_r(NULL, " \t", &save)) {
-        if (n + 2 > cap) {
-            char **nv = realloc(v, (cap *= 2) * sizeof *v);
-            if (!nv) {
-                free(v);
-                return NULL;
-            }
-            v = nv;
+        if (RD_ARRAY_GROW(v, cap, n + 2)) {
+            free(v);
+            return NULL;
         }
         v[n++] = tok;
         v[n] = NULL;
@@ -138,6 +135,35 @@ static int parse_seconds(const char *arg, const char *what, bool zero_ok, double
     return 0;
 }
 
+/* The template of every load run: the facts and what the session runs. */
+static rd_status make_template(const struct rd_run_facts *facts, const char *server_text,
+                               char **load_argv, const char *url, const char *bg_text,
+                               const char *server_cpus, const char *load_cpus,
+                               double warmup_load, struct rd_record *tmpl)
+{
+    RD_TRY(rd_run_facts_apply(facts, tmpl));
+    RD_TRY(rd_record_set_info(tmpl, "server", server_text));
+    struct rd_buf load = RD_BUF_INIT;
+    rd_status s = rd_argv_join(load_argv, SIZE_MAX, &load);
+    if (!s)
+        s = rd_record_set_info(tmpl, "load", load.ptr);
+    rd_buf_release(&load);
+    RD_TRY(s);
+    RD_TRY(rd_record_set_info(tmpl, "url", url));
+    if (bg_text)
+        RD_TRY(rd_record_set_info(tmpl, "background", bg_text));
+    if (server_cpus)
+        RD_TRY(rd_record_set_info(tmpl, "server_cpus", server_cpus));
+    if (load_cpus)
+        RD_TRY(rd_record_set_info(tmpl, "load_cpus", load_cpus));
+    if (warmup_load > 0) {
+        char b[32];
+        snprintf(b, sizeof b, "%g", warmup_load);
+        RD_TRY(rd_record_set_info(tmpl, "warmup_load_s", b));
+    }
+    return RD_OK;
+}
+
 int rd_cmd_http(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -157,29 +183,36 @@ int rd_cmd_http(int argc, char **argv)
         {"shell", no_argument, NULL, 'X'},
         {"fresh-server", no_argument, NULL, 'F'},
         {"tool", required_argument, NULL, 't'},
-        {"workload", required_argument, NULL, 'w'},
-        {"label", required_argument, NULL, 'l'},
-        {"suite", required_argument, NULL, 's'},
-        {"output", required_argument, NULL, 'o'},
+        RD_TOOL_FACT_OPTIONS,
         {"log-dir", required_argument, NULL, 'L'},
         {"env", required_argument, NULL, 'E'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     char *server = NULL, *background = NULL;
-    const char *url = NULL, *ready_url = NULL, *tool = NULL, *workload = "http", *suite = NULL;
+    const char *url = NULL, *ready_url = NULL, *tool = NULL;
     const char *output = NULL, *log_dir = NULL, *envopt = NULL;
     const char *server_cpus = NULL, *load_cpus = NULL, *bg_cpus = NULL;
     double warmup_load = 0, ready_timeout = 30, stop_timeout = 5, timeout = 0;
     long runs = 5, warmups = 0;
     bool shell = false, fresh = false;
-    struct rd_label_args labels;
-    rd_label_args_init(&labels);
-    int c;
+    struct rd_run_facts facts;
+    rd_run_facts_init(&facts);
+    facts.workload = "http";
+    int c, took;
     optind = 1;
     while ((c = getopt_long(argc, argv, "+n:W:t:w:l:s:o:h", longopts, NULL)) != -1) {
         char *end;
         unsigned char mask[128];
+        if (c == 'l' && rd_label_args_add(&facts.labels, optarg) != RD_OK)
+            return rd_usage_error("expected -l KEY=VALUE, got '%s'", optarg);
+        if (c == 'l')
+            continue;
+        if ((took = rd_tool_fact_option(c, optarg, &facts, &output)) >= 0) {
+            if (took)
+                return took;
+            continue;
+        }
         switch (c) {
         case 'S': server = optarg; break;
         case 'U': url = optarg; break;
@@ -213,13 +246,6 @@ int rd_cmd_http(int argc, char **argv)
                                       optarg);
             tool = optarg;
             break;
-        case 'w': workload = optarg; break;
-        case 'l':
-            if (rd_label_args_add(&labels, optarg) != RD_OK)
-                return rd_usage_error("expected -l KEY=VALUE, got '%s'", optarg);
-            break;
-        case 's': suite = optarg; break;
-        case 'o': output = optarg; break;
         case 'L': log_dir = optarg; break;
         case 'E': envopt = optarg; break;
         case 'h': usage(stdout); return RD_EXIT_OK;
@@ -241,6 +267,10 @@ int rd_cmd_http(int argc, char **argv)
         return rd_usage_error("%s", d.msg);
 
     int exit_code = RD_EXIT_OK;
+    struct rd_session session;
+    struct rd_recordset tset;
+    rd_session_init(&session, output);
+    rd_recordset_init(&tset);
     char *server_text = strdup(server), *bg_text = background ? strdup(background) : NULL;
     char **server_argv = make_argv(server, shell);
     char **bg_argv = background ? make_argv(background, shell) : NULL;
@@ -264,91 +294,44 @@ int rd_cmd_http(int argc, char **argv)
         goto done;
     }
 
-    const char *store = output ? output : "-";
-    struct http_ctx ctx = {.store = store};
     const char *ltool = tool ? tool : basename(load_argv[0]);
     struct rd_env_probe probe = {"tool", ltool, NULL, NULL};
     char pin[256];
     snprintf(pin, sizeof pin, "server %s, load %s", server_cpus ? server_cpus : "any",
              load_cpus ? load_cpus : "any");
     struct rd_outputs outs;
-    rd_status ps = rd_env_prepare_outputs(store, log_dir, envopt, &probe,
-                                          rd_env_tool_version_argv(ltool) ? 1 : 0, pin, &outs, &d);
-    if (ps) {
-        exit_code = rd_fail(ps, &d);
-        goto done;
-    }
-    ctx.to_file = outs.to_file;
-    log_dir = outs.log_dir;
-    const char *envid = outs.envid;
-
-    struct rd_recordset tset;
-    rd_recordset_init(&tset);
-    struct rd_record *tmpl = rd_recordset_add(&tset);
-    rd_status s = tmpl ? rd_record_set(tmpl, &tmpl->workload, workload) : RD_ERR_NOMEM;
-    if (!s && suite) s = rd_record_set(tmpl, &tmpl->suite, suite);
-    if (!s && envid[0]) s = rd_record_set(tmpl, &tmpl->env, envid);
-    for (size_t k = 0; k < labels.len && !s; k++)
-        s = rd_record_set_label(tmpl, labels.keys[k], labels.values[k]);
-    if (!s) s = rd_record_set_info(tmpl, "server", server_text);
-    if (!s) {
-        char *lt = NULL;
-        struct rd_buf b = RD_BUF_INIT;
-        for (int i = 0; load_argv[i]; i++)
-            rd_buf_addf(&b, "%s%s", i ? " " : "", load_argv[i]);
-        lt = rd_buf_detach(&b, NULL);
-        s = lt ? rd_record_set_info(tmpl, "load", lt) : RD_ERR_NOMEM;
-        free(lt);
-    }
-    if (!s) s = rd_record_set_info(tmpl, "url", url);
-    if (!s && bg_text) s = rd_record_set_info(tmpl, "background", bg_text);
-    if (!s && server_cpus) s = rd_record_set_info(tmpl, "server_cpus", server_cpus);
-    if (!s && load_cpus) s = rd_record_set_info(tmpl, "load_cpus", load_cpus);
-    if (!s && warmup_load > 0) {
-        char b[32];
-        snprintf(b, sizeof b, "%g", warmup_load);
-        s = rd_record_set_info(tmpl, "warmup_load_s", b);
-    }
-    /* Number runs after those already stored under the same key. */
-    long first_run = 1, first_warm = 1;
-    if (!s && ctx.to_file) {
-        struct rd_run_index ix;
-        rd_run_index_init(&ix);
-        s = rd_run_index_load(&ix, store, &d);
-        if (!s) {
-            first_run = rd_run_index_max(&ix, tmpl) + 1;
-            tmpl->phase = "warmup";
-            first_warm = rd_run_index_max(&ix, tmpl) + 1;
-            tmpl->phase = "measure";
-        }
-        rd_run_index_release(&ix);
-    }
+    rd_status s = rd_env_prepare_outputs(session.store, log_dir, envopt, &probe,
+                                         rd_env_tool_version_argv(ltool) ? 1 : 0, pin, &outs, &d);
     if (s) {
         exit_code = rd_fail(s, &d);
-        rd_recordset_release(&tset);
         goto done;
     }
-    char stem[1024], slug[512];
-    snprintf(stem, sizeof stem, "%s/session-%ld", rd_runner_slug(workload, slug, sizeof slug),
-             first_run);
+    facts.env = outs.envid;
+
+    struct rd_record *tmpl = rd_recordset_add(&tset);
+    struct rd_session_config *cfg = NULL;
+    s = tmpl ? make_template(&facts, server_text, load_argv, url, bg_text, server_cpus,
+                             load_cpus, warmup_load, tmpl)
+             : RD_ERR_NOMEM;
+    /* Number runs after those already stored under the same key. */
+    if (!s)
+        s = rd_session_read_store(&session, &d);
+    if (!s)
+        s = rd_session_add_config(&session, tmpl, &cfg);
+    if (s) {
+        exit_code = rd_fail(s, &d);
+        goto done;
+    }
+    rd_session_on_report(&session, report, NULL);
     struct rd_http_spec spec = {
         .server_argv = server_argv, .load_argv = load_argv, .background_argv = bg_argv,
         .server_cpus = server_cpus, .load_cpus = load_cpus, .background_cpus = bg_cpus,
         .url = url, .ready_url = ready_url ? ready_url : url, .ready_timeout_s = ready_timeout,
         .stop_timeout_s = stop_timeout, .timeout_s = timeout, .warmup_load_s = warmup_load,
-        .warmups = (int)warmups, .load_tool = tool, .logs = {.dir = log_dir, .stem = stem},
+        .warmups = (int)warmups, .load_tool = tool, .logs = {.dir = outs.log_dir},
     };
     rd_proc_catch_signals();
-    long sessions = fresh ? runs : 1;
-    for (long k = 0; k < sessions && !s; k++) {
-        if (fresh)
-            snprintf(stem, sizeof stem, "%s/session-%ld", slug, first_run + k);
-        rd_diag_init(&d, NULL);
-        s = rd_runner_http_session(&spec, tmpl, first_warm + k * warmups, first_run + k,
-                                   fresh ? 1 : (int)runs, emit, NULL, &ctx, &d);
-        if (s == RD_ERR_RUN_FAILED)
-            s = RD_OK;  /* each failed run was reported by emit() */
-    }
+    s = rd_server_runs(&session, cfg, &spec, runs, fresh, &d);
     if (s) {
         if (rd_proc_interrupted) {
             rd_error("interrupted; the server is stopped and finished runs are stored");
@@ -356,11 +339,12 @@ int rd_cmd_http(int argc, char **argv)
         } else {
             exit_code = rd_fail(s, &d);
         }
-    } else if (ctx.failed) {
+    } else if (session.failed) {
         exit_code = RD_EXIT_RUN_FAILED;
     }
-    rd_recordset_release(&tset);
 done:
+    rd_recordset_release(&tset);
+    rd_session_release(&session);
     free(server_argv);
     free(bg_argv);
     free(server_text);

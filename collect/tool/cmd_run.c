@@ -2,10 +2,10 @@
  * run - `rundown-collect run`: timed runs of one or more commands, the job
  * hyperfine does, stored as run records.
  *
- * Several commands (separated by "--") are run interleaved, A B C A B C, so
- * that drift over the session (heat, a background job) spreads over all of
- * them instead of biasing the last. Each run is appended and fsynced the
- * moment it ends; an interrupt loses at most the run in flight.
+ * This file reads the command line, labels each command's runs and prints;
+ * the interleaved loop is timedruns.c and the store a session (session.h),
+ * which appends and fsyncs each run the moment it ends, so an interrupt
+ * loses at most the run in flight.
  */
 #include <getopt.h>
 #include <libgen.h>
@@ -15,13 +15,13 @@
 
 #include "commands.h"
 #include "envinfo.h"
-#include "labels.h"
+#include "options.h"
 #include "proc.h"
-#include "runindex.h"
 #include "runner.h"
+#include "session.h"
+#include "timedruns.h"
 #include "rundown/buf.h"
 #include "rundown/cli.h"
-#include "rundown/store.h"
 
 #define MAX_COMMANDS 64
 
@@ -68,23 +68,31 @@ struct run_cmd {
     char **argv;        /* what is spawned */
     char *text;         /* the command as written, for info and labels */
     const char *name;   /* the 'command' label, NULL with one command */
-    long next_run[2];   /* next run number: [0] warmup, [1] measure */
 };
 
 struct run_opts {
     long runs, warmups;
     double timeout;
     bool shell;
-    const char *workload, *suite, *output, *prepare, *cleanup, *cpus, *log_dir, *env;
+    const char *output, *prepare, *cleanup, *cpus, *log_dir, *env;
     char *names;
-    struct rd_label_args labels;
+    struct rd_run_facts facts;
+};
+
+/* What the session's reports need to print a run's name. */
+struct run_ui {
+    const struct run_cmd *cmds;
+    const char *workload;
+    bool progress;      /* a progress line is shown on stderr */
 };
 
 static char *join_argv(char **argv, int n)
 {
     struct rd_buf b = RD_BUF_INIT;
-    for (int i = 0; i < n; i++)
-        rd_buf_addf(&b, "%s%s", i ? " " : "", argv[i]);
+    if (rd_argv_join(argv, (size_t)n, &b)) {
+        rd_buf_release(&b);
+        return NULL;
+    }
     return rd_buf_detach(&b, NULL);
 }
 
@@ -98,39 +106,48 @@ static int parse_count(const char *arg, const char *what, long min, long *out)
     return 0;
 }
 
-static rd_status fill_record(const struct run_opts *o, const struct run_cmd *c,
-                             const char *workload, const char *env, const char *phase,
-                             long run, struct rd_record *r)
+/* The progress line before each run; a warning after each run that failed
+ * or lost metric lines. */
+static void report(void *vui, const struct rd_session_event *ev)
 {
-    rd_status s = rd_record_set(r, &r->workload, workload);
-    if (!s && o->suite) s = rd_record_set(r, &r->suite, o->suite);
-    if (!s && env) s = rd_record_set(r, &r->env, env);
-    if (!s) s = rd_record_set(r, &r->phase, phase);
-    for (size_t k = 0; k < o->labels.len && !s; k++)
-        s = rd_record_set_label(r, o->labels.keys[k], o->labels.values[k]);
-    if (!s && c->name) s = rd_record_set_label(r, "command", c->name);
-    if (!s) s = rd_record_set_info(r, "command", c->text);
-    if (!s && o->cpus) s = rd_record_set_info(r, "cpus", o->cpus);
-    r->run = run;
-    return s;
+    const struct run_ui *ui = vui;
+    const struct rd_record *r = ev->rec;
+    const struct run_cmd *rc = &ui->cmds[ev->config->index];
+    const char *name = rc->name ? rc->name : ui->workload;
+    if (ev->kind == RD_SESSION_STARTING) {
+        if (ui->progress)
+            fprintf(stderr, "\r\033[K[%zu/%zu] %s %s %ld", ev->step + 1, ev->steps, name,
+                    strcmp(r->phase, "warmup") ? "run" : "warmup", r->run);
+        return;
+    }
+    if (strcmp(r->status, "ok") != 0) {
+        if (ui->progress)
+            fputs("\r\033[K", stderr);
+        rd_warn("%s %s %ld: %s: %s", name, r->phase, r->run, r->status,
+                rd_record_info(r, "error") ? rd_record_info(r, "error") : "");
+    }
+    const char *dropped = rd_record_info(r, "dropped_metric_lines");
+    if (dropped) {
+        if (ui->progress)
+            fputs("\r\033[K", stderr);
+        rd_warn("%s %s %ld: metric lines dropped: %s", name, r->phase, r->run, dropped);
+    }
 }
 
-/* "<workload>/<label values>-<run>" as a file-name-safe log stem. */
-static void log_stem(const struct rd_record *r, char *out, size_t size)
+/* The template of command rc's runs: the facts, its label, its text. */
+static rd_status add_command_config(struct rd_session *s, const struct run_opts *o,
+                                    const struct run_cmd *rc, struct rd_session_config **cfg)
 {
-    char slug[512], part[256];
-    size_t o = 0;
-    rd_runner_slug(r->workload, slug, sizeof slug);
-    o += (size_t)snprintf(out + o, size - o, "%s/", slug);
-    for (size_t i = 0; i < r->config.len && o < size; i++) {
-        rd_runner_slug(r->config.items[i].value, part, sizeof part);
-        o += (size_t)snprintf(out + o, size - o, "%s%s", i ? "-" : "", part);
-    }
-    if (o < size && r->config.len == 0)
-        o += (size_t)snprintf(out + o, size - o, "run");
-    if (o < size)
-        snprintf(out + o, size - o, "-%s%ld", strcmp(r->phase, "warmup") == 0 ? "warmup-" : "",
-                 r->run);
+    struct rd_recordset set;
+    rd_recordset_init(&set);
+    struct rd_record *r = rd_recordset_add(&set);
+    rd_status st = r ? rd_run_facts_apply(&o->facts, r) : RD_ERR_NOMEM;
+    if (!st && rc->name) st = rd_record_set_label(r, "command", rc->name);
+    if (!st) st = rd_record_set_info(r, "command", rc->text);
+    if (!st && o->cpus) st = rd_record_set_info(r, "cpus", o->cpus);
+    if (!st) st = rd_session_add_config(s, r, cfg);
+    rd_recordset_release(&set);
+    return st;
 }
 
 int rd_cmd_run(int argc, char **argv)
@@ -138,10 +155,7 @@ int rd_cmd_run(int argc, char **argv)
     static const struct option longopts[] = {
         {"runs", required_argument, NULL, 'n'},
         {"warmup", required_argument, NULL, 'W'},
-        {"workload", required_argument, NULL, 'w'},
-        {"label", required_argument, NULL, 'l'},
-        {"suite", required_argument, NULL, 's'},
-        {"output", required_argument, NULL, 'o'},
+        RD_TOOL_FACT_OPTIONS,
         {"timeout", required_argument, NULL, 'T'},
         {"shell", no_argument, NULL, 'S'},
         {"prepare", required_argument, NULL, 'P'},
@@ -154,22 +168,19 @@ int rd_cmd_run(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     struct run_opts o = {.runs = 10};
-    rd_label_args_init(&o.labels);
-    int c;
+    rd_run_facts_init(&o.facts);
+    int c, took;
     optind = 1;
     /* '+': stop at the first non-option, so `run ls -l` runs `ls -l`. */
     while ((c = getopt_long(argc, argv, "+n:W:w:l:s:o:h", longopts, NULL)) != -1) {
+        if ((took = rd_tool_fact_option(c, optarg, &o.facts, &o.output)) >= 0) {
+            if (took)
+                return took;
+            continue;
+        }
         switch (c) {
         case 'n': if (parse_count(optarg, "-n", 1, &o.runs)) return RD_EXIT_USAGE; break;
         case 'W': if (parse_count(optarg, "-W", 0, &o.warmups)) return RD_EXIT_USAGE; break;
-        case 'w': o.workload = optarg; break;
-        case 'l':
-            if (rd_label_args_add(&o.labels, optarg) != RD_OK)
-                return rd_usage_error("expected -l KEY=VALUE with a KEY of letters, digits, "
-                                      "'_', '-' or '.', got '%s'", optarg);
-            break;
-        case 's': o.suite = optarg; break;
-        case 'o': o.output = optarg; break;
         case 'T': {
             char *end;
             o.timeout = strtod(optarg, &end);
@@ -200,16 +211,23 @@ int rd_cmd_run(int argc, char **argv)
         return rd_usage_error("run needs a command: rundown-collect run [OPTIONS] -- CMD [ARG...]");
 
     struct run_cmd cmds[MAX_COMMANDS];
+    struct rd_timed_command timed[MAX_COMMANDS];
     size_t ncmds = 0;
     int exit_code = RD_EXIT_OK;
+    struct rd_session session;
+    rd_session_init(&session, o.output);
     for (int i = optind; i < argc;) {
         int j = i;
         while (j < argc && strcmp(argv[j], "--") != 0)
             j++;
-        if (j == i)
-            return rd_usage_error("empty command between '--' separators");
-        if (ncmds == MAX_COMMANDS)
-            return rd_usage_error("at most %d commands", MAX_COMMANDS);
+        if (j == i) {
+            exit_code = rd_usage_error("empty command between '--' separators");
+            goto done;
+        }
+        if (ncmds == MAX_COMMANDS) {
+            exit_code = rd_usage_error("at most %d commands", MAX_COMMANDS);
+            goto done;
+        }
         struct run_cmd *rc = &cmds[ncmds++];
         memset(rc, 0, sizeof *rc);
         rc->text = join_argv(argv + i, j - i);
@@ -248,124 +266,61 @@ int rd_cmd_run(int argc, char **argv)
     }
 
     char workload[256];
-    if (o.workload) {
-        snprintf(workload, sizeof workload, "%s", o.workload);
+    if (o.facts.workload) {
+        snprintf(workload, sizeof workload, "%s", o.facts.workload);
     } else {
         char first[256];
         snprintf(first, sizeof first, "%.*s", (int)strcspn(cmds[0].text, " \t"), cmds[0].text);
         snprintf(workload, sizeof workload, "%s", basename(first));
     }
+    o.facts.workload = workload;
 
-    const char *store = o.output ? o.output : "-";
     struct rd_outputs outs;
     struct rd_diag d;
     rd_diag_init(&d, NULL);
-    rd_status ps = rd_env_prepare_outputs(store, o.log_dir, o.env, NULL, 0, o.cpus, &outs, &d);
-    if (ps) {
-        exit_code = rd_fail(ps, &d);
+    rd_status st = rd_env_prepare_outputs(session.store, o.log_dir, o.env, NULL, 0, o.cpus,
+                                          &outs, &d);
+    if (st) {
+        exit_code = rd_fail(st, &d);
         goto done;
     }
-    bool to_file = outs.to_file;
-    const char *logs = outs.log_dir;
-    const char *envid = outs.envid;
+    o.facts.env = outs.envid;
 
     /* Number runs after those already stored for the same key. */
-    struct rd_run_index ix;
-    rd_run_index_init(&ix);
-    if (to_file) {
-        rd_status s = rd_run_index_load(&ix, store, &d);
-        for (size_t k = 0; k < ncmds && !s; k++) {
-            for (int ph = 0; ph < 2 && !s; ph++) {
-                struct rd_recordset tmp;
-                rd_recordset_init(&tmp);
-                struct rd_record *r = rd_recordset_add(&tmp);
-                s = r ? fill_record(&o, &cmds[k], workload, envid[0] ? envid : NULL,
-                                    ph ? "measure" : "warmup", 0, r) : RD_ERR_NOMEM;
-                if (!s)
-                    cmds[k].next_run[ph] = rd_run_index_max(&ix, r) + 1;
-                rd_recordset_release(&tmp);
-            }
-        }
-        rd_run_index_release(&ix);
-        if (s) {
-            exit_code = rd_fail(s, &d);
-            goto done;
-        }
-    } else {
-        for (size_t k = 0; k < ncmds; k++)
-            cmds[k].next_run[0] = cmds[k].next_run[1] = 1;
+    st = rd_session_read_store(&session, &d);
+    for (size_t k = 0; k < ncmds && !st; k++) {
+        timed[k].argv = cmds[k].argv;
+        st = add_command_config(&session, &o, &cmds[k], &timed[k].config);
+    }
+    if (st) {
+        exit_code = rd_fail(st, &d);
+        goto done;
     }
 
+    struct run_ui ui = {cmds, workload, rd_stderr_is_interactive()};
+    rd_session_on_report(&session, report, &ui);
+    struct rd_timed_spec spec = {
+        .cmds = timed, .ncmds = ncmds, .warmups = o.warmups, .runs = o.runs,
+        .timeout_s = o.timeout, .prepare = o.prepare, .cleanup = o.cleanup, .cpus = o.cpus,
+        .log_dir = outs.log_dir,
+    };
     rd_proc_catch_signals();
-    bool progress = rd_stderr_is_interactive();
-    long total = (o.warmups + o.runs) * (long)ncmds, done_runs = 0, failed = 0;
-    for (long round = 0; round < o.warmups + o.runs; round++) {
-        int ph = round < o.warmups ? 0 : 1;
-        for (size_t k = 0; k < ncmds; k++) {
-            struct run_cmd *rc = &cmds[k];
-            struct rd_recordset set;
-            rd_recordset_init(&set);
-            struct rd_record *r = rd_recordset_add(&set);
-            char stem[1024];
-            rd_status s = r ? fill_record(&o, rc, workload, envid[0] ? envid : NULL,
-                                          ph ? "measure" : "warmup", rc->next_run[ph], r)
-                            : RD_ERR_NOMEM;
-            if (!s) {
-                log_stem(r, stem, sizeof stem);
-                if (progress)
-                    fprintf(stderr, "\r\033[K[%ld/%ld] %s %s %ld", done_runs + 1, total,
-                            rc->name ? rc->name : workload, ph ? "run" : "warmup", r->run);
-                struct rd_command_spec spec = {
-                    .argv = rc->argv, .cpus = o.cpus, .timeout_s = o.timeout,
-                    .prepare = o.prepare, .cleanup = o.cleanup,
-                    .logs = {.dir = logs, .stem = stem},
-                };
-                rd_diag_init(&d, NULL);
-                s = rd_runner_command(&spec, r, &d);
-            }
-            if (!s)
-                s = rd_store_append_one(store, r, &d);
-            if (!s && to_file == false)
-                fflush(stdout);
-            if (s) {
-                if (progress)
-                    fputs("\r\033[K", stderr);
-                if (rd_proc_interrupted) {
-                    rd_error("interrupted; %ld finished runs are stored", done_runs);
-                    exit_code = rd_proc_interrupt_exit_code();
-                } else {
-                    exit_code = rd_fail(s, &d);
-                }
-                rd_recordset_release(&set);
-                goto done;
-            }
-            if (strcmp(r->status, "ok") != 0) {
-                failed++;
-                if (progress)
-                    fputs("\r\033[K", stderr);
-                rd_warn("%s %s %ld: %s: %s", rc->name ? rc->name : workload, r->phase, r->run,
-                        r->status, rd_record_info(r, "error") ? rd_record_info(r, "error") : "");
-            }
-            const char *dropped = rd_record_info(r, "dropped_metric_lines");
-            if (dropped) {
-                if (progress)
-                    fputs("\r\033[K", stderr);
-                rd_warn("%s %s %ld: metric lines dropped: %s", rc->name ? rc->name : workload,
-                        r->phase, r->run, dropped);
-            }
-            rc->next_run[ph]++;
-            done_runs++;
-            rd_recordset_release(&set);
-        }
-    }
-    if (progress)
+    st = rd_timed_runs(&session, &spec, &d);
+    if (ui.progress)
         fputs("\r\033[K", stderr);
-    if (failed)
+    if (st && rd_proc_interrupted) {
+        rd_error("interrupted; %ld finished runs are stored", session.stored);
+        exit_code = rd_proc_interrupt_exit_code();
+    } else if (st) {
+        exit_code = rd_fail(st, &d);
+    } else if (session.failed) {
         exit_code = RD_EXIT_RUN_FAILED;
+    }
 done:
     for (size_t k = 0; k < ncmds; k++) {
         free(cmds[k].argv);
         free(cmds[k].text);
     }
+    rd_session_release(&session);
     return exit_code;
 }

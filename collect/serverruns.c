@@ -1,0 +1,33 @@
+/*
+ * serverruns.c - server sessions of `http` (see serverruns.h).
+ */
+#include "serverruns.h"
+
+#include <stdio.h>
+
+rd_status rd_server_runs(struct rd_session *s, struct rd_session_config *cfg,
+                         struct rd_http_spec *spec, long runs, bool fresh_server,
+                         struct rd_diag *d)
+{
+    long first_run = cfg->next_run[RD_PHASE_MEASURE];
+    long first_warm = cfg->next_run[RD_PHASE_WARMUP];
+    char stem[1024], slug[512];
+    rd_runner_slug(cfg->tmpl.workload, slug, sizeof slug);
+    spec->logs.stem = stem;
+    struct rd_session_sink sink = {s, cfg};
+    long sessions = fresh_server ? runs : 1;
+    rd_status st = RD_OK;
+    for (long k = 0; k < sessions && !st; k++) {
+        snprintf(stem, sizeof stem, "%s/session-%ld", slug, first_run + k);
+        rd_diag_init(d, NULL);
+        st = rd_runner_http_session(spec, &cfg->tmpl, first_warm + k * spec->warmups,
+                                    first_run + k, fresh_server ? 1 : (int)runs,
+                                    rd_session_emit, NULL, &sink, d);
+        if (st == RD_ERR_RUN_FAILED)
+            st = RD_OK;  /* the failed runs are stored, and were reported */
+    }
+    /* The numbers are taken whether or not every run came to be stored. */
+    cfg->next_run[RD_PHASE_WARMUP] = first_warm + sessions * spec->warmups;
+    cfg->next_run[RD_PHASE_MEASURE] = first_run + (fresh_server ? sessions : runs);
+    return st;
+}

@@ -1,0 +1,213 @@
+/*
+ * session.c - one collection session (see session.h).
+ *
+ * Every run is appended the moment it ends (rd_store_append_one fsyncs), so
+ * an interrupt loses at most the run in flight; the index is updated only
+ * once the record is in the store, so what the session says it holds is
+ * what a reader of the store finds.
+ */
+#include "session.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runner.h"
+#include "rundown/array.h"
+#include "rundown/store.h"
+
+void rd_run_facts_init(struct rd_run_facts *f)
+{
+    memset(f, 0, sizeof *f);
+    rd_label_args_init(&f->labels);
+}
+
+rd_status rd_run_facts_apply(const struct rd_run_facts *f, struct rd_record *r)
+{
+    if (f->workload)
+        RD_TRY(rd_record_set(r, &r->workload, f->workload));
+    if (f->suite)
+        RD_TRY(rd_record_set(r, &r->suite, f->suite));
+    if (f->env && f->env[0])
+        RD_TRY(rd_record_set(r, &r->env, f->env));
+    if (f->phase)
+        RD_TRY(rd_record_set(r, &r->phase, f->phase));
+    for (size_t k = 0; k < f->labels.len; k++)
+        RD_TRY(rd_record_set_label(r, f->labels.keys[k], f->labels.values[k]));
+    return RD_OK;
+}
+
+const char *rd_phase_name(enum rd_phase phase)
+{
+    return phase == RD_PHASE_WARMUP ? "warmup" : "measure";
+}
+
+static enum rd_phase phase_of(const struct rd_record *r)
+{
+    return r->phase && strcmp(r->phase, "warmup") == 0 ? RD_PHASE_WARMUP : RD_PHASE_MEASURE;
+}
+
+void rd_session_init(struct rd_session *s, const char *store)
+{
+    memset(s, 0, sizeof *s);
+    s->store = store ? store : "-";
+    s->to_file = strcmp(s->store, "-") != 0;
+    rd_run_index_init(&s->ix);
+    rd_arena_init(&s->arena);
+    rd_recordset_init(&s->kept);
+}
+
+void rd_session_release(struct rd_session *s)
+{
+    for (size_t i = 0; i < s->nconfigs; i++)
+        free(s->configs[i]);
+    free(s->configs);
+    rd_run_index_release(&s->ix);
+    rd_arena_release(&s->arena);
+    rd_recordset_release(&s->kept);
+    rd_session_init(s, s->store);
+}
+
+void rd_session_on_report(struct rd_session *s, rd_session_report_fn fn, void *ctx)
+{
+    s->report = fn;
+    s->report_ctx = ctx;
+}
+
+void rd_session_keep_records(struct rd_session *s)
+{
+    s->keep = true;
+}
+
+static rd_status keep_copy(void *ctx, const struct rd_record *rec)
+{
+    struct rd_session *s = ctx;
+    struct rd_record *r = rd_recordset_add(&s->kept);
+    return r ? rd_record_copy(r, rec) : RD_ERR_NOMEM;
+}
+
+rd_status rd_session_read_store(struct rd_session *s, struct rd_diag *d)
+{
+    if (!s->to_file)
+        return RD_OK;
+    return rd_run_index_load_each(&s->ix, s->store, s->keep ? keep_copy : NULL, s, d);
+}
+
+/* The key of cfg's series in 'phase'. */
+static struct rd_run_key config_key(const struct rd_session_config *cfg, enum rd_phase phase)
+{
+    return (struct rd_run_key){cfg->tmpl.suite, cfg->tmpl.workload, cfg->id,
+                               rd_phase_name(phase)};
+}
+
+rd_status rd_session_add_config(struct rd_session *s, const struct rd_record *tmpl,
+                                struct rd_session_config **out)
+{
+    RD_TRY(RD_ARRAY_GROW(s->configs, s->cap, s->nconfigs + 1));
+    struct rd_session_config *cfg = calloc(1, sizeof *cfg);
+    if (!cfg)
+        return RD_ERR_NOMEM;
+    cfg->index = s->nconfigs;
+    rd_record_init(&cfg->tmpl, &s->arena);
+    struct rd_buf id = RD_BUF_INIT;
+    rd_status st = rd_record_copy(&cfg->tmpl, tmpl);
+    if (!st)
+        st = rd_record_config_id(&cfg->tmpl, &id);
+    if (!st && !(cfg->id = rd_arena_strdup(&s->arena, id.ptr)))
+        st = RD_ERR_NOMEM;
+    rd_buf_release(&id);
+    if (st) {
+        free(cfg);
+        return st;
+    }
+    for (int ph = RD_PHASE_WARMUP; ph <= RD_PHASE_MEASURE; ph++) {
+        struct rd_run_key key = config_key(cfg, (enum rd_phase)ph);
+        const struct rd_run_series *se = rd_run_index_series(&s->ix, &key);
+        cfg->next_run[ph] = (se ? se->last : 0) + 1;
+    }
+    s->configs[s->nconfigs++] = cfg;
+    *out = cfg;
+    return RD_OK;
+}
+
+rd_status rd_session_begin_run(struct rd_session *s, struct rd_session_config *cfg,
+                               enum rd_phase phase, long run, struct rd_record *rec)
+{
+    (void)s;
+    RD_TRY(rd_record_copy(rec, &cfg->tmpl));
+    RD_TRY(rd_record_set(rec, &rec->phase, rd_phase_name(phase)));
+    rec->run = run > 0 ? run : cfg->next_run[phase];
+    if (rec->run >= cfg->next_run[phase])
+        cfg->next_run[phase] = rec->run + 1;
+    return RD_OK;
+}
+
+void rd_session_plan_steps(struct rd_session *s, size_t steps)
+{
+    s->steps = steps;
+}
+
+static void report(struct rd_session *s, enum rd_session_event_kind kind,
+                   const struct rd_session_config *cfg, const struct rd_record *rec)
+{
+    if (!s->report)
+        return;
+    struct rd_session_event ev = {kind, s->step, s->steps, cfg, rec};
+    s->report(s->report_ctx, &ev);
+}
+
+void rd_session_starting(struct rd_session *s, size_t step,
+                         const struct rd_session_config *cfg, const struct rd_record *rec)
+{
+    s->step = step;
+    report(s, RD_SESSION_STARTING, cfg, rec);
+}
+
+rd_status rd_session_store(struct rd_session *s, struct rd_session_config *cfg,
+                           const struct rd_record *rec, struct rd_diag *d)
+{
+    RD_TRY(rd_store_append_one(s->store, rec, d));
+    if (!s->to_file)
+        fflush(stdout);
+    RD_TRY(rd_run_index_add(&s->ix, rec));
+    if (s->keep)
+        RD_TRY(keep_copy(s, rec));
+    bool ok = rec->status && strcmp(rec->status, "ok") == 0;
+    s->stored++;
+    s->failed += !ok;
+    if (cfg) {
+        cfg->stored[phase_of(rec)]++;
+        cfg->failed += !ok;
+    }
+    report(s, RD_SESSION_STORED, cfg, rec);
+    return RD_OK;
+}
+
+bool rd_session_holds(const struct rd_session *s, const struct rd_run_key *key, long run)
+{
+    return rd_run_index_contains(&s->ix, key, run);
+}
+
+const struct rd_run_series *rd_session_series(const struct rd_session *s,
+                                              const struct rd_run_key *key)
+{
+    return rd_run_index_series(&s->ix, key);
+}
+
+const struct rd_recordset *rd_session_records(const struct rd_session *s)
+{
+    return &s->kept;
+}
+
+rd_status rd_session_emit(void *vsink, const struct rd_record *rec, struct rd_diag *d)
+{
+    struct rd_session_sink *sink = vsink;
+    return rd_session_store(sink->session, sink->config, rec, d);
+}
+
+bool rd_session_warmup_stored(void *vsink, long run)
+{
+    struct rd_session_sink *sink = vsink;
+    struct rd_run_key key = config_key(sink->config, RD_PHASE_WARMUP);
+    return rd_session_holds(sink->session, &key, run);
+}

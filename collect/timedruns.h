@@ -1,0 +1,46 @@
+/*
+ * timedruns.h - the loop of `rundown-collect run`: timed runs of one or
+ * more commands, the job hyperfine does, each stored through a session.
+ *
+ * Several commands are run interleaved, A B C A B C, so that drift over
+ * the session (heat, a background job) spreads over all of them instead of
+ * biasing the last.
+ */
+#ifndef RUNDOWN_TIMEDRUNS_H
+#define RUNDOWN_TIMEDRUNS_H
+
+#include <stddef.h>
+
+#include "session.h"
+#include "rundown/status.h"
+
+/** One command and the session config its runs are stored as. */
+struct rd_timed_command {
+    char *const *argv;
+    struct rd_session_config *config;
+};
+
+struct rd_timed_spec {
+    const struct rd_timed_command *cmds;
+    size_t ncmds;
+    long warmups, runs;     /* per command */
+    double timeout_s;       /* per run; 0: none */
+    const char *prepare;    /* sh -c before each run, untimed; NULL: none */
+    const char *cleanup;    /* sh -c after each run, untimed; NULL: none */
+    const char *cpus;       /* pin every run; NULL: no pinning */
+    const char *log_dir;    /* keep each run's output here; NULL: none */
+};
+
+/**
+ * Runs 'warmups' rounds (phase warmup) then 'runs' rounds (phase measure);
+ * a round runs every command once, in order. Each run is numbered by its
+ * config, reported as a step (RD_SESSION_STARTING; steps are all the runs)
+ * and stored the moment it ends. Logs are "<workload>/<label values>-
+ * [warmup-]<run>" under log_dir. A failed or timed-out run is data; the
+ * first error that stops the loop is returned (an interrupt: RD_ERR_IO,
+ * d "interrupted", rd_proc_interrupted set), the runs before it stored.
+ */
+rd_status rd_timed_runs(struct rd_session *s, const struct rd_timed_spec *spec,
+                        struct rd_diag *d);
+
+#endif

@@ -1,0 +1,262 @@
+/*
+ * suite - `rundown-collect suite`: runs a whole rundown.suite/1 experiment.
+ *
+ * Order of work: load and check the suite (every placeholder of every
+ * config), build the plan, apply --shard, --only and --resume, check the
+ * machine (programs, ports), record the environment, and only then run
+ * (suiterun.c, through a session that appends every run to
+ * DIR/<suite>.jsonl and fsyncs it as it ends). This file reads the command
+ * line, prints the plan of --dry-run and the progress, and maps the outcome
+ * to an exit code.
+ */
+#include <getopt.h>
+#include <libgen.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "plan.h"
+#include "proc.h"
+#include "runner.h"
+#include "session.h"
+#include "suite.h"
+#include "suiterun.h"
+#include "rundown/cli.h"
+#include "rundown/fsutil.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+        "usage: rundown-collect suite [--resume] [--only PATTERN] [--shard I/N]\n"
+        "                             [--dry-run] [-o DIR] SUITE.json\n"
+        "\n"
+        "Runs the experiment described by SUITE.json (rundown.suite/1, see\n"
+        "docs/suite.md): checks it completely, records the environment in\n"
+        "DIR/env-ID.json, and appends one record per run to DIR/<suite>.jsonl,\n"
+        "fsynced as each run ends. Logs go to DIR/logs/.\n"
+        "\n"
+        "  -o, --output DIR    where the store, environment and logs go (default .)\n"
+        "      --resume        skip runs already in the store (suite, workload,\n"
+        "                      config, run, phase)\n"
+        "      --only PATTERN  only workloads or workload/config-id matching the\n"
+        "                      shell pattern, e.g. 'cpu-*' or '*runtime=bun*'\n"
+        "      --shard I/N     only every N-th measured run, starting with the I-th\n"
+        "      --dry-run       check and print the plan; run nothing\n"
+        "  -h, --help          this text\n"
+        "\n"
+        "Exit codes: 0 every run ok, 1 invalid suite, 3 system error (port in use),\n"
+        "4 a run failed or timed out (all runs are stored), 128+N after signal N\n"
+        "(130 SIGINT, 143 SIGTERM, 129 SIGHUP).\n");
+}
+
+/* What the session's reports need: the plan, to name the item in flight. */
+struct suite_ui {
+    const struct rd_suite *suite;
+    const struct rd_plan *plan;
+    bool progress;      /* a progress line is shown on stderr */
+};
+
+/* The progress line before each plan item; a warning after each run that
+ * failed or lost metric lines. */
+static void report(void *vui, const struct rd_session_event *ev)
+{
+    const struct suite_ui *ui = vui;
+    if (ev->kind == RD_SESSION_STARTING) {
+        if (!ui->progress)
+            return;
+        const struct rd_plan_item *it = &ui->plan->items[ev->step];
+        const struct rd_suite_workload *w = &ui->suite->workloads[it->workload];
+        fprintf(stderr, "\r\033[K[%zu/%zu] %s", ev->step + 1, ev->steps, w->name);
+        for (size_t j = 0; j < w->nkeys; j++)
+            fprintf(stderr, " %s", rd_suite_value(w, it->config, j));
+        fprintf(stderr, " %s %ld", it->warmup ? "warmup" : "run", it->run);
+        return;
+    }
+    const struct rd_record *rec = ev->rec;
+    if (strcmp(rec->status, "ok") != 0) {
+        struct rd_buf id = RD_BUF_INIT;
+        rd_record_config_id(rec, &id);
+        const char *err = rd_record_info(rec, "error");
+        if (ui->progress)
+            fputs("\r\033[K", stderr);
+        rd_warn("%s %s %s %ld: %s%s%s", rec->workload, id.ptr, rec->phase, rec->run,
+                rec->status, err ? ": " : "", err ? err : "");
+        rd_buf_release(&id);
+    }
+    const char *dropped = rd_record_info(rec, "dropped_metric_lines");
+    if (dropped) {
+        if (ui->progress)
+            fputs("\r\033[K", stderr);
+        rd_warn("%s %s %ld: metric lines dropped: %s", rec->workload, rec->phase, rec->run,
+                dropped);
+    }
+}
+
+/* Prints argv joined, after 'before'. */
+static void print_argv(const char *before, char **argv)
+{
+    struct rd_buf b = RD_BUF_INIT;
+    if (rd_argv_join(argv, SIZE_MAX, &b) == RD_OK)
+        printf("%s%s", before, b.ptr);
+    rd_buf_release(&b);
+}
+
+static void print_item(const struct rd_suite *s, size_t n, const struct rd_plan_item *it)
+{
+    const struct rd_suite_workload *w = &s->workloads[it->workload];
+    struct rd_arena a;
+    rd_arena_init(&a);
+    struct rd_diag d;
+    rd_diag_init(&d, NULL);
+    printf("%zu %s ", n, w->name);
+    for (size_t k = 0; k < w->nkeys; k++)
+        printf("%s%s=%s", k ? "," : "", w->keys[k], rd_suite_value(w, it->config, k));
+    if (!w->nkeys)
+        printf("-");
+    printf(" %s %ld", it->warmup ? "warmup" : "measure", it->run);
+    char **argv;
+    if (!w->is_server) {
+        if (rd_suite_expand_argv(s, it->workload, it->config, RD_FIELD_COMMAND, &a, &argv, &d) == RD_OK)
+            print_argv(": ", argv);
+    } else {
+        if (rd_suite_expand_argv(s, it->workload, it->config, RD_FIELD_SERVER, &a, &argv, &d) == RD_OK)
+            print_argv(": server ", argv);
+        if (rd_suite_expand_argv(s, it->workload, it->config, RD_FIELD_LOAD, &a, &argv, &d) == RD_OK)
+            print_argv("; load ", argv);
+        if (w->background.n &&
+            rd_suite_expand_argv(s, it->workload, it->config, RD_FIELD_BACKGROUND, &a, &argv, &d) == RD_OK)
+            print_argv("; background ", argv);
+    }
+    printf("\n");
+    rd_arena_release(&a);
+}
+
+int rd_cmd_suite(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"resume", no_argument, NULL, 'r'},
+        {"only", required_argument, NULL, 'O'},
+        {"shard", required_argument, NULL, 'S'},
+        {"dry-run", no_argument, NULL, 'n'},
+        {"output", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    bool resume = false, dry = false;
+    const char *only = NULL, *dir = ".";
+    unsigned shard_i = 1, shard_n = 1;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'r': resume = true; break;
+        case 'O': only = optarg; break;
+        case 'S':
+            if (!rd_shard_parse(optarg, &shard_i, &shard_n))
+                return rd_usage_error("expected --shard I/N with 1 <= I <= N, got '%s'", optarg);
+            break;
+        case 'n': dry = true; break;
+        case 'o': dir = optarg; break;
+        case 'h': usage(stdout); return RD_EXIT_OK;
+        default: return rd_usage_error("invalid option");
+        }
+    }
+    if (optind + 1 != argc)
+        return rd_usage_error("suite needs exactly one SUITE.json");
+
+    struct rd_suite s;
+    struct rd_plan plan;
+    struct rd_diag d;
+    rd_diag_init(&d, argv[optind]);
+    rd_plan_init(&plan);
+    int exit_code = RD_EXIT_OK;
+    rd_status st = rd_suite_load(&s, argv[optind], &d);
+    if (!st) st = rd_plan_build(&s, &plan, &d);
+    if (!st) st = rd_plan_shard(&plan, shard_i, shard_n);
+    if (!st && only) st = rd_plan_only(&s, &plan, only);
+    if (st) {
+        exit_code = rd_fail(st, &d);
+        goto out;
+    }
+    char store[4096];
+    snprintf(store, sizeof store, "%s/%s.jsonl", dir, s.name);
+    struct rd_session session;
+    rd_session_init(&session, store);
+    if (resume) {
+        rd_diag_init(&d, store);
+        st = rd_session_read_store(&session, &d);
+        if (!st) {
+            size_t before = plan.len;
+            st = rd_plan_drop_stored(&s, &plan, &session.ix);
+            if (!st && !dry && before != plan.len)
+                rd_note("resume: %zu of %zu runs are already in %s", before - plan.len, before,
+                        store);
+        }
+        if (st) {
+            exit_code = rd_fail(st, &d);
+            goto out_session;
+        }
+    }
+    bool *keep = calloc(s.nworkloads + 1, sizeof *keep);
+    for (size_t k = 0; keep && k < plan.len; k++)
+        keep[plan.items[k].workload] = true;
+    rd_diag_init(&d, NULL);
+    st = keep ? rd_suite_check_system(&s, keep, &d) : RD_ERR_NOMEM;
+    if (st) {
+        exit_code = rd_fail(st, &d);
+        goto out_keep;
+    }
+    static const char *const orders[] = {"interleaved", "random", "grouped"};
+    if (dry) {
+        printf("suite %s: %zu runs, order %s", s.name, plan.len, orders[s.order]);
+        if (s.order == RD_ORDER_RANDOM)
+            printf(", seed %llu", (unsigned long long)s.seed);
+        if (shard_n > 1)
+            printf(", shard %u/%u", shard_i, shard_n);
+        printf("\n");
+        for (size_t k = 0; k < plan.len; k++)
+            print_item(&s, k + 1, &plan.items[k]);
+        goto out_keep;
+    }
+    if (plan.len == 0) {
+        rd_note("nothing to run");
+        goto out_keep;
+    }
+    char envid[64], logdir[4096];
+    rd_diag_init(&d, NULL);
+    st = rd_mkdir_p(dir, &d);
+    if (!st)
+        st = rd_suite_capture_env(&s, keep, dir, envid, sizeof envid, &d);
+    if (st) {
+        exit_code = rd_fail(st, &d);
+        goto out_keep;
+    }
+    snprintf(logdir, sizeof logdir, "%s/logs", dir);
+    struct suite_ui ui = {&s, &plan, false};
+    rd_session_on_report(&session, report, &ui);
+    rd_proc_catch_signals();
+    ui.progress = rd_stderr_is_interactive();
+    struct rd_suite_run run = {&s, &plan, &session, envid, logdir};
+    st = rd_suite_run_plan(&run, &d);
+    if (ui.progress)
+        fputs("\r\033[K", stderr);
+    if (st && rd_proc_interrupted) {
+        rd_error("interrupted: finished runs are in %s; continue with --resume", store);
+        exit_code = rd_proc_interrupt_exit_code();
+    } else if (st) {
+        exit_code = rd_fail(st, &d);
+    } else if (session.failed) {
+        rd_note("%ld runs failed or timed out; they are stored in %s", session.failed, store);
+        exit_code = RD_EXIT_RUN_FAILED;
+    }
+out_keep:
+    free(keep);
+out_session:
+    rd_session_release(&session);
+out:
+    rd_plan_release(&plan);
+    rd_suite_release(&s);
+    return exit_code;
+}

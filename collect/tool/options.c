@@ -1,0 +1,21 @@
+/*
+ * options - the options shared by subcommands (see options.h).
+ */
+#include "options.h"
+
+#include "rundown/cli.h"
+
+int rd_tool_fact_option(int c, char *arg, struct rd_run_facts *facts, const char **output)
+{
+    switch (c) {
+    case 'w': facts->workload = arg; return RD_EXIT_OK;
+    case 'l':
+        if (rd_label_args_add(&facts->labels, arg) != RD_OK)
+            return rd_usage_error("expected -l KEY=VALUE with a KEY of letters, digits, "
+                                  "'_', '-' or '.', got '%s'", arg);
+        return RD_EXIT_OK;
+    case 's': facts->suite = arg; return RD_EXIT_OK;
+    case 'o': *output = arg; return RD_EXIT_OK;
+    default: return -1;
+    }
+}

@@ -1,0 +1,27 @@
+/*
+ * options.h - the command-line options that more than one subcommand of
+ * rundown-collect takes: those that give the facts of every run (the
+ * template record of a session) and the store.
+ */
+#ifndef RUNDOWN_TOOL_OPTIONS_H
+#define RUNDOWN_TOOL_OPTIONS_H
+
+#include <getopt.h>
+
+#include "session.h"
+
+/** Their rows of a getopt_long table. */
+#define RD_TOOL_FACT_OPTIONS                         \
+    {"workload", required_argument, NULL, 'w'},      \
+    {"label", required_argument, NULL, 'l'},         \
+    {"suite", required_argument, NULL, 's'},         \
+    {"output", required_argument, NULL, 'o'}
+
+/**
+ * Takes option c (with its argument) when it is -w, -l, -s or -o: returns
+ * -1 when it is none of them, else an exit code (RD_EXIT_OK, or
+ * RD_EXIT_USAGE once the message is printed).
+ */
+int rd_tool_fact_option(int c, char *arg, struct rd_run_facts *facts, const char **output);
+
+#endif
