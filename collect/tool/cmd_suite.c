@@ -32,7 +32,7 @@ static void usage(FILE *out)
         "usage: rundown-collect suite [--resume] [--only PATTERN] [--shard I/N]\n"
         "                             [--dry-run] [-o DIR] SUITE.json\n"
         "\n"
-        "Runs the experiment described by SUITE.json (rundown.suite/1, see\n"
+        "Runs the experiment described by SUITE.json (" RD_SUITE_SCHEMA ", see\n"
         "docs/suite.md): checks it completely, records the environment in\n"
         "DIR/env-ID.json, and appends one record per run to DIR/<suite>.jsonl,\n"
         "fsynced as each run ends. Logs go to DIR/logs/.\n"
