@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "httpcommon.h"
+#include "loadjudge.h"
 #include "importer.h"
 
 #define MAX_TOKENS 16
@@ -394,15 +395,18 @@ static rd_status finish(struct ab_run *a, const struct rd_line *start)
             RD_TRY(set(a, "requests", 0));
         /* Requests may have completed before the abort: the run failed
          * anyway, whatever the counts say. */
-        RD_TRY(rd_record_set(r, &r->status, "failed"));
         struct rd_buf why = RD_BUF_INIT;
         rd_status s = rd_buf_addstr(&why, "ab stopped without a report: ");
         if (!s)
             s = a->failure.len ? rd_buf_add(&why, a->failure.ptr, a->failure.len)
                                : rd_buf_addstr(&why, "a fatal error (its message is on "
                                                      "ab's stderr)");
-        if (!s)
-            s = rd_record_set_info(r, "failure", why.ptr);
+        if (!s) {
+            struct rd_load_tally tally;
+            rd_load_tally_from_metrics(&tally, r);
+            tally.stopped = why.ptr;
+            s = rd_load_judge(r, &tally);
+        }
         rd_buf_release(&why);
         return s;
     }
@@ -438,7 +442,7 @@ static rd_status finish(struct ab_run *a, const struct rd_line *start)
         RD_TRY(rd_record_set_info(r, "note",
                                   "failed_length counts responses whose length differed from "
                                   "the first one (dynamic pages); it does not fail the run"));
-    RD_TRY(rd_http_judge(r));
+    RD_TRY(rd_load_judge_metrics(r));
     if (a->failure.len) {
         /* A SANE() warning about the statistics is not a failure. */
         RD_TRY(rd_record_set_info(r, "ab_warning", a->failure.ptr));

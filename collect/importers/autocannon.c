@@ -18,6 +18,7 @@
 
 #include "importer.h"
 #include "jsonimport.h"
+#include "loadjudge.h"
 #include "textscan.h"
 #include "rundown/buf.h"
 #include "rundown/units.h"
@@ -134,6 +135,14 @@ static rd_status json_info_str(struct rd_jdoc *doc, struct rd_record *r,
     if (!s && v)
         s = rd_record_set_info(r, info, v->valuestring);
     return s;
+}
+
+/* autocannon's errors are connection errors plus timeouts (its footer:
+ * "12 errors (10 timeouts)"), so the rest of the errors are connect errors. */
+static void socket_errors(struct rd_load_tally *t, double errors, double timeouts)
+{
+    t->errors_timeout = timeouts;
+    t->errors_connect = errors > timeouts ? errors - timeouts : 0;
 }
 
 static rd_status json_run(struct rd_jdoc *doc, void *ctx)
@@ -297,11 +306,16 @@ static rd_status json_run(struct rd_jdoc *doc, void *ctx)
         (s = json_count(doc, r, thr, "total", "bytes_total", NULL)))
         return s;
 
-    /* Failures are data: the counts stay, the run is marked failed. */
-    if (errors > 0 || timeouts > 0 || non2xx > 0 || mism > 0 || completed == 0 ||
-        c2xx == 0)
-        r->status = "failed";
-    return RD_OK;
+    struct rd_load_tally t;
+    rd_load_tally_init(&t);
+    socket_errors(&t, errors, timeouts);
+    t.non_2xx = non2xx;
+    rd_load_add_failed(&t, "mismatched responses", mism, NULL);
+    if (completed >= 0)
+        t.requests = completed;
+    if (c2xx >= 0)
+        t.responses_2xx = c2xx;
+    return rd_load_judge(r, &t);
 }
 
 /* ------------------------------------------------------------------ text */
@@ -321,8 +335,10 @@ struct textrun {
     double interval_ms;
     struct rd_record *rec;
     size_t index; /* in the recordset: records move as the set grows */
-    double errors, non2xx, mism, rps;
-    bool failed_hint;
+    double errors, timeouts, non2xx, mism;
+    /* The footer's counts as printed when it rounded them ("2k (1k
+     * timeouts)", "1k"), for the failure; "" when exact. */
+    char errors_shown[64], mism_shown[32];
 };
 
 /* Splits a table row into trimmed cells; returns the count, or -1 when the
@@ -585,12 +601,23 @@ static rd_status finish_run(struct textctx *c, unsigned line)
                                    c->run.interval_ms);
         }
     }
+    struct rd_load_tally t;
+    rd_load_tally_init(&t);
+    if (c->run.errors_shown[0])
+        rd_load_add_failed(&t, "socket errors", c->run.errors, c->run.errors_shown);
+    else
+        socket_errors(&t, c->run.errors, c->run.timeouts);
+    t.non_2xx = c->run.non2xx;
+    rd_load_add_failed(&t, "mismatched responses", c->run.mism,
+                       c->run.mism_shown[0] ? c->run.mism_shown : NULL);
+    /* The text has no count of completed requests; a mean rate of 0 (or
+     * none) means no sample interval completed one. */
     double rps = NAN;
     rd_record_metric(r, "rps", &rps);
-    if (c->run.errors > 0 || c->run.non2xx > 0 || c->run.mism > 0 || !(rps > 0))
-        r->status = "failed";
+    if (!(rps > 0))
+        t.requests = 0;
     c->run.any = false;
-    return RD_OK;
+    return rd_load_judge(r, &t);
 }
 
 static rd_status table_row(struct textctx *c, const struct rd_line *ln)
@@ -816,15 +843,24 @@ static rd_status text_line(struct textctx *c, const struct rd_line *ln)
     if (n == 4 && rd_token_is(&t[1], "errors") && t[2].len > 1 && t[2].ptr[0] == '(' &&
         rd_token_is(&t[3], "timeouts)")) {
         struct rd_token num = { t[2].ptr + 1, t[2].len - 1, t[2].col + 1 };
-        if (parse_footer_count(&t[0], &v, &exact))
+        bool errors_exact;
+        if (parse_footer_count(&t[0], &v, &errors_exact))
             return token_fail(c, ln, &t[0], "an error count like '12' or '2k'");
         c->run.errors = v;
         snprintf(buf, sizeof buf, "%.*s", (int)t[0].len, t[0].ptr);
-        s = exact ? rd_record_set_metric(r, "errors", v) : rd_record_set_info(r, "errors", buf);
+        s = errors_exact ? rd_record_set_metric(r, "errors", v)
+                         : rd_record_set_info(r, "errors", buf);
         if (s)
             return s;
         if (parse_footer_count(&num, &v, &exact))
             return token_fail(c, ln, &num, "a timeout count like '10' or '1k'");
+        c->run.timeouts = v;
+        /* Rounded counts cannot be split into connect errors and timeouts:
+         * the failure shows them as autocannon printed them. */
+        c->run.errors_shown[0] = '\0';
+        if (!errors_exact || !exact)
+            snprintf(c->run.errors_shown, sizeof c->run.errors_shown, "%.*s (%.*s timeouts)",
+                     (int)t[0].len, t[0].ptr, (int)num.len, num.ptr);
         snprintf(buf, sizeof buf, "%.*s", (int)num.len, num.ptr);
         return exact ? rd_record_set_metric(r, "errors_timeout", v)
                      : rd_record_set_info(r, "errors_timeout", buf);
@@ -834,6 +870,7 @@ static rd_status text_line(struct textctx *c, const struct rd_line *ln)
             return token_fail(c, ln, &t[0], "a mismatch count");
         c->run.mism = v;
         snprintf(buf, sizeof buf, "%.*s", (int)t[0].len, t[0].ptr);
+        snprintf(c->run.mism_shown, sizeof c->run.mism_shown, "%s", exact ? "" : buf);
         return exact ? rd_record_set_metric(r, "mismatches", v)
                      : rd_record_set_info(r, "mismatches", buf);
     }

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "httpcommon.h"
+#include "loadjudge.h"
 #include "importer.h"
 
 #define MAX_TOKENS 16
@@ -336,7 +337,7 @@ static rd_status finish_run(struct hey_run *h)
         RD_TRY(rd_record_set_info(r, "warning",
                                   "hey keeps only the first 1000000 results: status counts, "
                                   "percentiles and averages cover those"));
-    return rd_http_judge(r);
+    return rd_load_judge_metrics(r);
 }
 
 /* One report from its "Summary:" line up to the next one or the end. */
@@ -521,7 +522,7 @@ static rd_status parse_csv(const struct rd_import_input *in, struct rd_lines *it
                                    "summarised from -o csv rows; hey leaves failed requests "
                                    "out of the csv, so errors are unknown");
         if (!s)
-            s = rd_http_judge(r);
+            s = rd_load_judge_metrics(r);
     }
     free(lat);
     return s;

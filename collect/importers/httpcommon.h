@@ -4,8 +4,8 @@
  *
  * Two kinds of help: reading one token as a number with a unit and, on
  * failure, writing the house message "expected X, got 'Y'" at the token's
- * line and column; and the rules every load-tool record shares (percentile
- * metric names, when a run counts as failed).
+ * line and column; and the percentile metric names every load-tool record
+ * shares. When a run counts as failed is loadjudge.h's to say.
  */
 #ifndef RUNDOWN_HTTPCOMMON_H
 #define RUNDOWN_HTTPCOMMON_H
@@ -81,17 +81,5 @@ double rd_decimal_scale(double v, int exp10);
  */
 bool rd_percentile_metric_name(const char *prefix, const char *label, size_t len,
                                const char *suffix, char *out, size_t size);
-
-/**
- * Judges a load-tool record from its metrics, after the importer has set
- * them: status "failed" when requests is 0 or missing, or when any of
- * errors_connect, errors_read, errors_write, errors_timeout, errors_other or
- * non_2xx is above 0; otherwise "ok". A failed run gets info "failure"
- * naming the counts ("socket errors: read 236; no completed requests"). The
- * counts themselves are left in place: failures are data. Tool-specific
- * failure counts (ab's failed_length, ...) are mapped by the importer onto
- * errors_* when they are real errors; the judge does not guess.
- */
-rd_status rd_http_judge(struct rd_record *r);
 
 #endif

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "httpcommon.h"
+#include "loadjudge.h"
 #include "rundown/json.h"
 #include "wrkfamily.h"
 
@@ -753,7 +754,7 @@ static rd_status parse_report(struct parser *p, const struct rd_line *running,
         RD_TRY(rd_record_set_info(r, "warning",
                                   "measured runtime is under half the test duration; "
                                   "rates may be wrong"));
-    return rd_http_judge(r);
+    return rd_load_judge_metrics(r);
 }
 
 /* A run that never started: wrk could not connect and printed no report.
@@ -766,12 +767,14 @@ static rd_status parse_connect_failure(struct parser *p, const struct rd_line *l
     RD_TRY(rd_record_set(r, &r->tool, p->fl == RD_WRK2 ? "wrk2" : "wrk"));
     RD_TRY(set_command_facts(p, r));
     RD_TRY(rd_record_set_metric(r, "requests", 0));
-    RD_TRY(rd_http_judge(r));
     struct rd_line t = rd_line_trim(*l);
     char *msg = rd_arena_strndup(r->arena, t.ptr, t.len);
     if (!msg)
         return RD_ERR_NOMEM;
-    return rd_record_set_info(r, "failure", msg);
+    struct rd_load_tally tally;
+    rd_load_tally_from_metrics(&tally, r);
+    tally.stopped = msg;
+    return rd_load_judge(r, &tally);
 }
 
 rd_status rd_wrk_family_parse(const struct rd_import_input *in, enum rd_wrk_flavour fl,
