@@ -614,9 +614,13 @@ static int detect_ab(const struct rd_import_input *in)
     return score > 95 ? 95 : score;
 }
 
+static const char *const version_argv[] = { "ab", "-V", NULL };
+
 const struct rd_importer rd_importer_ab = {
     .name = "ab",
     .description = "ApacheBench report (or the banner and error of a run that stopped)",
+    .version_argv = version_argv,
+    .load = true,
     .detect = detect_ab,
     .parse = parse_ab,
 };

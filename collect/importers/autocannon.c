@@ -1053,9 +1053,13 @@ static rd_status parse(const struct rd_import_input *in, struct rd_recordset *ou
     return s;
 }
 
+static const char *const version_argv[] = { "autocannon", "--version", NULL };
+
 const struct rd_importer rd_importer_autocannon = {
-    TOOL,
-    "autocannon --json lines and text report (stderr tables)",
-    detect,
-    parse,
+    .name = TOOL,
+    .description = "autocannon --json lines and text report (stderr tables)",
+    .version_argv = version_argv,
+    .load = true,
+    .detect = detect,
+    .parse = parse,
 };

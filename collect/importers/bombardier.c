@@ -545,9 +545,13 @@ static rd_status parse(const struct rd_import_input *in, struct rd_recordset *ou
     return s;
 }
 
+static const char *const version_argv[] = { "bombardier", "--version", NULL };
+
 const struct rd_importer rd_importer_bombardier = {
-    TOOL,
-    "bombardier text result (with -l) and -o json (with or without -p r)",
-    detect,
-    parse,
+    .name = TOOL,
+    .description = "bombardier text result (with -l) and -o json (with or without -p r)",
+    .version_argv = version_argv,
+    .load = true,
+    .detect = detect,
+    .parse = parse,
 };

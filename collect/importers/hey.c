@@ -590,9 +590,15 @@ static int detect_hey(const struct rd_import_input *in)
     return score > 95 ? 95 : score;
 }
 
+/* hey has no version flag: the Debian package says which it is. */
+static const char *const version_argv[] = { "dpkg-query", "-W", "-f=hey ${Version}", "hey",
+                                             NULL };
+
 const struct rd_importer rd_importer_hey = {
     .name = "hey",
     .description = "hey summary report, or its -o csv rows summarised into one run",
+    .version_argv = version_argv,
+    .load = true,
     .detect = detect_hey,
     .parse = parse_hey,
 };

@@ -443,9 +443,13 @@ static rd_status parse(const struct rd_import_input *in, struct rd_recordset *ou
     return s;
 }
 
+static const char *const version_argv[] = { "k6", "version", NULL };
+
 const struct rd_importer rd_importer_k6 = {
-    TOOL,
-    "k6 --summary-export, handleSummary data, new machine-readable summary",
-    detect,
-    parse,
+    .name = TOOL,
+    .description = "k6 --summary-export, handleSummary data, new machine-readable summary",
+    .version_argv = version_argv,
+    .load = true,
+    .detect = detect,
+    .parse = parse,
 };

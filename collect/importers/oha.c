@@ -197,9 +197,13 @@ static rd_status parse(const struct rd_import_input *in, struct rd_recordset *ou
     return s;
 }
 
+static const char *const version_argv[] = { "oha", "--version", NULL };
+
 const struct rd_importer rd_importer_oha = {
-    TOOL,
-    "oha JSON (-j before 1.9, --output-format json since)",
-    detect,
-    parse,
+    .name = TOOL,
+    .description = "oha JSON (-j before 1.9, --output-format json since)",
+    .version_argv = version_argv,
+    .load = true,
+    .detect = detect,
+    .parse = parse,
 };

@@ -888,9 +888,13 @@ static rd_status parse_wrk(const struct rd_import_input *in, struct rd_recordset
     return rd_wrk_family_parse(in, RD_WRK, out, d);
 }
 
+static const char *const version_argv[] = { "wrk", "-v", NULL };
+
 const struct rd_importer rd_importer_wrk = {
     .name = "wrk",
     .description = "wrk text report (with or without --latency, Lua done() JSON)",
+    .version_argv = version_argv,
+    .load = true,
     .detect = detect_wrk,
     .parse = parse_wrk,
 };
