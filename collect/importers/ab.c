@@ -21,8 +21,8 @@
 #include <string.h>
 
 #include "httpcommon.h"
-#include "loadjudge.h"
 #include "importer.h"
+#include "loadjudge.h"
 
 #define MAX_TOKENS 16
 
@@ -39,11 +39,6 @@ struct ab_run {
     struct rd_buf failure;
     const char *last_rate;  /* the metric the next "kb/s" continuation line follows */
 };
-
-static bool blank(const struct rd_line *l)
-{
-    return rd_line_trim(*l).len == 0;
-}
 
 static rd_status fail_line(struct ab_run *a, const struct rd_line *l, const char *what)
 {
@@ -470,7 +465,7 @@ static rd_status parse_run(const struct rd_import_input *in, struct rd_lines *it
             rd_lines_next(it, &l);
         }
         first = false;
-        if (blank(&l) || is_banner(&l))
+        if (rd_line_is_blank(&l) || is_banner(&l))
             continue;
         struct rd_line t = rd_line_trim(l);
         if (!a.report) {
@@ -535,7 +530,7 @@ static rd_status parse_run(const struct rd_import_input *in, struct rd_lines *it
             /* SANE(): a two-line note; the second line is indented. */
             struct rd_line next;
             s = add_failure(&a, t, "; ");
-            if (s == RD_OK && rd_lines_peek(it, &next) && !blank(&next) &&
+            if (s == RD_OK && rd_lines_peek(it, &next) && !rd_line_is_blank(&next) &&
                 (next.ptr[0] == ' ' || next.ptr[0] == '\t')) {
                 rd_lines_next(it, &next);
                 s = add_failure(&a, next, " ");
@@ -573,25 +568,8 @@ static bool starts_run(const struct rd_line *l)
 static rd_status parse_ab(const struct rd_import_input *in, struct rd_recordset *out,
                           struct rd_diag *d)
 {
-    struct rd_lines it;
-    struct rd_line l;
-    size_t found = 0;
-    if (d && !d->path)
-        d->path = in->path;
-    rd_lines_init(&it, in->data, in->len);
-    while (rd_lines_next(&it, &l)) {
-        if (!starts_run(&l))
-            continue;
-        struct rd_record *r = rd_recordset_add(out);
-        if (!r)
-            return RD_ERR_NOMEM;
-        RD_TRY(parse_run(in, &it, &l, r, d));
-        found++;
-    }
-    if (found)
-        return RD_OK;
-    return rd_no_run_fail(d, in->path, in->data, in->len,
-                          "an ab report starting with 'This is ApacheBench'");
+    return rd_text_runs(in, starts_run, parse_run,
+                        "an ab report starting with 'This is ApacheBench'", out, d);
 }
 
 static int detect_ab(const struct rd_import_input *in)

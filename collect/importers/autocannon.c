@@ -12,6 +12,7 @@
  * Depends on core, textscan and jsonimport only.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 #include "textscan.h"
 #include "rundown/buf.h"
 #include "rundown/units.h"
+#include "rundown/utf8.h"
 
 #define TOOL "autocannon"
 
@@ -388,12 +390,9 @@ static size_t group_sep_len(const char *p, const char *end)
 {
     if (*p == ',' || *p == '.' || *p == '\'' || *p == ' ')
         return 1;
-    if (end - p >= 2 && (unsigned char)p[0] == 0xC2 && (unsigned char)p[1] == 0xA0)
-        return 2;
-    if (end - p >= 3 && (unsigned char)p[0] == 0xE2 && (unsigned char)p[1] == 0x80 &&
-        ((unsigned char)p[2] == 0xAF || (unsigned char)p[2] == 0x99))
-        return 3;
-    return 0;
+    uint32_t cp;
+    size_t n = rd_utf8_decode((const unsigned char *)p, (size_t)(end - p), &cp);
+    return n > 1 && (cp == 0xA0 || cp == 0x202F || cp == 0x2019) ? n : 0;
 }
 
 /*

@@ -274,3 +274,32 @@ rd_status rd_no_run_fail(struct rd_diag *d, const char *path, const char *data, 
             return rd_line_fail(d, path, &l, what);
     return rd_diag_set(d, RD_ERR_PARSE, path, 1, 1, "expected %s, got empty input", what);
 }
+
+bool rd_line_is_blank(const struct rd_line *l)
+{
+    return rd_line_trim(*l).len == 0;
+}
+
+rd_status rd_text_runs(const struct rd_import_input *in, bool (*starts_run)(const struct rd_line *),
+                       rd_text_run_fn read_run, const char *what, struct rd_recordset *out,
+                       struct rd_diag *d)
+{
+    struct rd_lines it;
+    struct rd_line l;
+    size_t found = 0;
+    if (d && !d->path)
+        d->path = in->path;
+    rd_lines_init(&it, in->data, in->len);
+    while (rd_lines_next(&it, &l)) {
+        if (!starts_run(&l))
+            continue;
+        struct rd_record *r = rd_recordset_add(out);
+        if (!r)
+            return RD_ERR_NOMEM;
+        RD_TRY(read_run(in, &it, &l, r, d));
+        found++;
+    }
+    if (found)
+        return RD_OK;
+    return rd_no_run_fail(d, in->path, in->data, in->len, what);
+}

@@ -15,6 +15,7 @@
 
 #include "rundown/record.h"
 #include "rundown/status.h"
+#include "importer.h"
 #include "rundown/units.h"
 #include "textscan.h"
 
@@ -54,6 +55,25 @@ rd_status rd_tok_percent(const struct rd_line *l, const struct rd_token *t,
  */
 rd_status rd_line_fail(struct rd_diag *d, const char *path, const struct rd_line *l,
                        const char *what);
+
+/** True when the line holds nothing but blanks. */
+bool rd_line_is_blank(const struct rd_line *l);
+
+/** Reads one run of a text report into r, from its first line 'first' on
+ *  through 'it' (leaving 'it' before the next run). */
+typedef rd_status (*rd_text_run_fn)(const struct rd_import_input *in, struct rd_lines *it,
+                                    const struct rd_line *first, struct rd_record *r,
+                                    struct rd_diag *d);
+
+/**
+ * The parse() of a text report that holds one run or several: each line for
+ * which starts_run() holds begins a record read by read_run(); other lines
+ * between runs are skipped. Input with no run at all fails as
+ * rd_no_run_fail() does, with 'what' ("an ab report starting with ...").
+ */
+rd_status rd_text_runs(const struct rd_import_input *in, bool (*starts_run)(const struct rd_line *),
+                       rd_text_run_fn read_run, const char *what, struct rd_recordset *out,
+                       struct rd_diag *d);
 
 /**
  * The message for input in which an importer found no run at all: "expected

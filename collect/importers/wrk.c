@@ -38,11 +38,6 @@ struct parser {
 
 /* ---- small helpers ---- */
 
-static bool is_blank_line(const struct rd_line *l)
-{
-    return rd_line_trim(*l).len == 0;
-}
-
 static rd_status fail_eof(struct parser *p, const char *what)
 {
     return rd_diag_set(p->d, RD_ERR_PARSE, p->in->path, p->it.no + 1, 1,
@@ -297,7 +292,7 @@ static rd_status parse_hdr_block(struct parser *p, const char *prefix, struct rd
     char name[96];
     for (;;) {
         RD_TRY(need_line(p, &l, "a percentile line like ' 99.900%   17.71ms'"));
-        if (is_blank_line(&l))
+        if (rd_line_is_blank(&l))
             break;
         RD_TRY(parse_percentile_line(p, &l, prefix, r));
     }
@@ -311,7 +306,7 @@ static rd_status parse_hdr_block(struct parser *p, const char *prefix, struct rd
     struct rd_token tok[MAX_TOKENS];
     for (;;) {
         RD_TRY(need_line(p, &l, "a spectrum row or the '#[Mean = ...]' footer"));
-        if (is_blank_line(&l))
+        if (rd_line_is_blank(&l))
             continue;
         if (rd_line_starts_with(&l, "#[Mean"))
             break;
@@ -705,7 +700,7 @@ static rd_status parse_report(struct parser *p, const struct rd_line *running,
         /* wrk2 puts a blank line before the uncorrected block. */
         do
             RD_TRY(need_line(p, &l, requests_what));
-        while (is_blank_line(&l));
+        while (rd_line_is_blank(&l));
     }
     RD_TRY(parse_requests_line(p, &l, r));
 
