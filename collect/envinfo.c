@@ -21,35 +21,17 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "importer.h"
 #include "proc.h"
 #include "runner.h"
 #include "rundown/buf.h"
 #include "rundown/fsutil.h"
 #include "rundown/json.h"
 
-static const char *const v_wrk[] = {"wrk", "-v", NULL};
-static const char *const v_ab[] = {"ab", "-V", NULL};
-static const char *const v_hey[] = {"dpkg-query", "-W", "-f=hey ${Version}", "hey", NULL};
-static const char *const v_k6[] = {"k6", "version", NULL};
-static const char *const v_ac[] = {"autocannon", "--version", NULL};
-static const char *const v_hf[] = {"hyperfine", "--version", NULL};
-static const char *const v_bb[] = {"bombardier", "--version", NULL};
-static const char *const v_oha[] = {"oha", "--version", NULL};
-static const char *const v_wrk2[] = {"wrk2", "-v", NULL};
-
 const char *const *rd_env_tool_version_argv(const char *tool)
 {
-    static const struct {
-        const char *name;
-        const char *const *argv;
-    } table[] = {
-        {"wrk", v_wrk}, {"wrk2", v_wrk2}, {"ab", v_ab}, {"hey", v_hey}, {"k6", v_k6},
-        {"autocannon", v_ac}, {"hyperfine", v_hf}, {"bombardier", v_bb}, {"oha", v_oha},
-    };
-    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-        if (strcmp(tool, table[i].name) == 0)
-            return table[i].argv;
-    return NULL;
+    const struct rd_importer *imp = rd_importer_find(tool);
+    return imp ? imp->version_argv : NULL;
 }
 
 /* The value after "key<blanks>:" on the first matching line of a file. */
@@ -228,6 +210,11 @@ static void probe_version(const struct rd_env_probe *p, char *out, size_t size, 
     rd_proc_release(&pr);
 }
 
+/*
+ * The env id's fingerprint. Not rd_hash_fnv1a(): this basis, one digit
+ * short of FNV's, defines every env id already written, and a new hash would
+ * give each machine a new id (runs of one machine would stop pooling).
+ */
 static void hash_add(uint64_t *h, const char *s)
 {
     for (; s && *s; s++) {

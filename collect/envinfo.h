@@ -62,7 +62,10 @@ rd_status rd_env_prepare_outputs(const char *store, const char *log_dir_opt,
                                  size_t nprobes, const char *pinning, struct rd_outputs *out,
                                  struct rd_diag *d);
 
-/** The built-in version command of a known load tool, or NULL. */
+/**
+ * The version command of a tool rundown has an importer for (its entry in
+ * the importer table), or NULL.
+ */
 const char *const *rd_env_tool_version_argv(const char *tool);
 
 #endif

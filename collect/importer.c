@@ -1,6 +1,7 @@
 /*
- * importer - the table of importers, format detection and input
- * normalisation shared by every importer.
+ * importer - the table of importers (all rundown knows of each tool: see
+ * importer.h), format detection and input normalisation shared by every
+ * importer.
  *
  * Depends on core only; knows nothing of any one tool's format.
  */
@@ -12,7 +13,8 @@
  * The importers, in detection order; one per tool, each reading every output
  * format of its tool (text, JSON, CSV). Formats that are easy to mistake
  * for another (wrk2 prints everything wrk prints, plus more) come first. Each
- * lives in collect/importers/<tool>.c.
+ * lives in collect/importers/<tool>.c. `rundown-collect env` and `import
+ * --help` list the tools in this order too.
  */
 #define RD_IMPORTER(tool) extern const struct rd_importer rd_importer_##tool;
 RD_IMPORTER(wrk2)

@@ -1,16 +1,35 @@
 /*
  * importer.h - reading load-tool and benchmark-tool outputs into run records.
  *
- * How to add an importer (the checklist):
+ * Everything rundown knows about a tool is its entry in the table of
+ * collect/importer.c: its name, how to recognise its output (detect), how
+ * to read it (parse) and how to ask the tool its version (version_argv,
+ * which `rundown-collect env` and every captured environment use).
+ *
+ * How to add an importer (the checklist; each place is needed):
  *  1. collect/importers/<tool>.c defines `const struct rd_importer
- *     rd_importer_<tool>` with a name, a one-line description, detect() and
- *     parse().
- *  2. Add it to the table in collect/importer.c (the order there is the
- *     detection order: more specific formats first).
- *  3. Golden cases in tests/cases/import-<tool>/, a fuzz target
- *     tests/fuzz/fuzz_import_<tool>.c with a seed corpus in
- *     tests/fuzz/corpus/import_<tool>/, and the field mapping in
- *     docs/formats.md.
+ *     rd_importer_<tool>` with every field below. A load tool sets `load`
+ *     and ends each run in rd_load_judge() (importers/loadjudge.h), which
+ *     sets status and info "failure"; it never sets status itself.
+ *  2. Its RD_IMPORTER() line and table entry in collect/importer.c (the
+ *     order there is the detection order: more specific formats first, and
+ *     the order `rundown-collect env` lists the tools in).
+ *  3. A fuzz target tests/fuzz/fuzz_import_<tool>.c (calling fuzz_importer()
+ *     of tests/fuzz/importer_fuzz.h) with a seed corpus in
+ *     tests/fuzz/corpus/import_<tool>/ (the samples and golden inputs).
+ *  4. A unit test tests/unit/test_import_<tool>.c (parse() and detect()
+ *     called directly; tests/unit/jsonimport_test.h for JSON tools); a
+ *     tool that shares another's parser shares its test (wrk2: wrk's).
+ *  5. Golden cases in tests/cases/import-<tool>/ (every sample, a failed
+ *     run, truncated, garbled, empty and wrong-tool input) with the
+ *     independent check of their numbers beside them: a verify.py built on
+ *     tests/cases/import-common/importcheck.py, or a NOTES.md of the hand
+ *     arithmetic.
+ *  6. Its section in docs/formats.md: the outputs read, the field mapping,
+ *     what fails a run; its samples in data/samples/.
+ *  7. The README: the tool in the list of formats under
+ *     `rundown-collect import`.
+ * tests/unit/test_import_table.c fails when an entry misses one of them.
  *
  * An importer sees the whole input in memory, already normalised by
  * rd_import_normalise(): a UTF-8 byte-order mark removed and CRLF turned into
@@ -19,11 +38,13 @@
  * the front end adds workload, labels, run numbers and source file. It never
  * prints. Failures of the measured system are data: a run whose tool reported
  * socket errors, non-2xx responses, timeouts or no completed request has
- * status "failed" with its counts kept, never "ok".
+ * status "failed" with its counts kept and info "failure" saying why, never
+ * "ok".
  */
 #ifndef RUNDOWN_IMPORTER_H
 #define RUNDOWN_IMPORTER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "rundown/record.h"
@@ -38,6 +59,10 @@ struct rd_import_input {
 struct rd_importer {
     const char *name;         /* "wrk", the -t value and the record's tool */
     const char *description;  /* "wrk text report (with or without --latency)" */
+    /** How to ask the tool its version: an argv, NULL-terminated ("wrk", "-v"). */
+    const char *const *version_argv;
+    /** An HTTP load tool: every run it reads is judged by rd_load_judge(). */
+    bool load;
     /** Confidence 0..100 that the input is this tool's output (cheap). */
     int (*detect)(const struct rd_import_input *in);
     /** Appends the runs found to out; on bad input fills d (path:line:col). */

@@ -22,6 +22,7 @@
 
 #include "httpcommon.h"
 #include "importer.h"
+#include "loadjudge.h"
 
 #define MAX_TOKENS 16
 
@@ -38,11 +39,6 @@ struct ab_run {
     struct rd_buf failure;
     const char *last_rate;  /* the metric the next "kb/s" continuation line follows */
 };
-
-static bool blank(const struct rd_line *l)
-{
-    return rd_line_trim(*l).len == 0;
-}
 
 static rd_status fail_line(struct ab_run *a, const struct rd_line *l, const char *what)
 {
@@ -394,15 +390,18 @@ static rd_status finish(struct ab_run *a, const struct rd_line *start)
             RD_TRY(set(a, "requests", 0));
         /* Requests may have completed before the abort: the run failed
          * anyway, whatever the counts say. */
-        RD_TRY(rd_record_set(r, &r->status, "failed"));
         struct rd_buf why = RD_BUF_INIT;
         rd_status s = rd_buf_addstr(&why, "ab stopped without a report: ");
         if (!s)
             s = a->failure.len ? rd_buf_add(&why, a->failure.ptr, a->failure.len)
                                : rd_buf_addstr(&why, "a fatal error (its message is on "
                                                      "ab's stderr)");
-        if (!s)
-            s = rd_record_set_info(r, "failure", why.ptr);
+        if (!s) {
+            struct rd_load_tally tally;
+            rd_load_tally_from_metrics(&tally, r);
+            tally.stopped = why.ptr;
+            s = rd_load_judge(r, &tally);
+        }
         rd_buf_release(&why);
         return s;
     }
@@ -438,7 +437,7 @@ static rd_status finish(struct ab_run *a, const struct rd_line *start)
         RD_TRY(rd_record_set_info(r, "note",
                                   "failed_length counts responses whose length differed from "
                                   "the first one (dynamic pages); it does not fail the run"));
-    RD_TRY(rd_http_judge(r));
+    RD_TRY(rd_load_judge_metrics(r));
     if (a->failure.len) {
         /* A SANE() warning about the statistics is not a failure. */
         RD_TRY(rd_record_set_info(r, "ab_warning", a->failure.ptr));
@@ -466,7 +465,7 @@ static rd_status parse_run(const struct rd_import_input *in, struct rd_lines *it
             rd_lines_next(it, &l);
         }
         first = false;
-        if (blank(&l) || is_banner(&l))
+        if (rd_line_is_blank(&l) || is_banner(&l))
             continue;
         struct rd_line t = rd_line_trim(l);
         if (!a.report) {
@@ -531,7 +530,7 @@ static rd_status parse_run(const struct rd_import_input *in, struct rd_lines *it
             /* SANE(): a two-line note; the second line is indented. */
             struct rd_line next;
             s = add_failure(&a, t, "; ");
-            if (s == RD_OK && rd_lines_peek(it, &next) && !blank(&next) &&
+            if (s == RD_OK && rd_lines_peek(it, &next) && !rd_line_is_blank(&next) &&
                 (next.ptr[0] == ' ' || next.ptr[0] == '\t')) {
                 rd_lines_next(it, &next);
                 s = add_failure(&a, next, " ");
@@ -569,25 +568,8 @@ static bool starts_run(const struct rd_line *l)
 static rd_status parse_ab(const struct rd_import_input *in, struct rd_recordset *out,
                           struct rd_diag *d)
 {
-    struct rd_lines it;
-    struct rd_line l;
-    size_t found = 0;
-    if (d && !d->path)
-        d->path = in->path;
-    rd_lines_init(&it, in->data, in->len);
-    while (rd_lines_next(&it, &l)) {
-        if (!starts_run(&l))
-            continue;
-        struct rd_record *r = rd_recordset_add(out);
-        if (!r)
-            return RD_ERR_NOMEM;
-        RD_TRY(parse_run(in, &it, &l, r, d));
-        found++;
-    }
-    if (found)
-        return RD_OK;
-    return rd_no_run_fail(d, in->path, in->data, in->len,
-                          "an ab report starting with 'This is ApacheBench'");
+    return rd_text_runs(in, starts_run, parse_run,
+                        "an ab report starting with 'This is ApacheBench'", out, d);
 }
 
 static int detect_ab(const struct rd_import_input *in)
@@ -610,9 +592,13 @@ static int detect_ab(const struct rd_import_input *in)
     return score > 95 ? 95 : score;
 }
 
+static const char *const version_argv[] = { "ab", "-V", NULL };
+
 const struct rd_importer rd_importer_ab = {
     .name = "ab",
     .description = "ApacheBench report (or the banner and error of a run that stopped)",
+    .version_argv = version_argv,
+    .load = true,
     .detect = detect_ab,
     .parse = parse_ab,
 };

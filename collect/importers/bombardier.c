@@ -19,6 +19,7 @@
 
 #include "importer.h"
 #include "jsonimport.h"
+#include "loadjudge.h"
 #include "textscan.h"
 #include "rundown/buf.h"
 #include "rundown/units.h"
@@ -76,10 +77,22 @@ static rd_status finish(struct rd_record *r, const struct errsum *e, bool have_s
         return s;
     if (e->text.len && (s = rd_record_set_info(r, "error_messages", e->text.ptr)))
         return s;
-    if (others > 0 || e->total > 0 || c[1] + c[3] + c[4] + c[5] > 0 || c[2] == 0 ||
-        !have_stats)
-        r->status = "failed";
-    return RD_OK;
+    struct rd_load_tally t;
+    rd_load_tally_init(&t);
+    t.requests = c[1] + c[2] + c[3] + c[4] + c[5] + others;
+    t.responses_2xx = c[2];
+    t.non_2xx = c[1] + c[3] + c[4] + c[5];
+    t.errors_timeout = e->timeout;
+    t.errors_connect = e->connect;
+    t.errors_read = e->read;
+    t.errors_write = e->write;
+    /* Errors of no known kind, and "others" beyond the errors listed (each
+     * request that failed without a status is one of the others). */
+    double classified = e->timeout + e->connect + e->read + e->write;
+    t.errors_other = (e->total - classified) + (others > e->total ? others - e->total : 0);
+    if (!have_stats)
+        rd_load_add_fact(&t, "no latency or request rate statistics");
+    return rd_load_judge(r, &t);
 }
 
 /* ------------------------------------------------------------------ JSON */
@@ -532,9 +545,13 @@ static rd_status parse(const struct rd_import_input *in, struct rd_recordset *ou
     return s;
 }
 
+static const char *const version_argv[] = { "bombardier", "--version", NULL };
+
 const struct rd_importer rd_importer_bombardier = {
-    TOOL,
-    "bombardier text result (with -l) and -o json (with or without -p r)",
-    detect,
-    parse,
+    .name = TOOL,
+    .description = "bombardier text result (with -l) and -o json (with or without -p r)",
+    .version_argv = version_argv,
+    .load = true,
+    .detect = detect,
+    .parse = parse,
 };

@@ -25,6 +25,8 @@
 
 #include "httpcommon.h"
 #include "importer.h"
+#include "loadjudge.h"
+#include "rundown/array.h"
 
 #define MAX_TOKENS 16
 /* hey keeps the first 1,000,000 results (maxRes in requester/report.go). */
@@ -46,11 +48,6 @@ struct hey_run {
     double err_connect, err_timeout, err_read, err_write, err_other, err_total;
     struct rd_buf errors;    /* the error distribution, for info */
 };
-
-static bool blank(const struct rd_line *l)
-{
-    return rd_line_trim(*l).len == 0;
-}
 
 static rd_status fail_line(struct rd_diag *d, const char *path, const struct rd_line *l,
                            const char *what)
@@ -336,7 +333,7 @@ static rd_status finish_run(struct hey_run *h)
         RD_TRY(rd_record_set_info(r, "warning",
                                   "hey keeps only the first 1000000 results: status counts, "
                                   "percentiles and averages cover those"));
-    return rd_http_judge(r);
+    return rd_load_judge_metrics(r);
 }
 
 /* One report from its "Summary:" line up to the next one or the end. */
@@ -354,7 +351,7 @@ static rd_status parse_report(const struct rd_import_input *in, struct rd_lines 
         if (is_summary(&l))
             break;
         rd_lines_next(it, &l);
-        if (blank(&l))
+        if (rd_line_is_blank(&l))
             continue;
         bool title = false;
         for (size_t i = 0; i < sizeof titles / sizeof titles[0]; i++)
@@ -414,7 +411,7 @@ static rd_status parse_csv(const struct rd_import_input *in, struct rd_lines *it
     rd_status s = RD_OK;
     struct rd_line l;
     while (s == RD_OK && rd_lines_next(it, &l)) {
-        if (blank(&l))
+        if (rd_line_is_blank(&l))
             continue;
         /* Split on commas; each field is one token. */
         struct rd_token f[9];
@@ -444,16 +441,8 @@ static rd_status parse_csv(const struct rd_import_input *in, struct rd_lines *it
         }
         if (s != RD_OK)
             break;
-        if (n == cap) {
-            size_t ncap = cap ? cap * 2 : 256;
-            double *g = realloc(lat, ncap * sizeof *lat);
-            if (!g) {
-                s = RD_ERR_NOMEM;
-                break;
-            }
-            lat = g;
-            cap = ncap;
-        }
+        if ((s = RD_ARRAY_GROW(lat, cap, n + 1)) != RD_OK)
+            break;
         lat[n++] = v[0];
         /* llround is undefined past long long, and so is an overflowing sum:
          * a time of 10^14 ms (3,000 years) per request is far past any run. */
@@ -521,7 +510,7 @@ static rd_status parse_csv(const struct rd_import_input *in, struct rd_lines *it
                                    "summarised from -o csv rows; hey leaves failed requests "
                                    "out of the csv, so errors are unknown");
         if (!s)
-            s = rd_http_judge(r);
+            s = rd_load_judge_metrics(r);
     }
     free(lat);
     return s;
@@ -535,32 +524,23 @@ static bool is_csv_header(const struct rd_line *l)
     return t.len == strlen(csv_header) && memcmp(t.ptr, csv_header, t.len) == 0;
 }
 
+static bool starts_run(const struct rd_line *l)
+{
+    return is_csv_header(l) || is_summary(l);
+}
+
+static rd_status parse_run(const struct rd_import_input *in, struct rd_lines *it,
+                           const struct rd_line *first, struct rd_record *r, struct rd_diag *d)
+{
+    return is_csv_header(first) ? parse_csv(in, it, first, r, d)
+                                : parse_report(in, it, first, r, d);
+}
+
 static rd_status parse_hey(const struct rd_import_input *in, struct rd_recordset *out,
                            struct rd_diag *d)
 {
-    struct rd_lines it;
-    struct rd_line l;
-    size_t found = 0;
-    if (d && !d->path)
-        d->path = in->path;
-    rd_lines_init(&it, in->data, in->len);
-    while (rd_lines_next(&it, &l)) {
-        bool csv = is_csv_header(&l);
-        if (!csv && !is_summary(&l))
-            continue;
-        struct rd_record *r = rd_recordset_add(out);
-        if (!r)
-            return RD_ERR_NOMEM;
-        if (csv)
-            RD_TRY(parse_csv(in, &it, &l, r, d));
-        else
-            RD_TRY(parse_report(in, &it, &l, r, d));
-        found++;
-    }
-    if (found)
-        return RD_OK;
-    return rd_no_run_fail(d, in->path, in->data, in->len,
-                          "a hey report starting with 'Summary:' or its -o csv header");
+    return rd_text_runs(in, starts_run, parse_run,
+                        "a hey report starting with 'Summary:' or its -o csv header", out, d);
 }
 
 static int detect_hey(const struct rd_import_input *in)
@@ -589,9 +569,15 @@ static int detect_hey(const struct rd_import_input *in)
     return score > 95 ? 95 : score;
 }
 
+/* hey has no version flag: the Debian package says which it is. */
+static const char *const version_argv[] = { "dpkg-query", "-W", "-f=hey ${Version}", "hey",
+                                             NULL };
+
 const struct rd_importer rd_importer_hey = {
     .name = "hey",
     .description = "hey summary report, or its -o csv rows summarised into one run",
+    .version_argv = version_argv,
+    .load = true,
     .detect = detect_hey,
     .parse = parse_hey,
 };

@@ -5,9 +5,8 @@
  * The token readers exist so that every importer words its messages the
  * same way ("expected a duration like '4.2ms', got 'abc'") and points at the
  * token, while the number syntax itself stays in core's units module. The
- * record rules (percentile names, failed-run judgement) live here so that a
- * p99.9 from wrk2 and one from oha land in the same metric, and so that no
- * importer can call a run with socket errors "ok".
+ * percentile names live here so that a p99.9 from wrk2 and one from oha land
+ * in the same metric.
  */
 #include <math.h>
 #include <stdio.h>
@@ -276,54 +275,31 @@ rd_status rd_no_run_fail(struct rd_diag *d, const char *path, const char *data, 
     return rd_diag_set(d, RD_ERR_PARSE, path, 1, 1, "expected %s, got empty input", what);
 }
 
-/* Appends "name N" for a count above zero. */
-static void add_count(struct rd_buf *b, const char *label, const struct rd_record *r,
-                      const char *metric, bool *any)
+bool rd_line_is_blank(const struct rd_line *l)
 {
-    double v;
-    if (rd_record_metric(r, metric, &v) && v > 0) {
-        char num[32];
-        rd_buf_addf(b, "%s%s %s", *any ? ", " : "", label, rd_fmt_double(v, num));
-        *any = true;
-    }
+    return rd_line_trim(*l).len == 0;
 }
 
-rd_status rd_http_judge(struct rd_record *r)
+rd_status rd_text_runs(const struct rd_import_input *in, bool (*starts_run)(const struct rd_line *),
+                       rd_text_run_fn read_run, const char *what, struct rd_recordset *out,
+                       struct rd_diag *d)
 {
-    struct rd_buf why = RD_BUF_INIT;
-    double v;
-
-    bool any = false;
-    rd_buf_addstr(&why, "socket errors: ");
-    size_t mark = why.len;
-    add_count(&why, "connect", r, "errors_connect", &any);
-    add_count(&why, "read", r, "errors_read", &any);
-    add_count(&why, "write", r, "errors_write", &any);
-    add_count(&why, "timeout", r, "errors_timeout", &any);
-    add_count(&why, "other", r, "errors_other", &any);
-    if (!any)
-        rd_buf_truncate(&why, mark - strlen("socket errors: "));
-
-    const char *sep = why.len ? "; " : "";
-    if (rd_record_metric(r, "non_2xx", &v) && v > 0) {
-        char num[32];
-        rd_buf_addf(&why, "%snon-2xx responses: %s", sep, rd_fmt_double(v, num));
-        sep = "; ";
+    struct rd_lines it;
+    struct rd_line l;
+    size_t found = 0;
+    if (d && !d->path)
+        d->path = in->path;
+    rd_lines_init(&it, in->data, in->len);
+    while (rd_lines_next(&it, &l)) {
+        if (!starts_run(&l))
+            continue;
+        struct rd_record *r = rd_recordset_add(out);
+        if (!r)
+            return RD_ERR_NOMEM;
+        RD_TRY(read_run(in, &it, &l, r, d));
+        found++;
     }
-    /* No completed request is a failed run even without error counts: a
-     * tool that never got an answer has measured nothing. NaN (not
-     * printed) counts as none. */
-    if (!rd_record_metric(r, "requests", &v) || !(v > 0))
-        rd_buf_addf(&why, "%sno completed requests", sep);
-
-    rd_status s;
-    if (why.len == 0) {
-        s = rd_record_set(r, &r->status, "ok");
-    } else {
-        s = rd_record_set(r, &r->status, "failed");
-        if (s == RD_OK)
-            s = rd_record_set_info(r, "failure", why.ptr);
-    }
-    rd_buf_release(&why);
-    return s;
+    if (found)
+        return RD_OK;
+    return rd_no_run_fail(d, in->path, in->data, in->len, what);
 }

@@ -4,8 +4,8 @@
  *
  * Two kinds of help: reading one token as a number with a unit and, on
  * failure, writing the house message "expected X, got 'Y'" at the token's
- * line and column; and the rules every load-tool record shares (percentile
- * metric names, when a run counts as failed).
+ * line and column; and the percentile metric names every load-tool record
+ * shares. When a run counts as failed is loadjudge.h's to say.
  */
 #ifndef RUNDOWN_HTTPCOMMON_H
 #define RUNDOWN_HTTPCOMMON_H
@@ -15,6 +15,7 @@
 
 #include "rundown/record.h"
 #include "rundown/status.h"
+#include "importer.h"
 #include "rundown/units.h"
 #include "textscan.h"
 
@@ -55,6 +56,25 @@ rd_status rd_tok_percent(const struct rd_line *l, const struct rd_token *t,
 rd_status rd_line_fail(struct rd_diag *d, const char *path, const struct rd_line *l,
                        const char *what);
 
+/** True when the line holds nothing but blanks. */
+bool rd_line_is_blank(const struct rd_line *l);
+
+/** Reads one run of a text report into r, from its first line 'first' on
+ *  through 'it' (leaving 'it' before the next run). */
+typedef rd_status (*rd_text_run_fn)(const struct rd_import_input *in, struct rd_lines *it,
+                                    const struct rd_line *first, struct rd_record *r,
+                                    struct rd_diag *d);
+
+/**
+ * The parse() of a text report that holds one run or several: each line for
+ * which starts_run() holds begins a record read by read_run(); other lines
+ * between runs are skipped. Input with no run at all fails as
+ * rd_no_run_fail() does, with 'what' ("an ab report starting with ...").
+ */
+rd_status rd_text_runs(const struct rd_import_input *in, bool (*starts_run)(const struct rd_line *),
+                       rd_text_run_fn read_run, const char *what, struct rd_recordset *out,
+                       struct rd_diag *d);
+
 /**
  * The message for input in which an importer found no run at all: "expected
  * <what>, got '<first non-blank line>'" at that line, or "got empty input".
@@ -81,17 +101,5 @@ double rd_decimal_scale(double v, int exp10);
  */
 bool rd_percentile_metric_name(const char *prefix, const char *label, size_t len,
                                const char *suffix, char *out, size_t size);
-
-/**
- * Judges a load-tool record from its metrics, after the importer has set
- * them: status "failed" when requests is 0 or missing, or when any of
- * errors_connect, errors_read, errors_write, errors_timeout, errors_other or
- * non_2xx is above 0; otherwise "ok". A failed run gets info "failure"
- * naming the counts ("socket errors: read 236; no completed requests"). The
- * counts themselves are left in place: failures are data. Tool-specific
- * failure counts (ab's failed_length, ...) are mapped by the importer onto
- * errors_* when they are real errors; the judge does not guess.
- */
-rd_status rd_http_judge(struct rd_record *r);
 
 #endif

@@ -257,9 +257,12 @@ done:
     return s;
 }
 
+static const char *const version_argv[] = { "hyperfine", "--version", NULL };
+
 const struct rd_importer rd_importer_hyperfine = {
-    "hyperfine",
-    "hyperfine --export-json (one run per element of times[])",
-    detect,
-    parse,
+    .name = "hyperfine",
+    .description = "hyperfine --export-json (one run per element of times[])",
+    .version_argv = version_argv,
+    .detect = detect,
+    .parse = parse,
 };

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rundown/array.h"
 #include "rundown/json.h"
 
 #include "jsonimport.h"
@@ -99,15 +100,9 @@ static size_t skip_scalar(const struct walker *w, size_t i)
 
 static void record_pos(struct walker *w, const cJSON *node, size_t off)
 {
-    if (w->npos == w->cap) {
-        size_t cap = w->cap ? w->cap * 2 : 64;
-        struct rd_jpos *p = realloc(w->pos, cap * sizeof *p);
-        if (!p) {
-            w->oom = true;
-            return;
-        }
-        w->pos = p;
-        w->cap = cap;
+    if (RD_ARRAY_GROW(w->pos, w->cap, w->npos + 1)) {
+        w->oom = true;
+        return;
     }
     w->pos[w->npos++] = (struct rd_jpos){ node, off, 0, 0 };
 }

@@ -19,6 +19,7 @@
 
 #include "importer.h"
 #include "jsonimport.h"
+#include "loadjudge.h"
 #include "rundown/buf.h"
 
 #define TOOL "k6"
@@ -405,10 +406,14 @@ static rd_status run(struct k6run *k, struct rd_recordset *out)
         return s;
     if (k->failed_text.len && (s = rd_record_set_info(r, "thresholds_failed", k->failed_text.ptr)))
         return s;
-    if (k->failed_requests > 0 || k->failed_checks > 0 || k->thresholds_failed > 0 ||
-        (k->have_http_reqs && k->http_reqs == 0))
-        r->status = "failed";
-    return RD_OK;
+    struct rd_load_tally t;
+    rd_load_tally_init(&t);
+    if (k->have_http_reqs)
+        t.requests = k->http_reqs;
+    rd_load_add_failed(&t, "failed requests", k->failed_requests, NULL);
+    rd_load_add_reason(&t, "failed checks", k->failed_checks, NULL);
+    rd_load_add_reason(&t, "thresholds failed", k->thresholds_failed, k->failed_text.ptr);
+    return rd_load_judge(r, &t);
 }
 
 static int detect(const struct rd_import_input *in)
@@ -438,9 +443,13 @@ static rd_status parse(const struct rd_import_input *in, struct rd_recordset *ou
     return s;
 }
 
+static const char *const version_argv[] = { "k6", "version", NULL };
+
 const struct rd_importer rd_importer_k6 = {
-    TOOL,
-    "k6 --summary-export, handleSummary data, new machine-readable summary",
-    detect,
-    parse,
+    .name = TOOL,
+    .description = "k6 --summary-export, handleSummary data, new machine-readable summary",
+    .version_argv = version_argv,
+    .load = true,
+    .detect = detect,
+    .parse = parse,
 };

@@ -16,6 +16,7 @@
 
 #include "importer.h"
 #include "jsonimport.h"
+#include "loadjudge.h"
 #include "rundown/units.h"
 
 #define TOOL "oha"
@@ -166,9 +167,15 @@ static rd_status run(struct rd_jdoc *doc, void *ctx)
         if (s)
             return s;
     }
-    if (errors > 0 || non2xx > 0 || ok2xx == 0)
-        r->status = "failed";
-    return RD_OK;
+    struct rd_load_tally t;
+    rd_load_tally_init(&t);
+    t.requests = ok2xx + non2xx + errors + aborted;
+    t.responses_2xx = ok2xx;
+    t.non_2xx = non2xx;
+    t.errors_timeout = timeouts;
+    t.errors_connect = connect;
+    t.errors_other = errors - timeouts - connect;
+    return rd_load_judge(r, &t);
 }
 
 static int detect(const struct rd_import_input *in)
@@ -190,9 +197,13 @@ static rd_status parse(const struct rd_import_input *in, struct rd_recordset *ou
     return s;
 }
 
+static const char *const version_argv[] = { "oha", "--version", NULL };
+
 const struct rd_importer rd_importer_oha = {
-    TOOL,
-    "oha JSON (-j before 1.9, --output-format json since)",
-    detect,
-    parse,
+    .name = TOOL,
+    .description = "oha JSON (-j before 1.9, --output-format json since)",
+    .version_argv = version_argv,
+    .load = true,
+    .detect = detect,
+    .parse = parse,
 };

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "httpcommon.h"
+#include "loadjudge.h"
 #include "rundown/json.h"
 #include "wrkfamily.h"
 
@@ -36,11 +37,6 @@ struct parser {
 };
 
 /* ---- small helpers ---- */
-
-static bool is_blank_line(const struct rd_line *l)
-{
-    return rd_line_trim(*l).len == 0;
-}
 
 static rd_status fail_eof(struct parser *p, const char *what)
 {
@@ -296,7 +292,7 @@ static rd_status parse_hdr_block(struct parser *p, const char *prefix, struct rd
     char name[96];
     for (;;) {
         RD_TRY(need_line(p, &l, "a percentile line like ' 99.900%   17.71ms'"));
-        if (is_blank_line(&l))
+        if (rd_line_is_blank(&l))
             break;
         RD_TRY(parse_percentile_line(p, &l, prefix, r));
     }
@@ -310,7 +306,7 @@ static rd_status parse_hdr_block(struct parser *p, const char *prefix, struct rd
     struct rd_token tok[MAX_TOKENS];
     for (;;) {
         RD_TRY(need_line(p, &l, "a spectrum row or the '#[Mean = ...]' footer"));
-        if (is_blank_line(&l))
+        if (rd_line_is_blank(&l))
             continue;
         if (rd_line_starts_with(&l, "#[Mean"))
             break;
@@ -445,99 +441,7 @@ static rd_status parse_rate_line(struct parser *p, const struct rd_line *l, bool
     return rd_record_set_metric(r, "rps", v);
 }
 
-/* ---- Lua done() JSON ---- */
-
-/* A member that is a finite, non-negative number: wrk's %d of UINT64_MAX
- * prints a negative number when nothing was recorded, and that is no
- * measurement. */
-static bool json_count(const cJSON *obj, const char *key, double *out)
-{
-    double v;
-    if (!rd_json_num(obj, key, &v) || !isfinite(v) || v < 0)
-        return false;
-    *out = v;
-    return true;
-}
-
-/*
- * Takes the numbers of the done() JSON documented in docs/formats.md (keys
- * duration_us, requests, bytes, errors{}, latency_us{}, rps{}): they are
- * exact where the text report rounds to two decimals, so they replace the
- * text values of the same quantity. Unknown keys are ignored; a script of
- * another shape simply adds nothing.
- */
-static rd_status apply_done_json(const cJSON *root, struct rd_record *r)
-{
-    if (!cJSON_IsObject(root))
-        return RD_OK;
-    double v, requests = NAN;
-    rd_record_metric(r, "requests", &requests);
-    bool used = false;
-
-    if (json_count(root, "duration_us", &v)) {
-        RD_TRY(rd_record_set_metric(r, "duration_s", rd_decimal_scale(v, -6)));
-        used = true;
-    }
-    if (json_count(root, "bytes", &v)) {
-        RD_TRY(rd_record_set_metric(r, "bytes_total", v));
-        used = true;
-    }
-    const cJSON *errors = cJSON_GetObjectItemCaseSensitive(root, "errors");
-    if (cJSON_IsObject(errors)) {
-        static const char *const keys[][2] = {
-            { "connect", "errors_connect" }, { "read", "errors_read" },
-            { "write", "errors_write" },     { "timeout", "errors_timeout" },
-            { "status", "non_2xx" },
-        };
-        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-            if (json_count(errors, keys[i][0], &v)) {
-                RD_TRY(rd_record_set_metric(r, keys[i][1], v));
-                used = true;
-            }
-    }
-    /* With no completed request the latency object holds the histogram's
-     * initial values (min = UINT64_MAX), not measurements. */
-    const cJSON *lat = cJSON_GetObjectItemCaseSensitive(root, "latency_us");
-    if (cJSON_IsObject(lat) && requests > 0) {
-        static const char *const keys[][2] = {
-            { "min", "latency_min_ms" },   { "max", "latency_max_ms" },
-            { "mean", "latency_mean_ms" }, { "stdev", "latency_stdev_ms" },
-        };
-        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-            if (json_count(lat, keys[i][0], &v)) {
-                RD_TRY(rd_record_set_metric(r, keys[i][1], rd_decimal_scale(v, -3)));
-                used = true;
-            }
-        const cJSON *item;
-        cJSON_ArrayForEach(item, lat) {
-            const char *k = item->string;
-            char name[96];
-            if (k && k[0] == 'p' && cJSON_IsNumber(item) && isfinite(item->valuedouble) &&
-                item->valuedouble >= 0 &&
-                rd_percentile_metric_name("latency", k + 1, strlen(k + 1), "_ms", name,
-                                          sizeof name)) {
-                RD_TRY(rd_record_set_metric(r, name, rd_decimal_scale(item->valuedouble, -3)));
-                used = true;
-            }
-        }
-    }
-    const cJSON *rps = cJSON_GetObjectItemCaseSensitive(root, "rps");
-    if (cJSON_IsObject(rps)) {
-        static const char *const keys[][2] = {
-            { "mean", "req_per_thread_mean" },
-            { "stdev", "req_per_thread_stdev" },
-            { "max", "req_per_thread_max" },
-        };
-        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-            if (json_count(rps, keys[i][0], &v)) {
-                RD_TRY(rd_record_set_metric(r, keys[i][1], v));
-                used = true;
-            }
-    }
-    if (used)
-        RD_TRY(rd_record_set_info(r, "script_output", "done() json"));
-    return RD_OK;
-}
+/* ---- Lua done() output ---- */
 
 /* Reads the script output after Transfer/sec up to the next report or
  * command line; parses the first line starting with '{' (and, when that
@@ -586,7 +490,7 @@ static rd_status parse_trailer(struct parser *p, struct rd_record *r)
     }
     /* rd_json_parse columns count from the start of the text, which is the
      * start of the line here, so its messages already point at the file. */
-    s = apply_done_json(root, r);
+    s = rd_wrk_apply_done_json(root, r);
     cJSON_Delete(root);
     return s;
 }
@@ -704,7 +608,7 @@ static rd_status parse_report(struct parser *p, const struct rd_line *running,
         /* wrk2 puts a blank line before the uncorrected block. */
         do
             RD_TRY(need_line(p, &l, requests_what));
-        while (is_blank_line(&l));
+        while (rd_line_is_blank(&l));
     }
     RD_TRY(parse_requests_line(p, &l, r));
 
@@ -753,7 +657,7 @@ static rd_status parse_report(struct parser *p, const struct rd_line *running,
         RD_TRY(rd_record_set_info(r, "warning",
                                   "measured runtime is under half the test duration; "
                                   "rates may be wrong"));
-    return rd_http_judge(r);
+    return rd_load_judge_metrics(r);
 }
 
 /* A run that never started: wrk could not connect and printed no report.
@@ -766,12 +670,14 @@ static rd_status parse_connect_failure(struct parser *p, const struct rd_line *l
     RD_TRY(rd_record_set(r, &r->tool, p->fl == RD_WRK2 ? "wrk2" : "wrk"));
     RD_TRY(set_command_facts(p, r));
     RD_TRY(rd_record_set_metric(r, "requests", 0));
-    RD_TRY(rd_http_judge(r));
     struct rd_line t = rd_line_trim(*l);
     char *msg = rd_arena_strndup(r->arena, t.ptr, t.len);
     if (!msg)
         return RD_ERR_NOMEM;
-    return rd_record_set_info(r, "failure", msg);
+    struct rd_load_tally tally;
+    rd_load_tally_from_metrics(&tally, r);
+    tally.stopped = msg;
+    return rd_load_judge(r, &tally);
 }
 
 rd_status rd_wrk_family_parse(const struct rd_import_input *in, enum rd_wrk_flavour fl,
@@ -885,9 +791,13 @@ static rd_status parse_wrk(const struct rd_import_input *in, struct rd_recordset
     return rd_wrk_family_parse(in, RD_WRK, out, d);
 }
 
+static const char *const version_argv[] = { "wrk", "-v", NULL };
+
 const struct rd_importer rd_importer_wrk = {
     .name = "wrk",
     .description = "wrk text report (with or without --latency, Lua done() JSON)",
+    .version_argv = version_argv,
+    .load = true,
     .detect = detect_wrk,
     .parse = parse_wrk,
 };

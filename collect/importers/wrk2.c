@@ -24,9 +24,13 @@ static rd_status parse_wrk2(const struct rd_import_input *in, struct rd_recordse
     return rd_wrk_family_parse(in, RD_WRK2, out, d);
 }
 
+static const char *const version_argv[] = { "wrk2", "-v", NULL };
+
 const struct rd_importer rd_importer_wrk2 = {
     .name = "wrk2",
     .description = "wrk2 text report (calibration, HdrHistogram blocks, -U uncorrected)",
+    .version_argv = version_argv,
+    .load = true,
     .detect = detect_wrk2,
     .parse = parse_wrk2,
 };

@@ -29,4 +29,15 @@ rd_status rd_wrk_family_parse(const struct rd_import_input *in, enum rd_wrk_flav
  */
 int rd_wrk_family_detect(const struct rd_import_input *in, int *wrk2_marks);
 
+struct cJSON;
+
+/**
+ * Takes the numbers of a Lua done() script's JSON documented in
+ * docs/formats.md (keys duration_us, requests, bytes, errors{},
+ * latency_us{}, rps{}) into r, in place of the text values of the same
+ * quantity, and notes info "script_output" when any was used. Unknown keys
+ * are ignored; a script of another shape simply adds nothing.
+ */
+rd_status rd_wrk_apply_done_json(const struct cJSON *root, struct rd_record *r);
+
 #endif

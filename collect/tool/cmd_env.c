@@ -1,7 +1,8 @@
 /*
  * env - `rundown-collect env`: prints or writes the rundown.env/1 record of
  * this machine. With --suite, the versions are those of the suite's
- * runtimes and load tools; without, of the known load tools on PATH.
+ * runtimes and load tools; without, of the tools on PATH that rundown has an
+ * importer for.
  */
 #include <getopt.h>
 #include <libgen.h>
@@ -11,6 +12,7 @@
 
 #include "commands.h"
 #include "envinfo.h"
+#include "importer.h"
 #include "proc.h"
 #include "suite.h"
 #include "rundown/cli.h"
@@ -32,10 +34,6 @@ static void usage(FILE *out)
         "                        the known load tools found on PATH)\n"
         "  -h, --help            this text\n");
 }
-
-static const char *const known_tools[] = {
-    "wrk", "wrk2", "hey", "ab", "autocannon", "bombardier", "oha", "k6", "hyperfine", NULL,
-};
 
 int rd_cmd_env(int argc, char **argv)
 {
@@ -89,10 +87,13 @@ int rd_cmd_env(int argc, char **argv)
                 probes[n++] = (struct rd_env_probe){"tool", tool, vargv, s.root};
         }
     } else {
+        /* Every tool rundown reads, in the importer table's order. */
         char path[4096];
-        for (size_t t = 0; known_tools[t]; t++)
-            if (rd_which(known_tools[t], path, sizeof path))
-                probes[n++] = (struct rd_env_probe){"tool", known_tools[t], NULL, NULL};
+        size_t ntools;
+        const struct rd_importer *const *tools = rd_importers(&ntools);
+        for (size_t t = 0; t < ntools && n < 64; t++)
+            if (rd_which(tools[t]->name, path, sizeof path))
+                probes[n++] = (struct rd_env_probe){"tool", tools[t]->name, NULL, NULL};
     }
     int exit_code = RD_EXIT_OK;
     cJSON *env = NULL;

@@ -1,9 +1,11 @@
 /*
- * importer_fuzz.h - the body shared by the importer fuzz targets of
- * autocannon, bombardier, oha, k6 and hyperfine: normalise, detect, parse,
- * serialise every record, free. Besides memory errors it checks the
- * importer's contract: detect() stays within 0..100, a parse failure names a
- * line and a message, and every record has a tool and a known status.
+ * importer_fuzz.h - the body shared by the importer fuzz targets
+ * (fuzz_import_<tool>.c, one per entry of the importer table): normalise,
+ * detect, parse, serialise every record, free. Besides memory errors it
+ * checks the importer's contract: detect() stays within 0..100, a parse
+ * failure names a line and a message, every record has a tool and a known
+ * status, and every failed run of a load tool says why (a non-empty info
+ * "failure", from the one judge of loadjudge.h).
  */
 #ifndef RUNDOWN_IMPORTER_FUZZ_H
 #define RUNDOWN_IMPORTER_FUZZ_H
@@ -39,6 +41,9 @@ static int fuzz_importer(const struct rd_importer *imp, const uint8_t *data, siz
                 const struct rd_record *r = &set.items[i];
                 if (!r->tool || !r->status ||
                     (strcmp(r->status, "ok") != 0 && strcmp(r->status, "failed") != 0))
+                    abort();
+                const char *why = rd_record_info(r, "failure");
+                if (imp->load && strcmp(r->status, "failed") == 0 && !(why && *why))
                     abort();
                 rd_record_to_json(r, &out);
             }

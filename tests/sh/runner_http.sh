@@ -115,4 +115,19 @@ check errors.jsonl "load errors" 'len(recs) == 1 and recs[0]["status"] == "faile
 grep -q "the load tool reported socket errors" err.txt || { fail "load errors: message"; cat err.txt; }
 no_leftovers "load errors" "$MARK" "$P"
 
+# 8. The same for the tools whose importers once judged runs on their own
+# and gave no reason (the run said "load command exit status 0"): each
+# failed run carries the judge's failure, and that is the reason reported.
+for sample in autocannon:autocannon-errors.json bombardier:bombardier-result.json \
+              oha:oha-json.json k6:k6-summary-export.json; do
+    tool=${sample%%:*}
+    P=$(free_port)
+    "$RC" http --server "python3 srv.py $P ok $MARK" --url "http://127.0.0.1:$P/" -n 1 \
+        -t "$tool" -o "judged-$tool.jsonl" -- cat "$ROOT/data/samples/${sample#*:}" 2>err.txt
+    rc=$?
+    [ $rc -eq 4 ] || fail "$tool judged: exit $rc, expected 4"
+    check "judged-$tool.jsonl" "$tool judged" 'len(recs) == 1 and recs[0]["status"] == "failed" and recs[0]["info"].get("failure") and recs[0]["info"]["error"] == "the load tool reported " + recs[0]["info"]["failure"]'
+    no_leftovers "$tool judged" "$MARK" "$P"
+done
+
 finish runner_http

@@ -1,7 +1,7 @@
 /*
  * jsonimport_test.h - helpers shared by the unit tests of the autocannon,
- * bombardier, oha, k6 and hyperfine importers (header-only: each test is
- * one executable).
+ * bombardier, oha, k6 and hyperfine importers and of the importer table
+ * (header-only: each test is one executable).
  */
 #ifndef RUNDOWN_JSONIMPORT_TEST_H
 #define RUNDOWN_JSONIMPORT_TEST_H
@@ -57,6 +57,21 @@ static bool has_metric(const struct rd_record *r, const char *name)
     return rd_record_metric(r, name, &v);
 }
 
+/* Appends the whole file at path to b; false when it cannot be opened. */
+__attribute__((unused))
+static bool read_file(const char *path, struct rd_buf *b)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return false;
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
+        rd_buf_add(b, chunk, n);
+    fclose(fp);
+    return true;
+}
+
 /* detect() must claim exactly the samples whose name starts with 'prefix'
  * and no other tool's output (.txt, .json, .csv) in data/samples. */
 __attribute__((unused))
@@ -74,15 +89,9 @@ static void check_detect_samples(const struct rd_importer *imp, const char *pref
             continue;
         char path[1024];
         snprintf(path, sizeof path, "%s/data/samples/%s", RD_SOURCE_DIR, e->d_name);
-        FILE *fp = fopen(path, "rb");
-        assert_non_null(fp);
         struct rd_buf raw;
         rd_buf_init(&raw, 0);
-        char chunk[4096];
-        size_t n;
-        while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
-            rd_buf_add(&raw, chunk, n);
-        fclose(fp);
+        assert_true(read_file(path, &raw));
         struct rd_import_input in;
         struct rd_diag d;
         rd_diag_init(&d, path);

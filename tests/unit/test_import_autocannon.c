@@ -66,6 +66,28 @@ static void test_locale_variants(void **state)
     rd_recordset_release(&f.set);
 }
 
+/* The group separators of other locales are code points, not bytes:
+ * U+00A0 (no-break space), U+2019 (de-CH's right quote), U+202F (fr). */
+static void test_multibyte_group_separators(void **state)
+{
+    (void)state;
+    struct fixture f;
+    parse_with(IMP, report("│ Req/Sec   │ 1\xc2\xa0" "540 │ 2\xe2\x80\x99" "540 │ 20\xe2\x80\xaf" "623 │ 0 │ "
+                           "1\xc2\xa0" "540,94 │ 0,5 │ 7 │",
+                           ""), &f);
+    assert_int_equal(f.s, RD_OK);
+    const struct rd_record *r = &f.set.items[0];
+    assert_true(metric(r, "rps_p1") == 1540);
+    assert_true(metric(r, "rps_p2_5") == 2540);
+    assert_true(metric(r, "rps_p50") == 20623);
+    assert_true(metric(r, "rps") == 1540.94);
+    rd_recordset_release(&f.set);
+    /* A lone lead byte is no separator. */
+    parse_with(IMP, report("│ Req/Sec   │ 1\xc2" "540 │ 1 │ 1 │ 1 │ 1 │ 1 │ 1 │", ""), &f);
+    assert_int_equal(f.s, RD_ERR_PARSE);
+    rd_recordset_release(&f.set);
+}
+
 static void test_bad_grouping_is_an_error(void **state)
 {
     (void)state;
@@ -169,6 +191,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_locale_variants),
+        cmocka_unit_test(test_multibyte_group_separators),
         cmocka_unit_test(test_bad_grouping_is_an_error),
         cmocka_unit_test(test_code_row_one_cell),
         cmocka_unit_test(test_text_failure_lines),

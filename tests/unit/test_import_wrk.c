@@ -368,30 +368,6 @@ static void decimal_scale_is_exact(void **state)
     assert_true(isnan(rd_decimal_scale(NAN, 3)));
 }
 
-static void judge_rules(void **state)
-{
-    (void)state;
-    struct rd_recordset set;
-    rd_recordset_init(&set);
-    struct rd_record *r = rd_recordset_add(&set);
-    rd_record_set_metric(r, "requests", 10);
-    assert_int_equal(rd_http_judge(r), RD_OK);
-    assert_string_equal(r->status, "ok");
-    rd_record_set_metric(r, "errors_timeout", 2);
-    rd_record_set_metric(r, "non_2xx", 1);
-    rd_record_set_metric(r, "failed_requests", 7);  /* not judged: see httpcommon.h */
-    assert_int_equal(rd_http_judge(r), RD_OK);
-    assert_string_equal(r->status, "failed");
-    assert_string_equal(rd_record_info(r, "failure"),
-                        "socket errors: timeout 2; non-2xx responses: 1");
-    rd_record_set_metric(r, "requests", NAN);
-    rd_record_set_metric(r, "errors_timeout", 0);
-    rd_record_set_metric(r, "non_2xx", 0);
-    rd_http_judge(r);
-    assert_string_equal(rd_record_info(r, "failure"), "no completed requests");
-    rd_recordset_release(&set);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -406,7 +382,6 @@ int main(void)
         cmocka_unit_test(detection_separates_wrk_and_wrk2),
         cmocka_unit_test(percentile_names),
         cmocka_unit_test(decimal_scale_is_exact),
-        cmocka_unit_test(judge_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,11 +9,12 @@ Conversions done by hand here: pretty-bytes SI units (2.29 MB = 2.29e6 B),
 toLocaleString grouping ('25,131.2' = 25131.2, '25.131,2' = 25131.2),
 footer counts '251k' are rounded by autocannon and kept as info strings only.
 """
-import json, os, re, shlex, sys
+import json, os, re, sys
 from decimal import Decimal
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.abspath(os.path.join(HERE, '..', '..', '..'))
+sys.path.insert(0, os.path.join(HERE, '..', 'import-common'))
+from importcheck import check_cases, load_verdict
 PCT = ['p0_001', 'p0_01', 'p0_1', 'p1', 'p2_5', 'p10', 'p25', 'p50', 'p75', 'p90',
        'p97_5', 'p99', 'p99_9', 'p99_99', 'p99_999']
 RPCT = ['p1', 'p2_5', 'p50', 'p97_5']
@@ -44,10 +45,12 @@ def from_json(o):
         for p in RPCT: m[f'{pre}_{p}{suf}'] = R[p] * per
     m['requests'] = o['requests']['total']; m['requests_sent'] = o['requests']['sent']
     m['bytes_total'] = o['throughput']['total']
-    failed = (o['errors'] or o['timeouts'] or o['non2xx'] or o['mismatches']
-              or o['requests']['total'] == 0 or o['2xx'] == 0)
     info['url'] = o['url']
-    return m, info, 'failed' if failed else 'ok'
+    # errors are connect errors plus timeouts
+    st, why = load_verdict(requests=o['requests'].get('total'), ok_2xx=o.get('2xx'),
+                           connect=max(o['errors'] - o['timeouts'], 0), timeout=o['timeouts'],
+                           non_2xx=o['non2xx'], failed=[('mismatched responses', o['mismatches'])])
+    return {'metrics': m, 'info': info, 'status': st, 'failure': why}
 
 SI = {'B': 1, 'kB': 1e3, 'MB': 1e6, 'GB': 1e9}
 
@@ -60,6 +63,7 @@ def locale_num(s):
 
 def from_text(t):
     m, info = {}, {}
+    errors_line = ('0', '0')
     lines = t.split('\n')
     head = None
     for ln in lines:
@@ -95,6 +99,7 @@ def from_text(t):
             for tok, name in [(a[0], 'errors'), (a[2][1:], 'errors_timeout')]:
                 if tok.endswith('k'): info[name] = tok
                 else: m[name] = int(tok)
+            errors_line = (a[0], a[2][1:])
         elif ln.startswith('Running '):
             info['url'] = ln.split(' @ ')[1]
         elif ln.startswith('Req/Bytes counts sampled every'):
@@ -102,40 +107,21 @@ def from_text(t):
             for k in list(m):
                 if k.startswith('rps') or k.startswith('transfer'):
                     m[k] = float(Decimal(repr(m[k])) * Decimal(repr(per)))
-    failed = bool(m.get('errors') or info.get('errors') or m.get('non_2xx') or m['rps'] == 0)
-    return m, info, 'failed' if failed else 'ok'
+    # Rounded footer counts ("2k errors (1k timeouts)") are shown as printed.
+    e, t = errors_line
+    rounded = e.endswith('k') or t.endswith('k')
+    st, why = load_verdict(requests=0 if m['rps'] == 0 else None, non_2xx=m.get('non_2xx', 0),
+                           connect=0 if rounded else int(e) - int(t), timeout=0 if rounded else int(t),
+                           failed=[('socket errors', f'{e} ({t} timeouts)')] if rounded else [])
+    return {'metrics': m, 'info': info, 'status': st, 'failure': why}
 
-def main():
-    bad = 0
-    for case in sorted(os.listdir(HERE)):
-        d = os.path.join(HERE, case)
-        exp = os.path.join(d, 'expected.out')
-        if not os.path.isfile(exp): continue
-        args = shlex.split(open(os.path.join(d, 'cmd')).read().split('&&')[-1])
-        src = args[-1]
-        path = os.path.join(ROOT, src) if src.startswith('data/') else os.path.join(d, src)
-        raw = open(path, encoding='utf-8-sig').read().replace('\r\n', '\n')
-        recs = [json.loads(l) for l in open(exp)]
-        if raw.lstrip().startswith('{') or '\n{"' in raw:
-            want = [from_json(json.loads(l)) for l in raw.split('\n') if l.startswith('{')]
-        else:
-            raw = re.sub(r'\x1b\[[0-9;]*m', '', raw)
-            # One run per "Running" banner; a -W warmup prints no tables.
-            chunks = re.split(r'\n(?=Running )', raw)
-            want = [from_text(ch) for ch in chunks if '│ Latency' in ch]
-        assert len(want) == len(recs), case
-        for (m, info, st), r in zip(want, recs):
-            for k, v in m.items():
-                if r['metrics'].get(k) != v:
-                    print(f'{case}: {k}: expected {v}, record has {r["metrics"].get(k)}'); bad += 1
-            extra = set(r['metrics']) - set(m)
-            if extra: print(f'{case}: unexpected metrics {sorted(extra)}'); bad += 1
-            for k, v in info.items():
-                if r['info'].get(k) != v:
-                    print(f'{case}: info {k}: expected {v}, got {r["info"].get(k)}'); bad += 1
-            if r['status'] != st:
-                print(f'{case}: status {r["status"]}, expected {st}'); bad += 1
-        print(f'{case}: {len(recs)} record(s) checked')
-    sys.exit(1 if bad else 0)
+def expect(path, args):
+    raw = open(path, encoding='utf-8-sig').read().replace('\r\n', '\n')
+    if raw.lstrip().startswith('{') or '\n{"' in raw:
+        return [from_json(json.loads(l)) for l in raw.split('\n') if l.startswith('{')]
+    raw = re.sub(r'\x1b\[[0-9;]*m', '', raw)
+    # One run per "Running" banner; a -W warmup prints no tables.
+    chunks = re.split(r'\n(?=Running )', raw)
+    return [from_text(ch) for ch in chunks if '│ Latency' in ch]
 
-main()
+check_cases(HERE, expect)

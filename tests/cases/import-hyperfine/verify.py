@@ -10,11 +10,12 @@ exit_codes (null = killed by a signal = failed), labels from parameters, plus
 the label "command" when two results share a parameter set.
     python3 tests/cases/import-hyperfine/verify.py
 """
-import json, os, shlex, sys
+import json, os, sys
 from decimal import Decimal
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.abspath(os.path.join(HERE, '..', '..', '..'))
+sys.path.insert(0, os.path.join(HERE, '..', 'import-common'))
+from importcheck import check_cases
 
 def ms(x):
     return float(Decimal(repr(float(x))) * 1000)
@@ -35,26 +36,12 @@ def expected(doc, cli_labels):
             if shared: cfg['command'] = r['command']
             codes = r.get('exit_codes')
             st = 'ok' if codes is None or codes[j] == 0 else 'failed'
-            out.append((m, cfg, st, r['command'], None if codes is None else codes[j]))
+            out.append({'metrics': m, 'config': cfg, 'status': st, 'info': {'command': r['command']},
+                        'exit_code': None if codes is None else codes[j]})
     return out
 
-bad = 0
-for case in sorted(os.listdir(HERE)):
-    d = os.path.join(HERE, case)
-    if not os.path.isfile(os.path.join(d, 'expected.out')): continue
-    args = shlex.split(open(os.path.join(d, 'cmd')).read().split('&&')[-1])
+def expect(path, args):
     labels = dict(a.split('=', 1) for k, a in zip(args, args[1:]) if k == '-l')
-    src = args[-1]
-    path = os.path.join(ROOT, src) if src.startswith('data/') else os.path.join(d, src)
-    want = expected(json.load(open(path, encoding='utf-8-sig')), labels)
-    recs = [json.loads(l) for l in open(os.path.join(d, 'expected.out'))]
-    if len(recs) != len(want):
-        print(f'{case}: {len(recs)} records, expected {len(want)}'); bad += 1; continue
-    for (m, cfg, st, cmd, code), r in zip(want, recs):
-        if r['metrics'] != m: print(f'{case}: metrics {r["metrics"]} != {m}'); bad += 1
-        if r['config'] != cfg: print(f'{case}: config {r["config"]} != {cfg}'); bad += 1
-        if r['status'] != st: print(f'{case}: status {r["status"]} != {st}'); bad += 1
-        if r['info'].get('command') != cmd: print(f'{case}: command'); bad += 1
-        if code is not None and r.get('exit_code') != code: print(f'{case}: exit code'); bad += 1
-    print(f'{case}: {len(recs)} record(s) checked')
-sys.exit(1 if bad else 0)
+    return expected(json.load(open(path, encoding='utf-8-sig')), labels)
+
+check_cases(HERE, expect)

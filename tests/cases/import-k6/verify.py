@@ -13,9 +13,11 @@ duration_s (decimal shift: 30012.4581 ms = 30.0124581 s); thresholds: shape A
 true = failed, shape B ok = passed.
     python3 tests/cases/import-k6/verify.py
 """
-import json, os, re, shlex, sys
+import json, os, re, sys
 from decimal import Decimal
-HERE = os.path.dirname(os.path.abspath(__file__)); ROOT = os.path.abspath(os.path.join(HERE, '../../..'))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, '..', 'import-common'))
+from importcheck import check_cases, load_verdict
 def stat(k):
     return {'avg': 'mean', 'med': 'p50', 'count': 'samples'}.get(k) or re.sub(r'^p\((.*)\)$', lambda m: 'p' + m.group(1).replace('.', '_'), k)
 def expect(o):
@@ -34,10 +36,10 @@ def expect(o):
             if 'value' in v: return 'gauge'
             return 'trend'
         mets = [(n, typ(x), {k: v for k, v in x.items() if k != 'thresholds'}, x.get('thresholds')) for n, x in o['metrics'].items()]
-    freq = fchk = 0; nreq = None
+    freq = fchk = 0; nreq = None; th_names = []
     for name, t, v, th in mets:
         for expr, res in (th or {}).items():
-            if (res is True) if shape == 'A' else (not res['ok']): failed_th += 1
+            if (res is True) if shape == 'A' else (not res['ok']): failed_th += 1; th_names.append(f'{name}: {expr}')
         if '{' in name: continue
         if t == 'trend':
             pre = 'latency' if name == 'http_req_duration' else name
@@ -60,19 +62,7 @@ def expect(o):
             if name == 'vus': m['vus_peak'] = v['max']
             elif name == 'vus_max': m['vus_max'] = v['value']
     m['thresholds_failed'] = failed_th
-    return m, 'failed' if (freq or fchk or failed_th or nreq == 0) else 'ok'
-bad = 0
-for case in sorted(os.listdir(HERE)):
-    d = os.path.join(HERE, case)
-    if not os.path.isfile(os.path.join(d, 'expected.out')): continue
-    src = shlex.split(open(os.path.join(d, 'cmd')).read())[-1]
-    p = os.path.join(ROOT, src) if src.startswith('data/') else os.path.join(d, src)
-    m, st = expect(json.load(open(p)))
-    r = json.loads(open(os.path.join(d, 'expected.out')).read())
-    if r['metrics'] != m:
-        for k in set(m) | set(r['metrics']):
-            if m.get(k, 'absent') != r['metrics'].get(k, 'absent'): print(case, k, m.get(k, 'absent'), r['metrics'].get(k, 'absent'))
-        bad += 1
-    if r['status'] != st: print(case, 'status', r['status']); bad += 1
-    print(f'{case}: checked ({r["status"]})')
-sys.exit(1 if bad else 0)
+    st, why = load_verdict(requests=nreq, failed=[('failed requests', freq)],
+                           reasons=[('failed checks', fchk), ('thresholds failed', '; '.join(th_names) if failed_th else 0)])
+    return [{'metrics': m, 'status': st, 'failure': why}]
+check_cases(HERE, lambda path, args: expect(json.load(open(path))))

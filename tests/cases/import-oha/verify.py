@@ -8,9 +8,11 @@ from errors, requests = responses + all errors (= requestsPerSec x total,
 e.g. 2477.4998696151088 x 10.003229588 = 24783.0 = 24680 + 53 + 50).
     python3 tests/cases/import-oha/verify.py
 """
-import json, os, shlex, sys
+import json, os, sys
 from decimal import Decimal
-HERE = os.path.dirname(os.path.abspath(__file__)); ROOT = os.path.abspath(os.path.join(HERE, '../../..'))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, '..', 'import-common'))
+from importcheck import check_cases, load_verdict
 def ms(x): return None if x is None else float(Decimal(repr(float(x))) * 1000)
 def frag(k): return k.replace('.', '_')
 def expect(o):
@@ -40,19 +42,8 @@ def expect(o):
     m['errors_timeout'] = sum(v for k, v in errs.items() if 'timeout' in k)
     m['errors_connect'] = sum(v for k, v in errs.items() if 'refused' in k or 'onnect' in k)
     m['aborted_deadline'] = ab
-    return m, 'failed' if (m['errors'] or non or ok == 0) else 'ok'
-bad = 0
-for case in sorted(os.listdir(HERE)):
-    d = os.path.join(HERE, case)
-    if not os.path.isfile(os.path.join(d, 'expected.out')): continue
-    src = shlex.split(open(os.path.join(d, 'cmd')).read())[-1]
-    p = os.path.join(ROOT, src) if src.startswith('data/') else os.path.join(d, src)
-    m, st = expect(json.load(open(p)))
-    r = json.loads(open(os.path.join(d, 'expected.out')).read())
-    if r['metrics'] != m:
-        for k in set(m) | set(r['metrics']):
-            if m.get(k, 'absent') != r['metrics'].get(k, 'absent'): print(case, k, m.get(k, 'absent'), r['metrics'].get(k, 'absent'))
-        bad += 1
-    if r['status'] != st: print(case, 'status', r['status']); bad += 1
-    print(f'{case}: checked')
-sys.exit(1 if bad else 0)
+    st, why = load_verdict(requests=m['requests'], ok_2xx=ok, connect=m['errors_connect'],
+                           timeout=m['errors_timeout'],
+                           other=m['errors'] - m['errors_connect'] - m['errors_timeout'], non_2xx=non)
+    return [{'metrics': m, 'status': st, 'failure': why}]
+check_cases(HERE, lambda path, args: expect(json.load(open(path, encoding='utf-8-sig'))))
