@@ -1,0 +1,31 @@
+/*
+ * srange.h - the studentized range distribution (Tukey 1953).
+ *
+ * The range of k independent standard normal means divided by an
+ * independent estimate of their sd with 'df' degrees of freedom. It gives
+ * the one critical value that holds for every comparison with a best
+ * config chosen from the same data (the largest of those differences is
+ * the range), which is what the verdicts of analyze need (docs/methods.md,
+ * "Verdicts"). Written by hand: GSL, the numerics library we use, has no
+ * studentized range; R's ptukey/qtukey were the reference for the tests.
+ */
+#ifndef RUNDOWN_ANALYZE_SRANGE_H
+#define RUNDOWN_ANALYZE_SRANGE_H
+
+/**
+ * P(Q <= q) for the studentized range of k >= 2 means with df > 0 degrees
+ * of freedom (df = INFINITY: a known sd). NaN for k < 2, df <= 0 or a NaN
+ * argument; 0 for q <= 0. Absolute error below 1e-9.
+ */
+double rd_srange_cdf(double q, double k, double df);
+
+/** P(Q > q), the p-value of an observed range q; see rd_srange_cdf. */
+double rd_srange_sf(double q, double k, double df);
+
+/**
+ * The q with P(Q <= q) = p, for 0 < p < 1; NaN outside that range or for
+ * the arguments rd_srange_cdf refuses.
+ */
+double rd_srange_quantile(double p, double k, double df);
+
+#endif

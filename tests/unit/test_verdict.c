@@ -1,0 +1,204 @@
+// links: rd_analyze
+/*
+ * Verdicts against the best (analyze/verdict.c) and the studentized range
+ * (analyze/srange.c).
+ *
+ * Studentized range values are SciPy 1.10's (more precise than R's qtukey,
+ * whose root search stops at 1e-4):
+ *   python3 -c "from scipy.stats import studentized_range as s;
+ *     print(s.sf(3.5,3,10), s.ppf(0.95,10,4), s.ppf(0.95,21,8), s.cdf(5,5,5))"
+ *   -> 0.07710331083841038 7.826334605923533 6.933785048730076 0.921074516170005
+ * Verdict numbers are by formula with SciPy: tests/unit/verdict_reference.py
+ * prints every one (Welch df, the floor of the smallest, the critical
+ * value studentized_range.ppf(0.95, k, df) / sqrt(2), Fieller's interval
+ * at that value, p_adj = studentized_range.sf(sqrt(2) |t|, k, df)). R's
+ * ptukey/qtukey were not used: their results are off by up to 1e-3 at
+ * df = 2 and by 15 % for a p of 4e-8 (qtukey(0.95, 2, 2) / sqrt(2) =
+ * 4.29895 where qt(0.975, 2) = 4.30265).
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "srange.h"
+#include "stats.h"
+#include "verdict.h"
+
+static struct rd_verdict_sample sample(const double *x, size_t n)
+{
+    return (struct rd_verdict_sample){ (double)n, rd_stats_mean(x, n), rd_stats_sd(x, n), true };
+}
+
+static void srange_matches_scipy(void **state)
+{
+    (void)state;
+    rd_stats_init();
+    assert_float_equal(rd_srange_sf(3.5, 3, 10), 0.07710331083841038, 1e-9);
+    assert_float_equal(rd_srange_cdf(5, 5, 5), 0.921074516170005, 1e-9);
+    assert_float_equal(rd_srange_quantile(0.95, 10, 4), 7.826334605923533, 1e-7);
+    assert_float_equal(rd_srange_quantile(0.95, 21, 8), 6.933785048730076, 1e-7);
+    /* k = 2: the range over sqrt 2 is |t|, so the quantile is
+     * sqrt(2) qt(0.975, 8) = sqrt(2) * 2.306004135204166 (R: qt(0.975, 8)). */
+    assert_float_equal(rd_srange_quantile(0.95, 2, 8) / M_SQRT2, 2.306004135204166, 1e-8);
+    /* A known sd: qtukey(0.95, 2, Inf) / sqrt(2) = qnorm(0.975). */
+    assert_float_equal(rd_srange_quantile(0.95, 2, INFINITY) / M_SQRT2, 1.959963984540054, 1e-8);
+    assert_true(isnan(rd_srange_cdf(1, 1, 5)));
+    assert_true(isnan(rd_srange_cdf(1, 3, 0)));
+    assert_float_equal(rd_srange_cdf(0, 3, 5), 0, 0);
+    assert_float_equal(rd_srange_sf(0, 3, 5), 1, 0);
+}
+
+static void worse_and_inconclusive_against_the_best(void **state)
+{
+    (void)state;
+    const double best[] = { 100, 102, 98, 101, 99 };
+    const double slow[] = { 110, 112, 108, 111, 109 };
+    const double near[] = { 104, 99, 107, 101, 103 };
+    struct rd_verdict_sample x[3] = { sample(slow, 5), sample(best, 5), sample(near, 5) };
+    struct rd_verdict_settings s;
+    rd_verdict_settings_init(&s);
+    struct rd_verdict_row rows[3];
+    struct rd_verdict_result res;
+    assert_int_equal(rd_verdict_decide(x, 3, &s, rows, &res), RD_OK);
+    assert_int_equal(res.best, 1);
+    assert_int_equal(res.family, 3);
+    assert_float_equal(res.df, 6, 0);
+    assert_float_equal(res.crit, 3.068274546341481, 1e-8);
+    assert_int_equal(rows[1].verdict, RD_VERDICT_BEST);
+    assert_int_equal(rows[0].verdict, RD_VERDICT_WORSE);
+    assert_float_equal(rows[0].ratio, 1.1, 1e-12);
+    assert_float_equal(rows[0].ratio_ci_low, 1.0682528890544953, 1e-8);
+    assert_float_equal(rows[0].ratio_ci_high, 1.132783172591803, 1e-8);
+    assert_float_equal(rows[0].t, 10, 1e-12);
+    assert_float_equal(rd_verdict_p_adjusted(&rows[0], &res), 0.0001427157391956646, 1e-9);
+    /* 2.8 % slower, interval 0.981-1.076: contains 1 and passes the 5 %
+     * margin. */
+    assert_int_equal(rows[2].verdict, RD_VERDICT_INCONCLUSIVE);
+    assert_float_equal(rows[2].ratio_ci_low, 0.9812510655173273, 1e-8);
+    assert_float_equal(rows[2].ratio_ci_high, 1.0757171811848492, 1e-8);
+    assert_float_equal(rd_verdict_p_adjusted(&rows[2], &res), 0.2386054956122189, 1e-9);
+    assert_true(rows[2].runs_needed > 5);
+    assert_int_equal(res.decision, RD_DECISION_INCONCLUSIVE);
+    assert_true(isnan(rd_verdict_p_adjusted(&rows[1], &res)));
+}
+
+static void equivalent_even_when_detectably_slower(void **state)
+{
+    (void)state;
+    const double fast[] = { 100.0, 100.1, 99.9, 100.05, 99.95 };
+    const double slower[] = { 101.0, 101.1, 100.9, 101.05, 100.95 };
+    struct rd_verdict_sample x[2] = { sample(fast, 5), sample(slower, 5) };
+    struct rd_verdict_settings s;
+    rd_verdict_settings_init(&s);
+    struct rd_verdict_row rows[2];
+    struct rd_verdict_result res;
+    assert_int_equal(rd_verdict_decide(x, 2, &s, rows, &res), RD_OK);
+    assert_int_equal(rows[1].verdict, RD_VERDICT_EQUIVALENT);
+    assert_float_equal(rows[1].ratio_ci_low, 1.0088418893561222, 1e-8);
+    assert_float_equal(rows[1].ratio_ci_high, 1.011159453352676, 1e-8);
+    /* Detectably slower: the adjusted p is tiny, yet within the margin. */
+    assert_float_equal(rd_verdict_p_adjusted(&rows[1], &res), 4.0739181916826794e-08, 1e-12);
+    assert_int_equal(res.decision, RD_DECISION_EQUIVALENT);
+    /* With a margin of 0.5 % the same interval is worse. */
+    s.margin = 0.005;
+    assert_int_equal(rd_verdict_decide(x, 2, &s, rows, &res), RD_OK);
+    assert_int_equal(rows[1].verdict, RD_VERDICT_WORSE);
+    assert_int_equal(res.decision, RD_DECISION_CLEAR);
+}
+
+static void a_wide_slower_config_is_inconclusive(void **state)
+{
+    (void)state;
+    /* The issue's case: 25 % slower on 3 runs, with an interval reaching
+     * from far faster to twice as slow. Not tied, not worse: unknown. */
+    const double a[] = { 100, 95, 105 };
+    const double b[] = { 125, 90, 160 };
+    struct rd_verdict_sample x[2] = { sample(b, 3), sample(a, 3) };
+    struct rd_verdict_settings s;
+    rd_verdict_settings_init(&s);
+    struct rd_verdict_row rows[2];
+    struct rd_verdict_result res;
+    assert_int_equal(rd_verdict_decide(x, 2, &s, rows, &res), RD_OK);
+    assert_int_equal(res.best, 1);
+    assert_float_equal(res.df, 2, 0);
+    assert_int_equal(rows[0].verdict, RD_VERDICT_INCONCLUSIVE);
+    assert_float_equal(rows[0].ratio_ci_low, 0.379276504516328, 1e-8);
+    assert_float_equal(rows[0].ratio_ci_high, 2.1598962026324195, 1e-8);
+    assert_float_equal(rd_verdict_p_adjusted(&rows[0], &res), 0.3453463292920227, 1e-9);
+    assert_int_equal(res.decision, RD_DECISION_INCONCLUSIVE);
+    assert_true(rows[0].runs_needed > 3);
+}
+
+static void higher_is_better(void **state)
+{
+    (void)state;
+    const double fast[] = { 1000, 1010, 990, 1005, 995 };
+    const double slow[] = { 900, 910, 890, 905, 895 };
+    struct rd_verdict_sample x[2] = { sample(slow, 5), sample(fast, 5) };
+    struct rd_verdict_settings s;
+    rd_verdict_settings_init(&s);
+    s.higher_is_better = true;
+    struct rd_verdict_row rows[2];
+    struct rd_verdict_result res;
+    assert_int_equal(rd_verdict_decide(x, 2, &s, rows, &res), RD_OK);
+    assert_int_equal(res.best, 1);
+    assert_int_equal(rows[0].verdict, RD_VERDICT_WORSE);
+    assert_float_equal(rows[0].ratio, 0.9, 1e-12);
+    assert_float_equal(rows[0].ratio_ci_low, 0.8890906196447461, 1e-8);
+    assert_float_equal(rows[0].ratio_ci_high, 0.9110290355479275, 1e-8);
+    assert_int_equal(res.decision, RD_DECISION_CLEAR);
+}
+
+static void constant_groups_and_too_few_runs(void **state)
+{
+    (void)state;
+    /* 5 ms against 6 ms, every run alike: Welch is undefined, the ratio
+     * is exact, and the slower config is worse, never recommended. */
+    const double five[] = { 5, 5, 5, 5, 5 }, six[] = { 6, 6, 6, 6, 6 };
+    const double one[] = { 300 };
+    struct rd_verdict_sample x[3] = { sample(six, 5), sample(five, 5), sample(one, 1) };
+    /* One run is no sample: the caller disqualifies it, and so does the
+     * decision when asked to compare it. */
+    struct rd_verdict_settings s;
+    rd_verdict_settings_init(&s);
+    struct rd_verdict_row rows[3];
+    struct rd_verdict_result res;
+    assert_int_equal(rd_verdict_decide(x, 3, &s, rows, &res), RD_OK);
+    assert_int_equal(res.best, 1);
+    assert_int_equal(res.family, 2);
+    assert_int_equal(rows[0].verdict, RD_VERDICT_WORSE);
+    assert_true(rows[0].exact);
+    assert_float_equal(rows[0].ratio_ci_low, 1.2, 1e-12);
+    assert_true(isnan(rd_verdict_p_adjusted(&rows[0], &res)));
+    assert_int_equal(rows[2].verdict, RD_VERDICT_DISQUALIFIED);
+    assert_int_equal(res.n_disqualified, 1);
+    assert_int_equal(res.decision, RD_DECISION_CLEAR);
+
+    /* Equal constants are equivalent. */
+    x[0] = sample(five, 5);
+    assert_int_equal(rd_verdict_decide(x, 2, &s, rows, &res), RD_OK);
+    assert_int_equal(rows[1].verdict, RD_VERDICT_EQUIVALENT);
+    assert_int_equal(res.decision, RD_DECISION_EQUIVALENT);
+
+    /* Nothing eligible: no data. */
+    x[0].eligible = x[1].eligible = false;
+    assert_int_equal(rd_verdict_decide(x, 2, &s, rows, &res), RD_OK);
+    assert_int_equal(res.decision, RD_DECISION_NO_DATA);
+    assert_int_equal(res.best, 2);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(srange_matches_scipy),
+        cmocka_unit_test(worse_and_inconclusive_against_the_best),
+        cmocka_unit_test(equivalent_even_when_detectably_slower),
+        cmocka_unit_test(a_wide_slower_config_is_inconclusive),
+        cmocka_unit_test(higher_is_better),
+        cmocka_unit_test(constant_groups_and_too_few_runs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
