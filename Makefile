@@ -52,10 +52,16 @@ test: deps all asan
 test-fast: all
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
+# The shipped runs predate the suite's key metrics and guards for mixed
+# (issue 20 collects them again with the suite that records them): say them
+# here, as the suite does.
+REPORT_SETTINGS ?= --set 'mixed.key_metrics=rps,latency_p99_ms,background_wall_ms' \
+	--set 'mixed.guards=latency_p99_ms<=100'
+
 # The report needs no JS runtime: only the Debian packages.
 report: deps-debian all
 	@mkdir -p $(OUT)
-	$(ANALYZE) --published data/published --title "$(REPORT_TITLE)" \
+	$(ANALYZE) --published data/published --title "$(REPORT_TITLE)" $(REPORT_SETTINGS) \
 		-o $(OUT)/analysis.json data/raw/*.jsonl
 	$(RENDER) -o $(OUT) $(OUT)/analysis.json
 	@echo "report: $(OUT)/report.md $(OUT)/report.html $(OUT)/report.xlsx ($(OUT)/charts/)"

@@ -36,6 +36,15 @@ struct rd_analyze_opts {
                                  * and written by 'threads' threads (default 100000;
                                  * 0 = never); the output is the same bytes */
     size_t threads;             /* default: the processors it may run on, at most 8 */
+    /* The verdicts (docs/methods.md, "Verdicts"); a workload's own
+     * info.margin / info.max_error_rate win over these defaults. */
+    double margin;              /* --margin: relative equivalence margin, default 0.05 */
+    double max_error_rate;      /* --max-error-rate: load errors per attempted request
+                                 * above which a config is disqualified, default 0.01 */
+    size_t min_good_runs;       /* fewer good runs disqualify a config (2) */
+    double max_failed_share;    /* more failed or timed-out runs disqualify (0.2) */
+    const char *const *settings; /* --set WORKLOAD.KEY=VALUE, overriding info.KEY */
+    size_t nsettings;
 };
 
 /** Sets the documented defaults. */

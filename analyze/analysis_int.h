@@ -35,6 +35,7 @@ struct cfg {
     unsigned env_line;       /* line of the first run that named env */
     uint32_t seq;            /* records seen, the order key of unnumbered runs */
     size_t ok_runs, failed, timeouts, load_error_runs;
+    const char *failure;     /* info.failure of the first failed run, or NULL */
     struct series *series;
     uint32_t nseries;
     size_t capseries;
@@ -46,6 +47,10 @@ struct wl {
     const char *primary;     /* info.primary_metric */
     const char *better;      /* info.primary_better */
     const char *tie_breaker; /* info.tie_breaker */
+    const char *margin;      /* info.margin: relative equivalence margin */
+    const char *key_metrics; /* info.key_metrics: "rps,latency_p99_ms" */
+    const char *guards;      /* info.guards: "latency_p99_ms<=100" */
+    const char *max_error_rate; /* info.max_error_rate: a fraction */
     int64_t first_metric;    /* first metric of the first measured run, -1 none */
     uint32_t *cfgs;
     size_t ncfgs, capcfgs;

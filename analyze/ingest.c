@@ -37,6 +37,10 @@ void rd_analyze_opts_init(struct rd_analyze_opts *o)
     long cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set)
                                                             : sysconf(_SC_NPROCESSORS_ONLN);
     o->threads = cpus < 1 ? 1 : cpus > 8 ? 8 : (size_t)cpus;
+    o->margin = 0.05;
+    o->max_error_rate = 0.01;
+    o->min_good_runs = 2;
+    o->max_failed_share = 0.2;
 }
 
 rd_status rd_analysis_new(const struct rd_analyze_opts *o, struct rd_analysis **out)
@@ -367,6 +371,10 @@ static rd_status add_record(struct rd_analysis *a, const struct rd_record *r,
     RD_TRY(take_info(a, r, "primary_better", &w->better));
     RD_TRY(take_info(a, r, "class", &w->class_));
     RD_TRY(take_info(a, r, "tie_breaker", &w->tie_breaker));
+    RD_TRY(take_info(a, r, "margin", &w->margin));
+    RD_TRY(take_info(a, r, "key_metrics", &w->key_metrics));
+    RD_TRY(take_info(a, r, "guards", &w->guards));
+    RD_TRY(take_info(a, r, "max_error_rate", &w->max_error_rate));
 
     if (r->env && *r->env) {
         const char *env;
@@ -395,7 +403,7 @@ static rd_status add_record(struct rd_analysis *a, const struct rd_record *r,
             c->timeouts++;
         else
             c->failed++;
-        return RD_OK;
+        return take_info(a, r, "failure", &c->failure);
     }
     c->ok_runs++;
     bool load_err = false;
@@ -521,9 +529,13 @@ static rd_status merge_half(struct rd_analysis *a, const struct rd_analysis *b,
             (s = cfg_by_key(a, w, bc->key, strlen(bc->workload), bc->labels,
                             bc->nlabels, &c)))
             break;
-        const char **info[] = {&w->primary, &w->better, &w->class_, &w->tie_breaker};
-        const char *binfo[] = {bw->primary, bw->better, bw->class_, bw->tie_breaker};
-        for (size_t k = 0; k < 4 && !s; k++)
+        const char **info[] = {&w->primary, &w->better, &w->class_, &w->tie_breaker,
+                               &w->margin, &w->key_metrics, &w->guards,
+                               &w->max_error_rate, &c->failure};
+        const char *binfo[] = {bw->primary, bw->better, bw->class_, bw->tie_breaker,
+                               bw->margin, bw->key_metrics, bw->guards,
+                               bw->max_error_rate, bc->failure};
+        for (size_t k = 0; k < sizeof info / sizeof info[0] && !s; k++)
             if (!*info[k] && binfo[k] && !(*info[k] = rd_arena_strdup(&a->strings, binfo[k])))
                 s = RD_ERR_NOMEM;
         if (w->first_metric < 0 && bw->first_metric >= 0)

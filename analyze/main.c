@@ -43,6 +43,13 @@ static const char usage[] =
     "  --pool-envs          allow one config to hold runs of several environments\n"
     "  --published DIR      compare with published figures (" RD_PUBLISHED_SCHEMA " files)\n"
     "  --title TEXT         the report's title (written as \"title\")\n"
+    "  --margin M           relative margin within which configs are equivalent\n"
+    "                       (default 0.05; a workload's info.margin wins)\n"
+    "  --max-error-rate R   load errors per attempted request above which a config\n"
+    "                       is disqualified (default 0.01)\n"
+    "  --set W.KEY=VALUE    a workload setting, as if its runs said info.KEY=VALUE:\n"
+    "                       margin, key_metrics, guards, max_error_rate, tie_breaker,\n"
+    "                       primary_metric, primary_better (W is the workload's name)\n"
     "  --threads N          threads for big stores (default: the processors it may use,\n"
     "                       at most 8; 1: one thread); the output does not depend on it\n"
     "  -h, --help           this text;  --version  the version\n";
@@ -92,7 +99,7 @@ static int parse_count(const char *opt, const char *s, unsigned long long max,
 enum {
     OPT_ALPHA = 256, OPT_CONFIDENCE, OPT_BASELINE, OPT_METRIC, OPT_ALL_METRICS,
     OPT_BOOTSTRAP, OPT_SEED, OPT_EXCLUDE_OUTLIERS, OPT_POOL_ENVS, OPT_PUBLISHED,
-    OPT_TITLE, OPT_THREADS, OPT_VERSION,
+    OPT_TITLE, OPT_THREADS, OPT_VERSION, OPT_MARGIN, OPT_MAX_ERROR_RATE, OPT_SET,
 };
 
 static const struct option longopts[] = {
@@ -109,6 +116,9 @@ static const struct option longopts[] = {
     {"published", required_argument, NULL, OPT_PUBLISHED},
     {"title", required_argument, NULL, OPT_TITLE},
     {"threads", required_argument, NULL, OPT_THREADS},
+    {"margin", required_argument, NULL, OPT_MARGIN},
+    {"max-error-rate", required_argument, NULL, OPT_MAX_ERROR_RATE},
+    {"set", required_argument, NULL, OPT_SET},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -121,6 +131,8 @@ struct args {
     char *baseline;          /* the --baseline argument, split at '=' */
     const char **stores;
     int nstores;
+    const char **settings;   /* the --set arguments, as typed */
+    size_t nsettings;
 };
 
 /* The spelling of option 'c' for messages: "-o", "--alpha" (in full when
@@ -226,6 +238,23 @@ static int parse_args(int argc, char **argv, struct args *g)
                 g->o.split_bytes = 0;
             break;
         }
+        case OPT_MARGIN:
+            if (parse_prob(name, optarg, &g->o.margin))
+                return RD_EXIT_USAGE;
+            break;
+        case OPT_MAX_ERROR_RATE:
+            if (parse_prob(name, optarg, &g->o.max_error_rate))
+                return RD_EXIT_USAGE;
+            break;
+        case OPT_SET: {
+            const char *dot = strchr(optarg, '.'), *eq = strchr(optarg, '=');
+            if (!dot || dot == optarg || !eq || eq < dot + 2)
+                return rd_usage_error("--set: expected WORKLOAD.KEY=VALUE, got '%s'", optarg);
+            g->settings[g->nsettings++] = optarg;
+            g->o.settings = g->settings;
+            g->o.nsettings = g->nsettings;
+            break;
+        }
         case OPT_ALL_METRICS:
             g->o.all_metrics = true;
             break;
@@ -248,8 +277,9 @@ int main(int argc, char **argv)
 {
     rd_cli_init("rundown-analyze");
     rd_stats_init();
-    struct args g = {.stores = calloc((size_t)argc, sizeof *g.stores)};
-    if (!g.stores)
+    struct args g = {.stores = calloc((size_t)argc, sizeof *g.stores),
+                     .settings = calloc((size_t)argc, sizeof *g.settings)};
+    if (!g.stores || !g.settings)
         return rd_fail(RD_ERR_NOMEM, NULL);
     rd_analyze_opts_init(&g.o);
     int rc = parse_args(argc, argv, &g);
@@ -292,5 +322,6 @@ int main(int argc, char **argv)
 done:
     free(g.baseline);
     free(g.stores);
+    free(g.settings);
     return rc;
 }

@@ -1,17 +1,23 @@
 /*
- * recommend.c - which config of a workload to use, and the sentence that
- * says why: the best mean on the primary metric, unless configs whose
- * Holm-adjusted p against it is not below alpha are "tied" with it, in
- * which case the best of those on the tie-breaker metric (memory by
- * default). The numbers in the sentence are rounded for reading; the
- * exact ones are in the document beside it.
+ * recommend.c - the verdict on every config of a workload and the
+ * decision that follows (docs/methods.md, "Verdicts"): which config to
+ * use, or that the configs are equivalent, or that the runs cannot tell
+ * yet. Configs that failed too often, made too many load errors or broke
+ * a guard are disqualified first and say why. The verdicts themselves are
+ * verdict.c's; this file gathers their inputs from the workload, picks
+ * among an equivalent set by the tie-breaker, and writes the one
+ * sentence a reader can check against the numbers beside it.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "rundown/metrics.h"
 #include "workload.h"
+
+/* ---- numbers in words ---- */
 
 /* A value with about three significant digits, no exponent. */
 static void fmt_val(double v, char *out, size_t size)
@@ -29,62 +35,113 @@ static void fmt_val(double v, char *out, size_t size)
         snprintf(out, size, "%.3g", v);
 }
 
-static void fmt_pct(double v, char *out, size_t size)
+/* KiB shown as MiB or GiB once the value is that large, as the report's
+ * tables do: the divisor and the unit to print for value v. */
+static double display_scale(double v, const char *unit, const char **shown)
 {
-    /* 9.95 and up print as "10", not "10.0": one style per magnitude. */
-    snprintf(out, size, fabs(v) >= 9.95 ? "%.0f" : "%.1f", v);
+    *shown = unit;
+    if (strcmp(unit, "KiB") != 0)
+        return 1;
+    if (fabs(v) >= 1024 * 1024) {
+        *shown = "GiB";
+        return 1024 * 1024;
+    }
+    if (fabs(v) >= 1024) {
+        *shown = "MiB";
+        return 1024;
+    }
+    return 1;
 }
 
-static void fmt_p(const char *name, double p, char *out, size_t size)
+/* A value in its unit: "48.2 MiB", "144 ms". */
+static void fmt_amount(double v, const char *unit, char *out, size_t size)
+{
+    const char *shown;
+    double div = display_scale(v, unit, &shown);
+    char num[32];
+    fmt_val(v / div, num, sizeof num);
+    snprintf(out, size, "%s%s%s", num, *shown ? " " : "", shown);
+}
+
+/* A mean and its CI half-width in one unit, both to the half-width's
+ * second significant digit: "26.28 ± 0.62 ms", "144 ± 11 ms". */
+static void fmt_amount_pm(double mean, double half, const char *unit, char *out, size_t size)
+{
+    const char *shown;
+    double div = display_scale(mean, unit, &shown);
+    const char *space = *shown ? " " : "";
+    if (!isfinite(half) || !(half > 0) || !isfinite(mean)) {
+        char m[32];
+        fmt_val(mean / div, m, sizeof m);
+        snprintf(out, size, isfinite(half) ? "%s \u00b1 0%s%s" : "%s%s%s", m, space, shown);
+        return;
+    }
+    int decimals = 1 - (int)floor(log10(half / div));
+    decimals = decimals < 0 ? 0 : decimals > 6 ? 6 : decimals;
+    snprintf(out, size, "%.*f \u00b1 %.*f%s%s", decimals, mean / div, decimals, half / div,
+             space, shown);
+}
+
+/* A ratio as "1.14×"; "n/a" when undefined. */
+static void fmt_ratio(double r, char *out, size_t size)
+{
+    if (!isfinite(r))
+        snprintf(out, size, "n/a");
+    else if (r >= 100)
+        snprintf(out, size, "%.0f\u00d7", r);
+    else if (r >= 10)
+        snprintf(out, size, "%.1f\u00d7", r);
+    else
+        snprintf(out, size, "%.2f\u00d7", r);
+}
+
+static void fmt_p(double p, char *out, size_t size)
 {
     if (isnan(p))
-        snprintf(out, size, "%s undefined", name);
+        snprintf(out, size, "no test");
     else if (p < 0.001)
-        snprintf(out, size, "%s < 0.001", name);
+        snprintf(out, size, "p_adj < 0.001");
     else
-        snprintf(out, size, "%s = %.3f", name, p);
+        snprintf(out, size, "p_adj = %.3f", p);
 }
 
-/* For other / best = ratio [lo, hi]: *head = "24 % slower", *ci = "95 % CI
- * 20–28 %" (or "95 % CI from 3 % faster to 9 % slower" when the CI
- * straddles no difference, or "95 % CI undefined"). */
-static void fmt_margin(const struct wctx *x, uint32_t metric, const struct rd_ratio *r,
-                       char *head, size_t hsize, char *ci, size_t csize)
+/* "1.14× (95 % CI 1.05–1.25×, p_adj = 0.003)": a row as the sentence
+ * prints it. The interval's level is 1 - alpha, simultaneous over the
+ * comparisons with the best. */
+static void fmt_row(const struct wctx *x, const struct key_verdicts *kv, size_t i, char *out,
+                    size_t size)
 {
-    struct rd_metric_def def;
-    rd_metric_describe(x->a->metrics[metric], &def);
-    bool time = strcmp(def.unit, "ms") == 0 || strcmp(def.unit, "s") == 0 ||
-                strcmp(def.unit, "us") == 0 || strcmp(def.unit, "ns") == 0;
-    bool rate = strstr(def.unit, "/s") != NULL;
-    const char *up = time ? "slower" : rate ? "faster" : "higher";
-    const char *down = time ? "faster" : rate ? "slower" : "lower";
-    double pct = (r->ratio - 1) * 100;
-    double lo = (r->ci_low - 1) * 100, hi = (r->ci_high - 1) * 100;
-    const char *word = up, *other = down;
-    if (pct < 0) {
-        /* Say it in the direction of the estimate: "27 % slower". */
-        double t = -hi;
-        hi = -lo;
-        lo = t;
-        pct = -pct;
-        word = down;
-        other = up;
+    const struct rd_verdict_row *row = &kv->rows[i];
+    char r[32], lo[32], hi[32], p[48];
+    fmt_ratio(row->ratio, r, sizeof r);
+    if (row->exact) {
+        snprintf(out, size, "%s (every run alike: the ratio is exact)", r);
+        return;
     }
-    char a[32], b[32], c[32];
-    fmt_pct(pct, a, sizeof a);
-    snprintf(head, hsize, "%s %% %s", a, word);
-    double level = x->a->o.confidence * 100;
-    if (isnan(lo) || isnan(hi)) {
-        snprintf(ci, csize, "%g %% CI undefined", level);
-    } else if (lo < 0) {
-        fmt_pct(-lo, b, sizeof b);
-        fmt_pct(hi, c, sizeof c);
-        snprintf(ci, csize, "%g %% CI from %s %% %s to %s %% %s", level, b, other, c, word);
-    } else {
-        fmt_pct(lo, b, sizeof b);
-        fmt_pct(hi, c, sizeof c);
-        snprintf(ci, csize, "%g %% CI %s\u2013%s %%", level, b, c);
+    fmt_p(kv->p_adj[i], p, sizeof p);
+    double level = 100 * (1 - x->a->o.alpha);
+    if (isnan(row->ratio_ci_low)) {
+        snprintf(out, size, "%s (%g %% CI unbounded, %s)", r, level, p);
+        return;
     }
+    fmt_ratio(row->ratio_ci_low, lo, sizeof lo);
+    fmt_ratio(row->ratio_ci_high, hi, sizeof hi);
+    /* The "×" is printed once, after the upper bound. */
+    char *times = strstr(lo, "\u00d7");
+    if (times)
+        *times = '\0';
+    snprintf(out, size, "%s (%g %% CI %s\u2013%s, %s)", r, level, lo, hi, p);
+}
+
+/* ---- settings and eligibility ---- */
+
+static double setting_num(const char *text, double fallback)
+{
+    if (!text)
+        return fallback;
+    char *end;
+    double v = strtod(text, &end);
+    return end != text && *end == '\0' && isfinite(v) && v >= 0 ? v : fallback;
 }
 
 static int64_t pick_tie_breaker(const struct wctx *x)
@@ -92,113 +149,504 @@ static int64_t pick_tie_breaker(const struct wctx *x)
     int64_t id = rd_analysis_metric_id(x->a, x->w->tie_breaker);
     if (rd_wctx_has_metric(x, id))
         return id;
-    id = rd_analysis_metric_id(x->a, "max_rss_kib");
-    if (rd_wctx_has_metric(x, id))
-        return id;
-    id = rd_analysis_metric_id(x->a, "server_rss_peak_kib");
-    if (rd_wctx_has_metric(x, id))
-        return id;
+    const char *memory[] = {"tree_rss_peak_kib", "max_rss_kib", "server_rss_peak_kib"};
+    for (size_t i = 0; i < sizeof memory / sizeof memory[0]; i++) {
+        id = rd_analysis_metric_id(x->a, memory[i]);
+        if (rd_wctx_has_metric(x, id))
+            return id;
+    }
     return -1;
+}
+
+static double series_mean(const struct cfg *c, int64_t metric)
+{
+    if (metric < 0)
+        return NAN;
+    const struct series *s = rd_cfg_find_series(c, (uint32_t)metric);
+    return s && s->len ? rd_stats_mean(s->v, s->len) : NAN;
+}
+
+static double series_sum(const struct cfg *c, const struct rd_analysis *a, const char *name)
+{
+    const struct series *s = rd_cfg_find_series(c, (uint32_t)rd_analysis_metric_id(a, name));
+    double sum = 0;
+    if (rd_analysis_metric_id(a, name) >= 0 && s)
+        for (uint32_t i = 0; i < s->len; i++)
+            sum += s->v[i];
+    return sum;
+}
+
+/* Load errors per attempted request over the config's good runs: the
+ * runs' own error_rate when the load tool's importer wrote one, else the
+ * error counts over the requests that completed plus those that never
+ * did (connect errors, timeouts). NaN when the runs hold no counts. */
+static double error_rate(const struct wctx *x, const struct cfg *c)
+{
+    const struct rd_analysis *a = x->a;
+    double own = series_mean(c, rd_analysis_metric_id(a, "error_rate"));
+    if (!isnan(own))
+        return own;
+    double errors = 0;
+    bool counted = false;
+    for (uint32_t j = 0; j < c->nseries; j++) {
+        const struct series *s = &c->series[j];
+        if (!a->load_err_metric[s->metric] ||
+            strcmp(a->metrics[s->metric], "errors_total") == 0)
+            continue;
+        counted = true;
+        for (uint32_t i = 0; i < s->len; i++)
+            errors += s->v[i];
+    }
+    double attempted = series_sum(c, a, "requests") + series_sum(c, a, "errors_connect") +
+                       series_sum(c, a, "errors_timeout");
+    if (!counted || !(attempted > 0))
+        return NAN;
+    return fmin(1, errors / attempted);
+}
+
+/* Checks one guard "metric<=limit" or "metric>=limit" against c; true
+ * and a reason when broken. An unparsable guard or a metric the config
+ * lacks breaks nothing (the guard warning says so). */
+static bool guard_broken(const struct wctx *x, const struct cfg *c, const char *g, size_t len,
+                         char *why, size_t size)
+{
+    char text[256];
+    if (len >= sizeof text)
+        return false;
+    memcpy(text, g, len);
+    text[len] = '\0';
+    char *op = strstr(text, "<=");
+    bool upper = op != NULL;
+    if (!op)
+        op = strstr(text, ">=");
+    if (!op || op == text)
+        return false;
+    *op = '\0';
+    char *end;
+    double limit = strtod(op + 2, &end);
+    if (end == op + 2 || *end)
+        return false;
+    double v = series_mean(c, rd_analysis_metric_id(x->a, text));
+    if (isnan(v) || (upper ? v <= limit : v >= limit))
+        return false;
+    struct rd_metric_def def;
+    rd_metric_describe(text, &def);
+    char have[48], lim[48];
+    fmt_amount(v, def.unit, have, sizeof have);
+    fmt_amount(limit, def.unit, lim, sizeof lim);
+    snprintf(why, size, "%s %s, %s its limit %s", text, have, upper ? "above" : "below", lim);
+    return true;
+}
+
+/* Is config i out of the comparison, and why? */
+static bool disqualify(const struct wctx *x, size_t i, const struct reco *rc, char *why,
+                       size_t size)
+{
+    const struct cfg *c = x->cs[i];
+    const struct prep *p = &x->preps[i]; /* the primary metric */
+    size_t bad = c->failed + c->timeouts, all = c->ok_runs + bad;
+    const size_t min_good = x->a->o.min_good_runs;
+    char failure[200] = "";
+    if (c->failure)
+        snprintf(failure, sizeof failure, ": %.180s", c->failure);
+    if (all > 0 && (double)bad / (double)all > x->a->o.max_failed_share) {
+        snprintf(why, size, "%zu of %zu runs failed%s%s", bad, all,
+                 c->timeouts ? " or timed out" : "", failure);
+        return true;
+    }
+    if (p->n_used < min_good) {
+        snprintf(why, size, "%zu good run%s of the primary metric, fewer than %zu", p->n_used,
+                 p->n_used == 1 ? "" : "s", min_good);
+        return true;
+    }
+    double er = error_rate(x, c);
+    if (er > rc->max_error_rate) {
+        snprintf(why, size, "load errors on %.3g %% of requests, above the %.3g %% limit",
+                 100 * er, 100 * rc->max_error_rate);
+        return true;
+    }
+    for (const char *g = x->w->guards; g && *g;) {
+        size_t len = strcspn(g, ",");
+        if (guard_broken(x, c, g, len, why, size))
+            return true;
+        g += len + (g[len] == ',');
+    }
+    return false;
+}
+
+/* ---- the verdicts of one key metric ---- */
+
+static rd_status decide_metric(struct wctx *x, struct reco *rc, size_t ti,
+                               struct key_verdicts *kv)
+{
+    const size_t k = x->k;
+    kv->ti = ti;
+    kv->metric = x->tested[ti];
+    kv->better = x->tests[ti].better;
+    kv->recommended = SIZE_MAX;
+    kv->rows = calloc(k ? k : 1, sizeof *kv->rows);
+    kv->p_adj = calloc(k ? k : 1, sizeof *kv->p_adj);
+    struct rd_verdict_sample *in = calloc(k ? k : 1, sizeof *in);
+    if (!kv->rows || !kv->p_adj || !in) {
+        free(in);
+        return RD_ERR_NOMEM;
+    }
+    const struct prep *pp = &x->preps[ti * k];
+    for (size_t i = 0; i < k; i++)
+        in[i] = (struct rd_verdict_sample){ (double)pp[i].sum.n, pp[i].sum.mean, pp[i].sum.sd,
+                                            pp[i].have && !rc->disqualified[i] };
+    struct rd_verdict_settings s;
+    rd_verdict_settings_init(&s);
+    s.alpha = x->a->o.alpha;
+    s.margin = rc->margin;
+    s.higher_is_better = kv->better == RD_BETTER_HIGHER;
+    rd_status st = rd_verdict_decide(in, k, &s, kv->rows, &kv->res);
+    free(in);
+    if (st == RD_ERR_STATS)
+        st = RD_OK; /* no-data, said in the sentence */
+    if (st)
+        return st;
+    for (size_t i = 0; i < k; i++) {
+        kv->p_adj[i] = rd_verdict_p_adjusted(&kv->rows[i], &kv->res);
+        if (kv->rows[i].verdict == RD_VERDICT_INCONCLUSIVE &&
+            (kv->rows[i].runs_needed < 0 || kv->rows[i].runs_needed > kv->runs_needed))
+            kv->runs_needed = kv->runs_needed < 0 ? -1 : kv->rows[i].runs_needed;
+    }
+    const size_t best = kv->res.best;
+    if (kv->res.decision == RD_DECISION_CLEAR)
+        kv->recommended = best;
+    else if (kv->res.decision == RD_DECISION_EQUIVALENT) {
+        /* Among the best and its equivalents, the best on the tie-breaker. */
+        kv->recommended = best;
+        if (rc->tie_metric >= 0) {
+            enum rd_better dir = rd_analysis_metric_better(x->a, (uint32_t)rc->tie_metric);
+            if (dir == RD_BETTER_NONE)
+                dir = RD_BETTER_LOWER;
+            double top = series_mean(x->cs[best], rc->tie_metric);
+            for (size_t i = 0; i < k; i++) {
+                if (kv->rows[i].verdict != RD_VERDICT_EQUIVALENT)
+                    continue;
+                double m = series_mean(x->cs[i], rc->tie_metric);
+                if (rd_better_than(m, top, dir)) {
+                    top = m;
+                    kv->recommended = i;
+                }
+            }
+        }
+    }
+    return RD_OK;
+}
+
+/* ---- words ---- */
+
+static const char *intern(struct wctx *x, const char *s)
+{
+    return rd_arena_strdup(&x->tmp, s);
+}
+
+static rd_status describe_configs(struct wctx *x, struct reco *rc, const char *const *dq_why)
+{
+    const struct key_verdicts *kv = &rc->keys[0];
+    char row[256], buf[512];
+    for (size_t i = 0; i < x->k; i++) {
+        const struct rd_verdict_row *r = &kv->rows[i];
+        switch (r->verdict) {
+        case RD_VERDICT_BEST:
+            snprintf(buf, sizeof buf, kv->res.family > 1 ? "the best mean"
+                                                         : "the only config in the comparison");
+            break;
+        case RD_VERDICT_EQUIVALENT:
+            fmt_row(x, kv, i, row, sizeof row);
+            snprintf(buf, sizeof buf, "within %g %% of the best: %s", 100 * rc->margin, row);
+            break;
+        case RD_VERDICT_WORSE:
+            fmt_row(x, kv, i, row, sizeof row);
+            snprintf(buf, sizeof buf, "worse than the best, and not within %g %% of it: %s",
+                     100 * rc->margin, row);
+            break;
+        case RD_VERDICT_INCONCLUSIVE:
+            if (isnan(r->ratio)) {
+                snprintf(buf, sizeof buf,
+                         "cannot be compared as a ratio (a mean that is not positive)");
+                break;
+            }
+            fmt_row(x, kv, i, row, sizeof row);
+            if (r->runs_needed > 0)
+                snprintf(buf, sizeof buf,
+                         "could be within %g %% of the best or worse: %s; about %ld runs per "
+                         "config would settle it", 100 * rc->margin, row, r->runs_needed);
+            else
+                snprintf(buf, sizeof buf,
+                         "could be within %g %% of the best or worse: %s; the difference sits "
+                         "at the margin, so more runs may not settle it", 100 * rc->margin,
+                         row);
+            break;
+        case RD_VERDICT_DISQUALIFIED:
+            snprintf(buf, sizeof buf, "%s", dq_why[i] ? dq_why[i] : "no good run");
+            break;
+        }
+        if (!(rc->why[i] = intern(x, buf)))
+            return RD_ERR_NOMEM;
+    }
+    return RD_OK;
+}
+
+/* Appends printf-style text to rc->reason. */
+static void say(struct reco *rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(struct reco *rc, const char *fmt, ...)
+{
+    size_t len = strlen(rc->reason);
+    if (len + 1 >= sizeof rc->reason)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(rc->reason + len, sizeof rc->reason - len, fmt, ap);
+    va_end(ap);
+}
+
+/* "a, b and 3 more" for the configs of key metric 0 with verdict v. */
+static void list_configs(const struct wctx *x, const struct key_verdicts *kv, enum rd_verdict v,
+                         char *out, size_t size)
+{
+    size_t shown = 0, total = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < x->k; i++)
+        total += kv->rows[i].verdict == v;
+    for (size_t i = 0; i < x->k && shown < 3; i++) {
+        if (kv->rows[i].verdict != v)
+            continue;
+        char name[256];
+        rd_cfg_display_name(x->cs[i], name, sizeof name);
+        size_t len = strlen(out);
+        snprintf(out + len, size - len, "%s%s", shown ? ", " : "", name);
+        shown++;
+    }
+    if (total > shown) {
+        size_t len = strlen(out);
+        snprintf(out + len, size - len, " and %zu more", total - shown);
+    }
+}
+
+static void mean_pm(const struct wctx *x, size_t i, char *out, size_t size)
+{
+    const struct prep *p = &x->preps[i];
+    struct rd_metric_def def;
+    rd_metric_describe(x->a->metrics[x->primary], &def);
+    fmt_amount_pm(p->sum.mean, p->sum.ci_high - p->sum.mean, def.unit, out, size);
+}
+
+/* The tie-breaker's own difference: "the least tree_rss_peak_kib: 48.2
+ * MiB against 51.6 MiB for deno/sequential". */
+static void tie_words(const struct wctx *x, const struct reco *rc, size_t chosen, size_t best,
+                      char *out, size_t size)
+{
+    const char *name = x->a->metrics[rc->tie_metric];
+    struct rd_metric_def def;
+    rd_metric_describe(name, &def);
+    enum rd_better dir = rd_analysis_metric_better(x->a, (uint32_t)rc->tie_metric);
+    char a[48], b[48], bn[256];
+    fmt_amount(series_mean(x->cs[chosen], rc->tie_metric), def.unit, a, sizeof a);
+    fmt_amount(series_mean(x->cs[best], rc->tie_metric), def.unit, b, sizeof b);
+    rd_cfg_display_name(x->cs[best], bn, sizeof bn);
+    if (chosen == best)
+        snprintf(out, size, "it also has the %s %s (%s)",
+                 dir == RD_BETTER_HIGHER ? "highest" : "lowest", name, a);
+    else
+        snprintf(out, size, "chosen for the %s %s: %s against %s for %s",
+                 dir == RD_BETTER_HIGHER ? "highest" : "lowest", name, a, b, bn);
+}
+
+static void compose_reason(struct wctx *x, struct reco *rc)
+{
+    const struct key_verdicts *kv = &rc->keys[0];
+    const size_t best = kv->res.best;
+    char name[256], other[256], mp[128], row[256], list[768];
+    rc->reason[0] = '\0';
+    if (kv->res.decision == RD_DECISION_NO_DATA) {
+        say(rc, "No decision: no config has %zu good runs and passes its limits",
+            x->a->o.min_good_runs);
+    } else {
+        rd_cfg_display_name(x->cs[best], name, sizeof name);
+        mean_pm(x, best, mp, sizeof mp);
+        switch (kv->res.decision) {
+        case RD_DECISION_CLEAR: {
+            if (kv->res.family == 1) {
+                say(rc, "%s: %s; the only config in the comparison", name, mp);
+                break;
+            }
+            /* The nearest of the worse configs: the smallest ratio gap. */
+            size_t near = SIZE_MAX;
+            for (size_t i = 0; i < x->k; i++)
+                if (kv->rows[i].verdict == RD_VERDICT_WORSE &&
+                    (near == SIZE_MAX ||
+                     fabs(kv->rows[i].ratio - 1) < fabs(kv->rows[near].ratio - 1)))
+                    near = i;
+            rd_cfg_display_name(x->cs[near], other, sizeof other);
+            fmt_row(x, kv, near, row, sizeof row);
+            say(rc, "Clear: %s is best, %s; every other config is worse and not within %g %% "
+                    "of it, the nearest, %s, at %s the best's mean",
+                name, mp, 100 * rc->margin, other, row);
+            break;
+        }
+        case RD_DECISION_EQUIVALENT: {
+            list_configs(x, kv, RD_VERDICT_EQUIVALENT, list, sizeof list);
+            say(rc, "Equivalent within %g %%: %s (best mean, %s) and %s", 100 * rc->margin,
+                name, mp, list);
+            size_t rec = kv->recommended;
+            if (rc->tie_metric >= 0) {
+                char tw[400];
+                tie_words(x, rc, rec, best, tw, sizeof tw);
+                rd_cfg_display_name(x->cs[rec], other, sizeof other);
+                if (rec == best)
+                    say(rc, "; %s recommended: %s", name, tw);
+                else {
+                    fmt_row(x, kv, rec, row, sizeof row);
+                    say(rc, "; %s recommended, %s; it is at %s the best's mean", other, tw,
+                        row);
+                }
+            } else {
+                say(rc, "; %s recommended (best mean; no tie-breaker metric)", name);
+            }
+            if (kv->res.n_worse)
+                say(rc, "; %zu other config%s worse", kv->res.n_worse,
+                    kv->res.n_worse == 1 ? " is" : "s are");
+            break;
+        }
+        case RD_DECISION_INCONCLUSIVE: {
+            say(rc, "Inconclusive: %s has the best mean, %s, but ", name, mp);
+            size_t shown = 0;
+            for (size_t i = 0; i < x->k; i++) {
+                if (kv->rows[i].verdict != RD_VERDICT_INCONCLUSIVE)
+                    continue;
+                if (shown == 3) {
+                    say(rc, " and %zu more", kv->res.n_inconclusive - shown);
+                    break;
+                }
+                rd_cfg_display_name(x->cs[i], other, sizeof other);
+                fmt_row(x, kv, i, row, sizeof row);
+                say(rc, "%s%s at %s", shown ? ", " : "", other, row);
+                shown++;
+            }
+            say(rc, " could be within %g %% of it or worse", 100 * rc->margin);
+            if (kv->runs_needed > 0)
+                say(rc, "; about %ld runs per config would settle it", kv->runs_needed);
+            else
+                say(rc, "; a difference at the margin may not settle with more runs");
+            break;
+        }
+        case RD_DECISION_NO_DATA:
+            break;
+        }
+    }
+    if (kv->res.n_disqualified) {
+        size_t shown = 0;
+        for (size_t i = 0; i < x->k; i++) {
+            if (kv->rows[i].verdict != RD_VERDICT_DISQUALIFIED || !rc->disqualified[i])
+                continue;
+            if (shown == 3) {
+                say(rc, " and %zu more", kv->res.n_disqualified - shown);
+                break;
+            }
+            rd_cfg_display_name(x->cs[i], other, sizeof other);
+            say(rc, "%s%s (%s)", shown ? ", " : ". Disqualified: ", other, rc->why[i]);
+            shown++;
+        }
+    }
+    /* Key metrics that name another winner. */
+    bool disagree = false;
+    for (size_t m = 1; m < rc->nkeys; m++)
+        if (rc->keys[m].res.best != best && rc->keys[m].res.best < x->k)
+            disagree = true;
+    if (disagree) {
+        say(rc, ". Key metrics disagree: ");
+        for (size_t m = 0; m < rc->nkeys; m++) {
+            const struct key_verdicts *km = &rc->keys[m];
+            if (km->res.best >= x->k)
+                continue;
+            rd_cfg_display_name(x->cs[km->res.best], other, sizeof other);
+            say(rc, "%s%s %s: %s (%s)", m ? "; " : "",
+                km->better == RD_BETTER_HIGHER ? "highest" : "lowest",
+                x->a->metrics[km->metric], other, rd_decision_name(km->res.decision));
+        }
+    }
+}
+
+/* ---- the old rule, kept for readers of "tied" ---- */
+
+static rd_status old_ties(struct wctx *x, struct reco *rc)
+{
+    const struct tests *t = &x->tests[0];
+    rc->tied = malloc((x->k ? x->k : 1) * sizeof *rc->tied);
+    if (!rc->tied)
+        return RD_ERR_NOMEM;
+    for (size_t i = 0; i < x->k; i++) {
+        if (!x->preps[i].have || i == rc->best || rc->disqualified[i])
+            continue;
+        const struct pair *pr = rd_compare_find_pair(t, i, rc->best);
+        if (!pr || isnan(pr->p_holm) || pr->p_holm >= x->a->o.alpha)
+            rc->tied[rc->ntied++] = i;
+    }
+    return RD_OK;
 }
 
 rd_status rd_recommend(struct wctx *x, struct reco *rc)
 {
     memset(rc, 0, sizeof *rc);
+    const size_t k = x->k;
     rc->tie_metric = pick_tie_breaker(x);
-    const struct tests *t = &x->tests[0]; /* tested[0] is the primary */
-    const struct prep *pp = x->preps;
-    if (t->best == SIZE_MAX)
-        return RD_OK;
+    rc->margin = setting_num(x->w->margin, x->a->o.margin);
+    rc->max_error_rate = setting_num(x->w->max_error_rate, x->a->o.max_error_rate);
+    rc->best = rc->recommended = SIZE_MAX;
+    if (x->tests[0].better == RD_BETTER_NONE)
+        return RD_OK; /* no direction, no best: the warning says so */
     rc->have = true;
-    rc->best = rc->recommended = t->best;
-    rc->tied = malloc(x->k * sizeof *rc->tied);
-    if (!rc->tied)
+    rc->nkeys = x->nkeys ? x->nkeys : 1;
+    rc->disqualified = calloc(k ? k : 1, sizeof *rc->disqualified);
+    rc->why = calloc(k ? k : 1, sizeof *rc->why);
+    rc->keys = calloc(rc->nkeys, sizeof *rc->keys);
+    const char **dq_why = calloc(k ? k : 1, sizeof *dq_why);
+    if (!rc->disqualified || !rc->why || !rc->keys || !dq_why) {
+        free(dq_why);
         return RD_ERR_NOMEM;
-    size_t runner = SIZE_MAX;
-    for (size_t i = 0; i < x->k; i++) {
-        if (!pp[i].have || i == t->best)
-            continue;
-        if (runner == SIZE_MAX ||
-            rd_better_than(pp[i].sum.mean, pp[runner].sum.mean, t->better))
-            runner = i;
-        const struct pair *pr = rd_compare_find_pair(t, i, t->best);
-        /* An undefined test cannot show a difference: the config stays tied. */
-        if (!pr || isnan(pr->p_holm) || pr->p_holm >= x->a->o.alpha)
-            rc->tied[rc->ntied++] = i;
     }
-    /* Among the best and its ties, the best on the tie-breaker (memory). */
-    double tb_best = NAN;
-    if (rc->tie_metric >= 0 && rc->ntied > 0) {
-        enum rd_better tb_dir = rd_analysis_metric_better(x->a, (uint32_t)rc->tie_metric);
-        if (tb_dir == RD_BETTER_NONE)
-            tb_dir = RD_BETTER_LOWER;
-        size_t cand = SIZE_MAX;
-        for (size_t j = 0; j <= rc->ntied; j++) {
-            size_t i = j == 0 ? t->best : rc->tied[j - 1];
-            const struct series *s = rd_cfg_find_series(x->cs[i], (uint32_t)rc->tie_metric);
-            if (!s || s->len == 0)
-                continue;
-            double m = rd_stats_mean(s->v, s->len);
-            if (cand == SIZE_MAX || rd_better_than(m, tb_best, tb_dir)) {
-                cand = i;
-                tb_best = m;
-            }
+    rd_status st = RD_OK;
+    for (size_t i = 0; i < k && !st; i++) {
+        char why[512];
+        if (x->preps[i].have || x->cs[i]->failed + x->cs[i]->timeouts > 0) {
+            rc->disqualified[i] = disqualify(x, i, rc, why, sizeof why);
+            if (rc->disqualified[i] && !(dq_why[i] = intern(x, why)))
+                st = RD_ERR_NOMEM;
+        } else {
+            /* No run of this config measured the primary metric. */
+            rc->disqualified[i] = true;
+            dq_why[i] = "no run measured the primary metric";
         }
-        if (cand != SIZE_MAX)
-            rc->recommended = cand;
     }
+    for (size_t m = 0; m < rc->nkeys && !st; m++)
+        st = decide_metric(x, rc, m, &rc->keys[m]);
+    if (!st) {
+        rc->best = rc->keys[0].res.best < k ? rc->keys[0].res.best : SIZE_MAX;
+        rc->recommended = rc->keys[0].recommended;
+        st = describe_configs(x, rc, dq_why);
+    }
+    if (!st && rc->best != SIZE_MAX)
+        st = old_ties(x, rc);
+    if (!st)
+        compose_reason(x, rc);
+    free(dq_why);
+    return st;
+}
 
-    const struct prep *pr = &pp[rc->recommended];
-    const char *mname = x->a->metrics[x->primary];
-    struct rd_metric_def def;
-    rd_metric_describe(mname, &def);
-    char name[256], mean[32], half[32], head[400];
-    rd_cfg_display_name(x->cs[rc->recommended], name, sizeof name);
-    fmt_val(pr->sum.mean, mean, sizeof mean);
-    if (isnan(pr->sum.ci_high))
-        snprintf(head, sizeof head, "%s: %s %s (CI undefined)", name, mean, def.unit);
-    else {
-        fmt_val(pr->sum.ci_high - pr->sum.mean, half, sizeof half);
-        snprintf(head, sizeof head, "%s: %s %s \u00b1 %s", name, mean, def.unit, half);
+void rd_reco_release(struct reco *rc, size_t k)
+{
+    (void)k;
+    for (size_t m = 0; rc->keys && m < rc->nkeys; m++) {
+        free(rc->keys[m].rows);
+        free(rc->keys[m].p_adj);
     }
-    if (runner == SIZE_MAX) {
-        snprintf(rc->reason, sizeof rc->reason, "%s; the only config measured", head);
-        return RD_OK;
-    }
-    double conf = x->a->o.confidence;
-    if (rc->recommended == t->best) {
-        struct rd_ratio r;
-        const struct prep *pb = &pp[t->best], *pu = &pp[runner];
-        rd_compare_two(pu, pb, conf, NULL, &r);
-        const struct pair *pair = rd_compare_find_pair(t, runner, t->best);
-        char rn[256], mh[64], mci[160], p[64];
-        rd_cfg_display_name(x->cs[runner], rn, sizeof rn);
-        fmt_margin(x, x->primary, &r, mh, sizeof mh, mci, sizeof mci);
-        fmt_p("p_holm", pair ? pair->p_holm : NAN, p, sizeof p);
-        int n = snprintf(rc->reason, sizeof rc->reason, "%s; %s is %s (%s, %s)", head, rn, mh,
-                         mci, p);
-        if (rc->ntied > 0 && n > 0 && (size_t)n < sizeof rc->reason)
-            snprintf(rc->reason + n, sizeof rc->reason - (size_t)n,
-                     "; not significantly different from %zu other config%s at alpha %g",
-                     rc->ntied, rc->ntied == 1 ? "" : "s", x->a->o.alpha);
-        return RD_OK;
-    }
-    /* Tied with the best and better on the tie-breaker. */
-    struct rd_ratio r;
-    const struct prep *pb = &pp[t->best];
-    rd_compare_two(pr, pb, conf, NULL, &r);
-    const struct pair *pair = rd_compare_find_pair(t, rc->recommended, t->best);
-    char bn[256], mh[64], mci[160], p[64], v1[32], v2[32];
-    rd_cfg_display_name(x->cs[t->best], bn, sizeof bn);
-    fmt_margin(x, x->primary, &r, mh, sizeof mh, mci, sizeof mci);
-    fmt_p("p_holm", pair ? pair->p_holm : NAN, p, sizeof p);
-    const struct series *sb = rd_cfg_find_series(x->cs[t->best], (uint32_t)rc->tie_metric);
-    struct rd_metric_def tdef;
-    rd_metric_describe(x->a->metrics[rc->tie_metric], &tdef);
-    fmt_val(tb_best, v1, sizeof v1);
-    fmt_val(sb && sb->len ? rd_stats_mean(sb->v, sb->len) : NAN, v2, sizeof v2);
-    snprintf(rc->reason, sizeof rc->reason,
-             "%s; statistically tied with %s (%s than it, %s, %s) and lower %.100s (%s vs %s %.16s)",
-             head, bn, mh, mci, p, x->a->metrics[rc->tie_metric], v1, v2, tdef.unit);
-    return RD_OK;
+    free(rc->keys);
+    free(rc->why);
+    free(rc->disqualified);
+    free(rc->tied);
+    memset(rc, 0, sizeof *rc);
 }

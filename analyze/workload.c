@@ -9,6 +9,7 @@
  * a warning, never replaced by a number.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,10 +212,21 @@ void rd_wctx_release(struct wctx *x)
     free(x->cs);
     free(x->mets);
     free(x->tested);
-    free(x->rc.tied);
+    rd_reco_release(&x->rc, x->k);
     free(x->warns);
     free(x->scratch);
     rd_arena_release(&x->tmp);
+}
+
+/* Adds metric id to the tested metrics unless absent or already there. */
+static void add_tested(struct wctx *x, int64_t id)
+{
+    if (!rd_wctx_has_metric(x, id))
+        return;
+    for (size_t i = 0; i < x->ntested; i++)
+        if (x->tested[i] == (uint32_t)id)
+            return;
+    x->tested[x->ntested++] = (uint32_t)id;
 }
 
 static int64_t pick_primary(const struct wctx *x)
@@ -277,10 +289,22 @@ rd_status rd_wctx_analyse(struct wctx *x, struct rd_analysis *a, const uint32_t 
         return RD_ERR_NOMEM;
     if (prim >= 0) {
         x->tested[x->ntested++] = x->primary;
+        /* Then the workload's other key metrics, in the order it names them
+         * (each gets its own verdicts), then with --all-metrics the rest. */
+        for (const char *p = wl->key_metrics; p && *p;) {
+            size_t len = strcspn(p, ",");
+            char name[256];
+            if (len < sizeof name) {
+                memcpy(name, p, len);
+                name[len] = '\0';
+                add_tested(x, rd_analysis_metric_id(a, name));
+            }
+            p += len + (p[len] == ',');
+        }
+        x->nkeys = x->ntested;
         if (a->o.all_metrics)
             for (size_t m = 0; m < x->nmets; m++)
-                if (x->mets[m] != x->primary)
-                    x->tested[x->ntested++] = x->mets[m];
+                add_tested(x, (int64_t)x->mets[m]);
     }
     x->preps = calloc(x->ntested * x->k > 0 ? x->ntested * x->k : 1, sizeof *x->preps);
     x->tests = calloc(x->ntested ? x->ntested : 1, sizeof *x->tests);
@@ -295,4 +319,58 @@ rd_status rd_wctx_analyse(struct wctx *x, struct rd_analysis *a, const uint32_t 
     if (x->ntested)
         RD_TRY(rd_recommend(x, &x->rc));
     return rd_warnings_collect(x, &x->rc);
+}
+
+/* The workload settings a run record's info may carry, and where each
+ * lands in struct wl. */
+static const char **setting_field(struct wl *w, const char *key, size_t len)
+{
+    static const struct {
+        const char *key;
+        size_t offset;
+    } fields[] = {
+        {"primary_metric", offsetof(struct wl, primary)},
+        {"primary_better", offsetof(struct wl, better)},
+        {"tie_breaker", offsetof(struct wl, tie_breaker)},
+        {"margin", offsetof(struct wl, margin)},
+        {"key_metrics", offsetof(struct wl, key_metrics)},
+        {"guards", offsetof(struct wl, guards)},
+        {"max_error_rate", offsetof(struct wl, max_error_rate)},
+    };
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+        if (strlen(fields[i].key) == len && memcmp(fields[i].key, key, len) == 0)
+            return (const char **)((char *)w + fields[i].offset);
+    return NULL;
+}
+
+rd_status rd_analysis_apply_settings(struct rd_analysis *a, struct rd_diag *d)
+{
+    for (size_t i = 0; i < a->o.nsettings; i++) {
+        const char *s = a->o.settings[i];
+        const char *eq = strchr(s, '=');
+        /* The workload's name may hold dots: the key is after the last one
+         * before '='. */
+        const char *dot = NULL;
+        for (const char *p = s; p < eq; p++)
+            if (*p == '.')
+                dot = p;
+        if (!eq || !dot || dot == s)
+            return rd_diag_set(d, RD_ERR_USAGE, NULL, 0, 0,
+                               "--set: expected WORKLOAD.KEY=VALUE, got '%s'", s);
+        char *name = rd_arena_strndup(&a->strings, s, (size_t)(dot - s));
+        if (!name)
+            return RD_ERR_NOMEM;
+        int64_t *wi = rd_strmap_find(&a->wl_map, name);
+        if (!wi)
+            return rd_diag_set(d, RD_ERR_USAGE, NULL, 0, 0,
+                               "--set: no workload '%s' in the stores", name);
+        const char **field = setting_field(&a->wls[*wi], dot + 1, (size_t)(eq - dot - 1));
+        if (!field)
+            return rd_diag_set(d, RD_ERR_USAGE, NULL, 0, 0,
+                               "--set: unknown setting '%.*s' (expected margin, key_metrics, "
+                               "guards, max_error_rate, tie_breaker, primary_metric or "
+                               "primary_better)", (int)(eq - dot - 1), dot + 1);
+        *field = eq + 1;
+    }
+    return RD_OK;
 }

@@ -25,6 +25,7 @@
 #include "rundown/arena.h"
 #include "rundown/metrics.h"
 #include "stats.h"
+#include "verdict.h"
 
 struct jw;
 
@@ -68,13 +69,31 @@ struct tests {
     const char *scope; /* "all", "vs_best" or "none" */
 };
 
+/* One key metric's verdicts against its best (verdict.h). */
+struct key_verdicts {
+    size_t ti;                    /* its index in wctx.tested */
+    uint32_t metric;
+    enum rd_better better;
+    struct rd_verdict_row *rows;  /* [k] */
+    double *p_adj;                /* [k]: NaN where there is no test */
+    struct rd_verdict_result res;
+    size_t recommended;           /* SIZE_MAX: none (inconclusive, no data) */
+    long runs_needed;             /* runs per config that would settle it; 0 */
+};
+
 struct reco {
-    bool have;
-    size_t best, recommended;
-    size_t *tied;
+    bool have;                    /* a decision was made (maybe no-data) */
+    size_t best, recommended;     /* recommended: SIZE_MAX when none */
+    size_t *tied;                 /* the old rule, kept for old readers */
     size_t ntied;
     int64_t tie_metric;
-    char reason[2048];
+    double margin;
+    double max_error_rate;
+    bool *disqualified;           /* [k] */
+    const char **why;             /* [k]: each config's verdict in words */
+    struct key_verdicts *keys;    /* [nkeys]: keys[0] is the primary metric */
+    size_t nkeys;
+    char reason[4096];
 };
 
 /* Everything about the workload being written. */
@@ -88,8 +107,10 @@ struct wctx {
     bool have_primary;        /* false: no run of the workload holds a metric */
     uint32_t primary;
     enum rd_better better;
-    uint32_t *tested;         /* metrics with tests */
+    uint32_t *tested;         /* metrics with tests: the key metrics first */
     size_t ntested;
+    size_t nkeys;             /* tested[0..nkeys): the primary, then the other key
+                               * metrics; each gets verdicts */
     struct prep *preps;       /* [tested index][config] */
     struct tests *tests;      /* [tested index] */
     struct reco rc;
@@ -111,6 +132,10 @@ struct wctx {
 rd_status rd_wctx_analyse(struct wctx *x, struct rd_analysis *a, const uint32_t *by_name,
                           struct wl *wl);
 void rd_wctx_release(struct wctx *x);
+
+/** Applies the --set WORKLOAD.KEY=VALUE settings to the workloads read;
+ *  RD_ERR_USAGE (naming the setting) for an unknown workload or key. */
+rd_status rd_analysis_apply_settings(struct rd_analysis *a, struct rd_diag *d);
 
 /** Fills p for series s (NULL: the config lacks the metric). 'full' adds the
  * median CI and the trend test (tested metrics only). Release p with
@@ -155,8 +180,11 @@ bool rd_compare_baseline(const struct wctx *x, size_t i, struct baseline_cmp *ou
 
 /* ---- recommend.c ---- */
 
-/** The recommendation on the primary metric (x->tests[0]) into rc. */
+/** The verdicts on every key metric and the recommendation into rc
+ *  (x->tests of the key metrics must be done). Release with
+ *  rd_reco_release. */
 rd_status rd_recommend(struct wctx *x, struct reco *rc);
+void rd_reco_release(struct reco *rc, size_t k);
 
 /* ---- warnings.c ---- */
 

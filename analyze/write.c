@@ -196,6 +196,100 @@ static void write_tests(struct wctx *x, struct jw *w, const char *key, size_t ti
     jw_end(w, '}');
 }
 
+/* One key metric's verdicts, a row per config in id order. */
+static void write_verdicts(const struct wctx *x, struct jw *w, const struct key_verdicts *kv,
+                           bool with_why)
+{
+    jw_arr(w, RD_AK_VERDICTS, true);
+    for (size_t i = 0; i < x->k; i++) {
+        const struct rd_verdict_row *r = &kv->rows[i];
+        jw_obj(w, NULL, false);
+        jw_str(w, RD_AK_CONFIG, x->cs[i]->id);
+        jw_str(w, RD_AK_VERDICT, rd_verdict_name(r->verdict));
+        jw_num(w, RD_AK_RATIO, r->ratio);
+        jw_num(w, RD_AK_RATIO_CI_LOW, r->ratio_ci_low);
+        jw_num(w, RD_AK_RATIO_CI_HIGH, r->ratio_ci_high);
+        jw_num(w, RD_AK_P_ADJ, kv->p_adj[i]);
+        jw_num(w, RD_AK_RUNS_NEEDED,
+               r->verdict == RD_VERDICT_INCONCLUSIVE && r->runs_needed > 0
+                   ? (double)r->runs_needed : NAN);
+        if (r->exact)
+            jw_bool(w, RD_AK_EXACT, true);
+        if (with_why)
+            jw_str(w, RD_AK_WHY, x->rc.why[i]);
+        jw_end(w, '}');
+    }
+    jw_end(w, ']');
+}
+
+/* The family the verdicts of one key metric were made in. */
+static void write_decision(const struct wctx *x, struct jw *w, const struct key_verdicts *kv)
+{
+    jw_str(w, RD_AK_DECISION, rd_decision_name(kv->res.decision));
+    jw_num(w, RD_AK_FAMILY, (double)kv->res.family);
+    jw_num(w, RD_AK_CRITICAL_VALUE, kv->res.crit);
+    jw_num(w, RD_AK_DF, kv->res.df);
+    jw_num(w, RD_AK_RUNS_NEEDED,
+           kv->res.decision == RD_DECISION_INCONCLUSIVE && kv->runs_needed > 0
+               ? (double)kv->runs_needed : NAN);
+    jw_arr(w, RD_AK_CANDIDATES, false);
+    if (kv->res.decision == RD_DECISION_INCONCLUSIVE)
+        for (size_t i = 0; i < x->k; i++)
+            if (kv->rows[i].verdict == RD_VERDICT_BEST ||
+                kv->rows[i].verdict == RD_VERDICT_INCONCLUSIVE)
+                jw_str(w, NULL, x->cs[i]->id);
+    jw_end(w, ']');
+}
+
+static void write_recommendation(const struct wctx *x, struct jw *w)
+{
+    const struct reco *rc = &x->rc;
+    const struct rd_analysis *a = x->a;
+    jw_obj(w, RD_AK_RECOMMENDATION, true);
+    if (!rc->have) {
+        jw_null(w, RD_AK_BEST);
+        jw_arr(w, RD_AK_TIED, false);
+        jw_end(w, ']');
+        jw_null(w, RD_AK_RECOMMENDED);
+        jw_null(w, RD_AK_REASON);
+        jw_null(w, RD_AK_TIE_BREAKER);
+        jw_str(w, RD_AK_DECISION, rd_decision_name(RD_DECISION_NO_DATA));
+        jw_end(w, '}');
+        return;
+    }
+    jw_str(w, RD_AK_BEST, rc->best != SIZE_MAX ? x->cs[rc->best]->id : NULL);
+    jw_arr(w, RD_AK_TIED, false);
+    for (size_t i = 0; i < rc->ntied; i++)
+        jw_str(w, NULL, x->cs[rc->tied[i]]->id);
+    jw_end(w, ']');
+    jw_str(w, RD_AK_RECOMMENDED, rc->recommended != SIZE_MAX ? x->cs[rc->recommended]->id : NULL);
+    jw_str(w, RD_AK_REASON, rc->reason);
+    jw_str(w, RD_AK_TIE_BREAKER, rc->tie_metric >= 0 ? a->metrics[rc->tie_metric] : NULL);
+    jw_str(w, RD_AK_METHOD, "fieller-studentized-range");
+    jw_num(w, RD_AK_MARGIN, rc->margin);
+    jw_num(w, RD_AK_MAX_ERROR_RATE, rc->max_error_rate);
+    jw_str(w, RD_AK_GUARDS, x->w->guards);
+    write_decision(x, w, &rc->keys[0]);
+    write_verdicts(x, w, &rc->keys[0], true);
+    if (rc->nkeys > 1) {
+        jw_arr(w, RD_AK_KEY_METRICS, true);
+        for (size_t m = 0; m < rc->nkeys; m++) {
+            const struct key_verdicts *kv = &rc->keys[m];
+            jw_obj(w, NULL, true);
+            jw_str(w, RD_AK_METRIC, a->metrics[kv->metric]);
+            jw_str(w, RD_AK_BETTER, rd_better_name(kv->better));
+            jw_str(w, RD_AK_BEST, kv->res.best < x->k ? x->cs[kv->res.best]->id : NULL);
+            jw_str(w, RD_AK_RECOMMENDED,
+                   kv->recommended != SIZE_MAX ? x->cs[kv->recommended]->id : NULL);
+            write_decision(x, w, kv);
+            write_verdicts(x, w, kv, false);
+            jw_end(w, '}');
+        }
+        jw_end(w, ']');
+    }
+    jw_end(w, '}');
+}
+
 rd_status rd_workload_write(struct rd_analysis *a, const uint32_t *by_name, struct wl *wl,
                             struct jw *w)
 {
@@ -203,7 +297,6 @@ rd_status rd_workload_write(struct rd_analysis *a, const uint32_t *by_name, stru
     rd_status st = rd_wctx_analyse(&x, a, by_name, wl);
     if (st)
         goto out;
-    const struct reco *rc = &x.rc;
     jw_obj(w, NULL, true);
     jw_str(w, RD_AK_NAME, wl->name);
     jw_str(w, RD_AK_CLASS, wl->class_);
@@ -239,25 +332,7 @@ rd_status rd_workload_write(struct rd_analysis *a, const uint32_t *by_name, stru
     } else {
         jw_null(w, RD_AK_TESTS);
     }
-    jw_obj(w, RD_AK_RECOMMENDATION, true);
-    if (rc->have) {
-        jw_str(w, RD_AK_BEST, x.cs[rc->best]->id);
-        jw_arr(w, RD_AK_TIED, false);
-        for (size_t i = 0; i < rc->ntied; i++)
-            jw_str(w, NULL, x.cs[rc->tied[i]]->id);
-        jw_end(w, ']');
-        jw_str(w, RD_AK_RECOMMENDED, x.cs[rc->recommended]->id);
-        jw_str(w, RD_AK_REASON, rc->reason);
-        jw_str(w, RD_AK_TIE_BREAKER, rc->tie_metric >= 0 ? a->metrics[rc->tie_metric] : NULL);
-    } else {
-        jw_null(w, RD_AK_BEST);
-        jw_arr(w, RD_AK_TIED, false);
-        jw_end(w, ']');
-        jw_null(w, RD_AK_RECOMMENDED);
-        jw_null(w, RD_AK_REASON);
-        jw_null(w, RD_AK_TIE_BREAKER);
-    }
-    jw_end(w, '}');
+    write_recommendation(&x, w);
     jw_arr(w, RD_AK_WARNINGS, true);
     for (size_t i = 0; i < x.nwarns; i++) {
         jw_obj(w, NULL, false);
@@ -302,6 +377,7 @@ static rd_status write_document(struct rd_analysis *a, struct rd_buf *out,
                                 const struct rd_analysis_sink *sink, struct rd_diag *d)
 {
     rd_stats_init();
+    RD_TRY(rd_analysis_apply_settings(a, d));
     struct jw w;
     jw_init(&w, out);
     const struct rd_analyze_opts *o = &a->o;
@@ -312,6 +388,8 @@ static rd_status write_document(struct rd_analysis *a, struct rd_buf *out,
     jw_obj(&w, RD_AK_SETTINGS, true);
     jw_num(&w, RD_AK_ALPHA, o->alpha);
     jw_num(&w, RD_AK_CONFIDENCE, o->confidence);
+    jw_num(&w, RD_AK_MARGIN, o->margin);
+    jw_num(&w, RD_AK_MAX_ERROR_RATE, o->max_error_rate);
     jw_num(&w, RD_AK_BOOTSTRAP, (double)o->bootstrap);
     jw_num(&w, RD_AK_SEED, (double)o->seed);
     jw_str(&w, RD_AK_METRIC, o->metric);

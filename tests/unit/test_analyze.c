@@ -147,13 +147,21 @@ static void test_clear_winner(void **state)
     assert_string_equal(gets_(wl, "recommendation.recommended"), "rt=a");
     assert_int_equal(cJSON_GetArraySize(get(wl, "recommendation.tied")), 0);
     /* Memory does not matter when the primary metric separates the configs
-     * (b uses less). Reason, by hand and SciPy:
-     * mean a = 100.4, half-width stats.t.ppf(0.975,4)*stats.sem(A) = 1.4157;
-     * b/a = 1.2948 (29 %), Fieller CI 1.27276..1.31724 (27..32 %);
-     * stats.ttest_ind(B, A, equal_var=False).pvalue = 2.79e-09 < 0.001. */
+     * (b uses less). Reason, by hand and SciPy (tests/unit/verdict_reference.py's
+     * formulas): mean a = 100.4, half-width stats.t.ppf(0.975,4)*stats.sem(A)
+     * = 1.4157; b/a = 1.2948; Welch df 7.9 -> 7, critical value
+     * studentized_range.ppf(0.95, 2, 7)/sqrt(2) = 2.3646, Fieller CI
+     * 1.27222..1.31779; p_adj = studentized_range.sf(sqrt(2)*33.9535, 2, 7)
+     * = 4.98e-09. */
+    assert_string_equal(gets_(wl, "recommendation.decision"), "clear");
     assert_string_equal(gets_(wl, "recommendation.reason"),
-                        "a: 100 ms \u00b1 1.42; b is 29 % slower (95 % CI 27\u201332 %, "
-                        "p_holm < 0.001)");
+                        "Clear: a is best, 100.4 \u00b1 1.4 ms; every other config is worse and "
+                        "not within 5 % of it, the nearest, b, at 1.29\u00d7 (95 % CI "
+                        "1.27\u20131.32\u00d7, p_adj < 0.001) the best's mean");
+    assert_string_equal(gets_(wl, "recommendation.verdicts.1.verdict"), "worse");
+    assert_true(fabs(getn(wl, "recommendation.verdicts.1.ratio_ci_low") - 1.2722203148068314) < 1e-8);
+    assert_true(fabs(getn(wl, "recommendation.verdicts.1.ratio_ci_high") - 1.3177946554661049) < 1e-8);
+    assert_true(fabs(getn(wl, "recommendation.verdicts.1.p_adj") - 4.981969281558918e-09) < 1e-12);
     /* Pair a vs b: stats.ttest_ind(A, B, equal_var=False) -> -33.95352861284314 */
     assert_true(fabs(getn(wl, "tests.pairs.0.welch_t") + 33.95352861284314) < 1e-9);
     assert_true(cJSON_IsNull(get(wl, "tests.anova")));
@@ -183,17 +191,21 @@ static void test_three_way_tie_broken_by_memory(void **state)
     opts(&o);
     cJSON *doc = analyse_ok(s, &o);
     const cJSON *wl = get(doc, "workloads.0");
-    /* means 100, 101, 102 (hand); all pairwise p near 1: all tied */
+    /* means 100, 101, 102 (hand); all pairwise p near 1: "tied" by the old
+     * rule, which the key keeps for old readers. The verdicts: sd 7.9 on 5
+     * runs cannot tell 1 % from 10 %, so no config is recommended. */
     assert_string_equal(gets_(wl, "recommendation.best"), "rt=x");
     assert_int_equal(cJSON_GetArraySize(get(wl, "recommendation.tied")), 2);
     assert_string_equal(gets_(wl, "recommendation.tied.0"), "rt=y");
     assert_string_equal(gets_(wl, "recommendation.tied.1"), "rt=z");
-    assert_string_equal(gets_(wl, "recommendation.recommended"), "rt=z");
+    assert_true(cJSON_IsNull(get(wl, "recommendation.recommended")));
+    assert_string_equal(gets_(wl, "recommendation.decision"), "inconclusive");
+    assert_string_equal(gets_(wl, "recommendation.verdicts.1.verdict"), "inconclusive");
+    assert_string_equal(gets_(wl, "recommendation.verdicts.2.verdict"), "inconclusive");
+    assert_int_equal(cJSON_GetArraySize(get(wl, "recommendation.candidates")), 3);
+    assert_true(getn(wl, "recommendation.runs_needed") > 5);
     assert_string_equal(gets_(wl, "recommendation.tie_breaker"), "max_rss_kib");
-    assert_non_null(strstr(gets_(wl, "recommendation.reason"),
-                           "statistically tied with x"));
-    assert_non_null(strstr(gets_(wl, "recommendation.reason"),
-                           "lower max_rss_kib (70000 vs 90000 KiB)"));
+    assert_non_null(strstr(gets_(wl, "recommendation.reason"), "Inconclusive: x has the best mean"));
     /* three configs: ANOVA present. stats.f_oneway(X, Y, Z) ->
      * statistic=0.08, pvalue=0.9236044711599674 */
     assert_true(fabs(getn(wl, "tests.anova.f") - 0.08) < 1e-9 * 0.08);
@@ -220,9 +232,14 @@ static void test_tie_two_configs_memory(void **state)
     opts(&o);
     cJSON *doc = analyse_ok(s, &o);
     const cJSON *wl = get(doc, "workloads.0");
-    /* stats.ttest_ind(A, B, equal_var=False).pvalue = 0.6305360755569764 >= 0.05: tied */
+    /* stats.ttest_ind(A, B, equal_var=False).pvalue = 0.6305360755569764 >= 0.05: tied
+     * by the old rule; by the verdicts b/a = 1.005 with a CI inside 0.95..1.05
+     * (Fieller at t(0.975, 8) = 2.306: 0.98214..1.02839), so equivalent, and
+     * b is chosen for its memory. */
     assert_string_equal(gets_(wl, "recommendation.best"), "rt=a");
     assert_string_equal(gets_(wl, "recommendation.tied.0"), "rt=b");
+    assert_string_equal(gets_(wl, "recommendation.decision"), "equivalent");
+    assert_string_equal(gets_(wl, "recommendation.verdicts.1.verdict"), "equivalent");
     assert_string_equal(gets_(wl, "recommendation.recommended"), "rt=b");
     cJSON_Delete(doc);
 }
@@ -259,11 +276,18 @@ static void test_warmup_failed_and_warnings(void **state)
     assert_true(has_warning(wl, "few_runs", "rt=b"));
     assert_true(has_warning(wl, "undefined", "rt=b"));
     assert_true(has_warning(wl, "underpowered", NULL));
-    /* the Welch test with n = 1 is undefined: null p, and the config is not
-     * declared worse */
+    /* the Welch test with n = 1 is undefined: null p. Neither config can be
+     * named: a lost 2 of its 4 runs (more than 20 %), b has one run (fewer
+     * than 2): both are disqualified, and say why, so there is no decision. */
     assert_true(cJSON_IsNull(get(wl, "tests.pairs.0.p")));
-    assert_string_equal(gets_(wl, "recommendation.best"), "rt=a");
-    assert_string_equal(gets_(wl, "recommendation.tied.0"), "rt=b");
+    assert_true(cJSON_IsNull(get(wl, "recommendation.best")));
+    assert_true(cJSON_IsNull(get(wl, "recommendation.recommended")));
+    assert_string_equal(gets_(wl, "recommendation.decision"), "no-data");
+    assert_string_equal(gets_(wl, "recommendation.verdicts.0.verdict"), "disqualified");
+    assert_string_equal(gets_(wl, "recommendation.verdicts.0.why"),
+                        "2 of 4 runs failed or timed out");
+    assert_string_equal(gets_(wl, "recommendation.verdicts.1.why"),
+                        "1 good run of the primary metric, fewer than 2");
     cJSON_Delete(doc);
 }
 

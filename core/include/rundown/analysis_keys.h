@@ -165,6 +165,23 @@
 #define RD_AK_RECOMMENDED "recommended"
 #define RD_AK_REASON "reason"
 #define RD_AK_TIE_BREAKER "tie_breaker"
+/* The verdicts (docs/analysis.md, "Recommendation"; also: best,
+ * recommended, metric, better, config, ratio, ratio_ci_low,
+ * ratio_ci_high, df, method) */
+#define RD_AK_DECISION "decision"
+#define RD_AK_MARGIN "margin"
+#define RD_AK_MAX_ERROR_RATE "max_error_rate"
+#define RD_AK_FAMILY "family"
+#define RD_AK_CRITICAL_VALUE "critical_value"
+#define RD_AK_CANDIDATES "candidates"
+#define RD_AK_RUNS_NEEDED "runs_needed"
+#define RD_AK_VERDICTS "verdicts"
+#define RD_AK_VERDICT "verdict"
+#define RD_AK_P_ADJ "p_adj"
+#define RD_AK_EXACT "exact"
+#define RD_AK_WHY "why"
+#define RD_AK_KEY_METRICS "key_metrics"
+#define RD_AK_GUARDS "guards"
 
 /* ---- workloads[].warnings[] (also: config, metric) ---- */
 
