@@ -27,6 +27,7 @@
 #include "rundown/buf.h"
 #include "rundown/fsutil.h"
 #include "rundown/json.h"
+#include "rundown/strmap.h"
 
 const char *const *rd_env_tool_version_argv(const char *tool)
 {
@@ -211,18 +212,18 @@ static void probe_version(const struct rd_env_probe *p, char *out, size_t size, 
 }
 
 /*
- * The env id's fingerprint. Not rd_hash_fnv1a(): this basis, one digit
- * short of FNV's, defines every env id already written, and a new hash would
- * give each machine a new id (runs of one machine would stop pooling).
+ * The env id's fingerprint: FNV-1a from a basis one digit short of FNV's
+ * own (RD_FNV1A_BASIS), a slip of the first version that now defines every
+ * env id already written; another basis would give each machine a new id
+ * (and runs of one machine would stop pooling), so it stays.
  */
+#define ENV_ID_BASIS 1469598103934665603ULL
+
 static void hash_add(uint64_t *h, const char *s)
 {
-    for (; s && *s; s++) {
-        *h ^= (unsigned char)*s;
-        *h *= 1099511628211ULL;
-    }
-    *h ^= 0x1f;  /* field separator: "ab"+"c" differs from "a"+"bc" */
-    *h *= 1099511628211ULL;
+    if (s)
+        *h = rd_hash_fnv1a_more(*h, s, strlen(s));
+    *h = rd_hash_fnv1a_more(*h, "\x1f", 1); /* field separator: "ab"+"c" differs from "a"+"bc" */
 }
 
 static cJSON *str_or_null(const char *s)
@@ -237,7 +238,7 @@ rd_status rd_env_capture(const struct rd_env_probe *probes, size_t nprobes,
     cJSON *env = cJSON_CreateObject();
     if (!env)
         return rd_diag_set(d, RD_ERR_NOMEM, NULL, 0, 0, "out of memory");
-    uint64_t h = 1469598103934665603ULL;
+    uint64_t h = ENV_ID_BASIS;
     char model[256] = "", gov[64] = "", turbo[16] = "", osname[256] = "", buf[256];
     char ts[32];
     struct utsname u;

@@ -16,15 +16,19 @@ struct rd_strmap_slot {
     int64_t value;
 };
 
-uint64_t rd_hash_fnv1a(const void *data, size_t len)
+uint64_t rd_hash_fnv1a_more(uint64_t h, const void *data, size_t len)
 {
     const unsigned char *p = data;
-    uint64_t h = 14695981039346656037ULL;
     for (size_t i = 0; i < len; i++) {
         h ^= p[i];
         h *= 1099511628211ULL;
     }
     return h;
+}
+
+uint64_t rd_hash_fnv1a(const void *data, size_t len)
+{
+    return rd_hash_fnv1a_more(RD_FNV1A_BASIS, data, len);
 }
 
 void rd_strmap_init(struct rd_strmap *m)

@@ -17,8 +17,15 @@
 #include "rundown/arena.h"
 #include "rundown/status.h"
 
+/** The FNV-1a offset basis. */
+#define RD_FNV1A_BASIS 14695981039346656037ULL
+
 /** FNV-1a over len bytes: fast and good enough for keys of our own data. */
 uint64_t rd_hash_fnv1a(const void *data, size_t len);
+
+/** FNV-1a of len more bytes, continuing from the hash 'h' of what came
+ *  before (start from RD_FNV1A_BASIS): a hash of several fields. */
+uint64_t rd_hash_fnv1a_more(uint64_t h, const void *data, size_t len);
 
 struct rd_strmap_slot;
 
