@@ -1,0 +1,335 @@
+/*
+ * ranktests.c - the tests that use only the order of the values: Mann-
+ * Whitney U, Kruskal-Wallis H and the Mann-Kendall trend test, with their
+ * exact null distributions where they are cheap (few values, no ties or
+ * few of them) and the normal or chi-squared approximations otherwise.
+ *
+ * Part of the statistics module (declared in stats.h): GSL for the
+ * distribution functions and sorting, nothing of the analysis structures.
+ */
+#include "stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_sf_gamma.h>
+#include <gsl/gsl_sort.h>
+
+/* Midranks of the concatenation of the groups into 'ranks' (N long), and
+ * the tie term sum(t^3 - t) over groups of equal values into *tie_term. */
+static rd_status midranks(const double *const *groups, const size_t *ns, size_t k,
+                          double *ranks, double *tie_term)
+{
+    size_t n = 0;
+    for (size_t g = 0; g < k; g++)
+        n += ns[g];
+    double *all = malloc((n ? n : 1) * sizeof *all);
+    size_t *perm = malloc((n ? n : 1) * sizeof *perm);
+    if (!all || !perm) {
+        free(all);
+        free(perm);
+        return RD_ERR_NOMEM;
+    }
+    size_t pos = 0;
+    for (size_t g = 0; g < k; g++)
+        for (size_t i = 0; i < ns[g]; i++)
+            all[pos++] = groups[g][i];
+    if (n > 0)
+        gsl_sort_index(perm, all, 1, n);
+    double tt = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j + 1 < n && all[perm[j + 1]] == all[perm[i]])
+            j++;
+        double r = (double)(i + j + 2) / 2; /* mean of 1-based ranks i+1..j+1 */
+        for (size_t m = i; m <= j; m++)
+            ranks[perm[m]] = r;
+        double t = (double)(j - i + 1);
+        tt += t * t * t - t;
+        i = j + 1;
+    }
+    *tie_term = tt;
+    free(all);
+    free(perm);
+    return RD_OK;
+}
+
+/* P(U >= u) under H0 for sizes m, n with no ties, by the recurrence
+ * f(u; m, n) = f(u - n; m - 1, n) + f(u; m, n - 1) (Mann and Whitney 1947).
+ * Only additions of non-negative counts: no cancellation in the tails. */
+/* The null distribution depends on the sizes only, and every pair of a
+ * workload usually has the same sizes: keep the last one, per thread
+ * (workloads are analysed on several; see rd_stats_release_thread). */
+static _Thread_local struct { size_t m, n; double *f; } mw_cache;
+
+void rd_stats_release_thread(void)
+{
+    free(mw_cache.f);
+    mw_cache.f = NULL;
+    mw_cache.m = mw_cache.n = 0;
+}
+
+static rd_status mw_exact_sf(size_t m, size_t n, size_t u, double *out)
+{
+    if (mw_cache.f && mw_cache.m == m && mw_cache.n == n) {
+        size_t len = m * n + 1;
+        double total = 0, tail = 0;
+        for (size_t v = 0; v < len; v++) {
+            total += mw_cache.f[v];
+            if (v >= u)
+                tail += mw_cache.f[v];
+        }
+        *out = tail / total;
+        return RD_OK;
+    }
+    /* Row i holds, for j = 0..n, the counts f(.; i, j), each i*j + 1 long. */
+    size_t rowlen = m * n * (n + 1) / 2 + n + 1;
+    double *prev = calloc(rowlen, sizeof *prev);
+    double *cur = calloc(rowlen, sizeof *cur);
+    size_t *offp = malloc((n + 1) * sizeof *offp);
+    size_t *offc = malloc((n + 1) * sizeof *offc);
+    if (!prev || !cur || !offp || !offc) {
+        free(prev);
+        free(cur);
+        free(offp);
+        free(offc);
+        return RD_ERR_NOMEM;
+    }
+    for (size_t j = 0; j <= n; j++) {
+        offp[j] = j;
+        prev[j] = 1; /* i = 0: only u = 0 */
+    }
+    for (size_t i = 1; i <= m; i++) {
+        size_t o = 0;
+        for (size_t j = 0; j <= n; j++) {
+            offc[j] = o;
+            size_t len = i * j + 1;
+            double *f = cur + o;
+            if (j == 0) {
+                f[0] = 1;
+            } else {
+                const double *left = cur + offc[j - 1];   /* f(.; i, j-1), len i(j-1)+1 */
+                const double *up = prev + offp[j];        /* f(.; i-1, j), len (i-1)j+1 */
+                size_t left_len = i * (j - 1) + 1, up_len = (i - 1) * j + 1;
+                for (size_t v = 0; v < len; v++) {
+                    double s = v < left_len ? left[v] : 0;
+                    if (v >= j && v - j < up_len)
+                        s += up[v - j];
+                    f[v] = s;
+                }
+            }
+            o += len;
+        }
+        double *tmp = prev;
+        prev = cur;
+        cur = tmp;
+        size_t *to = offp;
+        offp = offc;
+        offc = to;
+    }
+    const double *f = prev + offp[n];
+    size_t len = m * n + 1;
+    double *keep = malloc(len * sizeof *keep);
+    if (keep) {
+        memcpy(keep, f, len * sizeof *keep);
+        free(mw_cache.f);
+        mw_cache.f = keep;
+        mw_cache.m = m;
+        mw_cache.n = n;
+    }
+    double total = 0, tail = 0;
+    for (size_t v = 0; v < len; v++) {
+        total += f[v];
+        if (v >= u)
+            tail += f[v];
+    }
+    *out = tail / total;
+    free(prev);
+    free(cur);
+    free(offp);
+    free(offc);
+    return RD_OK;
+}
+
+static rd_status mw_finish(double r1, double tie_term, size_t na, size_t nb, size_t n,
+                           struct rd_mwu *out)
+{
+    rd_status st;
+    double n1 = (double)na, n2 = (double)nb;
+    double u1 = r1 - n1 * (n1 + 1) / 2;
+    double u2 = n1 * n2 - u1;
+    double umax = u1 > u2 ? u1 : u2;
+    out->u = u1;
+    out->a = u1 / (n1 * n2);
+    if (tie_term == 0 && na <= 50 && nb <= 50) {
+        double sf;
+        st = mw_exact_sf(na, nb, (size_t)umax, &sf);
+        if (st != RD_OK)
+            return st;
+        out->exact = 1;
+        out->p = 2 * sf > 1 ? 1 : 2 * sf;
+        return RD_OK;
+    }
+    double nn = (double)n;
+    double s2 = n1 * n2 / 12 * ((nn + 1) - tie_term / (nn * (nn - 1)));
+    if (!(s2 > 0))
+        return RD_OK; /* every value tied: no evidence either way, and no z */
+    double z = (umax - n1 * n2 / 2 - 0.5) / sqrt(s2);
+    double p = 2 * gsl_cdf_ugaussian_Q(z);
+    out->p = p > 1 ? 1 : p;
+    return RD_OK;
+}
+
+rd_status rd_stats_mann_whitney_sorted(const double *a, size_t na, const double *b, size_t nb,
+                                       struct rd_mwu *out)
+{
+    out->u = out->p = out->a = NAN;
+    out->exact = 0;
+    if (na == 0 || nb == 0)
+        return RD_OK;
+    size_t n = na + nb;
+    /* Merge the two sorted samples; each tie block gets its mid rank. */
+    double r1 = 0, tie_term = 0;
+    size_t i = 0, j = 0, pos = 0;
+    while (i < na || j < nb) {
+        double v = (j >= nb || (i < na && a[i] <= b[j])) ? a[i] : b[j];
+        size_t ca = 0, cb = 0;
+        while (i < na && a[i] == v) { i++; ca++; }
+        while (j < nb && b[j] == v) { j++; cb++; }
+        size_t t = ca + cb;
+        double r = (double)(2 * pos + t + 1) / 2;
+        r1 += r * (double)ca;
+        double tt = (double)t;
+        tie_term += tt * tt * tt - tt;
+        pos += t;
+    }
+    return mw_finish(r1, tie_term, na, nb, n, out);
+}
+
+double rd_stats_mw_min_p(size_t na, size_t nb)
+{
+    if (na == 0 || nb == 0)
+        return 1;
+    /* 2 / C(na+nb, na) through log-gamma: no overflow for large n. */
+    double lc = gsl_sf_lnchoose((unsigned)(na + nb), (unsigned)na);
+    double p = 2 * exp(-lc);
+    return p > 1 ? 1 : p;
+}
+
+rd_status rd_stats_kruskal(const double *const *groups, const size_t *ns, size_t k,
+                           struct rd_kruskal *out)
+{
+    out->h = out->df = out->p = NAN;
+    if (k < 2)
+        return RD_OK;
+    size_t n = 0;
+    for (size_t g = 0; g < k; g++) {
+        if (ns[g] == 0)
+            return RD_OK;
+        n += ns[g];
+    }
+    double *ranks = malloc(n * sizeof *ranks);
+    if (!ranks)
+        return RD_ERR_NOMEM;
+    double tie_term;
+    rd_status st = midranks(groups, ns, k, ranks, &tie_term);
+    if (st != RD_OK) {
+        free(ranks);
+        return st;
+    }
+    double nn = (double)n, acc = 0;
+    size_t pos = 0;
+    for (size_t g = 0; g < k; g++) {
+        double r = 0;
+        for (size_t i = 0; i < ns[g]; i++)
+            r += ranks[pos++];
+        acc += r * r / (double)ns[g];
+    }
+    free(ranks);
+    out->df = (double)(k - 1);
+    double corr = 1 - tie_term / (nn * nn * nn - nn);
+    if (!(corr > 0))
+        return RD_OK; /* all values equal */
+    out->h = (12 / (nn * (nn + 1)) * acc - 3 * (nn + 1)) / corr;
+    out->p = gsl_cdf_chisq_Q(out->h, out->df);
+    return RD_OK;
+}
+
+/* Pairs i < j with x[j] < x[i] (strictly), by merge sort; -1 when out of memory. */
+static double count_inversions(const double *x, size_t n)
+{
+    double *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+    if (!a || !b) {
+        free(a);
+        free(b);
+        return -1;
+    }
+    memcpy(a, x, n * sizeof *a);
+    double inv = 0;
+    for (size_t w = 1; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) {
+                if (a[j] < a[i]) {
+                    inv += (double)(mid - i);
+                    b[k++] = a[j++];
+                } else {
+                    b[k++] = a[i++];
+                }
+            }
+            while (i < mid)
+                b[k++] = a[i++];
+            while (j < hi)
+                b[k++] = a[j++];
+        }
+        double *t = a;
+        a = b;
+        b = t;
+    }
+    free(a);
+    free(b);
+    return inv;
+}
+
+void rd_stats_mann_kendall(const double *x, size_t n, struct rd_trend *out)
+{
+    out->s = out->tau = out->z = out->p = NAN;
+    if (n < 3)
+        return;
+    /* S = concordant - discordant pairs of (i, x_i) = n0 - ties - 2 inversions;
+     * inversions counted by a merge sort: O(n log n) (Knight 1966). */
+    double inv = count_inversions(x, n);
+    if (inv < 0)
+        return;
+    /* Tie groups in x: a sorted copy makes them adjacent. */
+    double *c = malloc(n * sizeof *c);
+    if (!c)
+        return;
+    memcpy(c, x, n * sizeof *c);
+    rd_stats_sort(c, n);
+    double t1 = 0, t2 = 0; /* sum t(t-1)/2 and sum t(t-1)(2t+5) */
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j + 1 < n && c[j + 1] == c[i])
+            j++;
+        double t = (double)(j - i + 1);
+        t1 += t * (t - 1) / 2;
+        t2 += t * (t - 1) * (2 * t + 5);
+        i = j + 1;
+    }
+    free(c);
+    double nn = (double)n, n0 = nn * (nn - 1) / 2;
+    double s = n0 - t1 - 2 * inv;
+    out->s = s;
+    if (!(n0 - t1 > 0))
+        return; /* every value tied */
+    out->tau = s / sqrt(n0 * (n0 - t1));
+    double var = (nn * (nn - 1) * (2 * nn + 5) - t2) / 18;
+    out->z = s / sqrt(var);
+    double p = 2 * gsl_cdf_ugaussian_Q(fabs(out->z));
+    out->p = p > 1 ? 1 : p;
+}
+
