@@ -10,6 +10,7 @@
 #include "stats.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,8 +65,11 @@ static rd_status midranks(const double *const *groups, const size_t *ns, size_t 
  * (workloads are analysed on several; see rd_stats_release_thread). */
 static _Thread_local struct { size_t m, n; double *f; } mw_cache;
 
+static void mk_cache_release(void);
+
 void rd_stats_release_thread(void)
 {
+    mk_cache_release();
     free(mw_cache.f);
     mw_cache.f = NULL;
     mw_cache.m = mw_cache.n = 0;
@@ -294,23 +298,171 @@ static double count_inversions(const double *x, size_t n)
     return inv;
 }
 
-void rd_stats_mann_kendall(const double *x, size_t n, struct rd_trend *out)
+/*
+ * The exact null distribution of the Mann-Kendall S. Under the hypothesis
+ * of no trend the runs are exchangeable: every arrangement of the observed
+ * values in run order is equally likely, and S = n0 - T - 2 I, with n0 =
+ * n(n-1)/2, T the number of tied pairs and I the number of inversions. The
+ * number of arrangements of a multiset with tie groups t_1, ..., t_g (in
+ * value order) having I = k is the coefficient of q^k in the q-multinomial
+ * [n; t_1, ..., t_g]_q (Stanley, Enumerative Combinatorics I, prop. 1.7.1):
+ * putting a group of t values above the m already placed multiplies the
+ * generating function by the Gaussian binomial [m + t; t]_q, whose
+ * coefficients count the interleavings by the inversions they add. Without
+ * ties this is the Mahonian numbers behind Kendall's exact table (Kendall
+ * 1938). Every count is a sum of non-negative terms, so the tails keep
+ * their relative precision, and n! <= 3e64 at n = 50 stays far inside
+ * double range.
+ */
+
+/* Coefficients of [m + t; t]_q (m t + 1 of them) into out, by the
+ * recurrence [i + j; i] = [i - 1 + j; i - 1] + q^i [i + j - 1; i] over a
+ * table of i = 0..t and j = 0..m. */
+static rd_status gauss_binomial(size_t m, size_t t, double *out)
+{
+    /* Row i holds the polynomials for j = 0..m, the j-th i*j + 1 long. */
+    size_t rowlen = (m + 1) + t * m * (m + 1) / 2;
+    double *prev = calloc(rowlen, sizeof *prev), *cur = calloc(rowlen, sizeof *cur);
+    if (!prev || !cur) {
+        free(prev);
+        free(cur);
+        return RD_ERR_NOMEM;
+    }
+    for (size_t j = 0; j <= m; j++)
+        prev[j] = 1; /* i = 0: [j; 0] = 1, each one coefficient long */
+    for (size_t i = 1; i <= t; i++) {
+        size_t off = 0, poff = 0; /* starts of j in cur (row i) and prev (row i-1) */
+        for (size_t j = 0; j <= m; j++) {
+            size_t len = i * j + 1, plen = (i - 1) * j + 1;
+            double *f = cur + off;
+            memset(f, 0, len * sizeof *f);
+            for (size_t v = 0; v < plen; v++)
+                f[v] = prev[poff + v];
+            if (j > 0) {
+                const double *left = cur + off - (i * (j - 1) + 1); /* [i + j - 1; i] */
+                for (size_t v = 0; v + i < len && v < i * (j - 1) + 1; v++)
+                    f[v + i] += left[v];
+            }
+            off += len;
+            poff += plen;
+        }
+        double *tmp = prev;
+        prev = cur;
+        cur = tmp;
+    }
+    /* Row t's last polynomial, j = m, ends the row. */
+    size_t len = m * t + 1, end = 0;
+    for (size_t j = 0; j <= m; j++)
+        end += t * j + 1;
+    memcpy(out, prev + end - len, len * sizeof *out);
+    free(prev);
+    free(cur);
+    return RD_OK;
+}
+
+/* P(I <= k) for k = 0..n0 - T (returned, caller frees with free()), the
+ * arrangements of values with tie groups sizes[0..g) in value order. */
+static double *inversions_cdf(const size_t *sizes, size_t g, size_t *len_out)
+{
+    size_t total = 0, maxinv = 0;
+    for (size_t i = 0; i < g; i++) {
+        maxinv += total * sizes[i];
+        total += sizes[i];
+    }
+    double *dist = calloc(maxinv + 1, sizeof *dist);
+    double *next = calloc(maxinv + 1, sizeof *next);
+    double *gb = malloc((maxinv + 1) * sizeof *gb);
+    if (!dist || !next || !gb) {
+        free(dist);
+        free(next);
+        free(gb);
+        return NULL;
+    }
+    dist[0] = 1;
+    size_t m = 0, deg = 0;
+    for (size_t i = 0; i < g; i++) {
+        size_t t = sizes[i], gdeg = m * t;
+        if (gauss_binomial(m, t, gb) != RD_OK) {
+            free(dist);
+            free(next);
+            free(gb);
+            return NULL;
+        }
+        memset(next, 0, (deg + gdeg + 1) * sizeof *next);
+        for (size_t a = 0; a <= deg; a++)
+            if (dist[a] != 0)
+                for (size_t b = 0; b <= gdeg; b++)
+                    next[a + b] += dist[a] * gb[b];
+        double *tmp = dist;
+        dist = next;
+        next = tmp;
+        deg += gdeg;
+        m += t;
+    }
+    double sum = 0;
+    for (size_t k = 0; k <= deg; k++)
+        sum += dist[k];
+    double run = 0;
+    for (size_t k = 0; k <= deg; k++) {
+        run += dist[k];
+        dist[k] = run / sum;
+    }
+    free(next);
+    free(gb);
+    *len_out = deg + 1;
+    return dist;
+}
+
+/* Without ties the distribution depends on n alone, and most series of a
+ * workload share n: each thread keeps the ones it has computed. */
+static _Thread_local double *mk_cache[MK_EXACT_MAX_N + 1];
+
+static void mk_cache_release(void)
+{
+    for (size_t i = 0; i <= MK_EXACT_MAX_N; i++) {
+        free(mk_cache[i]);
+        mk_cache[i] = NULL;
+    }
+}
+
+/* P(I <= k) for the untied n, from the cache; NULL when out of memory. */
+static const double *mk_untied_cdf(size_t n)
+{
+    if (!mk_cache[n]) {
+        size_t *ones = malloc(n * sizeof *ones), len;
+        if (!ones)
+            return NULL;
+        for (size_t i = 0; i < n; i++)
+            ones[i] = 1;
+        mk_cache[n] = inversions_cdf(ones, n, &len);
+        free(ones);
+    }
+    return mk_cache[n];
+}
+
+rd_status rd_stats_mann_kendall(const double *x, size_t n, struct rd_trend *out)
 {
     out->s = out->tau = out->z = out->p = NAN;
+    out->exact = 0;
     if (n < 3)
-        return;
+        return RD_OK;
     /* S = concordant - discordant pairs of (i, x_i) = n0 - ties - 2 inversions;
      * inversions counted by a merge sort: O(n log n) (Knight 1966). */
     double inv = count_inversions(x, n);
     if (inv < 0)
-        return;
+        return RD_ERR_NOMEM;
     /* Tie groups in x: a sorted copy makes them adjacent. */
     double *c = malloc(n * sizeof *c);
-    if (!c)
-        return;
+    size_t *sizes = malloc(n * sizeof *sizes);
+    if (!c || !sizes) {
+        free(c);
+        free(sizes);
+        return RD_ERR_NOMEM;
+    }
     memcpy(c, x, n * sizeof *c);
     rd_stats_sort(c, n);
     double t1 = 0, t2 = 0; /* sum t(t-1)/2 and sum t(t-1)(2t+5) */
+    size_t g = 0;
     for (size_t i = 0; i < n;) {
         size_t j = i;
         while (j + 1 < n && c[j + 1] == c[i])
@@ -318,18 +470,41 @@ void rd_stats_mann_kendall(const double *x, size_t n, struct rd_trend *out)
         double t = (double)(j - i + 1);
         t1 += t * (t - 1) / 2;
         t2 += t * (t - 1) * (2 * t + 5);
+        sizes[g++] = j - i + 1;
         i = j + 1;
     }
     free(c);
     double nn = (double)n, n0 = nn * (nn - 1) / 2;
     double s = n0 - t1 - 2 * inv;
     out->s = s;
-    if (!(n0 - t1 > 0))
-        return; /* every value tied */
+    if (!(n0 - t1 > 0)) {
+        free(sizes);
+        return RD_OK; /* every value tied */
+    }
     out->tau = s / sqrt(n0 * (n0 - t1));
     double var = (nn * (nn - 1) * (2 * nn + 5) - t2) / 18;
     out->z = s / sqrt(var);
-    double p = 2 * gsl_cdf_ugaussian_Q(fabs(out->z));
-    out->p = p > 1 ? 1 : p;
+    bool ties = g < n;
+    if (n <= (ties ? MK_EXACT_TIES_MAX_N : MK_EXACT_MAX_N)) {
+        /* The distribution of I is symmetric about (n0 - T) / 2, so the
+         * two-sided p is twice the tail nearer the observed I. */
+        size_t len = 0;
+        double *own = NULL;
+        const double *cdf = ties ? (own = inversions_cdf(sizes, g, &len)) : mk_untied_cdf(n);
+        if (!cdf) {
+            free(sizes);
+            return RD_ERR_NOMEM;
+        }
+        double other = n0 - t1 - inv;
+        size_t k = (size_t)(inv < other ? inv : other);
+        double p = 2 * cdf[k];
+        out->p = p > 1 ? 1 : p;
+        out->exact = 1;
+        free(own);
+    } else {
+        double p = 2 * gsl_cdf_ugaussian_Q(fabs(out->z));
+        out->p = p > 1 ? 1 : p;
+    }
+    free(sizes);
+    return RD_OK;
 }
-

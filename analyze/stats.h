@@ -20,7 +20,8 @@
 /** Turns GSL's abort-on-error handler off; idempotent. */
 void rd_stats_init(void);
 /** Frees what the calling thread keeps between calls (the last exact
- * Mann-Whitney null distribution); call it before a thread ends. */
+ * Mann-Whitney null distribution, the exact Mann-Kendall ones); call it
+ * before a thread ends. */
 void rd_stats_release_thread(void);
 
 /** Arithmetic mean; NaN when n == 0. */
@@ -163,14 +164,25 @@ rd_status rd_stats_bh(const double *p, size_t m, double *out);
 struct rd_trend {
     double s;     /* number of concordant minus discordant pairs */
     double tau;   /* Kendall's tau-b against the run index */
-    double z, p;  /* normal approximation with tie-corrected variance, no continuity correction */
+    double z;     /* S / sd(S), the tie-corrected variance, no continuity correction */
+    double p;     /* two-sided: exact when 'exact', else from z */
+    int exact;    /* 1: the exact permutation distribution of S */
 };
+
+/* Largest n with the exact null distribution of S: without ties, and with ties. */
+#define MK_EXACT_MAX_N 50
+#define MK_EXACT_TIES_MAX_N 20
+
 /**
- * Mann-Kendall test of x[0..n-1] (in run order); the same as Kendall's tau-b
- * of (index, x) with scipy.stats.kendalltau(method='asymptotic'). NaN when
- * n < 3 or all values are tied. O(n^2) time.
+ * Mann-Kendall test of x[0..n-1] (in run order), Kendall's tau-b of
+ * (index, x). The p is exact, from the permutation distribution of S given
+ * the tie groups, for n <= MK_EXACT_MAX_N without ties (then it equals
+ * scipy.stats.kendalltau(method='exact')) and n <= MK_EXACT_TIES_MAX_N
+ * with ties; above that the normal approximation with the tie-corrected
+ * variance (scipy's method='asymptotic'). All NaN when n < 3, p and tau
+ * NaN when every value is tied. RD_ERR_NOMEM leaves the fields NaN.
  */
-void rd_stats_mann_kendall(const double *x, size_t n, struct rd_trend *out);
+rd_status rd_stats_mann_kendall(const double *x, size_t n, struct rd_trend *out);
 
 /**
  * Percentile bootstrap CI of the median (only with --bootstrap B): B resamples with replacement drawn

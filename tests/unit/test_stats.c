@@ -17,6 +17,8 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
 
 #include "stats.h"
 
@@ -456,25 +458,110 @@ static void test_adjust(void **state)
     NEAR(1.0, h[1]);
 }
 
-/* stats.kendalltau(np.arange(len(x)), x, method='asymptotic') -> tau, p */
+/* Exact p without ties: stats.kendalltau(np.arange(len(x)), x,
+ * method='exact') -> tau, p (SciPy 1.10.1). With ties, where SciPy has no
+ * exact method, the permutation p by brute force: in R 4.2.2 (Debian
+ * r-base-core), over all n! orders of the values,
+ *   perms <- function(v) { if (length(v) <= 1) return(matrix(v, 1));
+ *     do.call(rbind, lapply(seq_along(v), function(i) cbind(v[i], perms(v[-i])))) }
+ *   S <- function(x) { n <- length(x); s <- 0; for (i in 1:(n-1))
+ *     for (j in (i+1):n) s <- s + sign(x[j] - x[i]); s }
+ *   mk_exact <- function(x) { P <- perms(x); s0 <- abs(S(x));
+ *     ss <- apply(P, 1, S); c(S = S(x), p = mean(abs(ss) >= s0)) }
+ * and for n = 9 the same loop over itertools.permutations in Python.
+ * Above the exact limits: method='asymptotic'. */
 static void test_mann_kendall(void **state)
 {
     (void)state;
     struct rd_trend t;
-    rd_stats_mann_kendall(sleep1, 10, &t);
+    assert_int_equal(rd_stats_mann_kendall(sleep1, 10, &t), RD_OK);
     NEAR(0.4222222222222222, t.tau);
-    PNEAR(0.08924164599420331, t.p);
+    PNEAR(0.10831349206349207, t.p); /* asymptotic: 0.0892 */
+    assert_int_equal(t.exact, 1);
     NEAR(19.0, t.s); /* hand: tau * C(10,2) = 0.4222 * 45 = 19 (no ties) */
+    const double up4[] = { 1, 2, 3, 4 };
+    rd_stats_mann_kendall(up4, 4, &t);
+    PNEAR(0.08333333333333333, t.p); /* the smallest p at n = 4: 2/4! */
+    const double x5[] = { 2, 1, 4, 3, 5 };
+    rd_stats_mann_kendall(x5, 5, &t);
+    PNEAR(0.23333333333333334, t.p);
+    const double x6[] = { 1, 3, 2, 4, 5, 6 };
+    rd_stats_mann_kendall(x6, 6, &t);
+    PNEAR(0.016666666666666666, t.p);
+    const double x8[] = { 3, 1, 4, 1.5, 5, 9, 2.6, 6 };
+    rd_stats_mann_kendall(x8, 8, &t);
+    NEAR(0.42857142857142855, t.tau);
+    PNEAR(0.17886904761904762, t.p);
+    /* x30 = [((i*13)%31)+i*0.5 for i in range(30)], no ties */
+    double x30[30];
+    for (int i = 0; i < 30; i++)
+        x30[i] = (double)((i * 13) % 31) + i * 0.5;
+    rd_stats_mann_kendall(x30, 30, &t);
+    NEAR(0.3195402298850575, t.tau);
+    PNEAR(0.012903514675602273, t.p);
+    /* Ties, exact (R and Python brute force above). */
+    const double t5[] = { 3, 1, 3, 2, 2 };
+    rd_stats_mann_kendall(t5, 5, &t);
+    NEAR(-2.0, t.s);
+    PNEAR(0.80000000000000004, t.p);
+    const double t7[] = { 1, 2, 2, 3, 5, 4, 6 };
+    rd_stats_mann_kendall(t7, 7, &t);
+    NEAR(18.0, t.s);
+    PNEAR(0.0047619047619047623, t.p);
+    const double t7b[] = { 5, 5, 4, 4, 4, 1, 2 };
+    rd_stats_mann_kendall(t7b, 7, &t);
+    NEAR(-15.0, t.s);
+    PNEAR(0.019047619047619049, t.p);
     const double x[] = { 1, 2, 2, 3, 5, 4, 6, 6, 7 };
     rd_stats_mann_kendall(x, 9, &t);
     NEAR(0.9146591207600471, t.tau);
-    PNEAR(0.0007432798688492074, t.p);
+    PNEAR(0.00015432098765432098, t.p); /* asymptotic: 0.000743 */
+    assert_int_equal(t.exact, 1);
+    /* Ties above n = 20: x21 = [(i*7)%11 for i in range(21)], asymptotic */
+    double x21[21];
+    for (int i = 0; i < 21; i++)
+        x21[i] = (double)((i * 7) % 11);
+    rd_stats_mann_kendall(x21, 21, &t);
+    NEAR(0.029277002188455997, t.tau);
+    PNEAR(0.8555723034913698, t.p);
+    assert_int_equal(t.exact, 0);
     rd_stats_mann_kendall(big, 200, &t);
     NEAR(-0.017587939698492462, t.tau);
     PNEAR(0.7114881494484714, t.p);
     const double f[] = { 3, 3, 3, 3 };
     rd_stats_mann_kendall(f, 4, &t);
     assert_true(isnan(t.p));
+    rd_stats_release_thread();
+}
+
+/* The trend warning's false-alarm rate: iid normal series (GSL's mt19937,
+ * seed 15) flagged at p < 0.05 in at most alpha plus three Monte Carlo
+ * standard errors, sqrt(0.05 * 0.95 / N), of the series. The normal
+ * approximation flags 2/4! = 8.3 % at n = 4. */
+static void test_mann_kendall_calibration(void **state)
+{
+    (void)state;
+    const size_t ns[] = { 4, 5, 8, 20 }, N = 10000;
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    assert_non_null(rng);
+    gsl_rng_set(rng, 15);
+    double bound = 0.05 + 3 * sqrt(0.05 * 0.95 / (double)N);
+    for (size_t k = 0; k < N(ns); k++) {
+        size_t flagged = 0;
+        double x[20];
+        for (size_t r = 0; r < N; r++) {
+            for (size_t i = 0; i < ns[k]; i++)
+                x[i] = gsl_ran_ugaussian(rng);
+            struct rd_trend t;
+            assert_int_equal(rd_stats_mann_kendall(x, ns[k], &t), RD_OK);
+            flagged += t.p < 0.05;
+        }
+        double share = (double)flagged / (double)N;
+        if (!(share <= bound))
+            fail_msg("n = %zu: %.4f of iid series flagged (bound %.4f)", ns[k], share, bound);
+    }
+    gsl_rng_free(rng);
+    rd_stats_release_thread();
 }
 
 static void test_bootstrap_median(void **state)
@@ -588,6 +675,7 @@ int main(void)
         cmocka_unit_test(test_kruskal_ties_and_undefined),
         cmocka_unit_test(test_adjust),
         cmocka_unit_test(test_mann_kendall),
+        cmocka_unit_test(test_mann_kendall_calibration),
         cmocka_unit_test(test_bootstrap_median),
         cmocka_unit_test(test_median_ci_binomial),
         cmocka_unit_test(test_sort),
