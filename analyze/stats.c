@@ -39,16 +39,71 @@ double rd_stats_mean(const double *x, size_t n)
     return gsl_stats_mean(x, 1, n);
 }
 
+/*
+ * Scaling by powers of two. Multiplying by 2^e is exact short of overflow
+ * and underflow, so a sum of squares of values scaled near 1 rounds
+ * exactly as the plain sum does whenever the plain one stays in range, and
+ * stays right when it would not: the squares of deviations of 1e300 are
+ * 1e600 (infinite in double) and those of 1e-170 are 1e-340 (zero). Each
+ * routine below scales only when a value is outside [2^-400, 2^400], so
+ * ordinary data give the same bits as the formulas written plainly.
+ */
+#define SAFE_LOW 0x1p-400
+#define SAFE_HIGH 0x1p400
+
+/* The e that brings |m| into [0.5, 1) as m 2^-e when |m| is outside the
+ * safe range; 0 inside it (and for 0, infinities and NaN). */
+static int scale_exp(double m)
+{
+    int e = 0;
+    m = fabs(m);
+    if (isfinite(m) && m != 0 && (m < SAFE_LOW || m > SAFE_HIGH))
+        frexp(m, &e);
+    return e;
+}
+
+/* The sample variance of x[0..n-1], n >= 2, as v 4^e: GSL's two-pass
+ * algorithm on the values as they are when the variance is in range, else
+ * the same on the deviations from the mean scaled by 2^-e. NaN when a
+ * deviation itself overflows (values near the double limit of both signs). */
+static double var_scaled(const double *x, size_t n, int *e)
+{
+    double mean = gsl_stats_mean(x, 1, n), dmax = 0;
+    *e = 0;
+    for (size_t i = 0; i < n; i++) {
+        double d = fabs(x[i] - mean);
+        if (d > dmax)
+            dmax = d;
+    }
+    if (!isfinite(dmax))
+        return NAN;
+    *e = scale_exp(dmax);
+    if (*e == 0)
+        return gsl_stats_variance_m(x, 1, n, mean);
+    long double v = 0;
+    for (size_t i = 0; i < n; i++) {
+        long double d = ldexp(x[i] - mean, -*e);
+        v += (d * d - v) / (long double)(i + 1);
+    }
+    return (double)v * ((double)n / (double)(n - 1));
+}
+
 double rd_stats_var(const double *x, size_t n)
 {
     if (n < 2)
         return NAN;
-    return gsl_stats_variance(x, 1, n);
+    int e;
+    double v = var_scaled(x, n, &e);
+    return ldexp(v, 2 * e);
 }
 
 double rd_stats_sd(const double *x, size_t n)
 {
-    return sqrt(rd_stats_var(x, n));
+    if (n < 2)
+        return NAN;
+    int e;
+    double v = var_scaled(x, n, &e);
+    return ldexp(sqrt(v), e);
 }
 
 static void insertion_sort(double *x, size_t n)
@@ -234,7 +289,9 @@ void rd_stats_summarize_sorted(const double *x, const double *sorted, size_t n,
         out->ci_low = out->mean - t * out->se;
         out->ci_high = out->mean + t * out->se;
     }
-    out->cv = out->mean != 0 ? out->sd / out->mean : NAN;
+    /* A spread relative to the mean means something only on a ratio scale:
+     * not for a zero or negative mean. */
+    out->cv = out->mean > 0 ? out->sd / out->mean : NAN;
     out->geomean = rd_stats_geomean(x, n);
     out->mad = mad_sorted(sorted, n);
     out->min = sorted[0];
@@ -276,13 +333,17 @@ void rd_stats_welch_summary(double mean_a, double sd_a, double n_a,
 {
     out->t = out->df = out->p = out->ci_low = out->ci_high = NAN;
     out->diff = mean_a - mean_b;
-    if (!(n_a >= 2) || !(n_b >= 2) || isnan(sd_a) || isnan(sd_b))
+    if (!(n_a >= 2) || !(n_b >= 2) || !isfinite(sd_a) || !isfinite(sd_b) ||
+        !isfinite(out->diff))
         return;
-    double va = sd_a * sd_a / n_a, vb = sd_b * sd_b / n_b;
+    /* Variances in units of 2^e (see scale_exp): va and vb are sd^2 / n. */
+    int e = scale_exp(sd_a > sd_b ? sd_a : sd_b);
+    double sa = ldexp(sd_a, -e), sb = ldexp(sd_b, -e);
+    double va = sa * sa / n_a, vb = sb * sb / n_b;
     double v = va + vb;
     if (!(v > 0))
         return; /* both groups constant: t is 0/0 or infinite, not a number */
-    double se = sqrt(v);
+    double se = ldexp(sqrt(v), e);
     out->t = out->diff / se;
     out->df = v * v / (va * va / (n_a - 1) + vb * vb / (n_b - 1));
     out->p = t_two_sided(out->t, out->df);
@@ -304,23 +365,28 @@ void rd_stats_ratio_fieller(double mean_a, double sd_a, double n_a,
                             double confidence, struct rd_ratio *out)
 {
     out->ratio = out->ci_low = out->ci_high = out->df = NAN;
-    if (mean_b == 0 || isnan(mean_a) || isnan(mean_b))
+    /* "x % faster" reads a ratio of positive amounts; of a zero or negative
+     * mean it would print as "nan %" or "125 % faster". */
+    if (!(mean_b > 0) || !(mean_a >= 0))
         return;
     double r = mean_a / mean_b;
     out->ratio = r;
-    if (!(n_a >= 2) || !(n_b >= 2) || isnan(sd_a) || isnan(sd_b))
+    if (!(n_a >= 2) || !(n_b >= 2) || !isfinite(sd_a) || !isfinite(sd_b))
         return;
-    double va = sd_a * sd_a / n_a, vb = sd_b * sd_b / n_b;
+    /* Variances and the denominator's mean in units of 2^e (see scale_exp). */
+    int e = scale_exp(sd_a > sd_b ? sd_a : sd_b);
+    double sa = ldexp(sd_a, -e), sb = ldexp(sd_b, -e), mb = ldexp(mean_b, -e);
+    double va = sa * sa / n_a, vb = sb * sb / n_b;
     double vlin = va + r * r * vb; /* variance of a - R b at the estimate */
     if (!(vlin > 0))
         return; /* both groups constant: no t, as for the Welch test */
     out->df = vlin * vlin / (va * va / (n_a - 1) + r * r * r * r * vb * vb / (n_b - 1));
     double t = rd_stats_t_quantile((1 + confidence) / 2, out->df);
-    double g = t * t * vb / (mean_b * mean_b);
+    double g = t * t * vb / (mb * mb);
     if (!(g < 1))
         return; /* the denominator is not significantly non-zero: unbounded */
     /* Roots of (mean_a - rho mean_b)^2 = t^2 (va + rho^2 vb). */
-    double half = (t / fabs(mean_b)) * sqrt(va * (1 - g) + r * r * vb);
+    double half = (t / fabs(mb)) * sqrt(va * (1 - g) + r * r * vb);
     out->ci_low = (r - half) / (1 - g);
     out->ci_high = (r + half) / (1 - g);
 }
@@ -329,12 +395,16 @@ double rd_stats_hedges_g(double mean_a, double sd_a, double n_a,
                          double mean_b, double sd_b, double n_b)
 {
     double m = n_a + n_b - 2;
-    if (!(m >= 2) || !(n_a >= 1) || !(n_b >= 1) || isnan(sd_a) || isnan(sd_b))
+    if (!(m >= 2) || !(n_a >= 1) || !(n_b >= 1) || !isfinite(sd_a) || !isfinite(sd_b))
         return NAN;
-    double sp2 = ((n_a - 1) * sd_a * sd_a + (n_b - 1) * sd_b * sd_b) / m;
+    int e = scale_exp(sd_a > sd_b ? sd_a : sd_b);
+    double sa = ldexp(sd_a, -e), sb = ldexp(sd_b, -e);
+    double sp2 = ((n_a - 1) * sa * sa + (n_b - 1) * sb * sb) / m;
     if (!(sp2 > 0))
         return NAN;
-    double d = (mean_a - mean_b) / sqrt(sp2);
+    double d = (mean_a - mean_b) / ldexp(sqrt(sp2), e);
+    if (!isfinite(d))
+        return NAN;
     double j = exp(gsl_sf_lngamma(m / 2) - 0.5 * log(m / 2) - gsl_sf_lngamma((m - 1) / 2));
     return j * d;
 }
@@ -353,22 +423,32 @@ void rd_stats_anova(const double *const *groups, const size_t *ns, size_t k,
     if (k < 2)
         return;
     size_t ntot = 0;
-    double sum = 0;
+    double amax = 0;
     for (size_t g = 0; g < k; g++) {
         if (ns[g] == 0)
             return;
         ntot += ns[g];
         for (size_t i = 0; i < ns[g]; i++)
-            sum += groups[g][i];
+            if (fabs(groups[g][i]) > amax)
+                amax = fabs(groups[g][i]);
     }
     if (ntot <= k)
         return;
+    /* F is a ratio of sums of squares: computed on the values in units of
+     * 2^e (see scale_exp) it is the same, and stays in range. */
+    int e = scale_exp(amax);
+    double sum = 0;
+    for (size_t g = 0; g < k; g++)
+        for (size_t i = 0; i < ns[g]; i++)
+            sum += e ? ldexp(groups[g][i], -e) : groups[g][i];
     double grand = sum / (double)ntot, ssb = 0, ssw = 0;
     for (size_t g = 0; g < k; g++) {
-        double m = rd_stats_mean(groups[g], ns[g]);
+        double m = ldexp(rd_stats_mean(groups[g], ns[g]), -e);
         ssb += (double)ns[g] * (m - grand) * (m - grand);
-        for (size_t i = 0; i < ns[g]; i++)
-            ssw += (groups[g][i] - m) * (groups[g][i] - m);
+        for (size_t i = 0; i < ns[g]; i++) {
+            double d = (e ? ldexp(groups[g][i], -e) : groups[g][i]) - m;
+            ssw += d * d;
+        }
     }
     out->df1 = (double)(k - 1);
     out->df2 = (double)(ntot - k);
@@ -386,19 +466,46 @@ void rd_stats_welch_anova(const double *const *groups, const size_t *ns, size_t 
         return;
     double wsum = 0, wm = 0;
     double *w = malloc(k * sizeof *w), *m = malloc(k * sizeof *m);
-    if (!w || !m) {
+    int *ve = malloc(k * sizeof *ve);
+    if (!w || !m || !ve) {
         free(w);
         free(m);
+        free(ve);
         return;
     }
+    /* Means and variances in units of 2^e and 4^e (see scale_exp): the
+     * weights n/s^2 and F do not change, and stay in range. */
+    double top = 0;
     for (size_t g = 0; g < k; g++) {
-        double v = rd_stats_var(groups[g], ns[g]);
-        if (!(v > 0)) {
+        if (ns[g] < 2) {
+            free(w);
+            free(m);
+            free(ve);
+            return;
+        }
+        w[g] = var_scaled(groups[g], ns[g], &ve[g]);
+        m[g] = rd_stats_mean(groups[g], ns[g]);
+        double sd = ldexp(sqrt(w[g]), ve[g]);
+        if (fabs(m[g]) > top)
+            top = fabs(m[g]);
+        if (sd > top)
+            top = sd;
+    }
+    int e = scale_exp(top);
+    for (size_t g = 0; g < k && e; g++) {
+        m[g] = ldexp(m[g], -e);
+        w[g] = ldexp(w[g], 2 * (ve[g] - e));
+    }
+    for (size_t g = 0; g < k && !e; g++)
+        w[g] = ldexp(w[g], 2 * ve[g]);
+    free(ve);
+    for (size_t g = 0; g < k; g++) {
+        double v = w[g];
+        if (!(v > 0) || !isfinite(v)) {
             free(w);
             free(m);
             return; /* weights n/s^2 need a positive variance */
         }
-        m[g] = rd_stats_mean(groups[g], ns[g]);
         w[g] = (double)ns[g] / v;
         wsum += w[g];
         wm += w[g] * m[g];

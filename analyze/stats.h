@@ -4,8 +4,12 @@
  * Every routine takes plain arrays and returns plain numbers. A result that
  * is undefined for the input (the sd of one value, a test between two
  * zero-variance groups, a ratio whose denominator CI contains 0) is NaN; the
- * caller writes it as JSON null and adds a warning. Nothing here prints,
- * exits or lets GSL abort: call rd_stats_init() once before using it.
+ * caller writes it as JSON null and adds a warning. A result beyond the
+ * double range is +-infinity (never 0): the writer makes it null too and
+ * warnings.c names it (`overflow`). Sums of squares are taken on values
+ * scaled by a power of two, so data at 1e-170, 1e300 or among the
+ * denormals get their right sd and tests. Nothing here prints, exits or
+ * lets GSL abort: call rd_stats_init() once before using it.
  *
  * Formulas and references: docs/methods.md.
  */
@@ -26,9 +30,12 @@ void rd_stats_release_thread(void);
 
 /** Arithmetic mean; NaN when n == 0. */
 double rd_stats_mean(const double *x, size_t n);
-/** Sample variance (divisor n - 1); NaN when n < 2. */
+/** Sample variance (divisor n - 1); NaN when n < 2; +inf or 0 when it
+ * overflows or underflows the double range (sd of 1e200 or 1e-170):
+ * prefer rd_stats_sd, which does not. */
 double rd_stats_var(const double *x, size_t n);
-/** Sample standard deviation (divisor n - 1); NaN when n < 2. */
+/** Sample standard deviation (divisor n - 1), right for any finite data;
+ * NaN when n < 2; +inf only beyond the double range. */
 double rd_stats_sd(const double *x, size_t n);
 /** Sorts ascending in place (GSL heapsort). */
 void rd_stats_sort(double *x, size_t n);
@@ -50,7 +57,8 @@ struct rd_summary {
     size_t n;
     double mean, sd, se, ci_low, ci_high;  /* Student t CI of the mean */
     double median, min, max, q1, q3, p90, p95, p99;
-    double mad, cv, geomean;               /* cv = sd / mean (a fraction) */
+    double mad, cv, geomean;               /* cv = sd / mean (a fraction); NaN
+                                            * unless mean > 0 */
 };
 
 /**
@@ -99,8 +107,10 @@ struct rd_ratio {
 /**
  * Fieller's interval for mean_a / mean_b of two independent samples, with
  * Welch-Satterthwaite degrees of freedom for a - R b at the estimate R.
- * ratio is NaN when mean_b == 0; the CI is NaN when it is unbounded (the
- * denominator's own CI contains 0) or undefined (n < 2, sd unknown).
+ * ratio is NaN unless mean_b > 0 and mean_a >= 0 (a ratio of amounts:
+ * read as "x % faster" it means nothing for a negative mean); the CI is
+ * NaN when it is unbounded (the denominator's own CI contains 0) or
+ * undefined (n < 2, sd unknown).
  */
 void rd_stats_ratio_fieller(double mean_a, double sd_a, double n_a,
                             double mean_b, double sd_b, double n_b,

@@ -564,6 +564,106 @@ static void test_mann_kendall_calibration(void **state)
     rd_stats_release_thread();
 }
 
+/* Data far from 1. The reference values are those of the same data at
+ * scale 1 (every statistic here is scale-equivariant or -invariant), from
+ * SciPy on x = (1, 2, 3) and y = (2, 3, 4, 6): sd 1, t(0.975; 2) =
+ * 0.95 / sqrt(2 * 0.975 * 0.025) in closed form for 2 degrees of freedom
+ * (R's qt(0.975, 2) = 4.3026527297494619 agrees; SciPy's ppf is 4e-11
+ * off); stats.ttest_ind(x, y, equal_var=False) t =
+ * -1.697749375254331, p = 0.1521267545688531, df (Welch-Satterthwaite by
+ * formula) 4.849596022374146, diff CI (-4.4246038590199825,
+ * 0.9246038590199825); Hedges' g -1.0034252241208417; Fieller
+ * (verify.py's fieller) 0.5333333333333333 [0.1078511828696644,
+ * 1.6299223263712124]; with z = (5, 6, 8): stats.f_oneway F =
+ * 6.489189189189188, p = 0.025461402392100783, Welch's ANOVA (by formula,
+ * as in verify.py) F = 7.439027578094366, df2 = 4.443197755960729, p =
+ * 0.03818258848204034. R 4.2.2 itself gets these wrong: sd(c(1,2,3) *
+ * 1e300) is Inf, sd(c(1,2,3) * 1e-170) is 0, and t.test(c(1,2,3) * 1e300,
+ * c(2,3,4,6) * 1e300) has t = 0; numpy.std overflows alike. */
+static void test_extreme_scales(void **state)
+{
+    (void)state;
+    const double scales[] = { 1e-170, 1e300, 1e-300, 1e250 };
+    const double tq = 0.95 / sqrt(2 * 0.975 * 0.025);
+    for (size_t k = 0; k < N(scales); k++) {
+        double c = scales[k];
+        double x[] = { 1 * c, 2 * c, 3 * c }, y[] = { 2 * c, 3 * c, 4 * c, 6 * c };
+        double z[] = { 5 * c, 6 * c, 8 * c };
+        near_(c, rd_stats_sd(x, 3), 1e-14, "sd", (int)k);
+        double scratch[4];
+        struct rd_summary sm;
+        rd_stats_summarize(x, 3, 0.95, scratch, &sm);
+        near_(c, sm.sd, 1e-14, "summary sd", (int)k);
+        near_(c / sqrt(3), sm.se, 1e-14, "se", (int)k);
+        near_(2 * c - tq * c / sqrt(3), sm.ci_low, 1e-13, "ci_low", (int)k);
+        near_(2 * c + tq * c / sqrt(3), sm.ci_high, 1e-13, "ci_high", (int)k);
+        near_(0.5, sm.cv, 1e-14, "cv", (int)k);
+        struct rd_welch w;
+        rd_stats_welch(x, 3, y, 4, 0.95, &w);
+        near_(-1.697749375254331, w.t, 1e-12, "welch t", (int)k);
+        near_(4.849596022374146, w.df, 1e-12, "welch df", (int)k);
+        near_(0.1521267545688531, w.p, 1e-9, "welch p", (int)k);
+        near_(-1.75 * c, w.diff, 1e-14, "diff", (int)k);
+        near_(-4.4246038590199825 * c, w.ci_low, 1e-12, "diff ci_low", (int)k);
+        near_(0.9246038590199825 * c, w.ci_high, 1e-12, "diff ci_high", (int)k);
+        double g = rd_stats_hedges_g(2 * c, rd_stats_sd(x, 3), 3, 3.75 * c, rd_stats_sd(y, 4), 4);
+        near_(-1.0034252241208417, g, 1e-12, "hedges", (int)k);
+        struct rd_ratio r;
+        rd_stats_ratio_fieller(2 * c, rd_stats_sd(x, 3), 3, 3.75 * c, rd_stats_sd(y, 4), 4,
+                               0.95, &r);
+        near_(0.5333333333333333, r.ratio, 1e-14, "ratio", (int)k);
+        near_(0.1078511828696644, r.ci_low, 1e-9, "ratio ci_low", (int)k);
+        near_(1.6299223263712124, r.ci_high, 1e-9, "ratio ci_high", (int)k);
+        const double *gs[] = { x, y, z };
+        const size_t ns[] = { 3, 4, 3 };
+        struct rd_anova an;
+        rd_stats_anova(gs, ns, 3, &an);
+        near_(6.489189189189188, an.f, 1e-12, "anova f", (int)k);
+        near_(0.025461402392100783, an.p, 1e-9, "anova p", (int)k);
+        rd_stats_welch_anova(gs, ns, 3, &an);
+        near_(7.439027578094366, an.f, 1e-12, "welch anova f", (int)k);
+        near_(4.443197755960729, an.df2, 1e-12, "welch anova df2", (int)k);
+        near_(0.03818258848204034, an.p, 1e-9, "welch anova p", (int)k);
+    }
+    /* Denormals: (1, 2, 3) times the smallest one, 2^-1074, are exact, and
+     * so is their sd, 2^-1074 (it was 0: the squares underflowed). At
+     * 1e-310 the values carry about 44 bits. */
+    const double d = 0x1p-1074;
+    const double dx[] = { 1 * d, 2 * d, 3 * d };
+    assert_true(rd_stats_sd(dx, 3) == d);
+    const double ex[] = { 1e-310, 2e-310, 3e-310 };
+    near_(1e-310, rd_stats_sd(ex, 3), 1e-12, "denormal sd", 0);
+    /* Beyond the double range the statistic overflows to infinity, which
+     * the writer makes null and warnings.c names; never 0. */
+    const double huge[] = { 1.7e308, -1.7e308 };
+    assert_true(isinf(rd_stats_sd(huge, 2)));
+    struct rd_welch w;
+    rd_stats_welch(huge, 2, huge, 2, 0.95, &w);
+    assert_true(isnan(w.t) && isnan(w.p));
+}
+
+/* A ratio and a CV read as "x % faster" or "x % of the mean": of a zero or
+ * negative mean they are undefined, never "125 % faster". */
+static void test_nonpositive_means(void **state)
+{
+    (void)state;
+    struct rd_ratio r;
+    rd_stats_ratio_fieller(-1, 1, 5, 2, 1, 5, 0.95, &r);
+    assert_true(isnan(r.ratio) && isnan(r.ci_low) && isnan(r.ci_high));
+    rd_stats_ratio_fieller(1, 1, 5, -2, 1, 5, 0.95, &r);
+    assert_true(isnan(r.ratio));
+    rd_stats_ratio_fieller(-1, 1, 5, -2, 1, 5, 0.95, &r);
+    assert_true(isnan(r.ratio));
+    rd_stats_ratio_fieller(0, 1, 5, 2, 1, 5, 0.95, &r);
+    assert_true(r.ratio == 0); /* none of a positive amount: 100 % less */
+    const double neg[] = { -1, -2, -3 };
+    double scratch[3];
+    struct rd_summary sm;
+    rd_stats_summarize(neg, 3, 0.95, scratch, &sm);
+    assert_true(isnan(sm.cv));
+    NEAR(1.0, sm.sd);
+}
+
 static void test_bootstrap_median(void **state)
 {
     (void)state;
@@ -676,6 +776,8 @@ int main(void)
         cmocka_unit_test(test_adjust),
         cmocka_unit_test(test_mann_kendall),
         cmocka_unit_test(test_mann_kendall_calibration),
+        cmocka_unit_test(test_extreme_scales),
+        cmocka_unit_test(test_nonpositive_means),
         cmocka_unit_test(test_bootstrap_median),
         cmocka_unit_test(test_median_ci_binomial),
         cmocka_unit_test(test_sort),
