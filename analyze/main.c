@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,9 +38,11 @@ static const char usage[] =
     "  --metric NAME        primary metric when the runs do not name one\n"
     "  --all-metrics        run the tests on every metric, not only the primary\n"
     "  --bootstrap B        CI of the median by a bootstrap of B resamples when n <= 50\n"
-    "                       (default 0: the exact order-statistic interval for every n)\n"
+    "                       (default 0: the exact order-statistic interval for every n;\n"
+    "                       B >= 2 / (1 - C): 40 at 95 %)\n"
     "  --seed S             seed of the bootstrap (default 1)\n"
     "  --exclude-outliers   drop values outside Tukey's fences before the statistics\n"
+    "                       (raises the false-positive rate of the tests; warned)\n"
     "  --pool-envs          allow one config to hold runs of several environments\n"
     "  --published DIR      compare with published figures (" RD_PUBLISHED_SCHEMA " files)\n"
     "  --title TEXT         the report's title (written as \"title\")\n"
@@ -270,6 +273,15 @@ static int parse_args(int argc, char **argv, struct args *g)
         g->stores[g->nstores++] = argv[i];
     if (g->nstores == 0)
         return rd_usage_error("expected at least one STORE");
+    /* A percentile interval needs resamples beyond each of its quantiles:
+     * with fewer than 2 / (1 - confidence) of them its ends are the extreme
+     * resamples, whatever the confidence asked for. */
+    double tail = (1 - g->o.confidence) / 2;
+    if (g->o.bootstrap > 0 && (double)g->o.bootstrap * tail < 1)
+        return rd_usage_error("--bootstrap: %zu resamples leave none beyond the %g %% and "
+                              "%g %% quantiles; use at least %.0f for %g %% confidence",
+                              g->o.bootstrap, tail * 100, (1 - tail) * 100, ceil(1 / tail),
+                              g->o.confidence * 100);
     return -1;
 }
 

@@ -64,8 +64,9 @@ static int scale_exp(double m)
 
 /* The sample variance of x[0..n-1], n >= 2, as v 4^e: GSL's two-pass
  * algorithm on the values as they are when the variance is in range, else
- * the same on the deviations from the mean scaled by 2^-e. NaN when a
- * deviation itself overflows (values near the double limit of both signs). */
+ * the same on the deviations from the mean scaled by 2^-e. Deviations that
+ * overflow themselves (values near the double limit of both signs) are
+ * taken on the halved values. */
 static double var_scaled(const double *x, size_t n, int *e)
 {
     double mean = gsl_stats_mean(x, 1, n), dmax = 0;
@@ -75,14 +76,22 @@ static double var_scaled(const double *x, size_t n, int *e)
         if (d > dmax)
             dmax = d;
     }
-    if (!isfinite(dmax))
-        return NAN;
-    *e = scale_exp(dmax);
+    int half = 0;
+    if (!isfinite(dmax)) {
+        half = 1;
+        dmax = 0;
+        for (size_t i = 0; i < n; i++) {
+            double d = fabs(x[i] / 2 - mean / 2);
+            if (d > dmax)
+                dmax = d;
+        }
+    }
+    *e = scale_exp(dmax) + half;
     if (*e == 0)
         return gsl_stats_variance_m(x, 1, n, mean);
     long double v = 0;
     for (size_t i = 0; i < n; i++) {
-        long double d = ldexp(x[i] - mean, -*e);
+        long double d = half ? ldexp(x[i] / 2 - mean / 2, 1 - *e) : ldexp(x[i] - mean, -*e);
         v += (d * d - v) / (long double)(i + 1);
     }
     return (double)v * ((double)n / (double)(n - 1));
@@ -636,6 +645,42 @@ rd_status rd_stats_bootstrap_median(const double *x, size_t n, size_t B,
     free(count);
     gsl_rng_free(rng);
     return RD_OK;
+}
+
+/* The percentile bootstrap's interval for odd n as B grows (see
+ * rd_stats_bootstrap_median_coverage). */
+static double bootstrap_coverage_odd(size_t n, double confidence)
+{
+    if (n < 3)
+        return 0; /* one value: the interval is that value */
+    unsigned nn = (unsigned)n, m = (unsigned)(n - 1) / 2;
+    double a = (1 - confidence) / 2;
+    size_t l = n, u = n;
+    for (size_t k = 1; k <= n; k++) {
+        /* P*(median of a resample <= x_(k)) = P(Binomial(n, k/n) >= m + 1) */
+        double f = k == n ? 1 : gsl_cdf_binomial_Q(m, (double)k / (double)n, nn);
+        if (l == n && f >= a)
+            l = k;
+        if (f >= 1 - a) {
+            u = k;
+            break;
+        }
+    }
+    /* [x_(l), x_(u)] holds the median when l <= B <= u - 1, B ~ Bin(n, 1/2)
+     * the number of values below it. */
+    double below_u = gsl_cdf_binomial_P((unsigned)(u - 1), 0.5, nn);
+    double below_l = gsl_cdf_binomial_P((unsigned)(l - 1), 0.5, nn);
+    return below_u - below_l;
+}
+
+double rd_stats_bootstrap_median_coverage(size_t n, double confidence)
+{
+    if (n == 0 || n > 100000 || !(confidence > 0 && confidence < 1))
+        return NAN;
+    if (n % 2)
+        return bootstrap_coverage_odd(n, confidence);
+    return (bootstrap_coverage_odd(n - 1, confidence) +
+            bootstrap_coverage_odd(n + 1, confidence)) / 2;
 }
 
 void rd_stats_median_ci_binomial(const double *sorted, size_t n, double confidence,

@@ -205,6 +205,19 @@ rd_status rd_stats_bootstrap_median(const double *x, size_t n, size_t B,
                                     double *lo, double *hi);
 
 /**
+ * The coverage of rd_stats_bootstrap_median's interval as B grows, for any
+ * continuous distribution. For odd n the resample median is the order
+ * statistic x*_((n+1)/2), and P*(x* <= x_(k)) = P(Binomial(n, k/n) >=
+ * (n+1)/2) (Efron 1979, section 3): the interval tends to [x_(l), x_(u)] with
+ * l, u where that crosses (1 - confidence)/2 and (1 + confidence)/2, which
+ * holds the median with probability P(l <= B <= u - 1), B ~ Binomial(n,
+ * 1/2). For even n the mean of the two odd neighbours (an approximation:
+ * the resample median is then the midpoint of two order statistics). NaN
+ * for n == 0 or n > 100000.
+ */
+double rd_stats_bootstrap_median_coverage(size_t n, double confidence);
+
+/**
  * Distribution-free CI of the median from order statistics (Conover 1999,
  * section 3.2; Hollander and Wolfe 1999, section 3.6): [x_(l), x_(n-l+1)]
  * with l the largest rank such that P(Binomial(n, 1/2) <= l - 1) <=

@@ -1,150 +1,506 @@
 /*
  * warnings.c - what a reader must know before trusting a workload's
  * numbers: too few runs, failed runs, pooled environments, load-tool
- * errors, undefined statistics, high spread, outliers, a drift with run
- * order, and comparisons that cannot reach alpha at this n. Each warning
- * names its code, config and metric, so a report can group them.
+ * errors, undefined or overflowing statistics, high spread, outliers, a
+ * drift with run order, an interval whose coverage the data cannot give,
+ * and comparisons that cannot reach alpha at this n.
+ *
+ * Each check makes findings about one config (or pair, or the workload).
+ * Findings of one kind are then merged per workload: seventy configs with
+ * the same short n give one line that names them ("15 configs have ...:
+ * a, b, c, ..."), not seventy. A warning keeps its code, config (null when
+ * merged), metric and message, and says its level ("warning", or "info"
+ * for what is expected at the suite's own n) and the configs it concerns.
  */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "jw.h"
+#include "rundown/analysis_keys.h"
 #include "rundown/array.h"
+#include "rundown/buf.h"
+#include "rundown/strmap.h"
 #include "workload.h"
 
-static rd_status warnf(struct wctx *x, const char *code, const char *config,
-                       const char *metric, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
+#define LEVEL_WARNING "warning"
+#define LEVEL_INFO "info"
 
-static rd_status warnf(struct wctx *x, const char *code, const char *config,
-                       const char *metric, const char *fmt, ...)
+/* A merged warning lists this many configs or pairs by name, then "and N more". */
+#define LIST_MAX 10
+
+/* One finding before merging. */
+struct finding {
+    const char *code, *level, *metric;
+    const char *config, *other; /* ids; other: the second config of a pair */
+    const char *msg;            /* the sentence when it stands alone */
+    const char *lead;           /* the plural clause when merged, or NULL: never merged */
+    const char *item;           /* how it is listed when merged */
+};
+
+struct findings {
+    struct wctx *x;
+    struct finding *f;
+    size_t n, cap;
+};
+
+/* printf into the workload's arena; NULL when out of memory. */
+static const char *tmpf(struct wctx *x, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static const char *tmpf(struct wctx *x, const char *fmt, ...)
 {
-    RD_TRY(RD_ARRAY_GROW(x->warns, x->capwarns, x->nwarns + 1));
-    char msg[600];
+    char buf[600];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    struct warn *wn = &x->warns[x->nwarns];
-    wn->code = code;
-    wn->config = config;
-    wn->metric = metric;
-    wn->msg = rd_arena_strdup(&x->tmp, msg);
-    if (!wn->msg)
+    return rd_arena_strdup(&x->tmp, buf);
+}
+
+/* The display name of config i ("bun/worker/4") in the arena. */
+static const char *name_of(struct wctx *x, size_t i)
+{
+    char buf[256];
+    rd_cfg_display_name(x->cs[i], buf, sizeof buf);
+    return rd_arena_strdup(&x->tmp, buf);
+}
+
+/* Adds a finding; lead and item may be NULL (a finding about the workload
+ * that is never merged). The message is printf'd from fmt. */
+static rd_status add(struct findings *F, const char *code, const char *level,
+                     const char *config, const char *other, const char *metric,
+                     const char *lead, const char *item, const char *fmt, ...)
+    __attribute__((format(printf, 9, 10)));
+
+static rd_status add(struct findings *F, const char *code, const char *level,
+                     const char *config, const char *other, const char *metric,
+                     const char *lead, const char *item, const char *fmt, ...)
+{
+    RD_TRY(RD_ARRAY_GROW(F->f, F->cap, F->n + 1));
+    char buf[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    struct finding *f = &F->f[F->n];
+    *f = (struct finding){code, level, metric, config, other, NULL, lead, item};
+    f->msg = rd_arena_strdup(&F->x->tmp, buf);
+    if (!f->msg || (lead && !item))
         return RD_ERR_NOMEM;
-    x->nwarns++;
+    F->n++;
     return RD_OK;
+}
+
+/* The smallest n at which some interval between order statistics covers
+ * the median with probability 'confidence': 1 - 2^(1-n) >= confidence. */
+static size_t median_ci_min_n(double confidence)
+{
+    size_t n = 1;
+    while (n < 64 && 1 - ldexp(1, 1 - (int)n) < confidence)
+        n++;
+    return n;
+}
+
+/* The names[i] whose v[i] is infinite, "sd, se", into out; false when
+ * none is. Inputs are finite, so an infinite statistic overflowed. */
+static bool list_infinite(const char *const *names, const double *v, size_t n, char *out,
+                          size_t size)
+{
+    size_t o = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < n; i++)
+        if (isinf(v[i]) && o + strlen(names[i]) + 3 < size)
+            o += (size_t)snprintf(out + o, size - o, "%s%s", o ? ", " : "", names[i]);
+    return o > 0;
+}
+
+static bool overflowed_fields(const struct rd_summary *s, char *out, size_t size)
+{
+    const char *names[] = {"mean", "sd", "se", "ci_low", "ci_high", "median", "q1", "q3",
+                           "p90", "p95", "p99", "mad", "cv", "geomean", "min", "max"};
+    const double v[] = {s->mean, s->sd, s->se, s->ci_low, s->ci_high, s->median, s->q1,
+                        s->q3, s->p90, s->p95, s->p99, s->mad, s->cv, s->geomean, s->min,
+                        s->max};
+    return list_infinite(names, v, sizeof v / sizeof v[0], out, size);
+}
+
+static bool pair_overflowed(const struct pair *pr, char *out, size_t size)
+{
+    const char *names[] = {"welch_t", "welch_df", "diff", "diff_ci_low", "diff_ci_high",
+                           "ratio", "ratio_ci_low", "ratio_ci_high", "hedges_g"};
+    const double v[] = {pr->w.t, pr->w.df, pr->w.diff, pr->w.ci_low, pr->w.ci_high,
+                        pr->r.ratio, pr->r.ci_low, pr->r.ci_high, pr->g};
+    return list_infinite(names, v, sizeof v / sizeof v[0], out, size);
+}
+
+/* What is wrong with the runs of config i, whatever the metric. */
+static rd_status config_findings(struct findings *F, size_t i)
+{
+    struct wctx *x = F->x;
+    const struct cfg *c = x->cs[i];
+    const char *nm = name_of(x, i);
+    if (!nm)
+        return RD_ERR_NOMEM;
+    if (c->env_other)
+        RD_TRY(add(F, "mixed_envs", LEVEL_WARNING, c->id, NULL, NULL,
+                   "configs pool runs of several environments (--pool-envs)",
+                   tmpf(x, "%s ('%s' and '%s')", nm, c->env, c->env_other),
+                   "runs from environments '%s' and '%s' pooled (--pool-envs)", c->env,
+                   c->env_other));
+    size_t bad = c->failed + c->timeouts;
+    if (bad > 0)
+        RD_TRY(add(F, "failed_runs", LEVEL_WARNING, c->id, NULL, NULL,
+                   "configs have failed or timed-out runs, excluded from the statistics",
+                   c->timeouts ? tmpf(x, "%s (%zu of %zu, %zu timed out)", nm, bad,
+                                      bad + c->ok_runs, c->timeouts)
+                               : tmpf(x, "%s (%zu of %zu)", nm, bad, bad + c->ok_runs),
+                   "%zu of %zu runs failed or timed out (%zu timeouts); excluded from the "
+                   "statistics",
+                   bad, bad + c->ok_runs, c->timeouts));
+    if (c->load_error_runs > 0)
+        RD_TRY(add(F, "load_errors", LEVEL_WARNING, c->id, NULL, NULL,
+                   "configs have runs that report socket errors or non-2xx responses",
+                   tmpf(x, "%s (%zu of %zu runs)", nm, c->load_error_runs, c->ok_runs),
+                   "%zu of %zu runs report socket errors or non-2xx responses",
+                   c->load_error_runs, c->ok_runs));
+    if (!x->have_primary)
+        return add(F, "no_data", LEVEL_WARNING, c->id, NULL, NULL,
+                   "configs have no successful run that measured any metric", nm,
+                   "no successful run measured any metric");
+    const struct prep *pp = &x->preps[i];
+    const char *pm = x->a->metrics[x->primary];
+    if (!pp->have)
+        return add(F, "no_data", LEVEL_WARNING, c->id, NULL, pm,
+                   tmpf(x, "configs have no successful run of %s", pm), nm,
+                   "no successful run measured %s", pm);
+    if (pp->n_used < 5)
+        RD_TRY(add(F, "few_runs", LEVEL_WARNING, c->id, NULL, pm,
+                   tmpf(x, "configs have fewer than 5 runs of %s, which give wide intervals "
+                           "and weak tests", pm),
+                   tmpf(x, "%s (n = %zu)", nm, pp->n_used),
+                   "only %zu run%s of %s; fewer than 5 give wide intervals and weak tests",
+                   pp->n_used, pp->n_used == 1 ? "" : "s", pm));
+    return RD_OK;
+}
+
+/* What is wrong with the values of config i on tested metric ti. */
+static rd_status metric_findings(struct findings *F, size_t ti, size_t i)
+{
+    struct wctx *x = F->x;
+    const struct cfg *c = x->cs[i];
+    const struct prep *p = &x->preps[ti * x->k + i];
+    const char *mn = x->a->metrics[x->tested[ti]];
+    double conf = x->a->o.confidence, alpha = x->a->o.alpha;
+    if (!p->have)
+        return RD_OK;
+    const char *nm = name_of(x, i);
+    if (!nm)
+        return RD_ERR_NOMEM;
+    if (p->n_used < 2)
+        RD_TRY(add(F, "undefined", LEVEL_WARNING, c->id, NULL, mn,
+                   tmpf(x, "configs have one run of %s, so its sd, se and CI are undefined",
+                        mn),
+                   nm, "sd, se and CI of %s are undefined with one run", mn));
+    char fields[200];
+    if (overflowed_fields(&p->sum, fields, sizeof fields))
+        RD_TRY(add(F, "overflow", LEVEL_WARNING, c->id, NULL, mn,
+                   tmpf(x, "configs have statistics of %s beyond the double range, written "
+                           "as null", mn),
+                   tmpf(x, "%s (%s)", nm, fields),
+                   "%s of %s are beyond the double range (about 1.8e308) and written as null",
+                   fields, mn));
+    if (p->med_method && strcmp(p->med_method, "binomial") == 0 && isnan(p->med_lo)) {
+        /* Expected at the suite's own n, not a fault of the data: info. */
+        size_t need = median_ci_min_n(conf);
+        RD_TRY(add(F, "undefined", LEVEL_INFO, c->id, NULL, mn,
+                   tmpf(x, "configs have no CI of the median of %s: below n = %zu no interval "
+                           "between order statistics reaches %g %% confidence",
+                        mn, need, conf * 100),
+                   tmpf(x, "%s (n = %zu)", nm, p->n_used),
+                   "CI of the median of %s is undefined with %zu runs: no interval "
+                   "between order statistics reaches %g %% confidence",
+                   mn, p->n_used, conf * 100));
+    }
+    if (p->med_method && strcmp(p->med_method, "bootstrap") == 0) {
+        /* The percentile bootstrap's coverage is short of its nominal level
+         * at small n; below c - (1 - c)/2 (92.5 % at 95 %) it misses the
+         * median at least half as often again as stated (methods.md §5). */
+        double cov = rd_stats_bootstrap_median_coverage(p->n_used, conf);
+        if (cov < conf - (1 - conf) / 2)
+            RD_TRY(add(F, "bootstrap_coverage", LEVEL_WARNING, c->id, NULL, mn,
+                       tmpf(x, "configs have a bootstrap CI of the median of %s that covers "
+                               "the median less often than %g %% at their n",
+                            mn, conf * 100),
+                       tmpf(x, "%s (n = %zu: %.1f %%)", nm, p->n_used, cov * 100),
+                       "the percentile bootstrap CI of the median of %s covers the median "
+                       "with probability %.1f %%, not %g %%, at n = %zu (as B grows); the "
+                       "default order-statistic interval states its coverage",
+                       mn, cov * 100, conf * 100, p->n_used));
+    }
+    if (p->sum.cv > 0.10)
+        RD_TRY(add(F, "high_cv", LEVEL_WARNING, c->id, NULL, mn,
+                   tmpf(x, "configs have a CV of %s above 10 %%", mn),
+                   tmpf(x, "%s (%.1f %%)", nm, p->sum.cv * 100), "CV of %s is %.1f %% (> 10 %%)",
+                   mn, p->sum.cv * 100));
+    if (p->noutl > 0) {
+        char idx[200];
+        size_t o = 0;
+        idx[0] = '\0';
+        for (size_t j = 0; j < p->noutl && o + 16 < sizeof idx; j++)
+            o += (size_t)snprintf(idx + o, sizeof idx - o, "%s%zu", j ? ", " : "", p->outl[j]);
+        const char *fate = x->a->o.exclude_outliers ? "excluded" : "kept";
+        RD_TRY(add(F, "outliers", LEVEL_WARNING, c->id, NULL, mn,
+                   tmpf(x, "configs have values of %s outside Tukey's fences (%s)", mn, fate),
+                   tmpf(x, "%s (%zu of %zu)", nm, p->noutl, p->n_all),
+                   "%zu of %zu values of %s outside Tukey's fences (run order index %s); %s",
+                   p->noutl, p->n_all, mn, idx, fate));
+    }
+    if (!isnan(p->trend.p) && p->trend.p < alpha)
+        RD_TRY(add(F, "trend", LEVEL_WARNING, c->id, NULL, mn,
+                   tmpf(x, "configs drift with run order on %s (Mann-Kendall p < %g): warm-up, "
+                           "throttling or interference", mn, alpha),
+                   tmpf(x, "%s (tau = %.2f, p = %.3g)", nm, p->trend.tau, p->trend.p),
+                   "%s drifts with run order (Mann-Kendall tau = %.2f, p = %.3g): "
+                   "warm-up, throttling or interference",
+                   mn, p->trend.tau, p->trend.p));
+    return RD_OK;
+}
+
+/* What is wrong with the tests on tested metric ti. */
+static rd_status test_findings(struct findings *F, size_t ti)
+{
+    struct wctx *x = F->x;
+    const struct tests *t = &x->tests[ti];
+    const struct prep *pp = x->preps + ti * x->k;
+    const char *mn = x->a->metrics[t->metric];
+    double alpha = x->a->o.alpha;
+    /* When no pair can reach alpha by rank, one warning says so for the
+     * workload instead of one per pair. */
+    size_t weak = 0;
+    double worst = 0;
+    for (size_t i = 0; i < t->npairs; i++) {
+        double mp = rd_stats_mw_min_p(pp[t->pairs[i].a].n_used, pp[t->pairs[i].b].n_used);
+        if (mp > alpha)
+            weak++;
+        if (mp > worst)
+            worst = mp;
+    }
+    bool all_weak = t->npairs > 1 && weak == t->npairs;
+    if (all_weak)
+        RD_TRY(add(F, "underpowered", LEVEL_WARNING, NULL, NULL, mn, NULL, NULL,
+                   "with these numbers of runs no Mann-Whitney comparison on %s can reach "
+                   "p < %g (smallest reachable p up to %.3g); add runs",
+                   mn, alpha, worst));
+    const double omni[] = {t->anova.f, t->wanova.f, t->kw.h};
+    if (t->have_multi && (isinf(omni[0]) || isinf(omni[1]) || isinf(omni[2])))
+        RD_TRY(add(F, "overflow", LEVEL_WARNING, NULL, NULL, mn, NULL, NULL,
+                   "an omnibus statistic on %s (ANOVA F, Welch's F or Kruskal-Wallis H) is "
+                   "beyond the double range and written as null",
+                   mn));
+    for (size_t i = 0; i < t->npairs; i++) {
+        const struct pair *pr = &t->pairs[i];
+        const char *ia = x->cs[pr->a]->id, *ib = x->cs[pr->b]->id;
+        const char *na = name_of(x, pr->a), *nb = name_of(x, pr->b);
+        if (!na || !nb)
+            return RD_ERR_NOMEM;
+        /* Why the pair's test or ratio is null, if it is. */
+        const char *lead = NULL, *item = NULL, *why = NULL;
+        if (isnan(pr->w.p)) {
+            lead = tmpf(x, "pairs have no Welch test on %s (n < 2 or zero variance)", mn);
+            item = tmpf(x, "%s vs %s", na, nb);
+            why = tmpf(x, "Welch test of %s vs %s on %s is undefined (n < 2 or zero variance)",
+                       ia, ib, mn);
+        } else if (isnan(pr->r.ci_low) && !isnan(pr->r.ratio)) {
+            lead = tmpf(x, "pairs have an unbounded CI of the ratio on %s (the denominator's "
+                           "CI contains 0)", mn);
+            item = tmpf(x, "%s / %s", na, nb);
+            why = tmpf(x, "CI of the ratio %s / %s on %s is unbounded (the denominator's CI "
+                          "contains 0)", ia, ib, mn);
+        } else if (isnan(pr->r.ratio)) {
+            lead = tmpf(x, "pairs have no ratio of means on %s (a mean is zero or negative)",
+                        mn);
+            item = tmpf(x, "%s / %s", na, nb);
+            why = tmpf(x, "the ratio %s / %s on %s is undefined: a ratio of means needs "
+                          "positive means", ia, ib, mn);
+        }
+        if (why)
+            RD_TRY(add(F, "undefined", LEVEL_WARNING, ib, ia, mn, lead, item, "%s", why));
+        char fields[200];
+        if (pair_overflowed(pr, fields, sizeof fields))
+            RD_TRY(add(F, "overflow", LEVEL_WARNING, ib, ia, mn,
+                       tmpf(x, "pairs have statistics on %s beyond the double range, written "
+                               "as null", mn),
+                       tmpf(x, "%s vs %s (%s)", na, nb, fields),
+                       "%s of %s vs %s on %s are beyond the double range and written as null",
+                       fields, ia, ib, mn));
+        if (!all_weak && rd_stats_mw_min_p(pp[pr->a].n_used, pp[pr->b].n_used) > alpha)
+            RD_TRY(add(F, "underpowered", LEVEL_WARNING, ib, ia, mn,
+                       tmpf(x, "pairs on %s cannot reach p < %g with the Mann-Whitney test at "
+                               "their n", mn, alpha),
+                       tmpf(x, "%s vs %s (n = %zu and %zu)", na, nb, pp[pr->a].n_used,
+                            pp[pr->b].n_used),
+                       "%s vs %s on %s: with n = %zu and %zu the Mann-Whitney test cannot "
+                       "reach p < %g",
+                       ia, ib, mn, pp[pr->a].n_used, pp[pr->b].n_used, alpha));
+    }
+    if (x->a->o.exclude_outliers) {
+        size_t dropped = 0, from = 0;
+        for (size_t i = 0; i < x->k; i++)
+            if (pp[i].have && pp[i].n_all > pp[i].n_used) {
+                dropped += pp[i].n_all - pp[i].n_used;
+                from++;
+            }
+        if (dropped > 0)
+            RD_TRY(add(F, "outliers_excluded", LEVEL_WARNING, NULL, NULL, mn, NULL, NULL,
+                       "--exclude-outliers dropped %zu value%s of %s (%zu config%s): values "
+                       "dropped for looking extreme shrink the spread, so the intervals are "
+                       "too narrow and the tests call differences more often than alpha = %g",
+                       dropped, dropped == 1 ? "" : "s", mn, from, from == 1 ? "" : "s",
+                       alpha));
+    }
+    return RD_OK;
+}
+
+/* Adds id to the list unless it is there. */
+static rd_status add_config(struct warn *wn, size_t cap, const char *id)
+{
+    if (!id)
+        return RD_OK;
+    for (size_t i = 0; i < wn->nconfigs; i++)
+        if (wn->configs[i] == id || strcmp(wn->configs[i], id) == 0)
+            return RD_OK;
+    if (wn->nconfigs >= cap)
+        return RD_ERR_NOMEM;
+    wn->configs[wn->nconfigs++] = id;
+    return RD_OK;
+}
+
+/* The findings into x->warns, each kind (code and lead) merged into the
+ * place of its first finding. */
+static rd_status merge(struct wctx *x, const struct findings *F)
+{
+    struct rd_strmap groups;
+    rd_strmap_init(&groups);
+    size_t *group_of = malloc((F->n ? F->n : 1) * sizeof *group_of);
+    size_t *members = calloc(F->n ? F->n : 1, sizeof *members);
+    struct rd_buf key = RD_BUF_INIT, msg = RD_BUF_INIT;
+    rd_status st = group_of && members ? RD_OK : RD_ERR_NOMEM;
+    size_t ngroups = 0;
+    for (size_t i = 0; i < F->n && !st; i++) {
+        const struct finding *f = &F->f[i];
+        if (!f->lead) {
+            group_of[i] = ngroups++;
+            continue;
+        }
+        rd_buf_reset(&key);
+        if ((st = rd_buf_addf(&key, "%s\x1f%s", f->code, f->lead)))
+            break;
+        const int64_t *g = rd_strmap_find(&groups, key.ptr);
+        if (g) {
+            group_of[i] = (size_t)*g;
+        } else {
+            group_of[i] = ngroups;
+            st = rd_strmap_put(&groups, key.ptr, (int64_t)ngroups++, NULL);
+        }
+    }
+    for (size_t i = 0; i < F->n && !st; i++)
+        members[group_of[i]]++;
+    if (!st)
+        st = RD_ARRAY_GROW(x->warns, x->capwarns, ngroups ? ngroups : 1);
+    /* Groups are numbered in order of their first finding. */
+    for (size_t g = 0, first = 0; g < ngroups && !st; g++) {
+        while (group_of[first] != g)
+            first++;
+        const struct finding *f0 = &F->f[first];
+        struct warn *wn = &x->warns[x->nwarns];
+        size_t cap = 2 * members[g];
+        *wn = (struct warn){.code = f0->code, .level = f0->level, .metric = f0->metric,
+                            .count = members[g]};
+        wn->configs = rd_arena_alloc(&x->tmp, cap * sizeof *wn->configs);
+        if (!wn->configs) {
+            st = RD_ERR_NOMEM;
+            break;
+        }
+        rd_buf_reset(&msg);
+        if (members[g] == 1) {
+            wn->config = f0->config;
+            wn->msg = (char *)f0->msg;
+        } else {
+            st = rd_buf_addf(&msg, "%zu %s: ", members[g], f0->lead);
+        }
+        size_t listed = 0;
+        for (size_t i = first; i < F->n && !st; i++) {
+            if (group_of[i] != g)
+                continue;
+            const struct finding *f = &F->f[i];
+            if ((st = add_config(wn, cap, f->config)) ||
+                (st = add_config(wn, cap, f->other)))
+                break;
+            if (members[g] > 1 && listed < LIST_MAX)
+                st = rd_buf_addf(&msg, "%s%s", listed ? ", " : "", f->item);
+            listed++;
+        }
+        if (!st && members[g] > LIST_MAX)
+            st = rd_buf_addf(&msg, " and %zu more", members[g] - LIST_MAX);
+        if (!st && members[g] > 1 &&
+            !(wn->msg = rd_arena_strndup(&x->tmp, msg.ptr, msg.len)))
+            st = RD_ERR_NOMEM;
+        if (!st)
+            x->nwarns++;
+    }
+    rd_buf_release(&key);
+    rd_buf_release(&msg);
+    rd_strmap_release(&groups);
+    free(group_of);
+    free(members);
+    return st;
 }
 
 rd_status rd_warnings_collect(struct wctx *x, const struct reco *rc)
 {
+    struct findings F = {x, NULL, 0, 0};
     rd_status st = RD_OK;
-    double alpha = x->a->o.alpha;
-    /* A workload whose runs hold no metric at all has no primary metric and
-     * no prepared series: x->preps has no row then (found by fuzz_analyze:
-     * a store of runs with "metrics": {} crashed here). */
-    bool have_primary = x->have_primary;
-    const char *pm = have_primary ? x->a->metrics[x->primary] : NULL;
     for (size_t i = 0; i < x->k && !st; i++) {
-        const struct cfg *c = x->cs[i];
-        const struct prep *pp = have_primary ? &x->preps[i] : NULL;
-        if (c->env_other)
-            st = warnf(x, "mixed_envs", c->id, NULL,
-                       "runs from environments '%s' and '%s' pooled (--pool-envs)", c->env,
-                       c->env_other);
-        if (!st && c->failed + c->timeouts > 0)
-            st = warnf(x, "failed_runs", c->id, NULL,
-                       "%zu of %zu runs failed or timed out (%zu timeouts); excluded from the statistics",
-                       c->failed + c->timeouts, c->failed + c->timeouts + c->ok_runs, c->timeouts);
-        if (!st && c->load_error_runs > 0)
-            st = warnf(x, "load_errors", c->id, NULL,
-                       "%zu of %zu runs report socket errors or non-2xx responses",
-                       c->load_error_runs, c->ok_runs);
-        if (!st && !pp)
-            st = warnf(x, "no_data", c->id, NULL, "no successful run measured any metric");
-        else if (!st && !pp->have)
-            st = warnf(x, "no_data", c->id, pm, "no successful run measured %s", pm);
-        else if (!st && pp->n_used < 5)
-            st = warnf(x, "few_runs", c->id, pm,
-                       "only %zu run%s of %s; fewer than 5 give wide intervals and weak tests",
-                       pp->n_used, pp->n_used == 1 ? "" : "s", pm);
-        for (size_t ti = 0; ti < x->ntested && !st; ti++) {
-            const struct prep *p = &x->preps[ti * x->k + i];
-            const char *mn = x->a->metrics[x->tested[ti]];
-            if (!p->have)
-                continue;
-            if (p->n_used < 2)
-                st = warnf(x, "undefined", c->id, mn,
-                           "sd, se and CI of %s are undefined with one run", mn);
-            if (!st && p->med_method && strcmp(p->med_method, "binomial") == 0 &&
-                isnan(p->med_lo))
-                st = warnf(x, "undefined", c->id, mn,
-                           "CI of the median of %s is undefined with %zu runs: no interval "
-                           "between order statistics reaches %g %% confidence",
-                           mn, p->n_used, x->a->o.confidence * 100);
-            if (!st && p->sum.cv > 0.10)
-                st = warnf(x, "high_cv", c->id, mn, "CV of %s is %.1f %% (> 10 %%)", mn,
-                           p->sum.cv * 100);
-            if (!st && p->noutl > 0) {
-                char idx[200];
-                size_t o = 0;
-                idx[0] = '\0';
-                for (size_t j = 0; j < p->noutl && o + 16 < sizeof idx; j++)
-                    o += (size_t)snprintf(idx + o, sizeof idx - o, "%s%zu", j ? ", " : "",
-                                          p->outl[j]);
-                st = warnf(x, "outliers", c->id, mn,
-                           "%zu of %zu values of %s outside Tukey's fences (run order index %s)%s",
-                           p->noutl, p->n_all, mn, idx,
-                           x->a->o.exclude_outliers ? "; excluded" : "; kept");
-            }
-            if (!st && !isnan(p->trend.p) && p->trend.p < alpha)
-                st = warnf(x, "trend", c->id, mn,
-                           "%s drifts with run order (Mann-Kendall tau = %.2f, p = %.3g): "
-                           "warm-up, throttling or interference",
-                           mn, p->trend.tau, p->trend.p);
-        }
+        st = config_findings(&F, i);
+        /* A workload whose runs hold no metric at all has no primary metric
+         * and no prepared series: x->preps has no row then (found by
+         * fuzz_analyze: a store of runs with "metrics": {} crashed here). */
+        for (size_t ti = 0; ti < x->ntested && !st; ti++)
+            st = metric_findings(&F, ti, i);
     }
-    for (size_t ti = 0; ti < x->ntested && !st; ti++) {
-        const struct tests *t = &x->tests[ti];
-        const struct prep *pp = x->preps + ti * x->k;
-        const char *mn = x->a->metrics[t->metric];
-        /* When no pair can reach alpha by rank, one warning says so for the
-         * workload instead of one per pair. */
-        size_t weak = 0;
-        double worst = 0;
-        for (size_t i = 0; i < t->npairs; i++) {
-            double mp = rd_stats_mw_min_p(pp[t->pairs[i].a].n_used, pp[t->pairs[i].b].n_used);
-            if (mp > alpha)
-                weak++;
-            if (mp > worst)
-                worst = mp;
-        }
-        bool all_weak = t->npairs > 1 && weak == t->npairs;
-        if (all_weak)
-            st = warnf(x, "underpowered", NULL, mn,
-                       "with these numbers of runs no Mann-Whitney comparison on %s can reach "
-                       "p < %g (smallest reachable p up to %.3g); add runs", mn, alpha, worst);
-        for (size_t i = 0; i < t->npairs && !st; i++) {
-            const struct pair *pr = &t->pairs[i];
-            const char *ia = x->cs[pr->a]->id, *ib = x->cs[pr->b]->id;
-            if (isnan(pr->w.p))
-                st = warnf(x, "undefined", ib, mn,
-                           "Welch test of %s vs %s on %s is undefined (n < 2 or zero variance)",
-                           ia, ib, mn);
-            else if (isnan(pr->r.ci_low) && !isnan(pr->r.ratio))
-                st = warnf(x, "undefined", ib, mn,
-                           "CI of the ratio %s / %s on %s is unbounded (the denominator's CI contains 0)",
-                           ia, ib, mn);
-            if (!st && !all_weak && rd_stats_mw_min_p(pp[pr->a].n_used, pp[pr->b].n_used) > alpha)
-                st = warnf(x, "underpowered", ib, mn,
-                           "%s vs %s on %s: with n = %zu and %zu the Mann-Whitney test cannot "
-                           "reach p < %g",
-                           ia, ib, mn, pp[pr->a].n_used, pp[pr->b].n_used, alpha);
-        }
+    for (size_t ti = 0; ti < x->ntested && !st; ti++)
+        st = test_findings(&F, ti);
+    if (!st && rc->have == false && x->k > 0 && x->have_primary) {
+        const char *pm = x->a->metrics[x->primary];
+        st = add(&F, "no_recommendation", LEVEL_WARNING, NULL, NULL, pm, NULL, NULL,
+                 "%s has no better direction; no config is recommended", pm);
     }
-    if (!st && rc->have == false && x->k > 0 && have_primary)
-        st = warnf(x, "no_recommendation", NULL, pm,
-                   "%s has no better direction; no config is recommended", pm);
+    if (!st)
+        st = merge(x, &F);
+    free(F.f);
     return st;
+}
+
+void rd_warnings_write(const struct wctx *x, struct jw *w)
+{
+    jw_arr(w, RD_AK_WARNINGS, true);
+    for (size_t i = 0; i < x->nwarns; i++) {
+        const struct warn *wn = &x->warns[i];
+        jw_obj(w, NULL, false);
+        jw_str(w, RD_AK_CODE, wn->code);
+        jw_str(w, RD_AK_CONFIG, wn->config);
+        jw_str(w, RD_AK_METRIC, wn->metric);
+        jw_str(w, RD_AK_MESSAGE, wn->msg);
+        jw_str(w, RD_AK_LEVEL, wn->level);
+        jw_num(w, RD_AK_COUNT, (double)wn->count);
+        jw_arr(w, RD_AK_CONFIGS, false);
+        for (size_t j = 0; j < wn->nconfigs; j++)
+            jw_str(w, NULL, wn->configs[j]);
+        jw_end(w, ']');
+        jw_end(w, '}');
+    }
+    jw_end(w, ']');
 }

@@ -52,9 +52,15 @@ struct pair {
     struct rd_ratio r;
 };
 
+/* One warning as written: a finding, or the findings of one kind merged
+ * (config NULL then). Strings live in the workload's arena. */
 struct warn {
     const char *code, *config, *metric;
+    const char *level;       /* "warning", or "info": expected at this n */
     char *msg;
+    const char **configs;    /* ids of the configs it concerns */
+    size_t nconfigs;
+    size_t count;            /* findings merged into it */
 };
 
 struct tests {
@@ -188,8 +194,11 @@ void rd_reco_release(struct reco *rc, size_t k);
 
 /* ---- warnings.c ---- */
 
-/** Appends every warning about the workload to x->warns. */
+/** Appends every warning about the workload to x->warns, the findings of
+ * one kind merged into one warning that counts and names them. */
 rd_status rd_warnings_collect(struct wctx *x, const struct reco *rc);
+/** x->warns as the workload's "warnings" array member. */
+void rd_warnings_write(const struct wctx *x, struct jw *w);
 
 /* ---- write.c ---- */
 

@@ -333,16 +333,7 @@ rd_status rd_workload_write(struct rd_analysis *a, const uint32_t *by_name, stru
         jw_null(w, RD_AK_TESTS);
     }
     write_recommendation(&x, w);
-    jw_arr(w, RD_AK_WARNINGS, true);
-    for (size_t i = 0; i < x.nwarns; i++) {
-        jw_obj(w, NULL, false);
-        jw_str(w, RD_AK_CODE, x.warns[i].code);
-        jw_str(w, RD_AK_CONFIG, x.warns[i].config);
-        jw_str(w, RD_AK_METRIC, x.warns[i].metric);
-        jw_str(w, RD_AK_MESSAGE, x.warns[i].msg);
-        jw_end(w, '}');
-    }
-    jw_end(w, ']');
+    rd_warnings_write(&x, w);
     jw_end(w, '}');
     st = w->st;
 out:

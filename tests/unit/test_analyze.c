@@ -22,106 +22,8 @@
 #include <cmocka.h>
 
 #include "analysis.h"
+#include "analyze_test.h"
 #include "rundown/json.h"
-
-static char tmpdir[64];
-
-static const char *write_store(const char *name, const char *text)
-{
-    static char path[256];
-    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-    return path;
-}
-
-/* Runs the analysis of one store; returns the parsed document or NULL with
- * *status set (and d filled). */
-static cJSON *analyse(const char *store, const struct rd_analyze_opts *o, rd_status *status,
-                      struct rd_diag *d)
-{
-    struct rd_analysis *a;
-    assert_int_equal(rd_analysis_new(o, &a), RD_OK);
-    rd_diag_init(d, NULL);
-    rd_status s = rd_analysis_add_store(a, store, d);
-    struct rd_buf out = RD_BUF_INIT;
-    if (!s)
-        s = rd_analysis_write(a, &out, d);
-    *status = s;
-    cJSON *doc = NULL;
-    if (!s)
-        assert_int_equal(rd_json_parse(out.ptr, out.len, "out", 1, &doc, NULL), RD_OK);
-    rd_buf_release(&out);
-    rd_analysis_free(a);
-    return doc;
-}
-
-static cJSON *analyse_ok(const char *store, const struct rd_analyze_opts *o)
-{
-    rd_status s;
-    struct rd_diag d;
-    cJSON *doc = analyse(store, o, &s, &d);
-    if (s)
-        fail_msg("analysis failed: %s", d.msg);
-    return doc;
-}
-
-static void opts(struct rd_analyze_opts *o)
-{
-    rd_analyze_opts_init(o);
-    o->bootstrap = 200; /* keeps the tests fast; the method is tested in test_stats */
-}
-
-static cJSON *get(const cJSON *o, const char *path)
-{
-    /* "a.b.0.c": object keys and array indices */
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", path);
-    const cJSON *cur = o;
-    for (char *tok = strtok(buf, "."); tok && cur; tok = strtok(NULL, ".")) {
-        if (cJSON_IsArray(cur))
-            cur = cJSON_GetArrayItem(cur, atoi(tok));
-        else
-            cur = cJSON_GetObjectItemCaseSensitive(cur, tok);
-    }
-    return (cJSON *)cur;
-}
-
-static const char *gets_(const cJSON *o, const char *path)
-{
-    const cJSON *v = get(o, path);
-    if (!cJSON_IsString(v))
-        fail_msg("%s: not a string", path);
-    return v->valuestring;
-}
-
-static double getn(const cJSON *o, const char *path)
-{
-    const cJSON *v = get(o, path);
-    if (cJSON_IsNull(v))
-        return NAN;
-    if (!cJSON_IsNumber(v))
-        fail_msg("%s: not a number", path);
-    return v->valuedouble;
-}
-
-static bool has_warning(const cJSON *wl, const char *code, const char *config)
-{
-    const cJSON *w;
-    cJSON_ArrayForEach(w, get(wl, "warnings")) {
-        const char *c = rd_json_str(w, "code"), *cf = rd_json_str(w, "config");
-        if (c && strcmp(c, code) == 0 &&
-            (!config || (cf && strcmp(cf, config) == 0)))
-            return true;
-    }
-    return false;
-}
-
-#define REC(wl, cfg, run, extra, metrics)                                                     \
-    "{\"schema\":\"rundown.run/1\",\"workload\":\"" wl "\",\"config\":{" cfg "},\"run\":" #run \
-    extra ",\"metrics\":{" metrics "}}\n"
 
 static void test_clear_winner(void **state)
 {
@@ -763,14 +665,16 @@ static void test_workload_without_metrics(void **state)
     doc = analyse_ok(beside, &o);
     wl = get(doc, "workloads.0");
     assert_string_equal(gets_(wl, "name"), "empty");
-    assert_int_equal(cJSON_GetArraySize(get(wl, "warnings")), 2);
-    for (int i = 0; i < 2; i++) {
-        char path[64];
-        snprintf(path, sizeof path, "warnings.%d.metric", i);
-        assert_true(cJSON_IsNull(get(wl, path)));
-        snprintf(path, sizeof path, "warnings.%d.code", i);
-        assert_string_equal(gets_(wl, path), "no_data");
-    }
+    /* one warning for both configs, naming them */
+    assert_int_equal(cJSON_GetArraySize(get(wl, "warnings")), 1);
+    assert_true(cJSON_IsNull(get(wl, "warnings.0.metric")));
+    assert_true(cJSON_IsNull(get(wl, "warnings.0.config")));
+    assert_string_equal(gets_(wl, "warnings.0.code"), "no_data");
+    assert_int_equal(get(wl, "warnings.0.count")->valueint, 2);
+    assert_string_equal(gets_(wl, "warnings.0.configs.0"), "runtime=bun");
+    assert_string_equal(gets_(wl, "warnings.0.configs.1"), "runtime=node");
+    assert_string_equal(gets_(wl, "warnings.0.message"),
+                        "2 configs have no successful run that measured any metric: bun, node");
     assert_string_equal(gets_(doc, "workloads.1.primary.metric"), "wall_ms");
     cJSON_Delete(doc);
 

@@ -635,6 +635,10 @@ static void test_extreme_scales(void **state)
     near_(1e-310, rd_stats_sd(ex, 3), 1e-12, "denormal sd", 0);
     /* Beyond the double range the statistic overflows to infinity, which
      * the writer makes null and warnings.c names; never 0. */
+    /* A deviation beyond the range, an sd within it: by hand, deviations
+     * 0.75, 0.75, 0.75, -2.25 (x 1e308), sum of squares 6.75, / 3, sqrt = 1.5 */
+    const double wide[] = { 1.5e308, 1.5e308, 1.5e308, -1.5e308 };
+    near_(1.5e308, rd_stats_sd(wide, 4), 1e-14, "sd near the limit", 0);
     const double huge[] = { 1.7e308, -1.7e308 };
     assert_true(isinf(rd_stats_sd(huge, 2)));
     struct rd_welch w;

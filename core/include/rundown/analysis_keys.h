@@ -183,10 +183,12 @@
 #define RD_AK_KEY_METRICS "key_metrics"
 #define RD_AK_GUARDS "guards"
 
-/* ---- workloads[].warnings[] (also: config, metric) ---- */
+/* ---- workloads[].warnings[] (also: config, metric, configs) ---- */
 
 #define RD_AK_CODE "code"
 #define RD_AK_MESSAGE "message"
+#define RD_AK_LEVEL "level"
+#define RD_AK_COUNT "count"
 
 /* ---- replication[] (also: title, labels, config, env, metric, ratio,
  *      ratio_ci_low, ratio_ci_high, welch_t, welch_df, p) ---- */
