@@ -277,23 +277,6 @@ static rd_status test_findings(struct findings *F, size_t ti)
     const struct prep *pp = x->preps + ti * x->k;
     const char *mn = x->a->metrics[t->metric];
     double alpha = x->a->o.alpha;
-    /* When no pair can reach alpha by rank, one warning says so for the
-     * workload instead of one per pair. */
-    size_t weak = 0;
-    double worst = 0;
-    for (size_t i = 0; i < t->npairs; i++) {
-        double mp = rd_stats_mw_min_p(pp[t->pairs[i].a].n_used, pp[t->pairs[i].b].n_used);
-        if (mp > alpha)
-            weak++;
-        if (mp > worst)
-            worst = mp;
-    }
-    bool all_weak = t->npairs > 1 && weak == t->npairs;
-    if (all_weak)
-        RD_TRY(add(F, "underpowered", LEVEL_WARNING, NULL, NULL, mn, NULL, NULL,
-                   "with these numbers of runs no Mann-Whitney comparison on %s can reach "
-                   "p < %g (smallest reachable p up to %.3g); add runs",
-                   mn, alpha, worst));
     const double omni[] = {t->anova.f, t->wanova.f, t->kw.h};
     if (t->have_multi && (isinf(omni[0]) || isinf(omni[1]) || isinf(omni[2])))
         RD_TRY(add(F, "overflow", LEVEL_WARNING, NULL, NULL, mn, NULL, NULL,
@@ -336,15 +319,6 @@ static rd_status test_findings(struct findings *F, size_t ti)
                        tmpf(x, "%s vs %s (%s)", na, nb, fields),
                        "%s of %s vs %s on %s are beyond the double range and written as null",
                        fields, ia, ib, mn));
-        if (!all_weak && rd_stats_mw_min_p(pp[pr->a].n_used, pp[pr->b].n_used) > alpha)
-            RD_TRY(add(F, "underpowered", LEVEL_WARNING, ib, ia, mn,
-                       tmpf(x, "pairs on %s cannot reach p < %g with the Mann-Whitney test at "
-                               "their n", mn, alpha),
-                       tmpf(x, "%s vs %s (n = %zu and %zu)", na, nb, pp[pr->a].n_used,
-                            pp[pr->b].n_used),
-                       "%s vs %s on %s: with n = %zu and %zu the Mann-Whitney test cannot "
-                       "reach p < %g",
-                       ia, ib, mn, pp[pr->a].n_used, pp[pr->b].n_used, alpha));
     }
     if (x->a->o.exclude_outliers) {
         size_t dropped = 0, from = 0;
@@ -360,6 +334,72 @@ static rd_status test_findings(struct findings *F, size_t ti)
                        "too narrow and the tests call differences more often than alpha = %g",
                        dropped, dropped == 1 ? "" : "s", mn, from, from == 1 ? "" : "s",
                        alpha));
+    }
+    return RD_OK;
+}
+
+/*
+ * The power warning judges the procedure the decision uses (verdict.h):
+ * config i against the best b on key metric kv, by Fieller's interval of
+ * x_i / x_b at the family's one critical value c. That interval is at
+ * least 2 c sqrt(v_i + R^2 v_b) / |x_b| wide (v = s^2/n), and R >= 1 - m
+ * inside the margin m, so when
+ *     h = c sqrt(v_i + (1 - m)^2 v_b) / |x_b| > m
+ * no means whatever could make it equivalent at these n and spreads, and
+ * only a difference beyond about c sqrt(v_i + v_b) / |x_b| can be called
+ * worse. Judged for the comparisons left inconclusive: a settled one
+ * needs no warning.
+ */
+static rd_status power_findings(struct findings *F, const struct reco *rc)
+{
+    struct wctx *x = F->x;
+    double m = rc->margin, level = (1 - x->a->o.alpha) * 100;
+    for (size_t ki = 0; ki < rc->nkeys; ki++) {
+        const struct key_verdicts *kv = &rc->keys[ki];
+        const struct rd_verdict_result *res = &kv->res;
+        if (!kv->rows || res->best >= x->k || isnan(res->crit))
+            continue;
+        const struct prep *pp = &x->preps[kv->ti * x->k];
+        const struct prep *pb = &pp[res->best];
+        const char *mn = x->a->metrics[kv->metric];
+        const char *nb = name_of(x, res->best);
+        if (!nb)
+            return RD_ERR_NOMEM;
+        for (size_t i = 0; i < x->k; i++) {
+            const struct rd_verdict_row *row = &kv->rows[i];
+            const struct prep *pa = &pp[i];
+            if (row->verdict != RD_VERDICT_INCONCLUSIVE || !(pb->sum.mean > 0) ||
+                !(pa->sum.mean > 0))
+                continue;
+            double va = pa->sum.se * pa->sum.se, vb = pb->sum.se * pb->sum.se;
+            double h = res->crit * sqrt(va + (1 - m) * (1 - m) * vb) / pb->sum.mean;
+            double dmin = res->crit * sqrt(va + vb) / pb->sum.mean;
+            if (!(h > m))
+                continue;
+            const char *na = name_of(x, i);
+            if (!na)
+                return RD_ERR_NOMEM;
+            char settle[96] = "", need[48] = "";
+            if (row->runs_needed > 0) {
+                snprintf(settle, sizeof settle, "; about %ld runs per config would settle it",
+                         row->runs_needed);
+                snprintf(need, sizeof need, "; %ld runs would settle it", row->runs_needed);
+            }
+            RD_TRY(add(F, "underpowered", LEVEL_WARNING, x->cs[i]->id, x->cs[res->best]->id,
+                       mn,
+                       tmpf(x, "configs cannot be shown equivalent to the best (%s) on %s "
+                               "within %g %% at their n: the decision's simultaneous %g %% "
+                               "interval against it is wider than that",
+                            nb, mn, m * 100, level),
+                       tmpf(x, "%s (at least \u00b1%.0f %% at n = %zu%s)", na, h * 100,
+                            pa->n_used, need),
+                       "%s against the best %s on %s: at n = %zu and %zu the decision's "
+                       "simultaneous %g %% interval (%zu configs, critical t = %.2f) is at "
+                       "least \u00b1%.0f %% wide, so equivalence within %g %% cannot be shown "
+                       "and only a difference above about %.0f %% can be called worse%s",
+                       na, nb, mn, pa->n_used, pb->n_used, level, res->family, res->crit,
+                       h * 100, m * 100, dmin * 100, settle));
+        }
     }
     return RD_OK;
 }
@@ -473,6 +513,8 @@ rd_status rd_warnings_collect(struct wctx *x, const struct reco *rc)
     }
     for (size_t ti = 0; ti < x->ntested && !st; ti++)
         st = test_findings(&F, ti);
+    if (!st && rc->have)
+        st = power_findings(&F, rc);
     if (!st && rc->have == false && x->k > 0 && x->have_primary) {
         const char *pm = x->a->metrics[x->primary];
         st = add(&F, "no_recommendation", LEVEL_WARNING, NULL, NULL, pm, NULL, NULL,

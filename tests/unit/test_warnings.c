@@ -206,6 +206,54 @@ static void test_overflow_named(void **state)
     cJSON_Delete(doc);
 }
 
+/* The power warning judges the decision's own procedure: Fieller's
+ * interval against the best at the family's critical value. By hand for
+ * a = (100, 110, 90), b = (102, 112, 92): sd 10 each, n = 3, best a; k = 2
+ * so the critical value is Student's t(0.975; 4) = 2.7764451051977987
+ * (SciPy stats.t.ppf; the studentized range of 2 means over sqrt 2 is
+ * |t|), Welch df 4. Half-width at least c sqrt(100/3 + 0.95^2 100/3) /
+ * 100 = 0.2211 (22 %), smallest difference called worse c sqrt(200/3) /
+ * 100 = 0.2267 (23 %). */
+static void test_power_judges_the_decision(void **state)
+{
+    (void)state;
+    const char *s = write_store("power.jsonl",
+        REC("w", "\"rt\":\"a\"", 1, "", "\"wall_ms\":100") REC("w", "\"rt\":\"a\"", 2, "", "\"wall_ms\":110")
+        REC("w", "\"rt\":\"a\"", 3, "", "\"wall_ms\":90")
+        REC("w", "\"rt\":\"b\"", 1, "", "\"wall_ms\":102") REC("w", "\"rt\":\"b\"", 2, "", "\"wall_ms\":112")
+        REC("w", "\"rt\":\"b\"", 3, "", "\"wall_ms\":92"));
+    struct rd_analyze_opts o;
+    rd_analyze_opts_init(&o);
+    cJSON *doc = analyse_ok(s, &o);
+    const cJSON *wl = get(doc, "workloads.0");
+    const cJSON *w = find_warning(wl, "underpowered", "rt=b");
+    assert_non_null(w);
+    assert_string_equal(rd_json_str(w, "config"), "rt=b");
+    const char *want = "b against the best a on wall_ms: at n = 3 and 3 the decision's "
+                       "simultaneous 95 % interval (2 configs, critical t = 2.78) is at least "
+                       "\u00b122 % wide, so equivalence within 5 % cannot be shown and only a "
+                       "difference above about 23 % can be called worse";
+    assert_true(strncmp(rd_json_str(w, "message"), want, strlen(want)) == 0);
+    /* the bound holds for the decision's own interval */
+    double lo = getn(wl, "recommendation.verdicts.1.ratio_ci_low");
+    double hi = getn(wl, "recommendation.verdicts.1.ratio_ci_high");
+    assert_true((hi - lo) / 2 >= 0.2211);
+    cJSON_Delete(doc);
+
+    /* 3 runs each and twice as slow: settled (worse), no warning. The
+     * Mann-Whitney rule warned here: 3 vs 3 cannot reach p < 0.1. */
+    s = write_store("clear3.jsonl",
+        REC("w", "\"rt\":\"a\"", 1, "", "\"wall_ms\":100") REC("w", "\"rt\":\"a\"", 2, "", "\"wall_ms\":101")
+        REC("w", "\"rt\":\"a\"", 3, "", "\"wall_ms\":99")
+        REC("w", "\"rt\":\"b\"", 1, "", "\"wall_ms\":200") REC("w", "\"rt\":\"b\"", 2, "", "\"wall_ms\":201")
+        REC("w", "\"rt\":\"b\"", 3, "", "\"wall_ms\":199"));
+    doc = analyse_ok(s, &o);
+    wl = get(doc, "workloads.0");
+    assert_string_equal(gets_(wl, "recommendation.verdicts.1.verdict"), "worse");
+    assert_false(has_warning(wl, "underpowered", NULL));
+    cJSON_Delete(doc);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/test_warnings.XXXXXX");
@@ -218,6 +266,7 @@ int main(void)
         cmocka_unit_test(test_exclude_outliers_warned),
         cmocka_unit_test(test_bootstrap_coverage),
         cmocka_unit_test(test_overflow_named),
+        cmocka_unit_test(test_power_judges_the_decision),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[128];
