@@ -46,6 +46,8 @@ struct rd_run_facts {
     const char *env;             /* NULL or "": none */
     const char *phase;           /* NULL: the record's own */
     struct rd_label_args labels; /* config labels (-l KEY=VALUE) */
+    struct rd_label_args better; /* metric directions (--better NAME=DIR),
+                                    stored as info.metric_better */
 };
 
 /** No facts: rd_run_facts_apply() then changes nothing. */

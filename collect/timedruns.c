@@ -41,6 +41,7 @@ static rd_status timed_run(struct rd_session *s, const struct rd_timed_spec *spe
         rd_session_starting(s, step, c->config, r);
         struct rd_command_spec cs = {
             .argv = c->argv, .cpus = spec->cpus, .timeout_s = spec->timeout_s,
+            .sample_ms = spec->sample_ms,
             .prepare = spec->prepare, .cleanup = spec->cleanup,
             .logs = {.dir = spec->log_dir, .stem = stem},
         };

@@ -25,6 +25,7 @@ struct rd_timed_spec {
     size_t ncmds;
     long warmups, runs;     /* per command */
     double timeout_s;       /* per run; 0: none */
+    int sample_ms;          /* tree sampling interval; 0: default, < 0: none */
     const char *prepare;    /* sh -c before each run, untimed; NULL: none */
     const char *cleanup;    /* sh -c after each run, untimed; NULL: none */
     const char *cpus;       /* pin every run; NULL: no pinning */
