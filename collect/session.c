@@ -196,6 +196,14 @@ bool rd_session_holds(const struct rd_session *s, const struct rd_run_key *key, 
     return rd_run_index_contains(&s->ix, key, run);
 }
 
+long rd_session_config_count(const struct rd_session *s, const struct rd_session_config *cfg,
+                             enum rd_phase phase)
+{
+    struct rd_run_key key = config_key(cfg, phase);
+    const struct rd_run_series *se = rd_run_index_series(&s->ix, &key);
+    return se ? se->count : 0;
+}
+
 const struct rd_run_series *rd_session_series(const struct rd_session *s,
                                               const struct rd_run_key *key)
 {

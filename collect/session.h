@@ -170,6 +170,11 @@ rd_status rd_session_store(struct rd_session *s, struct rd_session_config *cfg,
 /** True when run 'run' of the series is in the store or this session. */
 bool rd_session_holds(const struct rd_session *s, const struct rd_run_key *key, long run);
 
+/** How many distinct runs of cfg in 'phase' the store (once read) and
+ *  this session hold, whatever their status. */
+long rd_session_config_count(const struct rd_session *s, const struct rd_session_config *cfg,
+                             enum rd_phase phase);
+
 /** What the store and this session hold of a series; NULL: nothing. */
 const struct rd_run_series *rd_session_series(const struct rd_session *s,
                                               const struct rd_run_key *key);

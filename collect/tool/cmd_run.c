@@ -33,6 +33,7 @@ static void usage(FILE *out)
         "                           [--cleanup CMD] [--cpus LIST] [--log-dir DIR]\n"
         "                           [--env ID] [--names A,B,...] [-s SUITE]\n"
         "                           [--sample-interval MS] [--better NAME=DIR]...\n"
+        "                           [--resume]\n"
         "                           [--] CMD [ARG...] [-- CMD2 [ARG...]]...\n"
         "\n"
         "Runs each command RUNS times (after WARMUP warmup runs) and stores one\n"
@@ -52,6 +53,9 @@ static void usage(FILE *out)
         "                        stored as info.metric_better (repeatable)\n"
         "  -s, --suite NAME      the suite the runs belong to\n"
         "  -o, --output STORE    append to STORE (default: standard output)\n"
+        "      --resume          top each command up to RUNS measured runs in STORE\n"
+        "                        (counting those stored already, of any status)\n"
+        "                        instead of adding RUNS more\n"
         "      --timeout SEC     stop a run after SEC seconds (SIGTERM, then SIGKILL\n"
         "                        to its process group); status timeout\n"
         "      --shell           run each command with /bin/sh -c (default: no shell)\n"
@@ -80,7 +84,7 @@ struct run_cmd {
 struct run_opts {
     long runs, warmups, sample_ms;
     double timeout;
-    bool shell;
+    bool shell, resume;
     const char *output, *prepare, *cleanup, *cpus, *log_dir, *env;
     char *names;
     struct rd_run_facts facts;
@@ -173,6 +177,7 @@ int rd_cmd_run(int argc, char **argv)
         {"env", required_argument, NULL, 'E'},
         {"names", required_argument, NULL, 'N'},
         {"sample-interval", required_argument, NULL, 'I'},
+        {"resume", no_argument, NULL, 'r'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -198,6 +203,7 @@ int rd_cmd_run(int argc, char **argv)
             break;
         }
         case 'S': o.shell = true; break;
+        case 'r': o.resume = true; break;
         case 'P': o.prepare = optarg; break;
         case 'C': o.cleanup = optarg; break;
         case 'c': {
@@ -224,6 +230,8 @@ int rd_cmd_run(int argc, char **argv)
         optind++;
     if (optind >= argc)
         return rd_usage_error("run needs a command: rundown-collect run [OPTIONS] -- CMD [ARG...]");
+    if (o.resume && (!o.output || strcmp(o.output, "-") == 0))
+        return rd_usage_error("--resume needs -o STORE: the runs to top up are counted there");
 
     struct run_cmd cmds[MAX_COMMANDS];
     struct rd_timed_command timed[MAX_COMMANDS];
@@ -317,8 +325,7 @@ int rd_cmd_run(int argc, char **argv)
     struct rd_timed_spec spec = {
         .cmds = timed, .ncmds = ncmds, .warmups = o.warmups, .runs = o.runs,
         .timeout_s = o.timeout, .prepare = o.prepare, .cleanup = o.cleanup, .cpus = o.cpus,
-        .sample_ms = (int)o.sample_ms,
-        .log_dir = outs.log_dir,
+        .sample_ms = (int)o.sample_ms, .top_up = o.resume, .log_dir = outs.log_dir,
     };
     rd_proc_catch_signals();
     st = rd_timed_runs(&session, &spec, &d);
@@ -331,6 +338,8 @@ int rd_cmd_run(int argc, char **argv)
         exit_code = rd_fail(st, &d);
     } else if (session.failed) {
         exit_code = RD_EXIT_RUN_FAILED;
+    } else if (o.resume && session.stored == 0) {
+        rd_note("resume: every command has %ld measured runs in %s already", o.runs, o.output);
     }
 done:
     for (size_t k = 0; k < ncmds; k++) {
