@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "httpprobe.h"
@@ -423,7 +424,11 @@ static void warmup_traffic(struct session *ss, double seconds)
     }
 }
 
-/* Reads the load tool's output with its importer into rec. */
+/* Reads the load tool's output with its importer into rec. A report the
+ * importer read and judged ok is a measurement even when the tool ended
+ * with a non-zero exit status (k6 exits 99 when a threshold fails): the
+ * run is ok, and info load_exit keeps the status. A tool killed by a
+ * signal has crashed, whatever it printed. */
 static rd_status import_load(struct session *ss, struct rd_proc *load, struct rd_record *rec,
                              const char *path)
 {
@@ -469,6 +474,15 @@ static rd_status import_load(struct session *ss, struct rd_proc *load, struct rd
                 out = rd_record_set_info(rec, r->info.items[i].key, r->info.items[i].value);
         if (!out && r->status && strcmp(r->status, "ok") != 0 && strcmp(rec->status, "ok") == 0)
             out = rd_record_set(rec, &rec->status, r->status);
+        bool reported = r->status && strcmp(r->status, "ok") == 0;
+        if (!out && reported && strcmp(rec->status, "failed") == 0 && load->exited &&
+            WIFEXITED(load->wstatus) && !rd_record_info(rec, "error")) {
+            char ex[96];
+            rd_proc_describe_exit(load, ex, sizeof ex);
+            out = rd_record_set(rec, &rec->status, "ok");
+            if (!out)
+                out = rd_record_set_info(rec, "load_exit", ex);
+        }
         if (!out && got.len > 1)
             out = rd_record_set_info(rec, "import_note", "the output held several runs; the first is kept");
     }
