@@ -36,10 +36,11 @@
  * LF (a lone CR, as in progress bars, is kept). It appends one record per run
  * it finds to 'out', setting tool, status, metrics, info and source_line;
  * the front end adds workload, labels, run numbers and source file. It never
- * prints. Failures of the measured system are data: a run whose tool reported
- * socket errors, non-2xx responses, timeouts or no completed request has
- * status "failed" with its counts kept and info "failure" saying why, never
- * "ok".
+ * prints. Failures of the measured system are data: a load tool's importer
+ * ends each run in the one judge (importers/loadjudge.h), which keeps socket
+ * errors, non-2xx responses and timeouts as counts and error_rate of an "ok"
+ * run, and makes it "failed", with info "failure" saying why, only when no
+ * measurement came out (the tool stopped, no request completed).
  */
 #ifndef RUNDOWN_IMPORTER_H
 #define RUNDOWN_IMPORTER_H

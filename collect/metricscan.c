@@ -8,10 +8,12 @@
 #include "metricscan.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rundown/array.h"
+#include "rundown/metrics.h"
 #include "rundown/units.h"
 
 #define RD_METRIC_LINE_MAX 4096
@@ -32,6 +34,41 @@ void rd_metric_scan_release(struct rd_metric_scan *m)
     m->mn = m->mcap = 0;
 }
 
+bool rd_metric_name_valid(const char *name, size_t len)
+{
+    bool ok = len > 0 && len <= RD_METRIC_NAME_MAX && islower((unsigned char)*name);
+    for (size_t i = 0; ok && i < len; i++)
+        ok = islower((unsigned char)name[i]) || isdigit((unsigned char)name[i]) ||
+             name[i] == '_';
+    return ok;
+}
+
+/* Reads "VALUE" or "VALUE UNIT" of metric name[0..nlen) into the name
+ * stored and the value in its unit; false with why set otherwise. */
+static bool metric_value(const char *name, size_t nlen, const char *s, size_t len,
+                         char *stored, double *v, char *why, size_t whysize)
+{
+    const char *num, *unit;
+    size_t num_len, ulen;
+    memcpy(stored, name, nlen);
+    stored[nlen] = '\0';
+    if (rd_split_number_unit(s, len, &num, &num_len, &unit, &ulen)) {
+        snprintf(why, whysize, "expected a number, optionally followed by a unit");
+        return false;
+    }
+    if (ulen == 0)
+        return rd_parse_double(num, num_len, v) == RD_OK;
+    struct rd_metric_conversion c;
+    if (rd_metric_unit_conversion(stored, unit, ulen, RD_METRIC_NAME_MAX, &c, why, whysize))
+        return false;
+    if (rd_parse_scaled(num, num_len, c.shift, c.mult, v)) {
+        snprintf(why, whysize, "the value is out of range in %s", c.name);
+        return false;
+    }
+    memcpy(stored, c.name, strlen(c.name) + 1);
+    return true;
+}
+
 static void metric_line(struct rd_metric_scan *m, const char *line, size_t len)
 {
     static const char prefix[] = "rundown:metric ";
@@ -44,18 +81,23 @@ static void metric_line(struct rd_metric_scan *m, const char *line, size_t len)
     while (end > p && (end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t'))
         end--;
     const char *eq = memchr(p, '=', (size_t)(end - p));
-    bool ok = eq && eq > p && eq - p <= RD_METRIC_NAME_MAX && islower((unsigned char)*p);
-    for (const char *q = p; ok && q < eq; q++)
-        ok = islower((unsigned char)*q) || isdigit((unsigned char)*q) || *q == '_';
+    char why[160] = "expected NAME=VALUE [UNIT] with a NAME of lower-case letters, digits "
+                    "and '_' (at most 64 bytes)";
+    char stored[RD_METRIC_NAME_MAX + 1];
+    bool ok = eq && rd_metric_name_valid(p, (size_t)(eq - p));
     double v = 0;
     if (ok)
-        ok = rd_parse_double(eq + 1, (size_t)(end - eq - 1), &v) == RD_OK;
+        ok = metric_value(p, (size_t)(eq - p), eq + 1, (size_t)(end - eq - 1), stored, &v, why,
+                          sizeof why);
     if (!ok) {
-        if (m->bad_lines++ == 0)
+        if (m->bad_lines++ == 0) {
             rd_excerpt(line, len, 80, m->bad_first, sizeof m->bad_first);
+            snprintf(m->bad_why, sizeof m->bad_why, "%s", why);
+        }
         return;
     }
-    size_t nlen = (size_t)(eq - p);
+    p = stored;
+    size_t nlen = strlen(stored);
     /* A linear scan: at most RD_METRIC_NAMES_MAX names, lengths first. */
     for (size_t i = 0; i < m->mn; i++) {
         if (m->mv[i].len == nlen && memcmp(m->mv[i].name, p, nlen) == 0) {

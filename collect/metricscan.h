@@ -6,9 +6,13 @@
  * over and finds whole lines itself, so a line split across reads counts
  * once. NAME is a lower-case letter then lower-case letters, digits or
  * '_', at most RD_METRIC_NAME_MAX bytes; VALUE is a number as the run
- * record takes it. Anything else after the prefix is a bad metric line:
- * counted, the first kept as an excerpt. The output of a benchmarked
- * command is data, so every bound here is checked (fuzz_metrics).
+ * record takes it, optionally followed by a unit (glued or after blanks:
+ * "4.2ms", "4.2 s", "3 MiB"), which converts the value to the metric's
+ * own unit (rd_metric_unit_conversion: "heavycalc_ms=4.2 s" is 4200, and
+ * "lat=4.2ms" is stored as lat_ms). Anything else after the prefix is a
+ * bad metric line: counted, the first kept as an excerpt with the reason.
+ * The output of a benchmarked command is data, so every bound here is
+ * checked (fuzz_metrics).
  */
 #ifndef RUNDOWN_METRICSCAN_H
 #define RUNDOWN_METRICSCAN_H
@@ -43,9 +47,14 @@ struct rd_metric_scan {
     size_t mn, mcap;
     unsigned bad_lines;         /* lines with the prefix that are not metrics */
     char bad_first[128];        /* an excerpt of the first of them */
+    char bad_why[160];          /* what is wrong with it */
     unsigned dropped_lines;     /* lines naming a name past RD_METRIC_NAMES_MAX */
     char dropped_first[RD_METRIC_NAME_MAX + 1];
 };
+
+/** True when name[0..len) is a metric name as a rundown:metric line may
+ *  spell it (see above). */
+bool rd_metric_name_valid(const char *name, size_t len);
 
 /** An empty scanner. */
 void rd_metric_scan_init(struct rd_metric_scan *m);

@@ -582,6 +582,15 @@ bool rd_proc_done(const struct rd_proc *p)
 
 rd_status rd_proc_wait_all(struct rd_proc *const *procs, size_t n, struct rd_diag *d)
 {
+    return rd_proc_wait_all_ticking(procs, n, 0, NULL, NULL, d);
+}
+
+rd_status rd_proc_wait_all_ticking(struct rd_proc *const *procs, size_t n, double interval_s,
+                                   void (*tick)(void *ctx), void *ctx, struct rd_diag *d)
+{
+    if (!(interval_s > 0))
+        tick = NULL;
+    double next = tick ? rd_now() + interval_s : 0;
     for (;;) {
         bool all = true;
         for (size_t i = 0; i < n; i++)
@@ -596,7 +605,18 @@ rd_status rd_proc_wait_all(struct rd_proc *const *procs, size_t n, struct rd_dia
             return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "interrupted");
         }
         /* Deadlines and signals end the wait; the cap is only a safety net. */
-        rd_status st = rd_proc_poll(procs, n, 60.0, d);
+        double wait = 60.0;
+        if (tick && procs[0] && !procs[0]->exited) {
+            double now = rd_now();
+            if (now >= next) {
+                tick(ctx);
+                /* A tick that ran long is not made up for by a burst. */
+                for (now = rd_now(); next <= now;)
+                    next += interval_s;
+            }
+            wait = next - now;
+        }
+        rd_status st = rd_proc_poll(procs, n, wait, d);
         if (st != RD_OK)
             return st;
     }

@@ -148,6 +148,14 @@ bool rd_proc_done(const struct rd_proc *p);
 rd_status rd_proc_wait_all(struct rd_proc *const *procs, size_t n, struct rd_diag *d);
 
 /**
+ * rd_proc_wait_all, calling tick(ctx) every interval_s seconds (the first
+ * time interval_s after the call) for as long as procs[0] has not exited:
+ * what samples a process while it runs. tick NULL: no ticks.
+ */
+rd_status rd_proc_wait_all_ticking(struct rd_proc *const *procs, size_t n, double interval_s,
+                                   void (*tick)(void *ctx), void *ctx, struct rd_diag *d);
+
+/**
  * Stops a running proc: SIGTERM to its group, up to grace_s seconds for the
  * leader to exit, then SIGKILL to the group; reaps it and drains its pipes.
  * No-op once reaped.

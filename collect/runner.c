@@ -9,7 +9,8 @@
  * session and drains its output in the same poll loop as the load tool's,
  * so a chatty server never blocks on a full pipe. Readiness is one HTTP GET
  * answered (httpprobe.h), polled with a short back-off. While a load run is
- * in flight the server's process tree is sampled from /proc every 100 ms.
+ * in flight the server's process tree is sampled from /proc every 20 ms
+ * (RD_TREE_SAMPLE_MS_DEFAULT); so is the tree of a timed command.
  * Every path out of a session stops the server and waits until its port can
  * be bound again, so the next config never meets the previous server.
  */
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "httpprobe.h"
@@ -27,7 +29,7 @@
 #include "rundown/fsutil.h"
 
 static const char *const reserved[] = {
-    "wall_ms", "user_ms", "sys_ms", "max_rss_kib",
+    "wall_ms", "user_ms", "sys_ms", "max_rss_kib", "tree_rss_peak_kib",
     "server_rss_peak_kib", "server_rss_mean_kib", "server_cpu_pct",
     "load_wall_ms", "background_wall_ms",
 };
@@ -181,13 +183,14 @@ static rd_status add_stream_metrics(struct rd_record *rec, const struct rd_strea
         }
         st = rd_record_set_metric(rec, name, s->scan.mv[i].value);
     }
-    char buf[192];
+    char buf[400];
     if (!st && ignored) {
         snprintf(buf, sizeof buf, "%u", ignored);
         st = rd_record_set_info(rec, "ignored_metric_lines", buf);
     }
     if (!st && s->scan.bad_lines) {
-        snprintf(buf, sizeof buf, "%u, first: %s", s->scan.bad_lines, s->scan.bad_first);
+        snprintf(buf, sizeof buf, "%u, first: %s (%s)", s->scan.bad_lines, s->scan.bad_first,
+                 s->scan.bad_why);
         st = rd_record_set_info(rec, "bad_metric_lines", buf);
     }
     if (!st && s->scan.dropped_lines) {
@@ -205,6 +208,26 @@ static rd_status set_status(struct rd_record *rec, const char *status, int exit_
     rec->exit_code = exit_code;
     rec->has_exit_code = exit_code >= 0;
     return s;
+}
+
+static void sample_tree(void *smp)
+{
+    rd_tree_sampler_sample(smp);
+}
+
+/* tree_rss_peak_kib and how it was taken. wait4's figure is a peak of one
+ * process that the samples may have fallen between, so it is the floor. */
+static rd_status note_tree_rss(struct rd_record *rec, const struct rd_tree_sampler *smp,
+                               int sample_ms, double max_rss_kib)
+{
+    char buf[160];
+    double peak = smp->rss_peak_kib > max_rss_kib ? smp->rss_peak_kib : max_rss_kib;
+    RD_TRY(rd_record_set_metric(rec, "tree_rss_peak_kib", peak));
+    snprintf(buf, sizeof buf, "RSS summed over the process tree from /proc every %d ms, "
+             "at least max_rss_kib", sample_ms);
+    RD_TRY(rd_record_set_info(rec, "tree_rss_method", buf));
+    snprintf(buf, sizeof buf, "%u", smp->nsamples);
+    return rd_record_set_info(rec, "tree_rss_samples", buf);
 }
 
 /* Runs an untimed helper command (prepare/cleanup) with sh -c. */
@@ -263,20 +286,35 @@ rd_status rd_runner_command(const struct rd_command_spec *spec, struct rd_record
         .log_stderr = spec->logs.dir ? lp.err : NULL,
         .metrics = true, .timeout_s = spec->timeout_s,
     };
+    int sample_ms = spec->sample_ms ? spec->sample_ms : RD_TREE_SAMPLE_MS_DEFAULT;
+    struct rd_tree_sampler smp;
+    rd_tree_sampler_init(&smp);
+    /* Listed before the clock starts: the samples then read only what the
+     * command starts. */
+    if (sample_ms > 0)
+        rd_tree_sampler_skip_existing(&smp);
     rd_proc_init(&p);
     rd_runner_timestamp(ts);
-    RD_TRY(rd_record_set(rec, &rec->started_at, ts));
-    st = rd_proc_spawn(&p, &o, d);
-    if (st == RD_ERR_IO && strncmp(d->msg, "cannot run", 10) == 0) {
-        /* The program vanished since validation: a failed run, not a crash. */
-        rd_proc_release(&p);
-        RD_TRY(set_status(rec, "failed", 127));
-        return rd_record_set_info(rec, "error", d->msg);
-    }
-    if (st)
+    if ((st = rd_record_set(rec, &rec->started_at, ts))) {
+        rd_tree_sampler_release(&smp);
         return st;
+    }
+    st = rd_proc_spawn(&p, &o, d);
+    if (st) {
+        rd_tree_sampler_release(&smp);
+        if (st == RD_ERR_IO && strncmp(d->msg, "cannot run", 10) == 0) {
+            /* The program vanished since validation: a failed run, not a crash. */
+            rd_proc_release(&p);
+            RD_TRY(set_status(rec, "failed", 127));
+            return rd_record_set_info(rec, "error", d->msg);
+        }
+        return st;
+    }
+    rd_tree_sampler_set_root(&smp, p.pid);
     struct rd_proc *one[1] = {&p};
-    st = rd_proc_wait_all(one, 1, d);
+    st = rd_proc_wait_all_ticking(one, 1, sample_ms > 0 ? sample_ms / 1000.0 : 0, sample_tree,
+                                  &smp, d);
+    rd_tree_sampler_release(&smp);
     if (st) {
         /* The run is not stored, so its logs would point nowhere. */
         rd_proc_release(&p);
@@ -295,6 +333,7 @@ rd_status rd_runner_command(const struct rd_command_spec *spec, struct rd_record
     if (!st) st = rd_record_set_metric(rec, "sys_ms",
                                        p.ru.ru_stime.tv_sec * 1e3 + p.ru.ru_stime.tv_usec / 1e3);
     if (!st) st = rd_record_set_metric(rec, "max_rss_kib", (double)p.ru.ru_maxrss);
+    if (!st && sample_ms > 0) st = note_tree_rss(rec, &smp, sample_ms, (double)p.ru.ru_maxrss);
     if (!st) st = add_stream_metrics(rec, &p.out, "");
     if (!st) st = note_stream(rec, &p.out, spec->logs.dir ? lp.out : NULL, "stdout_log");
     if (!st) st = note_stream(rec, &p.err, spec->logs.dir ? lp.err : NULL, "stderr_log");
@@ -385,7 +424,11 @@ static void warmup_traffic(struct session *ss, double seconds)
     }
 }
 
-/* Reads the load tool's output with its importer into rec. */
+/* Reads the load tool's output with its importer into rec. A report the
+ * importer read and judged ok is a measurement even when the tool ended
+ * with a non-zero exit status (k6 exits 99 when a threshold fails): the
+ * run is ok, and info load_exit keeps the status. A tool killed by a
+ * signal has crashed, whatever it printed. */
 static rd_status import_load(struct session *ss, struct rd_proc *load, struct rd_record *rec,
                              const char *path)
 {
@@ -431,6 +474,15 @@ static rd_status import_load(struct session *ss, struct rd_proc *load, struct rd
                 out = rd_record_set_info(rec, r->info.items[i].key, r->info.items[i].value);
         if (!out && r->status && strcmp(r->status, "ok") != 0 && strcmp(rec->status, "ok") == 0)
             out = rd_record_set(rec, &rec->status, r->status);
+        bool reported = r->status && strcmp(r->status, "ok") == 0;
+        if (!out && reported && strcmp(rec->status, "failed") == 0 && load->exited &&
+            WIFEXITED(load->wstatus) && !rd_record_info(rec, "error")) {
+            char ex[96];
+            rd_proc_describe_exit(load, ex, sizeof ex);
+            out = rd_record_set(rec, &rec->status, "ok");
+            if (!out)
+                out = rd_record_set_info(rec, "load_exit", ex);
+        }
         if (!out && got.len > 1)
             out = rd_record_set_info(rec, "import_note", "the output held several runs; the first is kept");
     }
@@ -485,7 +537,7 @@ static rd_status load_run(struct session *ss, const char *phase, long run, bool 
         .timeout_s = sp->timeout_s, .die_with_parent = true,
     };
     struct rd_tree_sampler smp;
-    memset(&smp, 0, sizeof smp);
+    rd_tree_sampler_init(&smp);
     if (!st)
         rd_tree_sampler_start(&smp, ss->server.pid);
     if (!st && sp->background_argv)
@@ -494,7 +546,8 @@ static rd_status load_run(struct session *ss, const char *phase, long run, bool 
         st = rd_proc_spawn(&load, &lo, ss->d);
     bool spawn_failed = st == RD_ERR_IO && strncmp(ss->d->msg, "cannot run", 10) == 0;
     struct rd_proc *procs[3] = {&ss->server, &load, sp->background_argv ? &bg : NULL};
-    double next = rd_now() + 0.1;
+    const double every = RD_TREE_SAMPLE_MS_DEFAULT / 1000.0;
+    double next = rd_now() + every;
     while (!st && !(rd_proc_done(&load) && rd_proc_done(&bg))) {
         if (rd_proc_interrupted) {
             st = rd_diag_set(ss->d, RD_ERR_IO, NULL, 0, 0, "interrupted");
@@ -505,7 +558,8 @@ static rd_status load_run(struct session *ss, const char *phase, long run, bool 
         if (rd_now() >= next) {
             if (!ss->server.exited)
                 rd_tree_sampler_sample(&smp);
-            next += 0.1;
+            for (double now = rd_now(); next <= now;)
+                next += every;
         }
         if (ss->server.exited && !*server_died) {
             /* The server is gone: the load has nothing to measure. */

@@ -43,6 +43,8 @@ struct rd_command_spec {
     const char *cwd;        /* NULL: inherit */
     const char *cpus;       /* NULL: no pinning */
     double timeout_s;       /* 0: none */
+    int sample_ms;          /* the tree's memory every sample_ms ms; 0:
+                               RD_TREE_SAMPLE_MS_DEFAULT, < 0: not sampled */
     const char *prepare;    /* run with sh -c before the run, untimed; NULL: none */
     const char *cleanup;    /* run with sh -c after the run, untimed; NULL: none */
     struct rd_run_logs logs;
@@ -52,7 +54,9 @@ struct rd_command_spec {
  * Runs the command once and fills rec (which the caller initialised: its
  * workload, config and info are kept). Metrics: wall_ms (CLOCK_MONOTONIC,
  * from just before posix_spawn to the exit), user_ms, sys_ms, max_rss_kib
- * (wait4), and every rundown:metric line of stdout. tool is "rundown".
+ * (wait4), tree_rss_peak_kib (the process tree sampled from /proc, never
+ * below max_rss_kib; info.tree_rss_method and tree_rss_samples say how),
+ * and every rundown:metric line of stdout. tool is "rundown".
  */
 rd_status rd_runner_command(const struct rd_command_spec *spec, struct rd_record *rec,
                             struct rd_diag *d);

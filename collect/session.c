@@ -20,6 +20,7 @@ void rd_run_facts_init(struct rd_run_facts *f)
 {
     memset(f, 0, sizeof *f);
     rd_label_args_init(&f->labels);
+    rd_label_args_init(&f->better);
 }
 
 rd_status rd_run_facts_apply(const struct rd_run_facts *f, struct rd_record *r)
@@ -34,7 +35,14 @@ rd_status rd_run_facts_apply(const struct rd_run_facts *f, struct rd_record *r)
         RD_TRY(rd_record_set(r, &r->phase, f->phase));
     for (size_t k = 0; k < f->labels.len; k++)
         RD_TRY(rd_record_set_label(r, f->labels.keys[k], f->labels.values[k]));
-    return RD_OK;
+    if (f->better.len == 0)
+        return RD_OK;
+    struct rd_buf b = RD_BUF_INIT;
+    rd_status st = rd_better_args_format(&f->better, &b);
+    if (!st)
+        st = rd_record_set_info(r, "metric_better", b.ptr);
+    rd_buf_release(&b);
+    return st;
 }
 
 const char *rd_phase_name(enum rd_phase phase)
@@ -186,6 +194,14 @@ rd_status rd_session_store(struct rd_session *s, struct rd_session_config *cfg,
 bool rd_session_holds(const struct rd_session *s, const struct rd_run_key *key, long run)
 {
     return rd_run_index_contains(&s->ix, key, run);
+}
+
+long rd_session_config_count(const struct rd_session *s, const struct rd_session_config *cfg,
+                             enum rd_phase phase)
+{
+    struct rd_run_key key = config_key(cfg, phase);
+    const struct rd_run_series *se = rd_run_index_series(&s->ix, &key);
+    return se ? se->count : 0;
 }
 
 const struct rd_run_series *rd_session_series(const struct rd_session *s,

@@ -46,6 +46,8 @@ struct rd_run_facts {
     const char *env;             /* NULL or "": none */
     const char *phase;           /* NULL: the record's own */
     struct rd_label_args labels; /* config labels (-l KEY=VALUE) */
+    struct rd_label_args better; /* metric directions (--better NAME=DIR),
+                                    stored as info.metric_better */
 };
 
 /** No facts: rd_run_facts_apply() then changes nothing. */
@@ -167,6 +169,11 @@ rd_status rd_session_store(struct rd_session *s, struct rd_session_config *cfg,
 
 /** True when run 'run' of the series is in the store or this session. */
 bool rd_session_holds(const struct rd_session *s, const struct rd_run_key *key, long run);
+
+/** How many distinct runs of cfg in 'phase' the store (once read) and
+ *  this session hold, whatever their status. */
+long rd_session_config_count(const struct rd_session *s, const struct rd_session_config *cfg,
+                             enum rd_phase phase);
 
 /** What the store and this session hold of a series; NULL: nothing. */
 const struct rd_run_series *rd_session_series(const struct rd_session *s,

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "httpprobe.h"
+#include "labels.h"
 #include "plan.h"
 #include "proc.h"
 #include "rundown/buf.h"
@@ -36,7 +37,7 @@ static const char *const workload_keys[] = {
     "command", "server", "load", "load_tool", "url", "ready_url", "port", "host",
     "background", "runs", "warmups", "warmup_load", "timeout", "ready_timeout",
     "stop_timeout", "cpus", "server_cpus", "load_cpus", "background_cpus", "env", "cwd",
-    "shell", NULL,
+    "shell", "better", NULL,
 };
 static const char *const default_keys[] = {
     "runs", "warmups", "warmup_load", "timeout", "ready_timeout", "stop_timeout", "cpus",
@@ -174,6 +175,37 @@ static rd_status parse_env(struct ctx *c, const cJSON *v, struct rd_suite_kv **o
         (*out)[(*n)++].value = val;
     }
     return RD_OK;
+}
+
+/* "better": {"NAME": "lower"|"higher", ...}: la gets the pairs (strings in
+ * the arena), *out the info.metric_better text (NULL when absent). */
+static rd_status parse_better(struct ctx *c, const cJSON *v, struct rd_label_args *la,
+                              char **out)
+{
+    rd_label_args_init(la);
+    *out = NULL;
+    if (!v)
+        return RD_OK;
+    if (!cJSON_IsObject(v))
+        return fail(c, "expected 'better' to be an object of metric names and \"lower\" or "
+                       "\"higher\"");
+    for (const cJSON *it = v->child; it; it = it->next) {
+        const char *dir = cJSON_IsString(it) ? it->valuestring : "";
+        size_t len = strlen(it->string) + strlen(dir) + 2;
+        char *arg = rd_arena_alloc(&c->s->arena, len);
+        if (!arg)
+            return RD_ERR_NOMEM;
+        snprintf(arg, len, "%s=%s", it->string, dir);
+        if (rd_better_args_add(la, arg))
+            return fail(c, "expected 'better.%s' to be \"lower\" or \"higher\" for a metric "
+                           "name of lower-case letters, digits and '_'", it->string);
+    }
+    struct rd_buf b = RD_BUF_INIT;
+    rd_status st = rd_better_args_format(la, &b);
+    if (!st && !(*out = sdup(c, b.ptr ? b.ptr : "")))
+        st = RD_ERR_NOMEM;
+    rd_buf_release(&b);
+    return st;
 }
 
 /* The workload's value for key, else the suite-level default. */
@@ -441,6 +473,12 @@ static rd_status parse_workload(struct ctx *c, const cJSON *wj, const cJSON *top
         return fail(c, "expected 'primary' to name a metric");
     if (pb && strcmp(pb, "lower") && strcmp(pb, "higher"))
         return fail(c, "expected 'primary.better' to be \"lower\" or \"higher\", got '%s'", pb);
+    struct rd_label_args better;
+    RD_TRY(parse_better(c, cJSON_GetObjectItemCaseSensitive(wj, "better"), &better,
+                        &w->metric_better));
+    for (size_t k = 0; !pb && k < better.len; k++)
+        if (strcmp(better.keys[k], pm) == 0)
+            pb = better.values[k];
     if (!pb) {
         struct rd_metric_def def;
         rd_metric_describe(pm, &def);
@@ -452,7 +490,7 @@ static rd_status parse_workload(struct ctx *c, const cJSON *wj, const cJSON *top
     w->primary_metric = sdup(c, pm);
     w->primary_better = sdup(c, pb);
     RD_TRY(get_str(c, wj, top, "tie_breaker",
-                   w->is_server ? "server_rss_peak_kib" : "max_rss_kib", &w->tie_breaker));
+                   w->is_server ? "server_rss_peak_kib" : "tree_rss_peak_kib", &w->tie_breaker));
 
     if ((st = get_long(c, wj, top, "runs", 10, 1, &w->runs)) ||
         (st = get_long(c, wj, top, "warmups", 0, 0, &w->warmups)) ||
@@ -759,6 +797,7 @@ rd_status rd_suite_record(const struct rd_suite *s, size_t wi, size_t c, struct 
     if (!st) st = rd_record_set_info(rec, "primary_metric", w->primary_metric);
     if (!st) st = rd_record_set_info(rec, "primary_better", w->primary_better);
     if (!st) st = rd_record_set_info(rec, "tie_breaker", w->tie_breaker);
+    if (!st && w->metric_better) st = rd_record_set_info(rec, "metric_better", w->metric_better);
     static const char *const orders[] = {"interleaved", "random", "grouped"};
     if (!st) st = rd_record_set_info(rec, "order", orders[s->order]);
     if (!st && s->order == RD_ORDER_RANDOM) {

@@ -47,6 +47,7 @@ struct rd_suite_tool {
 struct rd_suite_workload {
     char *name, *klass;
     char *primary_metric, *primary_better, *tie_breaker;
+    char *metric_better;         /* "NAME=DIR,..." of 'better'; NULL: none */
     char **keys;                 /* matrix label names, file order */
     size_t nkeys;
     char **configs;              /* nconfigs * nkeys values, row-major */

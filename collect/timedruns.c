@@ -3,7 +3,9 @@
  */
 #include "timedruns.h"
 
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "runner.h"
@@ -41,6 +43,7 @@ static rd_status timed_run(struct rd_session *s, const struct rd_timed_spec *spe
         rd_session_starting(s, step, c->config, r);
         struct rd_command_spec cs = {
             .argv = c->argv, .cpus = spec->cpus, .timeout_s = spec->timeout_s,
+            .sample_ms = spec->sample_ms,
             .prepare = spec->prepare, .cleanup = spec->cleanup,
             .logs = {.dir = spec->log_dir, .stem = stem},
         };
@@ -53,16 +56,37 @@ static rd_status timed_run(struct rd_session *s, const struct rd_timed_spec *spe
     return st;
 }
 
+/* The measured runs command k still needs. */
+static long runs_to_do(const struct rd_session *s, const struct rd_timed_spec *spec, size_t k)
+{
+    if (!spec->top_up)
+        return spec->runs;
+    long have = rd_session_config_count(s, spec->cmds[k].config, RD_PHASE_MEASURE);
+    return have < spec->runs ? spec->runs - have : 0;
+}
+
 rd_status rd_timed_runs(struct rd_session *s, const struct rd_timed_spec *spec,
                         struct rd_diag *d)
 {
-    long rounds = spec->warmups + spec->runs;
-    size_t step = 0;
-    rd_session_plan_steps(s, (size_t)rounds * spec->ncmds);
-    for (long round = 0; round < rounds; round++) {
-        enum rd_phase phase = round < spec->warmups ? RD_PHASE_WARMUP : RD_PHASE_MEASURE;
-        for (size_t k = 0; k < spec->ncmds; k++)
-            RD_TRY(timed_run(s, spec, &spec->cmds[k], phase, step++, d));
+    /* Counted once, before any run adds to the store. */
+    long *todo = calloc(spec->ncmds + 1, sizeof *todo), most = 0;
+    if (!todo)
+        return RD_ERR_NOMEM;
+    size_t steps = 0, step = 0;
+    for (size_t k = 0; k < spec->ncmds; k++) {
+        todo[k] = runs_to_do(s, spec, k);
+        most = todo[k] > most ? todo[k] : most;
+        steps += (size_t)(todo[k] + (todo[k] ? spec->warmups : 0));
     }
-    return RD_OK;
+    rd_session_plan_steps(s, steps);
+    rd_status st = RD_OK;
+    for (long round = 0; round < spec->warmups + most && !st; round++) {
+        bool warm = round < spec->warmups;
+        enum rd_phase phase = warm ? RD_PHASE_WARMUP : RD_PHASE_MEASURE;
+        for (size_t k = 0; k < spec->ncmds && !st; k++)
+            if (todo[k] > (warm ? 0 : round - spec->warmups))
+                st = timed_run(s, spec, &spec->cmds[k], phase, step++, d);
+    }
+    free(todo);
+    return st;
 }

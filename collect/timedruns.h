@@ -9,6 +9,7 @@
 #ifndef RUNDOWN_TIMEDRUNS_H
 #define RUNDOWN_TIMEDRUNS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "session.h"
@@ -24,7 +25,11 @@ struct rd_timed_spec {
     const struct rd_timed_command *cmds;
     size_t ncmds;
     long warmups, runs;     /* per command */
+    bool top_up;            /* runs is the number of measured runs each
+                               config should have in the store: only the
+                               missing ones are run (--resume) */
     double timeout_s;       /* per run; 0: none */
+    int sample_ms;          /* tree sampling interval; 0: default, < 0: none */
     const char *prepare;    /* sh -c before each run, untimed; NULL: none */
     const char *cleanup;    /* sh -c after each run, untimed; NULL: none */
     const char *cpus;       /* pin every run; NULL: no pinning */
@@ -33,7 +38,10 @@ struct rd_timed_spec {
 
 /**
  * Runs 'warmups' rounds (phase warmup) then 'runs' rounds (phase measure);
- * a round runs every command once, in order. Each run is numbered by its
+ * a round runs every command once, in order. With top_up a command whose
+ * config already has k measured runs (in the store the session read, of
+ * any status) gets runs - k of them, and its warmups only when it gets
+ * any; the rounds then skip the commands that are done. Each run is numbered by its
  * config, reported as a step (RD_SESSION_STARTING; steps are all the runs)
  * and stored the moment it ends. Logs are "<workload>/<label values>-
  * [warmup-]<run>" under log_dir. A failed or timed-out run is data; the

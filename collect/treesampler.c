@@ -1,20 +1,22 @@
 /*
  * treesampler.c - RSS and CPU time of a process tree, read from /proc.
  *
- * One sample reads /proc/<pid>/stat of every process: the tree is the
- * root's process group plus every descendant of a member, so cluster
- * workers that moved to a group of their own stay counted. RSS is summed
- * over the members alive at that moment; CPU time is charged per process
- * from its first sample (from zero for a process born after the first), so
- * processes that exit between samples lose at most one interval.
+ * Membership is decided once per process, when a listing first shows its
+ * pid: its stat gives the parent and the process group. A member's stat
+ * file stays open, so a later pread reads that very process (a pid reused
+ * by a stranger cannot be mistaken for it: the old file reads ESRCH once
+ * the process is gone). The sorted pid list of the previous listing tells
+ * the new pids from the known ones.
+ *
+ * RSS is summed over the members alive at one sample; CPU time is charged
+ * per member from its first sample (from zero for a process born after the
+ * first), so processes that exit between samples lose at most one interval.
  */
 #include "treesampler.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <fcntl.h>
 #include <math.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,114 +26,185 @@
 #include "rundown/array.h"
 
 struct stat_row {
-    pid_t pid, ppid, pgrp;
+    pid_t ppid, pgrp;
     unsigned long long ticks;
     long rss_pages;
-    bool member;
 };
 
-static bool read_stat(pid_t pid, struct stat_row *row)
+/* Parses the text of /proc/<pid>/stat. */
+static bool parse_stat(char *buf, struct stat_row *row)
 {
-    char path[64], buf[1024];
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return false;
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0)
-        return false;
-    buf[n] = '\0';
     /* The command name may hold spaces and ')': fields start after the last ')'. */
     char *p = strrchr(buf, ')');
     if (!p)
         return false;
-    p++;
     char state;
     int ppid, pgrp;
     unsigned long long utime, stime;
     long rss;
-    int k = sscanf(p, " %c %d %d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %*d %*d %*d %*d "
-                      "%*d %*d %*u %*u %ld",
+    int k = sscanf(p + 1, " %c %d %d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %*d %*d %*d %*d "
+                          "%*d %*d %*u %*u %ld",
                    &state, &ppid, &pgrp, &utime, &stime, &rss);
     if (k != 6)
         return false;
-    row->pid = pid;
     row->ppid = ppid;
     row->pgrp = pgrp;
     row->ticks = utime + stime;
-    row->rss_pages = state == 'Z' ? 0 : rss;
-    row->member = false;
+    row->rss_pages = state == 'Z' || state == 'X' ? 0 : rss;
     return true;
 }
 
-void rd_tree_sampler_start(struct rd_tree_sampler *s, pid_t root)
+static bool read_stat_fd(int fd, struct stat_row *row)
+{
+    char buf[1024];
+    ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+    if (n <= 0)
+        return false;
+    buf[n] = '\0';
+    return parse_stat(buf, row);
+}
+
+static int open_stat(pid_t pid)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+void rd_tree_sampler_init(struct rd_tree_sampler *s)
 {
     memset(s, 0, sizeof *s);
+    long page = sysconf(_SC_PAGESIZE);
+    s->page_kib = page > 0 ? page / 1024 : 4;
+}
+
+void rd_tree_sampler_set_root(struct rd_tree_sampler *s, pid_t root)
+{
     s->root = root;
-    s->baseline = true;
-    rd_tree_sampler_sample(s);
+}
+
+static int cmp_pid(const void *a, const void *b)
+{
+    pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The pids /proc lists now, sorted, into *out (a grown array). */
+static bool list_pids(struct rd_tree_sampler *s, pid_t **out, size_t *n, size_t *cap)
+{
+    if (!s->proc && !(s->proc = opendir("/proc")))
+        return false;
+    rewinddir(s->proc);
+    *n = 0;
+    struct dirent *de;
+    while ((de = readdir(s->proc))) {
+        if (!isdigit((unsigned char)de->d_name[0]))
+            continue;
+        if (RD_ARRAY_GROW(*out, *cap, *n + 1))
+            break;
+        (*out)[(*n)++] = (pid_t)atoi(de->d_name);
+    }
+    qsort(*out, *n, sizeof **out, cmp_pid);
+    return true;
+}
+
+void rd_tree_sampler_skip_existing(struct rd_tree_sampler *s)
+{
+    list_pids(s, &s->seen, &s->nseen, &s->scap);
+}
+
+static bool is_member(const struct rd_tree_sampler *s, pid_t pid)
+{
+    for (size_t i = 0; i < s->nmembers; i++)
+        if (s->members[i].pid == pid)
+            return true;
+    return false;
+}
+
+static void add_member(struct rd_tree_sampler *s, pid_t pid)
+{
+    if (RD_ARRAY_GROW(s->members, s->mcap, s->nmembers + 1))
+        return;
+    struct rd_tree_member *m = &s->members[s->nmembers++];
+    m->pid = pid;
+    m->fd = open_stat(pid);
+    m->first_ticks = m->last_ticks = 0;
+}
+
+/* Classifies the pids of cur that the previous listing did not hold. */
+static void classify_new(struct rd_tree_sampler *s, const pid_t *cur, size_t ncur)
+{
+    struct cand {
+        pid_t pid;
+        struct stat_row row;
+        bool taken;
+    } *cand = NULL;
+    size_t nc = 0, cc = 0;
+    for (size_t i = 0, j = 0; i < ncur; i++) {
+        while (j < s->nseen && s->seen[j] < cur[i])
+            j++;
+        if (j < s->nseen && s->seen[j] == cur[i])
+            continue;
+        int fd = open_stat(cur[i]);
+        struct stat_row row;
+        bool ok = fd >= 0 && read_stat_fd(fd, &row);
+        if (fd >= 0)
+            close(fd);
+        if (!ok || RD_ARRAY_GROW(cand, cc, nc + 1))
+            continue;
+        cand[nc++] = (struct cand){cur[i], row, false};
+    }
+    /* A parent may be new too, and listed after its child: repeat until
+     * no candidate joins. */
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (size_t i = 0; i < nc; i++) {
+            if (cand[i].taken)
+                continue;
+            if (cand[i].pid == s->root || cand[i].row.pgrp == s->root ||
+                is_member(s, cand[i].row.ppid)) {
+                add_member(s, cand[i].pid);
+                cand[i].taken = changed = true;
+            }
+        }
+    }
+    free(cand);
 }
 
 void rd_tree_sampler_sample(struct rd_tree_sampler *s)
 {
-    DIR *dir = opendir("/proc");
-    if (!dir)
+    pid_t *cur = NULL;
+    size_t ncur = 0, ccur = 0;
+    if (!s->root || !list_pids(s, &cur, &ncur, &ccur)) {
+        free(cur);
         return;
-    struct stat_row *rows = NULL;
-    size_t n = 0, cap = 0;
-    struct dirent *de;
-    while ((de = readdir(dir))) {
-        if (!isdigit((unsigned char)de->d_name[0]))
-            continue;
-        if (RD_ARRAY_GROW(rows, cap, n + 1))
-            break;
-        if (read_stat((pid_t)atoi(de->d_name), &rows[n]))
-            n++;
     }
-    closedir(dir);
-    /* Members: the process group of the root, and every descendant of a
-     * member (cluster workers that moved to their own group stay counted). */
-    for (size_t i = 0; i < n; i++)
-        rows[i].member = rows[i].pid == s->root || rows[i].pgrp == s->root;
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (size_t i = 0; i < n; i++) {
-            if (rows[i].member)
-                continue;
-            for (size_t j = 0; j < n; j++) {
-                if (rows[j].member && rows[j].pid == rows[i].ppid) {
-                    rows[i].member = changed = true;
-                    break;
-                }
-            }
+    classify_new(s, cur, ncur);
+    free(s->seen);
+    s->seen = cur;
+    s->nseen = ncur;
+    s->scap = ccur;
+
+    bool first = s->nsamples == 0;
+    double rss = 0;
+    for (size_t i = 0; i < s->nmembers; i++) {
+        struct rd_tree_member *m = &s->members[i];
+        struct stat_row row;
+        if (m->fd < 0)
+            continue;
+        if (!read_stat_fd(m->fd, &row)) {
+            close(m->fd);
+            m->fd = -1;
+            continue;
         }
+        rss += (double)row.rss_pages * (double)s->page_kib;
+        if (first)
+            m->first_ticks = row.ticks;
+        m->last_ticks = row.ticks;
     }
     double now = rd_now();
-    long page_kib = sysconf(_SC_PAGESIZE) / 1024;
-    double rss = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!rows[i].member)
-            continue;
-        rss += (double)rows[i].rss_pages * (double)page_kib;
-        size_t k;
-        for (k = 0; k < s->npids && s->pids[k].pid != rows[i].pid; k++)
-            ;
-        if (k == s->npids) {
-            if (RD_ARRAY_GROW(s->pids, s->cap, s->npids + 1))
-                continue;
-            /* A process born after the first sample is charged from zero. */
-            s->pids[k].pid = rows[i].pid;
-            s->pids[k].first_ticks = s->baseline ? rows[i].ticks : 0;
-            s->npids++;
-        }
-        s->pids[k].last_ticks = rows[i].ticks;
-    }
-    free(rows);
-    if (s->baseline) {
+    if (first)
         s->t_first = now;
-        s->baseline = false;
-    }
     s->t_last = now;
     s->nsamples++;
     s->rss_sum_kib += rss;
@@ -139,15 +212,22 @@ void rd_tree_sampler_sample(struct rd_tree_sampler *s)
         s->rss_peak_kib = rss;
 }
 
+void rd_tree_sampler_start(struct rd_tree_sampler *s, pid_t root)
+{
+    rd_tree_sampler_init(s);
+    rd_tree_sampler_set_root(s, root);
+    rd_tree_sampler_sample(s);
+}
+
 double rd_tree_sampler_cpu_pct(const struct rd_tree_sampler *s)
 {
     double span = s->t_last - s->t_first;
-    if (span <= 0)
+    if (s->nsamples < 2 || span <= 0)
         return NAN;
     unsigned long long ticks = 0;
-    for (size_t i = 0; i < s->npids; i++)
-        if (s->pids[i].last_ticks > s->pids[i].first_ticks)
-            ticks += s->pids[i].last_ticks - s->pids[i].first_ticks;
+    for (size_t i = 0; i < s->nmembers; i++)
+        if (s->members[i].last_ticks > s->members[i].first_ticks)
+            ticks += s->members[i].last_ticks - s->members[i].first_ticks;
     return (double)ticks / (double)sysconf(_SC_CLK_TCK) / span * 100.0;
 }
 
@@ -158,7 +238,15 @@ double rd_tree_sampler_rss_mean_kib(const struct rd_tree_sampler *s)
 
 void rd_tree_sampler_release(struct rd_tree_sampler *s)
 {
-    free(s->pids);
-    s->pids = NULL;
-    s->npids = s->cap = 0;
+    for (size_t i = 0; i < s->nmembers; i++)
+        if (s->members[i].fd >= 0)
+            close(s->members[i].fd);
+    free(s->members);
+    free(s->seen);
+    if (s->proc)
+        closedir(s->proc);
+    s->members = NULL;
+    s->seen = NULL;
+    s->proc = NULL;
+    s->nmembers = s->mcap = s->nseen = s->scap = 0;
 }

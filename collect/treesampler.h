@@ -1,43 +1,85 @@
 /*
- * treesampler.h - memory and CPU of a process tree (a server and whatever
- * it started), sampled from /proc while a load run is in flight.
+ * treesampler.h - memory and CPU of a process tree (a measured command or
+ * a server, and whatever it started), sampled from /proc.
+ *
+ * The tree is the root, the members of its process group, and every
+ * descendant of a member (so cluster workers that moved to a group of
+ * their own stay counted). One sample sums the RSS of the members alive at
+ * that moment; the peak over the samples is the tree's peak memory.
+ *
+ * A sample lists /proc (a directory read, about 0.1 ms for a hundred
+ * processes) and reads the stat file only of processes born since the
+ * previous sample, to see whether they belong to the tree; the stat files
+ * of members are kept open and re-read with one pread each. So a sample
+ * costs little more than the listing however many processes the machine
+ * runs, and can be taken every few milliseconds (docs/performance.md).
  *
  * Nothing here fails: a process that exits between listing /proc and
- * reading its stat is skipped, and without /proc a sample finds nothing.
+ * reading its stat is skipped, and without /proc a sample finds nothing
+ * (nsamples stays 0).
  */
 #ifndef RUNDOWN_TREESAMPLER_H
 #define RUNDOWN_TREESAMPLER_H
 
+#include <dirent.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
-struct rd_tree_sample_pid {
+/** The interval the runner samples trees at unless told otherwise. */
+#define RD_TREE_SAMPLE_MS_DEFAULT 20
+
+struct rd_tree_member {
     pid_t pid;
+    int fd;              /* /proc/<pid>/stat kept open; -1 once it is gone */
     unsigned long long first_ticks, last_ticks;  /* utime + stime */
 };
 
 /** Accumulated /proc samples of one process tree. */
 struct rd_tree_sampler {
-    pid_t root;          /* the tree's leader (and process group id) */
+    pid_t root;          /* the tree's leader (and process group id); 0: none yet */
     double t_first, t_last;
-    unsigned nsamples;
+    unsigned nsamples;   /* samples that could read /proc */
     double rss_peak_kib, rss_sum_kib;
-    struct rd_tree_sample_pid *pids;
-    size_t npids, cap;
-    bool baseline;       /* the first sample only sets first_ticks */
+    struct rd_tree_member *members;
+    size_t nmembers, mcap;
+    pid_t *seen;         /* the pids of the last listing, sorted */
+    size_t nseen, scap;
+    DIR *proc;
+    long page_kib;
 };
 
-/** Starts sampling the tree of root; the first sample is taken now. */
+/** An empty sampler: every process that exists is looked at by the first
+ *  sample. rd_tree_sampler_release() is safe from here on. */
+void rd_tree_sampler_init(struct rd_tree_sampler *s);
+
+/**
+ * Lists /proc now so that the processes living at this moment are never
+ * taken for members: call before the root is spawned, and the first sample
+ * then only reads the processes born since (cheap enough to take while a
+ * timed command runs).
+ */
+void rd_tree_sampler_skip_existing(struct rd_tree_sampler *s);
+
+/** Names the tree's root (its pid, also its process group id). */
+void rd_tree_sampler_set_root(struct rd_tree_sampler *s, pid_t root);
+
+/** rd_tree_sampler_init, the root, and a first sample now (a server's
+ *  tree, which exists already). */
 void rd_tree_sampler_start(struct rd_tree_sampler *s, pid_t root);
-/** Reads /proc once: RSS of the tree (descendants of root and members of
- *  its process group), and each process's CPU ticks. */
+
+/** Reads /proc once: RSS of the tree, and each member's CPU ticks. */
 void rd_tree_sampler_sample(struct rd_tree_sampler *s);
-/** CPU percent of one core over the sampled interval (may exceed 100). */
+
+/** CPU percent of one core over the sampled interval (may exceed 100);
+ *  NaN with fewer than two samples. Members found by the first sample are
+ *  charged from it, later ones from zero. */
 double rd_tree_sampler_cpu_pct(const struct rd_tree_sampler *s);
+
 /** The tree's RSS averaged over the samples, NaN before the first. */
 double rd_tree_sampler_rss_mean_kib(const struct rd_tree_sampler *s);
-/** Frees the per-process table; the figures stay readable. */
+
+/** Closes the files and frees the tables; the figures stay readable. */
 void rd_tree_sampler_release(struct rd_tree_sampler *s);
 
 #endif

@@ -379,6 +379,11 @@ static rd_status add_failure(struct ab_run *a, struct rd_line t, const char *sep
     return rd_buf_add(&a->failure, t.ptr, t.len > 300 ? 300 : t.len);
 }
 
+/* ab's "Complete requests" counts a connection closed by a receive or a
+ * write error (close_connection counts it done); connect errors and
+ * exceptions make ab start over without counting one. */
+#define AB_IN_REQUESTS (RD_LOAD_IN_REQUESTS_READ | RD_LOAD_IN_REQUESTS_WRITE)
+
 static rd_status finish(struct ab_run *a, const struct rd_line *start)
 {
     struct rd_record *r = a->r;
@@ -398,7 +403,7 @@ static rd_status finish(struct ab_run *a, const struct rd_line *start)
                                                      "ab's stderr)");
         if (!s) {
             struct rd_load_tally tally;
-            rd_load_tally_from_metrics(&tally, r);
+            rd_load_tally_from_metrics(&tally, r, AB_IN_REQUESTS);
             tally.stopped = why.ptr;
             s = rd_load_judge(r, &tally);
         }
@@ -437,7 +442,7 @@ static rd_status finish(struct ab_run *a, const struct rd_line *start)
         RD_TRY(rd_record_set_info(r, "note",
                                   "failed_length counts responses whose length differed from "
                                   "the first one (dynamic pages); it does not fail the run"));
-    RD_TRY(rd_load_judge_metrics(r));
+    RD_TRY(rd_load_judge_metrics(r, AB_IN_REQUESTS));
     if (a->failure.len) {
         /* A SANE() warning about the statistics is not a failure. */
         RD_TRY(rd_record_set_info(r, "ab_warning", a->failure.ptr));

@@ -300,7 +300,7 @@ static rd_status json_run(struct rd_jdoc *doc, void *ctx)
     rd_load_tally_init(&t);
     rd_autocannon_socket_errors(&t, errors, timeouts);
     t.non_2xx = non2xx;
-    rd_load_add_failed(&t, "mismatched responses", mism, NULL);
+    rd_load_add_failed_responses(&t, "mismatched responses", mism, NULL);
     if (completed >= 0)
         t.requests = completed;
     if (c2xx >= 0)

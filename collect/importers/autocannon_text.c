@@ -306,12 +306,22 @@ static rd_status finish_run(struct textctx *c, unsigned line)
     else
         rd_autocannon_socket_errors(&t, c->run.errors, c->run.timeouts);
     t.non_2xx = c->run.non2xx;
-    rd_load_add_failed(&t, "mismatched responses", c->run.mism,
-                       c->run.mism_shown[0] ? c->run.mism_shown : NULL);
-    /* The text has no count of completed requests; a mean rate of 0 (or
-     * none) means no sample interval completed one. */
-    double rps = NAN;
+    rd_load_add_failed_responses(&t, "mismatched responses", c->run.mism,
+                                 c->run.mism_shown[0] ? c->run.mism_shown : NULL);
+    /* The completed requests are the exact "A 2xx responses, B non 2xx
+     * responses"; without that line, a mean rate of 0 (or none) means no
+     * sample interval completed one. */
+    double rps = NAN, c2xx;
     rd_record_metric(r, "rps", &rps);
+    double sent;
+    if (rd_record_metric(r, "status_2xx", &c2xx)) {
+        t.requests = c2xx + c->run.non2xx;
+        t.responses_2xx = c2xx;
+    } else if (rd_record_metric(r, "requests_sent", &sent)) {
+        /* No response counts (autocannon before 7): the exact "N requests
+         * in" are the attempts. */
+        t.attempted = sent;
+    }
     if (!(rps > 0))
         t.requests = 0;
     c->run.any = false;

@@ -79,7 +79,9 @@ static rd_status finish(struct rd_record *r, const struct errsum *e, bool have_s
         return s;
     struct rd_load_tally t;
     rd_load_tally_init(&t);
-    t.requests = c[1] + c[2] + c[3] + c[4] + c[5] + others;
+    /* Completed requests have a status; each of the others failed without
+     * one, and is among the errors below. */
+    t.requests = c[1] + c[2] + c[3] + c[4] + c[5];
     t.responses_2xx = c[2];
     t.non_2xx = c[1] + c[3] + c[4] + c[5];
     t.errors_timeout = e->timeout;

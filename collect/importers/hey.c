@@ -333,7 +333,8 @@ static rd_status finish_run(struct hey_run *h)
         RD_TRY(rd_record_set_info(r, "warning",
                                   "hey keeps only the first 1000000 results: status counts, "
                                   "percentiles and averages cover those"));
-    return rd_load_judge_metrics(r);
+    /* hey's status counts are responses; its errors got none. */
+    return rd_load_judge_metrics(r, 0);
 }
 
 /* One report from its "Summary:" line up to the next one or the end. */
@@ -509,8 +510,12 @@ static rd_status parse_csv(const struct rd_import_input *in, struct rd_lines *it
             s = rd_record_set_info(r, "note",
                                    "summarised from -o csv rows; hey leaves failed requests "
                                    "out of the csv, so errors are unknown");
-        if (!s)
-            s = rd_load_judge_metrics(r);
+        if (!s) {
+            struct rd_load_tally t;
+            rd_load_tally_from_metrics(&t, r, 0);
+            t.errors_unknown = true;
+            s = rd_load_judge(r, &t);
+        }
     }
     free(lat);
     return s;

@@ -408,8 +408,13 @@ static rd_status run(struct k6run *k, struct rd_recordset *out)
         return s;
     struct rd_load_tally t;
     rd_load_tally_init(&t);
-    if (k->have_http_reqs)
-        t.requests = k->http_reqs;
+    /* http_reqs counts every request made; k6 does not tell a network
+     * error from an unexpected status, so the completed ones are those it
+     * did not count as failed. */
+    if (k->have_http_reqs) {
+        t.attempted = k->http_reqs;
+        t.requests = k->http_reqs - (k->failed_requests > 0 ? k->failed_requests : 0);
+    }
     rd_load_add_failed(&t, "failed requests", k->failed_requests, NULL);
     rd_load_add_reason(&t, "failed checks", k->failed_checks, NULL);
     rd_load_add_reason(&t, "thresholds failed", k->thresholds_failed, k->failed_text.ptr);

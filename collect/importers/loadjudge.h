@@ -1,18 +1,30 @@
 /*
- * loadjudge.h - the one judge of a load run: "ok" or "failed", and why.
+ * loadjudge.h - the one judge of a load run: "ok" or "failed", why, and
+ * the run's error rate.
  *
  * Every importer of an HTTP load tool (wrk, wrk2, hey, ab, autocannon,
  * bombardier, oha, k6) ends each run here. It reads what its tool counted
  * into a struct rd_load_tally - in the terms every load record shares
  * (completed requests, 2xx responses, failed requests by kind, non-2xx
  * responses) plus the few things only that tool counts - and
- * rd_load_judge() sets the record's status and, for a failed run, info
- * "failure" saying why ("socket errors: read 236; no completed requests").
+ * rd_load_judge() sets the record's status, its metric error_rate, and
+ * info saying what went wrong.
  *
- * The rule and its words live here only, so a run of any tool fails for the
- * same reasons and says so the same way, and the runner can pass the reason
- * on instead of an exit status. The judge stores no metric: the counts stay
- * wherever the importer stored them (failures are data).
+ * A run that finished is a measurement: socket errors, timeouts and non-2xx
+ * responses are counted, not disqualifying (the analysis judges an error
+ * rate; collect only records). A run is "failed" only when no measurement
+ * came out: the tool stopped without a report, a fact says a report is
+ * missing, or no request completed. A failed run has info "failure"
+ * ("socket errors: read 236; no completed requests"); an ok run with
+ * errors has the same words in info "load_errors".
+ *
+ * error_rate = failed requests (socket errors of every kind, non-2xx
+ * responses, the tool's own failed requests) / attempted requests, at most
+ * 1; attempted is the tool's own count when it has one (k6), else the
+ * completed requests plus the failed requests that are not among them
+ * (which those are, each importer says: in_requests). The rule and its
+ * words live here only, so a run of any tool fails for the same reasons,
+ * says so the same way, and has its error rate computed the same way.
  */
 #ifndef RUNDOWN_LOADJUDGE_H
 #define RUNDOWN_LOADJUDGE_H
@@ -28,6 +40,20 @@ struct rd_load_term {
     const char *what;  /* "mismatched responses", "no latency statistics" */
     double count;      /* shown as "what: count"; NAN: a fact, shown as "what" */
     const char *shown; /* the count as the tool printed it ("2k"), or NULL */
+    bool answered;     /* failed requests that are responses, counted among
+                          the completed requests (autocannon's mismatches) */
+    bool fatal;        /* a fact that leaves no measurement: fails the run */
+};
+
+/* The failed-request kinds a tool's count of completed requests includes
+ * (wrk counts a response that came after its timeout both as a request
+ * and as a timeout): attempted requests add only the others. */
+enum {
+    RD_LOAD_IN_REQUESTS_CONNECT = 1,
+    RD_LOAD_IN_REQUESTS_READ = 2,
+    RD_LOAD_IN_REQUESTS_WRITE = 4,
+    RD_LOAD_IN_REQUESTS_TIMEOUT = 8,
+    RD_LOAD_IN_REQUESTS_OTHER = 16,
 };
 
 /* The most terms of each kind a tally holds; no importer needs more than 2. */
@@ -41,8 +67,14 @@ struct rd_load_term {
  * and must outlive rd_load_judge().
  */
 struct rd_load_tally {
-    double requests;      /* completed requests; 0 fails the run */
-    double responses_2xx; /* 2xx responses; 0 fails the run */
+    double requests;      /* completed requests (responses of any status);
+                             0 fails the run */
+    double responses_2xx; /* 2xx responses; 0 is an error rate of 1 */
+    double attempted;     /* the tool's own count of attempted requests;
+                             NAN: completed plus the failed ones not among them */
+    unsigned in_requests; /* RD_LOAD_IN_REQUESTS_*: kinds inside 'requests' */
+    bool errors_unknown;  /* the output leaves failed requests out (hey -o
+                             csv): the error rate is unknown */
     /* Failed requests by kind: the common metrics errors_connect ... */
     double errors_connect, errors_read, errors_write, errors_timeout, errors_other;
     double non_2xx;
@@ -50,59 +82,73 @@ struct rd_load_tally {
      * bodies, k6's failed requests): rd_load_add_failed(). */
     struct rd_load_term failed[RD_LOAD_MAX_TERMS];
     size_t nfailed;
-    /* What fails the run whatever its request counts (k6's thresholds, a
-     * missing statistics block): rd_load_add_reason(), rd_load_add_fact(). */
+    /* What the tool found besides failed requests (k6's failed checks and
+     * thresholds: rd_load_add_reason()), and facts that leave no
+     * measurement (a missing statistics block: rd_load_add_fact()). */
     struct rd_load_term reasons[RD_LOAD_MAX_TERMS];
     size_t nreasons;
-    /* A term that did not fit: it still fails the run, unnamed. */
-    bool unnamed;
+    /* A term that did not fit: it is said unnamed, and a fact still fails
+     * the run. */
+    bool unnamed, unnamed_fatal;
     /* The tool stopped without a report, and this - its message - is the
      * whole failure ("unable to connect to 127.0.0.1:1 Connection
      * refused"); NULL when it reported. */
     const char *stopped;
 };
 
-/** Clears t: no failure counted, requests and responses_2xx not counted. */
+/** Clears t: no failure counted, requests, responses_2xx and attempted not
+ *  counted, no failed kind inside requests. */
 void rd_load_tally_init(struct rd_load_tally *t);
 
 /**
  * Fills t from r's common metrics (requests, errors_connect, errors_read,
  * errors_write, errors_timeout, errors_other, non_2xx), for the importers
- * whose tools print all of them (wrk, wrk2, hey, ab). A missing or NaN
- * `requests` counts as none completed: those tools always print it.
+ * whose tools print all of them (wrk, wrk2, hey, ab); in_requests as in the
+ * tally. A missing or NaN `requests` counts as none completed: those tools
+ * always print it.
  */
-void rd_load_tally_from_metrics(struct rd_load_tally *t, const struct rd_record *r);
+void rd_load_tally_from_metrics(struct rd_load_tally *t, const struct rd_record *r,
+                                unsigned in_requests);
 
 /**
- * Adds a count of failed requests of the tool's own kind ("mismatched
- * responses") when count > 0; 'shown', when not NULL, is the count as the
- * tool printed it (a rounded "2k").
+ * Adds a count of failed requests of the tool's own kind that got no
+ * response ("socket errors" autocannon printed rounded) when count > 0;
+ * 'shown', when not NULL, is the count as the tool printed it (a rounded
+ * "2k": the error rate is then approximate, and info error_rate_note says so).
  */
 void rd_load_add_failed(struct rd_load_tally *t, const char *what, double count,
                         const char *shown);
 
+/** rd_load_add_failed for failed requests that are responses, already
+ *  among the completed requests ("mismatched responses"). */
+void rd_load_add_failed_responses(struct rd_load_tally *t, const char *what, double count,
+                                  const char *shown);
+
 /**
- * Adds a reason the run failed whatever its request counts, counted by the
- * tool ("failed checks: 3"), when count > 0; 'shown' as for
- * rd_load_add_failed (k6's names of the failed thresholds).
+ * Adds something the tool found besides failed requests ("failed checks:
+ * 3"), when count > 0: said with the errors, no failure of the run;
+ * 'shown' as for rd_load_add_failed (k6's names of the failed thresholds).
  */
 void rd_load_add_reason(struct rd_load_tally *t, const char *what, double count,
                         const char *shown);
 
-/** Adds a fact that fails the run, named by 'what' ("no latency statistics"). */
+/** Adds a fact that leaves no measurement and fails the run, named by
+ *  'what' ("no latency statistics"). */
 void rd_load_add_fact(struct rd_load_tally *t, const char *what);
 
 /**
- * Judges the run of r from t: status "failed" with info "failure" saying
- * why when the tool stopped, when any failed request or reason is counted,
- * or when no request (or no 2xx response) completed; status "ok" otherwise.
- * The failure reads "socket errors: connect N, read N, write N, timeout N,
- * other N; non-2xx responses: N; <tool terms>; <reasons>; no completed
- * requests", naming only what is there.
+ * Judges the run of r from t. Status "failed", with info "failure" saying
+ * why, when the tool stopped without a report, a fact holds, or no request
+ * completed; status "ok" otherwise, with info "load_errors" in the same
+ * words when anything failed. The words read "socket errors: connect N,
+ * read N, write N, timeout N, other N; non-2xx responses: N; <tool terms>;
+ * <reasons>; no completed requests" (or "no 2xx responses"), naming only
+ * what is there. Metric error_rate as above (null when it is unknown:
+ * nothing attempted, or errors_unknown).
  */
 rd_status rd_load_judge(struct rd_record *r, const struct rd_load_tally *t);
 
 /** rd_load_tally_from_metrics() and rd_load_judge() in one call. */
-rd_status rd_load_judge_metrics(struct rd_record *r);
+rd_status rd_load_judge_metrics(struct rd_record *r, unsigned in_requests);
 
 #endif

@@ -657,7 +657,9 @@ static rd_status parse_report(struct parser *p, const struct rd_line *running,
         RD_TRY(rd_record_set_info(r, "warning",
                                   "measured runtime is under half the test duration; "
                                   "rates may be wrong"));
-    return rd_load_judge_metrics(r);
+    /* A response after wrk's --timeout is counted as a request and as a
+     * timeout. */
+    return rd_load_judge_metrics(r, RD_LOAD_IN_REQUESTS_TIMEOUT);
 }
 
 /* A run that never started: wrk could not connect and printed no report.
@@ -675,7 +677,7 @@ static rd_status parse_connect_failure(struct parser *p, const struct rd_line *l
     if (!msg)
         return RD_ERR_NOMEM;
     struct rd_load_tally tally;
-    rd_load_tally_from_metrics(&tally, r);
+    rd_load_tally_from_metrics(&tally, r, RD_LOAD_IN_REQUESTS_TIMEOUT);
     tally.stopped = msg;
     return rd_load_judge(r, &tally);
 }

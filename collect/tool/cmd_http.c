@@ -39,13 +39,14 @@ static void usage(FILE *out)
         "                            [--background CMD] [--background-cpus LIST] [--shell]\n"
         "                            [--fresh-server] [-t TOOL] [-w WORKLOAD] [-l KEY=VAL]...\n"
         "                            [-s SUITE] [-o STORE] [--log-dir DIR] [--env ID]\n"
+        "                            [--better NAME=DIR]...\n"
         "                            -- LOADCMD [ARG...]\n"
         "\n"
         "Starts CMD (split at blanks; with --shell run by /bin/sh -c) in its own\n"
         "process group, waits until URL answers an HTTP GET, then runs LOADCMD RUNS\n"
         "times and reads each output with the importer of TOOL (default: detected).\n"
         "During each run the server's whole process tree is sampled from /proc every\n"
-        "100 ms: server_rss_peak_kib, server_rss_mean_kib, server_cpu_pct.\n"
+        "20 ms: server_rss_peak_kib, server_rss_mean_kib, server_cpu_pct.\n"
         "\n"
         "  --server CMD           the server under test (required)\n"
         "  --url URL              http://HOST:PORT/PATH the load targets (required)\n"
@@ -63,6 +64,8 @@ static void usage(FILE *out)
         "  -t, --tool TOOL        the load tool's importer (wrk, hey, ab, autocannon, ...)\n"
         "  -w, --workload NAME    the workload (default: http)\n"
         "  -l, --label KEY=VAL    a config label (repeatable)\n"
+        "  --better NAME=DIR      the better direction (lower or higher) of metric NAME,\n"
+        "                         stored as info.metric_better (repeatable)\n"
         "  -s, --suite NAME       the suite the runs belong to\n"
         "  -o, --output STORE     append to STORE (default: standard output)\n"
         "  --log-dir DIR          keep outputs under DIR (default: 'logs' next to STORE)\n"
@@ -85,10 +88,9 @@ static void report(void *ctx, const struct rd_session_event *ev)
         rd_warn("%s %s %ld: %s%s%s", rec->workload, rec->phase, rec->run, rec->status,
                 err ? ": " : "", err ? err : "");
     }
-    const char *dropped = rd_record_info(rec, "dropped_metric_lines");
-    if (dropped)
-        rd_warn("%s %s %ld: metric lines dropped: %s", rec->workload, rec->phase, rec->run,
-                dropped);
+    char run[400];
+    snprintf(run, sizeof run, "%s %s %ld", rec->workload, rec->phase, rec->run);
+    rd_tool_warn_metric_lines(run, rec);
 }
 
 /* Splits at blanks into a NULL-terminated argv (the string is modified). */

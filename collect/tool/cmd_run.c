@@ -32,27 +32,38 @@ static void usage(FILE *out)
         "                           [-o STORE] [--timeout SEC] [--shell] [--prepare CMD]\n"
         "                           [--cleanup CMD] [--cpus LIST] [--log-dir DIR]\n"
         "                           [--env ID] [--names A,B,...] [-s SUITE]\n"
+        "                           [--sample-interval MS] [--better NAME=DIR]...\n"
+        "                           [--resume]\n"
         "                           [--] CMD [ARG...] [-- CMD2 [ARG...]]...\n"
         "\n"
         "Runs each command RUNS times (after WARMUP warmup runs) and stores one\n"
         RD_RUN_SCHEMA " record per run: wall_ms (CLOCK_MONOTONIC), user_ms, sys_ms,\n"
-        "max_rss_kib (wait4), the exit code, and every 'rundown:metric NAME=VALUE'\n"
-        "line the command prints on stdout. Several commands, separated by '--',\n"
-        "are run interleaved (A B C A B C ...) and told apart by a 'command' label.\n"
+        "max_rss_kib (wait4: the largest single process), tree_rss_peak_kib (the\n"
+        "process tree summed, sampled from /proc), the exit code, and every\n"
+        "'rundown:metric NAME=VALUE [UNIT]' line the command prints on stdout.\n"
+        "Several commands, separated by '--', are run interleaved (A B C A B C ...)\n"
+        "and told apart by a 'command' label.\n"
         "\n"
         "  -n, --runs N          measured runs per command (default 10)\n"
         "  -W, --warmup N        warmup runs per command, stored as phase warmup (default 0)\n"
         "  -w, --workload NAME   the workload (default: the first command's program name)\n"
         "  -l, --label KEY=VAL   a config label for every run (repeatable)\n"
         "      --names A,B,...   the 'command' label of each command (default: its text)\n"
+        "      --better NAME=DIR the better direction (lower or higher) of metric NAME,\n"
+        "                        stored as info.metric_better (repeatable)\n"
         "  -s, --suite NAME      the suite the runs belong to\n"
         "  -o, --output STORE    append to STORE (default: standard output)\n"
+        "      --resume          top each command up to RUNS measured runs in STORE\n"
+        "                        (counting those stored already, of any status)\n"
+        "                        instead of adding RUNS more\n"
         "      --timeout SEC     stop a run after SEC seconds (SIGTERM, then SIGKILL\n"
         "                        to its process group); status timeout\n"
         "      --shell           run each command with /bin/sh -c (default: no shell)\n"
         "      --prepare CMD     run CMD (sh -c) before each run, untimed\n"
         "      --cleanup CMD     run CMD (sh -c) after each run, untimed\n"
         "      --cpus LIST       pin the command to CPUs, e.g. 0 or 0-1,3\n"
+        "      --sample-interval MS  sample the process tree's memory every MS ms\n"
+        "                        (default 20; 0: do not sample)\n"
         "      --log-dir DIR     keep each run's stdout/stderr (1 MiB each) under DIR\n"
         "                        (default: 'logs' next to STORE; none without -o)\n"
         "      --env ID          the environment id the runs point to (default: the\n"
@@ -71,9 +82,9 @@ struct run_cmd {
 };
 
 struct run_opts {
-    long runs, warmups;
+    long runs, warmups, sample_ms;
     double timeout;
-    bool shell;
+    bool shell, resume;
     const char *output, *prepare, *cleanup, *cpus, *log_dir, *env;
     char *names;
     struct rd_run_facts facts;
@@ -107,7 +118,7 @@ static int parse_count(const char *arg, const char *what, long min, long *out)
 }
 
 /* The progress line before each run; a warning after each run that failed
- * or lost metric lines. */
+ * or lost metric lines (malformed, or past the cap on names). */
 static void report(void *vui, const struct rd_session_event *ev)
 {
     const struct run_ui *ui = vui;
@@ -126,11 +137,12 @@ static void report(void *vui, const struct rd_session_event *ev)
         rd_warn("%s %s %ld: %s: %s", name, r->phase, r->run, r->status,
                 rd_record_info(r, "error") ? rd_record_info(r, "error") : "");
     }
-    const char *dropped = rd_record_info(r, "dropped_metric_lines");
-    if (dropped) {
+    if (rd_record_info(r, "bad_metric_lines") || rd_record_info(r, "dropped_metric_lines")) {
+        char run[400];
+        snprintf(run, sizeof run, "%s %s %ld", name, r->phase, r->run);
         if (ui->progress)
             fputs("\r\033[K", stderr);
-        rd_warn("%s %s %ld: metric lines dropped: %s", name, r->phase, r->run, dropped);
+        rd_tool_warn_metric_lines(run, r);
     }
 }
 
@@ -164,6 +176,8 @@ int rd_cmd_run(int argc, char **argv)
         {"log-dir", required_argument, NULL, 'L'},
         {"env", required_argument, NULL, 'E'},
         {"names", required_argument, NULL, 'N'},
+        {"sample-interval", required_argument, NULL, 'I'},
+        {"resume", no_argument, NULL, 'r'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -189,6 +203,7 @@ int rd_cmd_run(int argc, char **argv)
             break;
         }
         case 'S': o.shell = true; break;
+        case 'r': o.resume = true; break;
         case 'P': o.prepare = optarg; break;
         case 'C': o.cleanup = optarg; break;
         case 'c': {
@@ -201,6 +216,12 @@ int rd_cmd_run(int argc, char **argv)
         case 'L': o.log_dir = optarg; break;
         case 'E': o.env = optarg; break;
         case 'N': o.names = optarg; break;
+        case 'I':
+            if (parse_count(optarg, "--sample-interval", 0, &o.sample_ms))
+                return RD_EXIT_USAGE;
+            if (o.sample_ms == 0)
+                o.sample_ms = -1;
+            break;
         case 'h': usage(stdout); return RD_EXIT_OK;
         default: return rd_usage_error("invalid option");
         }
@@ -209,6 +230,8 @@ int rd_cmd_run(int argc, char **argv)
         optind++;
     if (optind >= argc)
         return rd_usage_error("run needs a command: rundown-collect run [OPTIONS] -- CMD [ARG...]");
+    if (o.resume && (!o.output || strcmp(o.output, "-") == 0))
+        return rd_usage_error("--resume needs -o STORE: the runs to top up are counted there");
 
     struct run_cmd cmds[MAX_COMMANDS];
     struct rd_timed_command timed[MAX_COMMANDS];
@@ -302,7 +325,7 @@ int rd_cmd_run(int argc, char **argv)
     struct rd_timed_spec spec = {
         .cmds = timed, .ncmds = ncmds, .warmups = o.warmups, .runs = o.runs,
         .timeout_s = o.timeout, .prepare = o.prepare, .cleanup = o.cleanup, .cpus = o.cpus,
-        .log_dir = outs.log_dir,
+        .sample_ms = (int)o.sample_ms, .top_up = o.resume, .log_dir = outs.log_dir,
     };
     rd_proc_catch_signals();
     st = rd_timed_runs(&session, &spec, &d);
@@ -315,6 +338,8 @@ int rd_cmd_run(int argc, char **argv)
         exit_code = rd_fail(st, &d);
     } else if (session.failed) {
         exit_code = RD_EXIT_RUN_FAILED;
+    } else if (o.resume && session.stored == 0) {
+        rd_note("resume: every command has %ld measured runs in %s already", o.runs, o.output);
     }
 done:
     for (size_t k = 0; k < ncmds; k++) {

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "options.h"
 #include "plan.h"
 #include "proc.h"
 #include "runner.h"
@@ -85,12 +86,16 @@ static void report(void *vui, const struct rd_session_event *ev)
                 rec->status, err ? ": " : "", err ? err : "");
         rd_buf_release(&id);
     }
-    const char *dropped = rd_record_info(rec, "dropped_metric_lines");
-    if (dropped) {
+    if (rd_record_info(rec, "bad_metric_lines") || rd_record_info(rec, "dropped_metric_lines")) {
+        struct rd_buf id = RD_BUF_INIT;
+        rd_record_config_id(rec, &id);
+        char run[600];
+        snprintf(run, sizeof run, "%s %s %s %ld", rec->workload, id.ptr ? id.ptr : "",
+                 rec->phase, rec->run);
+        rd_buf_release(&id);
         if (ui->progress)
             fputs("\r\033[K", stderr);
-        rd_warn("%s %s %ld: metric lines dropped: %s", rec->workload, rec->phase, rec->run,
-                dropped);
+        rd_tool_warn_metric_lines(run, rec);
     }
 }
 

@@ -15,13 +15,21 @@
     {"workload", required_argument, NULL, 'w'},      \
     {"label", required_argument, NULL, 'l'},         \
     {"suite", required_argument, NULL, 's'},         \
+    {"better", required_argument, NULL, 'b'},        \
     {"output", required_argument, NULL, 'o'}
 
 /**
- * Takes option c (with its argument) when it is -w, -l, -s or -o: returns
+ * Takes option c (with its argument) when it is -w, -l, -s, --better or -o: returns
  * -1 when it is none of them, else an exit code (RD_EXIT_OK, or
  * RD_EXIT_USAGE once the message is printed).
  */
 int rd_tool_fact_option(int c, char *arg, struct rd_run_facts *facts, const char **output);
+
+/**
+ * Warns on stderr about the metric lines a stored run lost: those that
+ * were malformed (info.bad_metric_lines) and those past the cap on names
+ * (info.dropped_metric_lines). 'run' names the run ("calc measure 3").
+ */
+void rd_tool_warn_metric_lines(const char *run, const struct rd_record *rec);
 
 #endif

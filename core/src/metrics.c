@@ -7,6 +7,7 @@
  * way round.
  */
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "rundown/metrics.h"
@@ -21,6 +22,7 @@ static const struct rd_metric_def registry[] = {
     {"bytes_total", "bytes", N, "Bytes transferred"},
     {"connections", "count", N, "Connections"},
     {"duration_s", "s", N, "Load duration"},
+    {"error_rate", "ratio", L, "Error rate"},
     {"errors_connect", "count", L, "Connect errors"},
     {"errors_read", "count", L, "Read errors"},
     {"errors_status", "count", L, "Status errors"},
@@ -49,6 +51,7 @@ static const struct rd_metric_def registry[] = {
     {"sys_ms", "ms", L, "System CPU time"},
     {"threads", "count", N, "Threads"},
     {"transfer_bytes_per_s", "B/s", H, "Transfer rate"},
+    {"tree_rss_peak_kib", "KiB", L, "Process tree peak RSS"},
     {"user_ms", "ms", L, "User CPU time"},
     {"wall_ms", "ms", L, "Wall time"},
 };
@@ -116,6 +119,91 @@ void rd_metric_describe(const char *name, struct rd_metric_def *out)
             return;
         }
     }
+}
+
+/* What a unit measures; a value converts only within one kind. */
+enum unit_kind { KIND_NONE, KIND_TIME, KIND_SIZE, KIND_RATE, KIND_COUNT, KIND_SHARE };
+
+/* A unit: its kind, its size as 10^shift x mult of the kind's base (s, B,
+ * 1/s, 1, 1), and the suffix a name without a unit gets for it. */
+struct unit {
+    const char *name;
+    enum unit_kind kind;
+    int shift;
+    double mult;
+    const char *suffix;
+};
+
+/* The units a rundown:metric line may give. MiB and GiB become KiB in a
+ * name of their own, as no metric name spells them. */
+static const struct unit given_units[] = {
+    {"ns", KIND_TIME, -9, 1, "_ns"},       {"us", KIND_TIME, -6, 1, "_us"},
+    {"ms", KIND_TIME, -3, 1, "_ms"},       {"s", KIND_TIME, 0, 1, "_s"},
+    {"B", KIND_SIZE, 0, 1, "_bytes"},      {"KiB", KIND_SIZE, 0, 1024, "_kib"},
+    {"MiB", KIND_SIZE, 0, 1048576, "_kib"}, {"GiB", KIND_SIZE, 0, 1073741824, "_kib"},
+    {"req/s", KIND_RATE, 0, 1, "_rps"},    {"count", KIND_COUNT, 0, 1, "_count"},
+    {"%", KIND_SHARE, -2, 1, "_pct"},
+};
+
+/* The units metrics are stored in (registry units and suffix units). */
+static const struct unit stored_units[] = {
+    {"ns", KIND_TIME, -9, 1, NULL},    {"us", KIND_TIME, -6, 1, NULL},
+    {"ms", KIND_TIME, -3, 1, NULL},    {"s", KIND_TIME, 0, 1, NULL},
+    {"bytes", KIND_SIZE, 0, 1, NULL},  {"KiB", KIND_SIZE, 0, 1024, NULL},
+    {"req/s", KIND_RATE, 0, 1, NULL},  {"1/s", KIND_RATE, 0, 1, NULL},
+    {"ops/s", KIND_RATE, 0, 1, NULL},  {"count", KIND_COUNT, 0, 1, NULL},
+    {"%", KIND_SHARE, -2, 1, NULL},    {"ratio", KIND_SHARE, 0, 1, NULL},
+};
+
+static const struct unit *find_unit(const struct unit *table, size_t n, const char *u,
+                                    size_t ulen)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strlen(table[i].name) == ulen && memcmp(table[i].name, u, ulen) == 0)
+            return &table[i];
+    return NULL;
+}
+
+rd_status rd_metric_unit_conversion(const char *name, const char *unit, size_t ulen,
+                                    size_t max_name, struct rd_metric_conversion *c, char *why,
+                                    size_t whysize)
+{
+    const struct unit *g = find_unit(given_units, sizeof given_units / sizeof given_units[0],
+                                     unit, ulen);
+    if (!g) {
+        char ex[40];
+        rd_excerpt(unit, ulen, 16, ex, sizeof ex);
+        snprintf(why, whysize, "unknown unit '%s' (expected ns, us, ms, s, B, KiB, MiB, GiB, "
+                 "req/s, count or %%)", ex);
+        return RD_ERR_PARSE;
+    }
+    struct rd_metric_def def;
+    rd_metric_describe(name, &def);
+    const char *suffix = "";
+    const struct unit *to;
+    if (!def.unit[0]) {
+        /* No unit of its own: the name takes the given unit's. */
+        suffix = g->suffix;
+        to = strcmp(g->suffix, "_kib") == 0 ? &stored_units[5] : g;
+    } else {
+        to = find_unit(stored_units, sizeof stored_units / sizeof stored_units[0], def.unit,
+                       strlen(def.unit));
+        if (!to || to->kind != g->kind) {
+            snprintf(why, whysize, "unit '%s' does not fit metric '%s', which is in %s",
+                     g->name, name, def.unit);
+            return RD_ERR_PARSE;
+        }
+    }
+    if (strlen(name) + strlen(suffix) > max_name ||
+        strlen(name) + strlen(suffix) >= sizeof c->name) {
+        snprintf(why, whysize, "metric name '%s%s' is longer than %zu bytes", name, suffix,
+                 max_name);
+        return RD_ERR_PARSE;
+    }
+    snprintf(c->name, sizeof c->name, "%s%s", name, suffix);
+    c->shift = g->shift - to->shift;
+    c->mult = g->mult / to->mult;
+    return RD_OK;
 }
 
 const char *rd_better_name(enum rd_better b)

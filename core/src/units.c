@@ -272,3 +272,31 @@ rd_status rd_parse_percent(const char *s, size_t len, double *out)
     *out = v;
     return RD_OK;
 }
+
+rd_status rd_split_number_unit(const char *s, size_t len, const char **num, size_t *num_len,
+                               const char **unit, size_t *unit_len)
+{
+    double v;
+    const char *u;
+    size_t ulen;
+    if (split(s, len, &v, &u, &ulen))
+        return RD_ERR_PARSE;
+    *num = s;
+    *num_len = (size_t)(u - s);
+    while (ulen && (*u == ' ' || *u == '\t'))
+        u++, ulen--;
+    for (size_t i = 0; i < ulen; i++)
+        if (u[i] == ' ' || u[i] == '\t')
+            return RD_ERR_PARSE;
+    *unit = u;
+    *unit_len = ulen;
+    return RD_OK;
+}
+
+rd_status rd_parse_scaled(const char *s, size_t len, int shift, double mult, double *out)
+{
+    double v;
+    if (rd_parse_double(s, len, &v))
+        return RD_ERR_PARSE;
+    return scaled(s, s + len, v, shift, mult, out);
+}

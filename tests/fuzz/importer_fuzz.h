@@ -4,8 +4,9 @@
  * detect, parse, serialise every record, free. Besides memory errors it
  * checks the importer's contract: detect() stays within 0..100, a parse
  * failure names a line and a message, every record has a tool and a known
- * status, and every failed run of a load tool says why (a non-empty info
- * "failure", from the one judge of loadjudge.h).
+ * status, every failed run of a load tool says why (a non-empty info
+ * "failure", from the one judge of loadjudge.h), an ok one has no failure,
+ * and every load run has an error_rate, null or within 0..1.
  */
 #ifndef RUNDOWN_IMPORTER_FUZZ_H
 #define RUNDOWN_IMPORTER_FUZZ_H
@@ -44,6 +45,11 @@ static int fuzz_importer(const struct rd_importer *imp, const uint8_t *data, siz
                     abort();
                 const char *why = rd_record_info(r, "failure");
                 if (imp->load && strcmp(r->status, "failed") == 0 && !(why && *why))
+                    abort();
+                double rate;
+                if (imp->load && (!rd_record_metric(r, "error_rate", &rate) ||
+                                  (rate == rate && !(rate >= 0 && rate <= 1)) ||
+                                  (strcmp(r->status, "ok") == 0 && why)))
                     abort();
                 rd_record_to_json(r, &out);
             }

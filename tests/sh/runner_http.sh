@@ -2,7 +2,8 @@
 # runner_http.sh BUILD ROOT - `rundown-collect http` end to end against a tiny
 # loopback server (python3), with wrk bounded to 1 s per run: a normal
 # session, a server crashing mid-run, a server that never answers, SIGINT to
-# rundown during a load run, mixed load, a missing load tool. After every
+# rundown during a load run, mixed load, a missing load tool, load errors
+# (data of an ok run) and runs that measured nothing. After every
 # case no process of the case may be left and the port must be free.
 . "$(dirname "$0")/require.bash" wrk python3
 set -u
@@ -104,30 +105,54 @@ grep -q "command not found: 'rundown-no-such-tool'" err.txt || fail "missing too
 [ ! -e missing.jsonl ] || fail "missing tool: store written"
 no_leftovers "missing tool" "$MARK" "$P"
 
-# 7. A load tool that exits 0 with a report of socket errors: the run is
-# failed, and the reason given is the report's, not the exit status.
-P=$(free_port)
-"$RC" http --server "python3 srv.py $P ok $MARK" --url "http://127.0.0.1:$P/" -n 1 -t wrk \
-    -o errors.jsonl -- cat "$ROOT/data/samples/wrk-latency-errors.txt" 2>err.txt
-rc=$?
-[ $rc -eq 4 ] || fail "load errors: exit $rc, expected 4"
-check errors.jsonl "load errors" 'len(recs) == 1 and recs[0]["status"] == "failed" and recs[0]["exit_code"] == 0 and recs[0]["info"]["error"] == "the load tool reported socket errors: read 1243, timeout 387; non-2xx responses: 2210"'
-grep -q "the load tool reported socket errors" err.txt || { fail "load errors: message"; cat err.txt; }
-no_leftovers "load errors" "$MARK" "$P"
+# load_case NAME STORE EXIT TOOL LOADCMD...: one load run of LOADCMD (read
+# by TOOL's importer) against a fresh ok server into STORE; rundown must
+# exit with EXIT. The caller checks the record, then calls cleared NAME.
+load_case() {
+    local name=$1 store=$2 want=$3 tool=$4 rc
+    shift 4
+    P=$(free_port)
+    "$RC" http --server "python3 srv.py $P ok $MARK" --url "http://127.0.0.1:$P/" -n 1 \
+        -t "$tool" -o "$store" -- "$@" 2>err.txt
+    rc=$?
+    [ $rc -eq "$want" ] || { fail "$name: exit $rc, expected $want"; cat err.txt; }
+}
+cleared() { no_leftovers "$1" "$MARK" "$P"; }
 
-# 8. The same for the tools whose importers once judged runs on their own
-# and gave no reason (the run said "load command exit status 0"): each
-# failed run carries the judge's failure, and that is the reason reported.
+# 7. A load tool that exits 0 with a report of socket errors: a finished
+# run is a measurement. The run is ok, its counts and error_rate are kept
+# ((1243 + 387 + 2210) / (327604 + 1243): wrk's requests hold its
+# timeouts), the errors are said in info load_errors, and exit code 0.
+load_case "load errors" errors.jsonl 0 wrk cat "$ROOT/data/samples/wrk-latency-errors.txt"
+check errors.jsonl "load errors" 'len(recs) == 1 and recs[0]["status"] == "ok" and recs[0]["exit_code"] == 0 and "error" not in recs[0]["info"] and recs[0]["info"]["load_errors"] == "socket errors: read 1243, timeout 387; non-2xx responses: 2210" and recs[0]["metrics"]["error_rate"] == 3840 / 328847'
+cleared "load errors"
+
+# 8. The same for the other load tools' importers: ok, with the judge's
+# words in load_errors and an error rate.
 for sample in autocannon:autocannon-errors.json bombardier:bombardier-result.json \
               oha:oha-json.json k6:k6-summary-export.json; do
     tool=${sample%%:*}
-    P=$(free_port)
-    "$RC" http --server "python3 srv.py $P ok $MARK" --url "http://127.0.0.1:$P/" -n 1 \
-        -t "$tool" -o "judged-$tool.jsonl" -- cat "$ROOT/data/samples/${sample#*:}" 2>err.txt
-    rc=$?
-    [ $rc -eq 4 ] || fail "$tool judged: exit $rc, expected 4"
-    check "judged-$tool.jsonl" "$tool judged" 'len(recs) == 1 and recs[0]["status"] == "failed" and recs[0]["info"].get("failure") and recs[0]["info"]["error"] == "the load tool reported " + recs[0]["info"]["failure"]'
-    no_leftovers "$tool judged" "$MARK" "$P"
+    load_case "$tool judged" "judged-$tool.jsonl" 0 "$tool" cat "$ROOT/data/samples/${sample#*:}"
+    check "judged-$tool.jsonl" "$tool judged" 'len(recs) == 1 and recs[0]["status"] == "ok" and recs[0]["info"].get("load_errors") and 0 < recs[0]["metrics"]["error_rate"] < 1'
+    cleared "$tool judged"
 done
+
+# 9. No measurement came out: a report of no completed request is a failed
+# run, and the reason given is the report's, not the exit status.
+load_case "no completed request" none.jsonl 4 hey cat "$ROOT/data/samples/hey-local-refused.txt"
+check none.jsonl "no completed request" 'len(recs) == 1 and recs[0]["status"] == "failed" and recs[0]["info"]["error"] == "the load tool reported " + recs[0]["info"]["failure"] and recs[0]["info"]["failure"].endswith("no completed requests")'
+grep -q "the load tool reported" err.txt || { fail "no completed request: message"; cat err.txt; }
+cleared "no completed request"
+
+# 10. A tool that exits non-zero after a report it printed (k6 exits 99
+# when a threshold fails) measured something: ok, the exit kept; killed by
+# a signal after printing, it crashed: failed.
+k6sample="$ROOT/data/samples/k6-summary-export.json"
+load_case "exit 99 after a report" exit99.jsonl 0 k6 sh -c "cat '$k6sample'; exit 99"
+check exit99.jsonl "exit 99 after a report" 'len(recs) == 1 and recs[0]["status"] == "ok" and recs[0]["exit_code"] == 99 and recs[0]["info"]["load_exit"] == "exit status 99"'
+cleared "exit 99 after a report"
+load_case "killed after a report" killed.jsonl 4 k6 sh -c "cat '$k6sample'; kill -9 \$\$"
+check killed.jsonl "killed after a report" 'len(recs) == 1 and recs[0]["status"] == "failed" and recs[0]["exit_code"] == 137'
+cleared "killed after a report"
 
 finish runner_http

@@ -135,7 +135,11 @@ static void test_text_failure_lines(void **state)
     assert_true(metric(r, "mismatches") == 3);
     assert_true(metric(r, "resets") == 1);
     assert_true(metric(r, "duration_s") == 1);
-    assert_string_equal(r->status, "failed");
+    /* Failed requests are data: ok, with 3 mismatched of the 12 sent
+     * (the attempts, as the text has no response counts) = 0.25. */
+    assert_string_equal(r->status, "ok");
+    assert_string_equal(rd_record_info(r, "load_errors"), "mismatched responses: 3");
+    assert_true(metric(r, "error_rate") == 0.25);
     rd_recordset_release(&f.set);
 }
 
@@ -160,7 +164,8 @@ static void test_json_sample_interval_and_url_array(void **state)
     assert_true(metric(r, "status_200") == 10);    /* README-style string count */
     assert_string_equal(rd_record_info(r, "url"), "http://a/ http://b/");
     assert_string_equal(rd_record_info(r, "title"), "t");
-    assert_string_equal(r->status, "failed");      /* a mismatched body */
+    assert_string_equal(r->status, "ok");          /* a mismatched body is data: */
+    assert_true(metric(r, "error_rate") == 0.1);   /* 1 of the 10 responses */
     assert_false(has_metric(r, "latency_p50_ms"));
     rd_recordset_release(&f.set);
 }

@@ -67,7 +67,9 @@ static void test_error_lines(void **state)
     assert_string_equal(rd_record_info(r, "error_messages"),
                         "read tcp 1.2.3.4:5->6.7.8.9:80: read: connection reset by peer: 2; "
                         "some - text - with dashes: 3");
-    assert_string_equal(r->status, "failed");
+    /* Errors are data: 5 failed of 10 responses + 5 without one = 1/3. */
+    assert_string_equal(r->status, "ok");
+    assert_true(metric(r, "error_rate") == 1.0 / 3.0);
     rd_recordset_release(&f.set);
 }
 

@@ -1,7 +1,9 @@
 // links: rd_collect
 /*
  * test_runner - one timed command run as a record (status, exit code,
- * metrics, errors, logs, prepare/cleanup), slugs and record copies. Wall times are checked to exist, never against a figure.
+ * metrics, errors, logs, prepare/cleanup, the process tree's memory),
+ * slugs and record copies. Wall times are checked to exist, never against
+ * a figure.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -199,14 +202,92 @@ static void test_env(void **state)
     cJSON_Delete(e3);
 }
 
-int main(void)
+/* The helper of test_tree_rss, run as this very program: touches MIB MiB,
+ * says so with a file DIR/MIB, then holds them until DIR holds two such
+ * files (both helpers hold their memory) and 0.3 s more. mmap, not malloc,
+ * so a sanitizer adds no shadow pages of its own to the figure. */
+static int hold_memory(const char *mib, const char *dir)
 {
+    size_t bytes = (size_t)atol(mib) << 20;
+    char *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return 1;
+    memset(p, 1, bytes);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, mib);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return 1;
+    fclose(f);
+    for (int i = 0; i < 3000; i++) {
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", dir, strcmp(mib, "100") == 0 ? "50" : "100");
+        if (stat(path, &st) == 0)
+            break;
+        usleep(10000);
+    }
+    usleep(300000);
+    return p[bytes - 1] == 1 ? 0 : 1;
+}
+
+/*
+ * Two children holding 100 MiB and 50 MiB at the same time (0.3 s at
+ * least): wait4's max_rss_kib is the larger child alone, about 100 MiB
+ * (the largest single process: 102400 KiB plus the program's own pages),
+ * while the tree, summed at one moment, holds at least 100 + 50 MiB =
+ * 153600 KiB.
+ */
+static void test_tree_rss(void **state)
+{
+    (void)state;
+    char exe[4096], cmd[9000], dir[] = "/tmp/rundown-test-tree-XXXXXX";
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    assert_true(n > 0);
+    exe[n] = '\0';
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "'%s' --hold 100 '%s' & '%s' --hold 50 '%s' & wait", exe, dir,
+             exe, dir);
+    char *argv[] = {"sh", "-c", cmd, NULL};
+    struct rd_recordset set;
+    struct rd_record *r;
+    double single, tree;
+    run_cmd(argv, 60, NULL, NULL, &set, &r);
+    assert_string_equal(r->status, "ok");
+    assert_true(rd_record_metric(r, "max_rss_kib", &single));
+    assert_true(rd_record_metric(r, "tree_rss_peak_kib", &tree));
+    assert_true(single >= 102400 && single < 102400 + 30 * 1024);
+    assert_true(tree >= 153600);
+    assert_non_null(strstr(rd_record_info(r, "tree_rss_method"), "every 20 ms"));
+    assert_true(atoi(rd_record_info(r, "tree_rss_samples")) >= 10);
+    rd_recordset_release(&set);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+
+    /* Sampling off: no tree figure rather than a wrong one. */
+    struct rd_diag d;
+    rd_diag_init(&d, NULL);
+    rd_recordset_init(&set);
+    r = rd_recordset_add(&set);
+    assert_int_equal(rd_record_set(r, &r->workload, "w"), RD_OK);
+    char *t[] = {"true", NULL};
+    struct rd_command_spec spec = {.argv = t, .sample_ms = -1};
+    assert_int_equal(rd_runner_command(&spec, r, &d), RD_OK);
+    assert_false(rd_record_metric(r, "tree_rss_peak_kib", &tree));
+    assert_null(rd_record_info(r, "tree_rss_method"));
+    rd_recordset_release(&set);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 4 && strcmp(argv[1], "--hold") == 0)
+        return hold_memory(argv[2], argv[3]);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ok_with_metrics),
         cmocka_unit_test(test_failed_and_timeout),
         cmocka_unit_test(test_logs),
         cmocka_unit_test(test_slug_and_copy),
         cmocka_unit_test(test_env),
+        cmocka_unit_test(test_tree_rss),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

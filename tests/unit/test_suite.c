@@ -71,8 +71,32 @@ static void test_matrix_order_exclude_include(void **state)
     }
     assert_string_equal(w->primary_metric, "wall_ms");
     assert_string_equal(w->primary_better, "lower");
-    assert_string_equal(w->tie_breaker, "max_rss_kib");
+    assert_string_equal(w->tie_breaker, "tree_rss_peak_kib");
+    assert_null(w->metric_better);
     assert_int_equal(w->runs, 10);
+    rd_suite_release(&s);
+}
+
+/* 'better' gives directions: stored sorted as info.metric_better, and the
+ * direction of a primary metric that has none of its own. */
+static void test_better(void **state)
+{
+    (void)state;
+    struct rd_suite s;
+    struct rd_diag d;
+    assert_int_equal(parse(&s, mk("", "{\"name\":\"w\",\"class\":\"cpu\",\"command\":\"true\","
+        "\"primary\":\"score\",\"better\":{\"score\":\"higher\",\"lag\":\"lower\"}}"), &d),
+        RD_OK);
+    const struct rd_suite_workload *w = &s.workloads[0];
+    assert_string_equal(w->primary_metric, "score");
+    assert_string_equal(w->primary_better, "higher");
+    assert_string_equal(w->metric_better, "lag=lower,score=higher");
+    struct rd_recordset set;
+    rd_recordset_init(&set);
+    struct rd_record *r = rd_recordset_add(&set);
+    assert_int_equal(rd_suite_record(&s, 0, 0, r), RD_OK);
+    assert_string_equal(rd_record_info(r, "metric_better"), "lag=lower,score=higher");
+    rd_recordset_release(&set);
     rd_suite_release(&s);
 }
 
@@ -184,6 +208,12 @@ static void test_errors(void **state)
     expect_error("", w, "the name is used by another workload");
     snprintf(w, sizeof w, "{\"name\":\"w\",%s,\"primary\":\"requests\"}", cpu);
     expect_error("", w, "say whether lower or higher is better");
+    snprintf(w, sizeof w, "{\"name\":\"w\",%s,\"better\":{\"calc\":\"up\"}}", cpu);
+    expect_error("", w, "expected 'better.calc' to be \"lower\" or \"higher\"");
+    snprintf(w, sizeof w, "{\"name\":\"w\",%s,\"better\":{\"Calc\":\"lower\"}}", cpu);
+    expect_error("", w, "expected 'better.Calc' to be");
+    snprintf(w, sizeof w, "{\"name\":\"w\",%s,\"better\":[\"calc\"]}", cpu);
+    expect_error("", w, "expected 'better' to be an object");
     snprintf(w, sizeof w, "{\"name\":\"w\",%s,\"matrix\":{\"a\":[\"x\",\"y\"]},"
                           "\"exclude\":[{\"a\":\"x\"},{\"a\":\"y\"}]}", cpu);
     expect_error("", w, "'exclude' removes every config");
@@ -505,6 +535,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_matrix_order_exclude_include),
+        cmocka_unit_test(test_better),
         cmocka_unit_test(test_expand_runtime_cmd),
         cmocka_unit_test(test_expand_shell_quotes),
         cmocka_unit_test(test_server_defaults_and_url),

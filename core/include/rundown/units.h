@@ -55,4 +55,20 @@ rd_status rd_parse_count(const char *s, size_t len, double *out);
 /** A percentage "75.00%" (the % is required); returns 75.0. */
 rd_status rd_parse_percent(const char *s, size_t len, double *out);
 
+/**
+ * Splits "4.2ms", "4.2 ms" or "12" into the number (a plain decimal or a
+ * NaN spelling, as rd_parse_double takes it) and the unit after it, glued
+ * or after blanks (unit_len 0: none). The unit is one token: "4.2 m s" is
+ * an error.
+ */
+rd_status rd_split_number_unit(const char *s, size_t len, const char **num, size_t *num_len,
+                               const char **unit, size_t *unit_len);
+
+/**
+ * The number of rd_parse_double times 10^shift times mult, the power of
+ * ten applied to the decimal text before it is rounded once ("4.2" with
+ * shift 3 is exactly 4200); NaN stays NaN; overflow to infinity is an error.
+ */
+rd_status rd_parse_scaled(const char *s, size_t len, int shift, double mult, double *out);
+
 #endif

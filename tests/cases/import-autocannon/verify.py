@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent check of the autocannon golden cases (not run by ctest).
+"""Independent check of the autocannon golden cases (run by tests/sh/import_verify.sh).
 
 Recomputes every metric of each expected.out from the raw tool output with
 Python's json module and a separate regex reader of the text tables, using
@@ -14,7 +14,7 @@ from decimal import Decimal
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, '..', 'import-common'))
-from importcheck import check_cases, load_verdict
+from importcheck import check_cases, load_record
 PCT = ['p0_001', 'p0_01', 'p0_1', 'p1', 'p2_5', 'p10', 'p25', 'p50', 'p75', 'p90',
        'p97_5', 'p99', 'p99_9', 'p99_99', 'p99_999']
 RPCT = ['p1', 'p2_5', 'p50', 'p97_5']
@@ -47,10 +47,9 @@ def from_json(o):
     m['bytes_total'] = o['throughput']['total']
     info['url'] = o['url']
     # errors are connect errors plus timeouts
-    st, why = load_verdict(requests=o['requests'].get('total'), ok_2xx=o.get('2xx'),
-                           connect=max(o['errors'] - o['timeouts'], 0), timeout=o['timeouts'],
-                           non_2xx=o['non2xx'], failed=[('mismatched responses', o['mismatches'])])
-    return {'metrics': m, 'info': info, 'status': st, 'failure': why}
+    return load_record(m, info, requests=o['requests'].get('total'), ok_2xx=o.get('2xx'),
+                       connect=max(o['errors'] - o['timeouts'], 0), timeout=o['timeouts'],
+                       non_2xx=o['non2xx'], responses=[('mismatched responses', o['mismatches'])])
 
 SI = {'B': 1, 'kB': 1e3, 'MB': 1e6, 'GB': 1e9}
 
@@ -110,10 +109,17 @@ def from_text(t):
     # Rounded footer counts ("2k errors (1k timeouts)") are shown as printed.
     e, t = errors_line
     rounded = e.endswith('k') or t.endswith('k')
-    st, why = load_verdict(requests=0 if m['rps'] == 0 else None, non_2xx=m.get('non_2xx', 0),
-                           connect=0 if rounded else int(e) - int(t), timeout=0 if rounded else int(t),
-                           failed=[('socket errors', f'{e} ({t} timeouts)')] if rounded else [])
-    return {'metrics': m, 'info': info, 'status': st, 'failure': why}
+    # Completed requests: the exact "A 2xx responses, B non 2xx" line.
+    done = m['status_2xx'] + m['non_2xx'] if 'status_2xx' in m else None
+    if m['rps'] == 0:
+        done = 0
+    kilo = lambda tok: float(tok[:-1]) * 1000 if tok.endswith('k') else int(tok)
+    # Without response counts the exact "N requests in" are the attempts.
+    sent = m.get('requests_sent') if 'status_2xx' not in m else None
+    return load_record(m, info, requests=done, ok_2xx=m.get('status_2xx'), attempted=sent,
+                       non_2xx=m.get('non_2xx', 0),
+                       connect=0 if rounded else int(e) - int(t), timeout=0 if rounded else int(t),
+                       failed=[('socket errors', kilo(e), f'{e} ({t} timeouts)')] if rounded else [])
 
 def expect(path, args):
     raw = open(path, encoding='utf-8-sig').read().replace('\r\n', '\n')

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent check of the bombardier golden cases (not run by ctest).
+"""Independent check of the bombardier golden cases (run by tests/sh/import_verify.sh).
 
 JSON: latency microseconds -> ms by a decimal shift (212518.7 us =
 212.5187 ms; 1.1670304331027067e+06 us = 1167.0304331027067 ms), rps as
@@ -15,7 +15,7 @@ import json, os, re, sys
 from decimal import Decimal
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, '..', 'import-common'))
-from importcheck import check_cases, load_verdict
+from importcheck import check_cases, load_record
 def shift(x, k): return float(Decimal(repr(float(x))).scaleb(k))
 def dur(t):
     n, u = re.fullmatch(r'([0-9.]+)(us|ms|s|m|h)', t).groups()
@@ -30,7 +30,8 @@ def common(m, have_stats):
     m['requests'] = sum(c) + m['others']; m['non_2xx'] = c[0] + c[2] + c[3] + c[4]
     # Errors of no known kind, and others beyond the errors listed, are "other".
     other = m['errors'] - m['errors_timeout'] - m['errors_connect'] + max(m['others'] - m['errors'], 0)
-    return load_verdict(requests=m['requests'], ok_2xx=c[1], connect=m['errors_connect'],
+    # The judge's completed requests have a status; the others failed.
+    return dict(requests=sum(c), ok_2xx=c[1], connect=m['errors_connect'],
                         timeout=m['errors_timeout'], other=other, non_2xx=m['non_2xx'],
                         reasons=[] if have_stats else ['no latency or request rate statistics'])
 def from_json(o):
@@ -72,6 +73,6 @@ def from_text(t):
 def expect(path, args):
     raw = open(path, encoding='utf-8-sig').read().replace('\r\n', '\n')
     js = [l for l in raw.split('\n') if l.startswith('{')]
-    m, (st, why) = from_json(json.loads(js[0])) if js else from_text(raw)
-    return [{'metrics': m, 'status': st, 'failure': why}]
+    m, verdict = from_json(json.loads(js[0])) if js else from_text(raw)
+    return [load_record(m, **verdict)]
 check_cases(HERE, expect)

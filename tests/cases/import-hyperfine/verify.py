@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent check of the hyperfine golden cases (not run by ctest).
+"""Independent check of the hyperfine golden cases (run by tests/sh/import_verify.sh).
 
 For every case with an expected.out, re-reads the raw --export-json file with
 Python's json module and recomputes each run record: wall_ms = times[j] x 1000

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent check of the oha golden cases (not run by ctest).
+"""Independent check of the oha golden cases (run by tests/sh/import_verify.sh).
 
 Recomputes each record from the raw JSON with Python: seconds -> ms exactly
 in decimal (Decimal(repr(s)) * 1000, rounded once), null -> null, status
@@ -12,7 +12,7 @@ import json, os, sys
 from decimal import Decimal
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, '..', 'import-common'))
-from importcheck import check_cases, load_verdict
+from importcheck import check_cases, load_record
 def ms(x): return None if x is None else float(Decimal(repr(float(x))) * 1000)
 def frag(k): return k.replace('.', '_')
 def expect(o):
@@ -42,8 +42,10 @@ def expect(o):
     m['errors_timeout'] = sum(v for k, v in errs.items() if 'timeout' in k)
     m['errors_connect'] = sum(v for k, v in errs.items() if 'refused' in k or 'onnect' in k)
     m['aborted_deadline'] = ab
-    st, why = load_verdict(requests=m['requests'], ok_2xx=ok, connect=m['errors_connect'],
-                           timeout=m['errors_timeout'],
-                           other=m['errors'] - m['errors_connect'] - m['errors_timeout'], non_2xx=non)
-    return [{'metrics': m, 'status': st, 'failure': why}]
+    # The judge's completed requests are the responses; deadline cut-offs
+    # are neither failures nor attempts.
+    return [load_record(m, requests=ok + non, ok_2xx=ok, connect=m['errors_connect'],
+                        timeout=m['errors_timeout'],
+                        other=m['errors'] - m['errors_connect'] - m['errors_timeout'],
+                        non_2xx=non)]
 check_cases(HERE, lambda path, args: expect(json.load(open(path, encoding='utf-8-sig'))))
