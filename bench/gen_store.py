@@ -50,7 +50,9 @@ def main():
         base_lat = math.log(1.0) + rng.random() * math.log(50.0)
         row = []
         for c in range(a.configs):
-            step = (c // 2) * 0.03
+            # The steps repeat after 1000 configs (the same bytes as
+            # before for fewer), so 10^5 configs stay finite numbers.
+            step = (c // 2 % 500) * 0.03
             row.append((base_wall + step, base_rss + (c % 3) * 0.1,
                         base_rps - step, base_lat + (c % 4) * 0.05))
         params.append(row)

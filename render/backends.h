@@ -20,12 +20,18 @@ enum rd_chart_kind {
     RD_CHART_SCALING   /* mean against a numeric label */
 };
 
+/** The most configs one chart draws; a workload with more shows these
+ *  many, chosen by mean, and the chart's title says so. */
+#define RD_CHART_MAX_CONFIGS 50
+
 struct rd_chart {
     size_t workload;
     enum rd_chart_kind kind;
     const char *key;    /* the numeric label of a scaling chart */
     char *stem;         /* file name without extension, sanitised, unique */
     char *title;        /* plain text; escape for the destination */
+    size_t *configs;    /* the configs drawn (indexes into the workload's, in order) */
+    size_t nconfigs;
 };
 
 struct rd_chart_plan {

@@ -46,59 +46,146 @@ const char *const rd_latency_metrics[] = {
 };
 const double rd_latency_pcts[] = { 50, 75, 90, 99 };
 
-static bool has_latency(const struct rd_rworkload *w)
+/* The configs a chart draws are some of its workload's; these helpers
+ * look at those only, since a chart is planned for what it will show. */
+
+static bool has_latency(const struct rd_rworkload *w, const size_t *idx, size_t n)
 {
-    for (size_t i = 0; i < w->nconfigs; i++)
+    for (size_t i = 0; i < n; i++)
         for (size_t k = 0; rd_latency_metrics[k]; k++)
-            if (isfinite(rd_config_mean(&w->configs[i], rd_latency_metrics[k])))
+            if (isfinite(rd_config_mean(&w->configs[idx[i]], rd_latency_metrics[k])))
                 return true;
     return false;
 }
 
 /* The most per-run values a config has, 0 when none has any. */
-static size_t most_values(const struct rd_rworkload *w)
+static size_t most_values(const struct rd_rworkload *w, const size_t *idx, size_t n)
 {
     size_t most = 0;
-    for (size_t i = 0; i < w->nconfigs; i++) {
-        size_t n = rd_primary(&w->configs[i])->nvalues;
-        if (n > most)
-            most = n;
+    for (size_t i = 0; i < n; i++) {
+        size_t v = rd_primary(&w->configs[idx[i]])->nvalues;
+        if (v > most)
+            most = v;
     }
     return most;
 }
 
 /* gnuplot stops with "all points undefined" on a chart without one number. */
-static bool has_means(const struct rd_rworkload *w)
+static bool has_means(const struct rd_rworkload *w, const size_t *idx, size_t n)
 {
-    for (size_t i = 0; i < w->nconfigs; i++)
-        if (isfinite(rd_primary(&w->configs[i])->mean))
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(rd_primary(&w->configs[idx[i]])->mean))
             return true;
     return false;
 }
 
+/* The configs a chart of w draws. */
+struct selection {
+    size_t *idx;       /* ascending */
+    size_t n;
+    size_t of;         /* the workload's configs */
+    const char *rule;  /* how they were picked, when n < of */
+};
+
 static rd_status plan_add(struct rd_chart_plan *p, size_t *cap, size_t wi,
                           enum rd_chart_kind kind, const char *key,
-                          struct rd_buf *stem, struct rd_buf *title)
+                          const struct selection *sel, struct rd_buf *stem,
+                          struct rd_buf *title)
 {
     RD_TRY(RD_ARRAY_GROW(p->items, *cap, p->n + 1));
     /* Two label keys may sanitise alike ("a b", "a_b"): keep stems unique. */
     if (rd_name_unique(stem, 2, p->items, p->n, sizeof *p->items,
                        offsetof(struct rd_chart, stem)) != RD_OK)
         return RD_ERR_NOMEM;
+    /* The caption must say when not every config is drawn. */
+    if (sel->n < sel->of)
+        RD_TRY(rd_buf_addf(title, " (%zu of %zu configs: %s)", sel->n, sel->of, sel->rule));
     struct rd_chart *c = &p->items[p->n];
     c->workload = wi;
     c->kind = kind;
     c->key = key;
     c->stem = strdup(stem->ptr);
     c->title = strdup(title->ptr);
-    if (!c->stem || !c->title) {
+    c->configs = malloc((sel->n ? sel->n : 1) * sizeof *c->configs);
+    c->nconfigs = sel->n;
+    if (!c->stem || !c->title || !c->configs) {
         free(c->stem);
         free(c->title);
+        free(c->configs);
         return RD_ERR_NOMEM;
     }
+    memcpy(c->configs, sel->idx, sel->n * sizeof *c->configs);
     p->n++;
     rd_buf_reset(stem);
     rd_buf_reset(title);
+    return RD_OK;
+}
+
+/* A config's place in the order the charts pick from: defined means
+ * before undefined ones, the better mean first (the lower without a
+ * direction), then the analysis's order. */
+struct ranked {
+    double key;
+    size_t i;
+};
+
+static int cmp_ranked(const void *x, const void *y)
+{
+    const struct ranked *a = x, *b = y;
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+static int cmp_size(const void *x, const void *y)
+{
+    size_t a = *(const size_t *)x, b = *(const size_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* Every config of w, or past RD_CHART_MAX_CONFIGS the recommended one,
+ * the best one and then the best means: a chart of 10^5 bars shows
+ * nothing and makes an SVG no browser opens. */
+static rd_status select_configs(const struct rd_rworkload *w, struct selection *sel)
+{
+    sel->n = 0;
+    sel->of = w->nconfigs;
+    sel->rule = w->better == RD_BETTER_NONE ? "the lowest means" : "the best by mean";
+    sel->idx = malloc((w->nconfigs ? w->nconfigs : 1) * sizeof *sel->idx);
+    if (!sel->idx)
+        return RD_ERR_NOMEM;
+    if (w->nconfigs <= RD_CHART_MAX_CONFIGS) {
+        for (size_t i = 0; i < w->nconfigs; i++)
+            sel->idx[sel->n++] = i;
+        return RD_OK;
+    }
+    struct ranked *rk = malloc(w->nconfigs * sizeof *rk);
+    bool *taken = calloc(w->nconfigs, sizeof *taken);
+    if (!rk || !taken) {
+        free(rk);
+        free(taken);
+        return RD_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < w->nconfigs; i++) {
+        double m = rd_primary(&w->configs[i])->mean;
+        rk[i].key = !isfinite(m) ? INFINITY : w->better == RD_BETTER_HIGHER ? -m : m;
+        rk[i].i = i;
+    }
+    qsort(rk, w->nconfigs, sizeof *rk, cmp_ranked);
+    int first[] = { w->recommended, w->best };
+    for (size_t k = 0; k < 2; k++)
+        if (first[k] >= 0 && !taken[first[k]]) {
+            taken[first[k]] = true;
+            sel->idx[sel->n++] = (size_t)first[k];
+        }
+    for (size_t k = 0; k < w->nconfigs && sel->n < RD_CHART_MAX_CONFIGS; k++)
+        if (!taken[rk[k].i]) {
+            taken[rk[k].i] = true;
+            sel->idx[sel->n++] = rk[k].i;
+        }
+    qsort(sel->idx, sel->n, sizeof *sel->idx, cmp_size);
+    free(rk);
+    free(taken);
     return RD_OK;
 }
 
@@ -112,15 +199,19 @@ rd_status rd_chart_plan_make(const struct rd_report *r, struct rd_chart_plan *p)
         const struct rd_rworkload *w = &r->workloads[wi];
         if (!w->metric || w->nconfigs == 0)
             continue;
+        struct selection sel;
+        st = select_configs(w, &sel);
+        if (st != RD_OK)
+            break;
         double conf = isfinite(r->confidence) ? r->confidence * 100 : 95;
-        bool means = has_means(w);
-        size_t most = most_values(w);
+        bool means = has_means(w, sel.idx, sel.n);
+        size_t most = most_values(w, sel.idx, sel.n);
         if (means) {
             st = rd_buf_addf(&stem, "%s-means", w->file);
             if (st == RD_OK)
                 st = rd_buf_addf(&title, "%s: mean %s with %g %% CI", w->name, w->metric, conf);
             if (st == RD_OK)
-                st = plan_add(p, &cap, wi, RD_CHART_MEANS, NULL, &stem, &title);
+                st = plan_add(p, &cap, wi, RD_CHART_MEANS, NULL, &sel, &stem, &title);
         }
         if (st == RD_OK && most > 0) {
             st = rd_buf_addf(&stem, "%s-runs", w->file);
@@ -131,14 +222,14 @@ rd_status rd_chart_plan_make(const struct rd_report *r, struct rd_chart_plan *p)
                 st = rd_buf_addf(&title, " (over %d runs: %d evenly spaced quantiles)",
                                  RD_RUNS_MAX_POINTS, RD_RUNS_MAX_POINTS);
             if (st == RD_OK)
-                st = plan_add(p, &cap, wi, RD_CHART_RUNS, NULL, &stem, &title);
+                st = plan_add(p, &cap, wi, RD_CHART_RUNS, NULL, &sel, &stem, &title);
         }
-        if (st == RD_OK && has_latency(w)) {
+        if (st == RD_OK && has_latency(w, sel.idx, sel.n)) {
             st = rd_buf_addf(&stem, "%s-latency", w->file);
             if (st == RD_OK)
                 st = rd_buf_addf(&title, "%s: latency percentiles (mean of runs)", w->name);
             if (st == RD_OK)
-                st = plan_add(p, &cap, wi, RD_CHART_LATENCY, NULL, &stem, &title);
+                st = plan_add(p, &cap, wi, RD_CHART_LATENCY, NULL, &sel, &stem, &title);
         }
         for (size_t k = 0; k < w->nkeys && st == RD_OK && means; k++) {
             if (!rd_label_numeric(w, w->keys[k]))
@@ -149,8 +240,9 @@ rd_status rd_chart_plan_make(const struct rd_report *r, struct rd_chart_plan *p)
             if (st == RD_OK)
                 st = rd_buf_addf(&title, "%s: mean %s against %s", w->name, w->metric, w->keys[k]);
             if (st == RD_OK)
-                st = plan_add(p, &cap, wi, RD_CHART_SCALING, w->keys[k], &stem, &title);
+                st = plan_add(p, &cap, wi, RD_CHART_SCALING, w->keys[k], &sel, &stem, &title);
         }
+        free(sel.idx);
     }
     rd_buf_release(&stem);
     rd_buf_release(&title);
@@ -164,6 +256,7 @@ void rd_chart_plan_release(struct rd_chart_plan *p)
     for (size_t i = 0; i < p->n; i++) {
         free(p->items[i].stem);
         free(p->items[i].title);
+        free(p->items[i].configs);
     }
     free(p->items);
     memset(p, 0, sizeof *p);
@@ -208,18 +301,26 @@ static rd_status gp_common(struct rd_buf *g, const struct rd_chart *c, const cha
     return st;
 }
 
-/* xtics naming each config at 0, 1, 2, ... */
-static rd_status gp_xtics(struct rd_buf *g, const struct rd_rworkload *w)
+/* The i-th config chart c draws. */
+static const struct rd_rconfig *drawn(const struct rd_rworkload *w, const struct rd_chart *c,
+                                      size_t i)
+{
+    return &w->configs[c->configs[i]];
+}
+
+/* xtics naming each config drawn at 0, 1, 2, ... */
+static rd_status gp_xtics(struct rd_buf *g, const struct rd_rworkload *w,
+                          const struct rd_chart *c)
 {
     rd_status st = rd_buf_addstr(g, "set xtics (");
     size_t longest = 0;
-    for (size_t i = 0; i < w->nconfigs; i++)
-        if (strlen(w->configs[i].name) > longest)
-            longest = strlen(w->configs[i].name);
-    for (size_t i = 0; i < w->nconfigs && st == RD_OK; i++) {
+    for (size_t i = 0; i < c->nconfigs; i++)
+        if (strlen(drawn(w, c, i)->name) > longest)
+            longest = strlen(drawn(w, c, i)->name);
+    for (size_t i = 0; i < c->nconfigs && st == RD_OK; i++) {
         if (i)
             st = rd_buf_addstr(g, ", ");
-        if (st == RD_OK) st = gp_str(g, w->configs[i].name);
+        if (st == RD_OK) st = gp_str(g, drawn(w, c, i)->name);
         if (st == RD_OK) st = rd_buf_addf(g, " %zu", i);
     }
     if (st == RD_OK)
@@ -227,7 +328,7 @@ static rd_status gp_xtics(struct rd_buf *g, const struct rd_rworkload *w)
          * to the left of its tic: the first one must fit in the margin. */
         st = rd_buf_addf(g, ") rotate by 30 right noenhanced\nset xrange [-0.7:%g]\n"
                             "set lmargin %zu\n",
-                         (double)w->nconfigs - 0.3,
+                         (double)c->nconfigs - 0.3,
                          longest * 87 / 100 > 16 ? (longest * 87 / 100 < 48 ? longest * 87 / 100 : 48) : 16);
     return st;
 }
@@ -237,6 +338,37 @@ static rd_status gp_ylabel(struct rd_buf *b, const char *metric)
     struct rd_metric_def def;
     rd_metric_describe(metric, &def);
     return rd_buf_addf(b, "%s (%s)", metric, def.unit ? def.unit : "");
+}
+
+/* The span of the numbers a chart plots, for its y range. */
+struct span {
+    double lo, hi;  /* NaN until a finite value is seen */
+};
+
+static void span_add(struct span *sp, double v)
+{
+    if (!isfinite(v))
+        return;
+    if (!(sp->lo <= v))
+        sp->lo = v;
+    if (!(sp->hi >= v))
+        sp->hi = v;
+}
+
+static void span_add_stats(struct span *sp, const struct rd_rstats *s)
+{
+    span_add(sp, s->mean);
+    span_add(sp, s->ci_low);
+    span_add(sp, s->ci_high);
+}
+
+/* "set yrange" with zero on the side the values are not: bars grow from
+ * zero, so a range that starts at 0 hides every negative bar, and one
+ * with no value inside it makes gnuplot stop ("empty y range"). */
+static rd_status gp_yrange(struct rd_buf *g, const struct span *sp)
+{
+    const char *range = !(sp->lo < 0) ? "[0:*]" : !(sp->hi > 0) ? "[*:0]" : "[*:*]";
+    return rd_buf_addf(g, "set yrange %s\n", range);
 }
 
 /* The file reference: 'stem.ext'.rd_suffix */
@@ -251,9 +383,11 @@ static rd_status chart_means(const struct rd_report *r, const struct rd_rworkloa
     rd_status st = dat_comment(dat, "# ", c->title);
     if (st == RD_OK)
         st = rd_buf_addstr(dat, "# index\tmean\tci_low\tci_high\tcolour\n");
-    for (size_t i = 0; i < w->nconfigs && st == RD_OK; i++) {
-        const struct rd_rconfig *rc = &w->configs[i];
+    struct span sp = { NAN, NAN };
+    for (size_t i = 0; i < c->nconfigs && st == RD_OK; i++) {
+        const struct rd_rconfig *rc = drawn(w, c, i);
         const struct rd_rstats *s = rd_primary(rc);
+        span_add_stats(&sp, s);
         st = dat_comment(dat, "# ", rc->name);
         if (st == RD_OK) st = rd_buf_addf(dat, "%zu\t", i);
         if (st == RD_OK) st = dat_num(dat, s->mean);
@@ -268,9 +402,11 @@ static rd_status chart_means(const struct rd_report *r, const struct rd_rworkloa
     if (st == RD_OK) st = gp_ylabel(&yl, w->metric);
     if (st == RD_OK) st = gp_common(g, c, yl.ptr);
     rd_buf_release(&yl);
-    if (st == RD_OK) st = gp_xtics(g, w);
+    if (st == RD_OK) st = gp_xtics(g, w, c);
+    if (st == RD_OK) st = rd_buf_addstr(g, "set key off\n");
+    if (st == RD_OK) st = gp_yrange(g, &sp);
     if (st == RD_OK)
-        st = rd_buf_addstr(g, "set key off\nset yrange [0:*]\nset boxwidth 0.6\n"
+        st = rd_buf_addstr(g, "set boxwidth 0.6\n"
                               "set style fill solid 0.7 border lc rgb '#333333'\nplot ");
     if (st == RD_OK) st = gp_file(g, c->stem, "dat");
     if (st == RD_OK)
@@ -314,8 +450,8 @@ static rd_status chart_runs(const struct rd_report *r, const struct rd_rworkload
                                 "block 1: index\tmean (drawn as a bar)\n");
     double *sorted = NULL;
     size_t cap = 0;
-    for (size_t i = 0; i < w->nconfigs && st == RD_OK; i++) {
-        const struct rd_rconfig *rc = &w->configs[i];
+    for (size_t i = 0; i < c->nconfigs && st == RD_OK; i++) {
+        const struct rd_rconfig *rc = drawn(w, c, i);
         const double *vals = NULL;
         size_t n = 0;
         st = config_values(rc, &sorted, &cap, &vals, &n);
@@ -341,16 +477,16 @@ static rd_status chart_runs(const struct rd_report *r, const struct rd_rworkload
     }
     free(sorted);
     if (st == RD_OK) st = rd_buf_addstr(dat, "\n\n");
-    for (size_t i = 0; i < w->nconfigs && st == RD_OK; i++) {
+    for (size_t i = 0; i < c->nconfigs && st == RD_OK; i++) {
         st = rd_buf_addf(dat, "%zu\t", i);
-        if (st == RD_OK) st = dat_num(dat, rd_primary(&w->configs[i])->mean);
+        if (st == RD_OK) st = dat_num(dat, rd_primary(drawn(w, c, i))->mean);
         if (st == RD_OK) st = rd_buf_addch(dat, '\n');
     }
     struct rd_buf yl = RD_BUF_INIT;
     if (st == RD_OK) st = gp_ylabel(&yl, w->metric);
     if (st == RD_OK) st = gp_common(g, c, yl.ptr);
     rd_buf_release(&yl);
-    if (st == RD_OK) st = gp_xtics(g, w);
+    if (st == RD_OK) st = gp_xtics(g, w, c);
     if (st == RD_OK) st = rd_buf_addstr(g, "set key off\nplot ");
     if (st == RD_OK) st = gp_file(g, c->stem, "dat");
     if (st == RD_OK)
@@ -368,14 +504,16 @@ static rd_status chart_latency(const struct rd_report *r, const struct rd_rworkl
     if (st == RD_OK)
         st = rd_buf_addstr(dat, "# one block per config: 100/(100-percentile)\tpercentile\t"
                                 "latency_ms\tci_low\tci_high\n");
-    for (size_t i = 0; i < w->nconfigs && st == RD_OK; i++) {
+    struct span sp = { NAN, NAN };
+    for (size_t i = 0; i < c->nconfigs && st == RD_OK; i++) {
         if (i)
             st = rd_buf_addstr(dat, "\n\n");
-        if (st == RD_OK) st = dat_comment(dat, "# ", w->configs[i].name);
+        if (st == RD_OK) st = dat_comment(dat, "# ", drawn(w, c, i)->name);
         for (size_t k = 0; rd_latency_metrics[k] && st == RD_OK; k++) {
-            const struct rd_rstats *s = rd_config_stats(&w->configs[i], rd_latency_metrics[k]);
+            const struct rd_rstats *s = rd_config_stats(drawn(w, c, i), rd_latency_metrics[k]);
             if (!s)
                 s = &rd_rstats_none;
+            span_add(&sp, s->mean);
             st = dat_num(dat, 100.0 / (100.0 - rd_latency_pcts[k]));
             if (st == RD_OK) st = rd_buf_addf(dat, "\t%g\t", rd_latency_pcts[k]);
             if (st == RD_OK) st = dat_num(dat, s->mean);
@@ -391,10 +529,11 @@ static rd_status chart_latency(const struct rd_report *r, const struct rd_rworkl
     if (st == RD_OK)
         st = rd_buf_addstr(g, "set logscale x\nset xrange [1.6:125]\n"
                               "set xtics ('p50' 2, 'p75' 4, 'p90' 10, 'p99' 100)\n"
-                              "set xlabel 'percentile'\nset yrange [0:*]\n"
-                              "set key top left noenhanced\nplot ");
-    for (size_t i = 0; i < w->nconfigs && st == RD_OK; i++) {
-        const struct rd_rconfig *rc = &w->configs[i];
+                              "set xlabel 'percentile'\n");
+    if (st == RD_OK) st = gp_yrange(g, &sp);
+    if (st == RD_OK) st = rd_buf_addstr(g, "set key top left noenhanced\nplot ");
+    for (size_t i = 0; i < c->nconfigs && st == RD_OK; i++) {
+        const struct rd_rconfig *rc = drawn(w, c, i);
         if (i)
             st = rd_buf_addstr(g, ", \\\n     ");
         if (st == RD_OK) st = gp_file(g, c->stem, "dat");
@@ -432,13 +571,13 @@ static int cmp_member(const void *a, const void *b)
 static rd_status chart_scaling(const struct rd_report *r, const struct rd_rworkload *w,
                                const struct rd_chart *c, struct rd_buf *dat, struct rd_buf *g)
 {
-    struct group *groups = calloc(w->nconfigs + 1, sizeof *groups);
+    struct group *groups = calloc(c->nconfigs + 1, sizeof *groups);
     size_t ng = 0;
     rd_status st = groups ? RD_OK : RD_ERR_NOMEM;
     struct rd_buf name = RD_BUF_INIT;
     /* Configs that differ only in the scaling label form one line. */
-    for (size_t i = 0; i < w->nconfigs && st == RD_OK; i++) {
-        const struct rd_rconfig *rc = &w->configs[i];
+    for (size_t i = 0; i < c->nconfigs && st == RD_OK; i++) {
+        const struct rd_rconfig *rc = drawn(w, c, i);
         rd_buf_reset(&name);
         for (size_t k = 0; k < w->nkeys && st == RD_OK; k++) {
             const char *v = rd_config_label(rc, w->keys[k]);
@@ -456,16 +595,17 @@ static rd_status chart_scaling(const struct rd_report *r, const struct rd_rworkl
             gi++;
         if (st == RD_OK && gi == ng) {
             groups[ng].name = strdup(name.ptr);
-            groups[ng].members = calloc(w->nconfigs, sizeof(size_t));
+            groups[ng].members = calloc(c->nconfigs, sizeof(size_t));
             groups[ng].runtime = rc->runtime;
             if (!groups[ng].name || !groups[ng].members)
                 st = RD_ERR_NOMEM;
             ng++;
         }
         if (st == RD_OK)
-            groups[gi].members[groups[gi].n++] = i;
+            groups[gi].members[groups[gi].n++] = c->configs[i];
     }
     rd_buf_release(&name);
+    struct span sp = { NAN, NAN };
     if (st == RD_OK) st = dat_comment(dat, "# ", c->title);
     if (st == RD_OK)
         st = rd_buf_addstr(dat, "# one block per line: label value\tmean\tci_low\tci_high\n");
@@ -479,6 +619,7 @@ static rd_status chart_scaling(const struct rd_report *r, const struct rd_rworkl
         for (size_t m = 0; m < groups[gi].n && st == RD_OK; m++) {
             const struct rd_rconfig *rc = &w->configs[groups[gi].members[m]];
             const struct rd_rstats *s = rd_primary(rc);
+            span_add_stats(&sp, s);
             st = dat_num(dat, label_value(rc, c->key));
             if (st == RD_OK) st = rd_buf_addch(dat, '\t');
             if (st == RD_OK) st = dat_num(dat, s->mean);
@@ -497,10 +638,10 @@ static rd_status chart_scaling(const struct rd_report *r, const struct rd_rworkl
     if (st == RD_OK) st = gp_str(g, c->key);
     /* Tics at the measured values only: 3 workers is not a thing here. */
     if (st == RD_OK) st = rd_buf_addstr(g, " noenhanced\nset xtics (");
-    double *xs = calloc(w->nconfigs + 1, sizeof *xs);
+    double *xs = calloc(c->nconfigs + 1, sizeof *xs);
     size_t nx = 0;
-    for (size_t i = 0; xs && i < w->nconfigs; i++) {
-        double x = label_value(&w->configs[i], c->key);
+    for (size_t i = 0; xs && i < c->nconfigs; i++) {
+        double x = label_value(drawn(w, c, i), c->key);
         bool seen = false;
         for (size_t k = 0; k < nx; k++)
             if (xs[k] == x)
@@ -515,8 +656,9 @@ static rd_status chart_scaling(const struct rd_report *r, const struct rd_rworkl
     }
     free(xs);
     if (st == RD_OK)
-        st = rd_buf_addstr(g, ")\nset offsets graph 0.05, graph 0.05, 0, 0\n"
-                              "set yrange [0:*]\nset key outside right top noenhanced\nplot ");
+        st = rd_buf_addstr(g, ")\nset offsets graph 0.05, graph 0.05, 0, 0\n");
+    if (st == RD_OK) st = gp_yrange(g, &sp);
+    if (st == RD_OK) st = rd_buf_addstr(g, "set key outside right top noenhanced\nplot ");
     for (size_t gi = 0; gi < ng && st == RD_OK; gi++) {
         if (gi)
             st = rd_buf_addstr(g, ", \\\n     ");

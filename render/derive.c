@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,10 +86,16 @@ const char *rd_other_role(const struct rd_rworkload *w)
 
 int rd_workload_find(const struct rd_rworkload *w, const char *id)
 {
-    for (size_t i = 0; id && i < w->nconfigs; i++)
-        if (strcmp(w->configs[i].id, id) == 0)
-            return (int)i;
-    return -1;
+    const int64_t *i = id ? rd_strmap_find(&w->config_ids, id) : NULL;
+    return i ? (int)*i : -1;
+}
+
+/* The key of the pair of configs i and j in w->pair_index: both indexes,
+ * the lower first, so that either order finds it. */
+static void pair_key(int i, int j, uint32_t key[2])
+{
+    key[0] = (uint32_t)(i < j ? i : j);
+    key[1] = (uint32_t)(i < j ? j : i);
 }
 
 const char *rd_workload_config_name(const struct rd_rworkload *w, const char *id)
@@ -101,20 +108,17 @@ const struct rd_rpair *rd_workload_pair(const struct rd_rworkload *w, const char
                                         const char *b, bool *swapped)
 {
     *swapped = false;
-    if (!w->tests || !a || !b)
+    int ia = rd_workload_find(w, a), ib = rd_workload_find(w, b);
+    if (!w->tests || ia < 0 || ib < 0)
         return NULL;
-    for (size_t i = 0; i < w->tests->npairs; i++) {
-        const struct rd_rpair *p = &w->tests->pairs[i];
-        if (!p->a || !p->b)
-            continue;
-        if (strcmp(p->a, a) == 0 && strcmp(p->b, b) == 0)
-            return p;
-        if (strcmp(p->a, b) == 0 && strcmp(p->b, a) == 0) {
-            *swapped = true;
-            return p;
-        }
-    }
-    return NULL;
+    uint32_t key[2];
+    pair_key(ia, ib, key);
+    const int64_t *at = rd_strmap_findn(&w->pair_index, (const char *)key, sizeof key);
+    if (!at)
+        return NULL;
+    const struct rd_rpair *p = &w->tests->pairs[*at];
+    *swapped = strcmp(p->a, a) != 0;
+    return p;
 }
 
 rd_status rd_tied_text(const struct rd_rworkload *w, struct rd_buf *out)
@@ -142,8 +146,16 @@ rd_status rd_tied_text(const struct rd_rworkload *w, struct rd_buf *out)
 
 const char *rd_runtime_colour(const struct rd_report *r, int runtime)
 {
-    /* Known runtimes keep their colour whatever else is in the report, so
-     * two reports side by side agree; others take the palette in order. */
+    if (runtime < 0 || (size_t)runtime >= r->nruntimes)
+        return "#7f7f7f";
+    return r->runtime_colours[runtime];
+}
+
+/* Known runtimes keep their colour whatever else is in the report, so two
+ * reports side by side agree; others take the palette in order of
+ * appearance. */
+static void assign_colours(struct rd_report *r)
+{
     static const struct { const char *name, *colour; } known[] = {
         { "node", "#3c873a" }, { "deno", "#2b6cb0" }, { "bun", "#d9822b" },
     };
@@ -151,22 +163,15 @@ const char *rd_runtime_colour(const struct rd_report *r, int runtime)
         "#8e44ad", "#c0392b", "#16a085", "#b7950b", "#2c3e50", "#d35400",
         "#7d3c98", "#1abc9c",
     };
-    if (runtime < 0 || (size_t)runtime >= r->nruntimes)
-        return "#7f7f7f";
-    const char *name = r->runtimes[runtime];
-    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
-        if (strcmp(name, known[i].name) == 0)
-            return known[i].colour;
     size_t others = 0;
-    for (int i = 0; i < runtime; i++) {
-        bool is_known = false;
+    for (size_t i = 0; i < r->nruntimes; i++) {
+        r->runtime_colours[i] = NULL;
         for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
             if (strcmp(r->runtimes[i], known[k].name) == 0)
-                is_known = true;
-        if (!is_known)
-            others++;
+                r->runtime_colours[i] = known[k].colour;
+        if (!r->runtime_colours[i])
+            r->runtime_colours[i] = palette[others++ % (sizeof palette / sizeof palette[0])];
     }
-    return palette[others % (sizeof palette / sizeof palette[0])];
 }
 
 static bool parse_number(const char *s, double *out)
@@ -278,15 +283,43 @@ static rd_status config_name(struct rd_report *r, struct rd_rworkload *w,
     return (c->name = arena_buf(&r->arena, b)) ? RD_OK : RD_ERR_NOMEM;
 }
 
-/* The index of runtime 'name', added when new (runtimes has room for one
- * per config of the report). */
-static int runtime_index(struct rd_report *r, const char *name)
+/* The index of runtime 'name' in *out, added when new (runtimes has room
+ * for one per config of the report; 'seen' maps the names to indexes). */
+static rd_status runtime_index(struct rd_report *r, struct rd_strmap *seen, const char *name,
+                               int *out)
 {
-    for (size_t i = 0; i < r->nruntimes; i++)
-        if (strcmp(r->runtimes[i], name) == 0)
-            return (int)i;
-    r->runtimes[r->nruntimes] = name;
-    return (int)r->nruntimes++;
+    int64_t *slot;
+    int added;
+    RD_TRY(rd_strmap_slotn(seen, name, strlen(name), (int64_t)r->nruntimes, &slot, &added));
+    if (added)
+        r->runtimes[r->nruntimes++] = name;
+    *out = (int)*slot;
+    return RD_OK;
+}
+
+/* The lookups of model.h: config ids, and pairs by their two configs. A
+ * repeated id or pair keeps its first position, as a scan would find. */
+static rd_status index_workload(struct rd_rworkload *w)
+{
+    rd_strmap_init(&w->config_ids);
+    rd_strmap_init(&w->pair_index);
+    for (size_t i = 0; i < w->nconfigs; i++) {
+        int64_t *slot;
+        RD_TRY(rd_strmap_slotn(&w->config_ids, w->configs[i].id, strlen(w->configs[i].id),
+                               (int64_t)i, &slot, NULL));
+    }
+    for (size_t i = 0; w->tests && i < w->tests->npairs; i++) {
+        const struct rd_rpair *p = &w->tests->pairs[i];
+        int a = rd_workload_find(w, p->a), b = rd_workload_find(w, p->b);
+        if (a < 0 || b < 0)
+            continue;
+        uint32_t key[2];
+        int64_t *slot;
+        pair_key(a, b, key);
+        RD_TRY(rd_strmap_slotn(&w->pair_index, (const char *)key, sizeof key, (int64_t)i,
+                               &slot, NULL));
+    }
+    return RD_OK;
 }
 
 /* True when mean a beats mean b; an undefined mean never does. Without a
@@ -343,14 +376,15 @@ static rd_status unique_slug(struct rd_report *r, const char *text, const char *
 }
 
 static rd_status derive_workload(struct rd_report *r, size_t wi, const char **seen,
-                                 size_t *nseen, struct rd_buf *b)
+                                 size_t *nseen, struct rd_strmap *runtimes, struct rd_buf *b)
 {
     struct rd_rworkload *w = &r->workloads[wi];
     for (size_t i = 0; i < w->nconfigs; i++) {
         const char *rt = rd_config_label(&w->configs[i], "runtime");
         if (rt)
-            w->configs[i].runtime = runtime_index(r, rt);
+            RD_TRY(runtime_index(r, runtimes, rt, &w->configs[i].runtime));
     }
+    RD_TRY(index_workload(w));
     RD_TRY(collect_keys(r, w));
     for (size_t i = 0; i < w->nconfigs; i++)
         RD_TRY(config_name(r, w, &w->configs[i], b));
@@ -394,6 +428,8 @@ rd_status rd_report_derive(struct rd_report *r)
     if (!seen || !r->runtimes)
         return RD_ERR_NOMEM;
     struct rd_buf b = RD_BUF_INIT;
+    struct rd_strmap runtimes;
+    rd_strmap_init(&runtimes);
     size_t nseen = 0;
     rd_status st = RD_OK;
     const char *heading;
@@ -402,8 +438,14 @@ rd_status rd_report_derive(struct rd_report *r)
     for (size_t i = 0; i < 4 && st == RD_OK; i++)
         st = unique_slug(r, before[i], seen, &nseen, &b, &heading);
     for (size_t wi = 0; wi < r->nworkloads && st == RD_OK; wi++)
-        st = derive_workload(r, wi, seen, &nseen, &b);
+        st = derive_workload(r, wi, seen, &nseen, &runtimes, &b);
     rd_buf_release(&b);
+    rd_strmap_release(&runtimes);
+    r->runtime_colours = rd_arena_alloc(&r->arena, (r->nruntimes + 1) * sizeof *r->runtime_colours);
+    if (st == RD_OK && !r->runtime_colours)
+        st = RD_ERR_NOMEM;
+    if (st == RD_OK)
+        assign_colours(r);
     r->total_runs = count_runs(r);
     return st;
 }

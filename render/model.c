@@ -670,6 +670,10 @@ rd_status rd_report_load(struct rd_report *r, const char *path, struct rd_diag *
 
 void rd_report_release(struct rd_report *r)
 {
+    for (size_t i = 0; i < r->nworkloads; i++) {
+        rd_strmap_release(&r->workloads[i].config_ids);
+        rd_strmap_release(&r->workloads[i].pair_index);
+    }
     cJSON_Delete(r->doc);
     rd_arena_release(&r->arena);
     memset(r, 0, sizeof *r);

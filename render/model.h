@@ -34,6 +34,7 @@
 #include "rundown/metrics.h"
 #include "rundown/record.h"
 #include "rundown/status.h"
+#include "rundown/strmap.h"
 
 /** A name and its value: a config's label, a published figure's label. */
 struct rd_rlabel {
@@ -117,6 +118,11 @@ struct rd_rworkload {
                                (the best itself when it is not recommended), or -1 */
     const char *slug;       /* Markdown/HTML anchor, unique in the report */
     const char *file;       /* file-name stem for charts, unique */
+    /* Lookups the back ends make once per config or pair, so that a
+     * workload of 10^5 configs stays linear: config id -> first index,
+     * and the two config indexes of a pair (lower first) -> its first
+     * position in tests.pairs. */
+    struct rd_strmap config_ids, pair_index;
 };
 
 /**
@@ -172,6 +178,7 @@ struct rd_report {
     size_t nworkloads;
     /* derived */
     const char **runtimes;         /* distinct runtime labels, first-seen order */
+    const char **runtime_colours;  /* "#rrggbb" of each runtime */
     size_t nruntimes;
     long total_runs;               /* measured runs counted from n, or -1 */
     struct rd_arena arena;

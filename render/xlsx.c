@@ -375,7 +375,16 @@ static rd_status sheet_workload(struct book *b, const struct rd_report *r,
      * has no custom error-bar ranges, so the CI is drawn as high-low lines
      * between the "CI low" and "CI high" series, which is what Excel's own
      * stock charts do. */
-    if (w->nconfigs > 0 && w->metric) {
+    if (w->nconfigs > RD_CHART_MAX_CONFIGS && w->metric) {
+        /* A chart of every config would be unreadable, and setting 10^5
+         * point colours is quadratic in libxlsxwriter: say so instead. */
+        struct rd_buf t = RD_BUF_INIT;
+        rd_buf_addf(&t, "no chart: %zu configs are more than a chart shows (%d); "
+                        "the report's charts show the best %d",
+                    w->nconfigs, RD_CHART_MAX_CONFIGS, RD_CHART_MAX_CONFIGS);
+        put_str(ws, top, (lxw_col_t)(stats_cols + 1), t.ptr, NULL);
+        rd_buf_release(&t);
+    } else if (w->nconfigs > 0 && w->metric) {
         lxw_chart *chart = workbook_add_chart(b->wb, LXW_CHART_LINE);
         if (chart) {
             lxw_row_t first = top + 1, last = stats_last;

@@ -18,6 +18,7 @@
 #include "importer.h"
 #include "jsonimport.h"
 #include "rundown/buf.h"
+#include "rundown/strmap.h"
 
 static int detect(const struct rd_import_input *in)
 {
@@ -64,12 +65,26 @@ static rd_status param_key(struct rd_jdoc *doc, const cJSON *params, struct rd_b
     return RD_OK;
 }
 
-static rd_status parse_run(struct rd_jdoc *doc, struct rd_recordset *out,
-                           const cJSON *res, const char *command, const cJSON *params,
-                           bool label_command, int j, const cJSON *t,
-                           const cJSON *codes, const cJSON *mem, const cJSON *user,
-                           const cJSON *sys)
+/* The values of one run: times[j] and the j-th element of each per-run
+ * array that exists (NULL when it does not). */
+struct run_values {
+    const cJSON *t, *code, *mem, *user, *sys;
+};
+
+/* Moves each cursor of v to the next element of its array. */
+static void run_values_next(struct run_values *v)
 {
+    const cJSON **cur[] = { &v->t, &v->code, &v->mem, &v->user, &v->sys };
+    for (size_t k = 0; k < sizeof cur / sizeof cur[0]; k++)
+        if (*cur[k])
+            *cur[k] = (*cur[k])->next;
+}
+
+static rd_status parse_run(struct rd_jdoc *doc, struct rd_recordset *out,
+                           const char *command, const cJSON *params, bool label_command,
+                           int j, const struct run_values *rv)
+{
+    const cJSON *t = rv->t;
     double v, wall_ms;
     rd_status s = rd_jdoc_num_scaled(doc, t, RD_JN_NONNEG, 3,
                                      "a run time in seconds (a non-negative number)",
@@ -87,27 +102,27 @@ static rd_status parse_run(struct rd_jdoc *doc, struct rd_recordset *out,
         s = rd_record_set_label(r, "command", command);
     if (!s)
         s = rd_record_set_metric(r, "wall_ms", wall_ms);
-    if (!s && user) {
-        s = rd_jdoc_num_scaled(doc, cJSON_GetArrayItem(user, j), RD_JN_NONNEG, 3,
+    if (!s && rv->user) {
+        s = rd_jdoc_num_scaled(doc, rv->user, RD_JN_NONNEG, 3,
                                "a user CPU time in seconds", &v);
         if (!s)
             s = rd_record_set_metric(r, "user_ms", v);
     }
-    if (!s && sys) {
-        s = rd_jdoc_num_scaled(doc, cJSON_GetArrayItem(sys, j), RD_JN_NONNEG, 3,
+    if (!s && rv->sys) {
+        s = rd_jdoc_num_scaled(doc, rv->sys, RD_JN_NONNEG, 3,
                                "a system CPU time in seconds", &v);
         if (!s)
             s = rd_record_set_metric(r, "sys_ms", v);
     }
-    if (!s && mem) {
-        s = rd_jdoc_num(doc, cJSON_GetArrayItem(mem, j), RD_JN_NONNEG | RD_JN_INT,
+    if (!s && rv->mem) {
+        s = rd_jdoc_num(doc, rv->mem, RD_JN_NONNEG | RD_JN_INT,
                         "a peak memory in bytes (a non-negative whole number)", &v);
         /* 0 means hyperfine could not measure it, not an empty process. */
         if (!s && v > 0)
             s = rd_record_set_metric(r, "max_rss_kib", v / 1024);
     }
-    if (!s && codes) {
-        const cJSON *c = cJSON_GetArrayItem(codes, j);
+    if (!s && rv->code) {
+        const cJSON *c = rv->code;
         if (cJSON_IsNull(c)) {
             /* hyperfine writes null when a signal ended the command. */
             r->status = "failed";
@@ -124,7 +139,6 @@ static rd_status parse_run(struct rd_jdoc *doc, struct rd_recordset *out,
             }
         }
     }
-    (void)res;
     return s;
 }
 
@@ -188,10 +202,14 @@ static rd_status parse_result(struct rd_jdoc *doc, struct rd_recordset *out,
         (s = per_run_array(doc, res, "user", n, &user)) ||
         (s = per_run_array(doc, res, "system", n, &sys)))
         return s;
-    int j = 0;
-    for (const cJSON *t = times->child; t && !s; t = t->next, j++)
-        s = parse_run(doc, out, res, cmd->valuestring, params, label_command, j, t,
-                      codes, mem, user, sys);
+    /* The per-run arrays are walked in step with times[]: indexing a cJSON
+     * array is a walk from its head, which made 10^5 runs take minutes. */
+    struct run_values rv = {
+        times->child, codes ? codes->child : NULL, mem ? mem->child : NULL,
+        user ? user->child : NULL, sys ? sys->child : NULL,
+    };
+    for (int j = 0; rv.t && !s; j++, run_values_next(&rv))
+        s = parse_run(doc, out, cmd->valuestring, params, label_command, j, &rv);
     return s;
 }
 
@@ -241,14 +259,22 @@ static rd_status parse(const struct rd_import_input *in, struct rd_recordset *ou
         if (cJSON_IsObject(p))
             s = param_key(&doc, p, &keys[i]);
     }
+    /* How many results have each parameter set: a count per key, so that
+     * many results stay linear. */
+    struct rd_strmap uses;
+    rd_strmap_init(&uses);
+    for (i = 0; i < n && !s; i++) {
+        int64_t *count;
+        s = rd_strmap_slotn(&uses, keys[i].ptr, keys[i].len, 0, &count, NULL);
+        if (!s)
+            ++*count;
+    }
     i = 0;
     for (const cJSON *res = results->child; res && !s; res = res->next, i++) {
-        bool shared = false;
-        for (int k = 0; k < n && !shared; k++)
-            shared = k != i && keys[k].len == keys[i].len &&
-                     memcmp(keys[k].ptr, keys[i].ptr, keys[i].len) == 0;
+        bool shared = *rd_strmap_findn(&uses, keys[i].ptr, keys[i].len) > 1;
         s = parse_result(&doc, out, res, shared);
     }
+    rd_strmap_release(&uses);
     for (i = 0; i < n; i++)
         rd_buf_release(&keys[i]);
     free(keys);
