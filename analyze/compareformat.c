@@ -16,7 +16,7 @@
 
 #define RD_COMPARE_SCHEMA "rundown.compare/1"
 
-enum { COLS = 7, CELL = 96 };
+enum { COLS = 7, CELL = 256 };
 
 static const char *const heads[COLS] = { "workload", "config", NULL, NULL,
                                          "change [interval]", "p", "verdict" };
@@ -82,10 +82,20 @@ static void fmt_p(char *out, size_t size, double p)
         snprintf(out, size, "%.3f", p);
 }
 
+/* A name from input as a cell: control characters (a terminal escape, a
+ * line break that would end a Markdown row) become '?'. */
+static void name_cell(char *out, const char *s)
+{
+    snprintf(out, CELL, "%s", s);
+    for (char *p = out; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
+}
+
 static void row_cells(const struct rd_compare_row *r, char cells[COLS][CELL])
 {
-    snprintf(cells[0], CELL, "%s", r->workload);
-    snprintf(cells[1], CELL, "%s", *r->config ? r->config : "-");
+    name_cell(cells[0], r->workload);
+    name_cell(cells[1], *r->config ? r->config : "-");
     fmt_side(cells[2], CELL, &r->old);
     fmt_side(cells[3], CELL, &r->new_);
     fmt_change(cells[4], CELL, r);
@@ -143,10 +153,10 @@ static rd_status add_caption(struct rd_buf *out, const struct rd_comparison *c,
 {
     return rd_buf_addf(out,
                        "%s%s%s (%s is better): %s vs %s, %g %% intervals jointly over the %zu "
-                       "comparisons (Bonferroni)\n",
+                       "comparison%s (Bonferroni)\n",
                        bold, r->metric ? r->metric : "(no metric)", bold,
                        r->higher_is_better ? "higher" : "lower", c->old_name, c->new_name,
-                       100 * (1 - c->s.alpha), c->family);
+                       100 * (1 - c->s.alpha), c->family, c->family == 1 ? "" : "s");
 }
 
 /* Display width of UTF-8 text: one column per character. */
