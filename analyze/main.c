@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "analysis.h"
+#include "comparestores.h"
 #include "rundown/cli.h"
 #include "rundown/fsutil.h"
 #include "stats.h"
@@ -25,6 +26,8 @@ static const char usage[] =
     "                       [--metric NAME] [--all-metrics] [--bootstrap B] [--seed S]\n"
     "                       [--exclude-outliers] [--pool-envs] [--published DIR]\n"
     "                       [--title TEXT] [--threads N] STORE...\n"
+    "       rundown-analyze --compare [--fail-if-slower PCT] [--format F] OLD NEW\n"
+    "       rundown-analyze --compare-by KEY=A,B [--fail-if-slower PCT] [--format F] STORE...\n"
     "\n"
     "Reads run stores (" RD_RUN_SCHEMA " JSONL, '-' = stdin) and writes statistics, tests\n"
     "and recommendations as " RD_ANALYSIS_SCHEMA " JSON. Options and stores may come in any\n"
@@ -55,6 +58,11 @@ static const char usage[] =
     "                       primary_metric, primary_better (W is the workload's name)\n"
     "  --threads N          threads for big stores (default: the processors it may use,\n"
     "                       at most 8; 1: one thread); the output does not depend on it\n"
+    "  --compare            compare the runs of store OLD with those of store NEW, per\n"
+    "                       workload and config (docs/compare.md)\n"
+    "  --compare-by KEY=A,B compare the configs labelled KEY=A with those labelled KEY=B\n"
+    "  --fail-if-slower PCT exit 5 when a comparison is credibly slower by more than PCT %\n"
+    "  --format F           text (default), json or markdown; --json, --markdown\n"
     "  -h, --help           this text;  --version  the version\n";
 
 /* The -o file; 'path' is the argument, which outlives the diagnostic
@@ -105,8 +113,22 @@ enum {
     OPT_TITLE, OPT_THREADS, OPT_VERSION, OPT_MARGIN, OPT_MAX_ERROR_RATE, OPT_SET,
 };
 
+/* Option codes of the comparison of two sets of runs (kept apart). */
+enum { OPT_COMPARE = 512, OPT_COMPARE_BY, OPT_FAIL_IF_SLOWER, OPT_FORMAT, OPT_JSON,
+       OPT_MARKDOWN };
+
+/* The exit status of --fail-if-slower when it fires (docs/compare.md):
+ * past DESIGN's 0-4, so a CI job can tell a regression from a failure. */
+enum { EXIT_REGRESSION = 5 };
+
 static const struct option longopts[] = {
     {"output", required_argument, NULL, 'o'},
+    {"compare", no_argument, NULL, OPT_COMPARE},
+    {"compare-by", required_argument, NULL, OPT_COMPARE_BY},
+    {"fail-if-slower", required_argument, NULL, OPT_FAIL_IF_SLOWER},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"json", no_argument, NULL, OPT_JSON},
+    {"markdown", no_argument, NULL, OPT_MARKDOWN},
     {"alpha", required_argument, NULL, OPT_ALPHA},
     {"confidence", required_argument, NULL, OPT_CONFIDENCE},
     {"baseline", required_argument, NULL, OPT_BASELINE},
@@ -127,6 +149,16 @@ static const struct option longopts[] = {
     {NULL, 0, NULL, 0},
 };
 
+/* --compare, --compare-by and their options. */
+struct compare_args {
+    bool on;                 /* --compare or --compare-by */
+    char *by;                /* the --compare-by argument, split at '=' and ',' */
+    const char *by_old, *by_new;
+    double fail_if_slower;   /* a fraction; NaN: no gate */
+    enum rd_compare_format format;
+    bool format_given;
+};
+
 /* What the command line asks for. */
 struct args {
     struct rd_analyze_opts o;
@@ -136,6 +168,7 @@ struct args {
     int nstores;
     const char **settings;   /* the --set arguments, as typed */
     size_t nsettings;
+    struct compare_args cmp;
 };
 
 /* The spelling of option 'c' for messages: "-o", "--alpha" (in full when
@@ -146,6 +179,73 @@ static void option_name(int c, int longindex, char *out, size_t size)
         snprintf(out, size, "--%s", longopts[longindex].name);
     else
         snprintf(out, size, "-%c", c);
+}
+
+/* One of the comparison's options into *c; non-zero after a usage error. */
+static int parse_compare_option(int code, const char *name, const char *arg,
+                                struct compare_args *c)
+{
+    switch (code) {
+    case OPT_COMPARE:
+        c->on = true;
+        return 0;
+    case OPT_COMPARE_BY: {
+        const char *eq = strchr(arg, '='), *comma = eq ? strchr(eq, ',') : NULL;
+        if (!eq || eq == arg || !comma || comma == eq + 1 || !comma[1] || strchr(comma + 1, ','))
+            return rd_usage_error("%s: expected KEY=A,B, got '%s'", name, arg);
+        free(c->by);
+        if (!(c->by = strdup(arg)))
+            return rd_fail(RD_ERR_NOMEM, NULL);
+        c->by[eq - arg] = c->by[comma - arg] = '\0';
+        c->by_old = c->by + (eq - arg) + 1;
+        c->by_new = c->by + (comma - arg) + 1;
+        if (strcmp(c->by_old, c->by_new) == 0)
+            return rd_usage_error("%s: A and B must differ, got '%s'", name, arg);
+        c->on = true;
+        return 0;
+    }
+    case OPT_FAIL_IF_SLOWER: {
+        char *end;
+        errno = 0;
+        double v = strtod(arg, &end);
+        if (errno || end == arg || *end || !(v >= 0 && v < 1000))
+            return rd_usage_error("%s: expected a percentage from 0 to 1000, got '%s'", name,
+                                  arg);
+        c->fail_if_slower = v / 100;
+        return 0;
+    }
+    case OPT_FORMAT:
+        if (strcmp(arg, "text") == 0)
+            c->format = RD_COMPARE_TEXT;
+        else if (strcmp(arg, "json") == 0)
+            c->format = RD_COMPARE_JSON;
+        else if (strcmp(arg, "markdown") == 0)
+            c->format = RD_COMPARE_MARKDOWN;
+        else
+            return rd_usage_error("%s: expected text, json or markdown, got '%s'", name, arg);
+        break;
+    case OPT_JSON:
+        c->format = RD_COMPARE_JSON;
+        break;
+    default:
+        c->format = RD_COMPARE_MARKDOWN;
+        break;
+    }
+    c->format_given = true;
+    return 0;
+}
+
+/* The stores a comparison needs; -1 to go on, or RD_EXIT_USAGE. */
+static int check_compare_args(const struct args *g)
+{
+    if (!g->cmp.on)
+        return rd_usage_error("--fail-if-slower and --format need --compare or --compare-by");
+    if (g->cmp.by && g->nstores < 1)
+        return rd_usage_error("--compare-by: expected at least one STORE");
+    if (!g->cmp.by && g->nstores != 2)
+        return rd_usage_error("--compare: expected two stores, OLD and NEW, got %d",
+                              g->nstores);
+    return -1;
 }
 
 /*
@@ -187,6 +287,15 @@ static int parse_args(int argc, char **argv, struct args *g)
             return 0;
         case 'o':
             g->outpath = optarg;
+            break;
+        case OPT_COMPARE:
+        case OPT_COMPARE_BY:
+        case OPT_FAIL_IF_SLOWER:
+        case OPT_FORMAT:
+        case OPT_JSON:
+        case OPT_MARKDOWN:
+            if (parse_compare_option(c, name, optarg, &g->cmp))
+                return RD_EXIT_USAGE;
             break;
         case OPT_ALPHA:
             if (parse_prob(name, optarg, &g->o.alpha))
@@ -271,6 +380,8 @@ static int parse_args(int argc, char **argv, struct args *g)
     }
     for (int i = optind; i < argc; i++) /* after "--" */
         g->stores[g->nstores++] = argv[i];
+    if (g->cmp.on || g->cmp.format_given || !isnan(g->cmp.fail_if_slower))
+        return check_compare_args(g);
     if (g->nstores == 0)
         return rd_usage_error("expected at least one STORE");
     /* A percentile interval needs resamples beyond each of its quantiles:
@@ -285,6 +396,65 @@ static int parse_args(int argc, char **argv, struct args *g)
     return -1;
 }
 
+/* Writes text to -o FILE (atomically) or standard output. */
+static rd_status write_output(const char *outpath, const struct rd_buf *text,
+                              struct rd_diag *d)
+{
+    if (!outpath) {
+        if (fwrite(text->ptr, 1, text->len, stdout) != text->len || fflush(stdout) != 0)
+            return rd_diag_set(d, RD_ERR_IO, "<stdout>", 0, 0, "cannot write: %s",
+                               strerror(errno));
+        return RD_OK;
+    }
+    struct out_file of = {.path = outpath};
+    RD_TRY(rd_atomic_open(&of.af, outpath, d));
+    rd_status s = write_piece(&of, text->ptr, text->len, d);
+    if (s) {
+        rd_atomic_abort(&of.af);
+        return s;
+    }
+    return rd_atomic_commit(&of.af, d);
+}
+
+/* --compare / --compare-by: the table, then the gate's verdict. */
+static int compare_main(const struct args *g)
+{
+    struct rd_compare_input in = {
+        .old_stores = g->stores, .nold = g->cmp.by ? (size_t)g->nstores : 1,
+        .new_stores = g->stores + 1, .nnew = g->cmp.by ? 0 : 1,
+        .by_key = g->cmp.by, .by_old = g->cmp.by_old, .by_new = g->cmp.by_new,
+    };
+    struct rd_compare_settings s;
+    rd_compare_settings_init(&s);
+    s.alpha = g->o.alpha;
+    s.margin = g->o.margin;
+    s.fail_if_slower = g->cmp.fail_if_slower;
+    struct rd_comparison c;
+    struct rd_diag d;
+    rd_diag_init(&d, NULL);
+    struct rd_buf out = RD_BUF_INIT;
+    rd_status st = rd_comparison_build(&c, &g->o, &in, &s, &d);
+    if (!st)
+        st = rd_comparison_format(&c, g->cmp.format, &out);
+    if (!st)
+        st = write_output(g->outpath, &out, &d);
+    int rc = st ? rd_fail(st, &d) : 0;
+    if (!st && c.regressions) {
+        for (size_t i = 0; i < c.nrows; i++) {
+            const struct rd_compare_row *r = &c.rows[i];
+            if (r->regression)
+                rd_error("regression: %s %s: %s %+.1f%% (interval %+.1f%% to %+.1f%%), "
+                         "more than %g%% worse", r->workload, *r->config ? r->config : "-",
+                         r->metric, 100 * (r->ratio - 1), 100 * (r->ratio_ci_low - 1),
+                         100 * (r->ratio_ci_high - 1), 100 * s.fail_if_slower);
+        }
+        rc = EXIT_REGRESSION;
+    }
+    rd_buf_release(&out);
+    rd_comparison_release(&c);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     rd_cli_init("rundown-analyze");
@@ -294,9 +464,14 @@ int main(int argc, char **argv)
     if (!g.stores || !g.settings)
         return rd_fail(RD_ERR_NOMEM, NULL);
     rd_analyze_opts_init(&g.o);
+    g.cmp.fail_if_slower = NAN;
     int rc = parse_args(argc, argv, &g);
     if (rc >= 0)
         goto done;
+    if (g.cmp.on) {
+        rc = compare_main(&g);
+        goto done;
+    }
     struct rd_analysis *an;
     rd_status s = rd_analysis_new(&g.o, &an);
     if (s) {
@@ -332,6 +507,7 @@ int main(int argc, char **argv)
     rd_buf_release(&out);
     rd_analysis_free(an);
 done:
+    free(g.cmp.by);
     free(g.baseline);
     free(g.stores);
     free(g.settings);

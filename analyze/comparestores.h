@@ -1,0 +1,124 @@
+/*
+ * comparestores.h - old runs against new runs, with a CI gate
+ * (rundown-analyze --compare OLD NEW, or --compare-by KEY=A,B within one
+ * set of stores; docs/compare.md).
+ *
+ * Every workload and config found on either side is one comparison of
+ * the workload's primary metric: the ratio of means new / old with
+ * Fieller's interval, from the verdict machinery (verdict.h) on the two
+ * configs. Many comparisons are read at once, so the family of all the
+ * comparisons that have numbers is controlled together: each interval is
+ * taken at alpha / m (Bonferroni over the m comparisons), and each p is
+ * multiplied by m. Read off the interval:
+ *
+ *   wholly inside [1 - margin, 1 + margin]     equivalent
+ *   excluding 1, not wholly inside the margin  slower or faster
+ *   containing 1 and reaching past the margin  inconclusive
+ *   a side missing, or fewer than 2 runs       none ("~")
+ *
+ * The gate (--fail-if-slower PCT) flags a comparison whose whole interval
+ * lies beyond 1 + PCT/100 in the worse direction: credibly slower by more
+ * than PCT, with every flag of the family holding at once at level alpha.
+ *
+ * Usage: rd_comparison_build() from the stores, rd_comparison_format()
+ * into a buffer, rd_comparison_release(). rd_compare_decide() is the pure
+ * numerics (the simulation tests call it on their own samples).
+ */
+#ifndef RUNDOWN_ANALYZE_COMPARESTORES_H
+#define RUNDOWN_ANALYZE_COMPARESTORES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "analysis.h"
+#include "rundown/arena.h"
+#include "rundown/buf.h"
+#include "rundown/status.h"
+
+enum rd_change {
+    RD_CHANGE_NONE,         /* no verdict: a side missing, n < 2, a mean <= 0 */
+    RD_CHANGE_FASTER,       /* credibly better than old (also for req/s: "faster") */
+    RD_CHANGE_SLOWER,       /* credibly worse */
+    RD_CHANGE_EQUIVALENT,   /* within the margin */
+    RD_CHANGE_INCONCLUSIVE
+};
+
+/** "faster", "slower", "equivalent", "inconclusive", "~". */
+const char *rd_change_name(enum rd_change c);
+
+/** One side of a comparison: the good runs of the metric (n = 0: absent). */
+struct rd_compare_side {
+    double n, mean, sd;
+};
+
+/** One comparison: a workload's config, old against new. */
+struct rd_compare_row {
+    const char *workload, *config, *metric; /* owned by the comparison */
+    bool higher_is_better;
+    struct rd_compare_side old, new_;
+    enum rd_change change;
+    /* new / old and its simultaneous interval (NaN: none, or unbounded) */
+    double ratio, ratio_ci_low, ratio_ci_high;
+    double p_adjusted;  /* Bonferroni over the family; NaN: no test (exact, none) */
+    bool exact;         /* both sides constant: the ratio is exact */
+    bool regression;    /* the gate's flag (only with a threshold) */
+};
+
+struct rd_compare_settings {
+    double alpha;          /* family-wise error rate, default 0.05 */
+    double margin;         /* relative equivalence margin, default 0.05 */
+    double fail_if_slower; /* the gate's threshold as a fraction; NaN: no gate */
+    bool want_p;           /* compute p_adjusted (a numerical integral each) */
+};
+
+/** alpha 0.05, margin 0.05, no gate, with p. */
+void rd_compare_settings_init(struct rd_compare_settings *s);
+
+/**
+ * Decides rows[0..n) from their sides: the family is every row with a
+ * verdict to give (both sides n >= 2 and positive means); *family
+ * receives its size m and *regressions the rows the gate flags. Returns
+ * RD_ERR_STATS when a critical value cannot be computed.
+ */
+rd_status rd_compare_decide(struct rd_compare_row *rows, size_t n,
+                            const struct rd_compare_settings *s, size_t *family,
+                            size_t *regressions);
+
+/** Where the two sets of runs come from. */
+struct rd_compare_input {
+    /* two stores (lists of paths): old and new */
+    const char *const *old_stores, *const *new_stores;
+    size_t nold, nnew;
+    /* or, with by_key set, one list (old_stores) split by a label */
+    const char *by_key, *by_old, *by_new;
+};
+
+struct rd_comparison {
+    struct rd_compare_settings s;
+    struct rd_compare_row *rows;    /* by workload, then config */
+    size_t nrows, family, regressions;
+    const char *old_name, *new_name; /* column heads: "old"/"new" or A/B */
+    struct rd_analysis *an[2];
+    struct rd_arena names;           /* the row strings */
+};
+
+/**
+ * Reads the stores (with the analysis options o: metric, pool_envs,
+ * exclude_outliers are honoured) and decides every comparison into c.
+ * Errors are those of rd_analysis_add_store, and RD_ERR_PARSE naming
+ * the stores when they hold no measured run to compare.
+ * Release c with rd_comparison_release, also on failure.
+ */
+rd_status rd_comparison_build(struct rd_comparison *c, const struct rd_analyze_opts *o,
+                              const struct rd_compare_input *in,
+                              const struct rd_compare_settings *s, struct rd_diag *d);
+void rd_comparison_release(struct rd_comparison *c);
+
+enum rd_compare_format { RD_COMPARE_TEXT, RD_COMPARE_JSON, RD_COMPARE_MARKDOWN };
+
+/** Appends c to out as a terminal table, rundown.compare/1 JSON or a
+ *  GitHub-flavoured Markdown table (docs/compare.md). */
+rd_status rd_comparison_format(const struct rd_comparison *c, enum rd_compare_format f,
+                               struct rd_buf *out);
+
+#endif
