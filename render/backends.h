@@ -86,10 +86,6 @@ rd_status rd_render_xlsx(const struct rd_report *r, struct rd_stage *s,
 
 /* Shared helpers for text back ends. */
 
-/** Appends "X relative to ref" as "2.41×" or "+6.0 %" with its CI when
- *  known: ratio is X/ref with its interval lo..hi. */
-rd_status rd_fmt_relative(struct rd_buf *out, double ratio, double lo, double hi);
-
 /**
  * The ratio X/ref for two configs of w with its CI and Holm p, from the
  * pair test in either orientation (or from the means, without CI, when no
