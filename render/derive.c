@@ -152,17 +152,17 @@ const char *rd_runtime_colour(const struct rd_report *r, int runtime)
     return r->runtime_colours[runtime];
 }
 
-/* Known runtimes keep their colour whatever else is in the report, so two
- * reports side by side agree; others take the palette in order of
- * appearance. */
+/* Okabe and Ito's palette, which readers with any common colour vision
+ * deficiency tell apart. Known runtimes keep their colour whatever else
+ * is in the report, so two reports side by side agree; others take the
+ * rest in order of appearance (yellow last: it is faint on white). */
 static void assign_colours(struct rd_report *r)
 {
     static const struct { const char *name, *colour; } known[] = {
-        { "node", "#3c873a" }, { "deno", "#2b6cb0" }, { "bun", "#d9822b" },
+        { "node", "#009e73" }, { "deno", "#0072b2" }, { "bun", "#e69f00" },
     };
     static const char *palette[] = {
-        "#8e44ad", "#c0392b", "#16a085", "#b7950b", "#2c3e50", "#d35400",
-        "#7d3c98", "#1abc9c",
+        "#d55e00", "#cc79a7", "#56b4e9", "#000000", "#f0e442",
     };
     size_t others = 0;
     for (size_t i = 0; i < r->nruntimes; i++) {
