@@ -135,12 +135,12 @@ static rd_status recommendations(const struct rd_report *r, struct rd_buf *out)
                                      "interval.", level);
     if (st == RD_OK) st = begin_table(out, cap.ptr, "recommendations");
     rd_buf_release(&cap);
-    if (st == RD_OK) st = rd_buf_addstr(out, "\\begin{tabular}{l l p{0.32\\linewidth} ");
+    if (st == RD_OK) st = rd_buf_addstr(out, "\\begin{tabular}{@{}l p{0.2\\linewidth} p{0.3\\linewidth} ");
     if (st == RD_OK) st = sfmt_col(out, &fm);
     if (st == RD_OK) st = rd_buf_addch(out, ' ');
     if (st == RD_OK) st = sfmt_col(out, &fh);
     if (st == RD_OK)
-        st = rd_buf_addstr(out, " l}\n\\toprule\nWorkload & Config & Decision & {Mean} & "
+        st = rd_buf_addstr(out, " l@{}}\n\\toprule\nWorkload & Config & Decision & {Mean} & "
                                 "{$\\pm$} & Unit \\\\\n\\midrule\n");
     struct rd_buf t = RD_BUF_INIT;
     for (size_t wi = 0; wi < r->nworkloads && st == RD_OK; wi++) {
