@@ -15,84 +15,51 @@
 #include <string.h>
 
 #include "rundown/metrics.h"
+#include "rundown/numfmt.h"
 #include "workload.h"
 
-/* ---- numbers in words ---- */
+/* ---- numbers in words: rundown/numfmt.h, the rules the report's tables use ---- */
 
-/* A value with about three significant digits, no exponent. */
-static void fmt_val(double v, char *out, size_t size)
+/* Copies what a numfmt call appended to b into out, then empties b. */
+static void take_text(struct rd_buf *b, rd_status st, char *out, size_t size)
 {
-    double m = fabs(v);
-    if (isnan(v))
-        snprintf(out, size, "n/a");
-    else if (m >= 100)
-        snprintf(out, size, "%.0f", v);
-    else if (m >= 10)
-        snprintf(out, size, "%.1f", v);
-    else if (m >= 1)
-        snprintf(out, size, "%.2f", v);
-    else
-        snprintf(out, size, "%.3g", v);
+    snprintf(out, size, "%s", st == RD_OK && b->ptr ? b->ptr : "n/a");
+    rd_buf_reset(b);
 }
 
-/* KiB shown as MiB or GiB once the value is that large, as the report's
- * tables do: the divisor and the unit to print for value v. */
-static double display_scale(double v, const char *unit, const char **shown)
-{
-    *shown = unit;
-    if (strcmp(unit, "KiB") != 0)
-        return 1;
-    if (fabs(v) >= 1024 * 1024) {
-        *shown = "GiB";
-        return 1024 * 1024;
-    }
-    if (fabs(v) >= 1024) {
-        *shown = "MiB";
-        return 1024;
-    }
-    return 1;
-}
-
-/* A value in its unit: "48.2 MiB", "144 ms". */
+/* A value in its unit as the tables show it: "47.11 MiB", "326.1 ms". */
 static void fmt_amount(double v, const char *unit, char *out, size_t size)
 {
-    const char *shown;
-    double div = display_scale(v, unit, &shown);
-    char num[32];
-    fmt_val(v / div, num, sizeof num);
-    snprintf(out, size, "%s%s%s", num, *shown ? " " : "", shown);
+    struct rd_buf b = RD_BUF_INIT;
+    take_text(&b, rd_fmt_amount(&b, v, unit), out, size);
+    rd_buf_release(&b);
 }
 
-/* A mean and its CI half-width in one unit, both to the half-width's
- * second significant digit: "26.28 ± 0.62 ms", "144 ± 11 ms". */
+/* A mean and its CI half-width, as the tables show it: "26.28 ± 0.62 ms". */
 static void fmt_amount_pm(double mean, double half, const char *unit, char *out, size_t size)
 {
-    const char *shown;
-    double div = display_scale(mean, unit, &shown);
-    const char *space = *shown ? " " : "";
-    if (!isfinite(half) || !(half > 0) || !isfinite(mean)) {
-        char m[32];
-        fmt_val(mean / div, m, sizeof m);
-        snprintf(out, size, isfinite(half) ? "%s \u00b1 0%s%s" : "%s%s%s", m, space, shown);
-        return;
-    }
-    int decimals = 1 - (int)floor(log10(half / div));
-    decimals = decimals < 0 ? 0 : decimals > 6 ? 6 : decimals;
-    snprintf(out, size, "%.*f \u00b1 %.*f%s%s", decimals, mean / div, decimals, half / div,
-             space, shown);
+    struct rd_buf b = RD_BUF_INIT;
+    take_text(&b, rd_fmt_amount_ci(&b, mean, mean - half, mean + half, unit), out, size);
+    rd_buf_release(&b);
 }
 
-/* A ratio as "1.14×"; "n/a" when undefined. */
-static void fmt_ratio(double r, char *out, size_t size)
+/* A metric by its registry label, inside a sentence: "server RSS peak". */
+static void fmt_metric(const char *metric, char *out, size_t size)
 {
-    if (!isfinite(r))
-        snprintf(out, size, "n/a");
-    else if (r >= 100)
-        snprintf(out, size, "%.0f\u00d7", r);
-    else if (r >= 10)
-        snprintf(out, size, "%.1f\u00d7", r);
-    else
-        snprintf(out, size, "%.2f\u00d7", r);
+    struct rd_buf b = RD_BUF_INIT;
+    take_text(&b, rd_fmt_metric(&b, metric, true), out, size);
+    rd_buf_release(&b);
+}
+
+/* A config as the report names it: "bun / worker / workers=4". */
+static void fmt_config(const struct cfg *c, char *out, size_t size)
+{
+    struct rd_buf b = RD_BUF_INIT;
+    rd_status st = rd_fmt_config_name(&b, c->labels, c->nlabels);
+    if (st == RD_OK && b.len == 0)
+        st = rd_buf_addstr(&b, "(no labels)");
+    take_text(&b, st, out, size);
+    rd_buf_release(&b);
 }
 
 static void fmt_p(double p, char *out, size_t size)
@@ -105,32 +72,38 @@ static void fmt_p(double p, char *out, size_t size)
         snprintf(out, size, "p_adj = %.3f", p);
 }
 
-/* "1.14× (95 % CI 1.05–1.25×, p_adj = 0.003)": a row as the sentence
- * prints it. The interval's level is 1 - alpha, simultaneous over the
- * comparisons with the best. */
-static void fmt_row(const struct wctx *x, const struct key_verdicts *kv, size_t i, char *out,
-                    size_t size)
+/* A row as the sentence prints it, in two parts: the ratio to the best in
+ * words ("2.73× slower", "+3.1 %") into val, and what backs it ("95 % CI
+ * 2.63–2.84×, p_adj = 0.003") into detail. The interval's level is
+ * 1 - alpha, simultaneous over the comparisons with the best. */
+static void fmt_row(const struct wctx *x, const struct key_verdicts *kv, size_t i, char *val,
+                    size_t vsize, char *detail, size_t dsize)
 {
     const struct rd_verdict_row *row = &kv->rows[i];
-    char r[32], lo[32], hi[32], p[48];
-    fmt_ratio(row->ratio, r, sizeof r);
-    if (row->exact) {
-        snprintf(out, size, "%s (every run alike: the ratio is exact)", r);
-        return;
-    }
+    struct rd_metric_def def;
+    rd_metric_describe(x->a->metrics[kv->metric], &def);
+    struct rd_buf b = RD_BUF_INIT;
+    take_text(&b, rd_fmt_rel(&b, row->ratio, def.unit), val, vsize);
+    char p[48];
     fmt_p(kv->p_adj[i], p, sizeof p);
     double level = 100 * (1 - x->a->o.alpha);
-    if (isnan(row->ratio_ci_low)) {
-        snprintf(out, size, "%s (%g %% CI unbounded, %s)", r, level, p);
-        return;
-    }
-    fmt_ratio(row->ratio_ci_low, lo, sizeof lo);
-    fmt_ratio(row->ratio_ci_high, hi, sizeof hi);
-    /* The "×" is printed once, after the upper bound. */
-    char *times = strstr(lo, "\u00d7");
-    if (times)
-        *times = '\0';
-    snprintf(out, size, "%s (%g %% CI %s\u2013%s, %s)", r, level, lo, hi, p);
+    rd_status st = rd_fmt_rel_interval(&b, row->ratio, row->ratio_ci_low, row->ratio_ci_high);
+    if (row->exact)
+        snprintf(detail, dsize, "every run alike: the ratio is exact");
+    else if (st == RD_OK && b.len)
+        snprintf(detail, dsize, "%g %% CI %s, %s", level, b.ptr, p);
+    else
+        snprintf(detail, dsize, "%g %% CI unbounded, %s", level, p);
+    rd_buf_release(&b);
+}
+
+/* "2.73× slower (95 % CI 2.63–2.84×, p_adj = 0.003)". */
+static void fmt_row_text(const struct wctx *x, const struct key_verdicts *kv, size_t i,
+                         char *out, size_t size)
+{
+    char val[64], detail[160];
+    fmt_row(x, kv, i, val, sizeof val, detail, sizeof detail);
+    snprintf(out, size, "%s (%s)", val, detail);
 }
 
 /* ---- settings and eligibility ---- */
@@ -231,10 +204,11 @@ static bool guard_broken(const struct wctx *x, const struct cfg *c, const char *
         return false;
     struct rd_metric_def def;
     rd_metric_describe(text, &def);
-    char have[48], lim[48];
+    char have[48], lim[48], label[96];
     fmt_amount(v, def.unit, have, sizeof have);
     fmt_amount(limit, def.unit, lim, sizeof lim);
-    snprintf(why, size, "%s %s, %s its limit %s", text, have, upper ? "above" : "below", lim);
+    fmt_metric(text, label, sizeof label);
+    snprintf(why, size, "%s %s, %s its limit %s", label, have, upper ? "above" : "below", lim);
     return true;
 }
 
@@ -356,11 +330,11 @@ static rd_status describe_configs(struct wctx *x, struct reco *rc, const char *c
                                                          : "the only config in the comparison");
             break;
         case RD_VERDICT_EQUIVALENT:
-            fmt_row(x, kv, i, row, sizeof row);
+            fmt_row_text(x, kv, i, row, sizeof row);
             snprintf(buf, sizeof buf, "within %g %% of the best: %s", 100 * rc->margin, row);
             break;
         case RD_VERDICT_WORSE:
-            fmt_row(x, kv, i, row, sizeof row);
+            fmt_row_text(x, kv, i, row, sizeof row);
             snprintf(buf, sizeof buf, "worse than the best, and not within %g %% of it: %s",
                      100 * rc->margin, row);
             break;
@@ -370,7 +344,7 @@ static rd_status describe_configs(struct wctx *x, struct reco *rc, const char *c
                          "cannot be compared as a ratio (a mean that is not positive)");
                 break;
             }
-            fmt_row(x, kv, i, row, sizeof row);
+            fmt_row_text(x, kv, i, row, sizeof row);
             if (r->runs_needed > 0)
                 snprintf(buf, sizeof buf,
                          "could be within %g %% of the best or worse: %s; about %ld runs per "
@@ -416,7 +390,7 @@ static void list_configs(const struct wctx *x, const struct key_verdicts *kv, en
         if (kv->rows[i].verdict != v)
             continue;
         char name[256];
-        rd_cfg_display_name(x->cs[i], name, sizeof name);
+        fmt_config(x->cs[i], name, sizeof name);
         size_t len = strlen(out);
         snprintf(out + len, size - len, "%s%s", shown ? ", " : "", name);
         shown++;
@@ -435,24 +409,25 @@ static void mean_pm(const struct wctx *x, size_t i, char *out, size_t size)
     fmt_amount_pm(p->sum.mean, p->sum.ci_high - p->sum.mean, def.unit, out, size);
 }
 
-/* The tie-breaker's own difference: "the least tree_rss_peak_kib: 48.2
- * MiB against 51.6 MiB for deno/sequential". */
+/* The tie-breaker's own difference: "chosen for the lowest max RSS: 48.2
+ * MiB against 51.6 MiB for deno / sequential". */
 static void tie_words(const struct wctx *x, const struct reco *rc, size_t chosen, size_t best,
                       char *out, size_t size)
 {
-    const char *name = x->a->metrics[rc->tie_metric];
     struct rd_metric_def def;
-    rd_metric_describe(name, &def);
+    rd_metric_describe(x->a->metrics[rc->tie_metric], &def);
+    char name[96];
+    fmt_metric(x->a->metrics[rc->tie_metric], name, sizeof name);
     enum rd_better dir = rd_analysis_metric_better(x->a, (uint32_t)rc->tie_metric);
     char a[48], b[48], bn[256];
     fmt_amount(series_mean(x->cs[chosen], rc->tie_metric), def.unit, a, sizeof a);
     fmt_amount(series_mean(x->cs[best], rc->tie_metric), def.unit, b, sizeof b);
-    rd_cfg_display_name(x->cs[best], bn, sizeof bn);
+    fmt_config(x->cs[best], bn, sizeof bn);
     if (chosen == best)
         snprintf(out, size, "it also has the %s %s (%s)",
                  dir == RD_BETTER_HIGHER ? "highest" : "lowest", name, a);
     else
-        snprintf(out, size, "chosen for the %s %s: %s against %s for %s",
+        snprintf(out, size, "chosen for the %s %s: %s against %s for %.160s",
                  dir == RD_BETTER_HIGHER ? "highest" : "lowest", name, a, b, bn);
 }
 
@@ -466,7 +441,7 @@ static void compose_reason(struct wctx *x, struct reco *rc)
         say(rc, "No decision: no config has %zu good runs and passes its limits",
             x->a->o.min_good_runs);
     } else {
-        rd_cfg_display_name(x->cs[best], name, sizeof name);
+        fmt_config(x->cs[best], name, sizeof name);
         mean_pm(x, best, mp, sizeof mp);
         switch (kv->res.decision) {
         case RD_DECISION_CLEAR: {
@@ -481,10 +456,10 @@ static void compose_reason(struct wctx *x, struct reco *rc)
                     (near == SIZE_MAX ||
                      fabs(kv->rows[i].ratio - 1) < fabs(kv->rows[near].ratio - 1)))
                     near = i;
-            rd_cfg_display_name(x->cs[near], other, sizeof other);
-            fmt_row(x, kv, near, row, sizeof row);
+            fmt_config(x->cs[near], other, sizeof other);
+            fmt_row_text(x, kv, near, row, sizeof row);
             say(rc, "Clear: %s is best, %s; every other config is worse and not within %g %% "
-                    "of it, the nearest, %s, at %s the best's mean",
+                    "of it, the nearest, %s, %s",
                 name, mp, 100 * rc->margin, other, row);
             break;
         }
@@ -496,12 +471,12 @@ static void compose_reason(struct wctx *x, struct reco *rc)
             if (rc->tie_metric >= 0) {
                 char tw[400];
                 tie_words(x, rc, rec, best, tw, sizeof tw);
-                rd_cfg_display_name(x->cs[rec], other, sizeof other);
+                fmt_config(x->cs[rec], other, sizeof other);
                 if (rec == best)
                     say(rc, "; %s recommended: %s", name, tw);
                 else {
-                    fmt_row(x, kv, rec, row, sizeof row);
-                    say(rc, "; %s recommended, %s; it is at %s the best's mean", other, tw,
+                    fmt_row_text(x, kv, rec, row, sizeof row);
+                    say(rc, "; %s recommended, %s; against the best it is %s", other, tw,
                         row);
                 }
             } else {
@@ -522,9 +497,10 @@ static void compose_reason(struct wctx *x, struct reco *rc)
                     say(rc, " and %zu more", kv->res.n_inconclusive - shown);
                     break;
                 }
-                rd_cfg_display_name(x->cs[i], other, sizeof other);
-                fmt_row(x, kv, i, row, sizeof row);
-                say(rc, "%s%s at %s", shown ? ", " : "", other, row);
+                fmt_config(x->cs[i], other, sizeof other);
+                char val[64], detail[160];
+                fmt_row(x, kv, i, val, sizeof val, detail, sizeof detail);
+                say(rc, "%s%s (%s, %s)", shown ? ", " : "", other, val, detail);
                 shown++;
             }
             say(rc, " could be within %g %% of it or worse", 100 * rc->margin);
@@ -547,7 +523,7 @@ static void compose_reason(struct wctx *x, struct reco *rc)
                 say(rc, " and %zu more", kv->res.n_disqualified - shown);
                 break;
             }
-            rd_cfg_display_name(x->cs[i], other, sizeof other);
+            fmt_config(x->cs[i], other, sizeof other);
             say(rc, "%s%s (%s)", shown ? ", " : ". Disqualified: ", other, rc->why[i]);
             shown++;
         }
@@ -563,10 +539,12 @@ static void compose_reason(struct wctx *x, struct reco *rc)
             const struct key_verdicts *km = &rc->keys[m];
             if (km->res.best >= x->k)
                 continue;
-            rd_cfg_display_name(x->cs[km->res.best], other, sizeof other);
+            char label[96];
+            fmt_config(x->cs[km->res.best], other, sizeof other);
+            fmt_metric(x->a->metrics[km->metric], label, sizeof label);
             say(rc, "%s%s %s: %s (%s)", m ? "; " : "",
-                km->better == RD_BETTER_HIGHER ? "highest" : "lowest",
-                x->a->metrics[km->metric], other, rd_decision_name(km->res.decision));
+                km->better == RD_BETTER_HIGHER ? "highest" : "lowest", label, other,
+                rd_decision_name(km->res.decision));
         }
     }
 }

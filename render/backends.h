@@ -80,15 +80,18 @@ rd_status rd_render_html(const struct rd_report *r, const char *markdown, size_t
                          const char *tdir, const struct rd_stage *s,
                          struct rd_buf *out, struct rd_diag *d);
 
+/** Writes runs.csv, summary.csv and comparisons.csv into the stage (csv.c). */
+rd_status rd_render_csv(const struct rd_report *r, struct rd_stage *s, struct rd_diag *d);
+
+/** Appends report.tex: booktabs tables with siunitx columns, ready to
+ *  \input (tex.c). */
+rd_status rd_render_tex(const struct rd_report *r, struct rd_buf *out);
+
 /** Writes report.xlsx into the stage. */
 rd_status rd_render_xlsx(const struct rd_report *r, struct rd_stage *s,
                          struct rd_diag *d);
 
 /* Shared helpers for text back ends. */
-
-/** Appends "X relative to ref" as "2.41×" or "+6.0 %" with its CI when
- *  known: ratio is X/ref with its interval lo..hi. */
-rd_status rd_fmt_relative(struct rd_buf *out, double ratio, double lo, double hi);
 
 /**
  * The ratio X/ref for two configs of w with its CI and Holm p, from the

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "escape.h"
+#include "rundown/numfmt.h"
 
 /* The most runs the report states as a total (a count past it is not one). */
 #define RUNS_MAX 1e15
@@ -38,7 +39,7 @@ const char *rd_better_words(enum rd_better b)
 
 /* The first label named key: a repeated name means what a lookup in the
  * document finds. */
-static const struct rd_rlabel *label_find(const struct rd_rlabel *labels, size_t n,
+static const struct rd_kv *label_find(const struct rd_kv *labels, size_t n,
                                           const char *key)
 {
     for (size_t i = 0; key && i < n; i++)
@@ -49,7 +50,7 @@ static const struct rd_rlabel *label_find(const struct rd_rlabel *labels, size_t
 
 const char *rd_config_label(const struct rd_rconfig *c, const char *key)
 {
-    const struct rd_rlabel *l = label_find(c->labels, c->nlabels, key);
+    const struct rd_kv *l = label_find(c->labels, c->nlabels, key);
     return l ? l->value : NULL;
 }
 
@@ -151,17 +152,17 @@ const char *rd_runtime_colour(const struct rd_report *r, int runtime)
     return r->runtime_colours[runtime];
 }
 
-/* Known runtimes keep their colour whatever else is in the report, so two
- * reports side by side agree; others take the palette in order of
- * appearance. */
+/* Okabe and Ito's palette, which readers with any common colour vision
+ * deficiency tell apart. Known runtimes keep their colour whatever else
+ * is in the report, so two reports side by side agree; others take the
+ * rest in order of appearance (yellow last: it is faint on white). */
 static void assign_colours(struct rd_report *r)
 {
     static const struct { const char *name, *colour; } known[] = {
-        { "node", "#3c873a" }, { "deno", "#2b6cb0" }, { "bun", "#d9822b" },
+        { "node", "#009e73" }, { "deno", "#0072b2" }, { "bun", "#e69f00" },
     };
     static const char *palette[] = {
-        "#8e44ad", "#c0392b", "#16a085", "#b7950b", "#2c3e50", "#d35400",
-        "#7d3c98", "#1abc9c",
+        "#d55e00", "#cc79a7", "#56b4e9", "#000000", "#f0e442",
     };
     size_t others = 0;
     for (size_t i = 0; i < r->nruntimes; i++) {
@@ -202,30 +203,6 @@ bool rd_label_numeric(const struct rd_rworkload *w, const char *key)
     return distinct;
 }
 
-rd_status rd_labels_name(const struct rd_rlabel *labels, size_t nlabels,
-                         const char *const *keys, size_t nkeys, struct rd_buf *b)
-{
-    size_t start = b->len;
-    /* Without a key order, the labels' own order. */
-    size_t n = keys ? nkeys : nlabels;
-    for (size_t k = 0; k < n; k++) {
-        const char *key = keys ? keys[k] : labels[k].key;
-        const struct rd_rlabel *l = label_find(labels, nlabels, key);
-        const char *v = l ? l->value : NULL;
-        if (!v)
-            continue;
-        if (b->len > start)
-            RD_TRY(rd_buf_addstr(b, " / "));
-        double number;
-        /* A bare "4" says nothing; "workers=4" does. */
-        if (parse_number(v, &number))
-            RD_TRY(rd_buf_addf(b, "%s=%s", key, v));
-        else
-            RD_TRY(rd_buf_addstr(b, v));
-    }
-    return RD_OK;
-}
-
 /* ---- deriving ---- */
 
 static const char *arena_buf(struct rd_arena *a, struct rd_buf *b)
@@ -235,12 +212,12 @@ static const char *arena_buf(struct rd_arena *a, struct rd_buf *b)
     return s;
 }
 
-static int cmp_str(const void *x, const void *y)
+static int cmp_key(const void *x, const void *y)
 {
-    return strcmp(*(const char *const *)x, *(const char *const *)y);
+    return rd_label_key_cmp(*(const char *const *)x, *(const char *const *)y);
 }
 
-/* Label columns in reading order: runtime, mechanism, then the rest sorted. */
+/* Label columns in the order config names use (rd_label_key_cmp). */
 static rd_status collect_keys(struct rd_report *r, struct rd_rworkload *w)
 {
     size_t cap = 0;
@@ -259,25 +236,14 @@ static rd_status collect_keys(struct rd_report *r, struct rd_rworkload *w)
                 w->keys[w->nkeys++] = c->labels[l].key;
         }
     }
-    qsort(w->keys, w->nkeys, sizeof *w->keys, cmp_str);
-    static const char *front[] = { "mechanism", "runtime" };
-    for (size_t f = 0; f < 2; f++) {
-        for (size_t k = 0; k < w->nkeys; k++) {
-            if (strcmp(w->keys[k], front[f]) == 0) {
-                const char *key = w->keys[k];
-                memmove(w->keys + 1, w->keys, k * sizeof *w->keys);
-                w->keys[0] = key;
-                break;
-            }
-        }
-    }
+    qsort(w->keys, w->nkeys, sizeof *w->keys, cmp_key);
     return RD_OK;
 }
 
 static rd_status config_name(struct rd_report *r, struct rd_rworkload *w,
                              struct rd_rconfig *c, struct rd_buf *b)
 {
-    RD_TRY(rd_labels_name(c->labels, c->nlabels, w->keys, w->nkeys, b));
+    RD_TRY(rd_fmt_config_name(b, c->labels, c->nlabels));
     if (b->len == 0)
         RD_TRY(rd_buf_addstr(b, c->id));
     return (c->name = arena_buf(&r->arena, b)) ? RD_OK : RD_ERR_NOMEM;
@@ -423,7 +389,7 @@ rd_status rd_report_derive(struct rd_report *r)
     size_t nconfigs = 0;
     for (size_t wi = 0; wi < r->nworkloads; wi++)
         nconfigs += r->workloads[wi].nconfigs;
-    const char **seen = rd_arena_alloc(&r->arena, (r->nworkloads + 8) * sizeof *seen);
+    const char **seen = rd_arena_alloc(&r->arena, (r->nworkloads + 9) * sizeof *seen);
     r->runtimes = rd_arena_alloc(&r->arena, (nconfigs + 1) * sizeof *r->runtimes);
     if (!seen || !r->runtimes)
         return RD_ERR_NOMEM;
@@ -435,10 +401,16 @@ rd_status rd_report_derive(struct rd_report *r)
     const char *heading;
     /* The headings that come before the first workload in report.md. */
     const char *before[] = { r->title, "Recommendations", "Machine and software", "Method" };
-    for (size_t i = 0; i < 4 && st == RD_OK; i++)
+    for (size_t i = 0; i < 4 && st == RD_OK; i++) {
         st = unique_slug(r, before[i], seen, &nseen, &b, &heading);
+        if (i == 3)
+            r->slug_method = heading;
+    }
     for (size_t wi = 0; wi < r->nworkloads && st == RD_OK; wi++)
         st = derive_workload(r, wi, seen, &nseen, &runtimes, &b);
+    /* The Warnings section follows the workloads. */
+    if (st == RD_OK)
+        st = unique_slug(r, "Warnings", seen, &nseen, &b, &r->slug_warnings);
     rd_buf_release(&b);
     rd_strmap_release(&runtimes);
     r->runtime_colours = rd_arena_alloc(&r->arena, (r->nruntimes + 1) * sizeof *r->runtime_colours);

@@ -140,6 +140,49 @@ rd_status rd_escape_gnuplot(struct rd_buf *out, const char *s)
     return st;
 }
 
+rd_status rd_escape_latex(struct rd_buf *out, const char *s)
+{
+    for (const char *p = s; *p; p++) {
+        const char *rep = NULL;
+        switch (*p) {
+        case '&': rep = "\\&"; break;
+        case '%': rep = "\\%"; break;
+        case '$': rep = "\\$"; break;
+        case '#': rep = "\\#"; break;
+        case '_': rep = "\\_"; break;
+        case '{': rep = "\\{"; break;
+        case '}': rep = "\\}"; break;
+        case '\\': rep = "\\textbackslash{}"; break;
+        case '~': rep = "\\textasciitilde{}"; break;
+        case '^': rep = "\\textasciicircum{}"; break;
+        /* In LaTeX's default OT1 encoding these print as other glyphs. */
+        case '<': rep = "\\textless{}"; break;
+        case '>': rep = "\\textgreater{}"; break;
+        case '|': rep = "\\textbar{}"; break;
+        default: break;
+        }
+        if (rep)
+            RD_TRY(rd_buf_addstr(out, rep));
+        else
+            RD_TRY(rd_buf_addch(out, (unsigned char)*p < 0x20 ? ' ' : *p));
+    }
+    return RD_OK;
+}
+
+rd_status rd_escape_csv(struct rd_buf *out, const char *s)
+{
+    bool formula = strchr("=+-@\t", s[0]) != NULL && s[0] != '\0';
+    bool quote = formula || strpbrk(s, ",\"\r\n") != NULL;
+    if (!quote)
+        return rd_buf_addstr(out, s);
+    RD_TRY(rd_buf_addch(out, '"'));
+    if (formula)
+        RD_TRY(rd_buf_addch(out, '\''));
+    for (const char *p = s; *p; p++)
+        RD_TRY(*p == '"' ? rd_buf_addstr(out, "\"\"") : rd_buf_addch(out, *p));
+    return rd_buf_addch(out, '"');
+}
+
 rd_status rd_sanitize_filename(struct rd_buf *out, const char *s, size_t max)
 {
     size_t start = out->len;

@@ -53,6 +53,23 @@ rd_status rd_escape_md(struct rd_buf *out, const char *s, bool line_start);
 rd_status rd_escape_gnuplot(struct rd_buf *out, const char *s);
 
 /**
+ * Appends s as LaTeX text: the ten special characters as their commands
+ * (\& \% \$ \# \_ \{ \} \textbackslash{} \textasciitilde{}
+ * \textasciicircum{}), and < > | as \textless{} \textgreater{} \textbar{}
+ * (other glyphs in the default OT1 encoding), control bytes as spaces; UTF-8 is copied (a LaTeX
+ * from 2018 on reads it).
+ */
+rd_status rd_escape_latex(struct rd_buf *out, const char *s);
+
+/**
+ * Appends s as one CSV field (RFC 4180): quoted when it holds a comma, a
+ * quote, a newline or a carriage return, quotes doubled. A field that
+ * begins with = + - @ or a tab is prefixed with an apostrophe inside quotes,
+ * so a spreadsheet that opens the file never takes it for a formula.
+ */
+rd_status rd_escape_csv(struct rd_buf *out, const char *s);
+
+/**
  * Appends a file-name-safe form of s: ASCII letters, digits, '-', '_' and
  * '.' are kept (a leading '.' becomes '_'), runs of anything else become one
  * '_', and the result is cut to 'max' bytes (at least 1). Never produces

@@ -204,12 +204,71 @@ static rd_status add_heading(struct heading **hs, size_t *n, size_t *cap, int le
     return RD_OK;
 }
 
-/* Gives headings ids, and wraps tables so wide ones scroll on a phone. */
+/* The markers report.md.tmpl writes as HTML comments (invisible in every
+ * Markdown viewer): the next table becomes cards on a phone; the paragraph
+ * after a details marker is the summary of a block closed by default, up
+ * to the closing marker. Kept through sanitising only when they are exactly
+ * these lines; text from input cannot make one, since cmark escapes it. */
+#define MARK_CARDS "<!-- rundown:cards -->"
+#define MARK_DETAILS "<!-- rundown:details -->"
+#define MARK_END "<!-- rundown:/details -->"
+
+static bool is_marker(const char *literal)
+{
+    static const char *marks[] = { MARK_CARDS "\n", MARK_DETAILS "\n", MARK_END "\n" };
+    for (size_t i = 0; literal && i < sizeof marks / sizeof marks[0]; i++)
+        if (strcmp(literal, marks[i]) == 0)
+            return true;
+    return false;
+}
+
+#define MAX_CARD_COLS 32
+
+/* A cards table's header cells as plain text, for each cell's data-label
+ * (which the phone stylesheet prints before the value). */
+struct cards {
+    bool on, in_head;
+    char *labels[MAX_CARD_COLS];
+    size_t n, col;
+};
+
+static void cards_release(struct cards *c)
+{
+    for (size_t i = 0; i < c->n; i++)
+        free(c->labels[i]);
+    memset(c, 0, sizeof *c);
+}
+
+/* The text of one cell from its start tag to "</th>", tags dropped. */
+static char *cell_text(const char *p)
+{
+    const char *end = strstr(p, "</th>");
+    const char *gt = strchr(p, '>');
+    if (!end || !gt || gt > end)
+        return strdup("");
+    struct rd_buf b = RD_BUF_INIT;
+    bool tag = false;
+    for (const char *q = gt + 1; q < end; q++) {
+        if (*q == '<')
+            tag = true;
+        else if (*q == '>')
+            tag = false;
+        else if (!tag && rd_buf_addch(&b, *q) != RD_OK)
+            break;
+    }
+    char *s = rd_buf_detach(&b, NULL);
+    return s ? s : strdup("");
+}
+
+/* Gives headings ids, wraps tables so wide ones scroll on a phone, and
+ * turns the template's markers into <details> and card tables. */
 static rd_status post_process(const char *html, const struct heading *hs, size_t nh,
                               struct rd_buf *out)
 {
     size_t hi = 0;
     rd_status st = RD_OK;
+    struct cards cards = { 0 };
+    bool next_cards = false, summary = false;
     const char *p = html;
     while (st == RD_OK && *p) {
         const char *lt = strchr(p, '<');
@@ -227,17 +286,66 @@ static rd_status post_process(const char *html, const struct heading *hs, size_t
             if (st == RD_OK) st = rd_buf_addstr(out, "\">");
             hi++;
             p = lt + 4;
+        } else if (strncmp(lt, MARK_CARDS "\n", strlen(MARK_CARDS) + 1) == 0) {
+            next_cards = true;
+            p = lt + strlen(MARK_CARDS) + 1;
+        } else if (strncmp(lt, MARK_DETAILS "\n", strlen(MARK_DETAILS) + 1) == 0) {
+            st = rd_buf_addstr(out, "<details>\n");
+            summary = true;
+            p = lt + strlen(MARK_DETAILS) + 1;
+        } else if (strncmp(lt, MARK_END "\n", strlen(MARK_END) + 1) == 0) {
+            st = rd_buf_addstr(out, "</details>\n");
+            p = lt + strlen(MARK_END) + 1;
+        } else if (summary && strncmp(lt, "<p>", 3) == 0) {
+            st = rd_buf_addstr(out, "<summary>");
+            const char *end = strstr(lt, "</p>");
+            if (st == RD_OK && end)
+                st = rd_buf_add(out, lt + 3, (size_t)(end - lt - 3));
+            if (st == RD_OK) st = rd_buf_addstr(out, "</summary>");
+            summary = false;
+            p = end ? end + 4 : lt + 3;
         } else if (strncmp(lt, "<table>", 7) == 0) {
-            st = rd_buf_addstr(out, "<div class=\"table-wrap\"><table>");
+            cards_release(&cards);
+            cards.on = next_cards;
+            next_cards = summary = false;
+            st = rd_buf_addstr(out, cards.on ? "<div class=\"table-wrap cards\"><table>"
+                                             : "<div class=\"table-wrap\"><table>");
             p = lt + 7;
         } else if (strncmp(lt, "</table>", 8) == 0) {
+            cards_release(&cards);
             st = rd_buf_addstr(out, "</table></div>");
             p = lt + 8;
+        } else if (cards.on && strncmp(lt, "<thead>", 7) == 0) {
+            cards.in_head = true;
+            st = rd_buf_addch(out, '<');
+            p = lt + 1;
+        } else if (cards.on && strncmp(lt, "</thead>", 8) == 0) {
+            cards.in_head = false;
+            st = rd_buf_addch(out, '<');
+            p = lt + 1;
+        } else if (cards.on && cards.in_head && strncmp(lt, "<th", 3) == 0 &&
+                   (lt[3] == '>' || lt[3] == ' ')) {
+            if (cards.n < MAX_CARD_COLS && !(cards.labels[cards.n++] = cell_text(lt)))
+                st = RD_ERR_NOMEM;
+            if (st == RD_OK) st = rd_buf_addch(out, '<');
+            p = lt + 1;
+        } else if (cards.on && strncmp(lt, "<tr>", 4) == 0) {
+            cards.col = 0;
+            st = rd_buf_addch(out, '<');
+            p = lt + 1;
+        } else if (cards.on && strncmp(lt, "<td", 3) == 0 && (lt[3] == '>' || lt[3] == ' ')) {
+            st = rd_buf_addstr(out, "<td data-label=\"");
+            if (st == RD_OK && cards.col < cards.n)
+                st = rd_buf_addstr(out, cards.labels[cards.col]);
+            if (st == RD_OK) st = rd_buf_addch(out, '"');
+            cards.col++;
+            p = lt + 3;
         } else {
             st = rd_buf_addch(out, '<');
             p = lt + 1;
         }
     }
+    cards_release(&cards);
     return st;
 }
 
@@ -329,7 +437,9 @@ rd_status rd_render_html(const struct rd_report *r, const char *markdown, size_t
         cmark_node *n = fix.items[i];
         cmark_node_type type = cmark_node_get_type(n);
         cmark_node *repl = NULL;
-        if (type == CMARK_NODE_HTML_BLOCK) {
+        if (type == CMARK_NODE_HTML_BLOCK && is_marker(cmark_node_get_literal(n))) {
+            continue;
+        } else if (type == CMARK_NODE_HTML_BLOCK) {
             repl = cmark_node_new(CMARK_NODE_CODE_BLOCK);
             if (repl)
                 cmark_node_set_literal(repl, cmark_node_get_literal(n));

@@ -34,6 +34,15 @@
 #define FIXTURE_WARMUPS "warmups"
 #define FIXTURE_ORDER "order"
 
+/* The grouped warnings of issue 15 (level, count, configs): spelled in
+ * rundown/analysis_keys.h once the analysis writes them. */
+#ifndef RD_AK_LEVEL
+#define RD_AK_LEVEL "level"
+#endif
+#ifndef RD_AK_COUNT
+#define RD_AK_COUNT "count"
+#endif
+
 /* A number member; NaN when missing, null, not a number or not finite. */
 static double num(const cJSON *obj, const char *key)
 {
@@ -128,7 +137,7 @@ static rd_status read_config(struct rd_report *r, const cJSON *j, struct rd_rcon
         return rd_diag_set(d, RD_ERR_PARSE, r->path, 0, 0,
                            "workloads[%zu].configs[%zu]: expected 'id' to be a string", wi, ci);
     const cJSON *labels = member(j, RD_AK_LABELS, false), *l;
-    struct rd_rlabel *out;
+    struct rd_kv *out;
     if (!ALLOC_ARRAY(r, out, (size_t)cJSON_GetArraySize(labels)))
         return RD_ERR_NOMEM;
     cJSON_ArrayForEach(l, labels) {
@@ -136,7 +145,7 @@ static rd_status read_config(struct rd_report *r, const cJSON *j, struct rd_rcon
             return rd_diag_set(d, RD_ERR_PARSE, r->path, 0, 0,
                                "workloads[%zu].configs[%zu].labels.%.64s: expected a string",
                                wi, ci, l->string);
-        out[c->nlabels++] = (struct rd_rlabel){ l->string, l->valuestring };
+        out[c->nlabels++] = (struct rd_kv){ l->string, l->valuestring };
     }
     c->labels = out;
     c->failed_runs = num(j, RD_AK_FAILED_RUNS);
@@ -203,6 +212,69 @@ static rd_status read_strings(struct rd_report *r, const cJSON *arr, const char 
     return RD_OK;
 }
 
+static int find_config(const struct rd_rworkload *w, const char *id)
+{
+    for (size_t i = 0; id && i < w->nconfigs; i++)
+        if (strcmp(w->configs[i].id, id) == 0)
+            return (int)i;
+    return -1;
+}
+
+static enum rd_verdict_kind verdict_kind(const char *s)
+{
+    static const char *names[] = { "best", "equivalent", "worse", "inconclusive", "disqualified" };
+    for (size_t i = 0; s && i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(s, names[i]) == 0)
+            return (enum rd_verdict_kind)(RD_VERDICT_BEST + i);
+    return RD_VERDICT_UNKNOWN;
+}
+
+static enum rd_decision_kind decision_kind(const char *s)
+{
+    static const char *names[] = { "clear", "equivalent", "inconclusive", "no-data" };
+    for (size_t i = 0; s && i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(s, names[i]) == 0)
+            return (enum rd_decision_kind)(RD_DECISION_CLEAR + i);
+    return RD_DECISION_UNKNOWN;
+}
+
+/* The decision keys shared by the recommendation and each key metric. */
+static rd_status read_decision(struct rd_report *r, const cJSON *j, const struct rd_rworkload *w,
+                               struct rd_rdecision *o)
+{
+    o->metric = str(j, RD_AK_METRIC);
+    const char *better = str(j, RD_AK_BETTER);
+    int b = better ? rd_better_parse(better) : -1;
+    o->better = b >= 0 ? (enum rd_better)b : RD_BETTER_NONE;
+    o->best = str(j, RD_AK_BEST);
+    o->recommended = str(j, RD_AK_RECOMMENDED);
+    o->decision = decision_kind(str(j, RD_AK_DECISION));
+    o->family = num(j, RD_AK_FAMILY);
+    o->critical_value = num(j, RD_AK_CRITICAL_VALUE);
+    o->df = num(j, RD_AK_DF);
+    o->runs_needed = num(j, RD_AK_RUNS_NEEDED);
+    RD_TRY(read_strings(r, member(j, RD_AK_CANDIDATES, true), &o->candidates, &o->ncandidates));
+    const cJSON *arr = member(j, RD_AK_VERDICTS, true), *v;
+    struct rd_rverdict *out;
+    if (!ALLOC_ARRAY(r, out, (size_t)cJSON_GetArraySize(arr)))
+        return RD_ERR_NOMEM;
+    cJSON_ArrayForEach(v, arr) {
+        if (!cJSON_IsObject(v))
+            continue;
+        out[o->nverdicts++] = (struct rd_rverdict){
+            .config = str(v, RD_AK_CONFIG), .index = find_config(w, str(v, RD_AK_CONFIG)),
+            .verdict = verdict_kind(str(v, RD_AK_VERDICT)),
+            .ratio = num(v, RD_AK_RATIO), .ratio_ci_low = num(v, RD_AK_RATIO_CI_LOW),
+            .ratio_ci_high = num(v, RD_AK_RATIO_CI_HIGH), .p_adj = num(v, RD_AK_P_ADJ),
+            .runs_needed = num(v, RD_AK_RUNS_NEEDED),
+            .exact = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(v, RD_AK_EXACT)),
+            .why = str(v, RD_AK_WHY),
+        };
+    }
+    o->verdicts = out;
+    return RD_OK;
+}
+
 static rd_status read_recommendation(struct rd_report *r, const cJSON *j, struct rd_rworkload *w)
 {
     if (!j)
@@ -213,7 +285,21 @@ static rd_status read_recommendation(struct rd_report *r, const cJSON *j, struct
     rec->best = str(j, RD_AK_BEST);
     rec->recommended = str(j, RD_AK_RECOMMENDED);
     rec->reason = str(j, RD_AK_REASON);
+    rec->tie_breaker = str(j, RD_AK_TIE_BREAKER);
+    rec->guards = str(j, RD_AK_GUARDS);
+    rec->margin = num(j, RD_AK_MARGIN);
+    rec->max_error_rate = num(j, RD_AK_MAX_ERROR_RATE);
     w->rec = rec;
+    RD_TRY(read_decision(r, j, w, &rec->primary));
+    rec->primary.metric = NULL;
+    const cJSON *keys = member(j, RD_AK_KEY_METRICS, true), *k;
+    struct rd_rdecision *out;
+    if (!ALLOC_ARRAY(r, out, (size_t)cJSON_GetArraySize(keys)))
+        return RD_ERR_NOMEM;
+    cJSON_ArrayForEach(k, keys)
+        if (cJSON_IsObject(k))
+            RD_TRY(read_decision(r, k, w, &out[rec->nkeys++]));
+    rec->keys = out;
     return read_strings(r, member(j, RD_AK_TIED, true), &rec->tied, &rec->ntied);
 }
 
@@ -223,23 +309,24 @@ static rd_status read_warnings(struct rd_report *r, const cJSON *arr, struct rd_
     if (!ALLOC_ARRAY(r, out, (size_t)cJSON_GetArraySize(arr)))
         return RD_ERR_NOMEM;
     const cJSON *x;
-    cJSON_ArrayForEach(x, arr)
-        out[w->nwarnings++] = (struct rd_rwarning){
-            str(x, RD_AK_CODE), str(x, RD_AK_CONFIG), str(x, RD_AK_MESSAGE)
+    cJSON_ArrayForEach(x, arr) {
+        struct rd_rwarning *o = &out[w->nwarnings++];
+        const char *level = str(x, RD_AK_LEVEL);
+        double count = num(x, RD_AK_COUNT);
+        *o = (struct rd_rwarning){
+            .code = str(x, RD_AK_CODE), .config = str(x, RD_AK_CONFIG),
+            .message = str(x, RD_AK_MESSAGE), .metric = str(x, RD_AK_METRIC),
+            .level = !level ? RD_LEVEL_UNSET
+                     : strcmp(level, "info") == 0 ? RD_LEVEL_INFO : RD_LEVEL_WARNING,
+            .count = isfinite(count) && count >= 1 ? count : 1,
         };
+        RD_TRY(read_strings(r, member(x, RD_AK_CONFIGS, true), &o->configs, &o->nconfigs));
+    }
     w->warnings = out;
     return RD_OK;
 }
 
 /* ---- one workload ---- */
-
-static int find_config(const struct rd_rworkload *w, const char *id)
-{
-    for (size_t i = 0; id && i < w->nconfigs; i++)
-        if (strcmp(w->configs[i].id, id) == 0)
-            return (int)i;
-    return -1;
-}
 
 static rd_status read_workload(struct rd_report *r, const cJSON *j, size_t wi,
                                struct rd_rworkload *w, struct rd_strmap *seen, struct rd_diag *d)
@@ -261,7 +348,6 @@ static rd_status read_workload(struct rd_report *r, const cJSON *j, size_t wi,
     w->better = b >= 0 ? (enum rd_better)b : RD_BETTER_NONE;
     const cJSON *tests = member(j, RD_AK_TESTS, false);
     RD_TRY(read_tests(r, tests, w));
-    RD_TRY(read_recommendation(r, member(j, RD_AK_RECOMMENDATION, false), w));
     RD_TRY(read_warnings(r, member(j, RD_AK_WARNINGS, true), w));
 
     const cJSON *configs = cJSON_GetObjectItemCaseSensitive(j, RD_AK_CONFIGS);
@@ -291,6 +377,8 @@ static rd_status read_workload(struct rd_report *r, const cJSON *j, size_t wi,
                                wi, ex);
         }
     }
+    /* After the configs, so each verdict finds its config. */
+    RD_TRY(read_recommendation(r, member(j, RD_AK_RECOMMENDATION, false), w));
     const cJSON *base = cJSON_GetArrayItem(member(j, RD_AK_BASELINE, true), 0);
     w->baseline = cJSON_IsString(base) ? find_config(w, base->valuestring) : -1;
     return RD_OK;
@@ -537,12 +625,12 @@ static rd_status read_settings(struct rd_report *r, const cJSON *s)
 /* A published figure's labels: every member, NULL where not a string. */
 static rd_status read_labels(struct rd_report *r, const cJSON *labels, struct rd_rreplication *x)
 {
-    struct rd_rlabel *out;
+    struct rd_kv *out;
     if (!ALLOC_ARRAY(r, out, (size_t)cJSON_GetArraySize(labels)))
         return RD_ERR_NOMEM;
     const cJSON *l;
     cJSON_ArrayForEach(l, labels)
-        out[x->nlabels++] = (struct rd_rlabel){ l->string, cJSON_IsString(l) ? l->valuestring : NULL };
+        out[x->nlabels++] = (struct rd_kv){ l->string, cJSON_IsString(l) ? l->valuestring : NULL };
     x->labels = out;
     return RD_OK;
 }

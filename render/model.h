@@ -36,11 +36,8 @@
 #include "rundown/status.h"
 #include "rundown/strmap.h"
 
-/** A name and its value: a config's label, a published figure's label. */
-struct rd_rlabel {
-    const char *key;
-    const char *value;   /* NULL when the analysis holds no string there */
-};
+/* A config's label and a published figure's label are a struct rd_kv
+ * (rundown/record.h); value is NULL when the analysis holds no string. */
 
 /** The statistics of one metric of one config (configs[].metrics.NAME). */
 struct rd_rstats {
@@ -54,7 +51,7 @@ struct rd_rstats {
 struct rd_rconfig {
     const char *id;                  /* "mechanism=worker,runtime=bun" */
     const char *name;                /* "bun / worker / workers=4" (derived) */
-    const struct rd_rlabel *labels;  /* every value a string, in the analysis's order */
+    const struct rd_kv *labels;  /* every value a string, in the analysis's order */
     size_t nlabels;
     const struct rd_rstats *metrics; /* in the analysis's order; a repeated name once */
     size_t nmetrics;
@@ -86,14 +83,69 @@ struct rd_rtests {
     size_t npairs;
 };
 
+/** A config's verdict against the best (recommendation.verdicts[]). */
+enum rd_verdict_kind {
+    RD_VERDICT_UNKNOWN = 0,  /* absent or a word this version does not know */
+    RD_VERDICT_BEST,
+    RD_VERDICT_EQUIVALENT,
+    RD_VERDICT_WORSE,
+    RD_VERDICT_INCONCLUSIVE,
+    RD_VERDICT_DISQUALIFIED
+};
+
+/** A workload's (or a key metric's) decision (recommendation.decision). */
+enum rd_decision_kind {
+    RD_DECISION_UNKNOWN = 0,  /* an analysis from before the verdicts */
+    RD_DECISION_CLEAR,
+    RD_DECISION_EQUIVALENT,
+    RD_DECISION_INCONCLUSIVE,
+    RD_DECISION_NO_DATA
+};
+
+struct rd_rverdict {
+    const char *config;        /* id */
+    int index;                 /* the config's index in the workload, or -1 */
+    enum rd_verdict_kind verdict;
+    double ratio, ratio_ci_low, ratio_ci_high;   /* the simultaneous interval */
+    double p_adj, runs_needed;
+    bool exact;
+    const char *why;           /* NULL for key metrics */
+};
+
+/** The verdicts on one metric: the primary one, or a key metric. */
+struct rd_rdecision {
+    const char *metric;        /* NULL for the primary (the workload's metric) */
+    enum rd_better better;
+    const char *best, *recommended;   /* config ids or NULL */
+    enum rd_decision_kind decision;
+    double family, critical_value, df, runs_needed;
+    const char *const *candidates;    /* config ids */
+    size_t ncandidates;
+    const struct rd_rverdict *verdicts;
+    size_t nverdicts;
+};
+
 struct rd_rrecommendation {
     const char *best, *recommended, *reason;   /* config ids, a sentence */
-    const char *const *tied;                   /* config ids */
+    const char *const *tied;                   /* config ids (the old rule) */
     size_t ntied;
+    const char *tie_breaker, *guards;          /* metric, "m<=x,..."; may be NULL */
+    double margin, max_error_rate;
+    struct rd_rdecision primary;               /* decision, family, verdicts, ... */
+    const struct rd_rdecision *keys;           /* key_metrics[], when several */
+    size_t nkeys;
 };
+
+/** "warning" (worth reading) or "info"; absent in analyses before issue 15. */
+enum rd_warning_level { RD_LEVEL_UNSET = 0, RD_LEVEL_WARNING, RD_LEVEL_INFO };
 
 struct rd_rwarning {
     const char *code, *config, *message;   /* config: an id, or NULL */
+    const char *metric;                    /* or NULL */
+    enum rd_warning_level level;
+    double count;                          /* grouped entries: how many; else 1 */
+    const char *const *configs;            /* grouped entries: the config ids */
+    size_t nconfigs;
 };
 
 struct rd_rworkload {
@@ -138,7 +190,7 @@ struct rd_renv_row {
 /** A figure of a published study set against ours (replication[]). */
 struct rd_rreplication {
     const char *title, *study, *machine, *workload, *config, *metric, *statistic, *note;
-    const struct rd_rlabel *labels;
+    const struct rd_kv *labels;
     size_t nlabels;
     bool approx, params_differ;
     double pub_mean, pub_sd, pub_n;
@@ -181,6 +233,8 @@ struct rd_report {
     const char **runtime_colours;  /* "#rrggbb" of each runtime */
     size_t nruntimes;
     long total_runs;               /* measured runs counted from n, or -1 */
+    const char *slug_method;       /* anchors of the Method and Warnings sections */
+    const char *slug_warnings;
     struct rd_arena arena;
     void *doc;                     /* the parsed document the strings point into */
 };
@@ -270,14 +324,6 @@ const struct rd_rpair *rd_workload_pair(const struct rd_rworkload *w, const char
  */
 rd_status rd_tied_text(const struct rd_rworkload *w, struct rd_buf *out);
 
-/**
- * Appends a display name for a set of labels: the values joined by " / "
- * in 'keys' order (or the labels' own order when keys is NULL), numeric
- * values as "key=value". Appends nothing for no labels.
- */
-rd_status rd_labels_name(const struct rd_rlabel *labels, size_t nlabels,
-                         const char *const *keys, size_t nkeys, struct rd_buf *b);
-
 /** The colour ("#rrggbb") for a runtime index; grey for -1. */
 const char *rd_runtime_colour(const struct rd_report *r, int runtime);
 
@@ -310,5 +356,24 @@ struct rd_rrun {
  */
 size_t rd_report_for_each_run(const struct rd_report *r,
                               void (*fn)(const struct rd_rrun *run, void *arg), void *arg);
+
+/** The columns of a table of raw runs: every label key and every metric
+ *  name of the runs, each once, in first-seen order. */
+struct rd_run_columns {
+    char **labels, **metrics;
+    size_t nlabels, nmetrics, caplabels, capmetrics;
+    size_t stores;   /* how many stores could be read */
+    bool oom;
+};
+
+/** Scans every run once for the columns (at most 'max' of each kind).
+ *  Release with rd_run_columns_release. */
+void rd_run_columns_scan(const struct rd_report *r, size_t max, struct rd_run_columns *c);
+
+/** The column of label 'key' (or metric 'name'), or -1. */
+int rd_run_columns_label(const struct rd_run_columns *c, const char *key);
+int rd_run_columns_metric(const struct rd_run_columns *c, const char *name);
+
+void rd_run_columns_release(struct rd_run_columns *c);
 
 #endif

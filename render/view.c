@@ -1,142 +1,79 @@
 /*
  * view - builds the tree report.md.tmpl renders: every number already
- * formatted for reading, every decision (best, tied, significant, which
- * columns exist) already taken, every string still raw so the template
- * engine escapes it for its destination.
+ * formatted for reading (rundown/numfmt.h, the rules the analysis's
+ * sentences follow too), every decision (verdicts, which columns exist,
+ * which warnings matter) already taken, every string still raw so the
+ * template engine escapes it for its destination. This file holds the top
+ * level (the verdicts first, then machine, method, the warnings grouped
+ * by kind, the appendix of pairwise tests, replication); view_workload.c
+ * holds one workload's section.
  *
  * Reads the model only; knows nothing about Markdown syntax except the
- * anchors and chart file names it hands over.
+ * anchors, the metric links it composes (rd_view_metric) and chart file
+ * names it hands over.
  */
-#include "backends.h"
+#include "view.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "numfmt.h"
 #include "rundown/metrics.h"
+#include "escape.h"
+#include "rundown/numfmt.h"
+#include "verdicts.h"
 
-/* The view is built in one go: the tree remembers any allocation that
- * failed (tdata.h), and 'oom' collects the formatting failures; both are
- * checked once at the end. */
-struct vb {
-    struct rd_tdata *t;
-    bool oom;
-    struct rd_buf b;
-};
 
-static struct rd_tval *obj(struct vb *v, struct rd_tval *parent, const char *key)
+void rd_view_text(struct vb *v, const char *s)
 {
-    return rd_tdata_object(v->t, parent, key);
+    chk(v, rd_escape_md(&v->b, s ? s : "", false));
 }
 
-static struct rd_tval *arr(struct vb *v, struct rd_tval *parent, const char *key)
+/* A link title: every ASCII punctuation backslash-escaped (CommonMark
+ * allows it for all of them; '"' would end the title, '|' the cell). */
+static void link_title(struct vb *v, const char *s)
 {
-    return rd_tdata_list(v->t, parent, key);
-}
-
-/* Adds a string (NULL adds null, which the template prints as a dash). */
-static void str(struct vb *v, struct rd_tval *parent, const char *key, const char *s)
-{
-    rd_tdata_string(v->t, parent, key, s);
-}
-
-/* Adds the text accumulated in v->b and empties it. */
-static void take(struct vb *v, struct rd_tval *parent, const char *key)
-{
-    str(v, parent, key, v->b.ptr ? v->b.ptr : "");
-    rd_buf_reset(&v->b);
-}
-
-static void flag(struct vb *v, struct rd_tval *parent, const char *key, bool on)
-{
-    rd_tdata_bool(v->t, parent, key, on);
-}
-
-static void chk(struct vb *v, rd_status st)
-{
-    if (st != RD_OK)
-        v->oom = true;
-}
-
-rd_status rd_fmt_relative(struct rd_buf *out, double ratio, double lo, double hi)
-{
-    if (!isfinite(ratio))
-        return rd_buf_addstr(out, RD_UNDEF);
-    rd_status st;
-    /* Big gaps read best as factors, small ones as percentages. */
-    if (ratio >= 1.5 || ratio <= 1 / 1.5) {
-        st = rd_fmt_ratio(out, ratio);
-        if (st == RD_OK && isfinite(lo) && isfinite(hi)) {
-            st = rd_buf_addstr(out, " (");
-            if (st == RD_OK) st = rd_fmt_num(out, lo, 3);
-            if (st == RD_OK) st = rd_buf_addstr(out, " to ");
-            if (st == RD_OK) st = rd_fmt_ratio(out, hi);
-            if (st == RD_OK) st = rd_buf_addch(out, ')');
-        }
-        return st;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p < 0x20)
+            chk(v, rd_buf_addch(&v->b, ' '));
+        else if ((*p >= '!' && *p <= '/') || (*p >= ':' && *p <= '@') ||
+                 (*p >= '[' && *p <= '`') || (*p >= '{' && *p <= '~'))
+            chk(v, rd_buf_addf(&v->b, "\\%c", *p));
+        else
+            chk(v, rd_buf_addch(&v->b, (char)*p));
     }
-    st = rd_fmt_pct(out, ratio - 1);
-    if (st == RD_OK && isfinite(lo) && isfinite(hi)) {
-        st = rd_buf_addstr(out, " (");
-        if (st == RD_OK) st = rd_fmt_pct(out, lo - 1);
-        if (st == RD_OK) st = rd_buf_addstr(out, " to ");
-        if (st == RD_OK) st = rd_fmt_pct(out, hi - 1);
-        if (st == RD_OK) st = rd_buf_addch(out, ')');
-    }
-    return st;
 }
 
-void rd_compare(const struct rd_rworkload *w, int x, int ref, double *ratio,
-                double *lo, double *hi, double *p_holm)
+void rd_view_metric(struct vb *v, const char *metric, bool inline_text)
 {
-    *ratio = *lo = *hi = *p_holm = NAN;
-    if (x < 0 || ref < 0)
-        return;
-    bool swapped;
-    const struct rd_rpair *p = rd_workload_pair(w, w->configs[x].id, w->configs[ref].id, &swapped);
-    if (p) {
-        double r = p->ratio, l = p->ratio_ci_low, h = p->ratio_ci_high;
-        *p_holm = p->p_holm;
-        /* The stored pair is (a, b) with ratio = mean(a) / mean(b); seen
-         * from the other side the ratio and its interval invert. */
-        if (swapped) {
-            *ratio = r != 0 ? 1 / r : NAN;
-            *lo = h > 0 ? 1 / h : NAN;
-            *hi = l > 0 ? 1 / l : NAN;
-        } else {
-            *ratio = r;
-            *lo = l;
-            *hi = h;
-        }
+    if (!metric) {
+        chk(v, rd_buf_addstr(&v->b, RD_UNDEF));
         return;
     }
-    double mx = rd_primary(&w->configs[x])->mean;
-    double mr = rd_primary(&w->configs[ref])->mean;
-    if (isfinite(mx) && isfinite(mr) && mr != 0)
-        *ratio = mx / mr;
-}
-
-/* Counts and degrees of freedom: whole numbers print without decimals. */
-static rd_status fmt_count(struct rd_buf *b, double x, int sig)
-{
-    if (isfinite(x) && x == floor(x) && fabs(x) < 1e15)
-        return rd_fmt_fixed(b, x, 0);
-    return rd_fmt_num(b, x, sig);
-}
-
-static const char *unit_of(const char *metric, struct rd_metric_def *def)
-{
-    if (!metric)
-        return "";
-    rd_metric_describe(metric, def);
-    return def->unit ? def->unit : "";
-}
-
-static bool is_kib(const char *metric)
-{
-    size_t n = strlen(metric);
-    return n > 4 && strcmp(metric + n - 4, "_kib") == 0;
+    struct rd_buf label = RD_BUF_INIT;
+    chk(v, rd_fmt_metric(&label, metric, inline_text));
+    chk(v, rd_buf_addch(&v->b, '['));
+    rd_view_text(v, label.ptr);
+    rd_buf_release(&label);
+    chk(v, rd_buf_addf(&v->b, "](#%s \"", v->r->slug_method ? v->r->slug_method : "method"));
+    link_title(v, metric);
+    chk(v, rd_buf_addstr(&v->b, "\")"));
+    /* The Method section lists every metric the report names, once. */
+    int added = 0;
+    chk(v, rd_strmap_put(&v->named, metric, 0, &added));
+    if (!added || !v->glossary)
+        return;
+    struct rd_metric_def def;
+    rd_metric_describe(metric, &def);
+    struct rd_tval *row = obj(v, v->glossary, NULL);
+    struct rd_buf t = RD_BUF_INIT;
+    chk(v, rd_fmt_metric(&t, metric, false));
+    str(v, row, "label", t.ptr);
+    rd_buf_release(&t);
+    str(v, row, "key", metric);
+    double scale;
+    str(v, row, "unit", rd_unit_shown(def.unit, &scale));
+    str(v, row, "better", rd_better_name(def.better));
 }
 
 static void view_header(struct vb *v, const struct rd_report *r, struct rd_tval *root)
@@ -158,53 +95,283 @@ static void view_header(struct vb *v, const struct rd_report *r, struct rd_tval 
         chk(v, rd_buf_addf(&v->b, "%g", r->alpha));
         chk(v, rd_buf_addch(&v->b, ','));
     }
-    chk(v, rd_buf_addf(&v->b, " %g %% confidence intervals (Student t), pairwise Welch "
-                              "tests with Holm correction.",
+    chk(v, rd_buf_addf(&v->b, " %g %% confidence intervals; every config is judged against the "
+                              "best of its workload with intervals simultaneous over those "
+                              "comparisons.",
                        isfinite(r->confidence) ? r->confidence * 100 : 95));
     take(v, root, "summary");
+}
+
+/* "mean ± CI unit" of config i, or the em dash. */
+static void mean_text(struct vb *v, const struct rd_rworkload *w, int i)
+{
+    if (i < 0 || !w->configs[i].primary) {
+        chk(v, rd_buf_addstr(&v->b, RD_UNDEF));
+        return;
+    }
+    const struct rd_rstats *s = w->configs[i].primary;
+    struct rd_metric_def def;
+    rd_metric_describe(w->metric, &def);
+    chk(v, rd_fmt_amount_ci(&v->b, s->mean, s->ci_low, s->ci_high, def.unit));
+}
+
+/* The pass/fail line of a categorical workload: "every config passes all
+ * 5 checks" or "bun 5/5, deno 4/5 (zod fails)". */
+static void matrix_summary(struct vb *v, const struct rd_rworkload *w, const struct rd_matrix *m)
+{
+    chk(v, rd_buf_addstr(&v->b, "pass/fail: "));
+    size_t all = 0;
+    for (size_t c = 0; c < m->ncols; c++) {
+        size_t pass = 0;
+        for (size_t row = 0; row < m->nrows; row++) {
+            const struct rd_mcell *cell = &m->cells[row * m->ncols + c];
+            pass += isfinite(cell->runs) && cell->passed >= cell->runs;
+        }
+        all += pass == m->nrows;
+    }
+    if (all == m->ncols) {
+        chk(v, rd_buf_addf(&v->b, "%s pass%s all %zu checks", m->ncols == 1 ? "the config" : "all configs",
+                           m->ncols == 1 ? "es" : "", m->nrows));
+        return;
+    }
+    for (size_t c = 0; c < m->ncols; c++) {
+        size_t pass = 0;
+        for (size_t row = 0; row < m->nrows; row++) {
+            const struct rd_mcell *cell = &m->cells[row * m->ncols + c];
+            pass += isfinite(cell->runs) && cell->passed >= cell->runs;
+        }
+        chk(v, rd_buf_addf(&v->b, "%s%s %zu/%zu", c ? ", " : "", w->configs[c].name, pass,
+                           m->nrows));
+    }
+}
+
+static void view_recommendation_row(struct vb *v, const struct rd_report *r, size_t wi,
+                                    struct rd_tval *row)
+{
+    const struct rd_rworkload *w = &r->workloads[wi];
+    str(v, row, "name", w->name);
+    str(v, row, "slug", w->slug);
+    str(v, row, "class", w->klass);
+    if (rd_workload_categorical(w)) {
+        struct rd_matrix m;
+        chk(v, rd_matrix_make(r, w, &m));
+        matrix_summary(v, w, &m);
+        rd_matrix_release(&m);
+        take(v, row, "verdict");
+        str(v, row, "recommended", NULL);
+        str(v, row, "primary", NULL);
+        str(v, row, "nearest", NULL);
+        str(v, row, "disqualified", NULL);
+        str(v, row, "tied", NULL);
+        return;
+    }
+    int rec = w->recommended;
+    str(v, row, "recommended", rec >= 0 ? w->configs[rec].name : NULL);
+    chk(v, rd_decision_text(w, &v->b));
+    /* An analysis from before the verdicts: the old columns' meaning. */
+    if (v->b.len == 0 && w->best >= 0)
+        chk(v, rd_buf_addf(&v->b, "best mean: %s", w->configs[w->best].name));
+    for (size_t k = 0; w->rec && k < w->rec->nkeys; k++) {
+        const struct rd_rdecision *dc = &w->rec->keys[k];
+        int best = rd_workload_find(w, dc->best);
+        struct rd_buf label = RD_BUF_INIT;
+        chk(v, rd_fmt_metric(&label, dc->metric, false));
+        chk(v, rd_buf_addf(&v->b, "%s%s: %s", k ? "; " : ". By key metric: ", label.ptr,
+                           best >= 0 ? w->configs[best].name : RD_UNDEF));
+        rd_buf_release(&label);
+        const char *d = rd_decision_word(dc->decision);
+        if (d)
+            chk(v, rd_buf_addf(&v->b, " (%s)", d));
+    }
+    take_or_null(v, row, "verdict");
+    /* The figure the choice rests on: the recommended config's, else the
+     * best mean's. */
+    int shown = rec >= 0 ? rec : w->best;
+    if (shown >= 0 && rec < 0)
+        chk(v, rd_buf_addf(&v->b, "%s: ", w->configs[shown].name));
+    mean_text(v, w, shown);
+    take(v, row, "primary");
+    int near = rd_workload_nearest(w);
+    if (near >= 0) {
+        const struct rd_rverdict *x = rd_config_verdict(w, near);
+        chk(v, rd_buf_addf(&v->b, "%s, %s: ", w->configs[near].name, rd_verdict_word(x->verdict)));
+        chk(v, rd_verdict_ratio_text(w, x, NULL, &v->b));
+    } else if (shown >= 0 && w->runner_up >= 0 && !w->rec) {
+        double ratio, lo, hi, ph;
+        rd_compare(w, w->runner_up, shown, &ratio, &lo, &hi, &ph);
+        struct rd_metric_def def;
+        rd_metric_describe(w->metric, &def);
+        chk(v, rd_buf_addf(&v->b, "%s: ", w->configs[w->runner_up].name));
+        chk(v, rd_fmt_relative(&v->b, ratio, lo, hi, def.unit));
+    }
+    take_or_null(v, row, "nearest");
+    size_t ndq = 0;
+    for (size_t k = 0; w->rec && k < w->rec->primary.nverdicts; k++) {
+        const struct rd_rverdict *x = &w->rec->primary.verdicts[k];
+        if (x->verdict != RD_VERDICT_DISQUALIFIED || x->index < 0)
+            continue;
+        chk(v, rd_buf_addf(&v->b, "%s%s", ndq++ ? "; " : "", w->configs[x->index].name));
+        if (x->why)
+            chk(v, rd_buf_addf(&v->b, " (%s)", x->why));
+    }
+    take_or_null(v, row, "disqualified");
+    /* The old rule's list, for templates written before the verdicts. */
+    chk(v, rd_tied_text(w, &v->b));
+    take_or_null(v, row, "tied");
 }
 
 static void view_recommendations(struct vb *v, const struct rd_report *r, struct rd_tval *root)
 {
     struct rd_tval *rows = arr(v, root, "recommendations");
+    for (size_t wi = 0; wi < r->nworkloads; wi++)
+        view_recommendation_row(v, r, wi, obj(v, rows, NULL));
+    double margin = NAN;
+    for (size_t wi = 0; wi < r->nworkloads && !isfinite(margin); wi++)
+        if (r->workloads[wi].rec)
+            margin = r->workloads[wi].rec->margin;
+    double level = isfinite(r->alpha) ? (1 - r->alpha) * 100 : 95;
+    chk(v, rd_buf_addf(&v->b, "Each config is compared with the best mean of its workload: "
+                              "\"equivalent\" when its ratio to the best is within the margin "));
+    if (isfinite(margin))
+        chk(v, rd_buf_addf(&v->b, "(%g %% unless the workload sets its own) ", margin * 100));
+    chk(v, rd_buf_addf(&v->b, "with %g %% confidence, \"worse\" when it is outside, "
+                              "\"inconclusive\" when the runs cannot tell yet; the intervals "
+                              "(Fieller, at one critical value for all comparisons with the best) "
+                              "are simultaneous. Failed runs, load errors and broken guards "
+                              "disqualify a config. A ratio of at least 1.5 is said as a factor "
+                              "(\"2.73\xc3\x97 slower\"), a smaller one as a change in percent.",
+                       level));
+    take(v, root, "recommendations_note");
+}
+
+/* ---- warnings ---- */
+
+/* Codes whose warning can change a conclusion: failures, disqualifying
+ * errors, session effects, too few runs; the rest are grouped by kind. */
+static bool changes_conclusion(const char *code)
+{
+    static const char *codes[] = {
+        "failed_runs", "load_errors", "session_effect", "few_runs", "no_data",
+        "underpowered", "mixed_envs", "mixed_tools", "duplicate_run", "overflow",
+        "no_recommendation",
+    };
+    for (size_t i = 0; code && i < sizeof codes / sizeof codes[0]; i++)
+        if (strcmp(code, codes[i]) == 0)
+            return true;
+    return false;
+}
+
+/* The config a warning names, or its grouped configs, in words. */
+static void warning_configs(struct vb *v, const struct rd_rworkload *w, const struct rd_rwarning *x)
+{
+    if (x->nconfigs > 0) {
+        for (size_t i = 0; i < x->nconfigs && i < 5; i++)
+            chk(v, rd_buf_addf(&v->b, "%s%s", i ? ", " : "",
+                               rd_workload_config_name(w, x->configs[i])));
+        if (x->nconfigs > 5)
+            chk(v, rd_buf_addf(&v->b, " and %zu more", x->nconfigs - 5));
+    } else if (x->config) {
+        chk(v, rd_buf_addstr(&v->b, rd_workload_config_name(w, x->config)));
+    }
+}
+
+static void view_conclusion_warnings(struct vb *v, const struct rd_report *r, struct rd_tval *root)
+{
+    struct rd_tval *items = NULL;
     for (size_t wi = 0; wi < r->nworkloads; wi++) {
         const struct rd_rworkload *w = &r->workloads[wi];
-        struct rd_tval *row = obj(v, rows, NULL);
-        str(v, row, "name", w->name);
-        str(v, row, "slug", w->slug);
-        str(v, row, "class", w->klass);
-        int rec = w->recommended;
-        str(v, row, "recommended", rec >= 0 ? w->configs[rec].name : NULL);
-        if (rec >= 0 && w->configs[rec].primary) {
-            const struct rd_rstats *s = w->configs[rec].primary;
-            struct rd_metric_def def;
-            const char *unit = unit_of(w->metric, &def);
-            chk(v, rd_fmt_mean_ci(&v->b, s->mean, s->ci_low, s->ci_high));
-            chk(v, rd_buf_addf(&v->b, " %s", unit));
-            take(v, row, "primary");
-        } else {
-            str(v, row, "primary", NULL);
-        }
-        str(v, row, "metric", w->metric);
-        if (rec >= 0 && w->runner_up >= 0) {
-            double ratio, lo, hi, ph;
-            rd_compare(w, w->runner_up, rec, &ratio, &lo, &hi, &ph);
-            chk(v, rd_buf_addf(&v->b, "%s (%s): ", w->configs[w->runner_up].name, rd_other_role(w)));
-            chk(v, rd_fmt_relative(&v->b, ratio, lo, hi));
-            if (isfinite(ph)) {
-                chk(v, rd_buf_addstr(&v->b, ", p_holm "));
-                chk(v, rd_fmt_p(&v->b, ph));
+        for (size_t i = 0; i < w->nwarnings; i++) {
+            const struct rd_rwarning *x = &w->warnings[i];
+            if (!changes_conclusion(x->code))
+                continue;
+            if (!items) {
+                items = arr(v, root, "key_warnings");
+                flag(v, root, "has_key_warnings", true);
             }
-            take(v, row, "margin");
-        } else {
-            str(v, row, "margin", NULL);
+            struct rd_tval *it = obj(v, items, NULL);
+            str(v, it, "workload", w->name);
+            str(v, it, "slug", w->slug);
+            str(v, it, "code", x->code);
+            warning_configs(v, w, x);
+            flag(v, it, "has_config", v->b.len > 0);
+            take(v, it, "config");
+            str(v, it, "message", x->message ? x->message : "");
         }
-        chk(v, rd_tied_text(w, &v->b));
-        if (v->b.len)
-            take(v, row, "tied");
-        else
-            str(v, row, "tied", NULL);
     }
+}
+
+/* What each code means, for the heading of its group. */
+static const char *code_about(const char *code)
+{
+    static const struct { const char *code, *about; } about[] = {
+        { "undefined", "a statistic the data cannot define (null in the analysis)" },
+        { "high_cv", "spread above 10 % of the mean" },
+        { "outliers", "values outside Tukey's fences, flagged and kept" },
+        { "trend", "values drifting with run order" },
+        { "few_runs", "fewer runs than the comparisons need" },
+        { "failed_runs", "runs that failed or timed out, left out of every statistic" },
+        { "load_errors", "socket errors or non-2xx responses from the load tool" },
+        { "underpowered", "a comparison that cannot reach alpha with this n" },
+        { "session_effect", "results that differ between collection sessions" },
+        { "mixed_envs", "runs from several environments in one config" },
+        { "no_data", "no run holds the metric" },
+    };
+    for (size_t i = 0; code && i < sizeof about / sizeof about[0]; i++)
+        if (strcmp(code, about[i].code) == 0)
+            return about[i].about;
+    return NULL;
+}
+
+static void view_warning_groups(struct vb *v, const struct rd_report *r, struct rd_tval *root)
+{
+    /* Codes in first-seen order, each once. */
+    struct rd_strmap seen;
+    rd_strmap_init(&seen);
+    struct rd_tval *groups = NULL;
+    for (size_t wi = 0; wi < r->nworkloads; wi++) {
+        for (size_t i = 0; i < r->workloads[wi].nwarnings; i++) {
+            const char *code = r->workloads[wi].warnings[i].code;
+            int added = 0;
+            chk(v, rd_strmap_put(&seen, code ? code : "warning", 0, &added));
+            if (!added)
+                continue;
+            if (!groups) {
+                groups = arr(v, root, "warning_groups");
+                flag(v, root, "has_warning_groups", true);
+            }
+            struct rd_tval *g = obj(v, groups, NULL);
+            str(v, g, "code", code ? code : "warning");
+            str(v, g, "about", code_about(code));
+            flag(v, g, "has_about", code_about(code) != NULL);
+            struct rd_tval *rows = arr(v, g, "rows");
+            double count = 0;
+            size_t nworkloads = 0;
+            bool info = true;
+            for (size_t wj = wi; wj < r->nworkloads; wj++) {
+                const struct rd_rworkload *w = &r->workloads[wj];
+                bool here = false;
+                for (size_t k = 0; k < w->nwarnings; k++) {
+                    const struct rd_rwarning *x = &w->warnings[k];
+                    if (strcmp(x->code ? x->code : "warning", code ? code : "warning") != 0)
+                        continue;
+                    here = true;
+                    count += x->count;
+                    info = info && x->level == RD_LEVEL_INFO;
+                    struct rd_tval *row = obj(v, rows, NULL);
+                    str(v, row, "workload", w->name);
+                    warning_configs(v, w, x);
+                    take_or_null(v, row, "config");
+                    str(v, row, "message", x->message ? x->message : "");
+                }
+                nworkloads += here;
+            }
+            chk(v, rd_buf_addf(&v->b, "%.0f in %zu workload%s", count, nworkloads,
+                               nworkloads == 1 ? "" : "s"));
+            take(v, g, "count");
+            flag(v, g, "is_info", info);
+        }
+    }
+    rd_strmap_release(&seen);
 }
 
 static void view_environment(struct vb *v, const struct rd_report *r, struct rd_tval *root)
@@ -226,6 +393,7 @@ static void view_environment(struct vb *v, const struct rd_report *r, struct rd_
     flag(v, env, "has_rows", r->nenv_rows > 0);
 }
 
+
 static void view_method(struct vb *v, const struct rd_report *r, struct rd_tval *root)
 {
     struct rd_tval *items = arr(v, root, "method");
@@ -242,16 +410,23 @@ static void view_method(struct vb *v, const struct rd_report *r, struct rd_tval 
         take(v, items, NULL);
     }
     chk(v, rd_buf_addf(&v->b, "Confidence intervals: %g %% for the mean with the Student t quantile "
-                              "for n - 1 degrees of freedom.",
+                              "for n - 1 degrees of freedom; \xc2\xb1 is always the half-width "
+                              "of that interval.",
                        isfinite(r->confidence) ? r->confidence * 100 : 95));
     take(v, items, NULL);
-    chk(v, rd_buf_addstr(&v->b, "Comparisons: Welch's t-test for every pair of configs, "
-                                "p-values adjusted with Holm's method"));
+    chk(v, rd_buf_addstr(&v->b, "Verdicts: every config against the best mean of its workload, "
+                                "by the ratio of means with Fieller's interval at one "
+                                "studentized-range critical value for the family of comparisons "
+                                "with the best (simultaneous"));
     if (isfinite(r->alpha))
-        chk(v, rd_buf_addf(&v->b, " and judged at alpha = %g", r->alpha));
-    chk(v, rd_buf_addstr(&v->b, "; Mann-Whitney U, Hedges' g and the probability of superiority "
-                                "alongside; one-way ANOVA, Welch's ANOVA and Kruskal-Wallis across "
-                                "all configs."));
+        chk(v, rd_buf_addf(&v->b, " at %g %%", (1 - r->alpha) * 100));
+    chk(v, rd_buf_addstr(&v->b, "), read against the workload's equivalence margin; the "
+                                "tie-breaker chooses only among equivalent configs."));
+    take(v, items, NULL);
+    chk(v, rd_buf_addstr(&v->b, "Also shown: Welch's t-test for every pair of configs with Holm's "
+                                "adjustment (p_holm), Mann-Whitney U, Hedges' g and the probability "
+                                "of superiority; one-way ANOVA, Welch's ANOVA and Kruskal-Wallis "
+                                "across all configs."));
     take(v, items, NULL);
     const char *ratio = r->ratio_ci;
     /* The analysis names methods by key; say them in words. */
@@ -269,7 +444,7 @@ static void view_method(struct vb *v, const struct rd_report *r, struct rd_tval 
     if (ratio && !strstr(ratio, "bootstrap") && !strstr(ratio, "Bootstrap"))
         boot = NAN;
     if (ratio || isfinite(boot)) {
-        chk(v, rd_buf_addstr(&v->b, "Ratio of means: confidence interval by "));
+        chk(v, rd_buf_addstr(&v->b, "Ratio of means in the pairwise tables: confidence interval by "));
         chk(v, rd_buf_addstr(&v->b, ratio ? ratio : "bootstrap"));
         if (isfinite(boot))
             chk(v, rd_buf_addf(&v->b, " (%g resamples", boot));
@@ -280,302 +455,14 @@ static void view_method(struct vb *v, const struct rd_report *r, struct rd_tval 
         chk(v, rd_buf_addch(&v->b, '.'));
         take(v, items, NULL);
     }
-    chk(v, rd_buf_addstr(&v->b, "Recommendation: the best mean on the primary metric; configs not "
-                                "significantly different from it after Holm correction are tied, and "
-                                "among tied configs the one using the least memory is recommended."));
-    take(v, items, NULL);
     chk(v, rd_buf_addstr(&v->b, "One run is one whole program or load-tool run; per-request data "
                                 "never counts as n."));
     take(v, items, NULL);
+    v->glossary = arr(v, root, "metrics");
 }
 
-static void fmt_stat(struct vb *v, struct rd_tval *row, const char *key, double x, int sig)
-{
-    chk(v, rd_fmt_num(&v->b, x, sig));
-    take(v, row, key);
-}
-
-static void view_stats(struct vb *v, const struct rd_report *r, const struct rd_rworkload *w,
-                       struct rd_tval *wv)
-{
-    struct rd_metric_def def;
-    const char *unit = unit_of(w->metric, &def);
-    str(v, wv, "unit", unit);
-    chk(v, rd_buf_addf(&v->b, *unit ? "mean \xc2\xb1 CI (%s)" : "mean \xc2\xb1 CI", unit));
-    take(v, wv, "mean_header");
-    struct rd_tval *keys = arr(v, wv, "keys");
-    for (size_t k = 0; k < w->nkeys; k++)
-        str(v, keys, NULL, w->keys[k]);
-    /* Configs without labels are known by their id alone. */
-    if (w->nkeys == 0)
-        str(v, keys, NULL, "config");
-    bool has_rss = false;
-    for (size_t i = 0; i < w->nconfigs; i++)
-        if (isfinite(rd_config_rss_mib(&w->configs[i])))
-            has_rss = true;
-    flag(v, wv, "has_rss", has_rss);
-    int ref = w->baseline >= 0 ? w->baseline : w->best;
-    str(v, wv, "vs", ref == w->best ? "best" : "baseline");
-    chk(v, rd_buf_addf(&v->b, "%g %% CI", isfinite(r->confidence) ? r->confidence * 100 : 95));
-    take(v, wv, "ci_header");
-    struct rd_tval *rows = arr(v, wv, "rows");
-    for (size_t i = 0; i < w->nconfigs; i++) {
-        const struct rd_rconfig *c = &w->configs[i];
-        const struct rd_rstats *s = rd_primary(c);
-        struct rd_tval *row = obj(v, rows, NULL);
-        str(v, row, "name", c->name);
-        struct rd_tval *cells = arr(v, row, "cells");
-        for (size_t k = 0; k < w->nkeys; k++)
-            str(v, cells, NULL, rd_config_label(c, w->keys[k]));
-        if (w->nkeys == 0)
-            str(v, cells, NULL, c->name);
-        chk(v, fmt_count(&v->b, s->n, 6));
-        take(v, row, "n");
-        chk(v, rd_fmt_mean_ci(&v->b, s->mean, s->ci_low, s->ci_high));
-        take(v, row, "mean");
-        chk(v, rd_fmt_range(&v->b, s->ci_low, s->ci_high, s->mean));
-        take(v, row, "ci");
-        fmt_stat(v, row, "median", s->median, 4);
-        fmt_stat(v, row, "p99", s->p99, 4);
-        fmt_stat(v, row, "cv", isfinite(s->cv) ? s->cv * 100 : NAN, 2);
-        fmt_stat(v, row, "rss", rd_config_rss_mib(c), 3);
-        if ((int)i == ref) {
-            str(v, row, "vs", ref == w->best ? "best" : "baseline");
-        } else {
-            double ratio, lo, hi, ph;
-            rd_compare(w, (int)i, ref, &ratio, &lo, &hi, &ph);
-            chk(v, rd_fmt_relative(&v->b, ratio, lo, hi));
-            if (isfinite(ph)) {
-                chk(v, rd_buf_addstr(&v->b, ", p_holm "));
-                chk(v, rd_fmt_p(&v->b, ph));
-            }
-            take(v, row, "vs");
-        }
-        flag(v, row, "recommended", (int)i == w->recommended);
-        chk(v, fmt_count(&v->b, c->failed_runs, 6));
-        take(v, row, "failed");
-    }
-    /* A failed-runs column only when some run failed: then it matters. */
-    bool has_failed = false;
-    for (size_t i = 0; i < w->nconfigs; i++) {
-        double f = w->configs[i].failed_runs;
-        if (isfinite(f) && f > 0)
-            has_failed = true;
-    }
-    flag(v, wv, "has_failed", has_failed);
-}
-
-/* The metrics worth a column next to the primary one: the registry's
- * headline figures first, then a workload's own metrics (which have a
- * direction), at most 10; counts that are zero everywhere say nothing. */
-static bool metric_all_zero(const struct rd_rworkload *w, const char *name)
-{
-    for (size_t i = 0; i < w->nconfigs; i++) {
-        double m = rd_config_mean(&w->configs[i], name);
-        if (isfinite(m) && m != 0)
-            return false;
-    }
-    return true;
-}
-
-static void view_other(struct vb *v, const struct rd_rworkload *w, struct rd_tval *wv)
-{
-    static const char *headline[] = {
-        "wall_ms", "user_ms", "sys_ms", "max_rss_kib", "rps", "latency_mean_ms",
-        "latency_p50_ms", "latency_p75_ms", "latency_p90_ms", "latency_p99_ms", "latency_max_ms",
-        "errors_connect", "errors_read", "errors_write", "errors_timeout", "non_2xx",
-        "server_rss_peak_kib", "server_cpu_pct",
-    };
-    static const char *quiet[] = {
-        "errors_connect", "errors_read", "errors_write", "errors_timeout", "non_2xx",
-    };
-    enum { MAX_OTHER = 10 };
-    const char *names[MAX_OTHER];
-    size_t nn = 0;
-    for (size_t h = 0; h < sizeof headline / sizeof headline[0] && nn < MAX_OTHER; h++) {
-        bool present = false;
-        for (size_t i = 0; i < w->nconfigs; i++)
-            if (rd_config_stats(&w->configs[i], headline[h]))
-                present = true;
-        if (!present || (w->metric && strcmp(headline[h], w->metric) == 0))
-            continue;
-        bool skip = false;
-        for (size_t q = 0; q < sizeof quiet / sizeof quiet[0]; q++)
-            if (strcmp(headline[h], quiet[q]) == 0 && metric_all_zero(w, headline[h]))
-                skip = true;
-        if (!skip)
-            names[nn++] = headline[h];
-    }
-    for (size_t i = 0; i < w->nconfigs && nn < MAX_OTHER; i++) {
-        const struct rd_rconfig *c = &w->configs[i];
-        for (size_t j = 0; j < c->nmetrics && nn < MAX_OTHER; j++) {
-            const char *name = c->metrics[j].metric;
-            if (rd_metric_find(name) || (w->metric && strcmp(name, w->metric) == 0))
-                continue;
-            struct rd_metric_def def;
-            rd_metric_describe(name, &def);
-            bool seen = def.better == RD_BETTER_NONE;
-            for (size_t k = 0; k < nn; k++)
-                if (strcmp(names[k], name) == 0)
-                    seen = true;
-            if (!seen)
-                names[nn++] = name;
-        }
-    }
-    if (nn == 0)
-        return;
-    struct rd_tval *other = obj(v, wv, "other");
-    struct rd_tval *headers = arr(v, other, "headers");
-    for (size_t k = 0; k < nn; k++) {
-        struct rd_metric_def def;
-        const char *unit = unit_of(names[k], &def);
-        if (is_kib(names[k]))
-            unit = "MiB";
-        chk(v, rd_buf_addf(&v->b, "%s (%s)", names[k], unit));
-        take(v, headers, NULL);
-    }
-    struct rd_tval *rows = arr(v, other, "rows");
-    for (size_t i = 0; i < w->nconfigs; i++) {
-        struct rd_tval *row = obj(v, rows, NULL);
-        str(v, row, "name", w->configs[i].name);
-        struct rd_tval *vals = arr(v, row, "values");
-        for (size_t k = 0; k < nn; k++) {
-            double m = rd_config_mean(&w->configs[i], names[k]);
-            if (is_kib(names[k]) && isfinite(m))
-                m /= 1024;
-            chk(v, rd_fmt_num(&v->b, m, 4));
-            take(v, vals, NULL);
-        }
-    }
-}
-
-/* "One-way ANOVA F(2, 12) = 3.41, p = 0.067": two_df for an F test. */
-static void omnibus_part(struct vb *v, const char *label, const struct rd_romnibus *t,
-                         const char *stat, bool two_df)
-{
-    if (!t->present)
-        return;
-    if (v->b.len)
-        chk(v, rd_buf_addstr(&v->b, "; "));
-    chk(v, rd_buf_addstr(&v->b, label));
-    if (two_df) {
-        chk(v, rd_buf_addstr(&v->b, " F("));
-        chk(v, fmt_count(&v->b, t->df1, 3));
-        chk(v, rd_buf_addstr(&v->b, ", "));
-        chk(v, fmt_count(&v->b, t->df2, 3));
-        chk(v, rd_buf_addstr(&v->b, ") = "));
-    } else {
-        chk(v, rd_buf_addf(&v->b, " %s = ", stat));
-    }
-    chk(v, rd_fmt_num(&v->b, t->stat, 4));
-    chk(v, rd_buf_addstr(&v->b, isfinite(t->p) && t->p < 0.001 ? ", p " : ", p = "));
-    chk(v, rd_fmt_p(&v->b, t->p));
-}
-
-/* "1.23 (0.98 to 1.5)": a value and its interval, when both ends are known. */
-static void with_interval(struct vb *v, double x, double lo, double hi)
-{
-    chk(v, rd_fmt_num(&v->b, x, 3));
-    if (isfinite(lo) && isfinite(hi)) {
-        chk(v, rd_buf_addstr(&v->b, " ("));
-        chk(v, rd_fmt_num(&v->b, lo, 3));
-        chk(v, rd_buf_addstr(&v->b, " to "));
-        chk(v, rd_fmt_num(&v->b, hi, 3));
-        chk(v, rd_buf_addch(&v->b, ')'));
-    }
-}
-
-static void view_tests(struct vb *v, const struct rd_report *r, const struct rd_rworkload *w,
-                       struct rd_tval *wv)
-{
-    const struct rd_rtests *t = w->tests;
-    if (!t)
-        return;
-    omnibus_part(v, "One-way ANOVA", &t->anova, "F", true);
-    omnibus_part(v, "Welch ANOVA", &t->welch_anova, "F", true);
-    omnibus_part(v, "Kruskal-Wallis", &t->kruskal, "H", false);
-    if (v->b.len) {
-        chk(v, rd_buf_addch(&v->b, '.'));
-        take(v, wv, "omnibus");
-    }
-    if (t->npairs == 0)
-        return;
-    struct rd_tval *pv = obj(v, wv, "pairs");
-    str(v, pv, "metric", t->metric ? t->metric : w->metric);
-    chk(v, rd_buf_addf(&v->b, "%g %%", isfinite(r->confidence) ? r->confidence * 100 : 95));
-    take(v, pv, "conf");
-    struct rd_tval *rows = arr(v, pv, "rows");
-    for (size_t i = 0; i < t->npairs; i++) {
-        const struct rd_rpair *p = &t->pairs[i];
-        struct rd_tval *row = obj(v, rows, NULL);
-        str(v, row, "a", rd_workload_config_name(w, p->a));
-        str(v, row, "b", rd_workload_config_name(w, p->b));
-        int dec = rd_fmt_decimals(p->diff, 3);
-        chk(v, rd_fmt_fixed(&v->b, p->diff, dec));
-        if (isfinite(p->diff_ci_low) && isfinite(p->diff_ci_high)) {
-            chk(v, rd_buf_addstr(&v->b, " ("));
-            chk(v, rd_fmt_fixed(&v->b, p->diff_ci_low, dec));
-            chk(v, rd_buf_addstr(&v->b, " to "));
-            chk(v, rd_fmt_fixed(&v->b, p->diff_ci_high, dec));
-            chk(v, rd_buf_addch(&v->b, ')'));
-        }
-        take(v, row, "diff");
-        with_interval(v, p->ratio, p->ratio_ci_low, p->ratio_ci_high);
-        take(v, row, "ratio");
-        chk(v, rd_fmt_p(&v->b, p->p));
-        take(v, row, "p");
-        chk(v, rd_fmt_p(&v->b, p->p_holm));
-        take(v, row, "p_holm");
-        flag(v, row, "sig", isfinite(p->p_holm) && isfinite(r->alpha) && p->p_holm < r->alpha);
-        chk(v, rd_fmt_p(&v->b, p->mw_p));
-        take(v, row, "mw_p");
-        fmt_stat(v, row, "g", p->hedges_g, 3);
-        fmt_stat(v, row, "ps", p->prob_superiority, 2);
-    }
-}
-
-static void view_rec(struct vb *v, const struct rd_rworkload *w, struct rd_tval *wv)
-{
-    if (!w->rec)
-        return;
-    struct rd_tval *rv = obj(v, wv, "rec");
-    str(v, rv, "name", rd_workload_config_name(w, w->rec->recommended));
-    str(v, rv, "reason", w->rec->reason);
-    flag(v, rv, "has_reason", w->rec->reason != NULL);
-}
-
-static void view_warnings(struct vb *v, const struct rd_rworkload *w, struct rd_tval *wv)
-{
-    if (w->nwarnings == 0)
-        return;
-    struct rd_tval *items = arr(v, wv, "warnings");
-    for (size_t i = 0; i < w->nwarnings; i++) {
-        const struct rd_rwarning *x = &w->warnings[i];
-        struct rd_tval *it = obj(v, items, NULL);
-        str(v, it, "code", x->code ? x->code : "warning");
-        str(v, it, "config", x->config ? rd_workload_config_name(w, x->config) : NULL);
-        flag(v, it, "has_config", x->config != NULL);
-        str(v, it, "message", x->message ? x->message : "");
-    }
-}
-
-static void view_charts(struct vb *v, const struct rd_chart_plan *p, size_t wi, struct rd_tval *wv)
-{
-    if (!p)
-        return;
-    struct rd_tval *charts = NULL;
-    for (size_t i = 0; i < p->n; i++) {
-        if (p->items[i].workload != wi)
-            continue;
-        if (!charts)
-            charts = arr(v, wv, "charts");
-        struct rd_tval *c = obj(v, charts, NULL);
-        str(v, c, "file", p->items[i].stem);
-        str(v, c, "alt", p->items[i].title);
-    }
-}
-
-/* "30,500 req/s (n = 5)", "~4.000 ms", "103,821 req/s (best of 10)". */
+/* "30,500 req/s (sd 1,200, n = 5)", "~4.000 ms", "103,821 req/s (best of
+ * 10)": the sd is labelled, since ± is a CI everywhere else. */
 static void replication_value(struct vb *v, double value, double sd, double n,
                               const char *unit, const char *stat, bool approx)
 {
@@ -585,23 +472,33 @@ static void replication_value(struct vb *v, double value, double sd, double n,
     }
     if (approx)
         chk(v, rd_buf_addch(&v->b, '~'));
-    chk(v, rd_fmt_num(&v->b, value, 4));
-    if (isfinite(sd)) {
-        chk(v, rd_buf_addstr(&v->b, " \xc2\xb1 "));
-        chk(v, rd_fmt_fixed(&v->b, sd, rd_fmt_decimals(value, 4)));
-    }
-    if (*unit)
-        chk(v, rd_buf_addf(&v->b, " %s", unit));
+    double scale;
+    const char *shown = rd_unit_shown(unit, &scale);
+    chk(v, rd_fmt_num(&v->b, value * scale, 4));
+    if (*shown)
+        chk(v, rd_buf_addf(&v->b, " %s", shown));
     /* best, min, max, median: the statistic itself; mean or a bare value:
      * only the spread and n. */
     bool mean = !stat || !(strcmp(stat, "best") == 0 || strcmp(stat, "min") == 0 ||
                            strcmp(stat, "max") == 0 || strcmp(stat, "median") == 0);
+    size_t open = v->b.len;
+    chk(v, rd_buf_addstr(&v->b, " ("));
+    size_t body = v->b.len;
+    if (isfinite(sd)) {
+        chk(v, rd_buf_addstr(&v->b, "sd "));
+        chk(v, rd_fmt_fixed(&v->b, sd * scale, rd_fmt_decimals(value * scale, 4)));
+    }
+    const char *sep = v->b.len > body ? ", " : "";
     if (!mean && isfinite(n))
-        chk(v, rd_buf_addf(&v->b, " (%s of %g)", stat, n));
+        chk(v, rd_buf_addf(&v->b, "%s%s of %g", sep, stat, n));
     else if (!mean)
-        chk(v, rd_buf_addf(&v->b, " (%s)", stat));
+        chk(v, rd_buf_addf(&v->b, "%s%s", sep, stat));
     else if (isfinite(n))
-        chk(v, rd_buf_addf(&v->b, " (n = %g)", n));
+        chk(v, rd_buf_addf(&v->b, "%sn = %g", sep, n));
+    if (v->b.len == body)
+        rd_buf_truncate(&v->b, open);
+    else
+        chk(v, rd_buf_addch(&v->b, ')'));
 }
 
 static void view_replication(struct vb *v, const struct rd_report *r, struct rd_tval *root)
@@ -625,13 +522,15 @@ static void view_replication(struct vb *v, const struct rd_report *r, struct rd_
         if (cfg) {
             str(v, row, "config", cfg);
         } else {
-            chk(v, rd_labels_name(x->labels, x->nlabels, NULL, 0, &v->b));
+            chk(v, rd_fmt_config_name(&v->b, x->labels, x->nlabels));
             chk(v, rd_buf_addstr(&v->b, v->b.len ? " (not measured here)" : "not measured here"));
             take(v, row, "config");
         }
-        str(v, row, "metric", x->metric);
+        rd_view_metric(v, x->metric, false);
+        take(v, row, "metric");
         struct rd_metric_def def;
-        const char *unit = x->metric ? unit_of(x->metric, &def) : "";
+        rd_metric_describe(x->metric ? x->metric : "", &def);
+        const char *unit = x->metric ? def.unit : "";
         const char *stat = x->statistic;
         replication_value(v, x->pub_mean, x->pub_sd, x->pub_n, unit, stat, x->approx);
         take(v, row, "published");
@@ -640,7 +539,7 @@ static void view_replication(struct vb *v, const struct rd_report *r, struct rd_
         replication_value(v, mean ? x->ours_mean : x->ours_statistic, mean ? x->ours_sd : NAN,
                           x->ours_n, unit, stat, false);
         take(v, row, "ours");
-        with_interval(v, x->ratio, x->ratio_ci_low, x->ratio_ci_high);
+        chk(v, rd_fmt_relative(&v->b, x->ratio, x->ratio_ci_low, x->ratio_ci_high, unit));
         take(v, row, "ratio");
         chk(v, rd_fmt_p(&v->b, x->p));
         take(v, row, "p");
@@ -657,38 +556,38 @@ static void view_replication(struct vb *v, const struct rd_report *r, struct rd_
     }
 }
 
+
 rd_status rd_md_view(const struct rd_report *r, const struct rd_chart_plan *p, struct rd_tdata *out)
 {
     rd_tdata_init(out);
-    struct vb v = { .t = out, .oom = false };
+    struct vb v = { .t = out, .oom = false, .r = r };
     rd_buf_init(&v.b, 0);
+    rd_strmap_init(&v.named);
     struct rd_tval *root = out->root;
     view_header(&v, r, root);
     view_recommendations(&v, r, root);
+    view_conclusion_warnings(&v, r, root);
     view_environment(&v, r, root);
     view_method(&v, r, root);
+    str(&v, root, "warnings_slug", r->slug_warnings);
     struct rd_tval *wls = arr(&v, root, "workloads");
+    for (size_t wi = 0; wi < r->nworkloads; wi++)
+        rd_view_workload(&v, p, wi, wls);
+    view_warning_groups(&v, r, root);
+    struct rd_tval *pairs = NULL;
     for (size_t wi = 0; wi < r->nworkloads; wi++) {
         const struct rd_rworkload *w = &r->workloads[wi];
-        struct rd_tval *wv = obj(&v, wls, NULL);
-        str(&v, wv, "name", w->name);
-        str(&v, wv, "slug", w->slug);
-        str(&v, wv, "title", w->title);
-        str(&v, wv, "class", w->klass);
-        str(&v, wv, "metric", w->metric);
-        str(&v, wv, "better", rd_better_name(w->better));
-        str(&v, wv, "direction", rd_better_words(w->better));
-        chk(&v, rd_buf_addf(&v.b, "%zu config%s", w->nconfigs, w->nconfigs == 1 ? "" : "s"));
-        take(&v, wv, "nconfigs");
-        flag(&v, wv, "has_configs", w->nconfigs > 0);
-        view_stats(&v, r, w, wv);
-        view_other(&v, w, wv);
-        view_charts(&v, p, wi, wv);
-        view_tests(&v, r, w, wv);
-        view_rec(&v, w, wv);
-        view_warnings(&v, w, wv);
+        if (!w->tests || w->tests->npairs == 0 || rd_workload_categorical(w))
+            continue;
+        if (!pairs)
+            pairs = arr(&v, root, "pairwise");
+        rd_view_pairs(&v, wi, pairs);
     }
+    flag(&v, root, "has_pairwise", pairs != NULL);
+    chk(&v, rd_buf_addf(&v.b, "%g %%", isfinite(r->confidence) ? r->confidence * 100 : 95));
+    take(&v, root, "pairs_conf");
     view_replication(&v, r, root);
+    rd_strmap_release(&v.named);
     rd_buf_release(&v.b);
     return v.oom || out->failed ? RD_ERR_NOMEM : RD_OK;
 }

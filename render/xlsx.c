@@ -1,9 +1,11 @@
 /*
  * xlsx - report.xlsx with libxlsxwriter (the only file that uses it).
  *
- * Sheets: Recommendations (first, one row per workload), one sheet per
- * workload (stats and pairwise tables as Excel tables, significance by
- * conditional format, a native chart of the means with their CIs), Raw
+ * Sheets: Recommendations (first, one row per workload: the decision and
+ * the verdicts), one sheet per workload (stats with each config's verdict
+ * and pairwise tables as Excel tables, significance by conditional format,
+ * a native chart of the means with their CIs as error bars; a pass/fail
+ * workload gets its matrix instead), Raw
  * runs (the records of the stores the analysis lists, runs.c),
  * Environment and Methods.
  *
@@ -27,6 +29,7 @@
 #include "escape.h"
 #include "rundown/array.h"
 #include "rundown/metrics.h"
+#include "verdicts.h"
 
 #define MAX_ROWS 1048575u
 #define MAX_COLS 16000u
@@ -159,65 +162,89 @@ static lxw_error add_table(lxw_worksheet *ws, lxw_row_t first, lxw_row_t last,
     return e;
 }
 
+/* The Recommendations sheet: one row per workload, the decision first. */
 static void sheet_recommendations(struct book *b, const struct rd_report *r, lxw_worksheet *ws)
 {
     static const char *cols[] = {
-        "workload", "class", "metric", "unit", "better", "recommended", "mean",
-        "CI low", "CI high", "n", "best other config", "best other is",
-        "best other mean", "best other / recommended", "ratio CI low",
-        "ratio CI high", "p_holm", "max RSS (MiB)", "tied", "reason",
+        "workload", "decision", "recommended", "verdict", "class", "metric", "unit", "better",
+        "best mean config", "mean", "CI low", "CI high", "n", "nearest other config",
+        "its verdict", "ratio to best", "ratio CI low", "ratio CI high", "p_adj",
+        "runs needed", "margin", "disqualified", "max RSS (MiB)", "reason",
     };
     const size_t ncols = sizeof cols / sizeof cols[0];
     for (size_t c = 0; c < ncols; c++)
         worksheet_write_string(ws, 0, (lxw_col_t)c, cols[c], b->head);
     lxw_row_t row = 1;
+    struct rd_buf t = RD_BUF_INIT;
     for (size_t wi = 0; wi < r->nworkloads; wi++, row++) {
         const struct rd_rworkload *w = &r->workloads[wi];
         struct rd_metric_def def;
         rd_metric_describe(w->metric ? w->metric : "", &def);
+        bool cat = rd_workload_categorical(w);
         put_str(ws, row, 0, w->name, NULL);
-        put_str(ws, row, 1, w->klass, NULL);
-        put_str(ws, row, 2, w->metric, NULL);
-        put_str(ws, row, 3, w->metric ? def.unit : NULL, NULL);
-        put_str(ws, row, 4, rd_better_name(w->better), NULL);
-        int rec = w->recommended;
-        if (rec >= 0) {
-            const struct rd_rstats *s = rd_primary(&w->configs[rec]);
-            put_str(ws, row, 5, w->configs[rec].name, b->bold);
-            put_num(ws, row, 6, s->mean, b->num);
-            put_num(ws, row, 7, s->ci_low, b->num);
-            put_num(ws, row, 8, s->ci_high, b->num);
-            put_num(ws, row, 9, s->n, b->intf);
-            put_num(ws, row, 17, rd_config_rss_mib(&w->configs[rec]), b->num);
+        put_str(ws, row, 1, cat ? "pass/fail" : rd_decision_word(rd_workload_decision(w)), b->bold);
+        put_str(ws, row, 4, w->klass, NULL);
+        put_str(ws, row, 5, w->metric, NULL);
+        put_str(ws, row, 6, w->metric ? def.unit : NULL, NULL);
+        put_str(ws, row, 7, rd_better_name(w->better), NULL);
+        if (cat) {
+            put_str(ws, row, 3, "a pass/fail matrix: see the workload's sheet", NULL);
+            continue;
         }
-        if (rec >= 0 && w->runner_up >= 0) {
-            double ratio, lo, hi, ph;
-            rd_compare(w, w->runner_up, rec, &ratio, &lo, &hi, &ph);
-            put_str(ws, row, 10, w->configs[w->runner_up].name, NULL);
-            put_str(ws, row, 11, rd_other_role(w), NULL);
-            put_num(ws, row, 12, rd_primary(&w->configs[w->runner_up])->mean, b->num);
-            put_num(ws, row, 13, ratio, b->num3);
-            put_num(ws, row, 14, lo, b->num3);
-            put_num(ws, row, 15, hi, b->num3);
-            put_num(ws, row, 16, ph, b->p);
+        int rec = w->recommended, shown = rec >= 0 ? rec : w->best;
+        if (rec >= 0)
+            put_str(ws, row, 2, w->configs[rec].name, b->bold);
+        rd_buf_reset(&t);
+        rd_decision_text(w, &t);
+        put_str(ws, row, 3, t.len ? t.ptr : NULL, b->wrap);
+        if (shown >= 0) {
+            const struct rd_rstats *st = rd_primary(&w->configs[shown]);
+            put_str(ws, row, 8, w->configs[shown].name, NULL);
+            put_num(ws, row, 9, st->mean, b->num);
+            put_num(ws, row, 10, st->ci_low, b->num);
+            put_num(ws, row, 11, st->ci_high, b->num);
+            put_num(ws, row, 12, st->n, b->intf);
+            put_num(ws, row, 22, rd_config_rss_mib(&w->configs[shown]), b->num);
         }
-        struct rd_buf tb = RD_BUF_INIT;
-        rd_tied_text(w, &tb);
-        if (tb.len)
-            put_str(ws, row, 18, tb.ptr, NULL);
-        rd_buf_release(&tb);
-        put_str(ws, row, 19, w->rec ? w->rec->reason : NULL, b->wrap);
+        int near = rd_workload_nearest(w);
+        const struct rd_rverdict *v = rd_config_verdict(w, near);
+        if (v) {
+            put_str(ws, row, 13, w->configs[near].name, NULL);
+            put_str(ws, row, 14, rd_verdict_word(v->verdict), NULL);
+            put_num(ws, row, 15, v->ratio, b->num3);
+            put_num(ws, row, 16, v->ratio_ci_low, b->num3);
+            put_num(ws, row, 17, v->ratio_ci_high, b->num3);
+            put_num(ws, row, 18, v->p_adj, b->p);
+        }
+        if (w->rec) {
+            put_num(ws, row, 19, w->rec->primary.runs_needed, b->intf);
+            put_num(ws, row, 20, w->rec->margin, b->pct);
+        }
+        rd_buf_reset(&t);
+        for (size_t k = 0; w->rec && k < w->rec->primary.nverdicts; k++) {
+            const struct rd_rverdict *x = &w->rec->primary.verdicts[k];
+            if (x->verdict == RD_VERDICT_DISQUALIFIED && x->index >= 0)
+                rd_buf_addf(&t, "%s%s (%s)", t.len ? "; " : "", w->configs[x->index].name,
+                            x->why ? x->why : "disqualified");
+        }
+        put_str(ws, row, 21, t.len ? t.ptr : NULL, b->wrap);
+        put_str(ws, row, 23, w->rec ? w->rec->reason : NULL, b->wrap);
     }
+    rd_buf_release(&t);
     worksheet_freeze_panes(ws, 1, 1);
     worksheet_autofilter(ws, 0, 0, row > 1 ? row - 1 : 1, (lxw_col_t)(ncols - 1));
     worksheet_set_column(ws, 0, 0, 22, NULL);
-    worksheet_set_column(ws, 1, 4, 10, NULL);
-    worksheet_set_column(ws, 5, 5, 30, NULL);
-    worksheet_set_column(ws, 6, 9, 11, NULL);
-    worksheet_set_column(ws, 10, 10, 30, NULL);
-    worksheet_set_column(ws, 11, 17, 12, NULL);
-    worksheet_set_column(ws, 18, 18, 30, NULL);
-    worksheet_set_column(ws, 19, 19, 80, NULL);
+    worksheet_set_column(ws, 1, 1, 12, NULL);
+    worksheet_set_column(ws, 2, 2, 26, NULL);
+    worksheet_set_column(ws, 3, 3, 48, NULL);
+    worksheet_set_column(ws, 4, 7, 10, NULL);
+    worksheet_set_column(ws, 8, 8, 26, NULL);
+    worksheet_set_column(ws, 9, 12, 11, NULL);
+    worksheet_set_column(ws, 13, 13, 26, NULL);
+    worksheet_set_column(ws, 14, 20, 12, NULL);
+    worksheet_set_column(ws, 21, 21, 40, NULL);
+    worksheet_set_column(ws, 22, 22, 12, NULL);
+    worksheet_set_column(ws, 23, 23, 80, NULL);
 }
 
 /* A column of numbers: its header and where the struct holds the value. */
@@ -250,30 +277,110 @@ static double col_value(const void *s, const struct num_col *c)
     return v;
 }
 
-/* Each mean's marker in its runtime's colour, as in the gnuplot charts. */
-static void colour_points(const struct rd_report *r, const struct rd_rworkload *w,
-                          lxw_chart_series *s)
+static rd_status chart_means(struct book *b, const struct rd_report *r,
+                             const struct rd_rworkload *w, lxw_worksheet *ws, const char *sheet,
+                             lxw_row_t top, lxw_row_t ctop, size_t stats_cols,
+                             struct rd_diag *d)
 {
-    lxw_chart_point *pts = calloc(w->nconfigs, sizeof *pts);
-    lxw_chart_point **ptrs = calloc(w->nconfigs + 1, sizeof *ptrs);
-    lxw_chart_fill *fills = calloc(w->nconfigs, sizeof *fills);
-    lxw_chart_line *lines = calloc(w->nconfigs, sizeof *lines);
-    if (pts && ptrs && fills && lines) {
-        for (size_t i = 0; i < w->nconfigs; i++) {
-            lxw_color_t c = (lxw_color_t)strtoul(rd_runtime_colour(r, w->configs[i].runtime) + 1, NULL, 16);
-            fills[i].color = c;
-            lines[i].color = c;
-            pts[i].fill = &fills[i];
-            pts[i].line = &lines[i];
-            ptrs[i] = &pts[i];
-        }
-        /* libxlsxwriter copies the points, so they can go right after. */
-        chart_series_set_points(s, ptrs);
+    rd_status st = RD_OK;
+    lxw_chart *chart = workbook_add_chart(b->wb, LXW_CHART_LINE);
+    if (!chart)
+        return RD_OK;
+    /* At most RD_CHART_MAX_CONFIGS series (Excel draws up to 255). */
+    const size_t k = w->nconfigs;
+    put_str(ws, ctop, 0, "Chart data: each config's mean in a column of its own, so the "
+                         "chart can draw its CI as that series' error bar (half-width)", b->bold);
+    put_str(ws, ctop + 1, 0, "config", b->head);
+    put_str(ws, ctop + 2 + (lxw_row_t)k, 0, "CI half-width", b->head);
+    for (size_t i = 0; i < k; i++) {
+        const struct rd_rstats *s = rd_primary(&w->configs[i]);
+        put_str(ws, ctop + 1, (lxw_col_t)(1 + i), w->configs[i].name, b->head);
+        put_str(ws, ctop + 2 + (lxw_row_t)i, 0, w->configs[i].name, NULL);
+        put_num(ws, ctop + 2 + (lxw_row_t)i, (lxw_col_t)(1 + i), s->mean, b->num);
+        put_num(ws, ctop + 2 + (lxw_row_t)k, (lxw_col_t)(1 + i), (s->ci_high - s->ci_low) / 2,
+                b->num);
     }
-    free(pts);
-    free(ptrs);
-    free(fills);
-    free(lines);
+    for (size_t i = 0; i < k; i++) {
+        lxw_chart_series *cs = chart_add_series(chart, NULL, NULL);
+        if (!cs)
+            continue;
+        const struct rd_rstats *s = rd_primary(&w->configs[i]);
+        chart_series_set_categories(cs, sheet, ctop + 2, 0, ctop + 1 + (lxw_row_t)k, 0);
+        chart_series_set_values(cs, sheet, ctop + 2, (lxw_col_t)(1 + i), ctop + 1 + (lxw_row_t)k,
+                                (lxw_col_t)(1 + i));
+        /* By the header cell: a name given as text that starts with '='
+         * would be read as a formula. */
+        chart_series_set_name_range(cs, sheet, ctop + 1, (lxw_col_t)(1 + i));
+        double half = (s->ci_high - s->ci_low) / 2;
+        if (isfinite(half)) {
+            lxw_series_error_bars *eb = chart_series_get_error_bars(cs, LXW_CHART_ERROR_BAR_AXIS_Y);
+            chart_series_set_error_bars(eb, LXW_CHART_ERROR_BAR_TYPE_FIXED, half);
+            chart_series_set_error_bars_endcap(eb, LXW_CHART_ERROR_BAR_END_CAP);
+        }
+        lxw_color_t c = (lxw_color_t)strtoul(rd_runtime_colour(r, w->configs[i].runtime) + 1,
+                                             NULL, 16);
+        lxw_chart_fill fill = { .color = c };
+        lxw_chart_line mline = { .color = c }, none = { .none = LXW_TRUE };
+        chart_series_set_marker_fill(cs, &fill);
+        chart_series_set_marker_line(cs, &mline);
+        chart_series_set_line(cs, &none);
+        chart_series_set_marker_type(cs, LXW_CHART_MARKER_CIRCLE);
+        chart_series_set_marker_size(cs, 8);
+    }
+    chart_show_blanks_as(chart, LXW_CHART_BLANKS_AS_GAP);
+    struct rd_buf t = RD_BUF_INIT;
+    rd_buf_addf(&t, "mean %s with its CI (error bars)", w->metric);
+    chart_title_set_name(chart, t.ptr);
+    rd_buf_release(&t);
+    chart_legend_set_position(chart, k <= 12 ? LXW_CHART_LEGEND_RIGHT : LXW_CHART_LEGEND_NONE);
+    chart_axis_set_name(chart->y_axis, w->metric);
+    lxw_chart_options co = { .x_scale = 1.6, .y_scale = 1.3 };
+    check(worksheet_insert_chart_opt(ws, top, (lxw_col_t)(stats_cols + 1), chart, &co),
+          &st, d, "chart");
+    return st;
+}
+
+/* A pass/fail workload: checks x configs, "✓"/"✗" with the runs that
+ * passed, then the error text of each failed check. No mean, CI or test. */
+static rd_status sheet_matrix(struct book *b, const struct rd_report *r,
+                              const struct rd_rworkload *w, lxw_worksheet *ws)
+{
+    struct rd_matrix m;
+    rd_status st = rd_matrix_make(r, w, &m);
+    put_str(ws, 0, 0, w->name, b->title);
+    put_str(ws, 1, 0, "pass/fail of each check per config: \xe2\x9c\x93 every run passed, "
+                      "\xe2\x9c\x97 none did, \xe2\x9c\x97 k/n when k of n runs passed", NULL);
+    const lxw_row_t top = 3;
+    put_str(ws, top, 0, "check", b->head);
+    for (size_t c = 0; c < m.ncols; c++)
+        put_str(ws, top, (lxw_col_t)(1 + c), w->configs[c].name, b->head);
+    struct rd_buf t = RD_BUF_INIT;
+    lxw_row_t erow = top + 2 + (lxw_row_t)m.nrows;
+    bool any = false;
+    for (size_t row = 0; row < m.nrows && st == RD_OK; row++) {
+        put_str(ws, top + 1 + (lxw_row_t)row, 0, m.labels[row], b->bold);
+        for (size_t c = 0; c < m.ncols; c++) {
+            const struct rd_mcell *cell = &m.cells[row * m.ncols + c];
+            rd_buf_reset(&t);
+            rd_mcell_mark(cell, &t);
+            put_str(ws, top + 1 + (lxw_row_t)row, (lxw_col_t)(1 + c), t.ptr, NULL);
+            if (!(cell->passed < cell->runs))
+                continue;
+            if (!any)
+                put_str(ws, erow++, 0, "Failed checks", b->bold);
+            any = true;
+            put_str(ws, erow, 0, m.labels[row], NULL);
+            put_str(ws, erow, 1, w->configs[c].name, NULL);
+            put_num(ws, erow, 2, cell->runs - cell->passed, b->intf);
+            put_num(ws, erow, 3, cell->runs, b->intf);
+            put_str(ws, erow++, 4, cell->error, NULL);
+        }
+    }
+    rd_buf_release(&t);
+    rd_matrix_release(&m);
+    worksheet_set_column(ws, 0, 0, 24, NULL);
+    worksheet_set_column(ws, 1, (lxw_col_t)(m.ncols > 4 ? m.ncols : 4), 18, NULL);
+    return st;
 }
 
 static rd_status sheet_workload(struct book *b, const struct rd_report *r,
@@ -281,6 +388,8 @@ static rd_status sheet_workload(struct book *b, const struct rd_report *r,
                                 const char *sheet, struct rd_diag *d)
 {
     rd_status st = RD_OK;
+    if (rd_workload_categorical(w))
+        return sheet_matrix(b, r, w, ws);
     put_str(ws, 0, 0, w->name, b->title);
     struct rd_buf line = RD_BUF_INIT;
     rd_buf_addf(&line, "primary metric %s (%s)", w->metric ? w->metric : "none",
@@ -299,6 +408,10 @@ static rd_status sheet_workload(struct book *b, const struct rd_report *r,
         headers_add(&h, stat_cols[k].header);
     headers_add(&h, "max RSS (MiB)");
     headers_add(&h, "failed runs");
+    static const char *verdict_cols[] = { "verdict", "ratio to best", "ratio CI low",
+                                          "ratio CI high", "p_adj", "runs needed" };
+    for (size_t k = 0; k < 6; k++)
+        headers_add(&h, verdict_cols[k]);
     for (size_t i = 0; i < w->nconfigs; i++) {
         const struct rd_rconfig *c = &w->configs[i];
         lxw_row_t row = top + 1 + (lxw_row_t)i;
@@ -313,6 +426,14 @@ static rd_status sheet_workload(struct book *b, const struct rd_report *r,
         }
         put_num(ws, row, col++, rd_config_rss_mib(c), b->num);
         put_num(ws, row, col++, c->failed_runs, b->intf);
+        /* The verdict against the best and the simultaneous interval it used. */
+        const struct rd_rverdict *v = rd_config_verdict(w, (int)i);
+        put_str(ws, row, col++, v ? rd_verdict_word(v->verdict) : NULL, NULL);
+        put_num(ws, row, col++, v ? v->ratio : NAN, b->num3);
+        put_num(ws, row, col++, v ? v->ratio_ci_low : NAN, b->num3);
+        put_num(ws, row, col++, v ? v->ratio_ci_high : NAN, b->num3);
+        put_num(ws, row, col++, v ? v->p_adj : NAN, b->p);
+        put_num(ws, row, col++, v ? v->runs_needed : NAN, b->intf);
     }
     lxw_row_t stats_last = top + (lxw_row_t)w->nconfigs;
     check(add_table(ws, top, stats_last, &h, b->head), &st, d, "stats table");
@@ -371,53 +492,23 @@ static rd_status sheet_workload(struct book *b, const struct rd_report *r,
         }
     }
 
-    /* The chart: mean with a vertical CI line per config. libxlsxwriter
-     * has no custom error-bar ranges, so the CI is drawn as high-low lines
-     * between the "CI low" and "CI high" series, which is what Excel's own
-     * stock charts do. */
+    /* The chart: each config's mean with its CI as a native error bar.
+     * Excel's error bars are fixed per series, not per point, so each
+     * config is a series of its own, read from a diagonal block of cells
+     * below the tables (its mean in its own column, the rest blank), with
+     * its CI half-width as the fixed error. */
+    lxw_row_t ctop = wtop + (w->nwarnings > 0 ? (lxw_row_t)w->nwarnings + 3 : 0);
     if (w->nconfigs > RD_CHART_MAX_CONFIGS && w->metric) {
-        /* A chart of every config would be unreadable, and setting 10^5
-         * point colours is quadratic in libxlsxwriter: say so instead. */
+        /* A chart of every config would be unreadable, and a series per
+         * config is quadratic in cells: say so instead. */
         struct rd_buf t = RD_BUF_INIT;
         rd_buf_addf(&t, "no chart: %zu configs are more than a chart shows (%d); "
                         "the report's charts show the best %d",
                     w->nconfigs, RD_CHART_MAX_CONFIGS, RD_CHART_MAX_CONFIGS);
         put_str(ws, top, (lxw_col_t)(stats_cols + 1), t.ptr, NULL);
         rd_buf_release(&t);
-    } else if (w->nconfigs > 0 && w->metric) {
-        lxw_chart *chart = workbook_add_chart(b->wb, LXW_CHART_LINE);
-        if (chart) {
-            lxw_row_t first = top + 1, last = stats_last;
-            lxw_col_t mean_col = (lxw_col_t)(1 + w->nkeys + 1);
-            lxw_col_t lo_col = (lxw_col_t)(1 + w->nkeys + 4), hi_col = lo_col + 1;
-            const char *names[] = { "CI low", "mean", "CI high" };
-            lxw_col_t cols[] = { lo_col, mean_col, hi_col };
-            for (size_t k = 0; k < 3; k++) {
-                lxw_chart_series *s = chart_add_series(chart, NULL, NULL);
-                if (!s)
-                    continue;
-                chart_series_set_categories(s, sheet, first, 0, last, 0);
-                chart_series_set_values(s, sheet, first, cols[k], last, cols[k]);
-                chart_series_set_name(s, names[k]);
-                lxw_chart_line none = { .none = LXW_TRUE };
-                chart_series_set_line(s, &none);
-                chart_series_set_marker_type(s, k == 1 ? LXW_CHART_MARKER_CIRCLE : LXW_CHART_MARKER_LONG_DASH);
-                chart_series_set_marker_size(s, k == 1 ? 8 : 10);
-                if (k == 1)
-                    colour_points(r, w, s);
-            }
-            lxw_chart_line hl = { .color = LXW_COLOR_BLACK, .width = 1.5 };
-            chart_set_high_low_lines(chart, &hl);
-            struct rd_buf t = RD_BUF_INIT;
-            rd_buf_addf(&t, "mean %s with CI", w->metric);
-            chart_title_set_name(chart, t.ptr);
-            rd_buf_release(&t);
-            chart_legend_set_position(chart, LXW_CHART_LEGEND_BOTTOM);
-            chart_axis_set_name(chart->y_axis, w->metric);
-            lxw_chart_options co = { .x_scale = 1.4, .y_scale = 1.3 };
-            check(worksheet_insert_chart_opt(ws, top, (lxw_col_t)(stats_cols + 1), chart, &co),
-                  &st, d, "chart");
-        }
+    } else if (w->nconfigs > 0 && w->metric && st == RD_OK) {
+        st = chart_means(b, r, w, ws, sheet, top, ctop, stats_cols, d);
     }
     worksheet_freeze_panes(ws, top + 1, 1);
     worksheet_set_column(ws, 0, 0, 32, NULL);
@@ -428,45 +519,8 @@ static rd_status sheet_workload(struct book *b, const struct rd_report *r,
 
 /* ---- Raw runs, re-read from the stores ---- */
 
-struct names {
-    char **items;
-    size_t n, cap;
-};
-
-static int names_find_add(struct names *l, const char *s, bool add)
-{
-    for (size_t i = 0; i < l->n; i++)
-        if (strcmp(l->items[i], s) == 0)
-            return (int)i;
-    if (!add || l->n >= MAX_COLS / 2 || RD_ARRAY_GROW(l->items, l->cap, l->n + 1) != RD_OK)
-        return -1;
-    l->items[l->n] = strdup(s);
-    return l->items[l->n] ? (int)l->n++ : -1;
-}
-
-static void names_release(struct names *l)
-{
-    for (size_t i = 0; i < l->n; i++)
-        free(l->items[i]);
-    free(l->items);
-}
-
-struct raw_scan {
-    struct names labels, metrics;
-};
-
-static void raw_scan(const struct rd_rrun *run, void *arg)
-{
-    const struct rd_record *rec = run->rec;
-    struct raw_scan *sc = arg;
-    for (size_t i = 0; i < rec->config.len; i++)
-        names_find_add(&sc->labels, rec->config.items[i].key, true);
-    for (size_t i = 0; i < rec->nmetrics; i++)
-        names_find_add(&sc->metrics, rec->metrics[i].name, true);
-}
-
 struct raw_write {
-    struct raw_scan *sc;
+    const struct rd_run_columns *cols;
     lxw_worksheet *ws;
     struct book *b;
     lxw_row_t row;
@@ -489,48 +543,46 @@ static void raw_write(const struct rd_rrun *run, void *arg)
     put_str(ws, row, 5, rec->env, NULL);
     put_str(ws, row, 6, rec->started_at, NULL);
     for (size_t i = 0; i < rec->config.len; i++) {
-        int c = names_find_add(&rw->sc->labels, rec->config.items[i].key, false);
+        int c = rd_run_columns_label(rw->cols, rec->config.items[i].key);
         if (c >= 0)
             put_str(ws, row, (lxw_col_t)(7 + c), rec->config.items[i].value, NULL);
     }
     for (size_t i = 0; i < rec->nmetrics; i++) {
-        int c = names_find_add(&rw->sc->metrics, rec->metrics[i].name, false);
+        int c = rd_run_columns_metric(rw->cols, rec->metrics[i].name);
         if (c >= 0)
-            put_num(ws, row, (lxw_col_t)(7 + rw->sc->labels.n + (size_t)c), rec->metrics[i].value, NULL);
+            put_num(ws, row, (lxw_col_t)(7 + rw->cols->nlabels + (size_t)c), rec->metrics[i].value, NULL);
     }
 }
 
 static void sheet_raw(struct book *b, const struct rd_report *r, lxw_worksheet *ws)
 {
-    struct raw_scan sc = { { 0 }, { 0 } };
-    size_t stores = rd_report_for_each_run(r, raw_scan, &sc);
-    if (stores == 0) {
+    struct rd_run_columns sc;
+    rd_run_columns_scan(r, MAX_COLS / 2, &sc);
+    if (sc.stores == 0) {
         put_str(ws, 0, 0, r->ninputs > 0
                 ? "none of the stores listed in the analysis's inputs could be read"
                 : "the analysis lists no input stores", NULL);
         worksheet_set_column(ws, 0, 0, 70, NULL);
-        names_release(&sc.labels);
-        names_release(&sc.metrics);
+        rd_run_columns_release(&sc);
         return;
     }
     static const char *fixed[] = { "store", "workload", "run", "phase", "status", "env", "started_at" };
     for (size_t c = 0; c < 7; c++)
         worksheet_write_string(ws, 0, (lxw_col_t)c, fixed[c], b->head);
-    for (size_t i = 0; i < sc.labels.n; i++)
-        put_str(ws, 0, (lxw_col_t)(7 + i), sc.labels.items[i], b->head);
-    for (size_t i = 0; i < sc.metrics.n; i++)
-        put_str(ws, 0, (lxw_col_t)(7 + sc.labels.n + i), sc.metrics.items[i], b->head);
+    for (size_t i = 0; i < sc.nlabels; i++)
+        put_str(ws, 0, (lxw_col_t)(7 + i), sc.labels[i], b->head);
+    for (size_t i = 0; i < sc.nmetrics; i++)
+        put_str(ws, 0, (lxw_col_t)(7 + sc.nlabels + i), sc.metrics[i], b->head);
     struct raw_write rw = { &sc, ws, b, 1 };
     rd_report_for_each_run(r, raw_write, &rw);
-    lxw_col_t last = (lxw_col_t)(6 + sc.labels.n + sc.metrics.n);
+    lxw_col_t last = (lxw_col_t)(6 + sc.nlabels + sc.nmetrics);
     worksheet_freeze_panes(ws, 1, 0);
     worksheet_autofilter(ws, 0, 0, rw.row > 1 ? rw.row - 1 : 1, last);
     worksheet_set_column(ws, 0, 1, 22, NULL);
     worksheet_set_column(ws, 2, 5, 9, NULL);
     worksheet_set_column(ws, 6, 6, 24, NULL);
     worksheet_set_column(ws, 7, last, 13, NULL);
-    names_release(&sc.labels);
-    names_release(&sc.metrics);
+    rd_run_columns_release(&sc);
 }
 
 static void sheet_env(struct book *b, const struct rd_report *r, lxw_worksheet *ws)
@@ -572,9 +624,9 @@ static void sheet_methods(struct book *b, const struct rd_report *r, lxw_workshe
         "Outliers: Tukey's fences (1.5 IQR), flagged, never removed.",
         "Two configs: Welch's t-test; Mann-Whitney U (exact without ties for n <= 50); Hedges' g; Vargha-Delaney A.",
         "Many configs: one-way ANOVA, Welch's ANOVA, Kruskal-Wallis; pairwise Welch tests with Holm's adjustment (p_holm).",
-        "Recommendation: best mean on the primary metric; configs whose p_holm against it is at least alpha are tied; among tied configs the lowest memory is recommended.",
+        "Verdicts: every config against the best mean by the ratio of means, Fieller's interval at one studentized-range critical value for the comparisons with the best (simultaneous), read against the workload's margin: equivalent, worse, inconclusive (with the runs per config that would settle it) or disqualified; the tie-breaker chooses among equivalent configs only.",
         "One run is one whole program or load-tool run; per-request samples are never used as n.",
-        "Chart: the workload sheets draw each config's CI as a high-low line between the CI low and CI high series.",
+        "Chart: each config is a series of its own (the diagonal block of 'Chart data'), so its error bar is its CI half-width.",
         "References: Welch (1947, 1951); Mann and Whitney (1947); Kruskal and Wallis (1952); Holm (1979); Hedges (1981); Vargha and Delaney (2000); Hyndman and Fan (1996); Tukey (1977).",
     };
     for (size_t i = 0; i < sizeof text / sizeof text[0]; i++)

@@ -11,10 +11,13 @@
 #
 # BUILD holds the built tools (default build); OUT (default BUILD/check-ui)
 # receives analysis.json, the report, csv/ and screenshots/:
-#   laptop.png (1366x900, the first screen), laptop-full.png (1366 wide,
+#   laptop.png (1280x900, the first screen), laptop-full.png (1280 wide,
 #   whole page), phone.png (390x844), phone-full.png (390 wide, whole page).
 # The screenshots are for a person to look at; the script checks only that
-# they were written. Exit 0 when the workbook matches the analysis.
+# they were written. It also renders a second time and compares every file
+# byte for byte, and when pdflatex is installed compiles report.tex in a
+# small document (booktabs, siunitx). Exit 0 when the workbook matches the
+# analysis, the reruns agree and report.tex compiles.
 set -eu
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -48,10 +51,20 @@ set -- "$ROOT"/data/raw/*.jsonl
 [ -f "$1" ] || { echo "check-ui: no data/raw/*.jsonl to render" >&2; exit 3; }
 rm -rf "$OUT"
 mkdir -p "$OUT/csv" "$OUT/screenshots"
-# The same command line as `make report`.
+# The same command line as `make report` (its REPORT_SETTINGS included).
 "$ANALYZE" --published "$ROOT/data/published" \
-    --title "Node.js vs Deno vs Bun: parallelism and I/O" -o "$OUT/analysis.json" "$@"
-"$RENDER" -o "$OUT" "$OUT/analysis.json"
+    --title "Node.js vs Deno vs Bun: parallelism and I/O" \
+    --set 'mixed.key_metrics=rps,latency_p99_ms,background_wall_ms' \
+    --set 'mixed.guards=latency_p99_ms<=100' -o "$OUT/analysis.json" "$@"
+"$RENDER" --formats "${RENDER_FORMATS:-all,pdf,png}" -o "$OUT" "$OUT/analysis.json"
+
+# A second render of the same analysis must give the same bytes.
+"$RENDER" --formats "${RENDER_FORMATS:-all,pdf,png}" -o "$OUT/again" "$OUT/analysis.json"
+differ=0
+for f in $(cd "$OUT/again" && find . -type f | sort); do
+    cmp -s "$OUT/$f" "$OUT/again/$f" || { echo "check-ui: a rerun differs in $f" >&2; differ=1; }
+done
+rm -rf "$OUT/again"
 
 # Chromium refuses to run as root inside its sandbox; a throw-away profile
 # keeps a user's own Chromium out of it.
@@ -71,8 +84,8 @@ shot() { # NAME WIDTH HEIGHT
 # capped where Chromium's surface stops.
 bytes=$(wc -c <"$OUT/report.html")
 tall() { h=$((bytes / $1)); [ "$h" -lt 2000 ] && h=2000; [ "$h" -gt 16000 ] && h=16000; echo "$h"; }
-shot laptop 1366 900
-shot laptop-full 1366 "$(tall 20)"
+shot laptop 1280 900
+shot laptop-full 1280 "$(tall 20)"
 shot phone 390 844
 shot phone-full 390 "$(tall 8)"
 
@@ -87,5 +100,25 @@ soffice -env:UserInstallation="file://$lo_profile" --headless \
     --outdir "$OUT/csv" "$OUT/report.xlsx" >/dev/null 2>&1 || true
 ls "$OUT"/csv/*.csv >/dev/null 2>&1 || { echo "check-ui: LibreOffice wrote no CSV" >&2; exit 3; }
 
-python3 "$ROOT/tests/ui/check_xlsx.py" "$OUT/analysis.json" "$OUT/csv"
-echo "check-ui: look at $OUT/screenshots/*.png"
+status=0
+python3 "$ROOT/tests/ui/check_xlsx.py" "$OUT/analysis.json" "$OUT/csv" || status=1
+
+# report.tex as a paper would \input it (only where LaTeX is installed:
+# texlive-latex-recommended and texlive-science have booktabs and siunitx).
+if command -v pdflatex >/dev/null 2>&1 && [ -f "$OUT/report.tex" ]; then
+    mkdir -p "$OUT/tex"
+    printf '%s\n' '\documentclass{article}' '\usepackage[T1]{fontenc}' \
+        '\usepackage[margin=2cm]{geometry}' '\usepackage{booktabs}' '\usepackage{siunitx}' \
+        '\begin{document}' '\input{../report.tex}' '\end{document}' >"$OUT/tex/paper.tex"
+    if (cd "$OUT/tex" && pdflatex -interaction=nonstopmode -halt-on-error paper.tex >paper.out 2>&1); then
+        echo "check-ui: report.tex compiles ($OUT/tex/paper.pdf)"
+    else
+        echo "check-ui: report.tex does not compile; see $OUT/tex/paper.log" >&2
+        status=1
+    fi
+else
+    echo "check-ui: no pdflatex; report.tex not compiled (apt-get install texlive-latex-recommended texlive-science)"
+fi
+[ "$differ" -eq 0 ] || status=1
+echo "check-ui: look at $OUT/screenshots/*.png and $OUT/charts/*.svg"
+exit "$status"

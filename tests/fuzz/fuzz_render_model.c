@@ -12,6 +12,8 @@
 #include <stdlib.h>
 
 #include "model.h"
+#include "rundown/numfmt.h"
+#include "verdicts.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -33,9 +35,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                        w->configs[w->runner_up].id, &swapped);
             rd_buf_reset(&b);
             rd_tied_text(w, &b);
+            /* The verdict lookups every back end makes. */
+            rd_buf_reset(&b);
+            rd_decision_text(w, &b);
+            (void)rd_workload_nearest(w);
+            (void)rd_workload_categorical(w);
         }
         for (size_t i = 0; i < r.nreplication; i++)
-            rd_labels_name(r.replication[i].labels, r.replication[i].nlabels, NULL, 0, &b);
+            rd_fmt_config_name(&b, r.replication[i].labels, r.replication[i].nlabels);
         rd_buf_release(&b);
     }
     rd_report_release(&r);

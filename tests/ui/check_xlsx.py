@@ -8,9 +8,12 @@ CSV_DIR holds one CSV per sheet, written by LibreOffice with "save cell
 contents as shown" (soffice --convert-to 'csv:...:...,true,...,-1'), so a
 number is compared as a reader sees it: the only tolerance is half a unit
 of the last digit shown. Checked: every row of the Recommendations sheet
-(recommended config, its mean, CI, n, the best other config, its role and
-mean, their ratio with CI, p_holm, memory) and every cell of the stats
-table of each workload sheet. The expected values are computed here from
+(the decision, the recommended config, the config whose mean is shown with
+its mean, CI, n and memory, the runs that would settle it, the margin, the
+nearest other config with its verdict, ratio to the best, simultaneous CI
+and p_adj), every cell of the stats table of each workload sheet with each
+config's verdict columns, and the pass/fail matrix of a categorical
+workload. The expected values are computed here from
 analysis.json alone (the recommendation and the pair tests as analyze
 wrote them), not by the renderer. Exits 1 with a list of mismatches.
 """
@@ -106,6 +109,26 @@ def better(higher, a, b):
     return a > b if higher else a < b
 
 
+def verdict_of(w, cid):
+    for v in ((w.get("recommendation") or {}).get("verdicts") or []):
+        if v.get("config") == cid:
+            return v
+    return None
+
+
+def categorical(w):
+    # Pass/fail: a bool primary metric, or a count over bool metrics
+    # (compat_ok_count over compat_<pkg>_ok), by the units analyze wrote.
+    primary = w.get("primary") or {}
+    unit = primary.get("unit")
+    if unit == "bool":
+        return True
+    if unit != "count":
+        return False
+    return any(isinstance(m, dict) and m.get("unit") == "bool"
+               for c in (w.get("configs") or []) for m in (c.get("metrics") or {}).values())
+
+
 def check_recommendations(a, rows):
     head = rows[0]
     col = {h: i for i, h in enumerate(head)}
@@ -117,61 +140,58 @@ def check_recommendations(a, rows):
         where = "Recommendations[%s]" % name
         same(where + " workload", cell("workload"), name)
         metric = (w.get("primary") or {}).get("metric")
-        higher = (w.get("primary") or {}).get("better") == "higher"
         configs = w.get("configs") or []
         rec = w.get("recommendation") or {}
+        if categorical(w):
+            same(where + " decision", cell("decision"), "pass/fail")
+            continue
+        same(where + " decision", cell("decision"), rec.get("decision") or "")
         ids = [c["id"] for c in configs]
         if rec.get("recommended") in ids:
-            ri = ids.index(rec["recommended"])
-        elif rec.get("best") in ids:
-            ri = ids.index(rec["best"])
+            labels = configs[ids.index(rec["recommended"])].get("labels") or {}
+            for v in labels.values():
+                if v not in cell("recommended"):
+                    errors.append("%s recommended: %r lacks label %r" % (where, cell("recommended"), v))
         else:
             same(where + " recommended", cell("recommended"), "")
+        # The figure shown: the recommended config's, else the best mean's.
+        shown = rec.get("recommended") if rec.get("recommended") in ids else rec.get("best")
+        if shown not in ids:
+            same(where + " best mean config", cell("best mean config"), "")
             continue
-        rc = configs[ri]
+        rc = configs[ids.index(shown)]
         rs = stats(rc, metric)
         for v in (rc.get("labels") or {}).values():
-            if v not in cell("recommended"):
-                errors.append("%s recommended: %r lacks label %r of %s"
-                              % (where, cell("recommended"), v, rc["id"]))
+            if v not in cell("best mean config"):
+                errors.append("%s best mean config: %r lacks label %r" % (where, cell("best mean config"), v))
         compare(where + " mean", cell("mean"), num(rs, "mean"))
         compare(where + " CI low", cell("CI low"), num(rs, "ci_low"))
         compare(where + " CI high", cell("CI high"), num(rs, "ci_high"))
         compare(where + " n", cell("n"), num(rs, "n"))
         compare(where + " max RSS", cell("max RSS (MiB)"), rss_mib(rc))
-        # The best other config: the best mean among the rest.
-        oi = None
-        for i, c in enumerate(configs):
-            if i != ri and (oi is None or better(higher, num(stats(c, metric), "mean"),
-                                                  num(stats(configs[oi], metric), "mean"))):
-                oi = i
-        if oi is None:
-            same(where + " best other config", cell("best other config"), "")
+        compare(where + " runs needed", cell("runs needed"), num(rec, "runs_needed"))
+        compare(where + " margin", cell("margin"), num(rec, "margin"))
+        # The nearest other config: the eligible one whose ratio to the
+        # best is nearest 1 on the log scale.
+        near = None
+        for v in (rec.get("verdicts") or []):
+            r = num(v, "ratio")
+            if v.get("verdict") in ("best", "disqualified") or r is None or r <= 0:
+                continue
+            if near is None or abs(math.log(r)) < abs(math.log(num(near, "ratio"))):
+                near = v
+        if near is None:
+            same(where + " nearest other config", cell("nearest other config"), "")
             continue
-        oc = configs[oi]
-        om, rm = num(stats(oc, metric), "mean"), num(rs, "mean")
-        for v in (oc.get("labels") or {}).values():
-            if v not in cell("best other config"):
-                errors.append("%s best other config: %r lacks label %r of %s"
-                              % (where, cell("best other config"), v, oc["id"]))
-        same(where + " best other is", cell("best other is"),
-             "best" if better(higher, om, rm) else "runner-up")
-        compare(where + " best other mean", cell("best other mean"), om)
-        ratio = lo = hi = p = None
-        for pair in ((w.get("tests") or {}).get("pairs") or []):
-            if (pair.get("a"), pair.get("b")) == (oc["id"], rc["id"]):
-                ratio, lo, hi = num(pair, "ratio"), num(pair, "ratio_ci_low"), num(pair, "ratio_ci_high")
-                p = num(pair, "p_holm")
-            elif (pair.get("a"), pair.get("b")) == (rc["id"], oc["id"]):
-                inv = lambda x: 1 / x if x else None
-                ratio, lo, hi = inv(num(pair, "ratio")), inv(num(pair, "ratio_ci_high")), inv(num(pair, "ratio_ci_low"))
-                p = num(pair, "p_holm")
-        if ratio is None and om is not None and rm:
-            ratio = om / rm
-        compare(where + " ratio", cell("best other / recommended"), ratio)
-        compare(where + " ratio CI low", cell("ratio CI low"), lo)
-        compare(where + " ratio CI high", cell("ratio CI high"), hi)
-        compare(where + " p_holm", cell("p_holm"), p)
+        nc = configs[ids.index(near["config"])]
+        for v in (nc.get("labels") or {}).values():
+            if v not in cell("nearest other config"):
+                errors.append("%s nearest: %r lacks label %r" % (where, cell("nearest other config"), v))
+        same(where + " its verdict", cell("its verdict"), near.get("verdict"))
+        compare(where + " ratio", cell("ratio to best"), num(near, "ratio"))
+        compare(where + " ratio CI low", cell("ratio CI low"), num(near, "ratio_ci_low"))
+        compare(where + " ratio CI high", cell("ratio CI high"), num(near, "ratio_ci_high"))
+        compare(where + " p_adj", cell("p_adj"), num(near, "p_adj"))
 
 
 STATS = ["n", "mean", "sd", "se", "ci_low", "ci_high", "median", "min", "max",
@@ -207,6 +227,39 @@ def check_workload(w, rows):
         compare("sheet %s, %s, max RSS" % (w["name"], c["id"]), r[head.index("max RSS (MiB)")], rss_mib(c))
         compare("sheet %s, %s, failed runs" % (w["name"], c["id"]), r[head.index("failed runs")],
                 num(c, "failed_runs"))
+        v = verdict_of(w, c["id"]) or {}
+        same("sheet %s, %s, verdict" % (w["name"], c["id"]), r[head.index("verdict")],
+             v.get("verdict") or "")
+        for k, key in (("ratio to best", "ratio"), ("ratio CI low", "ratio_ci_low"),
+                       ("ratio CI high", "ratio_ci_high"), ("p_adj", "p_adj"),
+                       ("runs needed", "runs_needed")):
+            compare("sheet %s, %s, %s" % (w["name"], c["id"], k), r[head.index(k)], num(v, key))
+
+
+def check_matrix(w, rows):
+    # checks x configs: a check is passed by a config when every value of
+    # its bool metric is 1; "✗ k/n" when k of n are.
+    configs = w.get("configs") or []
+    top = next((i for i, r in enumerate(rows) if r and r[0] == "check"), None)
+    if top is None:
+        errors.append("sheet %s: no matrix" % w["name"])
+        return
+    head = rows[top]
+    for r in rows[top + 1:]:
+        if not r or not r[0].strip():
+            break
+        metric = [m for m in (configs[0].get("metrics") or {})
+                  if m.endswith("_" + r[0] + "_ok") or m == r[0] + "_ok" or m == r[0]]
+        if len(metric) != 1:
+            errors.append("sheet %s: check %r names %d metrics" % (w["name"], r[0], len(metric)))
+            continue
+        for ci, c in enumerate(configs):
+            vals = stats(c, metric[0]).get("values") or []
+            ok = sum(1 for x in vals if x > 0)
+            want = "" if not vals else "\u2713" if ok == len(vals) else "\u2717" if ok == 0 \
+                else "\u2717 %d/%d" % (ok, len(vals))
+            same("sheet %s, %s, %s" % (w["name"], r[0], c["id"]), r[1 + ci] if 1 + ci < len(r) else "",
+                 want if want else "\u2014")
 
 
 def main():
@@ -214,7 +267,7 @@ def main():
     a = json.load(open(analysis, encoding="utf-8"))
     sheets = read_sheets(csv_dir)
     recs = [rows for path, rows in sheets.items() if rows and rows[0][:1] == ["workload"]
-            and "best other config" in rows[0]]
+            and "nearest other config" in rows[0]]
     if len(recs) != 1:
         sys.exit("check_xlsx: expected one Recommendations sheet in %s, found %d" % (csv_dir, len(recs)))
     check_recommendations(a, recs[0])
@@ -223,12 +276,16 @@ def main():
             continue
         # A workload sheet starts with the workload's name in A1 and holds
         # the "config" table; the sheet name itself may be shortened.
+        first = "check" if categorical(w) else "config"
         found = [rows for rows in sheets.values()
-                 if rows and rows[0][:1] == [w["name"]] and any(r[:1] == ["config"] for r in rows)]
+                 if rows and rows[0][:1] == [w["name"]] and any(r[:1] == [first] for r in rows)]
         if len(found) != 1:
             errors.append("workload %s: expected one sheet, found %d" % (w["name"], len(found)))
             continue
-        check_workload(w, found[0])
+        if categorical(w):
+            check_matrix(w, found[0])
+        else:
+            check_workload(w, found[0])
     for e in errors:
         print("check_xlsx: " + e, file=sys.stderr)
     print("check_xlsx: %d cells checked, %d mismatches" % (checked, len(errors)))

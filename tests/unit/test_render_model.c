@@ -20,6 +20,7 @@
 
 #include "backends.h"
 #include "model.h"
+#include "verdicts.h"
 
 static const char *DOC =
     "{\"schema\":\"rundown.analysis/1\",\"settings\":{\"alpha\":0.05},"
@@ -143,11 +144,11 @@ static void test_compare(void **state)
 static void test_colours_and_plan(void **state)
 {
     (void)state;
-    /* node, bun keep their colours; zig takes the first of the palette. */
+    /* Okabe-Ito: node, bun keep their colours; zig takes the first of the rest. */
     assert_int_equal(report.nruntimes, 3);
-    assert_string_equal(rd_runtime_colour(&report, report.workloads[0].configs[0].runtime), "#3c873a");
-    assert_string_equal(rd_runtime_colour(&report, report.workloads[0].configs[1].runtime), "#d9822b");
-    assert_string_equal(rd_runtime_colour(&report, report.workloads[0].configs[2].runtime), "#8e44ad");
+    assert_string_equal(rd_runtime_colour(&report, report.workloads[0].configs[0].runtime), "#009e73");
+    assert_string_equal(rd_runtime_colour(&report, report.workloads[0].configs[1].runtime), "#e69f00");
+    assert_string_equal(rd_runtime_colour(&report, report.workloads[0].configs[2].runtime), "#d55e00");
     assert_string_equal(rd_runtime_colour(&report, -1), "#7f7f7f");
     assert_true(rd_label_numeric(&report.workloads[0], "workers"));
     assert_false(rd_label_numeric(&report.workloads[0], "runtime"));
@@ -332,6 +333,84 @@ static void test_run_total(void **state)
     assert_int_equal(run_total("1e15", "1e15"), -1); /* the sum is past what is stated */
 }
 
+/* The verdict keys of issue 15 and the grouped warnings: read into the
+ * model, and said in words (expected strings by hand). */
+static const char *VDOC =
+    "{\"schema\":\"rundown.analysis/1\",\"workloads\":["
+    " {\"name\":\"w\",\"primary\":{\"metric\":\"wall_ms\",\"better\":\"lower\"},"
+    "  \"configs\":["
+    "   {\"id\":\"runtime=a\",\"labels\":{\"runtime\":\"a\"},\"metrics\":{\"wall_ms\":{\"mean\":100,\"n\":5}}},"
+    "   {\"id\":\"runtime=b\",\"labels\":{\"runtime\":\"b\"},\"metrics\":{\"wall_ms\":{\"mean\":103,\"n\":5}}},"
+    "   {\"id\":\"runtime=c\",\"labels\":{\"runtime\":\"c\"},\"metrics\":{\"wall_ms\":{\"mean\":250,\"n\":5}}},"
+    "   {\"id\":\"runtime=d\",\"labels\":{\"runtime\":\"d\"},\"metrics\":{}}],"
+    "  \"recommendation\":{\"best\":\"runtime=a\",\"recommended\":null,\"decision\":\"inconclusive\","
+    "   \"margin\":0.05,\"runs_needed\":40,\"family\":3,\"critical_value\":2.5,\"df\":7,"
+    "   \"candidates\":[\"runtime=a\",\"runtime=b\"],"
+    "   \"verdicts\":["
+    "    {\"config\":\"runtime=a\",\"verdict\":\"best\",\"ratio\":1},"
+    "    {\"config\":\"runtime=b\",\"verdict\":\"inconclusive\",\"ratio\":1.03,\"ratio_ci_low\":0.9,"
+    "     \"ratio_ci_high\":1.2,\"p_adj\":0.8,\"runs_needed\":40},"
+    "    {\"config\":\"runtime=c\",\"verdict\":\"worse\",\"ratio\":2.5,\"ratio_ci_low\":2.2,"
+    "     \"ratio_ci_high\":2.8,\"p_adj\":0.0001},"
+    "    {\"config\":\"runtime=d\",\"verdict\":\"disqualified\",\"ratio\":null,\"why\":\"5 of 5 runs failed\"},"
+    "    {\"config\":\"runtime=zz\",\"verdict\":\"odd\"}, 7],"
+    "   \"key_metrics\":[{\"metric\":\"rps\",\"better\":\"higher\",\"best\":\"runtime=b\","
+    "     \"decision\":\"clear\",\"verdicts\":[{\"config\":\"runtime=a\",\"verdict\":\"worse\"}]}]},"
+    "  \"warnings\":[{\"code\":\"high_cv\",\"level\":\"info\",\"count\":3,"
+    "    \"configs\":[\"runtime=a\",\"runtime=b\",\"runtime=c\"],\"message\":\"m\"},"
+    "   {\"code\":\"few_runs\",\"config\":\"runtime=d\",\"message\":\"n\"}]}]}";
+
+static void test_verdicts(void **state)
+{
+    (void)state;
+    struct rd_report r;
+    struct rd_diag d;
+    assert_int_equal(parse(&r, VDOC, "v.json", &d), RD_OK);
+    const struct rd_rworkload *w = &r.workloads[0];
+    assert_non_null(w->rec);
+    const struct rd_rdecision *dc = &w->rec->primary;
+    assert_int_equal(dc->decision, RD_DECISION_INCONCLUSIVE);
+    /* Entries that are not objects are skipped; an unknown word is UNKNOWN
+     * and a config that does not exist has index -1. */
+    assert_int_equal(dc->nverdicts, 5);
+    assert_int_equal(dc->verdicts[4].verdict, RD_VERDICT_UNKNOWN);
+    assert_int_equal(dc->verdicts[4].index, -1);
+    assert_int_equal(dc->ncandidates, 2);
+    assert_true(dc->runs_needed == 40 && dc->family == 3 && dc->df == 7);
+    assert_int_equal(rd_config_verdict(w, 2)->verdict, RD_VERDICT_WORSE);
+    assert_true(isnan(rd_config_verdict(w, 3)->ratio));
+    assert_int_equal(w->rec->nkeys, 1);
+    assert_string_equal(w->rec->keys[0].metric, "rps");
+    assert_int_equal(w->rec->keys[0].better, RD_BETTER_HIGHER);
+    assert_int_equal(w->recommended, -1);
+    /* Nearest to the best on the log scale: b (1.03), not c or d. */
+    assert_int_equal(rd_workload_nearest(w), 1);
+    struct rd_buf b = RD_BUF_INIT;
+    rd_decision_text(w, &b);
+    /* 40 runs would settle it; the candidates have 5: 35 more. */
+    assert_string_equal(b.ptr, "inconclusive: about 35 more runs per config would settle it "
+                               "(2 candidates)");
+    rd_buf_reset(&b);
+    rd_verdict_ratio_text(w, rd_config_verdict(w, 2), NULL, &b);
+    assert_string_equal(b.ptr, "2.50\xc3\x97 slower (2.20\xe2\x80\x93" "2.80\xc3\x97)");
+    rd_buf_reset(&b);
+    rd_verdict_text(rd_config_verdict(w, 3), &b);
+    assert_string_equal(b.ptr, "disqualified: 5 of 5 runs failed");
+    rd_buf_reset(&b);
+    rd_verdict_text(rd_config_verdict(w, 2), &b);
+    assert_string_equal(b.ptr, "worse, p_adj < 0.001");
+    rd_buf_release(&b);
+    /* Grouped warnings keep their count and configs; others count 1. */
+    assert_int_equal(w->nwarnings, 2);
+    assert_int_equal(w->warnings[0].level, RD_LEVEL_INFO);
+    assert_true(w->warnings[0].count == 3);
+    assert_int_equal(w->warnings[0].nconfigs, 3);
+    assert_int_equal(w->warnings[1].level, RD_LEVEL_UNSET);
+    assert_true(w->warnings[1].count == 1);
+    assert_false(rd_workload_categorical(w));
+    rd_report_release(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -339,6 +418,7 @@ int main(void)
         cmocka_unit_test(test_best),
         cmocka_unit_test(test_compare),
         cmocka_unit_test(test_colours_and_plan),
+        cmocka_unit_test(test_verdicts),
         cmocka_unit_test(test_env),
         cmocka_unit_test(test_types),
         cmocka_unit_test(test_errors),

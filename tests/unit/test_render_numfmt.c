@@ -1,4 +1,4 @@
-// links: rd_render
+// links: rd_core
 /*
  * test_render_numfmt.c - numbers as the report prints them: significant
  * digits, thousands separators, p-values, ratios, relative changes, and
@@ -12,8 +12,7 @@
 
 #include <cmocka.h>
 
-#include "backends.h"
-#include "numfmt.h"
+#include "rundown/numfmt.h"
 
 #define DASH "\xe2\x80\x94"
 
@@ -90,22 +89,69 @@ static void test_ratio_pct(void **state)
     assert_string_equal(b.ptr, "99.3 to 103.1");
 }
 
+static const char *rel(double r, double lo, double hi, const char *unit)
+{
+    rd_buf_reset(&b);
+    assert_int_equal(rd_fmt_relative(&b, r, lo, hi, unit), RD_OK);
+    return b.ptr;
+}
+
 static void test_relative(void **state)
 {
     (void)state;
-    /* Small gaps as percentages with their CI, big ones as factors. */
+    /* One rule: a factor with words from 1.5 on either side of 1 (always
+     * >= 1, the interval turned round with it), a signed percentage below. */
+    assert_string_equal(rel(1.008, 0.981, 1.035, "ms"), "+0.8 % (-1.9 % to +3.5 %)");
+    assert_string_equal(rel(2.41, 2.3, 2.52, "ms"), "2.41\xc3\x97 slower (2.30\xe2\x80\x93" "2.52\xc3\x97)");
+    assert_string_equal(rel(0.5, NAN, NAN, "ms"), "2.00\xc3\x97 faster");
+    /* A rate at half the best's is 2× slower: 1/0.625 = 1.6, 1/0.4 = 2.5. */
+    assert_string_equal(rel(0.5, 0.4, 0.625, "req/s"), "2.00\xc3\x97 slower (1.60\xe2\x80\x93" "2.50\xc3\x97)");
+    assert_string_equal(rel(1.6, NAN, NAN, "KiB"), "1.60\xc3\x97 larger");
+    assert_string_equal(rel(1.6, NAN, NAN, "count"), "1.60\xc3\x97 higher");
+    assert_string_equal(rel(1 / 1.5, NAN, NAN, NULL), "1.50\xc3\x97 lower");
+    /* 0.7 is 1/1.43: below the factor line, so -30 %. */
+    assert_string_equal(rel(0.7, 0.6, 0.8, "req/s"), "-30 % (-40 % to -20 %)");
+    /* An inverted factor whose interval reaches 0 has no interval. */
+    assert_string_equal(rel(0.4, 0, 0.5, "ms"), "2.50\xc3\x97 faster");
+    assert_string_equal(rel(NAN, 1, 2, "ms"), DASH);
+    assert_true(rd_rel_is_factor(1.5));
+    assert_false(rd_rel_is_factor(1.4999));
+    assert_false(rd_rel_is_factor(NAN));
+}
+
+static void test_units_and_names(void **state)
+{
+    (void)state;
     rd_buf_reset(&b);
-    rd_fmt_relative(&b, 1.008, 0.981, 1.035);
-    assert_string_equal(b.ptr, "+0.8 % (-1.9 % to +3.5 %)");
+    /* 48241 KiB / 1024 = 47.110... MiB */
+    rd_fmt_amount(&b, 48241, "KiB");
+    assert_string_equal(b.ptr, "47.11 MiB");
     rd_buf_reset(&b);
-    rd_fmt_relative(&b, 2.41, 2.3, 2.52);
-    assert_string_equal(b.ptr, "2.41\xc3\x97 (2.30 to 2.52\xc3\x97)");
+    rd_fmt_amount_ci(&b, 26.28, 25.66, 26.90, "ms");
+    assert_string_equal(b.ptr, "26.28 \xc2\xb1 0.62 ms");
     rd_buf_reset(&b);
-    rd_fmt_relative(&b, 0.5, NAN, NAN);
-    assert_string_equal(b.ptr, "0.500\xc3\x97");
+    rd_fmt_metric(&b, "server_rss_peak_kib", true);
+    assert_string_equal(b.ptr, "server RSS peak");
     rd_buf_reset(&b);
-    rd_fmt_relative(&b, NAN, 1, 2);
-    assert_string_equal(b.ptr, DASH);
+    rd_fmt_metric(&b, "max_rss_kib", false);
+    assert_string_equal(b.ptr, "Max RSS");
+    rd_buf_reset(&b);
+    rd_fmt_metric(&b, "heavycalc_ms", true);
+    assert_string_equal(b.ptr, "heavycalc_ms");
+    /* Stored sorted by key (mechanism, runtime, workers), said runtime first. */
+    const struct rd_kv labels[] = {
+        { "mechanism", "worker" }, { "runtime", "bun" }, { "workers", "2" },
+    };
+    rd_buf_reset(&b);
+    rd_fmt_config_name(&b, labels, 3);
+    assert_string_equal(b.ptr, "bun / worker / workers=2");
+    const struct rd_kv other[] = { { "api", "native" }, { "size", "big" }, { "runtime", "deno" } };
+    rd_buf_reset(&b);
+    rd_fmt_config_name(&b, other, 3);
+    assert_string_equal(b.ptr, "deno / native / big");
+    assert_true(rd_label_key_cmp("runtime", "mechanism") < 0);
+    assert_true(rd_label_key_cmp("mechanism", "api") < 0);
+    assert_true(rd_label_key_cmp("api", "workers") < 0);
     rd_buf_release(&b);
 }
 
@@ -116,6 +162,7 @@ int main(void)
         cmocka_unit_test(test_p),
         cmocka_unit_test(test_ratio_pct),
         cmocka_unit_test(test_relative),
+        cmocka_unit_test(test_units_and_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -57,9 +57,9 @@ set xtics (2, 4)
 set offsets graph 0.05, graph 0.05, 0, 0
 set yrange [0:*]
 set key outside right top noenhanced
-plot 'cpu-heavycalc-scaling-workers.dat'.rd_suffix index 0 using 1:2:3:4 with yerrorlines lw 2 pt 5 dt 1 lc rgb '#d9822b' title 'bun / worker', \
-     'cpu-heavycalc-scaling-workers.dat'.rd_suffix index 1 using 1:2:3:4 with yerrorlines lw 2 pt 6 dt 2 lc rgb '#2b6cb0' title 'deno / worker', \
-     'cpu-heavycalc-scaling-workers.dat'.rd_suffix index 2 using 1:2:3:4 with yerrorlines lw 2 pt 7 dt 3 lc rgb '#3c873a' title 'node / worker'
+plot 'cpu-heavycalc-scaling-workers.dat'.rd_suffix index 0 using 1:2:3:4 with yerrorlines lw 2 pt 5 dt 1 lc rgb '#e69f00' title 'bun / worker', \
+     'cpu-heavycalc-scaling-workers.dat'.rd_suffix index 1 using 1:2:3:4 with yerrorlines lw 2 pt 6 dt 2 lc rgb '#0072b2' title 'deno / worker', \
+     'cpu-heavycalc-scaling-workers.dat'.rd_suffix index 2 using 1:2:3:4 with yerrorlines lw 2 pt 7 dt 3 lc rgb '#009e73' title 'node / worker'
 unset output
 
 # http-hello: mean rps with 95 % CI
@@ -117,9 +117,9 @@ set xtics ('p50' 2, 'p75' 4, 'p90' 10, 'p99' 100)
 set xlabel 'percentile'
 set yrange [0:*]
 set key top left noenhanced
-plot 'http-hello-latency.dat'.rd_suffix index 0 using 1:3 with linespoints lw 2 pt 5 lc rgb '#d9822b' title 'bun / sequential', \
-     'http-hello-latency.dat'.rd_suffix index 1 using 1:3 with linespoints lw 2 pt 6 lc rgb '#2b6cb0' title 'deno / sequential', \
-     'http-hello-latency.dat'.rd_suffix index 2 using 1:3 with linespoints lw 2 pt 7 lc rgb '#3c873a' title 'node / sequential'
+plot 'http-hello-latency.dat'.rd_suffix index 0 using 1:3 with linespoints lw 2 pt 5 lc rgb '#e69f00' title 'bun / sequential', \
+     'http-hello-latency.dat'.rd_suffix index 1 using 1:3 with linespoints lw 2 pt 6 lc rgb '#0072b2' title 'deno / sequential', \
+     'http-hello-latency.dat'.rd_suffix index 2 using 1:3 with linespoints lw 2 pt 7 lc rgb '#009e73' title 'node / sequential'
 unset output
 
 # cold-start: mean wall_ms with 95 % CI

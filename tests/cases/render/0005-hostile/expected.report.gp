@@ -57,9 +57,9 @@ set xtics (2, 4)
 set offsets graph 0.05, graph 0.05, 0, 0
 set yrange [0:*]
 set key outside right top noenhanced
-plot 'cpu_touch_PWNED3-scaling-work_touch_PWNED7_ers_b.dat'.rd_suffix index 0 using 1:2:3:4 with yerrorlines lw 2 pt 5 dt 1 lc rgb '#8e44ad' title '<script>alert(1)</script>bun / ../../etc/passwd | cell break', \
-     'cpu_touch_PWNED3-scaling-work_touch_PWNED7_ers_b.dat'.rd_suffix index 1 using 1:2:3:4 with yerrorlines lw 2 pt 6 dt 2 lc rgb '#c0392b' title '=1+1 / ../../etc/passwd | cell break', \
-     'cpu_touch_PWNED3-scaling-work_touch_PWNED7_ers_b.dat'.rd_suffix index 2 using 1:2:3:4 with yerrorlines lw 2 pt 7 dt 3 lc rgb '#16a085' title '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".' / ../../etc/passwd | cell break'
+plot 'cpu_touch_PWNED3-scaling-work_touch_PWNED7_ers_b.dat'.rd_suffix index 0 using 1:2:3:4 with yerrorlines lw 2 pt 5 dt 1 lc rgb '#d55e00' title '<script>alert(1)</script>bun / ../../etc/passwd | cell break', \
+     'cpu_touch_PWNED3-scaling-work_touch_PWNED7_ers_b.dat'.rd_suffix index 1 using 1:2:3:4 with yerrorlines lw 2 pt 6 dt 2 lc rgb '#cc79a7' title '=1+1 / ../../etc/passwd | cell break', \
+     'cpu_touch_PWNED3-scaling-work_touch_PWNED7_ers_b.dat'.rd_suffix index 2 using 1:2:3:4 with yerrorlines lw 2 pt 7 dt 3 lc rgb '#56b4e9' title '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".' / ../../etc/passwd | cell break'
 unset output
 
 # <img src=http://evil.example/y.png>: mean rps with 95 % CI
@@ -117,9 +117,9 @@ set xtics ('p50' 2, 'p75' 4, 'p90' 10, 'p99' 100)
 set xlabel 'percentile'
 set yrange [0:*]
 set key top left noenhanced
-plot 'img_src_http_evil.example_y.png-latency.dat'.rd_suffix index 0 using 1:3 with linespoints lw 2 pt 5 lc rgb '#8e44ad' title '<script>alert(1)</script>bun / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)', \
-     'img_src_http_evil.example_y.png-latency.dat'.rd_suffix index 1 using 1:3 with linespoints lw 2 pt 6 lc rgb '#c0392b' title '=1+1 / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)', \
-     'img_src_http_evil.example_y.png-latency.dat'.rd_suffix index 2 using 1:3 with linespoints lw 2 pt 7 lc rgb '#16a085' title '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".' / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)'
+plot 'img_src_http_evil.example_y.png-latency.dat'.rd_suffix index 0 using 1:3 with linespoints lw 2 pt 5 lc rgb '#d55e00' title '<script>alert(1)</script>bun / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)', \
+     'img_src_http_evil.example_y.png-latency.dat'.rd_suffix index 1 using 1:3 with linespoints lw 2 pt 6 lc rgb '#cc79a7' title '=1+1 / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)', \
+     'img_src_http_evil.example_y.png-latency.dat'.rd_suffix index 2 using 1:3 with linespoints lw 2 pt 7 lc rgb '#56b4e9' title '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".' / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)'
 unset output
 
 # cold-start'; system('touch PWNED4'): mean wall_ms with 95 % CI

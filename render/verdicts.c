@@ -1,0 +1,462 @@
+/*
+ * verdicts - the verdicts and decisions of the analysis (docs/analysis.md,
+ * "recommendation") said once for every back end, and the pass/fail
+ * matrix of a categorical workload.
+ *
+ * Reads the model only, except that a matrix with a failed check looks
+ * for the check's error text in the runs and their logs.
+ */
+#include "verdicts.h"
+
+#include "backends.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rundown/metrics.h"
+#include "rundown/numfmt.h"
+
+const char *rd_verdict_word(enum rd_verdict_kind v)
+{
+    switch (v) {
+    case RD_VERDICT_BEST: return "best";
+    case RD_VERDICT_EQUIVALENT: return "equivalent";
+    case RD_VERDICT_WORSE: return "worse";
+    case RD_VERDICT_INCONCLUSIVE: return "inconclusive";
+    case RD_VERDICT_DISQUALIFIED: return "disqualified";
+    case RD_VERDICT_UNKNOWN: break;
+    }
+    return NULL;
+}
+
+const char *rd_decision_word(enum rd_decision_kind d)
+{
+    switch (d) {
+    case RD_DECISION_CLEAR: return "clear";
+    case RD_DECISION_EQUIVALENT: return "equivalent";
+    case RD_DECISION_INCONCLUSIVE: return "inconclusive";
+    case RD_DECISION_NO_DATA: return "no-data";
+    case RD_DECISION_UNKNOWN: break;
+    }
+    return NULL;
+}
+
+const struct rd_rverdict *rd_decision_verdict(const struct rd_rdecision *dc, int i)
+{
+    for (size_t k = 0; dc && i >= 0 && k < dc->nverdicts; k++)
+        if (dc->verdicts[k].index == i)
+            return &dc->verdicts[k];
+    return NULL;
+}
+
+const struct rd_rverdict *rd_config_verdict(const struct rd_rworkload *w, int i)
+{
+    return w->rec ? rd_decision_verdict(&w->rec->primary, i) : NULL;
+}
+
+enum rd_decision_kind rd_workload_decision(const struct rd_rworkload *w)
+{
+    return w->rec ? w->rec->primary.decision : RD_DECISION_UNKNOWN;
+}
+
+int rd_workload_nearest(const struct rd_rworkload *w)
+{
+    int near = -1;
+    double gap = INFINITY;
+    for (size_t k = 0; w->rec && k < w->rec->primary.nverdicts; k++) {
+        const struct rd_rverdict *v = &w->rec->primary.verdicts[k];
+        if (v->index < 0 || v->verdict == RD_VERDICT_BEST ||
+            v->verdict == RD_VERDICT_DISQUALIFIED || !(v->ratio > 0))
+            continue;
+        /* On the log scale, so 0.5× and 2× are as far from 1. */
+        double g = fabs(log(v->ratio));
+        if (g < gap) {
+            gap = g;
+            near = v->index;
+        }
+    }
+    return near;
+}
+
+/* "a, b, c and 2 more": the configs of the primary decision with verdict
+ * v (the best too when with_best). */
+static rd_status list_names(const struct rd_rworkload *w, enum rd_verdict_kind v,
+                            bool with_best, struct rd_buf *out)
+{
+    size_t shown = 0, total = 0;
+    const struct rd_rdecision *dc = &w->rec->primary;
+    for (size_t k = 0; k < dc->nverdicts; k++) {
+        const struct rd_rverdict *x = &dc->verdicts[k];
+        if (x->index < 0 || !(x->verdict == v || (with_best && x->verdict == RD_VERDICT_BEST)))
+            continue;
+        total++;
+        if (shown == 3)
+            continue;
+        RD_TRY(rd_buf_addstr(out, shown ? ", " : ""));
+        RD_TRY(rd_buf_addstr(out, w->configs[x->index].name));
+        shown++;
+    }
+    return total > shown ? rd_buf_addf(out, " and %zu more", total - shown) : RD_OK;
+}
+
+/* The fewest runs among the configs still in question: what "more runs"
+ * is counted from. */
+static double fewest_runs(const struct rd_rworkload *w)
+{
+    double least = NAN;
+    const struct rd_rdecision *dc = &w->rec->primary;
+    for (size_t k = 0; k < dc->nverdicts; k++) {
+        const struct rd_rverdict *x = &dc->verdicts[k];
+        if (x->index < 0 ||
+            !(x->verdict == RD_VERDICT_INCONCLUSIVE || x->verdict == RD_VERDICT_BEST))
+            continue;
+        double n = rd_primary(&w->configs[x->index])->n;
+        if (isfinite(n) && !(n >= least))
+            least = n;
+    }
+    return least;
+}
+
+static rd_status tie_text(const struct rd_rworkload *w, struct rd_buf *out)
+{
+    int rec = w->recommended, best = w->best;
+    const char *tb = w->rec->tie_breaker;
+    if (rec < 0)
+        return RD_OK;
+    if (!tb)
+        return rd_buf_addf(out, "; %s has the best mean (no tie-breaker)", w->configs[rec].name);
+    struct rd_metric_def def;
+    rd_metric_describe(tb, &def);
+    enum rd_better dir = def.better == RD_BETTER_HIGHER ? RD_BETTER_HIGHER : RD_BETTER_LOWER;
+    RD_TRY(rd_buf_addf(out, "; %s chosen for the %s ", w->configs[rec].name,
+                       dir == RD_BETTER_HIGHER ? "highest" : "lowest"));
+    RD_TRY(rd_fmt_metric(out, tb, true));
+    RD_TRY(rd_buf_addstr(out, " ("));
+    RD_TRY(rd_fmt_amount(out, rd_config_mean(&w->configs[rec], tb), def.unit));
+    if (best >= 0 && best != rec) {
+        RD_TRY(rd_buf_addstr(out, " against "));
+        RD_TRY(rd_fmt_amount(out, rd_config_mean(&w->configs[best], tb), def.unit));
+        RD_TRY(rd_buf_addf(out, " for %s", w->configs[best].name));
+    }
+    return rd_buf_addch(out, ')');
+}
+
+rd_status rd_decision_text(const struct rd_rworkload *w, struct rd_buf *out)
+{
+    const struct rd_rrecommendation *rec = w->rec;
+    double margin = rec && isfinite(rec->margin) ? rec->margin * 100 : NAN;
+    switch (rd_workload_decision(w)) {
+    case RD_DECISION_CLEAR:
+        return rd_buf_addstr(out, "clear");
+    case RD_DECISION_EQUIVALENT:
+        RD_TRY(rd_buf_addstr(out, "equivalent"));
+        if (isfinite(margin))
+            RD_TRY(rd_buf_addf(out, " within %g %%", margin));
+        RD_TRY(rd_buf_addstr(out, ": "));
+        RD_TRY(list_names(w, RD_VERDICT_EQUIVALENT, true, out));
+        return tie_text(w, out);
+    case RD_DECISION_INCONCLUSIVE: {
+        RD_TRY(rd_buf_addstr(out, "inconclusive: "));
+        double need = rec->primary.runs_needed, have = fewest_runs(w);
+        if (isfinite(need) && isfinite(have) && need > have)
+            RD_TRY(rd_buf_addf(out, "about %.0f more runs per config would settle it",
+                               need - have));
+        else if (isfinite(need))
+            RD_TRY(rd_buf_addf(out, "about %.0f runs per config would settle it", need));
+        else
+            RD_TRY(rd_buf_addstr(out, "a difference at the margin may not settle with more runs"));
+        size_t n = 0;
+        for (size_t k = 0; k < rec->primary.nverdicts; k++)
+            n += rec->primary.verdicts[k].verdict == RD_VERDICT_INCONCLUSIVE ||
+                 rec->primary.verdicts[k].verdict == RD_VERDICT_BEST;
+        return rd_buf_addf(out, " (%zu candidates)", n);
+    }
+    case RD_DECISION_NO_DATA:
+        return rd_buf_addstr(out, "no decision: no config has enough good runs within its limits");
+    case RD_DECISION_UNKNOWN:
+        break;
+    }
+    return RD_OK;
+}
+
+rd_status rd_verdict_ratio_text(const struct rd_rworkload *w, const struct rd_rverdict *v,
+                                const char *metric, struct rd_buf *out)
+{
+    if (!v || v->verdict == RD_VERDICT_BEST || v->verdict == RD_VERDICT_DISQUALIFIED)
+        return rd_buf_addstr(out, RD_UNDEF);
+    struct rd_metric_def def;
+    rd_metric_describe(metric ? metric : w->metric ? w->metric : "", &def);
+    RD_TRY(rd_fmt_relative(out, v->ratio, v->ratio_ci_low, v->ratio_ci_high, def.unit));
+    return v->exact ? rd_buf_addstr(out, ", exact") : RD_OK;
+}
+
+rd_status rd_verdict_text(const struct rd_rverdict *v, struct rd_buf *out)
+{
+    const char *word = v ? rd_verdict_word(v->verdict) : NULL;
+    if (!word)
+        return rd_buf_addstr(out, RD_UNDEF);
+    RD_TRY(rd_buf_addstr(out, word));
+    switch (v->verdict) {
+    case RD_VERDICT_WORSE:
+    case RD_VERDICT_EQUIVALENT:
+        if (isfinite(v->p_adj)) {
+            RD_TRY(rd_buf_addstr(out, ", p_adj "));
+            if (!(v->p_adj < 0.001))
+                RD_TRY(rd_buf_addstr(out, "= "));
+            RD_TRY(rd_fmt_p(out, v->p_adj));
+        }
+        return RD_OK;
+    case RD_VERDICT_INCONCLUSIVE:
+        return isfinite(v->runs_needed)
+            ? rd_buf_addf(out, ": about %.0f runs would settle it", v->runs_needed) : RD_OK;
+    case RD_VERDICT_DISQUALIFIED:
+        return v->why ? rd_buf_addf(out, ": %s", v->why) : RD_OK;
+    default:
+        return RD_OK;
+    }
+}
+
+void rd_compare(const struct rd_rworkload *w, int x, int ref, double *ratio,
+                double *lo, double *hi, double *p_holm)
+{
+    *ratio = *lo = *hi = *p_holm = NAN;
+    if (x < 0 || ref < 0)
+        return;
+    bool swapped;
+    const struct rd_rpair *p = rd_workload_pair(w, w->configs[x].id, w->configs[ref].id, &swapped);
+    if (p) {
+        double r = p->ratio, l = p->ratio_ci_low, h = p->ratio_ci_high;
+        *p_holm = p->p_holm;
+        /* The stored pair is (a, b) with ratio = mean(a) / mean(b); seen
+         * from the other side the ratio and its interval invert. */
+        if (swapped) {
+            *ratio = r != 0 ? 1 / r : NAN;
+            *lo = h > 0 ? 1 / h : NAN;
+            *hi = l > 0 ? 1 / l : NAN;
+        } else {
+            *ratio = r;
+            *lo = l;
+            *hi = h;
+        }
+        return;
+    }
+    double mx = rd_primary(&w->configs[x])->mean;
+    double mr = rd_primary(&w->configs[ref])->mean;
+    if (isfinite(mx) && isfinite(mr) && mr != 0)
+        *ratio = mx / mr;
+}
+
+/* ---- the pass/fail matrix ---- */
+
+static bool is_bool_metric(const char *name)
+{
+    struct rd_metric_def def;
+    rd_metric_describe(name, &def);
+    return def.unit && strcmp(def.unit, "bool") == 0;
+}
+
+bool rd_workload_categorical(const struct rd_rworkload *w)
+{
+    if (!w->metric || w->nconfigs == 0)
+        return false;
+    struct rd_metric_def def;
+    rd_metric_describe(w->metric, &def);
+    if (def.unit && strcmp(def.unit, "bool") == 0)
+        return true;
+    if (!def.unit || strcmp(def.unit, "count") != 0)
+        return false;
+    for (size_t i = 0; i < w->nconfigs; i++)
+        for (size_t m = 0; m < w->configs[i].nmetrics; m++)
+            if (is_bool_metric(w->configs[i].metrics[m].metric))
+                return true;
+    return false;
+}
+
+/* The rows: every bool metric of any config, in first-seen order (the
+ * analysis sorts metrics by name); with a bool primary, just that one. */
+static rd_status matrix_rows(const struct rd_rworkload *w, struct rd_matrix *m)
+{
+    size_t cap = 1;
+    for (size_t i = 0; i < w->nconfigs; i++)
+        cap += w->configs[i].nmetrics;
+    m->metrics = rd_arena_alloc(&m->arena, cap * sizeof *m->metrics);
+    m->labels = rd_arena_alloc(&m->arena, cap * sizeof *m->labels);
+    if (!m->metrics || !m->labels)
+        return RD_ERR_NOMEM;
+    if (is_bool_metric(w->metric)) {
+        m->metrics[m->nrows++] = w->metric;
+    } else {
+        for (size_t i = 0; i < w->nconfigs; i++) {
+            for (size_t k = 0; k < w->configs[i].nmetrics; k++) {
+                const char *name = w->configs[i].metrics[k].metric;
+                bool seen = !is_bool_metric(name);
+                for (size_t r = 0; r < m->nrows && !seen; r++)
+                    seen = strcmp(m->metrics[r], name) == 0;
+                if (!seen)
+                    m->metrics[m->nrows++] = name;
+            }
+        }
+    }
+    /* "compat_express_ok" is "express": without the prefix every row
+     * shares (up to an underscore) and the _ok suffix. */
+    size_t pre = m->nrows > 1 ? strlen(m->metrics[0]) : 0;
+    for (size_t r = 1; r < m->nrows; r++) {
+        size_t k = 0;
+        while (k < pre && m->metrics[r][k] == m->metrics[0][k])
+            k++;
+        pre = k;
+    }
+    while (pre > 0 && m->metrics[0][pre - 1] != '_')
+        pre--;
+    for (size_t r = 0; r < m->nrows; r++) {
+        const char *s = m->metrics[r] + pre;
+        size_t n = strlen(s);
+        if (n > 3 && strcmp(s + n - 3, "_ok") == 0)
+            n -= 3;
+        if (n == 0) {
+            s = m->metrics[r];
+            n = strlen(s);
+        }
+        if (!(m->labels[r] = rd_arena_strndup(&m->arena, s, n)))
+            return RD_ERR_NOMEM;
+    }
+    return RD_OK;
+}
+
+struct error_scan {
+    const struct rd_rworkload *w;
+    struct rd_matrix *m;
+    struct rd_buf key, line;
+    bool oom;
+};
+
+/* A "rundown:info KEY=VALUE" line for key in a run's stdout log. */
+static const char *log_error(struct error_scan *sc, const char *store, const char *log,
+                             const char *key)
+{
+    FILE *f = fopen(log, "r");
+    /* Logs are recorded relative to where collect ran: try under the
+     * store's folder too (data/raw/logs/... next to data/raw/x.jsonl). */
+    const char *slash = strrchr(store, '/'), *at = strstr(log, "logs/");
+    if (!f && slash && at) {
+        rd_buf_reset(&sc->line);
+        if (rd_buf_addf(&sc->line, "%.*s/%s", (int)(slash - store), store, at) == RD_OK)
+            f = fopen(sc->line.ptr, "r");
+    }
+    if (!f)
+        return NULL;
+    char text[1024];
+    const char *found = NULL;
+    size_t klen = strlen(key);
+    while (!found && fgets(text, sizeof text, f)) {
+        if (strncmp(text, "rundown:info ", 13) != 0 || strncmp(text + 13, key, klen) != 0 ||
+            text[13 + klen] != '=')
+            continue;
+        char *v = text + 13 + klen + 1;
+        v[strcspn(v, "\r\n")] = '\0';
+        found = rd_arena_strdup(&sc->m->arena, v);
+        if (!found)
+            sc->oom = true;
+    }
+    fclose(f);
+    return found;
+}
+
+static void scan_run(const struct rd_rrun *run, void *arg)
+{
+    struct error_scan *sc = arg;
+    const struct rd_record *rec = run->rec;
+    if (sc->oom || !rec->workload || strcmp(rec->workload, sc->w->name) != 0 ||
+        (rec->phase && strcmp(rec->phase, "measure") != 0))
+        return;
+    int col = -1;
+    for (size_t i = 0; i < sc->w->nconfigs && col < 0; i++) {
+        const struct rd_rconfig *c = &sc->w->configs[i];
+        bool same = c->nlabels == rec->config.len;
+        for (size_t l = 0; l < c->nlabels && same; l++) {
+            const char *v = rd_record_label(rec, c->labels[l].key);
+            same = v && c->labels[l].value && strcmp(v, c->labels[l].value) == 0;
+        }
+        if (same)
+            col = (int)i;
+    }
+    for (size_t r = 0; col >= 0 && r < sc->m->nrows; r++) {
+        struct rd_mcell *cell = &sc->m->cells[r * sc->m->ncols + (size_t)col];
+        if (cell->error || !(cell->passed < cell->runs))
+            continue;
+        double value = NAN;
+        for (size_t k = 0; k < rec->nmetrics; k++)
+            if (strcmp(rec->metrics[k].name, sc->m->metrics[r]) == 0)
+                value = rec->metrics[k].value;
+        if (value != 0)
+            continue;
+        /* compat_express_ok fails with compat_express_error. */
+        const char *name = sc->m->metrics[r];
+        size_t n = strlen(name);
+        rd_buf_reset(&sc->key);
+        if (rd_buf_addf(&sc->key, "%.*s_error", (int)(n > 3 && strcmp(name + n - 3, "_ok") == 0
+                                                       ? n - 3 : n), name) != RD_OK) {
+            sc->oom = true;
+            return;
+        }
+        const char *err = rd_record_info(rec, sc->key.ptr);
+        if (err && !(err = rd_arena_strdup(&sc->m->arena, err)))
+            sc->oom = true;
+        for (size_t k = 0; !err && k < rec->source.len; k++)
+            if (strcmp(rec->source.items[k].key, "stdout_log") == 0)
+                err = log_error(sc, run->store, rec->source.items[k].value, sc->key.ptr);
+        cell->error = err;
+    }
+}
+
+rd_status rd_matrix_make(const struct rd_report *r, const struct rd_rworkload *w,
+                         struct rd_matrix *m)
+{
+    memset(m, 0, sizeof *m);
+    rd_arena_init(&m->arena);
+    RD_TRY(matrix_rows(w, m));
+    m->ncols = w->nconfigs;
+    m->cells = rd_arena_alloc(&m->arena, (m->nrows * m->ncols + 1) * sizeof *m->cells);
+    if (!m->cells)
+        return RD_ERR_NOMEM;
+    bool failed = false;
+    for (size_t row = 0; row < m->nrows; row++) {
+        for (size_t c = 0; c < m->ncols; c++) {
+            const struct rd_rstats *s = rd_config_stats(&w->configs[c], m->metrics[row]);
+            struct rd_mcell *cell = &m->cells[row * m->ncols + c];
+            *cell = (struct rd_mcell){ 0, NAN, NULL };
+            if (!s || s->nvalues == 0)
+                continue;
+            cell->runs = (double)s->nvalues;
+            for (size_t k = 0; k < s->nvalues; k++)
+                cell->passed += s->values[k] > 0;
+            failed = failed || cell->passed < cell->runs;
+        }
+    }
+    if (!failed)
+        return RD_OK;
+    struct error_scan sc = { w, m, RD_BUF_INIT, RD_BUF_INIT, false };
+    rd_report_for_each_run(r, scan_run, &sc);
+    rd_buf_release(&sc.key);
+    rd_buf_release(&sc.line);
+    return sc.oom ? RD_ERR_NOMEM : RD_OK;
+}
+
+void rd_matrix_release(struct rd_matrix *m)
+{
+    rd_arena_release(&m->arena);
+    memset(m, 0, sizeof *m);
+}
+
+rd_status rd_mcell_mark(const struct rd_mcell *c, struct rd_buf *out)
+{
+    if (!isfinite(c->runs))
+        return rd_buf_addstr(out, RD_UNDEF);
+    if (c->passed >= c->runs)
+        return rd_buf_addstr(out, "\xe2\x9c\x93");
+    if (c->passed == 0)
+        return rd_buf_addstr(out, "\xe2\x9c\x97");
+    return rd_buf_addf(out, "\xe2\x9c\x97 %.0f/%.0f", c->passed, c->runs);
+}

@@ -1,0 +1,98 @@
+/*
+ * verdicts.h - what a workload's verdicts say, worked out once for every
+ * back end (the Markdown view, report.tex, the CSV files, the workbook):
+ * the decision in words, each config's verdict against the best, the
+ * nearest rival, the disqualified configs, and the pass/fail matrix of a
+ * categorical workload (compat). Not for use outside render/.
+ */
+#ifndef RD_RENDER_VERDICTS_H
+#define RD_RENDER_VERDICTS_H
+
+#include <stdbool.h>
+
+#include "model.h"
+#include "rundown/buf.h"
+
+/** "best", "equivalent", "worse", "inconclusive", "disqualified"; NULL
+ *  for an unknown verdict. */
+const char *rd_verdict_word(enum rd_verdict_kind v);
+
+/** "clear", "equivalent", "inconclusive", "no-data"; NULL when unknown. */
+const char *rd_decision_word(enum rd_decision_kind d);
+
+/** The verdict on the primary metric of config i, or NULL (an analysis
+ *  from before the verdicts, or none for that config). */
+const struct rd_rverdict *rd_config_verdict(const struct rd_rworkload *w, int i);
+
+/** The same on a key metric's decision. */
+const struct rd_rverdict *rd_decision_verdict(const struct rd_rdecision *dc, int i);
+
+/** The decision on the primary metric, RD_DECISION_UNKNOWN without one. */
+enum rd_decision_kind rd_workload_decision(const struct rd_rworkload *w);
+
+/**
+ * The eligible config other than the best whose ratio to the best is
+ * nearest 1 (the one the decision hinged on), or -1.
+ */
+int rd_workload_nearest(const struct rd_rworkload *w);
+
+/**
+ * Appends the decision in words, as the opening table says it: "clear",
+ * "equivalent within 5 %: bun, deno; bun chosen for the lowest wall time
+ * (326.1 ms against 384.8 ms)", "inconclusive: about 219 more runs per
+ * config would settle it", "no decision: ...". Appends nothing when the
+ * analysis has no decision.
+ */
+rd_status rd_decision_text(const struct rd_rworkload *w, struct rd_buf *out);
+
+/** Appends "2.73× slower (2.63–2.84×)": a verdict's ratio to the best in
+ *  the words of rundown/numfmt.h, with its simultaneous interval. */
+rd_status rd_verdict_ratio_text(const struct rd_rworkload *w, const struct rd_rverdict *v,
+                                const char *metric, struct rd_buf *out);
+
+/** Appends the verdict word with what backs it: "worse, p_adj < 0.001",
+ *  "inconclusive: about 224 runs would settle it", "disqualified: 5 of 5
+ *  runs failed", "best". */
+rd_status rd_verdict_text(const struct rd_rverdict *v, struct rd_buf *out);
+
+/* ---- categorical workloads ---- */
+
+/**
+ * True when the workload's result is pass/fail: its primary metric is a
+ * bool, or a count whose configs carry bool metrics (compat: compat_ok_count
+ * over compat_<pkg>_ok). Such a workload is shown as a matrix, with no
+ * mean, CI, test or recommendation.
+ */
+bool rd_workload_categorical(const struct rd_rworkload *w);
+
+/** One cell: how many runs of a config passed one check. */
+struct rd_mcell {
+    double passed, runs;     /* runs: values of the metric; NaN when none */
+    const char *error;       /* the first error text of a failed run, or NULL */
+};
+
+struct rd_matrix {
+    size_t nrows, ncols;         /* checks x configs (the workload's order) */
+    const char **metrics;        /* per row: the bool metric */
+    const char **labels;         /* per row: "express" of compat_express_ok */
+    struct rd_mcell *cells;      /* nrows * ncols, row-major */
+    struct rd_arena arena;
+};
+
+/**
+ * Builds the matrix of a categorical workload. Error texts are read from
+ * the runs (rd_report_for_each_run) only when some cell failed: a run's
+ * info "<check>_error", else a "rundown:info <check>_error=..." line of
+ * its stdout log (found as recorded, else under the store's folder).
+ * Release with rd_matrix_release, also after a failure.
+ */
+rd_status rd_matrix_make(const struct rd_report *r, const struct rd_rworkload *w,
+                         struct rd_matrix *m);
+
+void rd_matrix_release(struct rd_matrix *m);
+
+/** The cell's mark: "✓" when every run passed, "✗" when none did, "✗ 2/5"
+ *  when some did; the em dash without runs. */
+rd_status rd_mcell_mark(const struct rd_mcell *c, struct rd_buf *out);
+
+#endif
