@@ -60,8 +60,10 @@ static const char usage[] =
     "                       at most 8; 1: one thread); the output does not depend on it\n"
     "  --compare            compare the runs of store OLD with those of store NEW, per\n"
     "                       workload and config (docs/compare.md)\n"
-    "  --compare-by KEY=A,B compare the configs labelled KEY=A with those labelled KEY=B\n"
-    "  --fail-if-slower PCT exit 5 when a comparison is credibly slower by more than PCT %\n"
+    "  --compare-by KEY=A,B\n"
+    "                       compare the configs labelled KEY=A with those labelled KEY=B\n"
+    "  --fail-if-slower PCT\n"
+    "                       exit 5 when a comparison is credibly slower by more than PCT %\n"
     "  --format F           text (default), json or markdown; --json, --markdown\n"
     "  -h, --help           this text;  --version  the version\n";
 
