@@ -216,7 +216,7 @@ static void report(void *vui, const struct rd_session_event *ev)
     const char *name = rc->name ? rc->name : ui->workload;
     if (ev->kind == RD_SESSION_STARTING) {
         if (ui->progress && r)
-            progress_line(ui, ev, rc->text);
+            progress_line(ui, ev, rc->name ? rc->name : rc->text);
         return;
     }
     rd_run_tally_add(&ui->tallies[ev->config->index], r);
