@@ -16,7 +16,7 @@ COLLECT = $(BUILD)/collect/rundown-collect
 ANALYZE = $(BUILD)/analyze/rundown-analyze
 RENDER  = $(BUILD)/render/rundown-render
 
-.PHONY: all deps deps-debian test test-fast asan report bench bench-perf clean fuzz memcheck check-ui
+.PHONY: all deps deps-debian test test-fast asan report bench bench-perf clean fuzz memcheck check-ui install
 
 all: deps-debian
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) >/dev/null
@@ -93,6 +93,13 @@ bench-perf: deps-debian
 	BUILD=$(PERF_BUILD) bench/analyze.sh
 	BUILD=$(PERF_BUILD) bench/render.sh
 	bench/runner.sh $(PERF_BUILD)
+
+# PREFIX/bin/rundown-{collect,analyze,render}, PREFIX/share/rundown/templates/,
+# PREFIX/share/man/man1/; DESTDIR stages it (packaging). The installed tree
+# may be moved as a whole: render finds its templates from its own path.
+PREFIX ?= /usr/local
+install: all
+	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz $(PERF_BUILD) $(OUT)

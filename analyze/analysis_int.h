@@ -85,6 +85,7 @@ struct rd_analysis {
     size_t nenvs, capenvs;
     const char **inputs;
     size_t ninputs, capinputs;
+    size_t records, measured; /* run records read, of them not warmups */
     bool unnumbered;         /* a run without a run number was read (see struct half
                               * in ingest.c) */
 };

@@ -19,6 +19,7 @@
 #include "analysis_int.h"
 #include "rundown/analysis_keys.h"
 #include "rundown/array.h"
+#include "rundown/contract.h"
 #include "rundown/json.h"
 #include "rundown/store.h"
 
@@ -361,8 +362,10 @@ static rd_status add_record(struct rd_analysis *a, const struct rd_record *r,
                             const char *path, unsigned line, struct rd_buf *key,
                             struct rd_diag *d)
 {
+    a->records++;
     if (r->phase && strcmp(r->phase, "warmup") == 0)
         return RD_OK;
+    a->measured++;
     struct wl *w;
     struct cfg *c;
     RD_TRY(find_workload(a, r->workload, &w));
@@ -621,6 +624,7 @@ static rd_status read_store(struct rd_analysis *a, const char *path, struct rd_d
     } else if (!s) {
         unsigned conflict;
         s = merge_half(a, h.a, path, line0, &conflict, d);
+        a->records += h.a->records, a->measured += h.a->measured;
         if (!s && h.s && (!conflict || (h.d.line && line0 + h.d.line < conflict))) {
             *d = h.d;
             if (d->line)
@@ -636,6 +640,14 @@ static rd_status read_store(struct rd_analysis *a, const char *path, struct rd_d
 
 rd_status rd_analysis_add_store(struct rd_analysis *a, const char *path, struct rd_diag *d)
 {
+    RD_TRY(rd_contract_expect(path, RD_CONTRACT_STORE, d));
+    size_t records = a->records, measured = a->measured;
     rd_status s = read_store(a, path, d);
+    /* A store that says nothing would make an empty report that looks fine. */
+    if (!s && a->records == records)
+        return rd_diag_set(d, RD_ERR_PARSE, path, 0, 0, "the store holds no run record");
+    if (!s && a->measured == measured)
+        return rd_diag_set(d, RD_ERR_PARSE, path, 0, 0,
+                           "the store holds no measured run (only warmups)");
     return s ? s : load_new_envs(a, d);
 }

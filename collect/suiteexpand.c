@@ -350,10 +350,16 @@ static rd_status check_prog(const struct rd_suite *s, const struct rd_suite_work
         snprintf(joined, sizeof joined, "%s/%s", cwd, prog);
         prog = joined;
     }
+    /* The shipped suites' runtimes are npm packages that `make deps` puts
+     * under the workloads' node_modules; `make report` does not. */
+    bool npm = strstr(argv[0], "/node_modules/") || strncmp(argv[0], "node_modules/", 13) == 0;
+    const char *hint = npm                               ? ": run make deps to install it"
+                       : strchr(argv[0], '/')            ? ""
+                                                         : " on PATH";
     if (!rd_which(prog, found, sizeof found))
         return rd_diag_set(d, RD_ERR_PARSE, s->path, 0, 0,
                            "workload '%s': program '%s' of %s not found%s", w->name, argv[0],
-                           what, strchr(argv[0], '/') ? "" : " on PATH");
+                           what, hint);
     return RD_OK;
 }
 

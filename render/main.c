@@ -11,6 +11,7 @@
 #include "render.h"
 #include "rundown/analysis_keys.h"
 #include "rundown/cli.h"
+#include "rundown/contract.h"
 
 static void usage(FILE *f)
 {
@@ -88,8 +89,10 @@ int main(int argc, char **argv)
         o.formats = o.out_dir ? RD_FMT_ALL : RD_FMT_MD;
     }
 
-    struct rd_report r;
-    rd_status st = rd_report_load(&r, input, &d);
+    struct rd_report r = {0}; /* released even when never loaded */
+    rd_status st = rd_contract_expect(input, RD_CONTRACT_ANALYSIS, &d);
+    if (st == RD_OK)
+        st = rd_report_load(&r, input, &d);
     if (st == RD_OK)
         st = rd_render(&r, &o, &d);
     int rc = st == RD_OK ? RD_EXIT_OK : st == RD_ERR_USAGE ? rd_usage_error("%s", d.msg)

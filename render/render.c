@@ -20,15 +20,6 @@
 #include "rundown/array.h"
 #include "rundown/fsutil.h"
 
-#ifndef RD_TEMPLATES_DIR
-#define RD_TEMPLATES_DIR "templates"
-#endif
-
-const char *rd_render_default_templates(void)
-{
-    return RD_TEMPLATES_DIR;
-}
-
 rd_status rd_render_parse_formats(const char *list, unsigned *out, struct rd_diag *d)
 {
     static const struct { const char *name; unsigned bit; } names[] = {
@@ -123,7 +114,7 @@ static rd_status make_dirs(struct made *m, const char *path, struct rd_diag *d)
 rd_status rd_render(const struct rd_report *r, const struct rd_render_opts *o,
                     struct rd_diag *d)
 {
-    const char *tdir = o->templates_dir ? o->templates_dir : RD_TEMPLATES_DIR;
+    const char *tdir = o->templates_dir ? o->templates_dir : rd_render_default_templates();
     unsigned f = o->formats;
     bool charts = f & (RD_FMT_CHARTS | RD_FMT_CHARTS_SCRIPT);
     struct rd_chart_plan plan = { 0 };

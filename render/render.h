@@ -53,7 +53,8 @@ rd_status rd_render_parse_formats(const char *list, unsigned *out, struct rd_dia
 rd_status rd_render(const struct rd_report *r, const struct rd_render_opts *o,
                     struct rd_diag *d);
 
-/** The compiled-in templates folder. */
+/** The templates folder next to the executable: ../share/rundown/templates
+ * from its folder (installed and in the build tree alike; templatedir.c). */
 const char *rd_render_default_templates(void);
 
 #endif

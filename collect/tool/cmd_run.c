@@ -12,13 +12,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "cmdsplit.h"
 #include "commands.h"
 #include "envinfo.h"
 #include "options.h"
 #include "proc.h"
 #include "runner.h"
 #include "session.h"
+#include "summary.h"
 #include "timedruns.h"
 #include "rundown/buf.h"
 #include "rundown/cli.h"
@@ -33,16 +37,22 @@ static void usage(FILE *out)
         "                           [--cleanup CMD] [--cpus LIST] [--log-dir DIR]\n"
         "                           [--env ID] [--names A,B,...] [-s SUITE]\n"
         "                           [--sample-interval MS] [--better NAME=DIR]...\n"
-        "                           [--resume]\n"
-        "                           [--] CMD [ARG...] [-- CMD2 [ARG...]]...\n"
+        "                           [--resume] [--quiet] [--export-markdown FILE]\n"
+        "                           [--export-json FILE] 'CMD ARG...' ['CMD2 ARG...']...\n"
+        "       rundown-collect run [OPTIONS] -- CMD [ARG...] [-- CMD2 [ARG...]]...\n"
+        "\n"
+        "Each argument is one command, split into words as sh would split it\n"
+        "(quotes and backslashes respected) but run without a shell; with --shell\n"
+        "it is run by /bin/sh -c. After '--', each word is one argument and '--'\n"
+        "separates the commands.\n"
         "\n"
         "Runs each command RUNS times (after WARMUP warmup runs) and stores one\n"
         RD_RUN_SCHEMA " record per run: wall_ms (CLOCK_MONOTONIC), user_ms, sys_ms,\n"
         "max_rss_kib (wait4: the largest single process), tree_rss_peak_kib (the\n"
         "process tree summed, sampled from /proc), the exit code, and every\n"
         "'rundown:metric NAME=VALUE [UNIT]' line the command prints on stdout.\n"
-        "Several commands, separated by '--', are run interleaved (A B C A B C ...)\n"
-        "and told apart by a 'command' label.\n"
+        "Several commands are run interleaved (A B C A B C ...) and told apart by\n"
+        "a 'command' label.\n"
         "\n"
         "  -n, --runs N          measured runs per command (default 10)\n"
         "  -W, --warmup N        warmup runs per command, stored as phase warmup (default 0)\n"
@@ -68,6 +78,16 @@ static void usage(FILE *out)
         "                        (default: 'logs' next to STORE; none without -o)\n"
         "      --env ID          the environment id the runs point to (default: the\n"
         "                        machine's, written as env-ID.json next to STORE)\n"
+        "  -q, --quiet           no progress line and no summary\n"
+        "      --export-markdown FILE  the summary as a Markdown table\n"
+        "      --export-json FILE      the summary as rundown.run-summary/1 JSON\n"
+        "\n"
+        "On a terminal a progress line shows the runs done, the time left and the\n"
+        "current mean. At the end a summary gives each command's time (mean ± sd,\n"
+        "min … max, user and system), its peak memory (the process tree's when\n"
+        "sampled), and how much faster the fastest command ran than each other one,\n"
+        "with the interval and adjusted p of the report's verdicts. It goes to\n"
+        "standard output with -o, else to standard error.\n"
         "  -h, --help            this text\n"
         "\n"
         "Exit codes: 0 every run ok, 4 a run failed or timed out (all runs are\n"
@@ -86,16 +106,51 @@ struct run_opts {
     double timeout;
     bool shell, resume;
     const char *output, *prepare, *cleanup, *cpus, *log_dir, *env;
+    const char *export_markdown, *export_json;
+    bool quiet;
     char *names;
     struct rd_run_facts facts;
 };
 
-/* What the session's reports need to print a run's name. */
+/* What the session's reports need to print a run's name and progress. */
 struct run_ui {
     const struct run_cmd *cmds;
     const char *workload;
     bool progress;      /* a progress line is shown on stderr */
+    bool color;         /* NO_COLOR is unset or empty */
+    long runs;          /* measured runs per command */
+    struct rd_run_tally *tallies;  /* one per command */
+    struct timespec start;
 };
+
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* "node -e 1  [#####     ] 5/10  mean 41.2 ms  ETA 3 s": the command's
+ * measured runs, the whole session's time left from its pace so far. */
+static void progress_line(const struct run_ui *ui, const struct rd_session_event *ev,
+                          const char *name)
+{
+    const struct rd_run_tally *t = &ui->tallies[ev->config->index];
+    long done = ev->config->stored[RD_PHASE_MEASURE];
+    int filled = ui->runs ? (int)(20 * done / ui->runs) : 0;
+    char bar[21], mean[32] = "-", eta[32] = "";
+    memset(bar, '#', (size_t)filled);
+    memset(bar + filled, ' ', (size_t)(20 - filled));
+    bar[20] = '\0';
+    if (t->n)
+        rd_format_ms(t->mean, mean, sizeof mean);
+    if (ev->step > 0)
+        snprintf(eta, sizeof eta, "  ETA %.0f s",
+                 seconds_since(&ui->start) / (double)ev->step * (double)(ev->steps - ev->step));
+    fprintf(stderr, "\r\033[K%s  %s[%s]%s %ld/%ld  mean %s%s%s", name,
+            ui->color ? "\033[36m" : "", bar, ui->color ? "\033[0m" : "", done, ui->runs,
+            mean, eta, strcmp(ev->rec->phase, "warmup") ? "" : "  (warmup)");
+}
 
 static char *join_argv(char **argv, int n)
 {
@@ -105,6 +160,51 @@ static char *join_argv(char **argv, int n)
         return NULL;
     }
     return rd_buf_detach(&b, NULL);
+}
+
+/*
+ * Command rc from its operands: one command string (lists false), split
+ * into words unless 'shell', or an argv list of n words. Its text is what
+ * was typed, the label and the record's info say it so. An exit code.
+ */
+static int command_from_operands(struct run_cmd *rc, char **words, int n, bool lists,
+                                 bool shell)
+{
+    rc->text = lists ? join_argv(words, n) : strdup(words[0]);
+    if (!rc->text)
+        return rd_fail(RD_ERR_NOMEM, NULL);
+    if (shell) {
+        rc->argv = calloc(4, sizeof *rc->argv);
+        if (!rc->argv)
+            return rd_fail(RD_ERR_NOMEM, NULL);
+        rc->argv[0] = "/bin/sh";
+        rc->argv[1] = "-c";
+        rc->argv[2] = rc->text;
+        return RD_EXIT_OK;
+    }
+    if (lists) {
+        rc->argv = calloc((size_t)n + 1, sizeof *rc->argv);
+        if (!rc->argv)
+            return rd_fail(RD_ERR_NOMEM, NULL);
+        memcpy(rc->argv, words, (size_t)n * sizeof *words);
+    } else {
+        struct rd_diag d;
+        rd_diag_init(&d, NULL);
+        size_t nwords;
+        rd_status st = rd_command_split(rc->text, &rc->argv, &nwords, &d);
+        if (st == RD_ERR_USAGE)
+            return rd_usage_error("in '%s': %s", rc->text, d.msg);
+        if (st)
+            return rd_fail(st, &d);
+    }
+    char path[4096];
+    if (rd_which(rc->argv[0], path, sizeof path))
+        return RD_EXIT_OK;
+    if (lists && n == 1 && strpbrk(words[0], " \t"))
+        return rd_usage_error("command not found: '%s' (after '--' each word is one "
+                              "argument; without '--' each argument is a whole command)",
+                              rc->argv[0]);
+    return rd_usage_error("command not found: '%s'", rc->argv[0]);
 }
 
 static int parse_count(const char *arg, const char *what, long min, long *out)
@@ -126,11 +226,11 @@ static void report(void *vui, const struct rd_session_event *ev)
     const struct run_cmd *rc = &ui->cmds[ev->config->index];
     const char *name = rc->name ? rc->name : ui->workload;
     if (ev->kind == RD_SESSION_STARTING) {
-        if (ui->progress)
-            fprintf(stderr, "\r\033[K[%zu/%zu] %s %s %ld", ev->step + 1, ev->steps, name,
-                    strcmp(r->phase, "warmup") ? "run" : "warmup", r->run);
+        if (ui->progress && r)
+            progress_line(ui, ev, rc->name ? rc->name : rc->text);
         return;
     }
+    rd_run_tally_add(&ui->tallies[ev->config->index], r);
     if (strcmp(r->status, "ok") != 0) {
         if (ui->progress)
             fputs("\r\033[K", stderr);
@@ -162,6 +262,26 @@ static rd_status add_command_config(struct rd_session *s, const struct run_opts 
     return st;
 }
 
+/* The summary and its exports once every run is done; an exit code
+ * (exit_code, unless an export fails). */
+static int finish(const struct run_opts *o, const struct rd_run_tally *tallies, size_t n,
+                  int exit_code)
+{
+    struct rd_run_summary sum;
+    struct rd_diag d;
+    rd_diag_init(&d, NULL);
+    rd_status st = rd_run_summary_compute(&sum, tallies, n);
+    if (st)
+        return rd_fail(st, &d);
+    if (!o->quiet)
+        rd_run_summary_print(&sum, o->output && strcmp(o->output, "-") ? stdout : stderr);
+    if (o->export_markdown && (st = rd_run_summary_export_markdown(&sum, o->export_markdown, &d)))
+        return rd_fail(st, &d);
+    if (o->export_json && (st = rd_run_summary_export_json(&sum, o->export_json, &d)))
+        return rd_fail(st, &d);
+    return exit_code;
+}
+
 int rd_cmd_run(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -178,6 +298,9 @@ int rd_cmd_run(int argc, char **argv)
         {"names", required_argument, NULL, 'N'},
         {"sample-interval", required_argument, NULL, 'I'},
         {"resume", no_argument, NULL, 'r'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"export-markdown", required_argument, NULL, 'M'},
+        {"export-json", required_argument, NULL, 'J'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -185,8 +308,10 @@ int rd_cmd_run(int argc, char **argv)
     rd_run_facts_init(&o.facts);
     int c, took;
     optind = 1;
-    /* '+': stop at the first non-option, so `run ls -l` runs `ls -l`. */
-    while ((c = getopt_long(argc, argv, "+n:W:w:l:s:o:h", longopts, NULL)) != -1) {
+    /* '+': stop at the first non-option, so `run -- ls -l` runs `ls -l`. */
+    const char *last_arg = NULL;
+    while ((c = getopt_long(argc, argv, "+n:W:w:l:s:o:qh", longopts, NULL)) != -1) {
+        last_arg = optarg;
         if ((took = rd_tool_fact_option(c, optarg, &o.facts, &o.output)) >= 0) {
             if (took)
                 return took;
@@ -222,16 +347,26 @@ int rd_cmd_run(int argc, char **argv)
             if (o.sample_ms == 0)
                 o.sample_ms = -1;
             break;
+        case 'q': o.quiet = true; break;
+        case 'M': o.export_markdown = optarg; break;
+        case 'J': o.export_json = optarg; break;
         case 'h': usage(stdout); return RD_EXIT_OK;
         default: return rd_usage_error("invalid option");
         }
     }
+    /* Any '--' makes the operands argv lists, for exact arguments; without
+     * one each operand is a whole command, as hyperfine users type it.
+     * getopt takes a '--' right after the options: one that was no option's
+     * argument counts too. */
+    bool lists = optind > 1 && argv[optind - 1] != last_arg && strcmp(argv[optind - 1], "--") == 0;
     if (optind < argc && strcmp(argv[optind], "--") == 0)
-        optind++;
+        lists = true, optind++;
     if (optind >= argc)
-        return rd_usage_error("run needs a command: rundown-collect run [OPTIONS] -- CMD [ARG...]");
+        return rd_usage_error("run needs a command: rundown-collect run [OPTIONS] 'CMD ARG...'");
     if (o.resume && (!o.output || strcmp(o.output, "-") == 0))
         return rd_usage_error("--resume needs -o STORE: the runs to top up are counted there");
+    for (int i = optind; i < argc; i++)
+        lists = lists || strcmp(argv[i], "--") == 0;
 
     struct run_cmd cmds[MAX_COMMANDS];
     struct rd_timed_command timed[MAX_COMMANDS];
@@ -240,8 +375,8 @@ int rd_cmd_run(int argc, char **argv)
     struct rd_session session;
     rd_session_init(&session, o.output);
     for (int i = optind; i < argc;) {
-        int j = i;
-        while (j < argc && strcmp(argv[j], "--") != 0)
+        int j = lists ? i : i + 1;
+        while (lists && j < argc && strcmp(argv[j], "--") != 0)
             j++;
         if (j == i) {
             exit_code = rd_usage_error("empty command between '--' separators");
@@ -253,22 +388,9 @@ int rd_cmd_run(int argc, char **argv)
         }
         struct run_cmd *rc = &cmds[ncmds++];
         memset(rc, 0, sizeof *rc);
-        rc->text = join_argv(argv + i, j - i);
-        if (o.shell) {
-            rc->argv = calloc(4, sizeof *rc->argv);
-            rc->argv[0] = "/bin/sh";
-            rc->argv[1] = "-c";
-            rc->argv[2] = rc->text;
-        } else {
-            rc->argv = calloc((size_t)(j - i) + 1, sizeof *rc->argv);
-            memcpy(rc->argv, argv + i, (size_t)(j - i) * sizeof *argv);
-            char path[4096];
-            if (!rd_which(rc->argv[0], path, sizeof path)) {
-                exit_code = rd_usage_error("command not found: '%s'", rc->argv[0]);
-                goto done;
-            }
-        }
-        i = j < argc ? j + 1 : j;
+        if ((exit_code = command_from_operands(rc, argv + i, j - i, lists, o.shell)))
+            goto done;
+        i = lists && j < argc ? j + 1 : j;
     }
     if (o.names) {
         char *save = NULL, *tok = strtok_r(o.names, ",", &save);
@@ -292,8 +414,13 @@ int rd_cmd_run(int argc, char **argv)
     if (o.facts.workload) {
         snprintf(workload, sizeof workload, "%s", o.facts.workload);
     } else {
+        /* The program's name as typed: the first word, under --shell too. */
         char first[256];
-        snprintf(first, sizeof first, "%.*s", (int)strcspn(cmds[0].text, " \t"), cmds[0].text);
+        if (o.shell)
+            snprintf(first, sizeof first, "%.*s", (int)strcspn(cmds[0].text, " \t"),
+                     cmds[0].text);
+        else
+            snprintf(first, sizeof first, "%s", cmds[0].argv[0]);
         snprintf(workload, sizeof workload, "%s", basename(first));
     }
     o.facts.workload = workload;
@@ -320,7 +447,15 @@ int rd_cmd_run(int argc, char **argv)
         goto done;
     }
 
-    struct run_ui ui = {cmds, workload, rd_stderr_is_interactive()};
+    struct rd_run_tally tallies[MAX_COMMANDS];
+    for (size_t k = 0; k < ncmds; k++)
+        rd_run_tally_init(&tallies[k], cmds[k].name ? cmds[k].name : cmds[k].text);
+    const char *no_color = getenv("NO_COLOR");
+    struct run_ui ui = {
+        .cmds = cmds, .workload = workload, .progress = !o.quiet && isatty(STDERR_FILENO),
+        .color = !no_color || !*no_color, .runs = o.runs, .tallies = tallies,
+    };
+    clock_gettime(CLOCK_MONOTONIC, &ui.start);
     rd_session_on_report(&session, report, &ui);
     struct rd_timed_spec spec = {
         .cmds = timed, .ncmds = ncmds, .warmups = o.warmups, .runs = o.runs,
@@ -336,10 +471,11 @@ int rd_cmd_run(int argc, char **argv)
         exit_code = rd_proc_interrupt_exit_code();
     } else if (st) {
         exit_code = rd_fail(st, &d);
-    } else if (session.failed) {
-        exit_code = RD_EXIT_RUN_FAILED;
-    } else if (o.resume && session.stored == 0) {
-        rd_note("resume: every command has %ld measured runs in %s already", o.runs, o.output);
+    } else {
+        if (o.resume && session.stored == 0)
+            rd_note("resume: every command has %ld measured runs in %s already", o.runs,
+                    o.output);
+        exit_code = finish(&o, tallies, ncmds, session.failed ? RD_EXIT_RUN_FAILED : RD_EXIT_OK);
     }
 done:
     for (size_t k = 0; k < ncmds; k++) {

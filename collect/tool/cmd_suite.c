@@ -25,6 +25,7 @@
 #include "suite.h"
 #include "suiterun.h"
 #include "rundown/cli.h"
+#include "rundown/contract.h"
 #include "rundown/fsutil.h"
 
 static void usage(FILE *out)
@@ -177,7 +178,8 @@ int rd_cmd_suite(int argc, char **argv)
     rd_diag_init(&d, argv[optind]);
     rd_plan_init(&plan);
     int exit_code = RD_EXIT_OK;
-    rd_status st = rd_suite_load(&s, argv[optind], &d);
+    rd_status st = rd_contract_expect(argv[optind], RD_CONTRACT_SUITE, &d);
+    if (!st) st = rd_suite_load(&s, argv[optind], &d);
     if (!st) st = rd_plan_build(&s, &plan, &d);
     if (!st) st = rd_plan_shard(&plan, shard_i, shard_n);
     if (!st && only) st = rd_plan_only(&s, &plan, only);

@@ -1,7 +1,7 @@
 // links: rd_analyze
 /*
- * Verdicts against the best (analyze/verdict.c) and the studentized range
- * (analyze/srange.c).
+ * Verdicts against the best (stats/verdict.c) and the studentized range
+ * (stats/srange.c).
  *
  * Studentized range values are SciPy 1.10's (more precise than R's qtukey,
  * whose root search stops at 1e-4):

@@ -1,0 +1,256 @@
+/*
+ * summary - the end of `rundown-collect run` (summary.h).
+ */
+#include "summary.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "rundown/buf.h"
+#include "rundown/fsutil.h"
+
+void rd_run_tally_init(struct rd_run_tally *t, const char *name)
+{
+    memset(t, 0, sizeof *t);
+    t->name = name;
+}
+
+void rd_run_tally_add(struct rd_run_tally *t, const struct rd_record *r)
+{
+    double wall, v;
+    if (strcmp(r->phase, "measure") != 0 || strcmp(r->status, "ok") != 0 ||
+        !rd_record_metric(r, "wall_ms", &wall))
+        return;
+    t->n++;
+    double delta = wall - t->mean;
+    t->mean += delta / (double)t->n;
+    t->m2 += delta * (wall - t->mean);
+    t->min = t->n == 1 || wall < t->min ? wall : t->min;
+    t->max = t->n == 1 || wall > t->max ? wall : t->max;
+    if (rd_record_metric(r, "user_ms", &v))
+        t->user_sum += v, t->user_n++;
+    if (rd_record_metric(r, "sys_ms", &v))
+        t->sys_sum += v, t->sys_n++;
+    /* The whole tree's peak when the sampler saw it: a command that forks
+     * its work off has a tiny max_rss_kib of its own. */
+    if (rd_record_metric(r, "tree_rss_peak_kib", &v)) {
+        if (!t->mem_tree || v > t->mem_kib)
+            t->mem_kib = v;
+        t->mem_tree = true;
+    } else if (!t->mem_tree && rd_record_metric(r, "max_rss_kib", &v) && v > t->mem_kib) {
+        t->mem_kib = v;
+    }
+}
+
+double rd_run_tally_sd(const struct rd_run_tally *t)
+{
+    return t->n < 2 ? NAN : sqrt(t->m2 / (double)(t->n - 1));
+}
+
+rd_status rd_run_summary_compute(struct rd_run_summary *s, const struct rd_run_tally *t,
+                                 size_t k)
+{
+    memset(s, 0, sizeof *s);
+    s->tallies = t;
+    s->k = k < 64 ? k : 64;
+    rd_verdict_settings_init(&s->settings);
+    struct rd_verdict_sample samples[64];
+    size_t eligible = 0;
+    for (size_t i = 0; i < s->k; i++) {
+        samples[i] = (struct rd_verdict_sample){(double)t[i].n, t[i].mean,
+                                                rd_run_tally_sd(&t[i]), t[i].n >= 2};
+        eligible += samples[i].eligible;
+        s->p[i] = NAN;
+    }
+    if (eligible < 2)
+        return RD_OK;
+    RD_TRY(rd_verdict_decide(samples, s->k, &s->settings, s->rows, &s->res));
+    for (size_t i = 0; i < s->k; i++)
+        s->p[i] = rd_verdict_p_adjusted(&s->rows[i], &s->res);
+    s->compared = true;
+    return RD_OK;
+}
+
+void rd_format_ms(double ms, char *out, size_t size)
+{
+    if (!isfinite(ms))
+        snprintf(out, size, "-");
+    else if (ms == 0)
+        snprintf(out, size, "0 ms");
+    else if (fabs(ms) < 1)
+        snprintf(out, size, "%.1f µs", ms * 1000);
+    else if (fabs(ms) < 1000)
+        snprintf(out, size, "%.*f ms", fabs(ms) < 100 ? 2 : 1, ms);
+    else
+        snprintf(out, size, "%.3f s", ms / 1000);
+}
+
+static void format_p(double p, char *out, size_t size)
+{
+    if (!isfinite(p))
+        snprintf(out, size, "no test: both constant");
+    else if (p < 0.001)
+        snprintf(out, size, "p < 0.001");
+    else
+        snprintf(out, size, "p = %.3f", p);
+}
+
+/* "bun -e 1 ran 2.10× (2.02–2.19×) faster than node -e 1, p < 0.001", or
+ * what the verdict says instead of "faster". */
+static void relative_line(const struct rd_run_summary *s, size_t i, struct rd_buf *b)
+{
+    const struct rd_verdict_row *row = &s->rows[i];
+    const char *best = s->tallies[s->res.best].name, *other = s->tallies[i].name;
+    char p[64];
+    format_p(s->p[i], p, sizeof p);
+    char ci[96] = "";
+    if (isfinite(row->ratio_ci_low) && isfinite(row->ratio_ci_high))
+        snprintf(ci, sizeof ci, " (%.2f–%.2f×)", row->ratio_ci_low, row->ratio_ci_high);
+    switch (row->verdict) {
+    case RD_VERDICT_WORSE:
+        rd_buf_addf(b, "%s ran %.2f×%s faster than %s, %s\n", best, row->ratio, ci, other, p);
+        break;
+    case RD_VERDICT_EQUIVALENT:
+        rd_buf_addf(b, "%s and %s are equivalent: %.2f×%s, within ±%g%%\n", best, other,
+                    row->ratio, ci, s->settings.margin * 100);
+        break;
+    case RD_VERDICT_INCONCLUSIVE:
+        rd_buf_addf(b, "%s ran %.2f×%s faster than %s, inconclusive (%s)\n", best,
+                    row->ratio, ci, other, p);
+        break;
+    default:
+        break;
+    }
+}
+
+void rd_run_summary_print(const struct rd_run_summary *s, FILE *out)
+{
+    struct rd_buf b = RD_BUF_INIT;
+    for (size_t i = 0; i < s->k; i++) {
+        const struct rd_run_tally *t = &s->tallies[i];
+        char mean[32], sd[32], lo[32], hi[32], user[32], sys[32];
+        rd_buf_addf(&b, "%s%s\n", i ? "\n" : "", t->name);
+        if (t->n == 0) {
+            rd_buf_addstr(&b, "  no run ended ok\n");
+            continue;
+        }
+        rd_format_ms(t->mean, mean, sizeof mean);
+        rd_format_ms(rd_run_tally_sd(t), sd, sizeof sd);
+        rd_format_ms(t->min, lo, sizeof lo);
+        rd_format_ms(t->max, hi, sizeof hi);
+        rd_format_ms(t->user_n ? t->user_sum / (double)t->user_n : NAN, user, sizeof user);
+        rd_format_ms(t->sys_n ? t->sys_sum / (double)t->sys_n : NAN, sys, sizeof sys);
+        rd_buf_addf(&b, "  Time (mean ± σ):   %s ± %s    [User: %s, System: %s]\n", mean, sd,
+                    user, sys);
+        rd_buf_addf(&b, "  Range (min … max): %s … %s    %ld run%s\n", lo, hi, t->n,
+                    t->n == 1 ? "" : "s");
+        if (t->mem_kib > 0)
+            rd_buf_addf(&b, "  Peak memory:       %.1f MiB (%s)\n", t->mem_kib / 1024,
+                        t->mem_tree ? "process tree" : "the command's own, max_rss_kib");
+    }
+    if (s->compared) {
+        rd_buf_addstr(&b, "\nSummary\n");
+        for (size_t i = 0; i < s->k; i++) {
+            if (i == s->res.best || s->rows[i].verdict == RD_VERDICT_DISQUALIFIED)
+                continue;
+            rd_buf_addstr(&b, "  ");
+            relative_line(s, i, &b);
+        }
+    }
+    fputs(b.ptr, out);
+    rd_buf_release(&b);
+}
+
+/* A command as a Markdown code span: pipes escaped for the table. */
+static void add_code_cell(struct rd_buf *b, const char *text)
+{
+    const char *fence = strchr(text, '`') ? "`` " : "`";
+    rd_buf_addstr(b, fence);
+    for (const char *p = text; *p; p++) {
+        if (*p == '|')
+            rd_buf_addch(b, '\\');
+        if (*p != '\n')
+            rd_buf_addch(b, *p);
+    }
+    rd_buf_addstr(b, strchr(text, '`') ? " ``" : "`");
+}
+
+rd_status rd_run_summary_export_markdown(const struct rd_run_summary *s, const char *path,
+                                         struct rd_diag *d)
+{
+    struct rd_buf b = RD_BUF_INIT;
+    rd_buf_addstr(&b, "| Command | Mean [ms] | Min [ms] | Max [ms] | Relative |\n"
+                      "|:---|---:|---:|---:|---:|\n");
+    for (size_t i = 0; i < s->k; i++) {
+        const struct rd_run_tally *t = &s->tallies[i];
+        rd_buf_addstr(&b, "| ");
+        add_code_cell(&b, t->name);
+        if (t->n == 0) {
+            rd_buf_addstr(&b, " | - | - | - | - |\n");
+            continue;
+        }
+        rd_buf_addf(&b, " | %.2f ± %.2f | %.2f | %.2f | ", t->mean,
+                    t->n > 1 ? rd_run_tally_sd(t) : 0.0, t->min, t->max);
+        const struct rd_verdict_row *row = &s->rows[i];
+        if (!s->compared || row->verdict == RD_VERDICT_DISQUALIFIED)
+            rd_buf_addstr(&b, "- |\n");
+        else if (i == s->res.best)
+            rd_buf_addstr(&b, "1.00 |\n");
+        else if (isfinite(row->ratio_ci_low) && isfinite(row->ratio_ci_high))
+            rd_buf_addf(&b, "%.2f (%.2f–%.2f) |\n", row->ratio, row->ratio_ci_low,
+                        row->ratio_ci_high);
+        else
+            rd_buf_addf(&b, "%.2f |\n", row->ratio);
+    }
+    rd_status st = rd_write_file_atomic(path, b.ptr, b.len, d);
+    rd_buf_release(&b);
+    return st;
+}
+
+static void add_number(struct rd_buf *b, const char *key, double v)
+{
+    rd_buf_addf(b, ",\"%s\":", key);
+    if (isfinite(v))
+        rd_buf_add_json_number(b, v);
+    else
+        rd_buf_addstr(b, "null");
+}
+
+rd_status rd_run_summary_export_json(const struct rd_run_summary *s, const char *path,
+                                     struct rd_diag *d)
+{
+    struct rd_buf b = RD_BUF_INIT;
+    rd_buf_addstr(&b, "{\"schema\":\"rundown.run-summary/1\",\"results\":[");
+    for (size_t i = 0; i < s->k; i++) {
+        const struct rd_run_tally *t = &s->tallies[i];
+        const struct rd_verdict_row *row = &s->rows[i];
+        rd_buf_addstr(&b, i ? ",\n{\"command\":" : "\n{\"command\":");
+        rd_buf_add_json_string(&b, t->name);
+        rd_buf_addf(&b, ",\"runs\":%ld", t->n);
+        add_number(&b, "mean_ms", t->n ? t->mean : NAN);
+        add_number(&b, "sd_ms", rd_run_tally_sd(t));
+        add_number(&b, "min_ms", t->n ? t->min : NAN);
+        add_number(&b, "max_ms", t->n ? t->max : NAN);
+        add_number(&b, "user_ms", t->user_n ? t->user_sum / (double)t->user_n : NAN);
+        add_number(&b, "sys_ms", t->sys_n ? t->sys_sum / (double)t->sys_n : NAN);
+        add_number(&b, "peak_memory_kib", t->mem_kib > 0 ? t->mem_kib : NAN);
+        rd_buf_addf(&b, ",\"peak_memory_metric\":%s",
+                    t->mem_kib <= 0 ? "null"
+                    : t->mem_tree ? "\"tree_rss_peak_kib\"" : "\"max_rss_kib\"");
+        bool compared = s->compared && row->verdict != RD_VERDICT_DISQUALIFIED;
+        rd_buf_addf(&b, ",\"verdict\":");
+        if (compared)
+            rd_buf_add_json_string(&b, rd_verdict_name(row->verdict));
+        else
+            rd_buf_addstr(&b, "null");
+        add_number(&b, "ratio", compared ? row->ratio : NAN);
+        add_number(&b, "ratio_ci_low", compared ? row->ratio_ci_low : NAN);
+        add_number(&b, "ratio_ci_high", compared ? row->ratio_ci_high : NAN);
+        add_number(&b, "p_adjusted", compared ? s->p[i] : NAN);
+        rd_buf_addch(&b, '}');
+    }
+    rd_buf_addstr(&b, "\n]}\n");
+    rd_status st = rd_write_file_atomic(path, b.ptr, b.len, d);
+    rd_buf_release(&b);
+    return st;
+}

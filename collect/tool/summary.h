@@ -1,0 +1,73 @@
+/*
+ * summary.h - what `rundown-collect run` prints when its runs are done,
+ * hyperfine's habit: per command the time (mean ± sd, min … max, user and
+ * system), the tree's peak memory, and how much faster the fastest ran
+ * than each other command, decided by the report's own verdict machinery
+ * (verdict.h, in rd_stats), so the terminal and the report never disagree.
+ * Also its Markdown and JSON exports (--export-markdown, --export-json).
+ */
+#ifndef RUNDOWN_TOOL_SUMMARY_H
+#define RUNDOWN_TOOL_SUMMARY_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "verdict.h"
+#include "rundown/record.h"
+#include "rundown/status.h"
+
+/** One command's measured good runs, tallied as they are stored. */
+struct rd_run_tally {
+    const char *name;        /* the command as typed (borrowed) */
+    long n;                  /* runs tallied */
+    double mean, m2;         /* wall_ms: Welford's running mean and squares */
+    double min, max;
+    double user_sum, sys_sum;
+    long user_n, sys_n;
+    double mem_kib;          /* the largest peak memory seen; 0: none */
+    bool mem_tree;           /* it is tree_rss_peak_kib, not max_rss_kib */
+};
+
+/** A tally of no runs for the command 'name'. */
+void rd_run_tally_init(struct rd_run_tally *t, const char *name);
+
+/** Adds r when it is a measured run with status ok and a wall_ms. */
+void rd_run_tally_add(struct rd_run_tally *t, const struct rd_record *r);
+
+/** The sample standard deviation of wall_ms; NaN under two runs. */
+double rd_run_tally_sd(const struct rd_run_tally *t);
+
+/** The comparison of k tallies: each with the fastest, by wall_ms. */
+struct rd_run_summary {
+    const struct rd_run_tally *tallies;
+    size_t k;
+    bool compared;                 /* verdicts decided (two or more with runs) */
+    struct rd_verdict_row rows[64];
+    double p[64];                  /* adjusted p per row; NaN for none */
+    struct rd_verdict_result res;
+    struct rd_verdict_settings settings;
+};
+
+/**
+ * Compares the k (at most 64) tallies with the verdict machinery (alpha
+ * 0.05, margin 0.05, lower is better). Tallies under two runs take no
+ * part. RD_ERR_STATS when the critical value cannot be computed.
+ */
+rd_status rd_run_summary_compute(struct rd_run_summary *s, const struct rd_run_tally *t,
+                                 size_t k);
+
+/** The terminal summary: a block per command, then the relative lines. */
+void rd_run_summary_print(const struct rd_run_summary *s, FILE *out);
+
+/** hyperfine's Markdown table (command, mean, min, max, relative) at path. */
+rd_status rd_run_summary_export_markdown(const struct rd_run_summary *s, const char *path,
+                                         struct rd_diag *d);
+
+/** The summary as rundown.run-summary/1 JSON (docs/run-record.md) at path. */
+rd_status rd_run_summary_export_json(const struct rd_run_summary *s, const char *path,
+                                     struct rd_diag *d);
+
+/** A duration in ms as a person reads it: "812 µs", "41.2 ms", "2.31 s". */
+void rd_format_ms(double ms, char *out, size_t size);
+
+#endif
