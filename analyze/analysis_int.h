@@ -3,7 +3,8 @@
  * stores and writing the report (private to analyze/).
  *
  * Memory is what lets it scale to millions of runs: per workload, config and
- * metric only a double and a 32-bit run-order key per measured value; every
+ * metric only a double and a 32-bit run index per measured value, and 16
+ * bytes per run (its run number, store and start: struct run_meta); every
  * string (names, ids, labels, environment ids) lives once in one arena.
  */
 #ifndef RUNDOWN_ANALYZE_ANALYSIS_INT_H
@@ -21,19 +22,34 @@ struct series {
     uint32_t metric;   /* index into rd_analysis.metrics */
     uint32_t len, cap;
     double *v;
-    uint32_t *ord;     /* run number, or arrival order when the record has none */
+    uint32_t *ord;     /* the value's run: an index into its cfg's runs */
+};
+
+/* One measured run of a config (ok, failed or timed out), in arrival order:
+ * what says where and when it ran, for the run order, duplicate run
+ * numbers and sessions (docs/methods.md, "Sessions"). */
+struct run_meta {
+    double t;               /* started_at, seconds since 1970; NaN when absent */
+    uint32_t order;         /* run number, or arrival order when the record has none */
+    uint32_t input : 31;    /* its store: an index into rd_analysis.inputs */
+    uint32_t numbered : 1;  /* order is the record's run number */
 };
 
 struct cfg {
     const char *workload;
-    const char *key;         /* "workload\x1fid", its key in cfg_map */
-    const char *id;          /* "mechanism=worker,runtime=bun" (inside key) */
+    const char *key;         /* "workload\x1fid\x1ftool", its key in cfg_map */
+    const char *id;          /* "mechanism=worker,runtime=bun"; with tool=... when the
+                              * workload's runs come from several load tools */
     struct rd_kv *labels;
     size_t nlabels;
     const char *env;         /* first environment id seen, or NULL */
     const char *env_other;   /* a second one (only with pool_envs) */
     unsigned env_line;       /* line of the first run that named env */
-    uint32_t seq;            /* records seen, the order key of unnumbered runs */
+    const char *tool;        /* the runs' "tool", or NULL */
+    bool tool_label;         /* the tool is already part of labels and id */
+    struct run_meta *runs;   /* every measured run, in arrival order */
+    uint32_t nruns;
+    size_t capruns;
     size_t ok_runs, failed, timeouts, load_error_runs;
     const char *failure;     /* info.failure of the first failed run, or NULL */
     struct series *series;

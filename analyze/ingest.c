@@ -69,6 +69,7 @@ void rd_analysis_free(struct rd_analysis *a)
             free(c->series[j].ord);
         }
         free(c->series);
+        free(c->runs);
     }
     for (size_t i = 0; i < a->nwls; i++)
         free(a->wls[i].cfgs);
@@ -164,11 +165,12 @@ static rd_status find_workload(struct rd_analysis *a, const char *name, struct w
     return RD_OK;
 }
 
-/* The config with 'key' ("workload\x1fid", wl_len bytes of workload) in
- * workload w, created with copies of 'labels' when new. */
+/* The config with 'key' ("workload\x1fid\x1ftool": wl_len bytes of
+ * workload, id_len of id) in workload w, created with copies of 'labels'
+ * when new. */
 static rd_status cfg_by_key(struct rd_analysis *a, struct wl *w, const char *key,
-                            size_t wl_len, const struct rd_kv *labels, size_t nlabels,
-                            struct cfg **out)
+                            size_t wl_len, size_t id_len, const struct rd_kv *labels,
+                            size_t nlabels, struct cfg **out)
 {
     const int64_t *f = rd_strmap_find(&a->cfg_map, key);
     if (f) {
@@ -183,10 +185,12 @@ static rd_status cfg_by_key(struct rd_analysis *a, struct wl *w, const char *key
         return RD_ERR_NOMEM;
     c->workload = w->name;
     c->key = k;
-    c->id = k + wl_len + 1;
+    c->id = rd_arena_strndup(&a->strings, k + wl_len + 1, id_len);
+    const char *tool = k + wl_len + 1 + id_len + 1;
+    c->tool = *tool ? tool : NULL;
     c->nlabels = nlabels;
     c->labels = rd_arena_alloc(&a->strings, (c->nlabels ? c->nlabels : 1) * sizeof *c->labels);
-    if (!c->labels)
+    if (!c->id || !c->labels)
         return RD_ERR_NOMEM;
     for (size_t i = 0; i < c->nlabels; i++) {
         c->labels[i].key = rd_arena_strdup(&a->strings, labels[i].key);
@@ -201,15 +205,31 @@ static rd_status cfg_by_key(struct rd_analysis *a, struct wl *w, const char *key
     return RD_OK;
 }
 
+/* The split a key of cfg_by_key needs: the lengths of its workload and id. */
+static void key_parts(const char *key, size_t *wl_len, size_t *id_len)
+{
+    const char *us = strchr(key, '\x1f');
+    *wl_len = (size_t)(us - key);
+    *id_len = strcspn(us + 1, "\x1f");
+}
+
+/* Configs are told apart by their labels and by the load tool that
+ * measured them: a workload measured with two tools is not pooled across
+ * them (the tool joins the id once the workload holds two; see
+ * rd_tools_label). */
 static rd_status find_cfg(struct rd_analysis *a, const struct rd_record *r, struct wl *w,
                           struct rd_buf *key, struct cfg **out)
 {
     rd_buf_reset(key);
     RD_TRY(rd_buf_addstr(key, r->workload));
     RD_TRY(rd_buf_addch(key, '\x1f'));
+    size_t start = key->len;
     RD_TRY(rd_record_config_id(r, key));
-    return cfg_by_key(a, w, key->ptr, strlen(r->workload), r->config.items, r->config.len,
-                      out);
+    size_t id_len = key->len - start;
+    RD_TRY(rd_buf_addch(key, '\x1f'));
+    RD_TRY(rd_buf_addstr(key, r->tool ? r->tool : ""));
+    return cfg_by_key(a, w, key->ptr, strlen(r->workload), id_len, r->config.items,
+                      r->config.len, out);
 }
 
 /* The series of c for metric, created empty if c has none yet. */
@@ -358,9 +378,81 @@ static rd_status load_new_envs(struct rd_analysis *a, struct rd_diag *d)
     return st;
 }
 
+/* Days from 1970-01-01 to y-m-d of the proleptic Gregorian calendar
+ * (H. Hinnant's days_from_civil). */
+static long days_from_civil(long y, unsigned m, unsigned d)
+{
+    y -= m <= 2;
+    long era = (y >= 0 ? y : y - 399) / 400;
+    unsigned yoe = (unsigned)(y - era * 400);
+    unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + (long)doe - 719468;
+}
+
+/* Reads n digits at s into *v; false unless they are all digits. */
+static bool digits(const char *s, int n, unsigned *v)
+{
+    *v = 0;
+    for (int i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+        *v = *v * 10 + (unsigned)(s[i] - '0');
+    }
+    return true;
+}
+
+/* started_at ("2026-11-30T11:34:20.537Z", an offset "+01:00" or none =
+ * UTC) in seconds since 1970; NaN when it is not such a time. */
+static double parse_started_at(const char *s)
+{
+    unsigned y, mo, d, h, mi, se, oh = 0, om = 0;
+    if (!s || strlen(s) < 19 || !digits(s, 4, &y) || s[4] != '-' || !digits(s + 5, 2, &mo) ||
+        s[7] != '-' || !digits(s + 8, 2, &d) || (s[10] != 'T' && s[10] != ' ') ||
+        !digits(s + 11, 2, &h) || s[13] != ':' || !digits(s + 14, 2, &mi) || s[16] != ':' ||
+        !digits(s + 17, 2, &se) || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 ||
+        mi > 59 || se > 60)
+        return NAN;
+    const char *p = s + 19;
+    double frac = 0, scale = 0.1;
+    if (*p == '.')
+        for (p++; *p >= '0' && *p <= '9'; p++, scale /= 10)
+            frac += (*p - '0') * scale;
+    int sign = 0;
+    if (*p == '+' || *p == '-') {
+        sign = *p == '+' ? 1 : -1;
+        if (!digits(p + 1, 2, &oh) || p[3] != ':' || !digits(p + 4, 2, &om))
+            return NAN;
+        p += 6;
+    } else if (*p == 'Z') {
+        p++;
+    }
+    if (*p)
+        return NAN;
+    double days = (double)days_from_civil((long)y, mo, d);
+    return days * 86400 + h * 3600.0 + mi * 60.0 + se + frac - sign * (oh * 3600.0 + om * 60.0);
+}
+
+/* Notes a measured run of c: its run-order key, store and start. */
+static rd_status add_run(struct cfg *c, const struct rd_record *r, uint32_t input,
+                         uint32_t *index)
+{
+    if (c->nruns == UINT32_MAX)
+        return RD_ERR_NOMEM;
+    RD_TRY(RD_ARRAY_GROW(c->runs, c->capruns, (size_t)c->nruns + 1));
+    bool numbered = r->run > 0 && r->run <= (long)UINT32_MAX;
+    struct run_meta *m = &c->runs[c->nruns];
+    m->t = parse_started_at(r->started_at);
+    m->order = numbered ? (uint32_t)r->run : c->nruns;
+    m->input = input & 0x7fffffffu;
+    m->numbered = numbered;
+    *index = c->nruns++;
+    return RD_OK;
+}
+
 static rd_status add_record(struct rd_analysis *a, const struct rd_record *r,
-                            const char *path, unsigned line, struct rd_buf *key,
-                            struct rd_diag *d)
+                            const char *path, unsigned line, uint32_t input,
+                            struct rd_buf *key, struct rd_diag *d)
 {
     a->records++;
     if (r->phase && strcmp(r->phase, "warmup") == 0)
@@ -396,11 +488,10 @@ static rd_status add_record(struct rd_analysis *a, const struct rd_record *r,
         }
     }
 
-    bool numbered = r->run > 0 && r->run <= (long)UINT32_MAX;
-    uint32_t ord = numbered ? (uint32_t)r->run : c->seq;
-    if (!numbered)
+    uint32_t ord;
+    RD_TRY(add_run(c, r, input, &ord));
+    if (!c->runs[ord].numbered)
         a->unnumbered = true;
-    c->seq++;
     if (r->status && strcmp(r->status, "ok") != 0) {
         if (strcmp(r->status, "timeout") == 0)
             c->timeouts++;
@@ -427,7 +518,8 @@ static rd_status add_record(struct rd_analysis *a, const struct rd_record *r,
     return RD_OK;
 }
 
-static rd_status ingest(struct rd_analysis *a, struct rd_store_reader *rd, struct rd_diag *d)
+static rd_status ingest(struct rd_analysis *a, struct rd_store_reader *rd, uint32_t input,
+                        struct rd_diag *d)
 {
     struct rd_record rec;
     struct rd_buf key = RD_BUF_INIT;
@@ -437,7 +529,7 @@ static rd_status ingest(struct rd_analysis *a, struct rd_store_reader *rd, struc
         s = rd_store_next(rd, &rec, &got, d);
         if (s || !got)
             break;
-        s = add_record(a, &rec, rd->path, rd->line, &key, d);
+        s = add_record(a, &rec, rd->path, rd->line, input, &key, d);
         if (s)
             break;
     }
@@ -460,6 +552,7 @@ static rd_status ingest(struct rd_analysis *a, struct rd_store_reader *rd, struc
 struct half {
     struct rd_analysis *a;
     const char *path;
+    uint32_t input;
     long long start, end;
     rd_status s;
     struct rd_diag d;
@@ -472,7 +565,7 @@ static void *read_half(void *arg)
     rd_diag_init(&h->d, h->path);
     h->s = rd_store_open_range(&rd, h->path, h->start, h->end, &h->d);
     if (!h->s) {
-        h->s = ingest(h->a, &rd, &h->d);
+        h->s = ingest(h->a, &rd, h->input, &h->d);
         rd_store_close(&rd);
     }
     return NULL;
@@ -528,9 +621,10 @@ static rd_status merge_half(struct rd_analysis *a, const struct rd_analysis *b,
         struct wl *w;
         struct cfg *c;
         const struct wl *bw = &b->wls[*rd_strmap_find(&b->wl_map, bc->workload)];
+        size_t wl_len, id_len;
+        key_parts(bc->key, &wl_len, &id_len);
         if ((s = find_workload(a, bc->workload, &w)) ||
-            (s = cfg_by_key(a, w, bc->key, strlen(bc->workload), bc->labels,
-                            bc->nlabels, &c)))
+            (s = cfg_by_key(a, w, bc->key, wl_len, id_len, bc->labels, bc->nlabels, &c)))
             break;
         const char **info[] = {&w->primary, &w->better, &w->class_, &w->tie_breaker,
                                &w->margin, &w->key_metrics, &w->guards,
@@ -569,7 +663,14 @@ static rd_status merge_half(struct rd_analysis *a, const struct rd_analysis *b,
                     c->env_other = env;
             }
         }
-        c->seq += bc->seq;
+        /* b's values point into b's runs: past a's once those are appended. */
+        uint32_t first_run = c->nruns;
+        if (!s && (uint64_t)c->nruns + bc->nruns > UINT32_MAX)
+            s = RD_ERR_NOMEM;
+        if (!s && !(s = RD_ARRAY_GROW(c->runs, c->capruns, (size_t)c->nruns + bc->nruns))) {
+            memcpy(c->runs + c->nruns, bc->runs, bc->nruns * sizeof *bc->runs);
+            c->nruns += bc->nruns;
+        }
         c->ok_runs += bc->ok_runs;
         c->failed += bc->failed;
         c->timeouts += bc->timeouts;
@@ -581,7 +682,8 @@ static rd_status merge_half(struct rd_analysis *a, const struct rd_analysis *b,
                 (s = series_reserve(as, (uint64_t)as->len + bs->len)))
                 break;
             memcpy(as->v + as->len, bs->v, bs->len * sizeof *bs->v);
-            memcpy(as->ord + as->len, bs->ord, bs->len * sizeof *bs->ord);
+            for (uint32_t j = 0; j < bs->len; j++)
+                as->ord[as->len + j] = first_run + bs->ord[j];
             as->len += bs->len;
         }
     }
@@ -594,7 +696,8 @@ static rd_status read_store(struct rd_analysis *a, const char *path, struct rd_d
     RD_TRY(RD_ARRAY_GROW(a->inputs, a->capinputs, a->ninputs + 1));
     a->inputs[a->ninputs++] = path;
     long long size = 0, split = split_point(path, a->o.split_bytes, &size);
-    struct half h = {NULL, path, split, size, RD_OK, {0}};
+    uint32_t input = (uint32_t)(a->ninputs - 1);
+    struct half h = {NULL, path, input, split, size, RD_OK, {0}};
     pthread_t tid;
     bool threaded = split > 0 && rd_analysis_new(&a->o, &h.a) == RD_OK;
     if (threaded && pthread_create(&tid, NULL, read_half, &h) != 0) {
@@ -606,7 +709,7 @@ static rd_status read_store(struct rd_analysis *a, const char *path, struct rd_d
                            : rd_store_open(&rd, path, d);
     unsigned line0 = 0;
     if (!s) {
-        s = ingest(a, &rd, d);
+        s = ingest(a, &rd, input, d);
         line0 = rd.line;
         rd_store_close(&rd);
     }
@@ -618,7 +721,7 @@ static rd_status read_store(struct rd_analysis *a, const char *path, struct rd_d
         s = rd_store_open_range(&rd, path, split, size, d);
         if (!s) {
             rd.line = line0;
-            s = ingest(a, &rd, d);
+            s = ingest(a, &rd, input, d);
             rd_store_close(&rd);
         }
     } else if (!s) {
@@ -638,6 +741,69 @@ static rd_status read_store(struct rd_analysis *a, const char *path, struct rd_d
     return s;
 }
 
+static bool same_tool(const char *x, const char *y)
+{
+    return x == y || (x && y && strcmp(x, y) == 0);
+}
+
+/* Adds c's tool to its labels and id: the label "tool", or "load_tool"
+ * when c's own labels have a "tool" of another value; nothing when they
+ * have it with the same value (the id already tells the tools apart). */
+static rd_status label_tool(struct rd_analysis *a, struct cfg *c, struct rd_buf *tmp)
+{
+    c->tool_label = true;
+    const char *tool = c->tool ? c->tool : "unknown", *key = "tool";
+    for (size_t i = 0; i < c->nlabels; i++)
+        if (strcmp(c->labels[i].key, "tool") == 0) {
+            if (strcmp(c->labels[i].value, tool) == 0)
+                return RD_OK;
+            key = "load_tool";
+        }
+    struct rd_kv *labels = rd_arena_alloc(&a->strings, (c->nlabels + 1) * sizeof *labels);
+    if (!labels)
+        return RD_ERR_NOMEM;
+    size_t n = 0;
+    bool placed = false;
+    for (size_t i = 0; i <= c->nlabels; i++) {
+        if (!placed && (i == c->nlabels || strcmp(key, c->labels[i].key) < 0)) {
+            labels[n++] = (struct rd_kv){key, tool};
+            placed = true;
+        }
+        if (i < c->nlabels)
+            labels[n++] = c->labels[i];
+    }
+    rd_buf_reset(tmp);
+    for (size_t i = 0; i < n; i++)
+        RD_TRY(rd_buf_addf(tmp, "%s%s=%s", i ? "," : "", labels[i].key, labels[i].value));
+    const char *id = rd_arena_strndup(&a->strings, tmp->ptr, tmp->len);
+    if (!id)
+        return RD_ERR_NOMEM;
+    c->labels = labels;
+    c->nlabels = n;
+    c->id = id;
+    return RD_OK;
+}
+
+/* A workload whose runs name two load tools or more compares the tools as
+ * much as its configs: the tool joins every config's labels and id there
+ * (warnings.c says so: mixed_tools). A workload of one tool keeps its ids. */
+static rd_status label_tools(struct rd_analysis *a)
+{
+    struct rd_buf tmp = RD_BUF_INIT;
+    rd_status s = RD_OK;
+    for (size_t w = 0; w < a->nwls && !s; w++) {
+        const struct wl *wl = &a->wls[w];
+        bool mixed = false;
+        for (size_t i = 1; i < wl->ncfgs && !mixed; i++)
+            mixed = !same_tool(a->cfgs[wl->cfgs[i]].tool, a->cfgs[wl->cfgs[0]].tool);
+        for (size_t i = 0; i < wl->ncfgs && mixed && !s; i++)
+            if (!a->cfgs[wl->cfgs[i]].tool_label)
+                s = label_tool(a, &a->cfgs[wl->cfgs[i]], &tmp);
+    }
+    rd_buf_release(&tmp);
+    return s;
+}
+
 rd_status rd_analysis_add_store(struct rd_analysis *a, const char *path, struct rd_diag *d)
 {
     RD_TRY(rd_contract_expect(path, RD_CONTRACT_STORE, d));
@@ -649,5 +815,7 @@ rd_status rd_analysis_add_store(struct rd_analysis *a, const char *path, struct 
     if (!s && a->measured == measured)
         return rd_diag_set(d, RD_ERR_PARSE, path, 0, 0,
                            "the store holds no measured run (only warmups)");
+    if (!s)
+        s = label_tools(a);
     return s ? s : load_new_envs(a, d);
 }

@@ -42,6 +42,7 @@ struct finding {
 
 struct findings {
     struct wctx *x;
+    const struct sessions *sess;
     struct finding *f;
     size_t n, cap;
 };
@@ -136,6 +137,124 @@ static bool pair_overflowed(const struct pair *pr, char *out, size_t size)
     return list_infinite(names, v, sizeof v / sizeof v[0], out, size);
 }
 
+static int cmp_u32(const void *x, const void *y)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* Run numbers that config i holds twice or more (same run, both measured):
+ * two collections stored under the same numbers, or a store read twice. */
+static rd_status duplicate_findings(struct findings *F, size_t i, const char *nm)
+{
+    struct wctx *x = F->x;
+    const struct cfg *c = x->cs[i];
+    uint32_t *nums = malloc((c->nruns ? c->nruns : 1) * sizeof *nums);
+    if (!nums)
+        return RD_ERR_NOMEM;
+    size_t n = 0, extra = 0, listed = 0, o = 0;
+    for (uint32_t j = 0; j < c->nruns; j++)
+        if (c->runs[j].numbered)
+            nums[n++] = c->runs[j].order;
+    qsort(nums, n, sizeof *nums, cmp_u32);
+    char list[120] = "";
+    for (size_t j = 1; j < n; j++) {
+        if (nums[j] != nums[j - 1])
+            continue;
+        extra++;
+        if (j >= 2 && nums[j - 2] == nums[j])
+            continue; /* listed already */
+        if (listed++ < 8 && o + 14 < sizeof list)
+            o += (size_t)snprintf(list + o, sizeof list - o, "%s%u", o ? ", " : "", nums[j]);
+        else if (listed == 9 && o + 6 < sizeof list)
+            o += (size_t)snprintf(list + o, sizeof list - o, ", ...");
+    }
+    free(nums);
+    if (extra == 0)
+        return RD_OK;
+    return add(F, "duplicate_run", LEVEL_WARNING, c->id, NULL, NULL,
+               "configs have run numbers recorded more than once", tmpf(x, "%s (runs %s)", nm, list),
+               "run number%s %s recorded more than once (%zu extra record%s): two collections "
+               "stored under the same numbers, or a store read twice; the run order, and the "
+               "trend test with it, is ambiguous",
+               listed == 1 ? "" : "s", list, extra, extra == 1 ? "" : "s");
+}
+
+/* Runs of config i from several sessions whose means of tested metric ti
+ * differ beyond chance: Welch's ANOVA across its sessions of 2 values or
+ * more, at alpha (methods.md, "Sessions"). Such runs are not replicates
+ * of one condition, and treating them as such is pseudo-replication. */
+static rd_status session_findings(struct findings *F, size_t ti, size_t i, const char *nm)
+{
+    struct wctx *x = F->x;
+    const struct prep *p = &x->preps[ti * x->k + i];
+    if (!F->sess || F->sess->n < 2 || !p->have || !p->run_of)
+        return RD_OK;
+    const uint32_t *of = F->sess->of[i];
+    size_t ns = F->sess->n;
+    size_t *count = calloc(ns, sizeof *count), *at = calloc(ns, sizeof *at);
+    double *vals = malloc((p->n_all ? p->n_all : 1) * sizeof *vals);
+    const double **groups = malloc(ns * sizeof *groups);
+    size_t *gn = malloc(ns * sizeof *gn);
+    rd_status st = count && at && vals && groups && gn ? RD_OK : RD_ERR_NOMEM;
+    /* The values the statistics use: without excluded outliers. */
+    bool drop = x->a->o.exclude_outliers;
+    for (size_t j = 0, o = 0; j < p->n_all && !st; j++) {
+        if (drop && o < p->noutl && p->outl[o] == j) {
+            o++;
+            continue;
+        }
+        count[of[p->run_of[j]]]++;
+    }
+    size_t g = 0, pos = 0;
+    for (size_t k = 0; k < ns && !st; k++) {
+        at[k] = pos;
+        pos += count[k];
+        if (count[k] >= 2) {
+            groups[g] = vals + at[k];
+            gn[g++] = count[k];
+        }
+    }
+    struct rd_anova an = {NAN, NAN, NAN, NAN};
+    if (!st && g >= 2) {
+        for (size_t j = 0, o = 0; j < p->n_all; j++) {
+            if (drop && o < p->noutl && p->outl[o] == j) {
+                o++;
+                continue;
+            }
+            uint32_t k = of[p->run_of[j]];
+            vals[at[k]++] = p->all[j];
+        }
+        rd_stats_welch_anova(groups, gn, g, &an);
+    }
+    if (!st && !isnan(an.p) && an.p < x->a->o.alpha) {
+        const char *mn = x->a->metrics[x->tested[ti]];
+        char means[200];
+        size_t o = 0;
+        means[0] = '\0';
+        for (size_t k = 0; k < g && o + 40 < sizeof means; k++)
+            o += (size_t)snprintf(means + o, sizeof means - o, "%s%.4g (n = %zu)",
+                                  k ? ", " : "", rd_stats_mean(groups[k], gn[k]), gn[k]);
+        st = add(F, "session_effect", LEVEL_WARNING, x->cs[i]->id, NULL, mn,
+                 tmpf(x, "configs have runs from sessions whose means of %s differ beyond "
+                         "chance (Welch's ANOVA p < %g): pseudo-replication, so their "
+                         "intervals and tests are too narrow",
+                      mn, x->a->o.alpha),
+                 tmpf(x, "%s (p = %.3g; %s)", nm, an.p, means),
+                 "runs of %s come from %zu sessions whose means differ beyond chance "
+                 "(Welch's ANOVA F = %.3g, p = %.3g; session means %s): they are not "
+                 "replicates of one condition, so the interval and tests that pool them "
+                 "are too narrow (pseudo-replication)",
+                 mn, g, an.f, an.p, means);
+    }
+    free(count);
+    free(at);
+    free(vals);
+    free(groups);
+    free(gn);
+    return st;
+}
+
 /* What is wrong with the runs of config i, whatever the metric. */
 static rd_status config_findings(struct findings *F, size_t i)
 {
@@ -166,6 +285,7 @@ static rd_status config_findings(struct findings *F, size_t i)
                    tmpf(x, "%s (%zu of %zu runs)", nm, c->load_error_runs, c->ok_runs),
                    "%zu of %zu runs report socket errors or non-2xx responses",
                    c->load_error_runs, c->ok_runs));
+    RD_TRY(duplicate_findings(F, i, nm));
     if (!x->have_primary)
         return add(F, "no_data", LEVEL_WARNING, c->id, NULL, NULL,
                    "configs have no successful run that measured any metric", nm,
@@ -266,7 +386,7 @@ static rd_status metric_findings(struct findings *F, size_t ti, size_t i)
                    "%s drifts with run order (Mann-Kendall tau = %.2f, p = %.3g): "
                    "warm-up, throttling or interference",
                    mn, p->trend.tau, p->trend.p));
-    return RD_OK;
+    return session_findings(F, ti, i, nm);
 }
 
 /* What is wrong with the tests on tested metric ti. */
@@ -499,10 +619,45 @@ static rd_status merge(struct wctx *x, const struct findings *F)
     return st;
 }
 
+/* A workload whose configs come from several load tools (ingest.c has put
+ * the tool in their ids). */
+static rd_status tool_findings(struct findings *F)
+{
+    struct wctx *x = F->x;
+    char list[300];
+    size_t o = 0, distinct = 0;
+    list[0] = '\0';
+    for (size_t i = 0; i < x->k; i++) {
+        const char *t = x->cs[i]->tool ? x->cs[i]->tool : "unknown";
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = strcmp(x->cs[j]->tool ? x->cs[j]->tool : "unknown", t) == 0;
+        if (seen)
+            continue;
+        size_t n = 0;
+        for (size_t j = i; j < x->k; j++)
+            n += strcmp(x->cs[j]->tool ? x->cs[j]->tool : "unknown", t) == 0;
+        distinct++;
+        if (o + strlen(t) + 24 < sizeof list)
+            o += (size_t)snprintf(list + o, sizeof list - o, "%s%s: %zu config%s", o ? ", " : "",
+                                  t, n, n == 1 ? "" : "s");
+    }
+    if (distinct < 2)
+        return RD_OK;
+    return add(F, "mixed_tools", LEVEL_WARNING, NULL, NULL, NULL, NULL, NULL,
+               "the configs of this workload were measured with %zu load tools (%s): each "
+               "config's id names its tool, and a comparison across tools measures the tools "
+               "as much as the configs",
+               distinct, list);
+}
+
 rd_status rd_warnings_collect(struct wctx *x, const struct reco *rc)
 {
-    struct findings F = {x, NULL, 0, 0};
-    rd_status st = RD_OK;
+    struct sessions sess;
+    rd_status st = rd_sessions_find(x, &sess);
+    struct findings F = {x, &sess, NULL, 0, 0};
+    if (!st)
+        st = tool_findings(&F);
     for (size_t i = 0; i < x->k && !st; i++) {
         st = config_findings(&F, i);
         /* A workload whose runs hold no metric at all has no primary metric
@@ -523,6 +678,7 @@ rd_status rd_warnings_collect(struct wctx *x, const struct reco *rc)
     if (!st)
         st = merge(x, &F);
     free(F.f);
+    rd_sessions_release(&sess, x->k);
     return st;
 }
 

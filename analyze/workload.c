@@ -49,26 +49,33 @@ static int cmp_ordpos(const void *x, const void *y)
     return a->pos < b->pos ? -1 : a->pos > b->pos;
 }
 
-/* Copies s's values into out in run order (stable for equal run numbers). */
-static rd_status ordered_values(const struct series *s, double *out)
+/* Copies s's values (of config c) into out in run order, stable for equal
+ * run numbers; with run_of, each value's run (an index into c->runs). */
+static rd_status ordered_values(const struct cfg *c, const struct series *s, double *out,
+                                uint32_t *run_of)
 {
     bool sorted = true;
     for (uint32_t i = 1; i < s->len && sorted; i++)
-        sorted = s->ord[i - 1] <= s->ord[i];
+        sorted = c->runs[s->ord[i - 1]].order <= c->runs[s->ord[i]].order;
     if (sorted) {
         memcpy(out, s->v, s->len * sizeof *out);
+        if (run_of)
+            memcpy(run_of, s->ord, s->len * sizeof *run_of);
         return RD_OK;
     }
     struct ordpos *op = malloc(s->len * sizeof *op);
     if (!op)
         return RD_ERR_NOMEM;
     for (uint32_t i = 0; i < s->len; i++) {
-        op[i].ord = s->ord[i];
+        op[i].ord = c->runs[s->ord[i]].order;
         op[i].pos = i;
     }
     qsort(op, s->len, sizeof *op, cmp_ordpos);
-    for (uint32_t i = 0; i < s->len; i++)
+    for (uint32_t i = 0; i < s->len; i++) {
         out[i] = s->v[op[i].pos];
+        if (run_of)
+            run_of[i] = s->ord[op[i].pos];
+    }
     free(op);
     return RD_OK;
 }
@@ -85,10 +92,12 @@ void rd_prep_release(struct prep *p)
     free(p->all);
     free(p->outl);
     free(p->sorted);
+    free(p->run_of);
     memset(p, 0, sizeof *p);
 }
 
-rd_status rd_prep_series(struct wctx *x, const struct series *s, bool full, struct prep *p)
+rd_status rd_prep_series(struct wctx *x, const struct cfg *c, const struct series *s,
+                         bool full, struct prep *p)
 {
     memset(p, 0, sizeof *p);
     p->med_lo = p->med_hi = p->med_level = NAN;
@@ -102,9 +111,11 @@ rd_status rd_prep_series(struct wctx *x, const struct series *s, bool full, stru
     size_t n = s->len;
     p->all = malloc(n * sizeof *p->all);
     p->outl = malloc(n * sizeof *p->outl);
+    if (full && !(p->run_of = malloc(n * sizeof *p->run_of)))
+        return RD_ERR_NOMEM;
     if (!p->all || !p->outl || need_scratch(x, n))
         return RD_ERR_NOMEM;
-    RD_TRY(ordered_values(s, p->all));
+    RD_TRY(ordered_values(c, s, p->all, p->run_of));
     p->n_all = n;
     /* Outliers are judged on every value, so the flags do not depend on
      * whether they are then excluded. */
@@ -312,8 +323,8 @@ rd_status rd_wctx_analyse(struct wctx *x, struct rd_analysis *a, const uint32_t 
         return RD_ERR_NOMEM;
     for (size_t ti = 0; ti < x->ntested; ti++) {
         for (size_t i = 0; i < x->k; i++)
-            RD_TRY(rd_prep_series(x, rd_cfg_find_series(x->cs[i], x->tested[ti]), true,
-                                  &x->preps[ti * x->k + i]));
+            RD_TRY(rd_prep_series(x, x->cs[i], rd_cfg_find_series(x->cs[i], x->tested[ti]),
+                                  true, &x->preps[ti * x->k + i]));
         RD_TRY(rd_compare_metric(x, ti));
     }
     if (x->ntested)

@@ -10,6 +10,7 @@
  *                metric, and each config's values prepared (descriptives)
  *   compare.c    omnibus and pairwise tests between the configs
  *   recommend.c  the recommended config and the sentence that says why
+ *   sessions.c   which collection session each run belongs to
  *   warnings.c   what the reader must know about the data
  *   write.c      the workload (and the whole document) as JSON
  *   pool.c       workloads analysed and written in parallel, in order
@@ -37,6 +38,7 @@ struct prep {
     double *used;     /* all, or all without outliers (--exclude-outliers) */
     double *sorted;   /* used, ascending */
     size_t *outl;     /* indices into all */
+    uint32_t *run_of; /* tested metrics: each value's run, an index into its cfg's runs */
     struct rd_summary sum;
     double med_lo, med_hi, med_level;
     struct rd_trend trend;
@@ -143,10 +145,11 @@ void rd_wctx_release(struct wctx *x);
  *  RD_ERR_USAGE (naming the setting) for an unknown workload or key. */
 rd_status rd_analysis_apply_settings(struct rd_analysis *a, struct rd_diag *d);
 
-/** Fills p for series s (NULL: the config lacks the metric). 'full' adds the
- * median CI and the trend test (tested metrics only). Release p with
- * rd_prep_release, also on failure. */
-rd_status rd_prep_series(struct wctx *x, const struct series *s, bool full, struct prep *p);
+/** Fills p for series s of config c (NULL: c lacks the metric). 'full' adds the
+ * median CI, the trend test and each value's run (tested metrics only).
+ * Release p with rd_prep_release, also on failure. */
+rd_status rd_prep_series(struct wctx *x, const struct cfg *c, const struct series *s,
+                         bool full, struct prep *p);
 void rd_prep_release(struct prep *p);
 
 /** The registry's better direction of metric m. */
@@ -191,6 +194,19 @@ bool rd_compare_baseline(const struct wctx *x, size_t i, struct baseline_cmp *ou
  *  rd_reco_release. */
 rd_status rd_recommend(struct wctx *x, struct reco *rc);
 void rd_reco_release(struct reco *rc, size_t k);
+
+/* ---- sessions.c ---- */
+
+/* The collection session of every run of a workload's configs. */
+struct sessions {
+    uint32_t **of;    /* [config position][run index]: its session, 0..n-1 */
+    size_t n;         /* sessions in the workload */
+};
+
+/** Finds the sessions of x's runs (docs/methods.md, "Sessions"). Release
+ * with rd_sessions_release(s, x->k), also on failure (RD_ERR_NOMEM). */
+rd_status rd_sessions_find(const struct wctx *x, struct sessions *out);
+void rd_sessions_release(struct sessions *s, size_t k);
 
 /* ---- warnings.c ---- */
 

@@ -104,7 +104,7 @@ static void write_config(struct wctx *x, struct jw *w, size_t i)
             write_summary(w, a->metrics[id], &x->preps[ti * x->k + i], a);
         } else {
             struct prep p;
-            if (rd_prep_series(x, s, false, &p)) {
+            if (rd_prep_series(x, c, s, false, &p)) {
                 w->st = RD_ERR_NOMEM;
                 rd_prep_release(&p);
                 break;

@@ -139,6 +139,25 @@ static bool has_warning(const cJSON *wl, const char *code, const char *config)
     return find_warning(wl, code, config) != NULL;
 }
 
+/* Makes the temporary folder the stores go to (/tmp/NAME.XXXXXX). */
+__attribute__((unused))
+static bool tmpdir_make(const char *name)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/%s.XXXXXX", name);
+    return mkdtemp(tmpdir) != NULL;
+}
+
+/* Removes it; returns rc, or 1 when that fails and rc was 0. */
+__attribute__((unused))
+static int tmpdir_remove(int rc)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    if (system(cmd) != 0)
+        rc = rc ? rc : 1;
+    return rc;
+}
+
 #define REC(wl, cfg, run, extra, metrics)                                                     \
     "{\"schema\":\"rundown.run/1\",\"workload\":\"" wl "\",\"config\":{" cfg "},\"run\":" #run \
     extra ",\"metrics\":{" metrics "}}\n"

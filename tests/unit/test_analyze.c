@@ -696,8 +696,7 @@ static void test_workload_without_metrics(void **state)
 
 int main(void)
 {
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/test_analyze.XXXXXX");
-    if (!mkdtemp(tmpdir))
+    if (!tmpdir_make("test_analyze"))
         return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_clear_winner),
@@ -717,10 +716,5 @@ int main(void)
         cmocka_unit_test(test_sink_pieces),
         cmocka_unit_test(test_workload_without_metrics),
     };
-    int rc = cmocka_run_group_tests(tests, NULL, NULL);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    if (system(cmd) != 0)
-        rc = rc ? rc : 1;
-    return rc;
+    return tmpdir_remove(cmocka_run_group_tests(tests, NULL, NULL));
 }

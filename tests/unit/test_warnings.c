@@ -256,8 +256,7 @@ static void test_power_judges_the_decision(void **state)
 
 int main(void)
 {
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/test_warnings.XXXXXX");
-    if (!mkdtemp(tmpdir))
+    if (!tmpdir_make("test_warnings"))
         return 1;
     rd_stats_init();
     const struct CMUnitTest tests[] = {
@@ -268,10 +267,5 @@ int main(void)
         cmocka_unit_test(test_overflow_named),
         cmocka_unit_test(test_power_judges_the_decision),
     };
-    int rc = cmocka_run_group_tests(tests, NULL, NULL);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    if (system(cmd) != 0)
-        rc = rc ? rc : 1;
-    return rc;
+    return tmpdir_remove(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -42,13 +42,19 @@ def nz(v):
 
 def load(case):
     groups = {}
-    for line in open(os.path.join(case, "store.jsonl")):
-        if not line.strip():
-            continue
-        r = json.loads(line)
+    recs = [json.loads(line) for line in open(os.path.join(case, "store.jsonl")) if line.strip()]
+    # A workload measured with several load tools has the tool in its ids.
+    tools = {}
+    for r in recs:
+        if r.get("phase", "measure") != "warmup":
+            tools.setdefault(r["workload"], set()).add(r.get("tool"))
+    for r in recs:
         if r.get("phase", "measure") == "warmup" or r.get("status", "ok") != "ok":
             continue
-        cid = ",".join(f"{k}={v}" for k, v in sorted(r["config"].items()))
+        labels = dict(r["config"])
+        if len(tools[r["workload"]]) > 1 and labels.get("tool") != (r.get("tool") or "unknown"):
+            labels["load_tool" if "tool" in labels else "tool"] = r.get("tool") or "unknown"
+        cid = ",".join(f"{k}={v}" for k, v in sorted(labels.items()))
         g = groups.setdefault(r["workload"], {}).setdefault(cid, {})
         for m, v in r["metrics"].items():
             if v is not None:

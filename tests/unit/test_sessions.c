@@ -1,0 +1,220 @@
+// links: rd_analyze
+/*
+ * test_sessions.c - runs that are not what they seem: sessions (by store
+ * and by a pause in started_at) whose means differ (session_effect), run
+ * numbers recorded twice (duplicate_run), and configs measured with
+ * different load tools (the tool joins the id, mixed_tools).
+ *
+ * Expected p-values from SciPy 1.10.1 (Debian python3-scipy), pasted with
+ * the call; Welch's ANOVA of two groups is Welch's t-test, F = t^2.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "analyze_test.h"
+#include "stats.h"
+
+/* One run record with a started_at and an optional tool. */
+static size_t rec(char *out, size_t size, const char *cfg, int run, const char *at,
+                  const char *tool, double v)
+{
+    int n = snprintf(out, size,
+                     "{\"schema\":\"rundown.run/1\",\"workload\":\"w\",\"config\":{\"rt\":\"%s\"},"
+                     "\"run\":%d,\"started_at\":\"%s\"%s%s%s,\"metrics\":{\"wall_ms\":%.17g}}\n",
+                     cfg, run, at, tool ? ",\"tool\":\"" : "", tool ? tool : "", tool ? "\"" : "",
+                     v);
+    return n > 0 ? (size_t)n : 0;
+}
+
+/* The analysis of several stores, parsed. */
+static cJSON *analyse_stores(const char *const *paths, size_t n)
+{
+    struct rd_analyze_opts o;
+    rd_analyze_opts_init(&o);
+    struct rd_analysis *a;
+    assert_int_equal(rd_analysis_new(&o, &a), RD_OK);
+    struct rd_diag d;
+    rd_diag_init(&d, NULL);
+    for (size_t i = 0; i < n; i++)
+        if (rd_analysis_add_store(a, paths[i], &d))
+            fail_msg("store %s: %s", paths[i], d.msg);
+    struct rd_buf out = RD_BUF_INIT;
+    assert_int_equal(rd_analysis_write(a, &out, &d), RD_OK);
+    cJSON *doc = NULL;
+    assert_int_equal(rd_json_parse(out.ptr, out.len, "out", 1, &doc, NULL), RD_OK);
+    rd_buf_release(&out);
+    rd_analysis_free(a);
+    return doc;
+}
+
+static cJSON *analyse_one(const char *path)
+{
+    const char *paths[] = { path };
+    return analyse_stores(paths, 1);
+}
+
+static const double base[] = { 100, 101, 99, 100.5, 99.5 };
+
+/* Appends runs first..first+4 of config cfg, values v[r] + shift, started
+ * 2 s apart from 10:MM:00 (MM = minute). */
+static void five_runs(char *buf, size_t size, size_t *o, const char *cfg, int first, int minute,
+                      const char *tool, const double *v, double shift)
+{
+    for (int r = 0; r < 5; r++) {
+        char at[32];
+        snprintf(at, sizeof at, "2026-11-30T10:%02d:%02d.000Z", minute, 2 * r);
+        *o += rec(buf + *o, size - *o, cfg, first + r, at, tool, v[r] + shift);
+    }
+}
+
+/* Config a: runs 1-5 in one store, 6-10 in another, 20 % slower there; b
+ * about the same in both. stats.ttest_ind(A1, A2, equal_var=False): t^2 =
+ * 1600.0, p = 1.6785718879145774e-10; for b, A1 against (100.2, 100.8,
+ * 99.4, 100.1, 99.9): p = 0.8544863203372708. */
+static void test_sessions_by_store(void **state)
+{
+    (void)state;
+    static const double b2[] = { 100.2, 100.8, 99.4, 100.1, 99.9 };
+    char one[4096], two[4096];
+    size_t o1 = 0, o2 = 0;
+    five_runs(one, sizeof one, &o1, "a", 1, 0, NULL, base, 0);
+    five_runs(one, sizeof one, &o1, "b", 1, 0, NULL, base, 0);
+    five_runs(two, sizeof two, &o2, "a", 6, 1, NULL, base, 20);
+    five_runs(two, sizeof two, &o2, "b", 6, 1, NULL, b2, 0);
+    char p1[256], p2[256];
+    snprintf(p1, sizeof p1, "%s", write_store("s1.jsonl", one));
+    snprintf(p2, sizeof p2, "%s", write_store("s2.jsonl", two));
+    const char *paths[] = { p1, p2 };
+    cJSON *doc = analyse_stores(paths, 2);
+    const cJSON *wl = get(doc, "workloads.0");
+    const cJSON *w = find_warning(wl, "session_effect", "rt=a");
+    assert_non_null(w);
+    assert_int_equal(cJSON_GetObjectItem(w, "count")->valueint, 1);
+    assert_string_equal(rd_json_str(w, "config"), "rt=a");
+    const char *m = rd_json_str(w, "message");
+    assert_non_null(strstr(m, "runs of wall_ms come from 2 sessions"));
+    assert_non_null(strstr(m, "F = 1.6e+03, p = 1.68e-10"));
+    assert_non_null(strstr(m, "session means 100 (n = 5), 120 (n = 5)"));
+    assert_false(has_warning(wl, "session_effect", "rt=b"));
+    assert_false(has_warning(wl, "duplicate_run", NULL));
+    cJSON_Delete(doc);
+}
+
+/* One store, a run every 10 s per config; a pause longer than both ten
+ * times that and 60 s starts a session, a shorter one does not. */
+static void test_sessions_by_pause(void **state)
+{
+    (void)state;
+    const int pauses[] = { 90, 200 }; /* seconds after run 5: 90 < 100, 200 > 100 */
+    for (int k = 0; k < 2; k++) {
+        char text[4096];
+        size_t o = 0;
+        for (int r = 0; r < 10; r++) {
+            long t = 10L * r + (r >= 5 ? pauses[k] - 10 : 0);
+            char at[40];
+            snprintf(at, sizeof at, "2026-11-30T10:%02ld:%02ld.250Z", t / 60, t % 60);
+            o += rec(text + o, sizeof text - o, "a", r + 1, at, NULL,
+                     base[r % 5] + (r >= 5 ? 20 : 0));
+        }
+        cJSON *doc = analyse_one(write_store("pause.jsonl", text));
+        const cJSON *wl = get(doc, "workloads.0");
+        if (k == 0)
+            assert_false(has_warning(wl, "session_effect", NULL));
+        else
+            assert_true(has_warning(wl, "session_effect", "rt=a"));
+        cJSON_Delete(doc);
+    }
+    /* The same instants written with other offsets: one session. 10:00:00Z
+     * is 11:00:00+01:00 and 05:30:00-04:30. */
+    char text[4096];
+    size_t o = 0;
+    const char *ats[] = { "2026-11-30T10:00:00Z", "2026-11-30T11:00:10+01:00",
+                          "2026-11-30T05:30:20-04:30", "2026-11-30T10:00:30Z",
+                          "2026-11-30T10:00:40.5Z", "2026-11-30T10:00:50Z" };
+    for (int r = 0; r < 6; r++)
+        o += rec(text + o, sizeof text - o, "a", r + 1, ats[r], NULL, r < 3 ? 100 + r : 150 + r);
+    cJSON *doc = analyse_one(write_store("zones.jsonl", text));
+    assert_false(has_warning(get(doc, "workloads.0"), "session_effect", NULL));
+    cJSON_Delete(doc);
+}
+
+/* A store read twice: every run number twice, two sessions of equal
+ * means (no session effect). */
+static void test_duplicate_runs(void **state)
+{
+    (void)state;
+    char text[4096];
+    size_t o = 0;
+    five_runs(text, sizeof text, &o, "a", 1, 0, NULL, base, 0);
+    char path[256];
+    snprintf(path, sizeof path, "%s", write_store("twice.jsonl", text));
+    const char *paths[] = { path, path };
+    cJSON *doc = analyse_stores(paths, 2);
+    const cJSON *wl = get(doc, "workloads.0");
+    const cJSON *w = find_warning(wl, "duplicate_run", "rt=a");
+    assert_non_null(w);
+    assert_string_equal(rd_json_str(w, "message"),
+                        "run numbers 1, 2, 3, 4, 5 recorded more than once (5 extra records): "
+                        "two collections stored under the same numbers, or a store read "
+                        "twice; the run order, and the trend test with it, is ambiguous");
+    assert_false(has_warning(wl, "session_effect", NULL));
+    assert_true(getn(wl, "configs.0.metrics.wall_ms.n") == 10);
+    cJSON_Delete(doc);
+}
+
+/* Load tools: one tool keeps the ids; two put the tool in every id of the
+ * workload, split a config measured with both, and warn. */
+static void test_mixed_tools(void **state)
+{
+    (void)state;
+    char text[8192];
+    size_t o = 0;
+    five_runs(text, sizeof text, &o, "a", 1, 0, "wrk", base, 0);
+    five_runs(text, sizeof text, &o, "b", 1, 0, "wrk", base, 1);
+    cJSON *doc = analyse_one(write_store("onetool.jsonl", text));
+    const cJSON *wl = get(doc, "workloads.0");
+    assert_string_equal(gets_(wl, "configs.0.id"), "rt=a");
+    assert_string_equal(gets_(wl, "configs.1.id"), "rt=b");
+    assert_false(has_warning(wl, "mixed_tools", NULL));
+    cJSON_Delete(doc);
+    five_runs(text, sizeof text, &o, "b", 6, 1, "hey", base, 50);
+    doc = analyse_one(write_store("twotools.jsonl", text));
+    wl = get(doc, "workloads.0");
+    assert_int_equal(cJSON_GetArraySize(get(wl, "configs")), 3);
+    assert_string_equal(gets_(wl, "configs.0.id"), "rt=a,tool=wrk");
+    assert_string_equal(gets_(wl, "configs.1.id"), "rt=b,tool=hey");
+    assert_string_equal(gets_(wl, "configs.2.id"), "rt=b,tool=wrk");
+    assert_string_equal(gets_(wl, "configs.1.labels.tool"), "hey");
+    assert_true(getn(wl, "configs.1.metrics.wall_ms.n") == 5);
+    const cJSON *w = find_warning(wl, "mixed_tools", NULL);
+    assert_non_null(w);
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(w, "config")));
+    assert_string_equal(rd_json_str(w, "message"),
+                        "the configs of this workload were measured with 2 load tools "
+                        "(wrk: 2 configs, hey: 1 config): each config's id names its tool, and "
+                        "a comparison across tools measures the tools as much as the configs");
+    cJSON_Delete(doc);
+}
+
+int main(void)
+{
+    if (!tmpdir_make("test_sessions"))
+        return 1;
+    rd_stats_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sessions_by_store),
+        cmocka_unit_test(test_sessions_by_pause),
+        cmocka_unit_test(test_duplicate_runs),
+        cmocka_unit_test(test_mixed_tools),
+    };
+    return tmpdir_remove(cmocka_run_group_tests(tests, NULL, NULL));
+}
