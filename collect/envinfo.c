@@ -157,35 +157,36 @@ static void affinity_list(char *out, size_t size)
     }
 }
 
-/* Runs a version command; the first non-empty output line, or an error. */
-static void probe_version(const struct rd_env_probe *p, char *out, size_t size, bool *ok)
+/*
+ * Runs one version command for at most timeout_s: the first non-empty
+ * line of its stdout, else of its stderr, into out, or why there is none.
+ * With strict, only an exit status of 0 and a line holding a digit count,
+ * as when a form is tried on a program that may not know it.
+ */
+static bool run_version(char *const *argv, const char *cwd, double timeout_s, bool strict,
+                        char *out, size_t size)
 {
-    char *const *argv = p->argv ? p->argv : (char *const *)rd_env_tool_version_argv(p->name);
-    *ok = false;
-    if (!argv) {
-        snprintf(out, size, "no known way to ask '%s' for its version", p->name);
-        return;
-    }
     struct rd_proc pr;
-    struct rd_proc_opts o = {.argv = argv, .cwd = p->cwd, .keep_stdout = 65536,
-                             .keep_stderr = 65536, .timeout_s = 10};
+    struct rd_proc_opts o = {.argv = argv, .cwd = cwd, .keep_stdout = 65536,
+                             .keep_stderr = 65536, .timeout_s = timeout_s};
     struct rd_diag d;
+    bool ok = false;
     rd_diag_init(&d, NULL);
     rd_proc_init(&pr);
     if (rd_proc_spawn(&pr, &o, &d) != RD_OK) {
         snprintf(out, size, "%s", d.msg);
-        return;
+        return false;
     }
     struct rd_proc *one[1] = {&pr};
     if (rd_proc_wait_all(one, 1, &d) != RD_OK) {
         snprintf(out, size, "%s", d.msg);
         rd_proc_release(&pr);
-        return;
+        return false;
     }
     const struct rd_buf *srcs[2] = {&pr.out.keep, &pr.err.keep};
-    for (int s = 0; s < 2 && !*ok; s++) {
+    for (int s = 0; s < 2 && !ok; s++) {
         const char *t = srcs[s]->ptr, *end = t + srcs[s]->len;
-        while (t < end && !*ok) {
+        while (t < end && !ok) {
             const char *nl = memchr(t, '\n', (size_t)(end - t));
             const char *le = nl ? nl : end;
             const char *a = t, *b = le;
@@ -195,20 +196,66 @@ static void probe_version(const struct rd_env_probe *p, char *out, size_t size, 
                 b--;
             if (b > a) {
                 snprintf(out, size, "%.*s", (int)(b - a), a);
-                *ok = true;
+                ok = true;
             }
             t = nl ? nl + 1 : end;
         }
     }
+    if (ok && strict && (rd_proc_exit_code(&pr) != 0 || !strpbrk(out, "0123456789")))
+        ok = false;
     if (pr.timed_out) {
-        snprintf(out, size, "version command timed out after 10 s");
-        *ok = false;
-    } else if (!*ok) {
+        snprintf(out, size, "version command timed out after %g s", timeout_s);
+        ok = false;
+    } else if (!ok) {
         char ex[96];
         rd_proc_describe_exit(&pr, ex, sizeof ex);
-        snprintf(out, size, "version command printed nothing (%s)", ex);
+        snprintf(out, size, "version command printed no version (%s)", ex);
     }
     rd_proc_release(&pr);
+    return ok;
+}
+
+/* Appends argv joined by blanks. */
+static void join_argv(struct rd_buf *b, const char *const *argv)
+{
+    for (size_t k = 0; argv && argv[k]; k++)
+        rd_buf_addf(b, "%s%s", k ? " " : "", argv[k]);
+}
+
+/*
+ * Asks p for its version: its own command, the importer table's for a
+ * tool, or the usual forms tried in turn on its program (--version, -v,
+ * version; 5 s each). The command that was asked (as p shows it) goes to
+ * cmd, the version or why there is none to out.
+ */
+static void probe_version(const struct rd_env_probe *p, char *out, size_t size, bool *ok,
+                          struct rd_buf *cmd)
+{
+    char *const *argv = p->argv ? p->argv : (char *const *)rd_env_tool_version_argv(p->name);
+    if (argv) {
+        *ok = run_version(argv, p->cwd, 10, false, out, size);
+        join_argv(cmd, (const char *const *)(p->shown ? p->shown : argv));
+        return;
+    }
+    *ok = false;
+    if (!p->program) {
+        snprintf(out, size, "no known way to ask '%s' for its version", p->name);
+        return;
+    }
+    static const char *const forms[] = {"--version", "-v", "version"};
+    char why[512] = "";
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0] && !*ok; i++) {
+        char *form_argv[] = {(char *)p->program, (char *)forms[i], NULL};
+        *ok = run_version(form_argv, p->cwd, 5, true, out, size);
+        if (*ok || i == 0) {
+            rd_buf_reset(cmd);
+            rd_buf_addf(cmd, "%s %s", p->shown ? p->shown[0] : p->program, forms[i]);
+        }
+        if (i == 0 && !*ok)
+            snprintf(why, sizeof why, "%s", out);
+    }
+    if (!*ok)
+        snprintf(out, size, "no version from --version, -v or version (--version: %s)", why);
 }
 
 /*
@@ -319,16 +366,13 @@ rd_status rd_env_capture(const struct rd_env_probe *probes, size_t nprobes,
             continue;
         char ver[512];
         bool ok;
-        probe_version(p, ver, sizeof ver, &ok);
+        struct rd_buf cmd = RD_BUF_INIT;
+        probe_version(p, ver, sizeof ver, &ok, &cmd);
         cJSON *o = cJSON_AddObjectToObject(dst, p->name);
         cJSON_AddItemToObject(o, "version", ok ? cJSON_CreateString(ver) : cJSON_CreateNull());
         if (!ok)
             cJSON_AddStringToObject(o, "error", ver);
-        struct rd_buf cmd = RD_BUF_INIT;
-        char *const *argv = p->argv ? p->argv : (char *const *)rd_env_tool_version_argv(p->name);
-        for (size_t k = 0; argv && argv[k]; k++)
-            rd_buf_addf(&cmd, "%s%s", k ? " " : "", argv[k]);
-        cJSON_AddStringToObject(o, "version_cmd", cmd.ptr);
+        cJSON_AddStringToObject(o, "version_cmd", cmd.ptr ? cmd.ptr : "");
         rd_buf_release(&cmd);
         hash_add(&h, p->kind);
         hash_add(&h, p->name);
@@ -338,6 +382,34 @@ rd_status rd_env_capture(const struct rd_env_probe *probes, size_t nprobes,
     cJSON_SetValuestring(idnode, id);
     *out = env;
     return RD_OK;
+}
+
+void rd_env_probe_program(struct rd_env_probe *p, const char *kind, const char *command,
+                          bool shell, struct rd_env_program *buf)
+{
+    const char *w = command;
+    size_t len = strlen(w);
+    while (shell) {
+        w += strspn(w, " \t");
+        len = strcspn(w, " \t;&|");
+        bool assignment = memchr(w, '=', len) && w[0] != '=';
+        if (!(len == 4 && strncmp(w, "exec", 4) == 0) && !assignment)
+            break;
+        w += len;
+    }
+    snprintf(buf->program, sizeof buf->program, "%.*s", (int)len, w);
+    const char *slash = strrchr(buf->program, '/');
+    const char *base = slash ? slash + 1 : buf->program;
+    size_t n = strlen(base) < sizeof buf->name ? strlen(base) : sizeof buf->name - 1;
+    memcpy(buf->name, base, n);
+    buf->name[n] = '\0';
+    *p = (struct rd_env_probe){.kind = kind, .name = buf->name, .program = buf->program};
+}
+
+void rd_env_set_root(cJSON *env, const char *root)
+{
+    cJSON_DeleteItemFromObjectCaseSensitive(env, "root");
+    cJSON_AddItemToObject(env, "root", str_or_null(root));
 }
 
 rd_status rd_env_write_once(const char *dir, const cJSON *env, const char *id,
@@ -355,6 +427,43 @@ rd_status rd_env_write_once(const char *dir, const cJSON *env, const char *id,
     if (!st)
         st = rd_write_file_atomic(path, b.ptr, b.len, d);
     rd_buf_release(&b);
+    return st;
+}
+
+rd_status rd_env_resolve(const char *arg, const char *store, char *id, size_t idsize,
+                         struct rd_diag *d)
+{
+    bool to_file = store && strcmp(store, "-") != 0;
+    char dir[4096], path[4096];
+    rd_path_dirname(to_file ? store : ".", dir, sizeof dir);
+    size_t len = strlen(arg);
+    if (!strchr(arg, '/') && !(len > 5 && strcmp(arg + len - 5, ".json") == 0)) {
+        snprintf(id, idsize, "%s", arg);
+        struct rd_buf want = RD_BUF_INIT;
+        struct stat sb;
+        rd_status st = rd_buf_addf(&want, "%s/%s.json", dir, arg);
+        if (!st && to_file && stat(want.ptr, &sb) != 0)
+            st = rd_diag_set(d, RD_ERR_PARSE, NULL, 0, 0,
+                             "no environment '%s' next to %s (expected %s); give -e the "
+                             "environment file's path, e.g. one 'rundown-collect env -o "
+                             "FILE' wrote", arg, store, want.ptr);
+        rd_buf_release(&want);
+        return st;
+    }
+    cJSON *env = NULL;
+    RD_TRY(rd_json_parse_file(arg, &env, d));
+    const char *schema = rd_json_str(env, "schema"), *eid = rd_json_str(env, "id");
+    rd_status st = RD_OK;
+    if (!schema || strcmp(schema, RD_ENV_SCHEMA) != 0 || !eid || !*eid ||
+        strcspn(eid, "/\\") != strlen(eid) || strlen(eid) >= idsize)
+        st = rd_diag_set(d, RD_ERR_PARSE, arg, 0, 0,
+                         "expected an environment (" RD_ENV_SCHEMA ") with an id");
+    if (!st) {
+        snprintf(id, idsize, "%s", eid);
+        if (to_file)
+            st = rd_env_write_once(dir, env, id, path, sizeof path, d);
+    }
+    cJSON_Delete(env);
     return st;
 }
 
@@ -387,6 +496,9 @@ rd_status rd_env_prepare_outputs(const char *store, const char *log_dir_opt,
     char path[4096];
     rd_status st = rd_env_capture(probes, nprobes, pinning, &env, out->envid,
                                   sizeof out->envid, d);
+    char cwd[4096];
+    if (!st)
+        rd_env_set_root(env, getcwd(cwd, sizeof cwd));
     if (!st)
         st = rd_env_write_once(dir, env, out->envid, path, sizeof path, d);
     cJSON_Delete(env);

@@ -18,23 +18,51 @@
 #include "rundown/analysis_keys.h"
 #include "rundown/status.h"
 
-/** A program whose version is recorded: a runtime or a load tool. */
+/** A program whose version is recorded: a runtime (a benchmarked program)
+ *  or a load tool. */
 struct rd_env_probe {
     const char *kind;      /* "runtime" or "tool" */
-    const char *name;      /* "node", "wrk" */
-    char *const *argv;     /* the version command; NULL: the built-in one for 'name' */
+    const char *name;      /* "node", "wrk": its key in the environment */
+    char *const *argv;     /* the version command; NULL: the importer table's
+                              for 'name', else the usual forms on 'program' */
     const char *cwd;       /* NULL: the current directory */
+    const char *program;   /* asked '--version', then '-v', then 'version'
+                              when there is no command (a program of `run`) */
+    char *const *shown;    /* the command as the environment shows it
+                              (relative to the root); NULL: as run */
 };
 
 /**
- * Captures the machine facts and runs each probe (10 s timeout each; a
- * failing probe records its error instead of a version). 'pinning' is a
+ * Captures the machine facts and runs each probe once per name (a command
+ * 10 s at most; each form tried on a program 5 s, the first that exits 0
+ * with a version-like line wins; a failing probe records its error
+ * instead of a version). 'pinning' is a
  * free-form note ("server 0, load 1") or NULL. Fills *out (caller frees with
  * cJSON_Delete) and id (at least 16 bytes).
  */
 rd_status rd_env_capture(const struct rd_env_probe *probes, size_t nprobes,
                          const char *pinning, cJSON **out, char *id, size_t idsize,
                          struct rd_diag *d);
+
+/** Room for the strings of a probe made by rd_env_probe_program(). */
+struct rd_env_program {
+    char program[4096];
+    char name[256];
+};
+
+/**
+ * A probe asking a benchmarked program for its version by the usual forms.
+ * 'command' is argv[0] as typed, or with shell true a shell command line,
+ * whose program is its first word other than `exec` and VAR=value
+ * assignments. The probe's name is the program's file name ("bun" for
+ * "node_modules/.bin/bun"); p borrows the strings of buf.
+ */
+void rd_env_probe_program(struct rd_env_probe *p, const char *kind, const char *command,
+                          bool shell, struct rd_env_program *buf);
+
+/** Records the folder the runs' commands and paths are relative to (an
+ *  absolute path; not part of the id). */
+void rd_env_set_root(cJSON *env, const char *root);
 
 /**
  * Writes env as DIR/<id>.json unless that file exists (the first capture
@@ -61,6 +89,17 @@ rd_status rd_env_prepare_outputs(const char *store, const char *log_dir_opt,
                                  const char *env_opt, const struct rd_env_probe *probes,
                                  size_t nprobes, const char *pinning, struct rd_outputs *out,
                                  struct rd_diag *d);
+
+/**
+ * The environment id that `import -e ARG` names. ARG is an environment
+ * file's path when it holds a '/' or ends in ".json": a rundown.env/1
+ * document with an id, copied next to a store file as <id>.json (unless
+ * that exists). Otherwise ARG is an id, whose <id>.json must sit next to a
+ * store file (with store "-" an id is taken as it is). id gets at least 64
+ * bytes. RD_ERR_PARSE (exit 1) with d naming the file or the id.
+ */
+rd_status rd_env_resolve(const char *arg, const char *store, char *id, size_t idsize,
+                         struct rd_diag *d);
 
 /**
  * The version command of a tool rundown has an importer for (its entry in

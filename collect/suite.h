@@ -120,6 +120,13 @@ rd_status rd_suite_expand_string(const struct rd_suite *s, size_t w, size_t c,
                                  char **out, struct rd_diag *d);
 
 /**
+ * The suite as records show it: a shallow copy whose {root} is ".", so
+ * that commands expanded from it read relative to the root (the folder
+ * they run in unless a cwd says otherwise). Valid while s is.
+ */
+struct rd_suite rd_suite_shown(const struct rd_suite *s);
+
+/**
  * Expands a runtime's or tool's version_cmd: {root} is its only
  * placeholder ({{ and }} are literal braces). NULL-terminated, in arena.
  */

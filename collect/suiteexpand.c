@@ -283,6 +283,13 @@ bool rd_suite_version_template_ok(const char *t, char *bad, size_t size)
     return true;
 }
 
+struct rd_suite rd_suite_shown(const struct rd_suite *s)
+{
+    struct rd_suite shown = *s;
+    shown.root = ".";
+    return shown;
+}
+
 char **rd_suite_version_argv(const struct rd_suite *s, const struct rd_strv *v,
                              struct rd_arena *arena)
 {

@@ -102,6 +102,7 @@ rd_status rd_suite_capture_env(const struct rd_suite *s, const bool *keep, const
     struct rd_buf pin = RD_BUF_INIT;
     struct rd_arena arena, *a = &arena;
     rd_arena_init(a);
+    const struct rd_suite shown = rd_suite_shown(s);
     rd_status st = RD_OK;
     for (size_t wi = 0; wi < s->nworkloads && !st; wi++) {
         if (!keep[wi])
@@ -119,8 +120,10 @@ rd_status rd_suite_capture_env(const struct rd_suite *s, const bool *keep, const
                                    strcmp(probes[j].kind, "runtime") == 0;
                         if (!seen)
                             probes[n++] = (struct rd_env_probe){
-                                "runtime", s->runtimes[r].name,
-                                rd_suite_version_argv(s, &s->runtimes[r].version_cmd, a), s->root};
+                                .kind = "runtime", .name = s->runtimes[r].name,
+                                .argv = rd_suite_version_argv(s, &s->runtimes[r].version_cmd, a),
+                                .cwd = s->root,
+                                .shown = rd_suite_version_argv(&shown, &s->runtimes[r].version_cmd, a)};
                     }
         }
         if (w->is_server && n < 64) {
@@ -135,12 +138,15 @@ rd_status rd_suite_capture_env(const struct rd_suite *s, const bool *keep, const
             bool seen = !tool;
             for (size_t j = 0; j < n && !seen; j++)
                 seen = strcmp(probes[j].name, tool) == 0 && strcmp(probes[j].kind, "tool") == 0;
-            char *const *vargv = NULL;
+            char *const *vargv = NULL, *const *vshown = NULL;
             for (size_t t = 0; t < s->ntools && tool; t++)
-                if (strcmp(s->tools[t].name, tool) == 0)
+                if (strcmp(s->tools[t].name, tool) == 0) {
                     vargv = rd_suite_version_argv(s, &s->tools[t].version_cmd, a);
+                    vshown = rd_suite_version_argv(&shown, &s->tools[t].version_cmd, a);
+                }
             if (!seen && (vargv || rd_env_tool_version_argv(tool)))
-                probes[n++] = (struct rd_env_probe){"tool", tool, vargv, s->root};
+                probes[n++] = (struct rd_env_probe){.kind = "tool", .name = tool, .argv = vargv,
+                                                    .cwd = s->root, .shown = vshown};
         }
         const char *const cp[][2] = {{"cpus", w->cpus}, {"server", w->server_cpus},
                                      {"load", w->load_cpus}, {"background", w->background_cpus}};
@@ -152,6 +158,8 @@ rd_status rd_suite_capture_env(const struct rd_suite *s, const bool *keep, const
     char path[4096];
     if (!st)
         st = rd_env_capture(probes, n, pin.len ? pin.ptr : NULL, &env, id, idsize, d);
+    if (!st)
+        rd_env_set_root(env, s->root);
     if (!st)
         st = rd_env_write_once(dir, env, id, path, sizeof path, d);
     cJSON_Delete(env);

@@ -67,24 +67,30 @@ int rd_cmd_env(int argc, char **argv)
     rd_arena_init(&s.arena);
     rd_diag_init(&d, suite_path);
     rd_status st = RD_OK;
+    struct rd_suite shown;
     if (suite_path) {
         st = rd_suite_load(&s, suite_path, &d);
+        shown = rd_suite_shown(&s);
         for (size_t r = 0; !st && r < s.nruntimes && n < 64; r++)
-            probes[n++] = (struct rd_env_probe){"runtime", s.runtimes[r].name,
-                                                rd_suite_version_argv(&s, &s.runtimes[r].version_cmd, &a),
-                                                s.root};
+            probes[n++] = (struct rd_env_probe){
+                .kind = "runtime", .name = s.runtimes[r].name,
+                .argv = rd_suite_version_argv(&s, &s.runtimes[r].version_cmd, &a), .cwd = s.root,
+                .shown = rd_suite_version_argv(&shown, &s.runtimes[r].version_cmd, &a)};
         for (size_t w = 0; !st && w < s.nworkloads && n < 64; w++) {
             const struct rd_suite_workload *wl = &s.workloads[w];
             if (!wl->is_server)
                 continue;
             char *prog = rd_arena_strdup(&a, wl->load.v[0]);
             const char *tool = wl->load_tool ? wl->load_tool : basename(prog);
-            char *const *vargv = NULL;
+            char *const *vargv = NULL, *const *vshown = NULL;
             for (size_t t = 0; t < s.ntools; t++)
-                if (strcmp(s.tools[t].name, tool) == 0)
+                if (strcmp(s.tools[t].name, tool) == 0) {
                     vargv = rd_suite_version_argv(&s, &s.tools[t].version_cmd, &a);
+                    vshown = rd_suite_version_argv(&shown, &s.tools[t].version_cmd, &a);
+                }
             if (vargv || rd_env_tool_version_argv(tool))
-                probes[n++] = (struct rd_env_probe){"tool", tool, vargv, s.root};
+                probes[n++] = (struct rd_env_probe){.kind = "tool", .name = tool, .argv = vargv,
+                                                    .cwd = s.root, .shown = vshown};
         }
     } else {
         /* Every tool rundown reads, in the importer table's order. */
@@ -93,7 +99,7 @@ int rd_cmd_env(int argc, char **argv)
         const struct rd_importer *const *tools = rd_importers(&ntools);
         for (size_t t = 0; t < ntools && n < 64; t++)
             if (rd_which(tools[t]->name, path, sizeof path))
-                probes[n++] = (struct rd_env_probe){"tool", tools[t]->name, NULL, NULL};
+                probes[n++] = (struct rd_env_probe){.kind = "tool", .name = tools[t]->name};
     }
     int exit_code = RD_EXIT_OK;
     cJSON *env = NULL;

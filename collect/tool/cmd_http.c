@@ -296,14 +296,27 @@ int rd_cmd_http(int argc, char **argv)
         goto done;
     }
 
+    /* The versions of what is measured (the server, the background) and of
+     * the load tool: a tool rundown reads by its importer's command. */
     const char *ltool = tool ? tool : basename(load_argv[0]);
-    struct rd_env_probe probe = {"tool", ltool, NULL, NULL};
+    struct rd_env_probe probes[3];
+    struct rd_env_program versions[3];
+    size_t nprobes = 0;
+    rd_env_probe_program(&probes[nprobes++], "runtime", server_argv[shell ? 2 : 0], shell,
+                         &versions[0]);
+    if (bg_argv)
+        rd_env_probe_program(&probes[nprobes++], "runtime", bg_argv[shell ? 2 : 0], shell,
+                             &versions[1]);
+    if (rd_env_tool_version_argv(ltool))
+        probes[nprobes++] = (struct rd_env_probe){.kind = "tool", .name = ltool};
+    else
+        rd_env_probe_program(&probes[nprobes++], "tool", load_argv[0], false, &versions[2]);
     char pin[256];
     snprintf(pin, sizeof pin, "server %s, load %s", server_cpus ? server_cpus : "any",
              load_cpus ? load_cpus : "any");
     struct rd_outputs outs;
-    rd_status s = rd_env_prepare_outputs(session.store, log_dir, envopt, &probe,
-                                         rd_env_tool_version_argv(ltool) ? 1 : 0, pin, &outs, &d);
+    rd_status s = rd_env_prepare_outputs(session.store, log_dir, envopt, probes, nprobes, pin,
+                                         &outs, &d);
     if (s) {
         exit_code = rd_fail(s, &d);
         goto done;

@@ -2,8 +2,10 @@
  * import - `rundown-collect import`: reads load-tool and hyperfine outputs
  * into run records and appends them to a store (or prints them).
  *
- * All files of one call are parsed before anything is written, so a bad
- * file leaves the store exactly as it was.
+ * All files of one call are parsed, numbered and checked for runs the store
+ * already holds (by the digest of their bytes, digests.h) before anything is
+ * written, so a bad file or a run imported twice leaves the store exactly as
+ * it was.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -11,9 +13,12 @@
 #include <string.h>
 
 #include "commands.h"
+#include "digests.h"
+#include "envinfo.h"
 #include "importer.h"
 #include "labels.h"
 #include "runindex.h"
+#include "rundown/array.h"
 #include "rundown/cli.h"
 #include "rundown/fsutil.h"
 #include "rundown/store.h"
@@ -28,7 +33,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: rundown-collect import [-t TOOL] [-v] [-w WORKLOAD] [-l KEY=VAL]...\n"
             "                              [-s SUITE] [-e ENV] [--phase PHASE] [-r RUN]\n"
-            "                              [-o STORE] FILE|-...\n"
+            "                              [--allow-duplicate] [-o STORE] FILE|-...\n"
             "\n"
             "Reads each FILE ('-' is standard input) as the output of a load tool or of\n"
             "hyperfine and writes one " RD_RUN_SCHEMA " record per run it holds.\n"
@@ -38,11 +43,16 @@ static void usage(FILE *out)
             "  -w, --workload NAME   the workload the runs belong to (required)\n"
             "  -l, --label KEY=VAL   a config label (repeatable), e.g. -l runtime=bun\n"
             "  -s, --suite NAME      the suite the runs belong to\n"
-            "  -e, --env ID          the environment id the runs point to\n"
+            "  -e, --env FILE|ID     the environment the runs point to: an environment\n"
+            "                        file (copied next to STORE as ID.json), or the id of\n"
+            "                        one next to STORE; without -e the runs record that\n"
+            "                        their environment is unknown\n"
             "      --phase PHASE     measure (default) or warmup\n"
             "  -r, --run N           number the first run N (default: after the runs\n"
             "                        already in STORE with the same workload and config)\n"
             "  -o, --output STORE    append to STORE (default: standard output)\n"
+            "      --allow-duplicate import a run whose bytes STORE holds already (by\n"
+            "                        default refused: it would count one run twice)\n"
             "  -h, --help            this text\n"
             "\n"
             "formats:\n");
@@ -54,8 +64,24 @@ struct import_opts {
     const char *tool, *workload, *suite, *env, *phase, *output;
     long first_run;
     int verbose;
+    bool allow_duplicate;
     struct rd_label_args labels;
+    char envid[64];     /* -e resolved; "" without -e */
 };
+
+/* The input's name as records keep it: relative to the store's folder, so
+ * that a store moved with its inputs still points at them. */
+static rd_status source_name(const struct import_opts *o, const char *path, struct rd_buf *out,
+                             struct rd_diag *d)
+{
+    if (strcmp(path, "-") == 0)
+        return rd_buf_addstr(out, "<stdin>");
+    if (!o->output || strcmp(o->output, "-") == 0)
+        return rd_buf_addstr(out, path);
+    char dir[4096];
+    rd_path_dirname(o->output, dir, sizeof dir);
+    return rd_path_relative(path, dir, out, d);
+}
 
 /* Reads, normalises and parses one file into set. */
 static rd_status import_file(const struct import_opts *o, const char *path,
@@ -89,13 +115,22 @@ static rd_status import_file(const struct import_opts *o, const char *path,
     if (!s && set->len == before)
         s = rd_diag_set(d, RD_ERR_PARSE, name, 1, 1, "expected at least one run of %s",
                         imp->name);
+    struct rd_buf shown = RD_BUF_INIT;
+    if (!s)
+        s = source_name(o, path, &shown, d);
     for (size_t i = before; i < set->len && !s; i++) {
         struct rd_record *r = &set->items[i];
         if (!r->tool)
             s = rd_record_set(r, &r->tool, imp->name);
         if (!s)
-            s = rd_record_set_source(r, "file", name);
+            s = rd_record_set_source(r, "file", shown.ptr);
+        if (!s && !o->envid[0])
+            s = rd_record_set_info(r, "env_unknown", "imported without -e: the machine and "
+                                   "the versions are not recorded");
     }
+    if (!s)
+        s = rd_digests_set(&in, set, before);
+    rd_buf_release(&shown);
     rd_buf_release(&raw);
     return s;
 }
@@ -115,8 +150,8 @@ static rd_status label_and_number(const struct import_opts *o, struct rd_records
             s = rd_record_set(r, &r->workload, o->workload);
         if (!s && o->suite)
             s = rd_record_set(r, &r->suite, o->suite);
-        if (!s && o->env)
-            s = rd_record_set(r, &r->env, o->env);
+        if (!s && o->envid[0])
+            s = rd_record_set(r, &r->env, o->envid);
         if (!s && o->phase)
             s = rd_record_set(r, &r->phase, o->phase);
         for (size_t k = 0; k < o->labels.len && !s; k++)
@@ -139,6 +174,34 @@ static rd_status label_and_number(const struct import_opts *o, struct rd_records
     return s;
 }
 
+/*
+ * Refuses a run whose digest the store (or an earlier file of this call)
+ * holds, naming both places, unless --allow-duplicate: the same output
+ * imported twice would count one run twice.
+ */
+static rd_status check_duplicates(const struct import_opts *o, const struct rd_recordset *set,
+                                  const char *const *given, struct rd_diag *d)
+{
+    struct rd_digest_index ix;
+    rd_digest_index_init(&ix);
+    rd_status s = RD_OK;
+    if (o->output && strcmp(o->output, "-") != 0)
+        s = rd_digest_index_load(&ix, o->output, d);
+    for (size_t i = 0; i < set->len && !s; i++) {
+        const struct rd_record *r = &set->items[i];
+        const char *where = rd_digest_index_find(&ix, rd_record_digest(r));
+        if (where && !o->allow_duplicate) {
+            s = rd_diag_set(d, RD_ERR_PARSE, given[i], r->source_line, 0,
+                            "this run is already in %s; give --allow-duplicate to import "
+                            "it again", where);
+        } else if (!where) {
+            s = rd_digest_index_note(&ix, r, "this import");
+        }
+    }
+    rd_digest_index_release(&ix);
+    return s;
+}
+
 int rd_cmd_import(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -151,6 +214,7 @@ int rd_cmd_import(int argc, char **argv)
         {"phase", required_argument, NULL, 'P'},
         {"run", required_argument, NULL, 'r'},
         {"output", required_argument, NULL, 'o'},
+        {"allow-duplicate", no_argument, NULL, 'D'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -188,6 +252,7 @@ int rd_cmd_import(int argc, char **argv)
             break;
         }
         case 'o': o.output = optarg; break;
+        case 'D': o.allow_duplicate = true; break;
         case 'h': usage(stdout); return RD_EXIT_OK;
         default: return rd_usage_error("invalid option");
         }
@@ -199,11 +264,22 @@ int rd_cmd_import(int argc, char **argv)
     struct rd_diag d;
     rd_recordset_init(&set);
     rd_diag_init(&d, NULL);
-    rd_status s = RD_OK;
-    for (int i = optind; i < argc && !s; i++)
+    rd_status s = o.env ? rd_env_resolve(o.env, o.output, o.envid, sizeof o.envid, &d) : RD_OK;
+    /* given[i]: the input of run i as the command line named it. */
+    const char **given = NULL;
+    size_t ngiven = 0, gcap = 0;
+    for (int i = optind; i < argc && !s; i++) {
         s = import_file(&o, argv[i], &set, &d);
+        if (!s && RD_ARRAY_GROW(given, gcap, set.len))
+            s = RD_ERR_NOMEM;
+        while (!s && ngiven < set.len)
+            given[ngiven++] = strcmp(argv[i], "-") == 0 ? "<stdin>" : argv[i];
+    }
     if (!s)
         s = label_and_number(&o, &set, &d);
+    if (!s)
+        s = check_duplicates(&o, &set, given, &d);
+    free(given);
     if (!s)
         s = rd_store_append(o.output ? o.output : "-", &set, &d);
     int rc = s ? rd_fail(s, &d) : RD_EXIT_OK;

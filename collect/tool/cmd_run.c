@@ -425,11 +425,22 @@ int rd_cmd_run(int argc, char **argv)
     }
     o.facts.workload = workload;
 
+    /* The version of every program measured, asked once per program. */
+    struct rd_env_probe probes[MAX_COMMANDS];
+    struct rd_env_program *programs = calloc(ncmds, sizeof *programs);
+    if (!programs) {
+        exit_code = rd_fail(RD_ERR_NOMEM, NULL);
+        goto done;
+    }
+    for (size_t k = 0; k < ncmds; k++)
+        rd_env_probe_program(&probes[k], "runtime", o.shell ? cmds[k].text : cmds[k].argv[0],
+                             o.shell, &programs[k]);
     struct rd_outputs outs;
     struct rd_diag d;
     rd_diag_init(&d, NULL);
-    rd_status st = rd_env_prepare_outputs(session.store, o.log_dir, o.env, NULL, 0, o.cpus,
-                                          &outs, &d);
+    rd_status st = rd_env_prepare_outputs(session.store, o.log_dir, o.env, probes, ncmds,
+                                          o.cpus, &outs, &d);
+    free(programs);
     if (st) {
         exit_code = rd_fail(st, &d);
         goto done;

@@ -3,7 +3,11 @@
  * and mkdir -p.
  */
 #include <errno.h>
+#include <libgen.h>
+#include <limits.h>
 #include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -178,5 +182,46 @@ rd_status rd_mkdir_p(const char *path, struct rd_diag *d)
         }
     }
     free(p);
+    return RD_OK;
+}
+
+void rd_path_dirname(const char *path, char *out, size_t size)
+{
+    char *copy = strdup(path ? path : ".");
+    snprintf(out, size, "%s", copy ? dirname(copy) : ".");
+    free(copy);
+}
+
+rd_status rd_path_relative(const char *path, const char *dir, struct rd_buf *out,
+                           struct rd_diag *d)
+{
+    char p[PATH_MAX], base[PATH_MAX];
+    if (!realpath(path, p))
+        return rd_diag_set(d, RD_ERR_IO, path, 0, 0, "cannot resolve: %s", strerror(errno));
+    if (!realpath(dir, base))
+        return rd_diag_set(d, RD_ERR_IO, dir, 0, 0, "cannot resolve: %s", strerror(errno));
+    /* The longest common run of whole components (real paths are
+     * absolute, without "." or ".." or doubled slashes). */
+    size_t common = 0;
+    for (size_t i = 0;; i++) {
+        bool pend = p[i] == '\0' || p[i] == '/', bend = base[i] == '\0' || base[i] == '/';
+        if (pend && bend)
+            common = i;
+        if (p[i] != base[i] || p[i] == '\0' || base[i] == '\0')
+            break;
+    }
+    size_t ups = 0;
+    for (const char *q = base + common; *q; q++)
+        if (*q == '/' && q[1] && q[1] != '/')
+            ups++;
+    const char *rest = p + common;
+    while (*rest == '/')
+        rest++;
+    for (size_t i = 0; i < ups; i++)
+        RD_TRY(rd_buf_addstr(out, i ? "/.." : ".."));
+    if (*rest)
+        RD_TRY(rd_buf_addf(out, "%s%s", ups ? "/" : "", rest));
+    else if (!ups)
+        RD_TRY(rd_buf_addch(out, '.'));
     return RD_OK;
 }

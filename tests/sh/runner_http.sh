@@ -72,8 +72,8 @@ P=$(free_port)
 "$RC" http --server "python3 srv.py $P ok $MARK" --url "http://127.0.0.1:$P/" -n 3 -t wrk \
     -o int.jsonl -- wrk -t1 -c2 -d2s "http://127.0.0.1:$P/" 2>err.txt &
 pid=$!
-for i in $(seq 1 100); do  # until wrk runs
-    ps -eo args | grep -v grep | grep -q "wrk -t1 -c2 -d2s http://127.0.0.1:$P/" && break
+for i in $(seq 1 100); do  # until wrk runs (not rundown, whose own command line holds wrk's)
+    ps -eo args | grep -q "^wrk -t1 -c2 -d2s http://127.0.0.1:$P/" && break
     sleep 0.05
 done
 sleep 0.3

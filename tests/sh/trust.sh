@@ -48,18 +48,19 @@ i=0
 for v in "${vals[@]}"; do
     i=$((i + 1))
     # the same value as a label value, for two configs (so tests and charts
-    # are made), and as the name of a second label
+    # are made), and as the name of a second label; the samples are imported
+    # again and again, so --allow-duplicate
     for s in wrk-default.txt wrk-local-default.txt wrk-local-latency.txt; do
-        rundown-collect import -w "http$i" -l "rt=$v" -l "k=a" -o ../store.jsonl "$ROOT/data/samples/$s" 2>>../import.err ||
+        rundown-collect import --allow-duplicate -w "http$i" -l "rt=$v" -l "k=a" -o ../store.jsonl "$ROOT/data/samples/$s" 2>>../import.err ||
             fail "import of label '$v' rejected: $(tail -1 ../import.err)"
-        rundown-collect import -w "http$i" -l "rt=plain" -l "k=b" -o ../store.jsonl "$ROOT/data/samples/$s" 2>>../import.err
+        rundown-collect import --allow-duplicate -w "http$i" -l "rt=plain" -l "k=b" -o ../store.jsonl "$ROOT/data/samples/$s" 2>>../import.err
     done
 done
 # Workload names that are paths or code: either refused or carried as text.
 for w in "../../../../escape" "\$(touch $M-wl)" "<b>wl</b>" "=1+1"; do
     for s in wrk-default.txt wrk-local-default.txt; do
-        rundown-collect import -w "$w" -l rt=a -o ../store.jsonl "$ROOT/data/samples/$s" 2>>../import.err
-        rundown-collect import -w "$w" -l rt=b -o ../store.jsonl "$ROOT/data/samples/$s" 2>>../import.err
+        rundown-collect import --allow-duplicate -w "$w" -l rt=a -o ../store.jsonl "$ROOT/data/samples/$s" 2>>../import.err
+        rundown-collect import --allow-duplicate -w "$w" -l rt=b -o ../store.jsonl "$ROOT/data/samples/$s" 2>>../import.err
     done
 done
 records=$(wc -l <../store.jsonl)

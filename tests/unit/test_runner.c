@@ -157,8 +157,10 @@ static void test_env(void **state)
     char *v1[] = {"sh", "-c", "echo; echo '  tool v1  '", NULL};
     char *v2[] = {"sh", "-c", "echo tool v2 >&2", NULL};
     char *bad[] = {"sh", "-c", "exit 3", NULL};
-    struct rd_env_probe p1[] = {{"runtime", "rt", v1, NULL}, {"tool", "t", bad, NULL}};
-    struct rd_env_probe p2[] = {{"runtime", "rt", v2, NULL}, {"tool", "t", bad, NULL}};
+    struct rd_env_probe p1[] = {{.kind = "runtime", .name = "rt", .argv = v1},
+                                {.kind = "tool", .name = "t", .argv = bad}};
+    struct rd_env_probe p2[] = {{.kind = "runtime", .name = "rt", .argv = v2},
+                                {.kind = "tool", .name = "t", .argv = bad}};
     cJSON *e1, *e2, *e3;
     char id1[32], id2[32], id3[32];
     struct rd_diag d;
@@ -181,7 +183,7 @@ static void test_env(void **state)
     assert_string_equal(rd_json_str(rt, "version"), "tool v2");
     const cJSON *t = cJSON_GetObjectItem(cJSON_GetObjectItem(e1, "tools"), "t");
     assert_true(cJSON_IsNull(cJSON_GetObjectItem(t, "version")));
-    assert_string_equal(rd_json_str(t, "error"), "version command printed nothing (exit status 3)");
+    assert_string_equal(rd_json_str(t, "error"), "version command printed no version (exit status 3)");
     double cores;
     assert_true(rd_json_num(cJSON_GetObjectItem(e1, "cpu"), "cores_logical", &cores) && cores >= 1);
 

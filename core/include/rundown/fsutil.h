@@ -41,4 +41,18 @@ void rd_atomic_abort(struct rd_atomic_file *af);
 /** mkdir -p. */
 rd_status rd_mkdir_p(const char *path, struct rd_diag *d);
 
+/**
+ * The path of 'path' relative to the folder 'dir' ("logs/x.txt",
+ * "../samples/wrk.txt", "." for dir itself), what a record stores so that a
+ * store and what it points to can be moved together. Both must exist; the
+ * comparison is of their real paths (symbolic links resolved), so "a/../b"
+ * and "./b" agree. Appends to out; RD_ERR_IO naming the one that is missing.
+ */
+rd_status rd_path_relative(const char *path, const char *dir, struct rd_buf *out,
+                           struct rd_diag *d);
+
+/** The folder of a file path as dirname(3) gives it ("." for "x.jsonl"),
+ *  into out (at least as long as path, or 2 bytes). */
+void rd_path_dirname(const char *path, char *out, size_t size);
+
 #endif
