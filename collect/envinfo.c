@@ -486,6 +486,18 @@ rd_status rd_env_prepare_outputs(const char *store, const char *log_dir_opt,
             snprintf(out->logdir_buf, sizeof out->logdir_buf, "%s/logs", dir);
         out->log_dir = out->logdir_buf;
     }
+    if (out->to_file && out->log_dir) {
+        struct rd_buf rel = RD_BUF_INIT;
+        rd_status st = rd_mkdir_p(out->log_dir, d);
+        if (!st)
+            st = rd_path_relative(out->log_dir, dir, &rel, d);
+        if (!st) {
+            snprintf(out->logshown_buf, sizeof out->logshown_buf, "%s", rel.ptr);
+            out->log_shown = out->logshown_buf;
+        }
+        rd_buf_release(&rel);
+        RD_TRY(st);
+    }
     if (env_opt) {
         snprintf(out->envid, sizeof out->envid, "%s", env_opt);
         return RD_OK;

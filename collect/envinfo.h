@@ -76,14 +76,19 @@ struct rd_outputs {
     bool to_file;          /* the store is a file, not standard output */
     const char *log_dir;   /* NULL: no logs; else logdir_buf or the option */
     char logdir_buf[4096];
+    const char *log_shown; /* log_dir as records name it: relative to the
+                              store's folder ("logs"); NULL: log_dir */
+    char logshown_buf[4096];
     char envid[64];        /* "" when there is no environment */
 };
 
 /**
  * For a store file (not "-"): logs go to log_dir_opt or "logs" next to the
- * store, and unless env_opt gives an id the environment is captured (with
- * the probes and pinning note) and written next to the store. For standard
- * output: logs only with log_dir_opt, the environment only with env_opt.
+ * store (the folder is made now, so that its path relative to the store's
+ * folder is known: log_shown), and unless env_opt gives an id the
+ * environment is captured (with the probes and pinning note) and written
+ * next to the store. For standard output: logs only with log_dir_opt, the
+ * environment only with env_opt.
  */
 rd_status rd_env_prepare_outputs(const char *store, const char *log_dir_opt,
                                  const char *env_opt, const struct rd_env_probe *probes,

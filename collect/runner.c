@@ -133,17 +133,31 @@ static rd_status log_paths(const struct rd_run_logs *l, const char *suffix,
     return RD_OK;
 }
 
+/* A log's path as records name it: under l->shown instead of l->dir. */
+static void shown_path(const struct rd_run_logs *l, const char *path, char *out, size_t size)
+{
+    size_t n = l->dir ? strlen(l->dir) : 0;
+    if (l->shown && n && strncmp(path, l->dir, n) == 0 && path[n] == '/')
+        snprintf(out, size, "%s%s", strcmp(l->shown, ".") == 0 ? "" : l->shown,
+                 path + n + (strcmp(l->shown, ".") == 0));
+    else
+        snprintf(out, size, "%s", path);
+}
+
 /* Stores a stream's log path and what was dropped from it. */
 static rd_status note_stream(struct rd_record *rec, const struct rd_stream *s,
-                             const char *path, const char *key)
+                             const struct rd_run_logs *logs, const char *path,
+                             const char *key)
 {
     rd_status st = RD_OK;
-    char buf[64];
+    char buf[64], shown[4096];
     /* An empty log says nothing; it is removed rather than listed. */
-    if (path && path[0] && s->logged == 0 && s->dropped == 0)
+    if (path && path[0] && s->logged == 0 && s->dropped == 0) {
         unlink(path);
-    else if (path && path[0])
-        st = rd_record_set_source(rec, key, path);
+    } else if (path && path[0]) {
+        shown_path(logs, path, shown, sizeof shown);
+        st = rd_record_set_source(rec, key, shown);
+    }
     if (!st && s->dropped) {
         char k[64];
         snprintf(k, sizeof k, "%s_dropped_bytes", key);
@@ -335,8 +349,8 @@ rd_status rd_runner_command(const struct rd_command_spec *spec, struct rd_record
     if (!st) st = rd_record_set_metric(rec, "max_rss_kib", (double)p.ru.ru_maxrss);
     if (!st && sample_ms > 0) st = note_tree_rss(rec, &smp, sample_ms, (double)p.ru.ru_maxrss);
     if (!st) st = add_stream_metrics(rec, &p.out, "");
-    if (!st) st = note_stream(rec, &p.out, spec->logs.dir ? lp.out : NULL, "stdout_log");
-    if (!st) st = note_stream(rec, &p.err, spec->logs.dir ? lp.err : NULL, "stderr_log");
+    if (!st) st = note_stream(rec, &p.out, &spec->logs, lp.out, "stdout_log");
+    if (!st) st = note_stream(rec, &p.err, &spec->logs, lp.err, "stderr_log");
     if (!st && strcmp(status, "ok") != 0) {
         char ex[96], tail[256], msg[512];
         rd_proc_describe_exit(&p, ex, sizeof ex);
@@ -592,8 +606,8 @@ static rd_status load_run(struct session *ss, const char *phase, long run, bool 
         if (!st) st = rd_record_set_metric(rec, "server_rss_peak_kib", smp.rss_peak_kib);
         if (!st) st = rd_record_set_metric(rec, "server_rss_mean_kib", rd_tree_sampler_rss_mean_kib(&smp));
         if (!st) st = rd_record_set_metric(rec, "server_cpu_pct", rd_tree_sampler_cpu_pct(&smp));
-        if (!st) st = note_stream(rec, &load.out, sp->logs.dir ? lp.out : NULL, "stdout_log");
-        if (!st) st = note_stream(rec, &load.err, sp->logs.dir ? lp.err : NULL, "stderr_log");
+        if (!st) st = note_stream(rec, &load.out, &sp->logs, lp.out, "stdout_log");
+        if (!st) st = note_stream(rec, &load.err, &sp->logs, lp.err, "stderr_log");
         if (!st && sp->background_argv) {
             int bcode = rd_proc_exit_code(&bg);
             char b[32];
@@ -601,8 +615,8 @@ static rd_status load_run(struct session *ss, const char *phase, long run, bool 
             st = rd_record_set_metric(rec, "background_wall_ms", rd_proc_wall_ms(&bg));
             if (!st) st = rd_record_set_info(rec, "background_exit_code", b);
             if (!st) st = add_stream_metrics(rec, &bg.out, "");
-            if (!st) st = note_stream(rec, &bg.out, sp->logs.dir ? bp.out : NULL, "background_log");
-            if (!st) st = note_stream(rec, &bg.err, sp->logs.dir ? bp.err : NULL, "background_stderr_log");
+            if (!st) st = note_stream(rec, &bg.out, &sp->logs, bp.out, "background_log");
+            if (!st) st = note_stream(rec, &bg.err, &sp->logs, bp.err, "background_stderr_log");
             if (!st && (bcode != 0 || bg.timed_out) && !*server_died) {
                 char ex[96], msg[400];
                 rd_proc_describe_exit(&bg, ex, sizeof ex);
@@ -679,7 +693,7 @@ rd_status rd_runner_http_session(const struct rd_http_spec *spec, const struct r
     struct log_paths sp = {{0}, {0}};
     RD_TRY(log_paths(&spec->logs, "-server", &sp, d));
     if (spec->logs.dir)
-        snprintf(ss.server_log, sizeof ss.server_log, "%s", sp.err);
+        shown_path(&spec->logs, sp.err, ss.server_log, sizeof ss.server_log);
     struct rd_proc_opts so = {
         .argv = spec->server_argv, .envp = spec->envp, .cwd = spec->cwd,
         .cpus = spec->server_cpus, .log_stdout = spec->logs.dir ? sp.out : NULL,

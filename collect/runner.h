@@ -35,6 +35,8 @@ char *rd_runner_slug(const char *s, char *out, size_t size);
 struct rd_run_logs {
     const char *dir;    /* created when missing; NULL: no logs */
     const char *stem;   /* file stem inside dir, may contain '/' */
+    const char *shown;  /* dir as records name it (relative to the store's
+                           folder, "logs"); NULL: dir itself */
 };
 
 struct rd_command_spec {

@@ -179,11 +179,14 @@ static void config_slug(const struct rd_suite_workload *w, size_t c, char *out, 
         snprintf(out, size, "run");
 }
 
-/* The record every run of (wi, c) starts from, as a new session config. */
+/* The record every run of (wi, c) starts from, as a new session config.
+ * Its commands are those of the suite as records show it: relative to the
+ * root, which the environment records. */
 static rd_status add_config(const struct rd_suite_run *run, size_t wi, size_t c,
                             struct rd_session_config **cfg, struct rd_diag *d)
 {
-    const struct rd_suite *s = run->suite;
+    const struct rd_suite shown = rd_suite_shown(run->suite);
+    const struct rd_suite *s = &shown;
     const struct rd_suite_workload *w = &s->workloads[wi];
     struct rd_arena a;
     struct rd_recordset set;
@@ -249,7 +252,7 @@ static rd_status run_item(const struct rd_suite_run *run, const struct rd_plan_i
                  it->run);
         struct rd_command_spec spec = {
             .argv = argv, .envp = envp, .cwd = cwd, .cpus = w->cpus, .timeout_s = w->timeout,
-            .logs = {.dir = run->log_dir, .stem = stem},
+            .logs = {.dir = run->log_dir, .stem = stem, .shown = run->log_shown},
         };
         if (!st) st = rd_runner_command(&spec, rec, d);
         if (!st) st = rd_session_store(run->session, cfg, rec, d);
@@ -268,7 +271,8 @@ static rd_status run_item(const struct rd_suite_run *run, const struct rd_plan_i
             .background_cpus = w->background_cpus, .url = url, .ready_url = ready,
             .ready_timeout_s = w->ready_timeout, .stop_timeout_s = w->stop_timeout,
             .timeout_s = w->timeout, .warmup_load_s = w->warmup_load, .warmups = (int)w->warmups,
-            .load_tool = w->load_tool, .logs = {.dir = run->log_dir, .stem = stem},
+            .load_tool = w->load_tool,
+            .logs = {.dir = run->log_dir, .stem = stem, .shown = run->log_shown},
         };
         struct rd_session_sink sink = {run->session, cfg};
         if (!st)

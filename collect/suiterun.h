@@ -34,6 +34,8 @@ struct rd_suite_run {
     struct rd_session *session;  /* the store; its index when resuming */
     const char *envid;           /* the runs' environment id; NULL: none */
     const char *log_dir;         /* "<log_dir>/<workload>/<config>-..." */
+    const char *log_shown;       /* log_dir as records name it ("logs",
+                                    relative to the store's folder) */
 };
 
 /**

@@ -45,7 +45,7 @@ static rd_status timed_run(struct rd_session *s, const struct rd_timed_spec *spe
             .argv = c->argv, .cpus = spec->cpus, .timeout_s = spec->timeout_s,
             .sample_ms = spec->sample_ms,
             .prepare = spec->prepare, .cleanup = spec->cleanup,
-            .logs = {.dir = spec->log_dir, .stem = stem},
+            .logs = {.dir = spec->log_dir, .stem = stem, .shown = spec->log_shown},
         };
         rd_diag_init(d, NULL);
         st = rd_runner_command(&cs, r, d);

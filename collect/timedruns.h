@@ -34,6 +34,7 @@ struct rd_timed_spec {
     const char *cleanup;    /* sh -c after each run, untimed; NULL: none */
     const char *cpus;       /* pin every run; NULL: no pinning */
     const char *log_dir;    /* keep each run's output here; NULL: none */
+    const char *log_shown;  /* log_dir as records name it; NULL: log_dir */
 };
 
 /**

@@ -343,7 +343,8 @@ int rd_cmd_http(int argc, char **argv)
         .server_cpus = server_cpus, .load_cpus = load_cpus, .background_cpus = bg_cpus,
         .url = url, .ready_url = ready_url ? ready_url : url, .ready_timeout_s = ready_timeout,
         .stop_timeout_s = stop_timeout, .timeout_s = timeout, .warmup_load_s = warmup_load,
-        .warmups = (int)warmups, .load_tool = tool, .logs = {.dir = outs.log_dir},
+        .warmups = (int)warmups, .load_tool = tool,
+        .logs = {.dir = outs.log_dir, .shown = outs.log_shown},
     };
     rd_proc_catch_signals();
     s = rd_server_runs(&session, cfg, &spec, runs, fresh, &d);

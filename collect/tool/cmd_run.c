@@ -472,6 +472,7 @@ int rd_cmd_run(int argc, char **argv)
         .cmds = timed, .ncmds = ncmds, .warmups = o.warmups, .runs = o.runs,
         .timeout_s = o.timeout, .prepare = o.prepare, .cleanup = o.cleanup, .cpus = o.cpus,
         .sample_ms = (int)o.sample_ms, .top_up = o.resume, .log_dir = outs.log_dir,
+        .log_shown = outs.log_shown,
     };
     rd_proc_catch_signals();
     st = rd_timed_runs(&session, &spec, &d);

@@ -245,7 +245,8 @@ int rd_cmd_suite(int argc, char **argv)
     rd_session_on_report(&session, report, &ui);
     rd_proc_catch_signals();
     ui.progress = rd_stderr_is_interactive();
-    struct rd_suite_run run = {&s, &plan, &session, envid, logdir};
+    /* The store is DIR/<name>.jsonl: its logs are "logs" to a reader. */
+    struct rd_suite_run run = {&s, &plan, &session, envid, logdir, "logs"};
     st = rd_suite_run_plan(&run, &d);
     if (ui.progress)
         fputs("\r\033[K", stderr);
