@@ -1,12 +1,14 @@
 /*
  * treesampler.c - RSS and CPU time of a process tree, read from /proc.
  *
- * Membership is decided once per process, when a listing first shows its
- * pid: its stat gives the parent and the process group. A member's stat
- * file stays open, so a later pread reads that very process (a pid reused
- * by a stranger cannot be mistaken for it: the old file reads ESRCH once
- * the process is gone). The sorted pid list of the previous listing tells
- * the new pids from the known ones.
+ * Members are found two ways: as a member's child (its children file,
+ * re-read every sample), and, every few samples, by listing /proc and
+ * deciding once for each pid the listing shows for the first time, from
+ * its stat (parent and process group). A member's files stay open, so a
+ * later pread reads that very process (a pid reused by a stranger cannot
+ * be mistaken for it: the old file reads ESRCH once the process is gone).
+ * The sorted pid list of the previous listing tells the new pids from the
+ * known ones.
  *
  * RSS is summed over the members alive at one sample; CPU time is charged
  * per member from its first sample (from zero for a process born after the
@@ -71,6 +73,13 @@ static int open_stat(pid_t pid)
     return open(path, O_RDONLY | O_CLOEXEC);
 }
 
+static int open_children(pid_t pid)
+{
+    char path[96];
+    snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)pid, (int)pid);
+    return open(path, O_RDONLY | O_CLOEXEC);
+}
+
 void rd_tree_sampler_init(struct rd_tree_sampler *s)
 {
     memset(s, 0, sizeof *s);
@@ -110,13 +119,22 @@ static bool list_pids(struct rd_tree_sampler *s, pid_t **out, size_t *n, size_t 
 
 void rd_tree_sampler_skip_existing(struct rd_tree_sampler *s)
 {
-    list_pids(s, &s->seen, &s->nseen, &s->scap);
+    s->listed = list_pids(s, &s->seen, &s->nseen, &s->scap);
 }
 
 static bool is_member(const struct rd_tree_sampler *s, pid_t pid)
 {
     for (size_t i = 0; i < s->nmembers; i++)
         if (s->members[i].pid == pid)
+            return true;
+    return false;
+}
+
+/* A live member with this pid: a dead one's pid may have been reused. */
+static bool is_live_member(const struct rd_tree_sampler *s, pid_t pid)
+{
+    for (size_t i = 0; i < s->nmembers; i++)
+        if (s->members[i].pid == pid && s->members[i].fd >= 0)
             return true;
     return false;
 }
@@ -128,7 +146,27 @@ static void add_member(struct rd_tree_sampler *s, pid_t pid)
     struct rd_tree_member *m = &s->members[s->nmembers++];
     m->pid = pid;
     m->fd = open_stat(pid);
+    m->children_fd = m->fd >= 0 ? open_children(pid) : -1;
     m->first_ticks = m->last_ticks = 0;
+}
+
+/* Adds the children of member i that are not members yet. */
+static void add_children(struct rd_tree_sampler *s, size_t i)
+{
+    char buf[4096];
+    if (s->members[i].children_fd < 0)
+        return;
+    ssize_t n = pread(s->members[i].children_fd, buf, sizeof buf - 1, 0);
+    if (n <= 0)
+        return;
+    buf[n] = '\0';
+    for (char *p = buf, *end; *p; p = end) {
+        long pid = strtol(p, &end, 10);
+        if (end == p)
+            break;
+        if (pid > 0 && !is_live_member(s, (pid_t)pid))
+            add_member(s, (pid_t)pid);
+    }
 }
 
 /* Classifies the pids of cur that the previous listing did not hold. */
@@ -163,7 +201,9 @@ static void classify_new(struct rd_tree_sampler *s, const pid_t *cur, size_t ncu
                 continue;
             if (cand[i].pid == s->root || cand[i].row.pgrp == s->root ||
                 is_member(s, cand[i].row.ppid)) {
-                add_member(s, cand[i].pid);
+                /* A child file may have shown it already. */
+                if (!is_live_member(s, cand[i].pid))
+                    add_member(s, cand[i].pid);
                 cand[i].taken = changed = true;
             }
         }
@@ -171,37 +211,67 @@ static void classify_new(struct rd_tree_sampler *s, const pid_t *cur, size_t ncu
     free(cand);
 }
 
-void rd_tree_sampler_sample(struct rd_tree_sampler *s)
+/* Lists /proc and takes the new pids that belong to the tree. */
+static bool full_scan(struct rd_tree_sampler *s)
 {
     pid_t *cur = NULL;
     size_t ncur = 0, ccur = 0;
-    if (!s->root || !list_pids(s, &cur, &ncur, &ccur)) {
+    if (!list_pids(s, &cur, &ncur, &ccur)) {
         free(cur);
-        return;
+        return false;
     }
     classify_new(s, cur, ncur);
     free(s->seen);
     s->seen = cur;
     s->nseen = ncur;
     s->scap = ccur;
+    s->listed = true;
+    return true;
+}
+
+static void close_member(struct rd_tree_member *m)
+{
+    if (m->fd >= 0)
+        close(m->fd);
+    if (m->children_fd >= 0)
+        close(m->children_fd);
+    m->fd = m->children_fd = -1;
+}
+
+void rd_tree_sampler_sample(struct rd_tree_sampler *s)
+{
+    if (!s->root)
+        return;
+    if (s->nmembers == 0 && s->listed)
+        add_member(s, s->root);
+    /* The first sample of a tree that existed already must list /proc. */
+    if (!s->listed || s->nsamples % RD_TREE_FULL_SCAN_EVERY == 0)
+        full_scan(s);
 
     bool first = s->nsamples == 0;
     double rss = 0;
+    size_t read = 0;
+    /* Members a child list adds are read in this same pass. */
     for (size_t i = 0; i < s->nmembers; i++) {
         struct rd_tree_member *m = &s->members[i];
         struct stat_row row;
         if (m->fd < 0)
             continue;
         if (!read_stat_fd(m->fd, &row)) {
-            close(m->fd);
-            m->fd = -1;
+            close_member(m);
             continue;
         }
+        add_children(s, i);
+        m = &s->members[i];
+        read++;
         rss += (double)row.rss_pages * (double)s->page_kib;
         if (first)
             m->first_ticks = row.ticks;
         m->last_ticks = row.ticks;
     }
+    /* Nothing readable (no /proc): no sample, rather than one of 0 KiB. */
+    if (read == 0)
+        return;
     double now = rd_now();
     if (first)
         s->t_first = now;
@@ -239,8 +309,7 @@ double rd_tree_sampler_rss_mean_kib(const struct rd_tree_sampler *s)
 void rd_tree_sampler_release(struct rd_tree_sampler *s)
 {
     for (size_t i = 0; i < s->nmembers; i++)
-        if (s->members[i].fd >= 0)
-            close(s->members[i].fd);
+        close_member(&s->members[i]);
     free(s->members);
     free(s->seen);
     if (s->proc)

@@ -7,12 +7,15 @@
  * their own stay counted). One sample sums the RSS of the members alive at
  * that moment; the peak over the samples is the tree's peak memory.
  *
- * A sample lists /proc (a directory read, about 0.1 ms for a hundred
- * processes) and reads the stat file only of processes born since the
- * previous sample, to see whether they belong to the tree; the stat files
- * of members are kept open and re-read with one pread each. So a sample
- * costs little more than the listing however many processes the machine
- * runs, and can be taken every few milliseconds (docs/performance.md).
+ * A sample re-reads, with one pread each, the stat file and the list of
+ * children (/proc/PID/task/PID/children) that every member keeps open, and
+ * takes a child it has not seen as a member: a few microseconds per member.
+ * Every RD_TREE_FULL_SCAN_EVERY-th sample also lists /proc and reads the
+ * stat file of each process born since the last listing (about 0.1 ms for
+ * a hundred processes, more on a busy machine), which finds members the
+ * children lists do not show: processes of the root's group whose parent
+ * died, and children forked by a thread other than a member's first.
+ * docs/performance.md has what a sample costs (bench/tree_sampling.sh).
  *
  * Nothing here fails: a process that exits between listing /proc and
  * reading its stat is skipped, and without /proc a sample finds nothing
@@ -28,10 +31,13 @@
 
 /** The interval the runner samples trees at unless told otherwise. */
 #define RD_TREE_SAMPLE_MS_DEFAULT 20
+/** Every how many samples the whole of /proc is listed (see above). */
+#define RD_TREE_FULL_SCAN_EVERY 10
 
 struct rd_tree_member {
     pid_t pid;
     int fd;              /* /proc/<pid>/stat kept open; -1 once it is gone */
+    int children_fd;     /* /proc/<pid>/task/<pid>/children, or -1 */
     unsigned long long first_ticks, last_ticks;  /* utime + stime */
 };
 
@@ -45,6 +51,7 @@ struct rd_tree_sampler {
     size_t nmembers, mcap;
     pid_t *seen;         /* the pids of the last listing, sorted */
     size_t nseen, scap;
+    bool listed;         /* seen holds a listing (the first sample lists) */
     DIR *proc;
     long page_kib;
 };

@@ -265,6 +265,23 @@ static void test_tree_rss(void **state)
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     assert_int_equal(system(cmd), 0);
 
+    /* An orphan of the tree (its parent, a subshell, exited at once; 0.3 s
+     * in, after the first sample) is no child of a member but stays in the
+     * command's process group: found by the periodic listing of /proc,
+     * with its 50 MiB, while wait4 sees only sh. */
+    assert_non_null(mkdtemp(strcpy(dir, "/tmp/rundown-test-tree-XXXXXX")));
+    snprintf(cmd, sizeof cmd, "touch '%s/100'; sleep 0.3; ('%s' --hold 50 '%s' &); sleep 1.5",
+             dir, exe, dir);
+    char *orphan[] = {"sh", "-c", cmd, NULL};
+    run_cmd(orphan, 60, NULL, NULL, &set, &r);
+    assert_true(rd_record_metric(r, "max_rss_kib", &single));
+    assert_true(rd_record_metric(r, "tree_rss_peak_kib", &tree));
+    assert_true(single < 20 * 1024);
+    assert_true(tree >= 51200);
+    rd_recordset_release(&set);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+
     /* Sampling off: no tree figure rather than a wrong one. */
     struct rd_diag d;
     rd_diag_init(&d, NULL);
