@@ -39,24 +39,42 @@ struct rd_chart_plan {
     size_t n;
 };
 
-/** The latency percentile metrics a latency chart uses, NULL-terminated. */
-extern const char *const rd_latency_metrics[];
-/** Their percentiles (50, 75, 90, 99), in the same order. */
-extern const double rd_latency_pcts[];
+/** Dots per config in a runs chart. A million runs would make a 100 MiB
+ *  SVG that no browser draws; 500 dots already show the whole spread. */
+#define RD_RUNS_MAX_POINTS 500
+
+/**
+ * The percentile a latency metric holds: 99.9 for latency_p99_9_ms, 100
+ * for latency_max_ms; NaN for any other name.
+ */
+double rd_latency_percentile(const char *metric);
 
 /** Decides which charts the report has; same input, same plan. */
 rd_status rd_chart_plan_make(const struct rd_report *r, struct rd_chart_plan *p);
+/**
+ * Runs gnuplot in 'dir' over 'script' with rd_suffix set to 'suffix'
+ * (gnuplot.c); its stderr goes into the diag, and it is killed after two
+ * minutes.
+ */
+rd_status rd_gnuplot_run(const char *gnuplot, const char *dir, const char *script,
+                         const char *suffix, struct rd_diag *d);
+
+/** Sets the CreationDate of the PDF at 'path' (written by cairo, which puts
+ *  the clock there) to 'date' ("YYYYMMDDhhmmss"), in place. */
+rd_status rd_gnuplot_fix_pdf_date(const char *path, const char *date, struct rd_diag *d);
+
 /** Frees the plan's items; p is left empty. */
 void rd_chart_plan_release(struct rd_chart_plan *p);
 
 /**
  * Writes charts/report.gp and the .dat files into the stage and, when
  * 'run' is set, runs one gnuplot over the script so that charts/<stem>.svg
- * (and charts/<stem>.png when 'png' is set) are staged too. 'gnuplot' is
- * the binary (PATH lookup).
+ * (and charts/<stem>.pdf, charts/<stem>.png for the RD_FMT_PDF and
+ * RD_FMT_PNG bits of 'extra') are staged too. 'gnuplot' is the binary
+ * (PATH lookup).
  */
 rd_status rd_render_charts(const struct rd_report *r, const struct rd_chart_plan *p,
-                           struct rd_stage *s, bool run, bool png, const char *gnuplot,
+                           struct rd_stage *s, bool run, unsigned extra, const char *gnuplot,
                            struct rd_diag *d);
 
 /**

@@ -205,7 +205,8 @@ static rd_status add_heading(struct heading **hs, size_t *n, size_t *cap, int le
 }
 
 /* The markers report.md.tmpl writes as HTML comments (invisible in every
- * Markdown viewer): the next table becomes cards on a phone; the paragraph
+ * Markdown viewer): the next table becomes cards on a phone (titled by its
+ * first column, or column N with "cards N"); the paragraph
  * after a details marker is the summary of a block closed by default, up
  * to the closing marker. Kept through sanitising only when they are exactly
  * these lines; text from input cannot make one, since cmark escapes it. */
@@ -213,13 +214,23 @@ static rd_status add_heading(struct heading **hs, size_t *n, size_t *cap, int le
 #define MARK_DETAILS "<!-- rundown:details -->"
 #define MARK_END "<!-- rundown:/details -->"
 
+/* "<!-- rundown:cards N -->": the cards' title is column N (1-9). */
+#define MARK_CARDS_N "<!-- rundown:cards "
+
+static bool is_cards_n(const char *p)
+{
+    size_t n = strlen(MARK_CARDS_N);
+    return strncmp(p, MARK_CARDS_N, n) == 0 && p[n] >= '1' && p[n] <= '9' &&
+           strncmp(p + n + 1, " -->\n", 5) == 0;
+}
+
 static bool is_marker(const char *literal)
 {
     static const char *marks[] = { MARK_CARDS "\n", MARK_DETAILS "\n", MARK_END "\n" };
     for (size_t i = 0; literal && i < sizeof marks / sizeof marks[0]; i++)
         if (strcmp(literal, marks[i]) == 0)
             return true;
-    return false;
+    return literal && is_cards_n(literal) && literal[strlen(MARK_CARDS_N) + 6] == '\0';
 }
 
 #define MAX_CARD_COLS 32
@@ -230,6 +241,7 @@ struct cards {
     bool on, in_head;
     char *labels[MAX_CARD_COLS];
     size_t n, col;
+    size_t title;   /* the column that titles each card, 1-based */
 };
 
 static void cards_release(struct cards *c)
@@ -269,6 +281,7 @@ static rd_status post_process(const char *html, const struct heading *hs, size_t
     rd_status st = RD_OK;
     struct cards cards = { 0 };
     bool next_cards = false, summary = false;
+    size_t next_title = 1;
     const char *p = html;
     while (st == RD_OK && *p) {
         const char *lt = strchr(p, '<');
@@ -288,7 +301,12 @@ static rd_status post_process(const char *html, const struct heading *hs, size_t
             p = lt + 4;
         } else if (strncmp(lt, MARK_CARDS "\n", strlen(MARK_CARDS) + 1) == 0) {
             next_cards = true;
+            next_title = 1;
             p = lt + strlen(MARK_CARDS) + 1;
+        } else if (is_cards_n(lt)) {
+            next_cards = true;
+            next_title = (size_t)(lt[strlen(MARK_CARDS_N)] - '0');
+            p = lt + strlen(MARK_CARDS_N) + 6;
         } else if (strncmp(lt, MARK_DETAILS "\n", strlen(MARK_DETAILS) + 1) == 0) {
             st = rd_buf_addstr(out, "<details>\n");
             summary = true;
@@ -307,6 +325,7 @@ static rd_status post_process(const char *html, const struct heading *hs, size_t
         } else if (strncmp(lt, "<table>", 7) == 0) {
             cards_release(&cards);
             cards.on = next_cards;
+            cards.title = next_title;
             next_cards = summary = false;
             st = rd_buf_addstr(out, cards.on ? "<div class=\"table-wrap cards\"><table>"
                                              : "<div class=\"table-wrap\"><table>");
@@ -334,7 +353,8 @@ static rd_status post_process(const char *html, const struct heading *hs, size_t
             st = rd_buf_addch(out, '<');
             p = lt + 1;
         } else if (cards.on && strncmp(lt, "<td", 3) == 0 && (lt[3] == '>' || lt[3] == ' ')) {
-            st = rd_buf_addstr(out, "<td data-label=\"");
+            st = rd_buf_addstr(out, cards.col + 1 == cards.title ? "<td class=\"card-title\" data-label=\""
+                                                                 : "<td data-label=\"");
             if (st == RD_OK && cards.col < cards.n)
                 st = rd_buf_addstr(out, cards.labels[cards.col]);
             if (st == RD_OK) st = rd_buf_addch(out, '"');

@@ -1,6 +1,6 @@
 /*
  * rundown-render - turns an analysis.json into report.md, report.html,
- * report.xlsx and charts/ (DESIGN.md §5). Parses options, loads the
+ * report.xlsx, report.tex, CSV files and charts/ (DESIGN.md §5). Parses options, loads the
  * analysis, calls rd_render, prints what went wrong.
  */
 #include <getopt.h>
@@ -20,14 +20,16 @@ static void usage(FILE *f)
         "\n"
         "Renders an analysis (" RD_ANALYSIS_SCHEMA ", '-' for standard input) into a report.\n"
         "\n"
-        "  -o, --output DIR     write report.md, report.html, report.xlsx and charts/\n"
-        "                       into DIR; without it report.md goes to standard output\n"
+        "  -o, --output DIR     write report.md, report.html, report.xlsx, report.tex,\n"
+        "                       runs.csv, summary.csv, comparisons.csv and charts/ into\n"
+        "                       DIR; without it report.md goes to standard output\n"
         "  --templates DIR      use report.md.tmpl and report.html.tmpl from DIR\n"
         "                       (default %s)\n"
-        "  --formats LIST       comma-separated: md, html, xlsx, charts (the default,\n"
-        "                       all four; charts are SVG), png (a PNG of every chart\n"
-        "                       too), charts-script (write the gnuplot script and\n"
-        "                       data without running gnuplot)\n"
+        "  --formats LIST       comma-separated: md, html, xlsx, tex, csv, charts (the\n"
+        "                       default, all six: 'all'; charts are SVG), pdf and png\n"
+        "                       (every chart also as PDF and as a 300 dpi PNG),\n"
+        "                       charts-script (write the gnuplot script and data\n"
+        "                       without running gnuplot)\n"
         "  --gnuplot PATH       the gnuplot binary (default: gnuplot on PATH)\n"
         "  -h, --help           this help\n"
         "  --version            print the version\n"

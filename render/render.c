@@ -3,8 +3,8 @@
  * commits their files together.
  *
  * Order matters: charts first (the HTML inlines the SVGs gnuplot staged),
- * then Markdown (the HTML is made from it), HTML, xlsx; only then the
- * commit. Nothing is renamed into place unless everything succeeded.
+ * then Markdown (the HTML is made from it), HTML, xlsx, tex, csv; only
+ * then the commit. Nothing is renamed into place unless everything succeeded.
  */
 #include "render.h"
 
@@ -24,8 +24,9 @@ rd_status rd_render_parse_formats(const char *list, unsigned *out, struct rd_dia
 {
     static const struct { const char *name; unsigned bit; } names[] = {
         { "md", RD_FMT_MD }, { "html", RD_FMT_HTML }, { "xlsx", RD_FMT_XLSX },
-        { "charts", RD_FMT_CHARTS }, { "charts-script", RD_FMT_CHARTS_SCRIPT },
-        { "png", RD_FMT_PNG }, { "all", RD_FMT_ALL },
+        { "tex", RD_FMT_TEX }, { "csv", RD_FMT_CSV }, { "charts", RD_FMT_CHARTS },
+        { "charts-script", RD_FMT_CHARTS_SCRIPT }, { "png", RD_FMT_PNG },
+        { "pdf", RD_FMT_PDF }, { "all", RD_FMT_ALL },
     };
     unsigned bits = 0;
     const char *p = list;
@@ -43,15 +44,15 @@ rd_status rd_render_parse_formats(const char *list, unsigned *out, struct rd_dia
             char ex[80];
             rd_excerpt(p, len, 40, ex, sizeof ex);
             return rd_diag_set(d, RD_ERR_USAGE, NULL, 0, 0,
-                               "expected formats md, html, xlsx, charts, png or charts-script, got '%s'", ex);
+                               "expected formats md, html, xlsx, tex, csv, charts, pdf, png or charts-script, got '%s'", ex);
         }
         if (!comma)
             break;
         p = comma + 1;
     }
-    /* PNGs are drawn by the same gnuplot run as the SVGs; with
+    /* PNGs and PDFs are drawn by the same gnuplot run as the SVGs; with
      * charts-script they are only written into the script. */
-    if ((bits & RD_FMT_PNG) && !(bits & RD_FMT_CHARTS_SCRIPT))
+    if ((bits & (RD_FMT_PNG | RD_FMT_PDF)) && !(bits & RD_FMT_CHARTS_SCRIPT))
         bits |= RD_FMT_CHARTS;
     *out = bits;
     return RD_OK;
@@ -124,7 +125,7 @@ rd_status rd_render(const struct rd_report *r, const struct rd_render_opts *o,
     if (!o->out_dir) {
         if (f & ~RD_FMT_MD)
             return rd_diag_set(d, RD_ERR_USAGE, NULL, 0, 0,
-                               "html, xlsx and charts need an output folder (-o DIR)");
+                               "html, xlsx, tex, csv and charts need an output folder (-o DIR)");
         st = rd_render_markdown(r, NULL, tdir, &md, d);
         if (st == RD_OK && fwrite(md.ptr, 1, md.len, o->md_stream) != md.len)
             st = rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "cannot write the report to standard output");
@@ -150,7 +151,7 @@ rd_status rd_render(const struct rd_report *r, const struct rd_render_opts *o,
         st = rd_chart_plan_make(r, &plan);
     if (st == RD_OK && charts)
         st = rd_render_charts(r, &plan, &stage, (f & RD_FMT_CHARTS) != 0,
-                              (f & RD_FMT_PNG) != 0, o->gnuplot, d);
+                              f & (RD_FMT_PNG | RD_FMT_PDF), o->gnuplot, d);
     /* The Markdown links the SVGs only when charts are part of this render;
      * a link to an image that will not exist helps nobody. */
     if (st == RD_OK && (f & (RD_FMT_MD | RD_FMT_HTML)))
@@ -163,6 +164,15 @@ rd_status rd_render(const struct rd_report *r, const struct rd_render_opts *o,
         st = rd_stage_write(&stage, "report.html", NULL, html.ptr, html.len, d);
     if (st == RD_OK && (f & RD_FMT_XLSX))
         st = rd_render_xlsx(r, &stage, d);
+    if (st == RD_OK && (f & RD_FMT_TEX)) {
+        struct rd_buf tex = RD_BUF_INIT;
+        st = rd_render_tex(r, &tex);
+        if (st == RD_OK)
+            st = rd_stage_write(&stage, "report.tex", NULL, tex.ptr, tex.len, d);
+        rd_buf_release(&tex);
+    }
+    if (st == RD_OK && (f & RD_FMT_CSV))
+        st = rd_render_csv(r, &stage, d);
     if (st == RD_OK)
         st = rd_stage_commit(&stage, d);
     rd_stage_release(&stage);

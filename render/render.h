@@ -1,11 +1,12 @@
 /*
  * render.h - rundown-render's library: analysis.json to report.md,
- * report.html, report.xlsx and charts/.
+ * report.html, report.xlsx, report.tex, the CSV files and charts/.
  *
  * Back ends (one file each): markdown.c (templates, always the source of
  * the HTML too), html.c (cmark-gfm, the only user of it), charts.c
  * (gnuplot scripts and one gnuplot process), xlsx.c (libxlsxwriter, the
- * only user of it). All of them write through a stage (stage.h), so the
+ * only user of it), tex.c and csv.c (the paper formats). All of them
+ * write through a stage (stage.h), so the
  * files of one report are renamed into place together or not at all.
  * See model.h for how to add a back end.
  */
@@ -23,8 +24,11 @@ enum rd_format {
     RD_FMT_XLSX = 1u << 2,
     RD_FMT_CHARTS = 1u << 3,         /* .gp + .dat, then gnuplot makes the SVGs */
     RD_FMT_CHARTS_SCRIPT = 1u << 4,  /* .gp + .dat only (golden tests, no gnuplot) */
-    RD_FMT_PNG = 1u << 5,            /* a PNG of every chart too (implies charts) */
-    RD_FMT_ALL = RD_FMT_MD | RD_FMT_HTML | RD_FMT_XLSX | RD_FMT_CHARTS
+    RD_FMT_PNG = 1u << 5,            /* a 300 dpi PNG of every chart too (implies charts) */
+    RD_FMT_PDF = 1u << 6,            /* a PDF of every chart too (implies charts) */
+    RD_FMT_TEX = 1u << 7,            /* report.tex */
+    RD_FMT_CSV = 1u << 8,            /* runs.csv, summary.csv, comparisons.csv */
+    RD_FMT_ALL = RD_FMT_MD | RD_FMT_HTML | RD_FMT_XLSX | RD_FMT_TEX | RD_FMT_CSV | RD_FMT_CHARTS
 };
 
 struct rd_render_opts {
@@ -36,9 +40,10 @@ struct rd_render_opts {
 };
 
 /**
- * Parses a comma-separated list "md,html,xlsx,charts,charts-script,png"
- * (or "all") into enum rd_format bits; "png" adds charts unless
- * charts-script is asked for. An unknown or empty name is RD_ERR_USAGE
+ * Parses a comma-separated list "md,html,xlsx,tex,csv,charts,pdf,png,
+ * charts-script" (or "all": md, html, xlsx, tex, csv, charts) into enum
+ * rd_format bits; "pdf" and "png" add charts unless charts-script is asked
+ * for. An unknown or empty name is RD_ERR_USAGE
  * with a message naming it.
  */
 rd_status rd_render_parse_formats(const char *list, unsigned *out, struct rd_diag *d);

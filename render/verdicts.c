@@ -198,24 +198,11 @@ rd_status rd_verdict_text(const struct rd_rverdict *v, struct rd_buf *out)
     if (!word)
         return rd_buf_addstr(out, RD_UNDEF);
     RD_TRY(rd_buf_addstr(out, word));
-    switch (v->verdict) {
-    case RD_VERDICT_WORSE:
-    case RD_VERDICT_EQUIVALENT:
-        if (isfinite(v->p_adj)) {
-            RD_TRY(rd_buf_addstr(out, ", p_adj "));
-            if (!(v->p_adj < 0.001))
-                RD_TRY(rd_buf_addstr(out, "= "));
-            RD_TRY(rd_fmt_p(out, v->p_adj));
-        }
-        return RD_OK;
-    case RD_VERDICT_INCONCLUSIVE:
-        return isfinite(v->runs_needed)
-            ? rd_buf_addf(out, ": about %.0f runs would settle it", v->runs_needed) : RD_OK;
-    case RD_VERDICT_DISQUALIFIED:
-        return v->why ? rd_buf_addf(out, ": %s", v->why) : RD_OK;
-    default:
-        return RD_OK;
-    }
+    if (v->verdict == RD_VERDICT_INCONCLUSIVE && isfinite(v->runs_needed))
+        return rd_buf_addf(out, " (%.0f runs)", v->runs_needed);
+    if (v->verdict == RD_VERDICT_DISQUALIFIED && v->why)
+        return rd_buf_addf(out, ": %s", v->why);
+    return RD_OK;
 }
 
 void rd_compare(const struct rd_rworkload *w, int x, int ref, double *ratio,

@@ -50,9 +50,9 @@ rd_status rd_decision_text(const struct rd_rworkload *w, struct rd_buf *out);
 rd_status rd_verdict_ratio_text(const struct rd_rworkload *w, const struct rd_rverdict *v,
                                 const char *metric, struct rd_buf *out);
 
-/** Appends the verdict word with what backs it: "worse, p_adj < 0.001",
- *  "inconclusive: about 224 runs would settle it", "disqualified: 5 of 5
- *  runs failed", "best". */
+/** Appends the verdict as a table cell says it: "worse", "inconclusive
+ *  (224 runs)" (the runs per config that would settle it), "disqualified:
+ *  5 of 5 runs failed", "best"; the em dash without a verdict. */
 rd_status rd_verdict_text(const struct rd_rverdict *v, struct rd_buf *out);
 
 /* ---- categorical workloads ---- */

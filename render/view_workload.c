@@ -111,6 +111,8 @@ static void view_stats(struct vb *v, const struct rd_report *r, const struct rd_
         const struct rd_rverdict *x = rd_config_verdict(w, (int)i);
         chk(v, rd_verdict_text(x, &v->b));
         take(v, row, "verdict");
+        chk(v, rd_fmt_p(&v->b, x ? x->p_adj : NAN));
+        take(v, row, "p_adj");
         if ((int)i == ref) {
             str(v, row, "vs", ref == w->best && !baseline ? RD_UNDEF : ref == w->best ? "best" : "baseline");
         } else if (baseline) {

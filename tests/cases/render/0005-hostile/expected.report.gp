@@ -3,47 +3,82 @@
 if (!exists("rd_suffix")) rd_suffix = ''
 set encoding utf8
 
-# ../cpu/`touch PWNED3`: mean heavycalc_ms with 95 % CI
-set terminal svg size 800,450 dynamic noenhanced font 'sans,13' background '#ffffff'
+# ../cpu/`touch PWNED3`: mean heavycalc_ms with its CI
+set terminal svg size 800,269 dynamic noenhanced font 'sans,13' background '#ffffff'
+rd_fs = 1
 set output 'cpu_touch_PWNED3-means.svg'.rd_suffix
 reset
 set datafile missing '?'
-set title '../cpu/`touch PWNED3`: mean heavycalc_ms with 95 % CI' noenhanced
-set ylabel 'heavycalc_ms (ms)' noenhanced
-set grid ytics lc rgb '#dddddd'
-set border 3
-set tics nomirror
-set xtics ('<script>alert(1)</script>bun / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>'."\047".'=2' 0, '<script>alert(1)</script>bun / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>'."\047".'=4' 1, '=1+1 / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>'."\047".'=2' 2, '=1+1 / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>'."\047".'=4' 3, '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".' / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>'."\047".'=2' 4, '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".' / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>'."\047".'=4' 5) rotate by 30 right noenhanced
-set xrange [-0.7:5.7]
-set lmargin 48
 set key off
-set yrange [0:*]
-set boxwidth 0.6
-set style fill solid 0.7 border lc rgb '#333333'
-plot 'cpu_touch_PWNED3-means.dat'.rd_suffix using 1:2:5 with boxes lc rgb variable, \
-     'cpu_touch_PWNED3-means.dat'.rd_suffix using 1:2:3:4 with yerrorbars lc rgb '#222222' pt 7 ps 0.4 lw 1.5
+set multiplot
+set label 90 '../cpu/`touch PWNED3`: mean heavycalc_ms with its CI' at screen 0.5, screen 0.9257 center noenhanced font sprintf(',%g', 15 * rd_fs)
+set label 91 '●' at screen 0.0200, screen 0.8291 tc rgb '#d55e00' font sprintf(',%g', 16 * rd_fs)
+set label 92 '<script>alert(1)</script>bun' at screen 0.0425, screen 0.8291 noenhanced
+set label 93 '●' at screen 0.3305, screen 0.8291 tc rgb '#cc79a7' font sprintf(',%g', 16 * rd_fs)
+set label 94 '=1+1' at screen 0.3530, screen 0.8291 noenhanced
+set label 95 '●' at screen 0.4070, screen 0.8291 tc rgb '#56b4e9' font sprintf(',%g', 16 * rd_fs)
+set label 96 '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".'' at screen 0.4295, screen 0.8291 noenhanced
+set lmargin at screen 0.5500
+set rmargin at screen 0.9700
+set tmargin at screen 0.7623
+set bmargin at screen 0.2229
+set yrange [5.6:-0.6]
+set ytics ('<script>alert(1)</script>bun / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>'."\047".'=4' 0, '=1+1 / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>'."\047".'=4' 1, '<script>alert(1)</script>bun / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>'."\047".'=2' 2, '=1+1 / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>'."\047".'=2' 3, '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".' / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>'."\047".'=4' 4, '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".' / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>'."\047".'=2' 5) noenhanced
+set grid xtics lc rgb '#dddddd'
+set border 3 lc rgb '#666666'
+set tics nomirror scale 0.5 textcolor rgb '#000000'
+set format x '%h'
+set xlabel 'heavycalc_ms (ms)' noenhanced
+set xrange [0:1064.68]
+set arrow 1 from 101.352, graph 0 to 101.352, graph 1 nohead back lc rgb '#888888' dt 2
+plot 'cpu_touch_PWNED3-means.dat'.rd_suffix index 0 using 1:($6 > 0 ? NaN : $2):3:4:5 with xerrorbars pt 7 ps 1.1 lw 1.5 lc rgb variable, \
+     'cpu_touch_PWNED3-means.dat'.rd_suffix index 0 using 1:($6 > 0 ? $2 : NaN):3:4:5 with xerrorbars pt 6 ps 1.1 lw 1.5 lc rgb variable
+unset object 1
+unset arrow 1
+unset label 2
+unset multiplot
 unset output
 
 # ../cpu/`touch PWNED3`: heavycalc_ms of every run
-set terminal svg size 800,450 dynamic noenhanced font 'sans,13' background '#ffffff'
+set terminal svg size 800,269 dynamic noenhanced font 'sans,13' background '#ffffff'
+rd_fs = 1
 set output 'cpu_touch_PWNED3-runs.svg'.rd_suffix
 reset
 set datafile missing '?'
-set title '../cpu/`touch PWNED3`: heavycalc_ms of every run' noenhanced
-set ylabel 'heavycalc_ms (ms)' noenhanced
-set grid ytics lc rgb '#dddddd'
-set border 3
-set tics nomirror
-set xtics ('<script>alert(1)</script>bun / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>'."\047".'=2' 0, '<script>alert(1)</script>bun / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>'."\047".'=4' 1, '=1+1 / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>'."\047".'=2' 2, '=1+1 / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>'."\047".'=4' 3, '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".' / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>'."\047".'=2' 4, '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".' / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>'."\047".'=4' 5) rotate by 30 right noenhanced
-set xrange [-0.7:5.7]
-set lmargin 48
 set key off
-plot 'cpu_touch_PWNED3-runs.dat'.rd_suffix index 0 using 1:2:3 with points pt 7 ps 0.9 lc rgb variable, \
-     'cpu_touch_PWNED3-runs.dat'.rd_suffix index 1 using ($1-0.25):2:(0.5):(0) with vectors nohead lw 2 lc rgb '#222222'
+set multiplot
+set label 90 '../cpu/`touch PWNED3`: heavycalc_ms of every run' at screen 0.5, screen 0.9257 center noenhanced font sprintf(',%g', 15 * rd_fs)
+set label 91 '●' at screen 0.0200, screen 0.8291 tc rgb '#d55e00' font sprintf(',%g', 16 * rd_fs)
+set label 92 '<script>alert(1)</script>bun' at screen 0.0425, screen 0.8291 noenhanced
+set label 93 '●' at screen 0.3305, screen 0.8291 tc rgb '#cc79a7' font sprintf(',%g', 16 * rd_fs)
+set label 94 '=1+1' at screen 0.3530, screen 0.8291 noenhanced
+set label 95 '●' at screen 0.4070, screen 0.8291 tc rgb '#56b4e9' font sprintf(',%g', 16 * rd_fs)
+set label 96 '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".'' at screen 0.4295, screen 0.8291 noenhanced
+set label 97 '|' at screen 0.8638, screen 0.8291 tc rgb '#222222' font sprintf(',%g', 16 * rd_fs)
+set label 98 'mean' at screen 0.8862, screen 0.8291 noenhanced
+set lmargin at screen 0.5500
+set rmargin at screen 0.8800
+set tmargin at screen 0.7623
+set bmargin at screen 0.2229
+set yrange [5.6:-0.6]
+set ytics ('<script>alert(1)</script>bun / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>'."\047".'=4' 0, '=1+1 / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>'."\047".'=4' 1, '<script>alert(1)</script>bun / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>'."\047".'=2' 2, '=1+1 / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>'."\047".'=2' 3, '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".' / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>'."\047".'=4' 4, '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".' / ../../etc/passwd | cell break / work`touch PWNED7`|ers<b>'."\047".'=2' 5) noenhanced
+set grid xtics lc rgb '#dddddd'
+set border 3 lc rgb '#666666'
+set tics nomirror scale 0.5 textcolor rgb '#000000'
+set format x '%h'
+set xlabel 'heavycalc_ms (ms)' noenhanced
+set xrange [0:1062.88]
+plot 'cpu_touch_PWNED3-runs.dat'.rd_suffix index 0 using 1:($4 > 0 ? NaN : $2):3 with points pt 7 ps 0.8 lc rgb variable, \
+     'cpu_touch_PWNED3-runs.dat'.rd_suffix index 0 using 1:($4 > 0 ? $2 : NaN):3 with points pt 6 ps 0.8 lc rgb variable, \
+     'cpu_touch_PWNED3-runs.dat'.rd_suffix index 1 using 1:($2-0.36):(0):(0.72) with vectors nohead lw 2 lc rgb '#222222'
+do for [i=10:16] { unset label i }
+unset label 2
+unset multiplot
 unset output
 
 # ../cpu/`touch PWNED3`: mean heavycalc_ms against work`touch PWNED7`|ers<b>'
 set terminal svg size 800,450 dynamic noenhanced font 'sans,13' background '#ffffff'
+rd_fs = 1
 set output 'cpu_touch_PWNED3-scaling-work_touch_PWNED7_ers_b.svg'.rd_suffix
 reset
 set datafile missing '?'
@@ -62,101 +97,181 @@ plot 'cpu_touch_PWNED3-scaling-work_touch_PWNED7_ers_b.dat'.rd_suffix index 0 us
      'cpu_touch_PWNED3-scaling-work_touch_PWNED7_ers_b.dat'.rd_suffix index 2 using 1:2:3:4 with yerrorlines lw 2 pt 7 dt 3 lc rgb '#56b4e9' title '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".' / ../../etc/passwd | cell break'
 unset output
 
-# <img src=http://evil.example/y.png>: mean rps with 95 % CI
-set terminal svg size 800,450 dynamic noenhanced font 'sans,13' background '#ffffff'
+# <img src=http://evil.example/y.png>: mean requests per second with its CI
+set terminal svg size 800,203 dynamic noenhanced font 'sans,13' background '#ffffff'
+rd_fs = 1
 set output 'img_src_http_evil.example_y.png-means.svg'.rd_suffix
 reset
 set datafile missing '?'
-set title '<img src=http://evil.example/y.png>: mean rps with 95 % CI' noenhanced
-set ylabel 'rps (req/s)' noenhanced
-set grid ytics lc rgb '#dddddd'
-set border 3
-set tics nomirror
-set xtics ('<script>alert(1)</script>bun / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)' 0, '=1+1 / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)' 1, '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".' / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)' 2) rotate by 30 right noenhanced
-set xrange [-0.7:2.7]
-set lmargin 48
 set key off
-set yrange [0:*]
-set boxwidth 0.6
-set style fill solid 0.7 border lc rgb '#333333'
-plot 'img_src_http_evil.example_y.png-means.dat'.rd_suffix using 1:2:5 with boxes lc rgb variable, \
-     'img_src_http_evil.example_y.png-means.dat'.rd_suffix using 1:2:3:4 with yerrorbars lc rgb '#222222' pt 7 ps 0.4 lw 1.5
+set multiplot
+set label 90 '<img src=http://evil.example/y.png>: mean requests per second with its CI' at screen 0.5, screen 0.9016 center noenhanced font sprintf(',%g', 15 * rd_fs)
+set label 91 '●' at screen 0.0200, screen 0.7736 tc rgb '#cc79a7' font sprintf(',%g', 16 * rd_fs)
+set label 92 '=1+1' at screen 0.0425, screen 0.7736 noenhanced
+set label 93 '●' at screen 0.0965, screen 0.7736 tc rgb '#d55e00' font sprintf(',%g', 16 * rd_fs)
+set label 94 '<script>alert(1)</script>bun' at screen 0.1190, screen 0.7736 noenhanced
+set label 95 '●' at screen 0.4070, screen 0.7736 tc rgb '#56b4e9' font sprintf(',%g', 16 * rd_fs)
+set label 96 '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".'' at screen 0.4295, screen 0.7736 noenhanced
+set lmargin at screen 0.5500
+set rmargin at screen 0.9700
+set tmargin at screen 0.6850
+set bmargin at screen 0.2953
+set yrange [2.6:-0.6]
+set ytics ('=1+1 / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)' 0, '<script>alert(1)</script>bun / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)' 1, '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".' / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)' 2) noenhanced
+set grid xtics lc rgb '#dddddd'
+set border 3 lc rgb '#666666'
+set tics nomirror scale 0.5 textcolor rgb '#000000'
+set format x '%h'
+set xlabel 'Requests per second (req/s)' noenhanced
+set xrange [0:44939.4]
+set arrow 1 from 41556, graph 0 to 41556, graph 1 nohead back lc rgb '#888888' dt 2
+plot 'img_src_http_evil.example_y.png-means.dat'.rd_suffix index 0 using 1:($6 > 0 ? NaN : $2):3:4:5 with xerrorbars pt 7 ps 1.1 lw 1.5 lc rgb variable, \
+     'img_src_http_evil.example_y.png-means.dat'.rd_suffix index 0 using 1:($6 > 0 ? $2 : NaN):3:4:5 with xerrorbars pt 6 ps 1.1 lw 1.5 lc rgb variable
+unset object 1
+unset arrow 1
+unset label 2
+unset multiplot
 unset output
 
-# <img src=http://evil.example/y.png>: rps of every run
-set terminal svg size 800,450 dynamic noenhanced font 'sans,13' background '#ffffff'
+# <img src=http://evil.example/y.png>: requests per second of every run
+set terminal svg size 800,203 dynamic noenhanced font 'sans,13' background '#ffffff'
+rd_fs = 1
 set output 'img_src_http_evil.example_y.png-runs.svg'.rd_suffix
 reset
 set datafile missing '?'
-set title '<img src=http://evil.example/y.png>: rps of every run' noenhanced
-set ylabel 'rps (req/s)' noenhanced
-set grid ytics lc rgb '#dddddd'
-set border 3
-set tics nomirror
-set xtics ('<script>alert(1)</script>bun / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)' 0, '=1+1 / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)' 1, '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".' / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)' 2) rotate by 30 right noenhanced
-set xrange [-0.7:2.7]
-set lmargin 48
 set key off
-plot 'img_src_http_evil.example_y.png-runs.dat'.rd_suffix index 0 using 1:2:3 with points pt 7 ps 0.9 lc rgb variable, \
-     'img_src_http_evil.example_y.png-runs.dat'.rd_suffix index 1 using ($1-0.25):2:(0.5):(0) with vectors nohead lw 2 lc rgb '#222222'
+set multiplot
+set label 90 '<img src=http://evil.example/y.png>: requests per second of every run' at screen 0.5, screen 0.9016 center noenhanced font sprintf(',%g', 15 * rd_fs)
+set label 91 '●' at screen 0.0200, screen 0.7736 tc rgb '#cc79a7' font sprintf(',%g', 16 * rd_fs)
+set label 92 '=1+1' at screen 0.0425, screen 0.7736 noenhanced
+set label 93 '●' at screen 0.0965, screen 0.7736 tc rgb '#d55e00' font sprintf(',%g', 16 * rd_fs)
+set label 94 '<script>alert(1)</script>bun' at screen 0.1190, screen 0.7736 noenhanced
+set label 95 '●' at screen 0.4070, screen 0.7736 tc rgb '#56b4e9' font sprintf(',%g', 16 * rd_fs)
+set label 96 '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".'' at screen 0.4295, screen 0.7736 noenhanced
+set label 97 '|' at screen 0.8638, screen 0.7736 tc rgb '#222222' font sprintf(',%g', 16 * rd_fs)
+set label 98 'mean' at screen 0.8862, screen 0.7736 noenhanced
+set label 99 '✗' at screen 0.9403, screen 0.7736 tc rgb '#d55e00' font sprintf(',%g', 16 * rd_fs)
+set label 100 'failed runs (no value)' at screen 0.9627, screen 0.7736 noenhanced
+set lmargin at screen 0.5500
+set rmargin at screen 0.8800
+set tmargin at screen 0.6850
+set bmargin at screen 0.2953
+set yrange [2.6:-0.6]
+set ytics ('=1+1 / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)' 0, '<script>alert(1)</script>bun / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)' 1, '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".' / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)' 2) noenhanced
+set grid xtics lc rgb '#dddddd'
+set border 3 lc rgb '#666666'
+set tics nomirror scale 0.5 textcolor rgb '#000000'
+set format x '%h'
+set xlabel 'Requests per second (req/s)' noenhanced
+set xrange [0:44824]
+set label 12 '✗ 1 failed' at graph 1.01, first 2 left tc rgb '#d55e00' noenhanced
+plot 'img_src_http_evil.example_y.png-runs.dat'.rd_suffix index 0 using 1:($4 > 0 ? NaN : $2):3 with points pt 7 ps 0.8 lc rgb variable, \
+     'img_src_http_evil.example_y.png-runs.dat'.rd_suffix index 0 using 1:($4 > 0 ? $2 : NaN):3 with points pt 6 ps 0.8 lc rgb variable, \
+     'img_src_http_evil.example_y.png-runs.dat'.rd_suffix index 1 using 1:($2-0.36):(0):(0.72) with vectors nohead lw 2 lc rgb '#222222'
+do for [i=10:13] { unset label i }
+unset label 2
+unset multiplot
 unset output
 
-# <img src=http://evil.example/y.png>: latency percentiles (mean of runs)
-set terminal svg size 800,450 dynamic noenhanced font 'sans,13' background '#ffffff'
+# <img src=http://evil.example/y.png>: latency by percentile (mean of runs)
+set terminal svg size 800,366 dynamic noenhanced font 'sans,13' background '#ffffff'
+rd_fs = 1
 set output 'img_src_http_evil.example_y.png-latency.svg'.rd_suffix
 reset
 set datafile missing '?'
-set title '<img src=http://evil.example/y.png>: latency percentiles (mean of runs)' noenhanced
+set multiplot
+set label 90 '<img src=http://evil.example/y.png>: latency by percentile (mean of runs)' at screen 0.5, screen 0.9454 center noenhanced font sprintf(',%g', 15 * rd_fs)
+set lmargin at screen 0.10
+set rmargin at screen 0.66
+set tmargin at screen 0.8251
+set bmargin at screen 0.2295
+set logscale x
+set xrange [1.5384615384615383:129.99999999999989]
+set xtics ('p50' 2, 'p75' 4, 'p90' 10.000000000000002, 'p99' 99.999999999999915)
+unset logscale y
+set yrange [0:11.477]
 set ylabel 'latency (ms)' noenhanced
-set grid ytics lc rgb '#dddddd'
+set grid xtics ytics lc rgb '#dddddd'
 set border 3
 set tics nomirror
-set logscale x
-set xrange [1.6:125]
-set xtics ('p50' 2, 'p75' 4, 'p90' 10, 'p99' 100)
+set key outside right top Left reverse noenhanced
 set xlabel 'percentile'
-set yrange [0:*]
-set key top left noenhanced
-plot 'img_src_http_evil.example_y.png-latency.dat'.rd_suffix index 0 using 1:3 with linespoints lw 2 pt 5 lc rgb '#d55e00' title '<script>alert(1)</script>bun / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)', \
-     'img_src_http_evil.example_y.png-latency.dat'.rd_suffix index 1 using 1:3 with linespoints lw 2 pt 6 lc rgb '#cc79a7' title '=1+1 / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)', \
-     'img_src_http_evil.example_y.png-latency.dat'.rd_suffix index 2 using 1:3 with linespoints lw 2 pt 7 lc rgb '#56b4e9' title '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".' / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)'
+plot 'img_src_http_evil.example_y.png-latency.dat'.rd_suffix index 0 using 1:3 with linespoints lw 2 pt 5 ps 1 dt 1 lc rgb '#cc79a7' title '=1+1 / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)', \
+     'img_src_http_evil.example_y.png-latency.dat'.rd_suffix index 1 using 1:3 with linespoints lw 2 pt 7 ps 1 dt 1 lc rgb '#d55e00' title '<script>alert(1)</script>bun / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)', \
+     'img_src_http_evil.example_y.png-latency.dat'.rd_suffix index 2 using 1:3 with linespoints lw 2 pt 9 ps 1 dt 1 lc rgb '#56b4e9' title '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".' / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)'
+unset label 2
+unset multiplot
 unset output
 
-# cold-start'; system('touch PWNED4'): mean wall_ms with 95 % CI
-set terminal svg size 800,450 dynamic noenhanced font 'sans,13' background '#ffffff'
+# cold-start'; system('touch PWNED4'): mean wall time with its CI
+set terminal svg size 800,225 dynamic noenhanced font 'sans,13' background '#ffffff'
+rd_fs = 1
 set output 'cold-start_system_touch_PWNED4-means.svg'.rd_suffix
 reset
 set datafile missing '?'
-set title 'cold-start'."\047".'; system('."\047".'touch PWNED4'."\047".'): mean wall_ms with 95 % CI' noenhanced
-set ylabel 'wall_ms (ms)' noenhanced
-set grid ytics lc rgb '#dddddd'
-set border 3
-set tics nomirror
-set xtics ('<script>alert(1)</script>bun' 0, '=1+1' 1, '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".'' 2, '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".' / --jitless' 3) rotate by 30 right noenhanced
-set xrange [-0.7:3.7]
-set lmargin 47
 set key off
-set yrange [0:*]
-set boxwidth 0.6
-set style fill solid 0.7 border lc rgb '#333333'
-plot 'cold-start_system_touch_PWNED4-means.dat'.rd_suffix using 1:2:5 with boxes lc rgb variable, \
-     'cold-start_system_touch_PWNED4-means.dat'.rd_suffix using 1:2:3:4 with yerrorbars lc rgb '#222222' pt 7 ps 0.4 lw 1.5
+set multiplot
+set label 90 'cold-start'."\047".'; system('."\047".'touch PWNED4'."\047".'): mean wall time with its CI' at screen 0.5, screen 0.9112 center noenhanced font sprintf(',%g', 15 * rd_fs)
+set label 91 '●' at screen 0.0200, screen 0.7957 tc rgb '#d55e00' font sprintf(',%g', 16 * rd_fs)
+set label 92 '<script>alert(1)</script>bun' at screen 0.0425, screen 0.7957 noenhanced
+set label 93 '●' at screen 0.3305, screen 0.7957 tc rgb '#cc79a7' font sprintf(',%g', 16 * rd_fs)
+set label 94 '=1+1' at screen 0.3530, screen 0.7957 noenhanced
+set label 95 '●' at screen 0.4070, screen 0.7957 tc rgb '#56b4e9' font sprintf(',%g', 16 * rd_fs)
+set label 96 '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".'' at screen 0.4295, screen 0.7957 noenhanced
+set lmargin at screen 0.5500
+set rmargin at screen 0.9700
+set tmargin at screen 0.7158
+set bmargin at screen 0.2664
+set yrange [3.6:-0.6]
+set ytics ('<script>alert(1)</script>bun' 0, '=1+1' 1, '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".' / --jitless' 2, '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".'' 3) noenhanced
+set grid xtics lc rgb '#dddddd'
+set border 3 lc rgb '#666666'
+set tics nomirror scale 0.5 textcolor rgb '#000000'
+set format x '%h'
+set xlabel 'Wall time (ms)' noenhanced
+set xrange [0:45.4154]
+set arrow 1 from 22.175000000000001, graph 0 to 22.175000000000001, graph 1 nohead back lc rgb '#888888' dt 2
+plot 'cold-start_system_touch_PWNED4-means.dat'.rd_suffix index 0 using 1:($6 > 0 ? NaN : $2):3:4:5 with xerrorbars pt 7 ps 1.1 lw 1.5 lc rgb variable, \
+     'cold-start_system_touch_PWNED4-means.dat'.rd_suffix index 0 using 1:($6 > 0 ? $2 : NaN):3:4:5 with xerrorbars pt 6 ps 1.1 lw 1.5 lc rgb variable
+unset object 1
+unset arrow 1
+unset label 2
+unset multiplot
 unset output
 
-# cold-start'; system('touch PWNED4'): wall_ms of every run
-set terminal svg size 800,450 dynamic noenhanced font 'sans,13' background '#ffffff'
+# cold-start'; system('touch PWNED4'): wall time of every run
+set terminal svg size 800,225 dynamic noenhanced font 'sans,13' background '#ffffff'
+rd_fs = 1
 set output 'cold-start_system_touch_PWNED4-runs.svg'.rd_suffix
 reset
 set datafile missing '?'
-set title 'cold-start'."\047".'; system('."\047".'touch PWNED4'."\047".'): wall_ms of every run' noenhanced
-set ylabel 'wall_ms (ms)' noenhanced
-set grid ytics lc rgb '#dddddd'
-set border 3
-set tics nomirror
-set xtics ('<script>alert(1)</script>bun' 0, '=1+1' 1, '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".'' 2, '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".' / --jitless' 3) rotate by 30 right noenhanced
-set xrange [-0.7:3.7]
-set lmargin 47
 set key off
-plot 'cold-start_system_touch_PWNED4-runs.dat'.rd_suffix index 0 using 1:2:3 with points pt 7 ps 0.9 lc rgb variable, \
-     'cold-start_system_touch_PWNED4-runs.dat'.rd_suffix index 1 using ($1-0.25):2:(0.5):(0) with vectors nohead lw 2 lc rgb '#222222'
+set multiplot
+set label 90 'cold-start'."\047".'; system('."\047".'touch PWNED4'."\047".'): wall time of every run' at screen 0.5, screen 0.9112 center noenhanced font sprintf(',%g', 15 * rd_fs)
+set label 91 '●' at screen 0.0200, screen 0.7957 tc rgb '#d55e00' font sprintf(',%g', 16 * rd_fs)
+set label 92 '<script>alert(1)</script>bun' at screen 0.0425, screen 0.7957 noenhanced
+set label 93 '●' at screen 0.3305, screen 0.7957 tc rgb '#cc79a7' font sprintf(',%g', 16 * rd_fs)
+set label 94 '=1+1' at screen 0.3530, screen 0.7957 noenhanced
+set label 95 '●' at screen 0.4070, screen 0.7957 tc rgb '#56b4e9' font sprintf(',%g', 16 * rd_fs)
+set label 96 '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".'' at screen 0.4295, screen 0.7957 noenhanced
+set label 97 '|' at screen 0.8638, screen 0.7957 tc rgb '#222222' font sprintf(',%g', 16 * rd_fs)
+set label 98 'mean' at screen 0.8862, screen 0.7957 noenhanced
+set lmargin at screen 0.5500
+set rmargin at screen 0.8800
+set tmargin at screen 0.7158
+set bmargin at screen 0.2664
+set yrange [3.6:-0.6]
+set ytics ('<script>alert(1)</script>bun' 0, '=1+1' 1, '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".' / --jitless' 2, '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".'' 3) noenhanced
+set grid xtics lc rgb '#dddddd'
+set border 3 lc rgb '#666666'
+set tics nomirror scale 0.5 textcolor rgb '#000000'
+set format x '%h'
+set xlabel 'Wall time (ms)' noenhanced
+set xrange [0:47.476]
+plot 'cold-start_system_touch_PWNED4-runs.dat'.rd_suffix index 0 using 1:($4 > 0 ? NaN : $2):3 with points pt 7 ps 0.8 lc rgb variable, \
+     'cold-start_system_touch_PWNED4-runs.dat'.rd_suffix index 0 using 1:($4 > 0 ? $2 : NaN):3 with points pt 6 ps 0.8 lc rgb variable, \
+     'cold-start_system_touch_PWNED4-runs.dat'.rd_suffix index 1 using 1:($2-0.36):(0):(0.72) with vectors nohead lw 2 lc rgb '#222222'
+do for [i=10:14] { unset label i }
+unset label 2
+unset multiplot
 unset output

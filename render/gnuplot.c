@@ -1,0 +1,139 @@
+/*
+ * gnuplot - the one gnuplot process of a render: started in the charts
+ * folder over the staged script, its stderr kept for the message, killed
+ * when it takes too long; and the PDF dates made fixed, so reruns give the
+ * same bytes.
+ */
+#include "backends.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rundown/fsutil.h"
+
+extern char **environ;
+
+#define GNUPLOT_TIMEOUT_MS 120000
+
+rd_status rd_gnuplot_run(const char *gnuplot, const char *dir, const char *script,
+                         const char *suffix, struct rd_diag *d)
+{
+    int pipefd[2];
+    if (pipe2(pipefd, O_CLOEXEC) != 0)
+        return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "cannot create a pipe: %s", strerror(errno));
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
+    posix_spawn_file_actions_addchdir_np(&fa, dir);
+    char setvar[96];
+    snprintf(setvar, sizeof setvar, "rd_suffix='%s'", suffix);
+    /* gnuplot starts in the charts folder, so a relative path to the
+     * binary ("./gnuplot") must be made absolute first. */
+    const char *shown = gnuplot;
+    char abs[4096];
+    if (strchr(gnuplot, '/') && gnuplot[0] != '/') {
+        char cwd[2048];
+        if (getcwd(cwd, sizeof cwd) && (size_t)snprintf(abs, sizeof abs, "%s/%s", cwd, gnuplot) < sizeof abs)
+            gnuplot = abs;
+    }
+    /* -d: no ~/.gnuplot, so a user's settings cannot change the charts. */
+    char *argv[] = { (char *)gnuplot, "-d", "-e", setvar, (char *)script, NULL };
+    pid_t pid;
+    int rc = posix_spawnp(&pid, gnuplot, &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(pipefd[1]);
+    if (rc != 0) {
+        close(pipefd[0]);
+        return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0,
+                           "cannot run '%s': %s (install gnuplot-nox, or leave 'charts' out of --formats)",
+                           shown, strerror(rc));
+    }
+    char err[4096];
+    size_t elen = 0;
+    /* gnuplot waits for nothing (stdin is /dev/null), but a broken font
+     * setup or a huge plot must not hang a CI job forever. */
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    bool timed_out = false;
+    for (;;) {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        long left = GNUPLOT_TIMEOUT_MS - ((now.tv_sec - t0.tv_sec) * 1000L +
+                                          (now.tv_nsec - t0.tv_nsec) / 1000000L);
+        struct pollfd pfd = { .fd = pipefd[0], .events = POLLIN };
+        int pr = left > 0 ? poll(&pfd, 1, (int)left) : 0;
+        if (pr < 0 && errno == EINTR)
+            continue;
+        if (pr == 0) {
+            timed_out = true;
+            kill(pid, SIGKILL);
+            break;
+        }
+        char tmp[1024];
+        ssize_t n = read(pipefd[0], tmp, sizeof tmp);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        size_t take = (size_t)n < sizeof err - 1 - elen ? (size_t)n : sizeof err - 1 - elen;
+        memcpy(err + elen, tmp, take);
+        elen += take;
+    }
+    while (elen > 0 && (err[elen - 1] == '\n' || err[elen - 1] == ' ' || err[elen - 1] == '\r'))
+        elen--;
+    err[elen] = '\0';
+    close(pipefd[0]);
+    int status;
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR)
+            return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "waiting for gnuplot: %s", strerror(errno));
+    }
+    if (timed_out)
+        return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "gnuplot did not finish within %d s",
+                           GNUPLOT_TIMEOUT_MS / 1000);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        /* The first non-blank lines of gnuplot's complaint say what broke. */
+        for (char *p = err; *p; p++)
+            if (*p == '\n' || *p == '\r' || *p == '\t')
+                *p = ' ';
+        char ex[300];
+        rd_excerpt(err, elen, 240, ex, sizeof ex);
+        return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "gnuplot failed (%s %d): %s",
+                           WIFEXITED(status) ? "exit" : "signal",
+                           WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), ex);
+    }
+    return RD_OK;
+}
+
+rd_status rd_gnuplot_fix_pdf_date(const char *path, const char *date, struct rd_diag *d)
+{
+    struct rd_buf pdf = RD_BUF_INIT;
+    rd_status st = rd_read_file(path, 0, &pdf, d);
+    /* cairo 1.16 writes "/CreationDate (D:YYYYMMDDhhmmssZ)": the same
+     * number of digits in, so every offset of the file stays right. */
+    static const char key[] = "/CreationDate (D:";
+    char *at = st == RD_OK ? memmem(pdf.ptr, pdf.len, key, sizeof key - 1) : NULL;
+    if (at && (size_t)(at - pdf.ptr) + sizeof key - 1 + 14 <= pdf.len) {
+        memcpy(at + sizeof key - 1, date, 14);
+        FILE *f = fopen(path, "wb");
+        if (!f || fwrite(pdf.ptr, 1, pdf.len, f) != pdf.len)
+            st = rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "cannot rewrite a chart PDF: %s",
+                             strerror(errno));
+        if (f && fclose(f) != 0 && st == RD_OK)
+            st = rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "cannot rewrite a chart PDF: %s",
+                             strerror(errno));
+    }
+    rd_buf_release(&pdf);
+    return st;
+}
