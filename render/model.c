@@ -34,15 +34,6 @@
 #define FIXTURE_WARMUPS "warmups"
 #define FIXTURE_ORDER "order"
 
-/* The grouped warnings of issue 15 (level, count, configs): spelled in
- * rundown/analysis_keys.h once the analysis writes them. */
-#ifndef RD_AK_LEVEL
-#define RD_AK_LEVEL "level"
-#endif
-#ifndef RD_AK_COUNT
-#define RD_AK_COUNT "count"
-#endif
-
 /* A number member; NaN when missing, null, not a number or not finite. */
 static double num(const cJSON *obj, const char *key)
 {

@@ -247,13 +247,14 @@ static void view_recommendations(struct vb *v, const struct rd_report *r, struct
 /* ---- warnings ---- */
 
 /* Codes whose warning can change a conclusion: failures, disqualifying
- * errors, session effects, too few runs; the rest are grouped by kind. */
+ * errors, session effects, too few runs; the rest are grouped by kind.
+ * "underpowered" is not among them: the verdict already says how many runs
+ * would settle it. */
 static bool changes_conclusion(const char *code)
 {
     static const char *codes[] = {
         "failed_runs", "load_errors", "session_effect", "few_runs", "no_data",
-        "underpowered", "mixed_envs", "mixed_tools", "duplicate_run", "overflow",
-        "no_recommendation",
+        "mixed_envs", "mixed_tools", "duplicate_run", "overflow", "no_recommendation",
     };
     for (size_t i = 0; code && i < sizeof codes / sizeof codes[0]; i++)
         if (strcmp(code, codes[i]) == 0)
