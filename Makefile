@@ -63,8 +63,8 @@ report: deps-debian all
 	@mkdir -p $(OUT)
 	$(ANALYZE) --published data/published --title "$(REPORT_TITLE)" $(REPORT_SETTINGS) \
 		-o $(OUT)/analysis.json data/raw/*.jsonl
-	$(RENDER) -o $(OUT) $(OUT)/analysis.json
-	@echo "report: $(OUT)/report.md $(OUT)/report.html $(OUT)/report.xlsx ($(OUT)/charts/)"
+	$(RENDER) --formats all,pdf,png -o $(OUT) $(OUT)/analysis.json
+	@echo "report: $(OUT)/report.md $(OUT)/report.html $(OUT)/report.xlsx $(OUT)/report.tex $(OUT)/*.csv ($(OUT)/charts/: SVG, PDF, PNG)"
 
 bench: deps all
 	$(COLLECT) suite --resume -o data/raw data/suites/js-runtimes.json
