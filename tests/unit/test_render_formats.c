@@ -1,10 +1,12 @@
 // links: rd_render
 /*
  * test_render_formats.c - the escapes of the paper formats: LaTeX text
- * (report.tex) and CSV fields (runs.csv, summary.csv, comparisons.csv).
+ * (report.tex) and CSV fields (runs.csv, summary.csv, comparisons.csv);
+ * and the percentiles the latency spectrum reads off metric names.
  * Expected strings by hand from the LaTeX manual's list of special
- * characters and RFC 4180.
+ * characters, RFC 4180 and the names docs/formats.md lists.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "backends.h"
 #include "escape.h"
 
 static const char *latex(const char *s)
@@ -59,11 +62,29 @@ static void test_csv(void **state)
     assert_string_equal(csv("a=b"), "a=b");
 }
 
+static void test_latency_percentiles(void **state)
+{
+    (void)state;
+    assert_true(rd_latency_percentile("latency_p50_ms") == 50);
+    assert_true(rd_latency_percentile("latency_p99_9_ms") == 99.9);
+    assert_true(rd_latency_percentile("latency_p99_999_ms") == 99.999);
+    assert_true(rd_latency_percentile("latency_p97_5_ms") == 97.5);
+    assert_true(rd_latency_percentile("latency_p0_001_ms") == 0.001);
+    assert_true(rd_latency_percentile("latency_max_ms") == 100);
+    /* Not percentiles: the mean, a sd, a typo, a unit that is not ms. */
+    assert_true(isnan(rd_latency_percentile("latency_mean_ms")));
+    assert_true(isnan(rd_latency_percentile("latency_stdev_ms")));
+    assert_true(isnan(rd_latency_percentile("latency_p99__9_ms")));
+    assert_true(isnan(rd_latency_percentile("latency_p99_s")));
+    assert_true(isnan(rd_latency_percentile("latency_p100_ms")));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_latex),
         cmocka_unit_test(test_csv),
+        cmocka_unit_test(test_latency_percentiles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
