@@ -285,6 +285,13 @@ static rd_status index_workload(struct rd_rworkload *w)
         RD_TRY(rd_strmap_slotn(&w->pair_index, (const char *)key, sizeof key, (int64_t)i,
                                &slot, NULL));
     }
+    /* Each verdict's config, now that ids are a map (model.c read the
+     * verdicts before any lookup existed). */
+    for (size_t k = 0; w->rec && k < 1 + w->rec->nkeys; k++) {
+        struct rd_rdecision *dc = k == 0 ? &w->rec->primary : &w->rec->keys[k - 1];
+        for (size_t v = 0; v < dc->nverdicts; v++)
+            dc->verdicts[v].index = rd_workload_find(w, dc->verdicts[v].config);
+    }
     return RD_OK;
 }
 

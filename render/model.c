@@ -230,8 +230,7 @@ static enum rd_decision_kind decision_kind(const char *s)
 }
 
 /* The decision keys shared by the recommendation and each key metric. */
-static rd_status read_decision(struct rd_report *r, const cJSON *j, const struct rd_rworkload *w,
-                               struct rd_rdecision *o)
+static rd_status read_decision(struct rd_report *r, const cJSON *j, struct rd_rdecision *o)
 {
     o->metric = str(j, RD_AK_METRIC);
     const char *better = str(j, RD_AK_BETTER);
@@ -253,7 +252,7 @@ static rd_status read_decision(struct rd_report *r, const cJSON *j, const struct
         if (!cJSON_IsObject(v))
             continue;
         out[o->nverdicts++] = (struct rd_rverdict){
-            .config = str(v, RD_AK_CONFIG), .index = find_config(w, str(v, RD_AK_CONFIG)),
+            .config = str(v, RD_AK_CONFIG), .index = -1,
             .verdict = verdict_kind(str(v, RD_AK_VERDICT)),
             .ratio = num(v, RD_AK_RATIO), .ratio_ci_low = num(v, RD_AK_RATIO_CI_LOW),
             .ratio_ci_high = num(v, RD_AK_RATIO_CI_HIGH), .p_adj = num(v, RD_AK_P_ADJ),
@@ -281,7 +280,7 @@ static rd_status read_recommendation(struct rd_report *r, const cJSON *j, struct
     rec->margin = num(j, RD_AK_MARGIN);
     rec->max_error_rate = num(j, RD_AK_MAX_ERROR_RATE);
     w->rec = rec;
-    RD_TRY(read_decision(r, j, w, &rec->primary));
+    RD_TRY(read_decision(r, j, &rec->primary));
     rec->primary.metric = NULL;
     const cJSON *keys = member(j, RD_AK_KEY_METRICS, true), *k;
     struct rd_rdecision *out;
@@ -289,7 +288,7 @@ static rd_status read_recommendation(struct rd_report *r, const cJSON *j, struct
         return RD_ERR_NOMEM;
     cJSON_ArrayForEach(k, keys)
         if (cJSON_IsObject(k))
-            RD_TRY(read_decision(r, k, w, &out[rec->nkeys++]));
+            RD_TRY(read_decision(r, k, &out[rec->nkeys++]));
     rec->keys = out;
     return read_strings(r, member(j, RD_AK_TIED, true), &rec->tied, &rec->ntied);
 }
@@ -368,7 +367,6 @@ static rd_status read_workload(struct rd_report *r, const cJSON *j, size_t wi,
                                wi, ex);
         }
     }
-    /* After the configs, so each verdict finds its config. */
     RD_TRY(read_recommendation(r, member(j, RD_AK_RECOMMENDATION, false), w));
     const cJSON *base = cJSON_GetArrayItem(member(j, RD_AK_BASELINE, true), 0);
     w->baseline = cJSON_IsString(base) ? find_config(w, base->valuestring) : -1;

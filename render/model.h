@@ -121,7 +121,7 @@ struct rd_rdecision {
     double family, critical_value, df, runs_needed;
     const char *const *candidates;    /* config ids */
     size_t ncandidates;
-    const struct rd_rverdict *verdicts;
+    struct rd_rverdict *verdicts;     /* their 'index' is derived */
     size_t nverdicts;
 };
 
@@ -132,7 +132,7 @@ struct rd_rrecommendation {
     const char *tie_breaker, *guards;          /* metric, "m<=x,..."; may be NULL */
     double margin, max_error_rate;
     struct rd_rdecision primary;               /* decision, family, verdicts, ... */
-    const struct rd_rdecision *keys;           /* key_metrics[], when several */
+    struct rd_rdecision *keys;                 /* key_metrics[], when several */
     size_t nkeys;
 };
 
@@ -157,7 +157,7 @@ struct rd_rworkload {
     struct rd_rconfig *configs;
     size_t nconfigs;
     const struct rd_rtests *tests;           /* NULL when the analysis has none */
-    const struct rd_rrecommendation *rec;    /* NULL when the analysis has none */
+    struct rd_rrecommendation *rec;          /* NULL when the analysis has none */
     const struct rd_rwarning *warnings;      /* one per entry of 'warnings' */
     size_t nwarnings;
     int baseline;           /* the first config of 'baseline', or -1 */

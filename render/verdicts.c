@@ -45,6 +45,10 @@ const char *rd_decision_word(enum rd_decision_kind d)
 
 const struct rd_rverdict *rd_decision_verdict(const struct rd_rdecision *dc, int i)
 {
+    /* The analysis writes one verdict per config in config order, so the
+     * i-th is config i's; a scan only for analyses that do not. */
+    if (dc && i >= 0 && (size_t)i < dc->nverdicts && dc->verdicts[i].index == i)
+        return &dc->verdicts[i];
     for (size_t k = 0; dc && i >= 0 && k < dc->nverdicts; k++)
         if (dc->verdicts[k].index == i)
             return &dc->verdicts[k];
