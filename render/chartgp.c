@@ -6,6 +6,7 @@
  * past 8 configs, the plot area left of the longest label, title and
  * legend above.
  */
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -386,8 +387,13 @@ rd_status rd_gp_range(struct rd_buf *g, const char *axis, const struct rd_span *
     double span = hi - lo;
     if (!(span > 0))
         return rd_buf_addf(g, "set %srange [0:1]\n", axis);
-    return rd_buf_addf(g, "set %srange [%.6g:%.6g]\n", axis, lo < 0 ? lo - 0.04 * span : 0,
-                       hi > 0 ? hi + 0.04 * span : 0);
+    /* Near the end of the doubles the padding would overflow (gnuplot
+     * reads "inf" as an undefined variable): then none. */
+    if (!isfinite(span))
+        span = DBL_MAX;
+    double a = lo < 0 ? lo - 0.04 * span : 0, b = hi > 0 ? hi + 0.04 * span : 0;
+    return rd_buf_addf(g, "set %srange [%.6g:%.6g]\n", axis, isfinite(a) ? a : lo,
+                       isfinite(b) ? b : hi);
 }
 
 /* A horizontal chart's start: a multiplot with its title and legend. */

@@ -213,7 +213,8 @@ rd_status rd_chart_latency(const struct rd_report *r, const struct rd_rworkload 
                              sp.n ? sp.x[0] / 1.3 : 1, sp.n ? sp.x[sp.n - 1] * 1.3 : 10,
                              last ? tics.ptr : blank.ptr);
         if (st == RD_OK && logy)
-            st = rd_buf_addf(g, "set logscale y\nset yrange [%.6g:%.6g]\n", ymin / 1.5, ymax * 1.5);
+            st = rd_buf_addf(g, "set logscale y\nset yrange [%.6g:%.6g]\n", ymin / 1.5,
+                             isfinite(ymax * 1.5) ? ymax * 1.5 : ymax);
         else if (st == RD_OK) {
             st = rd_buf_addstr(g, "unset logscale y\n");
             if (st == RD_OK) st = rd_gp_range(g, "y", &all);

@@ -120,7 +120,7 @@ rd_status rd_chart_means(const struct rd_report *r, const struct rd_rworkload *w
     if (st == RD_OK) st = rd_gp_begin(g, r, w, &l, c->title, extra, nextra);
     for (size_t p = 0; p < l.npanels && st == RD_OK; p++) {
         st = rd_gp_panel_start(g, &l, p, xl.ptr, &sp);
-        if (st == RD_OK && isfinite(best) && isfinite(margin))
+        if (st == RD_OK && isfinite(best * (1 - margin)) && isfinite(best * (1 + margin)))
             st = rd_buf_addf(g, "set object 1 rect from %.17g, graph 0 to %.17g, graph 1 "
                                 "behind fc rgb '#e4e4e4' fs solid 1.0 noborder\n",
                              best * (1 - margin), best * (1 + margin));
