@@ -327,10 +327,17 @@ struct error_scan {
 static const char *log_error(struct error_scan *sc, const char *store, const char *log,
                              const char *key)
 {
-    FILE *f = fopen(log, "r");
-    /* Logs are recorded relative to where collect ran: try under the
-     * store's folder too (data/raw/logs/... next to data/raw/x.jsonl). */
+    /* Logs are recorded relative to the store (older stores: to where
+     * collect ran, data/raw/logs/... beside data/raw/x.jsonl). */
     const char *slash = strrchr(store, '/'), *at = strstr(log, "logs/");
+    FILE *f = NULL;
+    if (slash && log[0] != '/') {
+        rd_buf_reset(&sc->line);
+        if (rd_buf_addf(&sc->line, "%.*s/%s", (int)(slash - store), store, log) == RD_OK)
+            f = fopen(sc->line.ptr, "r");
+    }
+    if (!f)
+        f = fopen(log, "r");
     if (!f && slash && at) {
         rd_buf_reset(&sc->line);
         if (rd_buf_addf(&sc->line, "%.*s/%s", (int)(slash - store), store, at) == RD_OK)
