@@ -4,9 +4,9 @@
  *
  * The script is written to be re-run by a user (cd charts && gnuplot
  * report.gp): all chart files are named in it relative to its folder. The
- * render runs it with rd_suffix set to the stage's temporary suffix, so
- * gnuplot reads the staged data and writes staged images, and the commit
- * renames everything together.
+ * render runs it in the staging folder's charts/ (stage.h), so gnuplot
+ * reads the staged data and writes staged images, and the commit moves the
+ * whole folder into place with the rest of the report.
  *
  * Safety: gnuplot runs `commands` in backquotes anywhere on a command line,
  * even inside double quotes, and expands @macros outside quotes. Every
@@ -32,6 +32,7 @@
 
 #include "escape.h"
 #include "rundown/array.h"
+#include "rundown/fsutil.h"
 #include "rundown/metrics.h"
 
 extern char **environ;
@@ -371,10 +372,10 @@ static rd_status gp_yrange(struct rd_buf *g, const struct span *sp)
     return rd_buf_addf(g, "set yrange %s\n", range);
 }
 
-/* The file reference: 'stem.ext'.rd_suffix */
+/* The file reference: 'stem.ext' */
 static rd_status gp_file(struct rd_buf *g, const char *stem, const char *ext)
 {
-    return rd_buf_addf(g, "'%s.%s'.rd_suffix", stem, ext);
+    return rd_buf_addf(g, "'%s.%s'", stem, ext);
 }
 
 static rd_status chart_means(const struct rd_report *r, const struct rd_rworkload *w,
@@ -681,7 +682,7 @@ static rd_status chart_scaling(const struct rd_report *r, const struct rd_rworkl
 
 /* Runs gnuplot in 'dir' over 'script'; its stderr goes into the diag. */
 static rd_status run_gnuplot(const char *gnuplot, const char *dir, const char *script,
-                             const char *suffix, struct rd_diag *d)
+                             struct rd_diag *d)
 {
     int pipefd[2];
     if (pipe2(pipefd, O_CLOEXEC) != 0)
@@ -692,8 +693,6 @@ static rd_status run_gnuplot(const char *gnuplot, const char *dir, const char *s
     posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
     posix_spawn_file_actions_addchdir_np(&fa, dir);
-    char setvar[96];
-    snprintf(setvar, sizeof setvar, "rd_suffix='%s'", suffix);
     /* gnuplot starts in the charts folder, so a relative path to the
      * binary ("./gnuplot") must be made absolute first. */
     const char *shown = gnuplot;
@@ -704,9 +703,28 @@ static rd_status run_gnuplot(const char *gnuplot, const char *dir, const char *s
             gnuplot = abs;
     }
     /* -d: no ~/.gnuplot, so a user's settings cannot change the charts. */
-    char *argv[] = { (char *)gnuplot, "-d", "-e", setvar, (char *)script, NULL };
+    char *argv[] = { (char *)gnuplot, "-d", (char *)script, NULL };
+    /* gnuplot is registered as the child a signal kills before the
+     * staging folder goes; signals wait until it is, and gnuplot itself
+     * starts with none blocked. */
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    sigset_t none, dfl, saved;
+    sigemptyset(&none);
+    posix_spawnattr_setsigmask(&attr, &none);
+    /* A file-size limit must end gnuplot rather than leave it writing a
+     * truncated SVG it thinks is whole. */
+    sigemptyset(&dfl);
+    sigaddset(&dfl, SIGXFSZ);
+    posix_spawnattr_setsigdefault(&attr, &dfl);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
     pid_t pid;
-    int rc = posix_spawnp(&pid, gnuplot, &fa, NULL, argv, environ);
+    rd_signals_hold(&saved);
+    int rc = posix_spawnp(&pid, gnuplot, &fa, &attr, argv, environ);
+    if (rc == 0)
+        rd_cleanup_child(pid);
+    rd_signals_release(&saved);
+    posix_spawnattr_destroy(&attr);
     posix_spawn_file_actions_destroy(&fa);
     close(pipefd[1]);
     if (rc != 0) {
@@ -752,9 +770,12 @@ static rd_status run_gnuplot(const char *gnuplot, const char *dir, const char *s
     close(pipefd[0]);
     int status;
     while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR)
+        if (errno != EINTR) {
+            rd_cleanup_child(0);
             return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "waiting for gnuplot: %s", strerror(errno));
+        }
     }
+    rd_cleanup_child(0);
     if (timed_out)
         return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "gnuplot did not finish within %d s",
                            GNUPLOT_TIMEOUT_MS / 1000);
@@ -778,9 +799,7 @@ rd_status rd_render_charts(const struct rd_report *r, const struct rd_chart_plan
 {
     struct rd_buf g = RD_BUF_INIT, dat = RD_BUF_INIT, rel = RD_BUF_INIT;
     rd_status st = rd_buf_addstr(&g,
-        "# rundown charts. Re-run from this folder: gnuplot report.gp\n"
-        "# (rundown-render sets rd_suffix so the files are staged first).\n"
-        "if (!exists(\"rd_suffix\")) rd_suffix = ''\n");
+        "# rundown charts. Re-run from this folder: gnuplot report.gp\n");
     /* PNG is opt-in: a pngcairo image costs about 25 times the CPU of an
      * SVG, and the Markdown and HTML reports both use the SVGs. */
     if (st == RD_OK && png)
@@ -803,7 +822,7 @@ rd_status rd_render_charts(const struct rd_report *r, const struct rd_chart_plan
             st = rd_buf_addf(&rel, "charts/%s.dat", c->stem);
         }
         if (st == RD_OK)
-            st = rd_stage_write(s, rel.ptr, s->suffix, dat.ptr, dat.len, d);
+            st = rd_stage_write(s, rel.ptr, dat.ptr, dat.len, d);
         /* SVG for both reports; the same drawing again as PNG on request
          * (for viewers without SVG). */
         if (st == RD_OK) st = rd_buf_addstr(&g, "\n");
@@ -823,7 +842,7 @@ rd_status rd_render_charts(const struct rd_report *r, const struct rd_chart_plan
         rd_buf_release(&body);
     }
     if (st == RD_OK)
-        st = rd_stage_write(s, "charts/report.gp", s->suffix, g.ptr, g.len, d);
+        st = rd_stage_write(s, "charts/report.gp", g.ptr, g.len, d);
     const char *exts[] = { "svg", "png" };
     size_t nexts = png ? 2 : 1;
     if (st == RD_OK && run && p->n > 0) {
@@ -833,16 +852,14 @@ rd_status rd_render_charts(const struct rd_report *r, const struct rd_chart_plan
                 rd_buf_reset(&rel);
                 st = rd_buf_addf(&rel, "charts/%s.%s", p->items[i].stem, exts[e]);
                 if (st == RD_OK)
-                    st = rd_stage_reserve(s, rel.ptr, s->suffix, &tmp);
+                    st = rd_stage_reserve(s, rel.ptr, &tmp, d);
             }
         }
         rd_buf_reset(&rel);
         if (st == RD_OK)
-            st = rd_buf_addf(&rel, "%s/charts", s->dir);
+            st = rd_buf_addf(&rel, "%s/charts", s->path);
         if (st == RD_OK)
-            st = run_gnuplot(gnuplot ? gnuplot : "gnuplot", rel.ptr,
-                             strrchr(rd_stage_tmp(s, "charts/report.gp"), '/') + 1,
-                             s->suffix, d);
+            st = run_gnuplot(gnuplot ? gnuplot : "gnuplot", rel.ptr, "report.gp", d);
         /* Every image the script promises must exist before the commit. */
         for (size_t i = 0; i < p->n && st == RD_OK; i++) {
             for (size_t e = 0; e < nexts && st == RD_OK; e++) {

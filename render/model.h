@@ -197,8 +197,18 @@ struct rd_report {
 rd_status rd_report_parse(struct rd_report *r, const char *text, size_t len,
                           const char *shown, const char *path, struct rd_diag *d);
 
-/** Reads 'path' ("-" = stdin), then rd_report_parse. */
-rd_status rd_report_load(struct rd_report *r, const char *path, struct rd_diag *d);
+/** The default cap on an analysis's size (rundown-render --max-input). */
+#define RD_RENDER_MAX_INPUT ((size_t)1 << 30)
+
+/**
+ * Reads 'path' ("-" = stdin), then rd_report_parse. The path must name a
+ * regular file (a FIFO or /dev/zero is refused at once) of at most
+ * 'max_input' bytes, checked before reading; standard input is read up to
+ * the cap, and refused at its first NUL byte (JSON holds none). Too big or
+ * not a regular file is RD_ERR_IO, with a message naming --max-input.
+ */
+rd_status rd_report_load(struct rd_report *r, const char *path, size_t max_input,
+                         struct rd_diag *d);
 
 /** Frees the document and everything derived; r is left zeroed. */
 void rd_report_release(struct rd_report *r);
