@@ -24,6 +24,12 @@ enum rd_chart_kind {
  *  many, chosen by mean, and the chart's title says so. */
 #define RD_CHART_MAX_CONFIGS 50
 
+/** The most rows a table of report.md (and so report.html) lists per
+ *  workload: the configs of rd_workload_select, the pairs between them,
+ *  the warnings; a note says how many more the workbook holds. 10^5 rows
+ *  make a Markdown file nobody reads and an HTML page browsers choke on. */
+#define RD_TABLE_MAX_ROWS 200
+
 struct rd_chart {
     size_t workload;
     enum rd_chart_kind kind;

@@ -295,6 +295,19 @@ const char *rd_runtime_colour(const struct rd_report *r, int runtime);
  *  there are at least two distinct values (a scaling chart makes sense). */
 bool rd_label_numeric(const struct rd_rworkload *w, const char *key);
 
+/**
+ * The configs a chart or table of w shows when it shows at most 'max':
+ * every config while there are no more than that, else the recommended
+ * one, the best one, then the best means (the lowest without a direction;
+ * undefined means last), in the analysis's order. *idx (malloc'd, the
+ * caller frees) receives their indexes, *n their number.
+ */
+rd_status rd_workload_select(const struct rd_rworkload *w, size_t max, size_t **idx,
+                             size_t *n);
+
+/** How rd_workload_select picked, for a caption: "the best by mean". */
+const char *rd_selection_rule(const struct rd_rworkload *w);
+
 /* ---- runs.c: the raw runs behind the analysis ---- */
 
 /** A run's status in its store (rundown.run/1). */

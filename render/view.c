@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "numfmt.h"
@@ -295,8 +296,31 @@ static void fmt_stat(struct vb *v, struct rd_tval *row, const char *key, double 
     take(v, row, key);
 }
 
+/* The configs the tables of a workload list (all, or RD_TABLE_MAX_ROWS of
+ * them); 'on' marks them, for the pairs. */
+struct shown {
+    size_t *idx;
+    size_t n;
+    bool *on;
+};
+
+/* "Showing 200 of 100,000 configs (...); report.xlsx lists every one." */
+static void view_more(struct vb *v, struct rd_tval *parent, const char *key, size_t shown,
+                      size_t all, const char *what, const char *rule)
+{
+    if (shown >= all)
+        return;
+    chk(v, rd_buf_addstr(&v->b, "Showing "));
+    chk(v, fmt_count(&v->b, (double)shown, 15));
+    chk(v, rd_buf_addstr(&v->b, " of "));
+    chk(v, fmt_count(&v->b, (double)all, 15));
+    chk(v, rd_buf_addf(&v->b, " %s%s%s%s; report.xlsx lists every one.", what,
+                       rule ? " (" : "", rule ? rule : "", rule ? ")" : ""));
+    take(v, parent, key);
+}
+
 static void view_stats(struct vb *v, const struct rd_report *r, const struct rd_rworkload *w,
-                       struct rd_tval *wv)
+                       const struct shown *sh, struct rd_tval *wv)
 {
     struct rd_metric_def def;
     const char *unit = unit_of(w->metric, &def);
@@ -310,8 +334,8 @@ static void view_stats(struct vb *v, const struct rd_report *r, const struct rd_
     if (w->nkeys == 0)
         str(v, keys, NULL, "config");
     bool has_rss = false;
-    for (size_t i = 0; i < w->nconfigs; i++)
-        if (isfinite(rd_config_rss_mib(&w->configs[i])))
+    for (size_t k = 0; k < sh->n; k++)
+        if (isfinite(rd_config_rss_mib(&w->configs[sh->idx[k]])))
             has_rss = true;
     flag(v, wv, "has_rss", has_rss);
     int ref = w->baseline >= 0 ? w->baseline : w->best;
@@ -319,7 +343,8 @@ static void view_stats(struct vb *v, const struct rd_report *r, const struct rd_
     chk(v, rd_buf_addf(&v->b, "%g %% CI", isfinite(r->confidence) ? r->confidence * 100 : 95));
     take(v, wv, "ci_header");
     struct rd_tval *rows = arr(v, wv, "rows");
-    for (size_t i = 0; i < w->nconfigs; i++) {
+    for (size_t at = 0; at < sh->n; at++) {
+        size_t i = sh->idx[at];
         const struct rd_rconfig *c = &w->configs[i];
         const struct rd_rstats *s = rd_primary(c);
         struct rd_tval *row = obj(v, rows, NULL);
@@ -357,12 +382,13 @@ static void view_stats(struct vb *v, const struct rd_report *r, const struct rd_
     }
     /* A failed-runs column only when some run failed: then it matters. */
     bool has_failed = false;
-    for (size_t i = 0; i < w->nconfigs; i++) {
-        double f = w->configs[i].failed_runs;
+    for (size_t k = 0; k < sh->n; k++) {
+        double f = w->configs[sh->idx[k]].failed_runs;
         if (isfinite(f) && f > 0)
             has_failed = true;
     }
     flag(v, wv, "has_failed", has_failed);
+    view_more(v, wv, "more", sh->n, w->nconfigs, "configs", rd_selection_rule(w));
 }
 
 /* The metrics worth a column next to the primary one: the registry's
@@ -378,7 +404,8 @@ static bool metric_all_zero(const struct rd_rworkload *w, const char *name)
     return true;
 }
 
-static void view_other(struct vb *v, const struct rd_rworkload *w, struct rd_tval *wv)
+static void view_other(struct vb *v, const struct rd_rworkload *w, const struct shown *sh,
+                       struct rd_tval *wv)
 {
     static const char *headline[] = {
         "wall_ms", "user_ms", "sys_ms", "max_rss_kib", "rps", "latency_mean_ms",
@@ -435,7 +462,8 @@ static void view_other(struct vb *v, const struct rd_rworkload *w, struct rd_tva
         take(v, headers, NULL);
     }
     struct rd_tval *rows = arr(v, other, "rows");
-    for (size_t i = 0; i < w->nconfigs; i++) {
+    for (size_t at = 0; at < sh->n; at++) {
+        size_t i = sh->idx[at];
         struct rd_tval *row = obj(v, rows, NULL);
         str(v, row, "name", w->configs[i].name);
         struct rd_tval *vals = arr(v, row, "values");
@@ -486,7 +514,7 @@ static void with_interval(struct vb *v, double x, double lo, double hi)
 }
 
 static void view_tests(struct vb *v, const struct rd_report *r, const struct rd_rworkload *w,
-                       struct rd_tval *wv)
+                       const struct shown *sh, struct rd_tval *wv)
 {
     const struct rd_rtests *t = w->tests;
     if (!t)
@@ -505,8 +533,16 @@ static void view_tests(struct vb *v, const struct rd_report *r, const struct rd_
     chk(v, rd_buf_addf(&v->b, "%g %%", isfinite(r->confidence) ? r->confidence * 100 : 95));
     take(v, pv, "conf");
     struct rd_tval *rows = arr(v, pv, "rows");
+    size_t listed = 0;
     for (size_t i = 0; i < t->npairs; i++) {
         const struct rd_rpair *p = &t->pairs[i];
+        /* Past the cap, the pairs of configs the stats table lists. */
+        if (sh->on) {
+            int a = rd_workload_find(w, p->a), b = rd_workload_find(w, p->b);
+            if (listed == RD_TABLE_MAX_ROWS || a < 0 || b < 0 || !sh->on[a] || !sh->on[b])
+                continue;
+        }
+        listed++;
         struct rd_tval *row = obj(v, rows, NULL);
         str(v, row, "a", rd_workload_config_name(w, p->a));
         str(v, row, "b", rd_workload_config_name(w, p->b));
@@ -532,6 +568,7 @@ static void view_tests(struct vb *v, const struct rd_report *r, const struct rd_
         fmt_stat(v, row, "g", p->hedges_g, 3);
         fmt_stat(v, row, "ps", p->prob_superiority, 2);
     }
+    view_more(v, pv, "more", listed, t->npairs, "pairs", "those between the configs above");
 }
 
 static void view_rec(struct vb *v, const struct rd_rworkload *w, struct rd_tval *wv)
@@ -549,7 +586,9 @@ static void view_warnings(struct vb *v, const struct rd_rworkload *w, struct rd_
     if (w->nwarnings == 0)
         return;
     struct rd_tval *items = arr(v, wv, "warnings");
-    for (size_t i = 0; i < w->nwarnings; i++) {
+    size_t listed = w->nwarnings < RD_TABLE_MAX_ROWS ? w->nwarnings : RD_TABLE_MAX_ROWS;
+    view_more(v, wv, "more_warnings", listed, w->nwarnings, "warnings", "the first");
+    for (size_t i = 0; i < listed; i++) {
         const struct rd_rwarning *x = &w->warnings[i];
         struct rd_tval *it = obj(v, items, NULL);
         str(v, it, "code", x->code ? x->code : "warning");
@@ -681,12 +720,23 @@ rd_status rd_md_view(const struct rd_report *r, const struct rd_chart_plan *p, s
         chk(&v, rd_buf_addf(&v.b, "%zu config%s", w->nconfigs, w->nconfigs == 1 ? "" : "s"));
         take(&v, wv, "nconfigs");
         flag(&v, wv, "has_configs", w->nconfigs > 0);
-        view_stats(&v, r, w, wv);
-        view_other(&v, w, wv);
+        struct shown sh = { NULL, 0, NULL };
+        if (rd_workload_select(w, RD_TABLE_MAX_ROWS, &sh.idx, &sh.n) != RD_OK) {
+            v.oom = true;
+            break;
+        }
+        if (sh.n < w->nconfigs && !(sh.on = calloc(w->nconfigs, sizeof *sh.on)))
+            v.oom = true;
+        for (size_t k = 0; sh.on && k < sh.n; k++)
+            sh.on[sh.idx[k]] = true;
+        view_stats(&v, r, w, &sh, wv);
+        view_other(&v, w, &sh, wv);
         view_charts(&v, p, wi, wv);
-        view_tests(&v, r, w, wv);
+        view_tests(&v, r, w, &sh, wv);
         view_rec(&v, w, wv);
         view_warnings(&v, w, wv);
+        free(sh.idx);
+        free(sh.on);
     }
     view_replication(&v, r, root);
     rd_buf_release(&v.b);
