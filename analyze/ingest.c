@@ -20,6 +20,7 @@
 #include "rundown/analysis_keys.h"
 #include "rundown/array.h"
 #include "rundown/contract.h"
+#include "rundown/fsutil.h"
 #include "rundown/json.h"
 #include "rundown/store.h"
 
@@ -340,10 +341,13 @@ static rd_status load_env(struct rd_analysis *a, struct envref *e, struct rd_buf
     if (!path)
         return RD_ERR_NOMEM;
     snprintf(path, n, "%s/%s.json", e->dir, e->id);
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    /* stat, not a trial open: opening a FIFO would wait for a writer. */
+    struct stat sb;
+    if (stat(path, &sb) != 0 || (S_ISREG(sb.st_mode) && access(path, R_OK) != 0))
         return RD_OK; /* no environment was captured: the id alone is written */
-    fclose(f);
+    if (!S_ISREG(sb.st_mode))
+        return rd_diag_set(d, RD_ERR_IO, path, 0, 0, "expected a regular file, got %s",
+                           rd_file_kind(sb.st_mode));
     cJSON *env = NULL;
     RD_TRY(rd_json_parse_file(path, &env, d));
     if (!cJSON_IsObject(env)) {

@@ -460,6 +460,9 @@ static int compare_main(const struct args *g)
 int main(int argc, char **argv)
 {
     rd_cli_init("rundown-analyze");
+    /* Before any thread starts: the -o temporary goes on SIGINT, SIGTERM
+     * and SIGHUP (fsutil.h). */
+    rd_cleanup_on_signals(false, rd_cli_name());
     rd_stats_init();
     struct args g = {.stores = calloc((size_t)argc, sizeof *g.stores),
                      .settings = calloc((size_t)argc, sizeof *g.settings)};

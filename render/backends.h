@@ -24,6 +24,12 @@ enum rd_chart_kind {
  *  many, chosen by mean, and the chart's title says so. */
 #define RD_CHART_MAX_CONFIGS 50
 
+/** The most rows a table of report.md (and so report.html) lists per
+ *  workload: the configs of rd_workload_select, the pairs between them,
+ *  the warnings; a note says how many more the workbook holds. 10^5 rows
+ *  make a Markdown file nobody reads and an HTML page browsers choke on. */
+#define RD_TABLE_MAX_ROWS 200
+
 struct rd_chart {
     size_t workload;
     enum rd_chart_kind kind;
@@ -52,12 +58,11 @@ double rd_latency_percentile(const char *metric);
 /** Decides which charts the report has; same input, same plan. */
 rd_status rd_chart_plan_make(const struct rd_report *r, struct rd_chart_plan *p);
 /**
- * Runs gnuplot in 'dir' over 'script' with rd_suffix set to 'suffix'
- * (gnuplot.c); its stderr goes into the diag, and it is killed after two
- * minutes.
+ * Runs gnuplot in 'dir' over 'script' (gnuplot.c); its stderr goes into the
+ * diag, and it is killed after two minutes or by the signal cleanup.
  */
 rd_status rd_gnuplot_run(const char *gnuplot, const char *dir, const char *script,
-                         const char *suffix, struct rd_diag *d);
+                         struct rd_diag *d);
 
 /** Sets the CreationDate of the PDF at 'path' (written by cairo, which puts
  *  the clock there) to 'date' ("YYYYMMDDhhmmss"), in place. */

@@ -102,10 +102,10 @@ rd_status rd_gp_yrange(struct rd_buf *g, const struct rd_span *sp)
     return rd_buf_addf(g, "set yrange %s\n", range);
 }
 
-/* The file reference: 'stem.ext'.rd_suffix */
+/* The file reference: 'stem.ext' */
 rd_status rd_gp_file(struct rd_buf *g, const char *stem, const char *ext)
 {
-    return rd_buf_addf(g, "'%s.%s'.rd_suffix", stem, ext);
+    return rd_buf_addf(g, "'%s.%s'", stem, ext);
 }
 
 static int cmp_double(const void *a, const void *b)

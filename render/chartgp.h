@@ -92,7 +92,7 @@ void rd_gp_span_add_stats(struct rd_span *sp, const struct rd_rstats *s);
  * with no value inside it makes gnuplot stop ("empty y range"). */
 rd_status rd_gp_yrange(struct rd_buf *g, const struct rd_span *sp);
 
-/* The file reference: 'stem.ext'.rd_suffix */
+/* The file reference: 'stem.ext' */
 rd_status rd_gp_file(struct rd_buf *g, const char *stem, const char *ext);
 
 /* The per-run values of c: in run order as the analysis holds them, or a

@@ -125,72 +125,14 @@ static rd_status plan_add(struct rd_chart_plan *p, size_t *cap, size_t wi,
     return RD_OK;
 }
 
-/* A config's place in the order the charts pick from: defined means
- * before undefined ones, the better mean first (the lower without a
- * direction), then the analysis's order. */
-struct ranked {
-    double key;
-    size_t i;
-};
-
-static int cmp_ranked(const void *x, const void *y)
-{
-    const struct ranked *a = x, *b = y;
-    if (a->key != b->key)
-        return a->key < b->key ? -1 : 1;
-    return (a->i > b->i) - (a->i < b->i);
-}
-
-static int cmp_size(const void *x, const void *y)
-{
-    size_t a = *(const size_t *)x, b = *(const size_t *)y;
-    return (a > b) - (a < b);
-}
-
-/* Every config of w, or past RD_CHART_MAX_CONFIGS the recommended one,
- * the best one and then the best means: a chart of 10^5 bars shows
- * nothing and makes an SVG no browser opens. */
+/* Every config of w, or past RD_CHART_MAX_CONFIGS the ones model.h's
+ * rd_workload_select picks: a chart of 10^5 bars shows nothing and makes
+ * an SVG no browser opens. */
 static rd_status select_configs(const struct rd_rworkload *w, struct selection *sel)
 {
-    sel->n = 0;
     sel->of = w->nconfigs;
-    sel->rule = w->better == RD_BETTER_NONE ? "the lowest means" : "the best by mean";
-    sel->idx = malloc((w->nconfigs ? w->nconfigs : 1) * sizeof *sel->idx);
-    if (!sel->idx)
-        return RD_ERR_NOMEM;
-    if (w->nconfigs <= RD_CHART_MAX_CONFIGS) {
-        for (size_t i = 0; i < w->nconfigs; i++)
-            sel->idx[sel->n++] = i;
-        return RD_OK;
-    }
-    struct ranked *rk = malloc(w->nconfigs * sizeof *rk);
-    bool *taken = calloc(w->nconfigs, sizeof *taken);
-    if (!rk || !taken) {
-        free(rk);
-        free(taken);
-        return RD_ERR_NOMEM;
-    }
-    for (size_t i = 0; i < w->nconfigs; i++) {
-        double m = rd_primary(&w->configs[i])->mean;
-        rk[i].key = !isfinite(m) ? INFINITY : w->better == RD_BETTER_HIGHER ? -m : m;
-        rk[i].i = i;
-    }
-    qsort(rk, w->nconfigs, sizeof *rk, cmp_ranked);
-    int first[] = { w->recommended, w->best };
-    for (size_t k = 0; k < 2; k++)
-        if (first[k] >= 0 && !taken[first[k]]) {
-            taken[first[k]] = true;
-            sel->idx[sel->n++] = (size_t)first[k];
-        }
-    for (size_t k = 0; k < w->nconfigs && sel->n < RD_CHART_MAX_CONFIGS; k++)
-        if (!taken[rk[k].i]) {
-            taken[rk[k].i] = true;
-            sel->idx[sel->n++] = rk[k].i;
-        }
-    qsort(sel->idx, sel->n, sizeof *sel->idx, cmp_size);
-    free(rk);
-    free(taken);
-    return RD_OK;
+    sel->rule = rd_selection_rule(w);
+    return rd_workload_select(w, RD_CHART_MAX_CONFIGS, &sel->idx, &sel->n);
 }
 
 rd_status rd_chart_plan_make(const struct rd_report *r, struct rd_chart_plan *p)

@@ -18,9 +18,9 @@
  *
  * The script is written to be re-run by a user (cd charts && gnuplot
  * report.gp): all chart files are named in it relative to its folder. The
- * render runs it with rd_suffix set to the stage's temporary suffix, so
- * gnuplot reads the staged data and writes staged images, and the commit
- * renames everything together.
+ * render runs it in the staging folder's charts/ (stage.h), so gnuplot
+ * reads the staged data and writes staged images, and the commit moves the
+ * whole folder into place with the rest of the report.
  *
  * Safety: gnuplot runs `commands` in backquotes anywhere on a command line,
  * even inside double quotes, and expands @macros outside quotes. Every
@@ -289,8 +289,6 @@ rd_status rd_render_charts(const struct rd_report *r, const struct rd_chart_plan
     struct rd_buf g = RD_BUF_INIT, dat = RD_BUF_INIT, rel = RD_BUF_INIT;
     rd_status st = rd_buf_addstr(&g,
         "# rundown charts. Re-run from this folder: gnuplot report.gp\n"
-        "# (rundown-render sets rd_suffix so the files are staged first).\n"
-        "if (!exists(\"rd_suffix\")) rd_suffix = ''\n"
         "set encoding utf8\n");
     /* PDF and PNG are opt-in: a cairo image costs about 25 times the CPU
      * of an SVG, and the Markdown and HTML reports both use the SVGs. */
@@ -314,7 +312,7 @@ rd_status rd_render_charts(const struct rd_report *r, const struct rd_chart_plan
             st = rd_buf_addf(&rel, "charts/%s.dat", c->stem);
         }
         if (st == RD_OK)
-            st = rd_stage_write(s, rel.ptr, s->suffix, dat.ptr, dat.len, d);
+            st = rd_stage_write(s, rel.ptr, dat.ptr, dat.len, d);
         if (st == RD_OK) st = rd_buf_addstr(&g, "\n");
         if (st == RD_OK) st = rd_gp_comment(&g, "# ", c->title);
         for (size_t t = 0; t < 3 && st == RD_OK; t++) {
@@ -330,7 +328,7 @@ rd_status rd_render_charts(const struct rd_report *r, const struct rd_chart_plan
         rd_buf_release(&body);
     }
     if (st == RD_OK)
-        st = rd_stage_write(s, "charts/report.gp", s->suffix, g.ptr, g.len, d);
+        st = rd_stage_write(s, "charts/report.gp", g.ptr, g.len, d);
     if (st == RD_OK && run && p->n > 0) {
         for (size_t i = 0; i < p->n && st == RD_OK; i++) {
             for (size_t e = 0; e < 3 && st == RD_OK; e++) {
@@ -340,16 +338,14 @@ rd_status rd_render_charts(const struct rd_report *r, const struct rd_chart_plan
                 rd_buf_reset(&rel);
                 st = rd_buf_addf(&rel, "charts/%s.%s", p->items[i].stem, exts[e]);
                 if (st == RD_OK)
-                    st = rd_stage_reserve(s, rel.ptr, s->suffix, &tmp);
+                    st = rd_stage_reserve(s, rel.ptr, &tmp, d);
             }
         }
         rd_buf_reset(&rel);
         if (st == RD_OK)
-            st = rd_buf_addf(&rel, "%s/charts", s->dir);
+            st = rd_buf_addf(&rel, "%s/charts", s->path);
         if (st == RD_OK)
-            st = rd_gnuplot_run(gnuplot ? gnuplot : "gnuplot", rel.ptr,
-                                strrchr(rd_stage_tmp(s, "charts/report.gp"), '/') + 1,
-                                s->suffix, d);
+            st = rd_gnuplot_run(gnuplot ? gnuplot : "gnuplot", rel.ptr, "report.gp", d);
         char date[15];
         pdf_date(r, date);
         /* Every image the script promises must exist before the commit. */

@@ -255,13 +255,13 @@ rd_status rd_render_csv(const struct rd_report *r, struct rd_stage *s, struct rd
     struct keys k;
     rd_status st = report_keys(r, &a, &k);
     if (st == RD_OK) st = runs_csv(r, &b);
-    if (st == RD_OK) st = rd_stage_write(s, "runs.csv", NULL, b.ptr, b.len, d);
+    if (st == RD_OK) st = rd_stage_write(s, "runs.csv", b.ptr, b.len, d);
     rd_buf_reset(&b);
     if (st == RD_OK) st = summary_csv(r, &k, &b);
-    if (st == RD_OK) st = rd_stage_write(s, "summary.csv", NULL, b.ptr, b.len, d);
+    if (st == RD_OK) st = rd_stage_write(s, "summary.csv", b.ptr, b.len, d);
     rd_buf_reset(&b);
     if (st == RD_OK) st = comparisons_csv(r, &k, &b);
-    if (st == RD_OK) st = rd_stage_write(s, "comparisons.csv", NULL, b.ptr, b.len, d);
+    if (st == RD_OK) st = rd_stage_write(s, "comparisons.csv", b.ptr, b.len, d);
     rd_buf_release(&b);
     rd_arena_release(&a);
     return st;

@@ -428,3 +428,77 @@ rd_status rd_report_derive(struct rd_report *r)
     r->total_runs = count_runs(r);
     return st;
 }
+
+/* ---- picking configs for a chart or a table that shows fewer ---- */
+
+/* A config's place in the order the picks follow: defined means before
+ * undefined ones, the better mean first (the lower without a direction),
+ * then the analysis's order. */
+struct ranked {
+    double key;
+    size_t i;
+};
+
+static int cmp_ranked(const void *x, const void *y)
+{
+    const struct ranked *a = x, *b = y;
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+static int cmp_size(const void *x, const void *y)
+{
+    size_t a = *(const size_t *)x, b = *(const size_t *)y;
+    return (a > b) - (a < b);
+}
+
+const char *rd_selection_rule(const struct rd_rworkload *w)
+{
+    return w->better == RD_BETTER_NONE ? "the lowest means" : "the best by mean";
+}
+
+rd_status rd_workload_select(const struct rd_rworkload *w, size_t max, size_t **idx,
+                             size_t *n)
+{
+    *n = 0;
+    *idx = malloc((w->nconfigs ? w->nconfigs : 1) * sizeof **idx);
+    if (!*idx)
+        return RD_ERR_NOMEM;
+    size_t *out = *idx;
+    if (w->nconfigs <= max) {
+        for (size_t i = 0; i < w->nconfigs; i++)
+            out[(*n)++] = i;
+        return RD_OK;
+    }
+    struct ranked *rk = malloc(w->nconfigs * sizeof *rk);
+    bool *taken = calloc(w->nconfigs, sizeof *taken);
+    if (!rk || !taken) {
+        free(rk);
+        free(taken);
+        free(*idx);
+        *idx = NULL;
+        return RD_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < w->nconfigs; i++) {
+        double m = rd_primary(&w->configs[i])->mean;
+        rk[i].key = !isfinite(m) ? INFINITY : w->better == RD_BETTER_HIGHER ? -m : m;
+        rk[i].i = i;
+    }
+    qsort(rk, w->nconfigs, sizeof *rk, cmp_ranked);
+    int first[] = { w->recommended, w->best };
+    for (size_t k = 0; k < 2 && *n < max; k++)
+        if (first[k] >= 0 && !taken[first[k]]) {
+            taken[first[k]] = true;
+            out[(*n)++] = (size_t)first[k];
+        }
+    for (size_t k = 0; k < w->nconfigs && *n < max; k++)
+        if (!taken[rk[k].i]) {
+            taken[rk[k].i] = true;
+            out[(*n)++] = rk[k].i;
+        }
+    qsort(out, *n, sizeof *out, cmp_size);
+    free(rk);
+    free(taken);
+    return RD_OK;
+}

@@ -25,7 +25,7 @@ extern char **environ;
 #define GNUPLOT_TIMEOUT_MS 120000
 
 rd_status rd_gnuplot_run(const char *gnuplot, const char *dir, const char *script,
-                         const char *suffix, struct rd_diag *d)
+                         struct rd_diag *d)
 {
     int pipefd[2];
     if (pipe2(pipefd, O_CLOEXEC) != 0)
@@ -36,8 +36,6 @@ rd_status rd_gnuplot_run(const char *gnuplot, const char *dir, const char *scrip
     posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
     posix_spawn_file_actions_addchdir_np(&fa, dir);
-    char setvar[96];
-    snprintf(setvar, sizeof setvar, "rd_suffix='%s'", suffix);
     /* gnuplot starts in the charts folder, so a relative path to the
      * binary ("./gnuplot") must be made absolute first. */
     const char *shown = gnuplot;
@@ -48,9 +46,28 @@ rd_status rd_gnuplot_run(const char *gnuplot, const char *dir, const char *scrip
             gnuplot = abs;
     }
     /* -d: no ~/.gnuplot, so a user's settings cannot change the charts. */
-    char *argv[] = { (char *)gnuplot, "-d", "-e", setvar, (char *)script, NULL };
+    char *argv[] = { (char *)gnuplot, "-d", (char *)script, NULL };
+    /* gnuplot is registered as the child a signal kills before the
+     * staging folder goes; signals wait until it is, and gnuplot itself
+     * starts with none blocked. */
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    sigset_t none, dfl, saved;
+    sigemptyset(&none);
+    posix_spawnattr_setsigmask(&attr, &none);
+    /* A file-size limit must end gnuplot rather than leave it writing a
+     * truncated SVG it thinks is whole. */
+    sigemptyset(&dfl);
+    sigaddset(&dfl, SIGXFSZ);
+    posix_spawnattr_setsigdefault(&attr, &dfl);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
     pid_t pid;
-    int rc = posix_spawnp(&pid, gnuplot, &fa, NULL, argv, environ);
+    rd_signals_hold(&saved);
+    int rc = posix_spawnp(&pid, gnuplot, &fa, &attr, argv, environ);
+    if (rc == 0)
+        rd_cleanup_child(pid);
+    rd_signals_release(&saved);
+    posix_spawnattr_destroy(&attr);
     posix_spawn_file_actions_destroy(&fa);
     close(pipefd[1]);
     if (rc != 0) {
@@ -96,9 +113,12 @@ rd_status rd_gnuplot_run(const char *gnuplot, const char *dir, const char *scrip
     close(pipefd[0]);
     int status;
     while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR)
+        if (errno != EINTR) {
+            rd_cleanup_child(0);
             return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "waiting for gnuplot: %s", strerror(errno));
+        }
     }
+    rd_cleanup_child(0);
     if (timed_out)
         return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "gnuplot did not finish within %d s",
                            GNUPLOT_TIMEOUT_MS / 1000);

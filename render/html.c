@@ -106,7 +106,8 @@ static rd_status inline_svg(const char *path, unsigned k, const char *label,
                             struct rd_buf *out, struct rd_diag *d)
 {
     struct rd_buf raw = RD_BUF_INIT, a = RD_BUF_INIT, b = RD_BUF_INIT;
-    rd_status st = rd_read_file(path, MAX_SVG_BYTES, &raw, d);
+    const struct rd_read_limits lim = { MAX_SVG_BYTES, RD_READ_REGULAR | RD_READ_TEXT, NULL };
+    rd_status st = rd_read_input(path, &lim, &raw, d);
     if (st != RD_OK) {
         /* path is a staged temporary freed after this call: the message
          * must not point to it, so it is copied into the text. */

@@ -12,11 +12,14 @@
 #include "rundown/analysis_keys.h"
 #include "rundown/cli.h"
 #include "rundown/contract.h"
+#include "rundown/fsutil.h"
+#include "rundown/units.h"
 
 static void usage(FILE *f)
 {
     fprintf(f,
-        "usage: rundown-render [-o DIR] [--templates DIR] [--formats LIST] [--gnuplot PATH] ANALYSIS\n"
+        "usage: rundown-render [-o DIR] [--templates DIR] [--formats LIST] [--gnuplot PATH]\n"
+        "                      [--max-input SIZE] ANALYSIS\n"
         "\n"
         "Renders an analysis (" RD_ANALYSIS_SCHEMA ", '-' for standard input) into a report.\n"
         "\n"
@@ -31,12 +34,32 @@ static void usage(FILE *f)
         "                       charts-script (write the gnuplot script and data\n"
         "                       without running gnuplot)\n"
         "  --gnuplot PATH       the gnuplot binary (default: gnuplot on PATH)\n"
+        "  --max-input SIZE     refuse an analysis larger than SIZE (default 1GiB;\n"
+        "                       bytes, or with a unit: 512MiB, 4GiB)\n"
         "  -h, --help           this help\n"
         "  --version            print the version\n"
         "\n"
-        "Files are written under temporary names and renamed when every format\n"
-        "has succeeded, so a failed render leaves the previous report intact.\n",
+        "Files are written into a staging folder and moved into place when every\n"
+        "format has succeeded, so a failed or interrupted render leaves the\n"
+        "previous report intact.\n",
         rd_render_default_templates());
+}
+
+/* A positive size: bytes, or a number with a unit (KiB, MiB, GiB, TiB;
+ * KB, MB, GB count in 1024 too, as in core's sizes). */
+static int parse_size(const char *s, size_t *out)
+{
+    unsigned long long n;
+    double v;
+    size_t len = strlen(s);
+    if (rd_parse_uint(s, len, &n) == RD_OK)
+        v = (double)n;
+    else if (rd_parse_size_bytes(s, len, RD_SIZE_BINARY, &v) != RD_OK)
+        return -1;
+    if (!(v >= 1 && v <= (double)SIZE_MAX / 2))
+        return -1;
+    *out = (size_t)v;
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -46,12 +69,18 @@ int main(int argc, char **argv)
         {"templates", required_argument, NULL, 'T'},
         {"formats", required_argument, NULL, 'F'},
         {"gnuplot", required_argument, NULL, 'G'},
+        {"max-input", required_argument, NULL, 'M'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
     };
     rd_cli_init("rundown-render");
+    /* SIGXFSZ is fatal here: libxlsxwriter and gnuplot do not check their
+     * writes, so under a file-size limit they would stage a truncated
+     * workbook or chart that looks whole. */
+    rd_cleanup_on_signals(true, rd_cli_name());
     struct rd_render_opts o = { .md_stream = stdout };
+    size_t max_input = RD_RENDER_MAX_INPUT;
     const char *formats = NULL;
     int c;
     /* ':' first and opterr off: the messages below, not getopt's. */
@@ -62,6 +91,11 @@ int main(int argc, char **argv)
         case 'T': o.templates_dir = optarg; break;
         case 'F': formats = optarg; break;
         case 'G': o.gnuplot = optarg; break;
+        case 'M':
+            if (parse_size(optarg, &max_input) != 0)
+                return rd_usage_error("--max-input: expected a size like 2GiB or 500000000, "
+                                      "got '%s'", optarg);
+            break;
         case 'h': usage(stdout); return RD_EXIT_OK;
         case 'V': printf("rundown-render %s\n", RD_VERSION); return RD_EXIT_OK;
         case ':': return rd_usage_error("option '%s' needs a value", argv[optind - 1]);
@@ -94,7 +128,7 @@ int main(int argc, char **argv)
     struct rd_report r = {0}; /* released even when never loaded */
     rd_status st = rd_contract_expect(input, RD_CONTRACT_ANALYSIS, &d);
     if (st == RD_OK)
-        st = rd_report_load(&r, input, &d);
+        st = rd_report_load(&r, input, max_input, &d);
     if (st == RD_OK)
         st = rd_render(&r, &o, &d);
     int rc = st == RD_OK ? RD_EXIT_OK : st == RD_ERR_USAGE ? rd_usage_error("%s", d.msg)

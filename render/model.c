@@ -732,13 +732,21 @@ rd_status rd_report_parse(struct rd_report *r, const char *text, size_t len,
     return st;
 }
 
-rd_status rd_report_load(struct rd_report *r, const char *path, struct rd_diag *d)
+rd_status rd_report_load(struct rd_report *r, const char *path, size_t max_input,
+                         struct rd_diag *d)
 {
     struct rd_buf text = RD_BUF_INIT;
     const char *shown = strcmp(path, "-") == 0 ? "<stdin>" : path;
     memset(r, 0, sizeof *r);
     rd_arena_init(&r->arena);
-    rd_status st = rd_read_file(path, 0, &text, d);
+    /* A named file's size is checked before reading; standard input is
+     * also stopped at its first NUL byte, so `< /dev/zero` ends at once.
+     * A file with a NUL gets the JSON parser's message, which says more. */
+    const struct rd_read_limits lim = {
+        max_input, RD_READ_REGULAR | (strcmp(path, "-") == 0 ? RD_READ_TEXT : 0),
+        "--max-input SIZE"
+    };
+    rd_status st = rd_read_input(path, &lim, &text, d);
     if (st == RD_OK)
         st = rd_report_parse(r, text.ptr, text.len, shown, path, d);
     rd_buf_release(&text);

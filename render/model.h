@@ -251,8 +251,18 @@ struct rd_report {
 rd_status rd_report_parse(struct rd_report *r, const char *text, size_t len,
                           const char *shown, const char *path, struct rd_diag *d);
 
-/** Reads 'path' ("-" = stdin), then rd_report_parse. */
-rd_status rd_report_load(struct rd_report *r, const char *path, struct rd_diag *d);
+/** The default cap on an analysis's size (rundown-render --max-input). */
+#define RD_RENDER_MAX_INPUT ((size_t)1 << 30)
+
+/**
+ * Reads 'path' ("-" = stdin), then rd_report_parse. The path must name a
+ * regular file (a FIFO or /dev/zero is refused at once) of at most
+ * 'max_input' bytes, checked before reading; standard input is read up to
+ * the cap, and refused at its first NUL byte (JSON holds none). Too big or
+ * not a regular file is RD_ERR_IO, with a message naming --max-input.
+ */
+rd_status rd_report_load(struct rd_report *r, const char *path, size_t max_input,
+                         struct rd_diag *d);
 
 /** Frees the document and everything derived; r is left zeroed. */
 void rd_report_release(struct rd_report *r);
@@ -330,6 +340,19 @@ const char *rd_runtime_colour(const struct rd_report *r, int runtime);
 /** True when every config of w has a numeric value for label 'key' and
  *  there are at least two distinct values (a scaling chart makes sense). */
 bool rd_label_numeric(const struct rd_rworkload *w, const char *key);
+
+/**
+ * The configs a chart or table of w shows when it shows at most 'max':
+ * every config while there are no more than that, else the recommended
+ * one, the best one, then the best means (the lowest without a direction;
+ * undefined means last), in the analysis's order. *idx (malloc'd, the
+ * caller frees) receives their indexes, *n their number.
+ */
+rd_status rd_workload_select(const struct rd_rworkload *w, size_t max, size_t **idx,
+                             size_t *n);
+
+/** How rd_workload_select picked, for a caption: "the best by mean". */
+const char *rd_selection_rule(const struct rd_rworkload *w);
 
 /* ---- runs.c: the raw runs behind the analysis ---- */
 

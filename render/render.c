@@ -80,7 +80,9 @@ static void made_undo(struct made *m)
     made_release(m);
 }
 
-/* mkdir -p that remembers each folder it had to create. */
+/* mkdir -p that remembers each folder it had to create. A message names
+ * the folder that could not be made in its text, since 'p' (the prefix
+ * being made) is freed here. */
 static rd_status make_dirs(struct made *m, const char *path, struct rd_diag *d)
 {
     char *p = strdup(path);
@@ -96,19 +98,57 @@ static rd_status make_dirs(struct made *m, const char *path, struct rd_diag *d)
         p[i] = '\0';
         struct stat sb;
         if (stat(p, &sb) != 0 && errno == ENOENT) {
-            st = rd_mkdir_p(p, d);
-            bool room = st == RD_OK && RD_ARRAY_GROW(m->dirs, m->cap, m->n + 1) == RD_OK;
+            if (mkdir(p, 0755) != 0) {
+                /* EEXIST: a dangling symbolic link, or made meanwhile. */
+                if (errno == EEXIST) {
+                    p[i] = keep;
+                    continue;
+                }
+                st = rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "cannot create folder '%s': %s", p,
+                                 strerror(errno));
+                if (d)
+                    d->path = NULL;
+                break;
+            }
+            bool room = RD_ARRAY_GROW(m->dirs, m->cap, m->n + 1) == RD_OK;
             char *copy = room ? strdup(p) : NULL;
-            if (st == RD_OK && !copy) {
+            if (!copy) {
                 rmdir(p);
                 st = RD_ERR_NOMEM;
-            }
-            if (copy)
+            } else {
                 m->dirs[m->n++] = copy;
+            }
         }
         p[i] = keep;
     }
     free(p);
+    return st;
+}
+
+/* What the output folder already holds under a name this render replaces
+ * must be of the kind the render writes: a FIFO named report.md would be
+ * swapped away, and a folder named report.html could not be. Checked
+ * before anything is made, so such a render fails at once. */
+static rd_status check_outputs(const char *dir, unsigned f, bool charts, struct rd_diag *d)
+{
+    static const struct { unsigned bit; const char *name; } files[] = {
+        { RD_FMT_MD, "report.md" }, { RD_FMT_HTML, "report.html" }, { RD_FMT_XLSX, "report.xlsx" },
+    };
+    struct rd_buf p = RD_BUF_INIT;
+    rd_status st = RD_OK;
+    for (size_t i = 0; i < 4 && st == RD_OK; i++) {
+        bool folder = i == 3;
+        if (folder ? !charts : !(f & files[i].bit))
+            continue;
+        rd_buf_reset(&p);
+        st = rd_buf_addf(&p, "%s/%s", dir, folder ? "charts" : files[i].name);
+        struct stat sb;
+        if (st == RD_OK && lstat(p.ptr, &sb) == 0 &&
+            !(folder ? S_ISDIR(sb.st_mode) : S_ISREG(sb.st_mode) || S_ISLNK(sb.st_mode)))
+            st = rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "'%s': expected %s, got %s", p.ptr,
+                             folder ? "a folder" : "a regular file", rd_file_kind(sb.st_mode));
+    }
+    rd_buf_release(&p);
     return st;
 }
 
@@ -135,18 +175,14 @@ rd_status rd_render(const struct rd_report *r, const struct rd_render_opts *o,
 
     struct rd_stage stage;
     struct made made = { 0 };
-    struct rd_buf cd = RD_BUF_INIT;
-    st = rd_buf_addf(&cd, "%s/charts", o->out_dir);
+    st = check_outputs(o->out_dir, f, charts, d);
     if (st == RD_OK)
         st = make_dirs(&made, o->out_dir, d);
-    if (st == RD_OK && charts)
-        st = make_dirs(&made, cd.ptr, d);
-    rd_buf_release(&cd);
     if (st != RD_OK) {
         made_undo(&made);
         return st;
     }
-    st = rd_stage_init(&stage, o->out_dir);
+    st = rd_stage_init(&stage, o->out_dir, d);
     if (st == RD_OK && charts)
         st = rd_chart_plan_make(r, &plan);
     if (st == RD_OK && charts)
@@ -157,18 +193,18 @@ rd_status rd_render(const struct rd_report *r, const struct rd_render_opts *o,
     if (st == RD_OK && (f & (RD_FMT_MD | RD_FMT_HTML)))
         st = rd_render_markdown(r, charts ? &plan : NULL, tdir, &md, d);
     if (st == RD_OK && (f & RD_FMT_MD))
-        st = rd_stage_write(&stage, "report.md", NULL, md.ptr, md.len, d);
+        st = rd_stage_write(&stage, "report.md", md.ptr, md.len, d);
     if (st == RD_OK && (f & RD_FMT_HTML))
         st = rd_render_html(r, md.ptr, md.len, tdir, &stage, &html, d);
     if (st == RD_OK && (f & RD_FMT_HTML))
-        st = rd_stage_write(&stage, "report.html", NULL, html.ptr, html.len, d);
+        st = rd_stage_write(&stage, "report.html", html.ptr, html.len, d);
     if (st == RD_OK && (f & RD_FMT_XLSX))
         st = rd_render_xlsx(r, &stage, d);
     if (st == RD_OK && (f & RD_FMT_TEX)) {
         struct rd_buf tex = RD_BUF_INIT;
         st = rd_render_tex(r, &tex);
         if (st == RD_OK)
-            st = rd_stage_write(&stage, "report.tex", NULL, tex.ptr, tex.len, d);
+            st = rd_stage_write(&stage, "report.tex", tex.ptr, tex.len, d);
         rd_buf_release(&tex);
     }
     if (st == RD_OK && (f & RD_FMT_CSV))
@@ -176,9 +212,9 @@ rd_status rd_render(const struct rd_report *r, const struct rd_render_opts *o,
     if (st == RD_OK)
         st = rd_stage_commit(&stage, d);
     rd_stage_release(&stage);
-    /* A failed render leaves the output folder as it was: the folders it
-     * created go too (rmdir only removes them when empty, and the stage has
-     * removed its temporaries by now). */
+    /* A failed render leaves the output folder as it was: the folder it
+     * created goes too (rmdir only removes it when empty, and the staging
+     * folder is gone by now). */
     if (st != RD_OK)
         made_undo(&made);
     made_release(&made);

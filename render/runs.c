@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "rundown/array.h"
 #include "rundown/store.h"
@@ -32,12 +34,12 @@ static enum rd_run_status run_status(const char *s)
     return RD_RUN_OK;
 }
 
+/* A store the Raw runs sheet can list: a regular file it may read. A
+ * FIFO counts as missing (opening it to look would wait for a writer). */
 static bool readable(const char *path)
 {
-    FILE *f = fopen(path, "r");
-    if (f)
-        fclose(f);
-    return f != NULL;
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, R_OK) == 0;
 }
 
 /* Where an input store is: as given, else next to the analysis file. */

@@ -1,64 +1,84 @@
 /*
  * stage.h - all outputs of one render, committed together.
  *
- * Every output file is first written under a temporary name in the output
- * folder ("report.md.tmp.<pid>.<n>"); only when every back end has
- * succeeded are they renamed into place, one rename each. A render that
- * fails part-way leaves the previous report untouched and removes its
- * temporaries, so nobody ever opens half a report.
+ * Every output file is first written into a fresh staging folder inside
+ * the output folder ("DIR/.rundown-stage.XXXXXX/report.md", ".../charts/
+ * x.svg"). Only when every back end has succeeded does the commit move the
+ * report's entries (report.md, report.html, report.xlsx and the whole
+ * charts/ folder) into place, each by one rename that swaps it with the
+ * previous version (renameat2 RENAME_EXCHANGE), so the staging folder then
+ * holds the previous report and is removed.
+ *
+ * The rule for a failure part-way (docs/render.md): a rename that fails
+ * makes the commit undo the renames it already made, in reverse order, so
+ * the output folder holds the previous report exactly as it was. Only if an
+ * undo fails too (the file system refusing a rename it just made) is the
+ * staging folder kept, renamed to DIR/rundown-previous.<pid>, and the
+ * message names what it holds. SIGINT, SIGTERM and SIGHUP wait until the
+ * commit is done; before it, they remove the staging folder (fsutil.h's
+ * signal cleanup), and a staging folder left by a killed render (SIGKILL,
+ * a crash) is removed by the next render into the same folder.
  */
 #ifndef RD_RENDER_STAGE_H
 #define RD_RENDER_STAGE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "rundown/status.h"
 
 struct rd_stage_item {
-    char *final;   /* dir/rel */
-    char *tmp;     /* where the content is until commit */
-    const char *rel;  /* points into final */
+    char *rel;     /* the name under the output folder ("charts/x.dat") */
+    char *tmp;     /* where it is written: the staging folder + rel */
 };
 
 struct rd_stage {
-    char *dir;
+    char *dir;     /* the output folder */
+    char *path;    /* the staging folder, dir/.rundown-stage.XXXXXX */
+    int lock_fd;   /* the staging folder, locked while this render lives */
+    int cleanup;   /* its rd_cleanup entry */
     struct rd_stage_item *items;
     size_t n, cap;
-    unsigned counter;
-    char suffix[32];  /* ".tmp.<pid>": the fixed suffix for chart files */
 };
 
-/** Starts an empty stage for output folder 'dir' (which must exist). */
-rd_status rd_stage_init(struct rd_stage *s, const char *dir);
+/**
+ * Creates the staging folder in 'dir' (which must exist), first removing
+ * those of renders that are no longer running. RD_ERR_IO with a message
+ * naming the folder when it cannot be created.
+ */
+rd_status rd_stage_init(struct rd_stage *s, const char *dir, struct rd_diag *d);
 
 /**
- * Writes 'data' to a new temporary file for dir/rel and fsyncs it. 'rel'
- * is a name the render composed (sanitised), possibly with one folder
- * ("charts/x.dat"). 'suffix' (may be NULL for a unique one) fixes the
- * temporary name to dir/rel + suffix, for files that other temporaries
- * refer to by name (the chart script and its data). Fails with RD_ERR_IO
- * and a diag naming the file.
+ * Writes 'data' to the staged file for dir/rel and fsyncs it. 'rel' is a
+ * name the render composed (sanitised), possibly with one folder
+ * ("charts/x.dat"), which is created in the staging folder. Fails with
+ * RD_ERR_IO and a diag naming the file.
  */
-rd_status rd_stage_write(struct rd_stage *s, const char *rel, const char *suffix,
-                         const void *data, size_t len, struct rd_diag *d);
+rd_status rd_stage_write(struct rd_stage *s, const char *rel, const void *data, size_t len,
+                         struct rd_diag *d);
 
 /**
- * Reserves a temporary path for dir/rel that another writer (libxlsxwriter,
- * gnuplot) fills; *tmp points into the stage. 'suffix' (may be NULL) fixes
- * the temporary name to dir/rel + suffix, for writers told the name in
- * advance.
+ * Reserves the staged path for dir/rel that another writer (libxlsxwriter,
+ * gnuplot) fills; *tmp points into the stage.
  */
-rd_status rd_stage_reserve(struct rd_stage *s, const char *rel, const char *suffix,
-                           const char **tmp);
+rd_status rd_stage_reserve(struct rd_stage *s, const char *rel, const char **tmp,
+                           struct rd_diag *d);
 
-/** The temporary path holding dir/rel, or NULL when rel was not staged. */
+/** The staged path holding dir/rel, or NULL when rel was not staged. */
 const char *rd_stage_tmp(const struct rd_stage *s, const char *rel);
 
-/** Renames every temporary into place (in staging order), then syncs the
- *  folders. On failure the rest are removed. */
+/**
+ * Moves every staged entry into place as described above, then syncs the
+ * folders and removes the previous versions. On failure the previous
+ * report is back in place (or, if that failed too, kept and named in the
+ * message); the new files are removed by rd_stage_release.
+ */
 rd_status rd_stage_commit(struct rd_stage *s, struct rd_diag *d);
 
-/** Removes temporaries not committed and frees the stage. */
+/** Removes the staging folder (unless a failed undo keeps it) and frees the stage. */
 void rd_stage_release(struct rd_stage *s);
+
+/** The name prefix of staging folders, for tests and documentation. */
+#define RD_STAGE_PREFIX ".rundown-stage."
 
 #endif

@@ -266,8 +266,11 @@ rd_status rd_template_load(const char *dir, const char *file, enum rd_escape esc
     struct rd_buf path = RD_BUF_INIT, text = RD_BUF_INIT;
     *out = NULL;
     rd_status st = rd_buf_addf(&path, "%s/%s", dir, file);
+    /* A template is a regular file of text: a FIFO there must not hang
+     * the render. */
+    const struct rd_read_limits lim = { MAX_TEMPLATE_BYTES, RD_READ_REGULAR | RD_READ_TEXT, NULL };
     if (st == RD_OK)
-        st = rd_read_file(path.ptr, MAX_TEMPLATE_BYTES, &text, d);
+        st = rd_read_input(path.ptr, &lim, &text, d);
     if (st == RD_OK)
         st = rd_template_parse(text.ptr, text.len, path.ptr, esc, out, d);
     /* 'path' is released below, so a diag must not point at it: fold the

@@ -346,7 +346,7 @@ static void view_warning_groups(struct vb *v, const struct rd_report *r, struct 
             flag(v, g, "has_about", code_about(code) != NULL);
             struct rd_tval *rows = arr(v, g, "rows");
             double count = 0;
-            size_t nworkloads = 0;
+            size_t nworkloads = 0, nrows = 0;
             bool info = true;
             for (size_t wj = wi; wj < r->nworkloads; wj++) {
                 const struct rd_rworkload *w = &r->workloads[wj];
@@ -358,6 +358,8 @@ static void view_warning_groups(struct vb *v, const struct rd_report *r, struct 
                     here = true;
                     count += x->count;
                     info = info && x->level == RD_LEVEL_INFO;
+                    if (nrows++ >= RD_TABLE_MAX_ROWS)
+                        continue;
                     struct rd_tval *row = obj(v, rows, NULL);
                     str(v, row, "workload", w->name);
                     warning_configs(v, w, x);
@@ -370,6 +372,8 @@ static void view_warning_groups(struct vb *v, const struct rd_report *r, struct 
                                nworkloads == 1 ? "" : "s"));
             take(v, g, "count");
             flag(v, g, "is_info", info);
+            rd_view_more(v, g, "more", nrows < RD_TABLE_MAX_ROWS ? nrows : RD_TABLE_MAX_ROWS,
+                         nrows, "warnings of this kind", "the first");
         }
     }
     rd_strmap_release(&seen);

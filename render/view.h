@@ -84,4 +84,10 @@ void rd_view_workload(struct vb *v, const struct rd_chart_plan *p, size_t wi,
 /** Adds the pairwise tests of workload wi to the appendix list. */
 void rd_view_pairs(struct vb *v, size_t wi, struct rd_tval *list);
 
+/** Adds under 'key' the sentence saying that 'shown' of 'all' rows (named
+ *  'what', picked by 'rule' when not NULL) are listed and the workbook
+ *  lists every one; nothing when all are shown. */
+void rd_view_more(struct vb *v, struct rd_tval *parent, const char *key, size_t shown,
+                  size_t all, const char *what, const char *rule);
+
 #endif

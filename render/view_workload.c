@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rundown/metrics.h"
@@ -27,6 +28,55 @@ static void fmt_stat(struct vb *v, struct rd_tval *row, const char *key, double 
 {
     chk(v, rd_fmt_num(&v->b, x, sig));
     take(v, row, key);
+}
+
+/* The configs the tables of a workload list: all of them, or past
+ * RD_TABLE_MAX_ROWS the ones rd_workload_select picks (the charts pick the
+ * same way); 'on' marks them then, for the pairs. */
+struct shown {
+    size_t *idx;
+    size_t n;
+    bool *on;
+};
+
+static rd_status shown_pick(const struct rd_rworkload *w, struct shown *sh)
+{
+    sh->on = NULL;
+    RD_TRY(rd_workload_select(w, RD_TABLE_MAX_ROWS, &sh->idx, &sh->n));
+    if (sh->n < w->nconfigs) {
+        sh->on = calloc(w->nconfigs, sizeof *sh->on);
+        if (!sh->on) {
+            free(sh->idx);
+            sh->idx = NULL;
+            return RD_ERR_NOMEM;
+        }
+        for (size_t k = 0; k < sh->n; k++)
+            sh->on[sh->idx[k]] = true;
+    }
+    return RD_OK;
+}
+
+static void shown_release(struct shown *sh)
+{
+    free(sh->idx);
+    free(sh->on);
+}
+
+/* "Showing 200 of 100,000 configs (the best by mean); report.xlsx lists
+ * every one.": a Markdown table of 10^5 rows is read by nobody, and its
+ * HTML is a page browsers choke on. */
+void rd_view_more(struct vb *v, struct rd_tval *parent, const char *key, size_t shown,
+                  size_t all, const char *what, const char *rule)
+{
+    if (shown >= all)
+        return;
+    chk(v, rd_buf_addstr(&v->b, "Showing "));
+    chk(v, fmt_count(&v->b, (double)shown, 15));
+    chk(v, rd_buf_addstr(&v->b, " of "));
+    chk(v, fmt_count(&v->b, (double)all, 15));
+    chk(v, rd_buf_addf(&v->b, " %s%s%s%s; report.xlsx lists every one.", what,
+                       rule ? " (" : "", rule ? rule : "", rule ? ")" : ""));
+    take(v, parent, key);
 }
 
 /* "Class cpu; primary metric [Wall time](#method "wall_ms") (ms, lower is
@@ -56,7 +106,7 @@ static void intro(struct vb *v, const struct rd_rworkload *w, struct rd_tval *wv
 }
 
 static void view_stats(struct vb *v, const struct rd_report *r, const struct rd_rworkload *w,
-                       struct rd_tval *wv)
+                       const struct shown *sh, struct rd_tval *wv)
 {
     struct rd_metric_def def;
     rd_metric_describe(w->metric ? w->metric : "", &def);
@@ -73,8 +123,8 @@ static void view_stats(struct vb *v, const struct rd_report *r, const struct rd_
     if (w->nkeys == 0)
         str(v, keys, NULL, "config");
     bool has_rss = false, has_verdicts = w->rec && w->rec->primary.nverdicts > 0;
-    for (size_t i = 0; i < w->nconfigs; i++)
-        if (isfinite(rd_config_rss_mib(&w->configs[i])))
+    for (size_t k = 0; k < sh->n; k++)
+        if (isfinite(rd_config_rss_mib(&w->configs[sh->idx[k]])))
             has_rss = true;
     flag(v, wv, "has_rss", has_rss);
     flag(v, wv, "has_verdicts", has_verdicts);
@@ -90,7 +140,8 @@ static void view_stats(struct vb *v, const struct rd_report *r, const struct rd_
         chk(v, rd_buf_addf(&v->b, "vs best (%g %% simultaneous CI)", level));
     take(v, wv, "vs_header");
     struct rd_tval *rows = arr(v, wv, "rows");
-    for (size_t i = 0; i < w->nconfigs; i++) {
+    for (size_t at = 0; at < sh->n; at++) {
+        size_t i = sh->idx[at];
         const struct rd_rconfig *c = &w->configs[i];
         const struct rd_rstats *s = rd_primary(c);
         struct rd_tval *row = obj(v, rows, NULL);
@@ -134,17 +185,19 @@ static void view_stats(struct vb *v, const struct rd_report *r, const struct rd_
     }
     /* A failed-runs column only when some run failed: then it matters. */
     bool has_failed = false;
-    for (size_t i = 0; i < w->nconfigs; i++) {
-        double f = w->configs[i].failed_runs;
+    for (size_t k = 0; k < sh->n; k++) {
+        double f = w->configs[sh->idx[k]].failed_runs;
         if (isfinite(f) && f > 0)
             has_failed = true;
     }
     flag(v, wv, "has_failed", has_failed);
+    rd_view_more(v, wv, "more", sh->n, w->nconfigs, "configs", rd_selection_rule(w));
 }
 
 /* Several key metrics (mixed: req/s, p99 latency, background time): the
  * verdict of every config on each, with the best of each named. */
-static void view_key_metrics(struct vb *v, const struct rd_rworkload *w, struct rd_tval *wv)
+static void view_key_metrics(struct vb *v, const struct rd_rworkload *w, const struct shown *sh,
+                             struct rd_tval *wv)
 {
     if (!w->rec || w->rec->nkeys < 2)
         return;
@@ -155,7 +208,8 @@ static void view_key_metrics(struct vb *v, const struct rd_rworkload *w, struct 
         take(v, heads, NULL);
     }
     struct rd_tval *rows = arr(v, km, "rows");
-    for (size_t i = 0; i < w->nconfigs; i++) {
+    for (size_t at = 0; at < sh->n; at++) {
+        size_t i = sh->idx[at];
         struct rd_tval *row = obj(v, rows, NULL);
         str(v, row, "name", w->configs[i].name);
         struct rd_tval *vals = arr(v, row, "values");
@@ -225,7 +279,8 @@ static bool metric_all_zero(const struct rd_rworkload *w, const char *name)
     return true;
 }
 
-static void view_other(struct vb *v, const struct rd_rworkload *w, struct rd_tval *wv)
+static void view_other(struct vb *v, const struct rd_rworkload *w, const struct shown *sh,
+                       struct rd_tval *wv)
 {
     static const char *headline[] = {
         "wall_ms", "user_ms", "sys_ms", "max_rss_kib", "rps", "latency_mean_ms",
@@ -287,7 +342,8 @@ static void view_other(struct vb *v, const struct rd_rworkload *w, struct rd_tva
         take(v, headers, NULL);
     }
     struct rd_tval *rows = arr(v, other, "rows");
-    for (size_t i = 0; i < w->nconfigs; i++) {
+    for (size_t at = 0; at < sh->n; at++) {
+        size_t i = sh->idx[at];
         struct rd_tval *row = obj(v, rows, NULL);
         str(v, row, "name", w->configs[i].name);
         struct rd_tval *vals = arr(v, row, "values");
@@ -412,7 +468,9 @@ void rd_view_workload(struct vb *v, const struct rd_chart_plan *p, size_t wi, st
     take(v, wv, "nconfigs");
     if (w->nwarnings > 0) {
         struct rd_tval *items = arr(v, wv, "warnings");
-        for (size_t i = 0; i < w->nwarnings; i++) {
+        size_t listed = w->nwarnings < RD_TABLE_MAX_ROWS ? w->nwarnings : RD_TABLE_MAX_ROWS;
+        rd_view_more(v, wv, "more_warnings", listed, w->nwarnings, "warnings", "the first");
+        for (size_t i = 0; i < listed; i++) {
             const struct rd_rwarning *x = &w->warnings[i];
             struct rd_tval *it = obj(v, items, NULL);
             str(v, it, "code", x->code ? x->code : "warning");
@@ -428,9 +486,15 @@ void rd_view_workload(struct vb *v, const struct rd_chart_plan *p, size_t wi, st
     }
     flag(v, wv, "has_stats", w->nconfigs > 0);
     view_rec(v, w, wv);
-    view_stats(v, r, w, wv);
-    view_key_metrics(v, w, wv);
-    view_other(v, w, wv);
+    struct shown sh;
+    if (shown_pick(w, &sh) != RD_OK) {
+        v->oom = true;
+        return;
+    }
+    view_stats(v, r, w, &sh, wv);
+    view_key_metrics(v, w, &sh, wv);
+    view_other(v, w, &sh, wv);
+    shown_release(&sh);
     view_charts(v, p, wi, wv);
     const struct rd_rtests *t = w->tests;
     if (t) {
@@ -463,9 +527,22 @@ void rd_view_pairs(struct vb *v, size_t wi, struct rd_tval *list)
     rd_metric_describe(metric ? metric : "", &def);
     double scale;
     rd_unit_shown(def.unit, &scale);
+    struct shown sh;
+    if (shown_pick(w, &sh) != RD_OK) {
+        v->oom = true;
+        return;
+    }
     struct rd_tval *rows = arr(v, pv, "rows");
+    size_t listed = 0;
     for (size_t i = 0; i < t->npairs; i++) {
         const struct rd_rpair *p = &t->pairs[i];
+        /* Past the cap, the pairs of configs the stats table lists. */
+        if (sh.on) {
+            int a = rd_workload_find(w, p->a), b = rd_workload_find(w, p->b);
+            if (listed == RD_TABLE_MAX_ROWS || a < 0 || b < 0 || !sh.on[a] || !sh.on[b])
+                continue;
+        }
+        listed++;
         struct rd_tval *row = obj(v, rows, NULL);
         str(v, row, "a", rd_workload_config_name(w, p->a));
         str(v, row, "b", rd_workload_config_name(w, p->b));
@@ -491,4 +568,6 @@ void rd_view_pairs(struct vb *v, size_t wi, struct rd_tval *list)
         fmt_stat(v, row, "g", p->hedges_g, 3);
         fmt_stat(v, row, "ps", p->prob_superiority, 2);
     }
+    rd_view_more(v, pv, "more", listed, t->npairs, "pairs", "those between the configs listed");
+    shown_release(&sh);
 }

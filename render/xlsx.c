@@ -654,7 +654,7 @@ static time_t fixed_time(const struct rd_report *r)
 rd_status rd_render_xlsx(const struct rd_report *r, struct rd_stage *s, struct rd_diag *d)
 {
     const char *tmp;
-    rd_status st = rd_stage_reserve(s, "report.xlsx", NULL, &tmp);
+    rd_status st = rd_stage_reserve(s, "report.xlsx", &tmp, d);
     if (st != RD_OK)
         return st;
     struct book b = { .alpha = r->alpha };

@@ -4,7 +4,7 @@
 # laptop and phone width, and report.xlsx opened by LibreOffice, every sheet
 # converted to CSV as shown and its numbers checked against analysis.json
 # (tests/ui/check_xlsx.py). Not part of `make test`: it needs Chromium and
-# LibreOffice (about 1 GB), which it installs from Debian when it runs as
+# LibreOffice (about 1 GB) and pdflatex, which it installs from Debian when it runs as
 # root; otherwise it prints the apt-get line and fails.
 #
 #   scripts/check-ui.sh [BUILD [OUT]]     (make check-ui)
@@ -36,6 +36,11 @@ missing=
 command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
 command -v soffice >/dev/null 2>&1 || missing="$missing libreoffice-calc-nogui"
 command -v python3 >/dev/null 2>&1 || missing="$missing python3"
+# report.tex is compiled to prove it is ready to \input: booktabs is in
+# texlive-latex-recommended, siunitx in texlive-science.
+command -v pdflatex >/dev/null 2>&1 || missing="$missing texlive-latex-recommended"
+{ command -v kpsewhich >/dev/null 2>&1 && [ -n "$(kpsewhich siunitx.sty)" ]; } ||
+    missing="$missing texlive-science"
 if [ -n "$missing" ]; then
     if [ "$(id -u)" -ne 0 ]; then
         echo "check-ui: missing$missing; as root run:" >&2

@@ -14,8 +14,17 @@
 set -u
 update=0
 if [ "${1:-}" = "--update" ]; then update=1; shift; fi
-case_dir=$(cd "$1" && pwd)
-build=$(cd "$2" && pwd)
+# A case folder that is gone (renamed since ctest was configured) must stop
+# the run: an empty case_dir would make the copy below "cp -R /." and copy
+# the whole file system into the temporary folder.
+case_dir=$(cd "$1" 2>/dev/null && pwd) && [ -n "$case_dir" ] && [ -f "$case_dir/cmd" ] || {
+    echo "run_case.sh: '$1' is not a case folder (a folder with a 'cmd' file); re-run cmake if it was renamed" >&2
+    exit 2
+}
+build=$(cd "$2" 2>/dev/null && pwd) && [ -n "$build" ] || {
+    echo "run_case.sh: '$2' is not a build folder" >&2
+    exit 2
+}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 export ROOT
 work=$(mktemp -d "${TMPDIR:-/tmp}/rundown-case.XXXXXX")

@@ -1,37 +1,129 @@
 /*
- * fsutil - whole-file reads, atomic writes (temporary name, fsync, rename)
- * and mkdir -p.
+ * fsutil - whole-file reads, atomic writes (temporary name, fsync, rename),
+ * mkdir -p, removing a folder, and the signal cleanup of temporaries.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "rundown/fsutil.h"
 
-rd_status rd_read_file(const char *path, size_t max, struct rd_buf *out, struct rd_diag *d)
+const char *rd_file_kind(mode_t mode)
+{
+    if (S_ISREG(mode))
+        return "a regular file";
+    if (S_ISDIR(mode))
+        return "a directory";
+    if (S_ISFIFO(mode))
+        return "a FIFO";
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    if (S_ISLNK(mode))
+        return "a symbolic link";
+    return "not a regular file";
+}
+
+rd_status rd_open_regular(const char *path, const char *what, int *fd, struct rd_diag *d)
+{
+    /* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a
+     * writer before fstat could say what it is. */
+    *fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (*fd < 0)
+        return rd_diag_set(d, RD_ERR_IO, path, 0, 0, "cannot open%s%s: %s", what ? " " : "",
+                           what ? what : "", strerror(errno));
+    struct stat st;
+    if (fstat(*fd, &st) != 0) {
+        int e = errno;
+        close(*fd);
+        *fd = -1;
+        return rd_diag_set(d, RD_ERR_IO, path, 0, 0, "cannot inspect: %s", strerror(e));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(*fd);
+        *fd = -1;
+        return rd_diag_set(d, RD_ERR_IO, path, 0, 0, "expected a regular file, got %s",
+                           rd_file_kind(st.st_mode));
+    }
+    /* Regular files ignore O_NONBLOCK; cleared all the same, for clarity
+     * to whoever reads from the descriptor. */
+    int fl = fcntl(*fd, F_GETFL);
+    if (fl >= 0)
+        fcntl(*fd, F_SETFL, fl & ~O_NONBLOCK);
+    return RD_OK;
+}
+
+/* "1.0 GiB (1073741824 bytes)" */
+static void size_text(size_t n, char *out, size_t size)
+{
+    static const char *units[] = { "bytes", "KiB", "MiB", "GiB", "TiB" };
+    double v = (double)n;
+    size_t u = 0;
+    while (v >= 1024 && u + 1 < sizeof units / sizeof units[0]) {
+        v /= 1024;
+        u++;
+    }
+    if (u == 0)
+        snprintf(out, size, "%zu bytes", n);
+    else
+        snprintf(out, size, "%.1f %s (%zu bytes)", v, units[u], n);
+}
+
+static rd_status too_big(const char *name, const struct rd_read_limits *lim,
+                         unsigned long long got, bool known, struct rd_diag *d)
+{
+    char cap[64];
+    size_text(lim->max, cap, sizeof cap);
+    char seen[64] = "";
+    if (known) {
+        char t[48];
+        size_text((size_t)got, t, sizeof t);
+        snprintf(seen, sizeof seen, ", got %s", t);
+    }
+    return rd_diag_set(d, RD_ERR_IO, name, 0, 0, "expected at most %s of input%s%s%s", cap,
+                       known ? seen : " and got more", lim->raise ? "; raise the cap with " : "",
+                       lim->raise ? lim->raise : "");
+}
+
+rd_status rd_read_input(const char *path, const struct rd_read_limits *lim,
+                        struct rd_buf *out, struct rd_diag *d)
 {
     int is_stdin = strcmp(path, "-") == 0;
     const char *name = is_stdin ? "<stdin>" : path;
-    int fd = is_stdin ? 0 : open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return rd_diag_set(d, RD_ERR_IO, name, 0, 0, "cannot open: %s", strerror(errno));
+    int fd = 0;
     struct stat st;
-    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-        if (!is_stdin)
-            close(fd);
-        return rd_diag_set(d, RD_ERR_IO, name, 0, 0, "cannot read: is a directory");
+    if (!is_stdin && (lim->flags & RD_READ_REGULAR)) {
+        RD_TRY(rd_open_regular(path, NULL, &fd, d));
+    } else if (!is_stdin) {
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            return rd_diag_set(d, RD_ERR_IO, name, 0, 0, "cannot open: %s", strerror(errno));
     }
-    rd_buf_reset(out);
+    bool have_stat = fstat(fd, &st) == 0;
     rd_status s = RD_OK;
+    if (have_stat && S_ISDIR(st.st_mode))
+        s = rd_diag_set(d, RD_ERR_IO, name, 0, 0, "cannot read: is a directory");
+    else if (have_stat && S_ISREG(st.st_mode) && lim->max &&
+             (unsigned long long)st.st_size > lim->max)
+        s = too_big(name, lim, (unsigned long long)st.st_size, true, d);
+    rd_buf_reset(out);
     char chunk[65536];
-    for (;;) {
+    while (s == RD_OK) {
         ssize_t n = read(fd, chunk, sizeof chunk);
         if (n < 0 && errno == EINTR)
             continue;
@@ -41,8 +133,15 @@ rd_status rd_read_file(const char *path, size_t max, struct rd_buf *out, struct 
         }
         if (n == 0)
             break;
-        if (max && out->len + (size_t)n > max) {
-            s = rd_diag_set(d, RD_ERR_IO, name, 0, 0, "input larger than %zu bytes", max);
+        const char *nul = (lim->flags & RD_READ_TEXT) ? memchr(chunk, '\0', (size_t)n) : NULL;
+        if (nul) {
+            s = rd_diag_set(d, RD_ERR_PARSE, name, 0, 0,
+                            "expected text, got a NUL byte at offset %zu",
+                            out->len + (size_t)(nul - chunk));
+            break;
+        }
+        if (lim->max && out->len + (size_t)n > lim->max) {
+            s = too_big(name, lim, 0, false, d);
             break;
         }
         if (rd_buf_add(out, chunk, (size_t)n)) {
@@ -55,9 +154,269 @@ rd_status rd_read_file(const char *path, size_t max, struct rd_buf *out, struct 
     return s;
 }
 
+rd_status rd_read_file(const char *path, size_t max, struct rd_buf *out, struct rd_diag *d)
+{
+    struct rd_read_limits lim = { max, 0, NULL };
+    return rd_read_input(path, &lim, out, d);
+}
+
+/* ---- the signal cleanup ---- */
+
+struct cleanup_entry {
+    char *path;  /* NULL: a free entry */
+    bool tree;
+};
+
+static struct cleanup_entry cleanup[RD_CLEANUP_MAX];
+static volatile pid_t cleanup_pid;
+/* What a fatal SIGXFSZ prints, composed before any signal can come. */
+static char xfsz_message[160];
+static size_t xfsz_message_len;
+
+static const int held_signals[] = { SIGINT, SIGTERM, SIGHUP };
+
+void rd_signals_hold(sigset_t *saved)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    for (size_t i = 0; i < sizeof held_signals / sizeof held_signals[0]; i++)
+        sigaddset(&set, held_signals[i]);
+    pthread_sigmask(SIG_BLOCK, &set, saved);
+}
+
+void rd_signals_release(const sigset_t *saved)
+{
+    pthread_sigmask(SIG_SETMASK, saved, NULL);
+}
+
+/* Runs in the signal handler: only async-signal-safe calls. */
+static void on_signal(int sig)
+{
+    pid_t child = cleanup_pid;
+    if (child > 0) {
+        kill(child, SIGKILL);
+        while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
+            ;
+    }
+    if (sig == SIGXFSZ && xfsz_message_len) {
+        ssize_t w = write(2, xfsz_message, xfsz_message_len);
+        (void)w;
+    }
+    for (size_t i = RD_CLEANUP_MAX; i-- > 0;) {
+        const char *p = cleanup[i].path;
+        if (!p)
+            continue;
+        if (cleanup[i].tree)
+            rd_remove_tree(p);
+        else
+            unlink(p);
+    }
+    /* Die of the same signal, so the caller sees 128 + sig. */
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, NULL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+    raise(sig);
+}
+
+static void catch_signal(int sig)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    /* One cleanup at a time: the other signals wait for it. */
+    for (size_t k = 0; k < sizeof held_signals / sizeof held_signals[0]; k++)
+        sigaddset(&sa.sa_mask, held_signals[k]);
+    sigaddset(&sa.sa_mask, SIGXFSZ);
+    sigaction(sig, &sa, NULL);
+}
+
+void rd_cleanup_on_signals(bool xfsz_fatal, const char *prog)
+{
+    for (size_t i = 0; i < sizeof held_signals / sizeof held_signals[0]; i++) {
+        struct sigaction old;
+        /* nohup and `trap '' INT` mean "do not stop me": respected. */
+        if (sigaction(held_signals[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue;
+        catch_signal(held_signals[i]);
+    }
+    if (!xfsz_fatal) {
+        signal(SIGXFSZ, SIG_IGN);
+        return;
+    }
+    int n = snprintf(xfsz_message, sizeof xfsz_message,
+                     "%s: a file grew past the file-size limit (ulimit -f); its outputs "
+                     "are left as they were\n", prog);
+    xfsz_message_len = n > 0 && (size_t)n < sizeof xfsz_message ? (size_t)n : 0;
+    catch_signal(SIGXFSZ);
+}
+
+int rd_cleanup_add(const char *path, bool tree)
+{
+    char *copy = strdup(path);
+    if (!copy)
+        return -1;
+    sigset_t saved;
+    rd_signals_hold(&saved);
+    int id = -1;
+    for (int i = 0; i < RD_CLEANUP_MAX && id < 0; i++) {
+        if (!cleanup[i].path) {
+            cleanup[i].tree = tree;
+            cleanup[i].path = copy;
+            id = i;
+        }
+    }
+    rd_signals_release(&saved);
+    if (id < 0)
+        free(copy);
+    return id;
+}
+
+void rd_cleanup_drop(int id)
+{
+    if (id < 0 || id >= RD_CLEANUP_MAX)
+        return;
+    sigset_t saved;
+    rd_signals_hold(&saved);
+    char *p = cleanup[id].path;
+    cleanup[id].path = NULL;
+    rd_signals_release(&saved);
+    free(p);
+}
+
+void rd_cleanup_child(pid_t pid)
+{
+    cleanup_pid = pid;
+}
+
+/* ---- removing a folder ---- */
+
+/* getdents64's record; glibc's getdents64() wrapper is newer than the
+ * systems rundown builds on, and readdir is not async-signal-safe. */
+struct linux_dirent64 {
+    uint64_t d_ino;
+    int64_t d_off;
+    unsigned short d_reclen;
+    unsigned char d_type;
+    char d_name[];
+};
+
+#define TREE_DEPTH_MAX 16
+
+/* Empties the folder open as fd (which it closes), depth levels deep at
+ * most. Returns 0 or -1. Passes are repeated until one finds nothing left:
+ * removing entries while reading a folder may make the read skip some. */
+static int empty_dir(int fd, int depth)
+{
+    int rc = 0;
+    for (;;) {
+        bool removed = false, failed = false;
+        char buf[4096] __attribute__((aligned(8)));
+        lseek(fd, 0, SEEK_SET);
+        for (;;) {
+            long n = syscall(SYS_getdents64, fd, buf, sizeof buf);
+            if (n <= 0) {
+                if (n < 0)
+                    failed = true;
+                break;
+            }
+            for (long off = 0; off < n;) {
+                struct linux_dirent64 *e = (struct linux_dirent64 *)(buf + off);
+                off += e->d_reclen;
+                const char *nm = e->d_name;
+                if (nm[0] == '.' && (nm[1] == '\0' || (nm[1] == '.' && nm[2] == '\0')))
+                    continue;
+                unsigned char type = e->d_type;
+                if (type == DT_UNKNOWN) {
+                    struct stat st;
+                    type = fstatat(fd, nm, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)
+                               ? DT_DIR : DT_REG;
+                }
+                if (type == DT_DIR) {
+                    int sub = depth > 0 ? openat(fd, nm, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+                                                             O_CLOEXEC)
+                                        : -1;
+                    if (sub < 0 || empty_dir(sub, depth - 1) != 0 ||
+                        unlinkat(fd, nm, AT_REMOVEDIR) != 0)
+                        failed = true;
+                    else
+                        removed = true;
+                } else if (unlinkat(fd, nm, 0) == 0) {
+                    removed = true;
+                } else {
+                    failed = true;
+                }
+            }
+        }
+        if (failed && !removed) {
+            rc = -1;
+            break;
+        }
+        if (!removed)
+            break;
+    }
+    close(fd);
+    return rc;
+}
+
+int rd_remove_tree(const char *path)
+{
+    if (unlink(path) == 0)
+        return 0;
+    if (errno != EISDIR && errno != EPERM)
+        return errno == ENOENT ? 0 : -1;
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    if (empty_dir(fd, TREE_DEPTH_MAX) != 0)
+        return -1;
+    return rmdir(path) == 0 || errno == ENOENT ? 0 : -1;
+}
+
+/* ---- atomic writes ---- */
+
+/* Opens an existing path that is not a regular file for writing, when it
+ * is something a report can go to without replacing it. */
+static rd_status open_special(struct rd_atomic_file *af, const char *path, mode_t mode,
+                              struct rd_diag *d)
+{
+    int fd = -1;
+    if (S_ISCHR(mode)) {
+        fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+    } else if (S_ISFIFO(mode)) {
+        /* Without a reader this open fails (ENXIO) instead of waiting. */
+        fd = open(path, O_WRONLY | O_CLOEXEC | O_NONBLOCK);
+        if (fd < 0 && errno == ENXIO)
+            return rd_diag_set(d, RD_ERR_IO, path, 0, 0,
+                               "expected a regular file, got a FIFO with no reader");
+        int fl = fd >= 0 ? fcntl(fd, F_GETFL) : -1;
+        if (fl >= 0)
+            fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    } else {
+        return rd_diag_set(d, RD_ERR_IO, path, 0, 0, "expected a regular file, got %s",
+                           rd_file_kind(mode));
+    }
+    if (fd < 0)
+        return rd_diag_set(d, RD_ERR_IO, path, 0, 0, "cannot open: %s", strerror(errno));
+    af->f = fdopen(fd, "w");
+    if (!af->f) {
+        int e = errno;
+        close(fd);
+        return rd_diag_set(d, RD_ERR_IO, path, 0, 0, "cannot open: %s", strerror(e));
+    }
+    return RD_OK;
+}
+
 rd_status rd_atomic_open(struct rd_atomic_file *af, const char *path, struct rd_diag *d)
 {
     memset(af, 0, sizeof *af);
+    af->cleanup = -1;
     size_t n = strlen(path);
     af->path = malloc(n + 1);
     af->tmp_path = malloc(n + 16);
@@ -65,6 +424,7 @@ rd_status rd_atomic_open(struct rd_atomic_file *af, const char *path, struct rd_
         free(af->path);
         free(af->tmp_path);
         memset(af, 0, sizeof *af);
+        af->cleanup = -1;
         return rd_diag_set(d, RD_ERR_NOMEM, path, 0, 0, "out of memory");
     }
     memcpy(af->path, path, n + 1);
@@ -72,49 +432,60 @@ rd_status rd_atomic_open(struct rd_atomic_file *af, const char *path, struct rd_
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
         free(af->tmp_path);
         af->tmp_path = NULL;
-        af->f = fopen(path, "w");
-        if (!af->f) {
-            int e = errno;
+        rd_status s = open_special(af, path, st.st_mode, d);
+        if (s) {
             free(af->path);
             memset(af, 0, sizeof *af);
-            return rd_diag_set(d, RD_ERR_IO, path, 0, 0, "cannot open: %s", strerror(e));
+            af->cleanup = -1;
         }
-        return RD_OK;
+        return s;
     }
     snprintf(af->tmp_path, n + 16, "%s.tmp.XXXXXX", path);
+    /* Held from mkstemp to the registration, so that a signal in between
+     * does not leave the temporary behind. */
+    sigset_t saved;
+    rd_signals_hold(&saved);
     int fd = mkstemp(af->tmp_path);
+    int e = errno;
+    if (fd >= 0)
+        af->cleanup = rd_cleanup_add(af->tmp_path, false);
+    rd_signals_release(&saved);
     if (fd < 0) {
-        int e = errno;
         free(af->path);
         free(af->tmp_path);
         memset(af, 0, sizeof *af);
+        af->cleanup = -1;
         return rd_diag_set(d, RD_ERR_IO, path, 0, 0, "cannot create: %s", strerror(e));
     }
     /* mkstemp makes 0600; outputs are ordinary files. */
     fchmod(fd, 0644);
     af->f = fdopen(fd, "w");
     if (!af->f) {
-        int e = errno;
+        e = errno;
         close(fd);
-        unlink(af->tmp_path);
-        free(af->path);
-        free(af->tmp_path);
-        memset(af, 0, sizeof *af);
+        rd_atomic_abort(af);
         return rd_diag_set(d, RD_ERR_IO, path, 0, 0, "cannot open: %s", strerror(e));
     }
     return RD_OK;
 }
 
-void rd_atomic_abort(struct rd_atomic_file *af)
+/* Frees af and forgets its temporary, which is gone or renamed by now. */
+static void atomic_release(struct rd_atomic_file *af)
 {
-    if (af->f) {
-        fclose(af->f);
-        if (af->tmp_path)
-            unlink(af->tmp_path);
-    }
+    rd_cleanup_drop(af->cleanup);
     free(af->path);
     free(af->tmp_path);
     memset(af, 0, sizeof *af);
+    af->cleanup = -1;
+}
+
+void rd_atomic_abort(struct rd_atomic_file *af)
+{
+    if (af->f)
+        fclose(af->f);
+    if (af->tmp_path)
+        unlink(af->tmp_path);
+    atomic_release(af);
 }
 
 rd_status rd_atomic_commit(struct rd_atomic_file *af, struct rd_diag *d)
@@ -140,9 +511,7 @@ rd_status rd_atomic_commit(struct rd_atomic_file *af, struct rd_diag *d)
         if (d)
             d->path = NULL;
     }
-    free(af->path);
-    free(af->tmp_path);
-    memset(af, 0, sizeof *af);
+    atomic_release(af);
     return s;
 }
 

@@ -17,6 +17,7 @@
 
 #include "rundown/array.h"
 #include "rundown/record.h"
+#include "rundown/utf8.h"
 
 void rd_record_init(struct rd_record *r, struct rd_arena *arena)
 {
@@ -329,11 +330,131 @@ static bool known_phase(const char *s)
     return strcmp(s, "measure") == 0 || strcmp(s, "warmup") == 0;
 }
 
+/*
+ * Characters a run record may not hold, anywhere in it (docs/run-record.md):
+ * U+0000, which cJSON ends a decoded string at (so "x\u0000one" and
+ * "x\u0000two" would read as one label), and the bidirectional controls
+ * U+061C, U+200E, U+200F, U+202A..U+202E and U+2066..U+2069, which reorder
+ * the text around them in every report (a label "\u202Egnp.exe" shows as
+ * "exe.png"). Refused rather than shown: a label is an identifier, and no
+ * benchmark needs one.
+ */
+static bool forbidden_char(uint32_t cp)
+{
+    return cp == 0 || cp == 0x061C || cp == 0x200E || cp == 0x200F ||
+           (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+static int hex_digit(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0'
+         : c >= 'a' && c <= 'f' ? c - 'a' + 10
+         : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* Offset of the first forbidden character of s[0..len), raw or as a \u
+ * escape inside a JSON string, with its code point in *cp; len when none.
+ * s is valid UTF-8. */
+static size_t forbidden_at(const char *s, size_t len, uint32_t *cp)
+{
+    /* Nearly every line has no backslash, no NUL and no byte that can
+     * start one of these characters (0xD8: U+061C, 0xE2: the others). */
+    if (!memchr(s, '\\', len) && !memchr(s, '\0', len) && !memchr(s, 0xE2, len) &&
+        !memchr(s, 0xD8, len))
+        return len;
+    bool in_string = false;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x80) {
+            size_t n = rd_utf8_decode((const unsigned char *)s + i, len - i, cp);
+            if (n && forbidden_char(*cp))
+                return i;
+            i += n ? n - 1 : 0;
+        } else if (c == 0) {
+            *cp = 0;
+            return i;
+        } else if (c == '"') {
+            in_string = !in_string;
+        } else if (c == '\\' && in_string && i + 1 < len) {
+            int h[4] = { -1, -1, -1, -1 };
+            if (s[i + 1] == 'u' && i + 5 < len)
+                for (int k = 0; k < 4; k++)
+                    h[k] = hex_digit(s[i + 2 + k]);
+            if (h[0] >= 0 && h[1] >= 0 && h[2] >= 0 && h[3] >= 0) {
+                *cp = (uint32_t)(h[0] << 12 | h[1] << 8 | h[2] << 4 | h[3]);
+                if (forbidden_char(*cp))
+                    return i;
+                i += 5;
+            } else {
+                i++; /* \" and \\ do not end or start anything */
+            }
+        }
+    }
+    return len;
+}
+
+/* The first forbidden character of the C string s (NUL cannot be in one). */
+static bool has_forbidden(const char *s, uint32_t *cp)
+{
+    return s && forbidden_at(s, strlen(s), cp) < strlen(s);
+}
+
+/* A metric that is a time (wall_ms, duration_s, ...) cannot be negative;
+ * a rate per second (transfer_bytes_per_s) is not a time. */
+static bool time_metric(const char *name)
+{
+    static const char *const units[] = { "_ms", "_s", "_us", "_ns" };
+    size_t n = strlen(name);
+    if (n >= 6 && strcmp(name + n - 6, "_per_s") == 0)
+        return false;
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        size_t u = strlen(units[i]);
+        if (n > u && strcmp(name + n - u, units[i]) == 0)
+            return true;
+    }
+    return false;
+}
+
+static rd_status forbidden_error(struct rd_diag *d, unsigned line, unsigned col,
+                                 const char *what, uint32_t cp)
+{
+    return rd_diag_set(d, RD_ERR_PARSE, NULL, line, col,
+                       "expected %s without NUL or bidirectional control characters, "
+                       "got U+%04X%s", what, (unsigned)cp,
+                       cp == 0 ? " (NUL)" : " (it reorders the text around it)");
+}
+
+/* The labels, workload, metric names and info of a record a writer made:
+ * the same characters are refused as on reading, so a store rundown wrote
+ * can always be read back. */
+static rd_status check_strings(const struct rd_record *r, struct rd_diag *d)
+{
+    uint32_t cp;
+    if (has_forbidden(r->workload, &cp))
+        return forbidden_error(d, 0, 0, "a workload name", cp);
+    const struct rd_kvlist *lists[] = { &r->config, &r->info, &r->source };
+    for (size_t l = 0; l < 3; l++)
+        for (size_t i = 0; i < lists[l]->len; i++)
+            if (has_forbidden(lists[l]->items[i].key, &cp) ||
+                has_forbidden(lists[l]->items[i].value, &cp))
+                return forbidden_error(d, 0, 0, l == 0 ? "a label" : "a value", cp);
+    for (size_t i = 0; i < r->nmetrics; i++)
+        if (has_forbidden(r->metrics[i].name, &cp))
+            return forbidden_error(d, 0, 0, "a metric name", cp);
+    return RD_OK;
+}
+
 rd_status rd_record_validate(const struct rd_record *r, struct rd_diag *d)
 {
     if (!r->workload || !r->workload[0])
         return rd_diag_set(d, RD_ERR_USAGE, NULL, 0, 0,
                            "a run record needs a workload name (use -w)");
+    RD_TRY(check_strings(r, d));
+    for (size_t i = 0; i < r->nmetrics; i++)
+        if (r->metrics[i].value < 0 && time_metric(r->metrics[i].name))
+            return rd_diag_set(d, RD_ERR_PARSE, NULL, 0, 0,
+                               "expected a time of at least 0 for '%s', got %g",
+                               r->metrics[i].name, r->metrics[i].value);
     if (r->status && !known_status(r->status))
         return rd_diag_set(d, RD_ERR_PARSE, NULL, 0, 0,
                            "expected status ok, failed or timeout, got '%s'", r->status);
@@ -583,6 +704,10 @@ static rd_status parse_members(const struct parse_ctx *c, struct rd_record *r,
             v = NAN;
         else
             return field_error(c, it->string, "a number or null");
+        if (v < 0 && time_metric(it->string))
+            return rd_diag_set(c->d, RD_ERR_PARSE, NULL, c->d ? c->d->line : 0,
+                               key_col(c->line, c->len, it->string),
+                               "expected a time of at least 0 for '%s', got %g", it->string, v);
         if (rd_record_metric(r, it->string, NULL))
             return dup_error(c, it->string);
         struct rd_metric *ms = grow_array(r->arena, r->metrics, r->nmetrics,
@@ -609,6 +734,10 @@ rd_status rd_record_from_json(struct rd_record *r, struct rd_arena *arena,
         return rd_diag_set(d, RD_ERR_PARSE, NULL, d ? d->line : 0, (unsigned)bad + 1,
                            "expected UTF-8 text, got byte 0x%02x",
                            (unsigned char)line[bad]);
+    uint32_t cp;
+    size_t at = forbidden_at(line, len, &cp);
+    if (at < len)
+        return forbidden_error(d, d ? d->line : 0, (unsigned)at + 1, "text", cp);
     const char *end = NULL;
     cJSON *root = parse_tree(arena, line, len, &end);
     if (!root) {

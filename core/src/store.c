@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "rundown/fsutil.h"
 #include "rundown/store.h"
 
 rd_status rd_store_open(struct rd_store_reader *r, const char *path, struct rd_diag *d)
@@ -26,10 +27,16 @@ rd_status rd_store_open(struct rd_store_reader *r, const char *path, struct rd_d
         return RD_OK;
     }
     r->path = path;
-    r->f = fopen(path, "r");
-    if (!r->f)
-        return rd_diag_set(d, RD_ERR_IO, path, 0, 0, "cannot open store: %s",
-                           strerror(errno));
+    /* A store is a regular file: a FIFO or a device must not hang or
+     * flood the reader. */
+    int fd;
+    RD_TRY(rd_open_regular(path, "store", &fd, d));
+    r->f = fdopen(fd, "r");
+    if (!r->f) {
+        int e = errno;
+        close(fd);
+        return rd_diag_set(d, RD_ERR_IO, path, 0, 0, "cannot open store: %s", strerror(e));
+    }
     r->owns_file = 1;
     return RD_OK;
 }

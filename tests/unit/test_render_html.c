@@ -49,9 +49,9 @@ static int setup(void **state)
     assert_int_equal(mkdir(charts, 0777), 0);
 
     struct rd_stage s;
-    assert_int_equal(rd_stage_init(&s, dir), RD_OK);
+    assert_int_equal(rd_stage_init(&s, dir, NULL), RD_OK);
     const char *tmp;
-    assert_int_equal(rd_stage_reserve(&s, "charts/w-means.svg", s.suffix, &tmp), RD_OK);
+    assert_int_equal(rd_stage_reserve(&s, "charts/w-means.svg", &tmp, NULL), RD_OK);
     FILE *f = fopen(tmp, "w");
     assert_non_null(f);
     fputs(SVG, f);

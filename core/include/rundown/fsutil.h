@@ -1,20 +1,69 @@
 /*
- * fsutil.h - whole-file reads, atomic writes and folders.
+ * fsutil.h - whole-file reads, atomic writes, folders, and the temporaries
+ * a signal must not leave behind.
  *
  * Output files are written to a temporary name in the same folder, fsynced
  * and renamed, so a failure never leaves a half-written file under the real
- * name.
+ * name. Every temporary is registered with the signal cleanup below while
+ * it exists, so an interrupted tool removes it too.
+ *
+ * Where a regular file is expected (a store, an analysis, a template, an
+ * environment file), anything else is refused at once with "expected a
+ * regular file, got a FIFO": opening a FIFO that nobody writes blocks
+ * forever, and /dev/zero never ends.
  */
 #ifndef RUNDOWN_FSUTIL_H
 #define RUNDOWN_FSUTIL_H
 
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "rundown/buf.h"
 #include "rundown/status.h"
 
+/** How rd_read_input reads. */
+enum rd_read_flags {
+    RD_READ_REGULAR = 1u << 0,  /* a named path must be a regular file */
+    RD_READ_TEXT = 1u << 1      /* refuse a NUL byte (JSON and templates hold none) */
+};
+
+struct rd_read_limits {
+    size_t max;          /* the most bytes accepted; 0: no cap */
+    unsigned flags;      /* enum rd_read_flags */
+    const char *raise;   /* how the user raises max, added to the message
+                            ("--max-input SIZE"); may be NULL */
+};
+
+/**
+ * Reads a whole file ("-" = stdin) into out. A regular file larger than
+ * the cap is refused from its size, before a byte is read; standard input
+ * is refused as soon as it passes the cap (or, with RD_READ_TEXT, at its
+ * first NUL byte). Errors: RD_ERR_PARSE for a NUL byte; RD_ERR_IO for
+ * input that is too big, is not a regular file or cannot be read (the
+ * exit code of a missing file, as for a directory before).
+ */
+rd_status rd_read_input(const char *path, const struct rd_read_limits *lim,
+                        struct rd_buf *out, struct rd_diag *d);
+
 /** Reads a whole file ("-" = stdin) into out; RD_ERR_IO past 'max' bytes (0: no cap). */
 rd_status rd_read_file(const char *path, size_t max, struct rd_buf *out, struct rd_diag *d);
+
+/**
+ * Opens 'path' for reading (O_CLOEXEC) into *fd when it is a regular file;
+ * anything else is RD_ERR_IO "expected a regular file, got a FIFO" at once
+ * (the open does not wait for a FIFO's writer). A file that cannot be
+ * opened is RD_ERR_IO "cannot open: <errno text>" ("cannot open WHAT: ..."
+ * when 'what' is not NULL).
+ */
+rd_status rd_open_regular(const char *path, const char *what, int *fd, struct rd_diag *d);
+
+/**
+ * "a FIFO", "a directory", "a character device", "a block device", "a
+ * socket", "a symbolic link" or "a regular file", for st_mode.
+ */
+const char *rd_file_kind(mode_t mode);
 
 /** Writes data to path atomically (temporary name + fsync + rename). */
 rd_status rd_write_file_atomic(const char *path, const void *data, size_t len,
@@ -25,12 +74,16 @@ struct rd_atomic_file {
     FILE *f;
     char *path;
     char *tmp_path;  /* NULL when writing straight to a device or pipe */
+    int cleanup;     /* the temporary's rd_cleanup entry, -1 without one */
 };
 
 /**
  * Opens "<path>.tmp.XXXXXX" for writing; commit renames it to path. When
- * path exists and is not a regular file (/dev/null, /dev/stdout, a FIFO) it
- * is opened and written directly: renaming over a device would replace it.
+ * path exists and is a character device (/dev/null, a terminal) or a FIFO
+ * or pipe that a reader holds open (/dev/stdout in a pipeline), it is
+ * written directly: renaming over it would replace it. A FIFO nobody reads,
+ * a directory, a socket or a block device is refused at once (RD_ERR_IO,
+ * "expected a regular file, got a FIFO with no reader").
  */
 rd_status rd_atomic_open(struct rd_atomic_file *af, const char *path, struct rd_diag *d);
 /** Flushes, fsyncs, closes and renames. On failure the temporary is removed. */
@@ -54,5 +107,62 @@ rd_status rd_path_relative(const char *path, const char *dir, struct rd_buf *out
 /** The folder of a file path as dirname(3) gives it ("." for "x.jsonl"),
  *  into out (at least as long as path, or 2 bytes). */
 void rd_path_dirname(const char *path, char *out, size_t size);
+
+/**
+ * Removes path and, when it is a folder, everything in it (symbolic links
+ * are removed, never followed). Returns 0, or -1 with errno when something
+ * could not be removed. Async-signal-safe: the signal cleanup uses it.
+ */
+int rd_remove_tree(const char *path);
+
+/*
+ * ## Temporaries and signals
+ *
+ * A tool that writes outputs calls rd_cleanup_on_signals() once at start.
+ * From then on SIGINT, SIGTERM and SIGHUP (each unless it was inherited as
+ * ignored, as under nohup) remove every registered temporary, kill the
+ * registered child, and end the process by the same signal (exit status
+ * 128 + the signal). A file-size limit (ulimit -f, SIGXFSZ) either makes
+ * the write fail, for a tool that checks every write (SIGXFSZ ignored), or
+ * is handled like SIGTERM with a message, for one whose libraries ignore
+ * write errors (libxlsxwriter, gnuplot: their half-written files would
+ * otherwise look whole).
+ *
+ * Register and drop entries from the thread that owns them, while no other
+ * thread could take one of these signals and run the cleanup at the same
+ * time (rundown's tools register before their worker threads start and
+ * drop after they end); the calls block the signals meanwhile, so the
+ * cleanup never sees an entry half made.
+ */
+
+/**
+ * Installs the handlers described above; 'xfsz_fatal' chooses the second
+ * way for SIGXFSZ, whose message then starts with 'prog' (the tool's name).
+ */
+void rd_cleanup_on_signals(bool xfsz_fatal, const char *prog);
+
+/**
+ * Registers 'path' (copied) for removal on a signal: a file, or with
+ * 'tree' a folder and everything in it. Returns the entry for
+ * rd_cleanup_drop, or -1 when all RD_CLEANUP_MAX entries are taken or
+ * memory is short (the path is then not cleaned up, nothing else fails).
+ */
+int rd_cleanup_add(const char *path, bool tree);
+#define RD_CLEANUP_MAX 32
+
+/** Forgets entry 'id' (-1 is ignored); the file itself is left alone. */
+void rd_cleanup_drop(int id);
+
+/** The child to SIGKILL and reap before removing temporaries (0: none). */
+void rd_cleanup_child(pid_t pid);
+
+/**
+ * Blocks SIGINT, SIGTERM and SIGHUP in the calling thread, saving the old
+ * mask in *saved: for steps a signal must not cut in two (renaming a
+ * report's files into place). rd_signals_release restores the mask, and a
+ * signal that came meanwhile is handled then.
+ */
+void rd_signals_hold(sigset_t *saved);
+void rd_signals_release(const sigset_t *saved);
 
 #endif

@@ -1,12 +1,10 @@
 # rundown charts. Re-run from this folder: gnuplot report.gp
-# (rundown-render sets rd_suffix so the files are staged first).
-if (!exists("rd_suffix")) rd_suffix = ''
 set encoding utf8
 
 # cpu-heavycalc: mean heavycalc_ms with its CI
 set terminal svg size 800,269 dynamic noenhanced font 'sans,13' background '#ffffff'
 rd_fs = 1
-set output 'cpu-heavycalc-means.svg'.rd_suffix
+set output 'cpu-heavycalc-means.svg'
 reset
 set datafile missing '?'
 set key off
@@ -31,8 +29,8 @@ set format x '%h'
 set xlabel 'heavycalc_ms (ms)' noenhanced
 set xrange [0:1064.68]
 set arrow 1 from 101.352, graph 0 to 101.352, graph 1 nohead back lc rgb '#888888' dt 2
-plot 'cpu-heavycalc-means.dat'.rd_suffix index 0 using 1:($6 > 0 ? NaN : $2):3:4:5 with xerrorbars pt 7 ps 1.1 lw 1.5 lc rgb variable, \
-     'cpu-heavycalc-means.dat'.rd_suffix index 0 using 1:($6 > 0 ? $2 : NaN):3:4:5 with xerrorbars pt 6 ps 1.1 lw 1.5 lc rgb variable
+plot 'cpu-heavycalc-means.dat' index 0 using 1:($6 > 0 ? NaN : $2):3:4:5 with xerrorbars pt 7 ps 1.1 lw 1.5 lc rgb variable, \
+     'cpu-heavycalc-means.dat' index 0 using 1:($6 > 0 ? $2 : NaN):3:4:5 with xerrorbars pt 6 ps 1.1 lw 1.5 lc rgb variable
 unset object 1
 unset arrow 1
 unset label 2
@@ -42,7 +40,7 @@ unset output
 # cpu-heavycalc: heavycalc_ms of every run
 set terminal svg size 800,269 dynamic noenhanced font 'sans,13' background '#ffffff'
 rd_fs = 1
-set output 'cpu-heavycalc-runs.svg'.rd_suffix
+set output 'cpu-heavycalc-runs.svg'
 reset
 set datafile missing '?'
 set key off
@@ -68,9 +66,9 @@ set tics nomirror scale 0.5 textcolor rgb '#000000'
 set format x '%h'
 set xlabel 'heavycalc_ms (ms)' noenhanced
 set xrange [0:1062.88]
-plot 'cpu-heavycalc-runs.dat'.rd_suffix index 0 using 1:($4 > 0 ? NaN : $2):3 with points pt 7 ps 0.8 lc rgb variable, \
-     'cpu-heavycalc-runs.dat'.rd_suffix index 0 using 1:($4 > 0 ? $2 : NaN):3 with points pt 6 ps 0.8 lc rgb variable, \
-     'cpu-heavycalc-runs.dat'.rd_suffix index 1 using 1:($2-0.36):(0):(0.72) with vectors nohead lw 2 lc rgb '#222222'
+plot 'cpu-heavycalc-runs.dat' index 0 using 1:($4 > 0 ? NaN : $2):3 with points pt 7 ps 0.8 lc rgb variable, \
+     'cpu-heavycalc-runs.dat' index 0 using 1:($4 > 0 ? $2 : NaN):3 with points pt 6 ps 0.8 lc rgb variable, \
+     'cpu-heavycalc-runs.dat' index 1 using 1:($2-0.36):(0):(0.72) with vectors nohead lw 2 lc rgb '#222222'
 do for [i=10:16] { unset label i }
 unset label 2
 unset multiplot
@@ -79,7 +77,7 @@ unset output
 # cpu-heavycalc: mean heavycalc_ms against workers
 set terminal svg size 800,450 dynamic noenhanced font 'sans,13' background '#ffffff'
 rd_fs = 1
-set output 'cpu-heavycalc-scaling-workers.svg'.rd_suffix
+set output 'cpu-heavycalc-scaling-workers.svg'
 reset
 set datafile missing '?'
 set title 'cpu-heavycalc: mean heavycalc_ms against workers' noenhanced
@@ -92,15 +90,15 @@ set xtics (2, 4)
 set offsets graph 0.05, graph 0.05, 0, 0
 set yrange [0:*]
 set key outside right top noenhanced
-plot 'cpu-heavycalc-scaling-workers.dat'.rd_suffix index 0 using 1:2:3:4 with yerrorlines lw 2 pt 5 dt 1 lc rgb '#e69f00' title 'bun / worker', \
-     'cpu-heavycalc-scaling-workers.dat'.rd_suffix index 1 using 1:2:3:4 with yerrorlines lw 2 pt 6 dt 2 lc rgb '#0072b2' title 'deno / worker', \
-     'cpu-heavycalc-scaling-workers.dat'.rd_suffix index 2 using 1:2:3:4 with yerrorlines lw 2 pt 7 dt 3 lc rgb '#009e73' title 'node / worker'
+plot 'cpu-heavycalc-scaling-workers.dat' index 0 using 1:2:3:4 with yerrorlines lw 2 pt 5 dt 1 lc rgb '#e69f00' title 'bun / worker', \
+     'cpu-heavycalc-scaling-workers.dat' index 1 using 1:2:3:4 with yerrorlines lw 2 pt 6 dt 2 lc rgb '#0072b2' title 'deno / worker', \
+     'cpu-heavycalc-scaling-workers.dat' index 2 using 1:2:3:4 with yerrorlines lw 2 pt 7 dt 3 lc rgb '#009e73' title 'node / worker'
 unset output
 
 # http-hello: mean requests per second with its CI
 set terminal svg size 800,203 dynamic noenhanced font 'sans,13' background '#ffffff'
 rd_fs = 1
-set output 'http-hello-means.svg'.rd_suffix
+set output 'http-hello-means.svg'
 reset
 set datafile missing '?'
 set key off
@@ -125,8 +123,8 @@ set format x '%h'
 set xlabel 'Requests per second (req/s)' noenhanced
 set xrange [0:44939.4]
 set arrow 1 from 41556, graph 0 to 41556, graph 1 nohead back lc rgb '#888888' dt 2
-plot 'http-hello-means.dat'.rd_suffix index 0 using 1:($6 > 0 ? NaN : $2):3:4:5 with xerrorbars pt 7 ps 1.1 lw 1.5 lc rgb variable, \
-     'http-hello-means.dat'.rd_suffix index 0 using 1:($6 > 0 ? $2 : NaN):3:4:5 with xerrorbars pt 6 ps 1.1 lw 1.5 lc rgb variable
+plot 'http-hello-means.dat' index 0 using 1:($6 > 0 ? NaN : $2):3:4:5 with xerrorbars pt 7 ps 1.1 lw 1.5 lc rgb variable, \
+     'http-hello-means.dat' index 0 using 1:($6 > 0 ? $2 : NaN):3:4:5 with xerrorbars pt 6 ps 1.1 lw 1.5 lc rgb variable
 unset object 1
 unset arrow 1
 unset label 2
@@ -136,7 +134,7 @@ unset output
 # http-hello: requests per second of every run
 set terminal svg size 800,203 dynamic noenhanced font 'sans,13' background '#ffffff'
 rd_fs = 1
-set output 'http-hello-runs.svg'.rd_suffix
+set output 'http-hello-runs.svg'
 reset
 set datafile missing '?'
 set key off
@@ -165,9 +163,9 @@ set format x '%h'
 set xlabel 'Requests per second (req/s)' noenhanced
 set xrange [0:44824]
 set label 12 '✗ 1 failed' at graph 1.01, first 2 left tc rgb '#d55e00' noenhanced
-plot 'http-hello-runs.dat'.rd_suffix index 0 using 1:($4 > 0 ? NaN : $2):3 with points pt 7 ps 0.8 lc rgb variable, \
-     'http-hello-runs.dat'.rd_suffix index 0 using 1:($4 > 0 ? $2 : NaN):3 with points pt 6 ps 0.8 lc rgb variable, \
-     'http-hello-runs.dat'.rd_suffix index 1 using 1:($2-0.36):(0):(0.72) with vectors nohead lw 2 lc rgb '#222222'
+plot 'http-hello-runs.dat' index 0 using 1:($4 > 0 ? NaN : $2):3 with points pt 7 ps 0.8 lc rgb variable, \
+     'http-hello-runs.dat' index 0 using 1:($4 > 0 ? $2 : NaN):3 with points pt 6 ps 0.8 lc rgb variable, \
+     'http-hello-runs.dat' index 1 using 1:($2-0.36):(0):(0.72) with vectors nohead lw 2 lc rgb '#222222'
 do for [i=10:13] { unset label i }
 unset label 2
 unset multiplot
@@ -176,7 +174,7 @@ unset output
 # http-hello: latency by percentile (mean of runs)
 set terminal svg size 800,366 dynamic noenhanced font 'sans,13' background '#ffffff'
 rd_fs = 1
-set output 'http-hello-latency.svg'.rd_suffix
+set output 'http-hello-latency.svg'
 reset
 set datafile missing '?'
 set multiplot
@@ -196,9 +194,9 @@ set border 3
 set tics nomirror
 set key outside right top Left reverse noenhanced
 set xlabel 'percentile'
-plot 'http-hello-latency.dat'.rd_suffix index 0 using 1:3 with linespoints lw 2 pt 5 ps 1 dt 1 lc rgb '#0072b2' title 'deno / sequential', \
-     'http-hello-latency.dat'.rd_suffix index 1 using 1:3 with linespoints lw 2 pt 7 ps 1 dt 1 lc rgb '#e69f00' title 'bun / sequential', \
-     'http-hello-latency.dat'.rd_suffix index 2 using 1:3 with linespoints lw 2 pt 9 ps 1 dt 1 lc rgb '#009e73' title 'node / sequential'
+plot 'http-hello-latency.dat' index 0 using 1:3 with linespoints lw 2 pt 5 ps 1 dt 1 lc rgb '#0072b2' title 'deno / sequential', \
+     'http-hello-latency.dat' index 1 using 1:3 with linespoints lw 2 pt 7 ps 1 dt 1 lc rgb '#e69f00' title 'bun / sequential', \
+     'http-hello-latency.dat' index 2 using 1:3 with linespoints lw 2 pt 9 ps 1 dt 1 lc rgb '#009e73' title 'node / sequential'
 unset label 2
 unset multiplot
 unset output
@@ -206,7 +204,7 @@ unset output
 # cold-start: mean wall time with its CI
 set terminal svg size 800,225 dynamic noenhanced font 'sans,13' background '#ffffff'
 rd_fs = 1
-set output 'cold-start-means.svg'.rd_suffix
+set output 'cold-start-means.svg'
 reset
 set datafile missing '?'
 set key off
@@ -231,8 +229,8 @@ set format x '%h'
 set xlabel 'Wall time (ms)' noenhanced
 set xrange [0:45.4154]
 set arrow 1 from 22.175000000000001, graph 0 to 22.175000000000001, graph 1 nohead back lc rgb '#888888' dt 2
-plot 'cold-start-means.dat'.rd_suffix index 0 using 1:($6 > 0 ? NaN : $2):3:4:5 with xerrorbars pt 7 ps 1.1 lw 1.5 lc rgb variable, \
-     'cold-start-means.dat'.rd_suffix index 0 using 1:($6 > 0 ? $2 : NaN):3:4:5 with xerrorbars pt 6 ps 1.1 lw 1.5 lc rgb variable
+plot 'cold-start-means.dat' index 0 using 1:($6 > 0 ? NaN : $2):3:4:5 with xerrorbars pt 7 ps 1.1 lw 1.5 lc rgb variable, \
+     'cold-start-means.dat' index 0 using 1:($6 > 0 ? $2 : NaN):3:4:5 with xerrorbars pt 6 ps 1.1 lw 1.5 lc rgb variable
 unset object 1
 unset arrow 1
 unset label 2
@@ -242,7 +240,7 @@ unset output
 # cold-start: wall time of every run
 set terminal svg size 800,225 dynamic noenhanced font 'sans,13' background '#ffffff'
 rd_fs = 1
-set output 'cold-start-runs.svg'.rd_suffix
+set output 'cold-start-runs.svg'
 reset
 set datafile missing '?'
 set key off
@@ -268,9 +266,9 @@ set tics nomirror scale 0.5 textcolor rgb '#000000'
 set format x '%h'
 set xlabel 'Wall time (ms)' noenhanced
 set xrange [0:47.476]
-plot 'cold-start-runs.dat'.rd_suffix index 0 using 1:($4 > 0 ? NaN : $2):3 with points pt 7 ps 0.8 lc rgb variable, \
-     'cold-start-runs.dat'.rd_suffix index 0 using 1:($4 > 0 ? $2 : NaN):3 with points pt 6 ps 0.8 lc rgb variable, \
-     'cold-start-runs.dat'.rd_suffix index 1 using 1:($2-0.36):(0):(0.72) with vectors nohead lw 2 lc rgb '#222222'
+plot 'cold-start-runs.dat' index 0 using 1:($4 > 0 ? NaN : $2):3 with points pt 7 ps 0.8 lc rgb variable, \
+     'cold-start-runs.dat' index 0 using 1:($4 > 0 ? $2 : NaN):3 with points pt 6 ps 0.8 lc rgb variable, \
+     'cold-start-runs.dat' index 1 using 1:($2-0.36):(0):(0.72) with vectors nohead lw 2 lc rgb '#222222'
 do for [i=10:14] { unset label i }
 unset label 2
 unset multiplot

@@ -1,12 +1,10 @@
 # rundown charts. Re-run from this folder: gnuplot report.gp
-# (rundown-render sets rd_suffix so the files are staged first).
-if (!exists("rd_suffix")) rd_suffix = ''
 set encoding utf8
 
 # ../cpu/`touch PWNED3`: mean heavycalc_ms with its CI
 set terminal svg size 800,269 dynamic noenhanced font 'sans,13' background '#ffffff'
 rd_fs = 1
-set output 'cpu_touch_PWNED3-means.svg'.rd_suffix
+set output 'cpu_touch_PWNED3-means.svg'
 reset
 set datafile missing '?'
 set key off
@@ -31,8 +29,8 @@ set format x '%h'
 set xlabel 'heavycalc_ms (ms)' noenhanced
 set xrange [0:1064.68]
 set arrow 1 from 101.352, graph 0 to 101.352, graph 1 nohead back lc rgb '#888888' dt 2
-plot 'cpu_touch_PWNED3-means.dat'.rd_suffix index 0 using 1:($6 > 0 ? NaN : $2):3:4:5 with xerrorbars pt 7 ps 1.1 lw 1.5 lc rgb variable, \
-     'cpu_touch_PWNED3-means.dat'.rd_suffix index 0 using 1:($6 > 0 ? $2 : NaN):3:4:5 with xerrorbars pt 6 ps 1.1 lw 1.5 lc rgb variable
+plot 'cpu_touch_PWNED3-means.dat' index 0 using 1:($6 > 0 ? NaN : $2):3:4:5 with xerrorbars pt 7 ps 1.1 lw 1.5 lc rgb variable, \
+     'cpu_touch_PWNED3-means.dat' index 0 using 1:($6 > 0 ? $2 : NaN):3:4:5 with xerrorbars pt 6 ps 1.1 lw 1.5 lc rgb variable
 unset object 1
 unset arrow 1
 unset label 2
@@ -42,7 +40,7 @@ unset output
 # ../cpu/`touch PWNED3`: heavycalc_ms of every run
 set terminal svg size 800,269 dynamic noenhanced font 'sans,13' background '#ffffff'
 rd_fs = 1
-set output 'cpu_touch_PWNED3-runs.svg'.rd_suffix
+set output 'cpu_touch_PWNED3-runs.svg'
 reset
 set datafile missing '?'
 set key off
@@ -68,9 +66,9 @@ set tics nomirror scale 0.5 textcolor rgb '#000000'
 set format x '%h'
 set xlabel 'heavycalc_ms (ms)' noenhanced
 set xrange [0:1062.88]
-plot 'cpu_touch_PWNED3-runs.dat'.rd_suffix index 0 using 1:($4 > 0 ? NaN : $2):3 with points pt 7 ps 0.8 lc rgb variable, \
-     'cpu_touch_PWNED3-runs.dat'.rd_suffix index 0 using 1:($4 > 0 ? $2 : NaN):3 with points pt 6 ps 0.8 lc rgb variable, \
-     'cpu_touch_PWNED3-runs.dat'.rd_suffix index 1 using 1:($2-0.36):(0):(0.72) with vectors nohead lw 2 lc rgb '#222222'
+plot 'cpu_touch_PWNED3-runs.dat' index 0 using 1:($4 > 0 ? NaN : $2):3 with points pt 7 ps 0.8 lc rgb variable, \
+     'cpu_touch_PWNED3-runs.dat' index 0 using 1:($4 > 0 ? $2 : NaN):3 with points pt 6 ps 0.8 lc rgb variable, \
+     'cpu_touch_PWNED3-runs.dat' index 1 using 1:($2-0.36):(0):(0.72) with vectors nohead lw 2 lc rgb '#222222'
 do for [i=10:16] { unset label i }
 unset label 2
 unset multiplot
@@ -79,7 +77,7 @@ unset output
 # ../cpu/`touch PWNED3`: mean heavycalc_ms against work`touch PWNED7`|ers<b>'
 set terminal svg size 800,450 dynamic noenhanced font 'sans,13' background '#ffffff'
 rd_fs = 1
-set output 'cpu_touch_PWNED3-scaling-work_touch_PWNED7_ers_b.svg'.rd_suffix
+set output 'cpu_touch_PWNED3-scaling-work_touch_PWNED7_ers_b.svg'
 reset
 set datafile missing '?'
 set title '../cpu/`touch PWNED3`: mean heavycalc_ms against work`touch PWNED7`|ers<b>'."\047".'' noenhanced
@@ -92,15 +90,15 @@ set xtics (2, 4)
 set offsets graph 0.05, graph 0.05, 0, 0
 set yrange [0:*]
 set key outside right top noenhanced
-plot 'cpu_touch_PWNED3-scaling-work_touch_PWNED7_ers_b.dat'.rd_suffix index 0 using 1:2:3:4 with yerrorlines lw 2 pt 5 dt 1 lc rgb '#d55e00' title '<script>alert(1)</script>bun / ../../etc/passwd | cell break', \
-     'cpu_touch_PWNED3-scaling-work_touch_PWNED7_ers_b.dat'.rd_suffix index 1 using 1:2:3:4 with yerrorlines lw 2 pt 6 dt 2 lc rgb '#cc79a7' title '=1+1 / ../../etc/passwd | cell break', \
-     'cpu_touch_PWNED3-scaling-work_touch_PWNED7_ers_b.dat'.rd_suffix index 2 using 1:2:3:4 with yerrorlines lw 2 pt 7 dt 3 lc rgb '#56b4e9' title '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".' / ../../etc/passwd | cell break'
+plot 'cpu_touch_PWNED3-scaling-work_touch_PWNED7_ers_b.dat' index 0 using 1:2:3:4 with yerrorlines lw 2 pt 5 dt 1 lc rgb '#d55e00' title '<script>alert(1)</script>bun / ../../etc/passwd | cell break', \
+     'cpu_touch_PWNED3-scaling-work_touch_PWNED7_ers_b.dat' index 1 using 1:2:3:4 with yerrorlines lw 2 pt 6 dt 2 lc rgb '#cc79a7' title '=1+1 / ../../etc/passwd | cell break', \
+     'cpu_touch_PWNED3-scaling-work_touch_PWNED7_ers_b.dat' index 2 using 1:2:3:4 with yerrorlines lw 2 pt 7 dt 3 lc rgb '#56b4e9' title '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".' / ../../etc/passwd | cell break'
 unset output
 
 # <img src=http://evil.example/y.png>: mean requests per second with its CI
 set terminal svg size 800,203 dynamic noenhanced font 'sans,13' background '#ffffff'
 rd_fs = 1
-set output 'img_src_http_evil.example_y.png-means.svg'.rd_suffix
+set output 'img_src_http_evil.example_y.png-means.svg'
 reset
 set datafile missing '?'
 set key off
@@ -125,8 +123,8 @@ set format x '%h'
 set xlabel 'Requests per second (req/s)' noenhanced
 set xrange [0:44939.4]
 set arrow 1 from 41556, graph 0 to 41556, graph 1 nohead back lc rgb '#888888' dt 2
-plot 'img_src_http_evil.example_y.png-means.dat'.rd_suffix index 0 using 1:($6 > 0 ? NaN : $2):3:4:5 with xerrorbars pt 7 ps 1.1 lw 1.5 lc rgb variable, \
-     'img_src_http_evil.example_y.png-means.dat'.rd_suffix index 0 using 1:($6 > 0 ? $2 : NaN):3:4:5 with xerrorbars pt 6 ps 1.1 lw 1.5 lc rgb variable
+plot 'img_src_http_evil.example_y.png-means.dat' index 0 using 1:($6 > 0 ? NaN : $2):3:4:5 with xerrorbars pt 7 ps 1.1 lw 1.5 lc rgb variable, \
+     'img_src_http_evil.example_y.png-means.dat' index 0 using 1:($6 > 0 ? $2 : NaN):3:4:5 with xerrorbars pt 6 ps 1.1 lw 1.5 lc rgb variable
 unset object 1
 unset arrow 1
 unset label 2
@@ -136,7 +134,7 @@ unset output
 # <img src=http://evil.example/y.png>: requests per second of every run
 set terminal svg size 800,203 dynamic noenhanced font 'sans,13' background '#ffffff'
 rd_fs = 1
-set output 'img_src_http_evil.example_y.png-runs.svg'.rd_suffix
+set output 'img_src_http_evil.example_y.png-runs.svg'
 reset
 set datafile missing '?'
 set key off
@@ -165,9 +163,9 @@ set format x '%h'
 set xlabel 'Requests per second (req/s)' noenhanced
 set xrange [0:44824]
 set label 12 '✗ 1 failed' at graph 1.01, first 2 left tc rgb '#d55e00' noenhanced
-plot 'img_src_http_evil.example_y.png-runs.dat'.rd_suffix index 0 using 1:($4 > 0 ? NaN : $2):3 with points pt 7 ps 0.8 lc rgb variable, \
-     'img_src_http_evil.example_y.png-runs.dat'.rd_suffix index 0 using 1:($4 > 0 ? $2 : NaN):3 with points pt 6 ps 0.8 lc rgb variable, \
-     'img_src_http_evil.example_y.png-runs.dat'.rd_suffix index 1 using 1:($2-0.36):(0):(0.72) with vectors nohead lw 2 lc rgb '#222222'
+plot 'img_src_http_evil.example_y.png-runs.dat' index 0 using 1:($4 > 0 ? NaN : $2):3 with points pt 7 ps 0.8 lc rgb variable, \
+     'img_src_http_evil.example_y.png-runs.dat' index 0 using 1:($4 > 0 ? $2 : NaN):3 with points pt 6 ps 0.8 lc rgb variable, \
+     'img_src_http_evil.example_y.png-runs.dat' index 1 using 1:($2-0.36):(0):(0.72) with vectors nohead lw 2 lc rgb '#222222'
 do for [i=10:13] { unset label i }
 unset label 2
 unset multiplot
@@ -176,7 +174,7 @@ unset output
 # <img src=http://evil.example/y.png>: latency by percentile (mean of runs)
 set terminal svg size 800,366 dynamic noenhanced font 'sans,13' background '#ffffff'
 rd_fs = 1
-set output 'img_src_http_evil.example_y.png-latency.svg'.rd_suffix
+set output 'img_src_http_evil.example_y.png-latency.svg'
 reset
 set datafile missing '?'
 set multiplot
@@ -196,9 +194,9 @@ set border 3
 set tics nomirror
 set key outside right top Left reverse noenhanced
 set xlabel 'percentile'
-plot 'img_src_http_evil.example_y.png-latency.dat'.rd_suffix index 0 using 1:3 with linespoints lw 2 pt 5 ps 1 dt 1 lc rgb '#cc79a7' title '=1+1 / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)', \
-     'img_src_http_evil.example_y.png-latency.dat'.rd_suffix index 1 using 1:3 with linespoints lw 2 pt 7 ps 1 dt 1 lc rgb '#d55e00' title '<script>alert(1)</script>bun / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)', \
-     'img_src_http_evil.example_y.png-latency.dat'.rd_suffix index 2 using 1:3 with linespoints lw 2 pt 9 ps 1 dt 1 lc rgb '#56b4e9' title '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".' / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)'
+plot 'img_src_http_evil.example_y.png-latency.dat' index 0 using 1:3 with linespoints lw 2 pt 5 ps 1 dt 1 lc rgb '#cc79a7' title '=1+1 / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)', \
+     'img_src_http_evil.example_y.png-latency.dat' index 1 using 1:3 with linespoints lw 2 pt 7 ps 1 dt 1 lc rgb '#d55e00' title '<script>alert(1)</script>bun / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)', \
+     'img_src_http_evil.example_y.png-latency.dat' index 2 using 1:3 with linespoints lw 2 pt 9 ps 1 dt 1 lc rgb '#56b4e9' title '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".' / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)'
 unset label 2
 unset multiplot
 unset output
@@ -206,7 +204,7 @@ unset output
 # cold-start'; system('touch PWNED4'): mean wall time with its CI
 set terminal svg size 800,225 dynamic noenhanced font 'sans,13' background '#ffffff'
 rd_fs = 1
-set output 'cold-start_system_touch_PWNED4-means.svg'.rd_suffix
+set output 'cold-start_system_touch_PWNED4-means.svg'
 reset
 set datafile missing '?'
 set key off
@@ -231,8 +229,8 @@ set format x '%h'
 set xlabel 'Wall time (ms)' noenhanced
 set xrange [0:45.4154]
 set arrow 1 from 22.175000000000001, graph 0 to 22.175000000000001, graph 1 nohead back lc rgb '#888888' dt 2
-plot 'cold-start_system_touch_PWNED4-means.dat'.rd_suffix index 0 using 1:($6 > 0 ? NaN : $2):3:4:5 with xerrorbars pt 7 ps 1.1 lw 1.5 lc rgb variable, \
-     'cold-start_system_touch_PWNED4-means.dat'.rd_suffix index 0 using 1:($6 > 0 ? $2 : NaN):3:4:5 with xerrorbars pt 6 ps 1.1 lw 1.5 lc rgb variable
+plot 'cold-start_system_touch_PWNED4-means.dat' index 0 using 1:($6 > 0 ? NaN : $2):3:4:5 with xerrorbars pt 7 ps 1.1 lw 1.5 lc rgb variable, \
+     'cold-start_system_touch_PWNED4-means.dat' index 0 using 1:($6 > 0 ? $2 : NaN):3:4:5 with xerrorbars pt 6 ps 1.1 lw 1.5 lc rgb variable
 unset object 1
 unset arrow 1
 unset label 2
@@ -242,7 +240,7 @@ unset output
 # cold-start'; system('touch PWNED4'): wall time of every run
 set terminal svg size 800,225 dynamic noenhanced font 'sans,13' background '#ffffff'
 rd_fs = 1
-set output 'cold-start_system_touch_PWNED4-runs.svg'.rd_suffix
+set output 'cold-start_system_touch_PWNED4-runs.svg'
 reset
 set datafile missing '?'
 set key off
@@ -268,9 +266,9 @@ set tics nomirror scale 0.5 textcolor rgb '#000000'
 set format x '%h'
 set xlabel 'Wall time (ms)' noenhanced
 set xrange [0:47.476]
-plot 'cold-start_system_touch_PWNED4-runs.dat'.rd_suffix index 0 using 1:($4 > 0 ? NaN : $2):3 with points pt 7 ps 0.8 lc rgb variable, \
-     'cold-start_system_touch_PWNED4-runs.dat'.rd_suffix index 0 using 1:($4 > 0 ? $2 : NaN):3 with points pt 6 ps 0.8 lc rgb variable, \
-     'cold-start_system_touch_PWNED4-runs.dat'.rd_suffix index 1 using 1:($2-0.36):(0):(0.72) with vectors nohead lw 2 lc rgb '#222222'
+plot 'cold-start_system_touch_PWNED4-runs.dat' index 0 using 1:($4 > 0 ? NaN : $2):3 with points pt 7 ps 0.8 lc rgb variable, \
+     'cold-start_system_touch_PWNED4-runs.dat' index 0 using 1:($4 > 0 ? $2 : NaN):3 with points pt 6 ps 0.8 lc rgb variable, \
+     'cold-start_system_touch_PWNED4-runs.dat' index 1 using 1:($2-0.36):(0):(0.72) with vectors nohead lw 2 lc rgb '#222222'
 do for [i=10:14] { unset label i }
 unset label 2
 unset multiplot

@@ -1,12 +1,10 @@
 # rundown charts. Re-run from this folder: gnuplot report.gp
-# (rundown-render sets rd_suffix so the files are staged first).
-if (!exists("rd_suffix")) rd_suffix = ''
 set encoding utf8
 
 # heavy: mean wall time with the verdict's simultaneous interval
 set terminal svg size 800,714 dynamic noenhanced font 'sans,13' background '#ffffff'
 rd_fs = 1
-set output 'heavy-means.svg'.rd_suffix
+set output 'heavy-means.svg'
 reset
 set datafile missing '?'
 set key off
@@ -35,8 +33,8 @@ set label 2 'mechanism: worker' at screen 0.1785, screen 0.8865 left noenhanced 
 set xrange [0:365.375]
 set object 1 rect from 95, graph 0 to 105, graph 1 behind fc rgb '#e4e4e4' fs solid 1.0 noborder
 set arrow 1 from 100, graph 0 to 100, graph 1 nohead back lc rgb '#888888' dt 2
-plot 'heavy-means.dat'.rd_suffix index 0 using 1:($6 > 0 ? NaN : $2):3:4:5 with xerrorbars pt 7 ps 1.1 lw 1.5 lc rgb variable, \
-     'heavy-means.dat'.rd_suffix index 0 using 1:($6 > 0 ? $2 : NaN):3:4:5 with xerrorbars pt 6 ps 1.1 lw 1.5 lc rgb variable
+plot 'heavy-means.dat' index 0 using 1:($6 > 0 ? NaN : $2):3:4:5 with xerrorbars pt 7 ps 1.1 lw 1.5 lc rgb variable, \
+     'heavy-means.dat' index 0 using 1:($6 > 0 ? $2 : NaN):3:4:5 with xerrorbars pt 6 ps 1.1 lw 1.5 lc rgb variable
 unset object 1
 unset arrow 1
 unset label 2
@@ -56,8 +54,8 @@ set label 2 'mechanism: process' at screen 0.1785, screen 0.5457 left noenhanced
 set xrange [0:365.375]
 set object 1 rect from 95, graph 0 to 105, graph 1 behind fc rgb '#e4e4e4' fs solid 1.0 noborder
 set arrow 1 from 100, graph 0 to 100, graph 1 nohead back lc rgb '#888888' dt 2
-plot 'heavy-means.dat'.rd_suffix index 1 using 1:($6 > 0 ? NaN : $2):3:4:5 with xerrorbars pt 7 ps 1.1 lw 1.5 lc rgb variable, \
-     'heavy-means.dat'.rd_suffix index 1 using 1:($6 > 0 ? $2 : NaN):3:4:5 with xerrorbars pt 6 ps 1.1 lw 1.5 lc rgb variable
+plot 'heavy-means.dat' index 1 using 1:($6 > 0 ? NaN : $2):3:4:5 with xerrorbars pt 7 ps 1.1 lw 1.5 lc rgb variable, \
+     'heavy-means.dat' index 1 using 1:($6 > 0 ? $2 : NaN):3:4:5 with xerrorbars pt 6 ps 1.1 lw 1.5 lc rgb variable
 unset object 1
 unset arrow 1
 unset label 2
@@ -77,8 +75,8 @@ set label 2 'mechanism: sequential' at screen 0.1785, screen 0.2049 left noenhan
 set xrange [0:365.375]
 set object 1 rect from 95, graph 0 to 105, graph 1 behind fc rgb '#e4e4e4' fs solid 1.0 noborder
 set arrow 1 from 100, graph 0 to 100, graph 1 nohead back lc rgb '#888888' dt 2
-plot 'heavy-means.dat'.rd_suffix index 2 using 1:($6 > 0 ? NaN : $2):3:4:5 with xerrorbars pt 7 ps 1.1 lw 1.5 lc rgb variable, \
-     'heavy-means.dat'.rd_suffix index 2 using 1:($6 > 0 ? $2 : NaN):3:4:5 with xerrorbars pt 6 ps 1.1 lw 1.5 lc rgb variable
+plot 'heavy-means.dat' index 2 using 1:($6 > 0 ? NaN : $2):3:4:5 with xerrorbars pt 7 ps 1.1 lw 1.5 lc rgb variable, \
+     'heavy-means.dat' index 2 using 1:($6 > 0 ? $2 : NaN):3:4:5 with xerrorbars pt 6 ps 1.1 lw 1.5 lc rgb variable
 unset object 1
 unset arrow 1
 unset label 2
@@ -88,7 +86,7 @@ unset output
 # heavy: wall time of every run
 set terminal svg size 800,714 dynamic noenhanced font 'sans,13' background '#ffffff'
 rd_fs = 1
-set output 'heavy-runs.svg'.rd_suffix
+set output 'heavy-runs.svg'
 reset
 set datafile missing '?'
 set key off
@@ -115,9 +113,9 @@ set format x ''
 unset xlabel
 set label 2 'mechanism: worker' at screen 0.1785, screen 0.8865 left noenhanced font sprintf(',%g', 12 * rd_fs)
 set xrange [0:364.208]
-plot 'heavy-runs.dat'.rd_suffix index 0 using 1:($4 > 0 ? NaN : $2):3 with points pt 7 ps 0.8 lc rgb variable, \
-     'heavy-runs.dat'.rd_suffix index 0 using 1:($4 > 0 ? $2 : NaN):3 with points pt 6 ps 0.8 lc rgb variable, \
-     'heavy-runs.dat'.rd_suffix index 1 using 1:($2-0.36):(0):(0.72) with vectors nohead lw 2 lc rgb '#222222'
+plot 'heavy-runs.dat' index 0 using 1:($4 > 0 ? NaN : $2):3 with points pt 7 ps 0.8 lc rgb variable, \
+     'heavy-runs.dat' index 0 using 1:($4 > 0 ? $2 : NaN):3 with points pt 6 ps 0.8 lc rgb variable, \
+     'heavy-runs.dat' index 1 using 1:($2-0.36):(0):(0.72) with vectors nohead lw 2 lc rgb '#222222'
 do for [i=10:19] { unset label i }
 unset label 2
 do for [i=90:140] { unset label i }
@@ -134,9 +132,9 @@ set format x ''
 unset xlabel
 set label 2 'mechanism: process' at screen 0.1785, screen 0.5457 left noenhanced font sprintf(',%g', 12 * rd_fs)
 set xrange [0:364.208]
-plot 'heavy-runs.dat'.rd_suffix index 2 using 1:($4 > 0 ? NaN : $2):3 with points pt 7 ps 0.8 lc rgb variable, \
-     'heavy-runs.dat'.rd_suffix index 2 using 1:($4 > 0 ? $2 : NaN):3 with points pt 6 ps 0.8 lc rgb variable, \
-     'heavy-runs.dat'.rd_suffix index 3 using 1:($2-0.36):(0):(0.72) with vectors nohead lw 2 lc rgb '#222222'
+plot 'heavy-runs.dat' index 2 using 1:($4 > 0 ? NaN : $2):3 with points pt 7 ps 0.8 lc rgb variable, \
+     'heavy-runs.dat' index 2 using 1:($4 > 0 ? $2 : NaN):3 with points pt 6 ps 0.8 lc rgb variable, \
+     'heavy-runs.dat' index 3 using 1:($2-0.36):(0):(0.72) with vectors nohead lw 2 lc rgb '#222222'
 do for [i=10:19] { unset label i }
 unset label 2
 do for [i=90:140] { unset label i }
@@ -153,9 +151,9 @@ set format x '%h'
 set xlabel 'Wall time (ms)' noenhanced
 set label 2 'mechanism: sequential' at screen 0.1785, screen 0.2049 left noenhanced font sprintf(',%g', 12 * rd_fs)
 set xrange [0:364.208]
-plot 'heavy-runs.dat'.rd_suffix index 4 using 1:($4 > 0 ? NaN : $2):3 with points pt 7 ps 0.8 lc rgb variable, \
-     'heavy-runs.dat'.rd_suffix index 4 using 1:($4 > 0 ? $2 : NaN):3 with points pt 6 ps 0.8 lc rgb variable, \
-     'heavy-runs.dat'.rd_suffix index 5 using 1:($2-0.36):(0):(0.72) with vectors nohead lw 2 lc rgb '#222222'
+plot 'heavy-runs.dat' index 4 using 1:($4 > 0 ? NaN : $2):3 with points pt 7 ps 0.8 lc rgb variable, \
+     'heavy-runs.dat' index 4 using 1:($4 > 0 ? $2 : NaN):3 with points pt 6 ps 0.8 lc rgb variable, \
+     'heavy-runs.dat' index 5 using 1:($2-0.36):(0):(0.72) with vectors nohead lw 2 lc rgb '#222222'
 do for [i=10:13] { unset label i }
 unset label 2
 unset multiplot
@@ -164,7 +162,7 @@ unset output
 # heavy: mean wall time against workers
 set terminal svg size 800,450 dynamic noenhanced font 'sans,13' background '#ffffff'
 rd_fs = 1
-set output 'heavy-scaling-workers.svg'.rd_suffix
+set output 'heavy-scaling-workers.svg'
 reset
 set datafile missing '?'
 set title 'heavy: mean wall time against workers' noenhanced
@@ -177,13 +175,13 @@ set xtics (1, 2, 4)
 set offsets graph 0.05, graph 0.05, 0, 0
 set yrange [0:*]
 set key outside right top noenhanced
-plot 'heavy-scaling-workers.dat'.rd_suffix index 0 using 1:2:3:4 with yerrorlines lw 2 pt 5 dt 1 lc rgb '#e69f00' title 'bun / process', \
-     'heavy-scaling-workers.dat'.rd_suffix index 1 using 1:2:3:4 with yerrorlines lw 2 pt 6 dt 2 lc rgb '#0072b2' title 'deno / process', \
-     'heavy-scaling-workers.dat'.rd_suffix index 2 using 1:2:3:4 with yerrorlines lw 2 pt 7 dt 3 lc rgb '#009e73' title 'node / process', \
-     'heavy-scaling-workers.dat'.rd_suffix index 3 using 1:2:3:4 with yerrorlines lw 2 pt 8 dt 4 lc rgb '#e69f00' title 'bun / sequential', \
-     'heavy-scaling-workers.dat'.rd_suffix index 4 using 1:2:3:4 with yerrorlines lw 2 pt 9 dt 5 lc rgb '#0072b2' title 'deno / sequential', \
-     'heavy-scaling-workers.dat'.rd_suffix index 5 using 1:2:3:4 with yerrorlines lw 2 pt 10 dt 1 lc rgb '#009e73' title 'node / sequential', \
-     'heavy-scaling-workers.dat'.rd_suffix index 6 using 1:2:3:4 with yerrorlines lw 2 pt 11 dt 2 lc rgb '#e69f00' title 'bun / worker', \
-     'heavy-scaling-workers.dat'.rd_suffix index 7 using 1:2:3:4 with yerrorlines lw 2 pt 12 dt 3 lc rgb '#0072b2' title 'deno / worker', \
-     'heavy-scaling-workers.dat'.rd_suffix index 8 using 1:2:3:4 with yerrorlines lw 2 pt 5 dt 4 lc rgb '#009e73' title 'node / worker'
+plot 'heavy-scaling-workers.dat' index 0 using 1:2:3:4 with yerrorlines lw 2 pt 5 dt 1 lc rgb '#e69f00' title 'bun / process', \
+     'heavy-scaling-workers.dat' index 1 using 1:2:3:4 with yerrorlines lw 2 pt 6 dt 2 lc rgb '#0072b2' title 'deno / process', \
+     'heavy-scaling-workers.dat' index 2 using 1:2:3:4 with yerrorlines lw 2 pt 7 dt 3 lc rgb '#009e73' title 'node / process', \
+     'heavy-scaling-workers.dat' index 3 using 1:2:3:4 with yerrorlines lw 2 pt 8 dt 4 lc rgb '#e69f00' title 'bun / sequential', \
+     'heavy-scaling-workers.dat' index 4 using 1:2:3:4 with yerrorlines lw 2 pt 9 dt 5 lc rgb '#0072b2' title 'deno / sequential', \
+     'heavy-scaling-workers.dat' index 5 using 1:2:3:4 with yerrorlines lw 2 pt 10 dt 1 lc rgb '#009e73' title 'node / sequential', \
+     'heavy-scaling-workers.dat' index 6 using 1:2:3:4 with yerrorlines lw 2 pt 11 dt 2 lc rgb '#e69f00' title 'bun / worker', \
+     'heavy-scaling-workers.dat' index 7 using 1:2:3:4 with yerrorlines lw 2 pt 12 dt 3 lc rgb '#0072b2' title 'deno / worker', \
+     'heavy-scaling-workers.dat' index 8 using 1:2:3:4 with yerrorlines lw 2 pt 5 dt 4 lc rgb '#009e73' title 'node / worker'
 unset output
