@@ -35,6 +35,29 @@ struct run_meta {
     uint32_t numbered : 1;  /* order is the record's run number */
 };
 
+/* A run whose source digest an earlier run holds: where each of the two
+ * is (store and line), so the warning can name both. */
+struct dup_run {
+    uint32_t input, line;          /* the copy, left out of the statistics */
+    uint32_t first_input, first_line; /* the run that is counted */
+};
+
+/* A run read with a source digest: the config it was counted in and its
+ * place (sources.c). */
+struct source_run {
+    unsigned char digest[32];
+    uint32_t cfg, input, line;
+};
+
+/* A direction info.metric_better gives a metric in a workload's runs; a
+ * metric two runs give opposite directions is 'conflict' and falls back
+ * to its registry or suffix direction (directions.c). */
+struct metric_dir {
+    const char *metric;
+    int better;              /* enum rd_better */
+    bool conflict;
+};
+
 struct cfg {
     const char *workload;
     const char *key;         /* "workload\x1fid\x1ftool", its key in cfg_map */
@@ -51,6 +74,15 @@ struct cfg {
     uint32_t nruns;
     size_t capruns;
     size_t ok_runs, failed, timeouts, load_error_runs;
+    size_t env_unknown;      /* runs imported without an environment (info.env_unknown) */
+    /* Error rates of good load runs older than the error_rate metric,
+     * derived from their counts (rd_load_tally_of_record): their sum and
+     * number, pooled with the error_rate values by recommend.c. */
+    double derived_error_sum;
+    size_t derived_error_runs;
+    struct dup_run *dups;    /* later copies of its runs, left out (sources.c) */
+    uint32_t ndups;
+    size_t capdups;
     const char *failure;     /* info.failure of the first failed run, or NULL */
     struct series *series;
     uint32_t nseries;
@@ -68,6 +100,9 @@ struct wl {
     const char *guards;      /* info.guards: "latency_p99_ms<=100" */
     const char *max_error_rate; /* info.max_error_rate: a fraction */
     int64_t first_metric;    /* first metric of the first measured run, -1 none */
+    struct metric_dir *dirs; /* info.metric_better of its runs, merged */
+    size_t ndirs, capdirs;
+    const char *dirs_seen;   /* the last info.metric_better merged (runs repeat it) */
     uint32_t *cfgs;
     size_t ncfgs, capcfgs;
 };
@@ -101,6 +136,9 @@ struct rd_analysis {
     size_t nenvs, capenvs;
     const char **inputs;
     size_t ninputs, capinputs;
+    struct rd_strmap digest_map; /* source digest (32 bytes) -> index into sources */
+    struct source_run *sources;
+    size_t nsources, capsources;
     size_t records, measured; /* run records read, of them not warmups */
     bool unnumbered;         /* a run without a run number was read (see struct half
                               * in ingest.c) */
@@ -110,6 +148,44 @@ struct rd_analysis {
 struct series *rd_cfg_find_series(const struct cfg *c, uint32_t metric);
 /** The id of metric 'name' (NULL allowed), or -1 when no run holds it. */
 int64_t rd_analysis_metric_id(const struct rd_analysis *a, const char *name);
+
+/* ---- envs.c: the environments the runs name ---- */
+
+/** The interned copy of environment id 'env' (*interned), noted with the
+ *  folder of the store at 'path' the first time it is named. */
+rd_status rd_envs_note(struct rd_analysis *a, const char *env, const char *path,
+                       const char **interned);
+/** Loads the environments first named by the store just read, in the
+ *  order it named them; a file that is no environment object is
+ *  RD_ERR_PARSE naming it. */
+rd_status rd_envs_load_new(struct rd_analysis *a, struct rd_diag *d);
+
+/* ---- sources.c: runs counted once, by their source digest ---- */
+
+/**
+ * Is r (read at line of store 'input') a later copy of a run already
+ * read, by its source.digest? Then *dup is set and the copy is noted with
+ * the config of the run that is counted. Records without a digest are
+ * never copies.
+ */
+rd_status rd_sources_check(struct rd_analysis *a, const struct rd_record *r, uint32_t input,
+                           unsigned line, bool *dup);
+/** Notes r's digest (if it has one) as counted in config cfg. */
+rd_status rd_sources_keep(struct rd_analysis *a, const struct rd_record *r, uint32_t cfg,
+                          uint32_t input, unsigned line);
+/** Does the partial analysis b hold a digest a holds? */
+bool rd_sources_overlap(const struct rd_analysis *a, const struct rd_analysis *b);
+/** Moves b's digests and copies into a: cfg_of[i] is a's config of b's
+ *  config i, and b's lines follow line0 of the store. */
+rd_status rd_sources_merge(struct rd_analysis *a, const struct rd_analysis *b,
+                           const uint32_t *cfg_of, unsigned line0);
+
+/* ---- directions.c: info.metric_better ---- */
+
+/** Merges a run's info.metric_better ("NAME=lower,NAME=higher") into w. */
+rd_status rd_directions_note(struct rd_analysis *a, struct wl *w, const char *text);
+/** Merges the directions of b's workload bw into a's w. */
+rd_status rd_directions_merge(struct rd_analysis *a, struct wl *w, const struct wl *bw);
 
 /* Replication section (replicate.c): appends "replication":[...] members. */
 struct jw;

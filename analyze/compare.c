@@ -41,7 +41,7 @@ rd_status rd_compare_metric(struct wctx *x, size_t ti)
     struct prep *pp = x->preps + ti * x->k;
     t->metric = x->tested[ti];
     t->better =
-        t->metric == x->primary ? x->better : rd_analysis_metric_better(x->a, t->metric);
+        t->metric == x->primary ? x->better : rd_wctx_metric_better(x, t->metric);
     t->best = SIZE_MAX;
     t->scope = "all";
     size_t ng = 0;

@@ -5,8 +5,10 @@
  * double and one 32-bit order key per measured value, plus counters. That
  * keeps memory proportional to the number of values, not to the size of
  * the JSON, so a store of a million runs fits easily. Warmup runs are
- * skipped here, failed and timed-out runs only counted, and a config whose
- * runs come from two environments is refused unless the user pools them.
+ * skipped here, failed and timed-out runs only counted, a run stored
+ * twice (its source digest read before: sources.c) counted once, and a
+ * config whose runs come from two environments is refused unless the user
+ * pools them.
  */
 #include <math.h>
 #include <pthread.h>
@@ -17,11 +19,9 @@
 #include <unistd.h>
 
 #include "analysis_int.h"
-#include "rundown/analysis_keys.h"
 #include "rundown/array.h"
 #include "rundown/contract.h"
-#include "rundown/fsutil.h"
-#include "rundown/json.h"
+#include "rundown/loadrate.h"
 #include "rundown/store.h"
 
 void rd_analyze_opts_init(struct rd_analyze_opts *o)
@@ -55,6 +55,7 @@ rd_status rd_analysis_new(const struct rd_analyze_opts *o, struct rd_analysis **
     rd_strmap_init(&a->metric_map);
     rd_strmap_init(&a->wl_map);
     rd_strmap_init(&a->cfg_map);
+    rd_strmap_init(&a->digest_map);
     *out = a;
     return RD_OK;
 }
@@ -71,9 +72,12 @@ void rd_analysis_free(struct rd_analysis *a)
         }
         free(c->series);
         free(c->runs);
+        free(c->dups);
     }
-    for (size_t i = 0; i < a->nwls; i++)
+    for (size_t i = 0; i < a->nwls; i++) {
         free(a->wls[i].cfgs);
+        free(a->wls[i].dirs);
+    }
     free(a->cfgs);
     free(a->wls);
     free(a->metrics);
@@ -81,6 +85,8 @@ void rd_analysis_free(struct rd_analysis *a)
     free(a->last_ids);
     free(a->envs);
     free(a->inputs);
+    free(a->sources);
+    rd_strmap_release(&a->digest_map);
     rd_strmap_release(&a->metric_map);
     rd_strmap_release(&a->wl_map);
     rd_strmap_release(&a->cfg_map);
@@ -290,98 +296,6 @@ static rd_status take_info(struct rd_analysis *a, const struct rd_record *r, con
     return RD_OK;
 }
 
-static const char *dir_of(struct rd_analysis *a, const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    if (!slash || strcmp(path, "-") == 0)
-        return ".";
-    if (slash == path)
-        return "/";
-    return rd_arena_strndup(&a->strings, path, (size_t)(slash - path));
-}
-
-static rd_status note_env(struct rd_analysis *a, const char *env, const char *path,
-                          const char **interned)
-{
-    for (size_t i = 0; i < a->nenvs; i++)
-        if (strcmp(a->envs[i].id, env) == 0) {
-            *interned = a->envs[i].id;
-            return RD_OK;
-        }
-    RD_TRY(RD_ARRAY_GROW(a->envs, a->capenvs, a->nenvs + 1));
-    struct envref *e = &a->envs[a->nenvs];
-    memset(e, 0, sizeof *e);
-    e->id = rd_arena_strdup(&a->strings, env);
-    e->dir = dir_of(a, path);
-    if (!e->id || !e->dir)
-        return RD_ERR_NOMEM;
-    a->nenvs++;
-    *interned = e->id;
-    return RD_OK;
-}
-
-/* An env id names a file next to the store; refuse ids that could name
- * anything else. */
-static bool safe_env_id(const char *id)
-{
-    return *id && *id != '.' && !strchr(id, '/') && !strchr(id, '\\');
-}
-
-/* Reads e's file <dir>/<id>.json, when there is one, into e->json: the
- * rundown.env/1 object on one line, with an "id" added if it lacks one. A
- * file that exists but is no such object is RD_ERR_PARSE naming it. */
-static rd_status load_env(struct rd_analysis *a, struct envref *e, struct rd_buf *tmp,
-                          struct rd_diag *d)
-{
-    e->loaded = true;
-    if (!safe_env_id(e->id))
-        return RD_OK;
-    size_t n = strlen(e->dir) + strlen(e->id) + 8;
-    char *path = rd_arena_alloc(&a->strings, n);
-    if (!path)
-        return RD_ERR_NOMEM;
-    snprintf(path, n, "%s/%s.json", e->dir, e->id);
-    /* stat, not a trial open: opening a FIFO would wait for a writer. */
-    struct stat sb;
-    if (stat(path, &sb) != 0 || (S_ISREG(sb.st_mode) && access(path, R_OK) != 0))
-        return RD_OK; /* no environment was captured: the id alone is written */
-    if (!S_ISREG(sb.st_mode))
-        return rd_diag_set(d, RD_ERR_IO, path, 0, 0, "expected a regular file, got %s",
-                           rd_file_kind(sb.st_mode));
-    cJSON *env = NULL;
-    RD_TRY(rd_json_parse_file(path, &env, d));
-    if (!cJSON_IsObject(env)) {
-        cJSON_Delete(env);
-        return rd_diag_set(d, RD_ERR_PARSE, path, 1, 1,
-                           "expected an environment object (" RD_ENV_SCHEMA ")");
-    }
-    if (!cJSON_GetObjectItemCaseSensitive(env, RD_AK_ID))
-        cJSON_AddStringToObject(env, RD_AK_ID, e->id);
-    rd_buf_reset(tmp);
-    rd_status st = rd_json_write(env, tmp, false);
-    cJSON_Delete(env);
-    while (!st && tmp->len && tmp->ptr[tmp->len - 1] == '\n')
-        rd_buf_truncate(tmp, tmp->len - 1);
-    if (st)
-        return st;
-    e->json = rd_arena_strndup(&a->strings, tmp->ptr, tmp->len);
-    e->json_len = tmp->len;
-    return e->json ? RD_OK : RD_ERR_NOMEM;
-}
-
-/* Loads the environments first named by the store just read, in the order
- * the store named them. */
-static rd_status load_new_envs(struct rd_analysis *a, struct rd_diag *d)
-{
-    struct rd_buf tmp = RD_BUF_INIT;
-    rd_status st = RD_OK;
-    for (size_t i = 0; i < a->nenvs && !st; i++)
-        if (!a->envs[i].loaded)
-            st = load_env(a, &a->envs[i], &tmp, d);
-    rd_buf_release(&tmp);
-    return st;
-}
-
 /* Days from 1970-01-01 to y-m-d of the proleptic Gregorian calendar
  * (H. Hinnant's days_from_civil). */
 static long days_from_civil(long y, unsigned m, unsigned d)
@@ -462,10 +376,18 @@ static rd_status add_record(struct rd_analysis *a, const struct rd_record *r,
     if (r->phase && strcmp(r->phase, "warmup") == 0)
         return RD_OK;
     a->measured++;
+    bool dup;
+    RD_TRY(rd_sources_check(a, r, input, line, &dup));
+    if (dup)
+        return RD_OK; /* counted once, where it was first read */
     struct wl *w;
     struct cfg *c;
     RD_TRY(find_workload(a, r->workload, &w));
     RD_TRY(find_cfg(a, r, w, key, &c));
+    RD_TRY(rd_sources_keep(a, r, (uint32_t)(c - a->cfgs), input, line));
+    RD_TRY(rd_directions_note(a, w, rd_record_info(r, "metric_better")));
+    if (rd_record_info(r, "env_unknown"))
+        c->env_unknown++;
     RD_TRY(take_info(a, r, "primary_metric", &w->primary));
     RD_TRY(take_info(a, r, "primary_better", &w->better));
     RD_TRY(take_info(a, r, "class", &w->class_));
@@ -477,7 +399,7 @@ static rd_status add_record(struct rd_analysis *a, const struct rd_record *r,
 
     if (r->env && *r->env) {
         const char *env;
-        RD_TRY(note_env(a, r->env, path, &env));
+        RD_TRY(rd_envs_note(a, r->env, path, &env));
         if (!c->env) {
             c->env = env;
             c->env_line = line;
@@ -504,6 +426,13 @@ static rd_status add_record(struct rd_analysis *a, const struct rd_record *r,
         return take_info(a, r, "failure", &c->failure);
     }
     c->ok_runs++;
+    double rate;
+    struct rd_load_tally tally;
+    if (!rd_record_metric(r, "error_rate", &rate) && rd_load_tally_of_record(&tally, r) &&
+        !isnan(rate = rd_load_error_rate(&tally))) {
+        c->derived_error_sum += rate;
+        c->derived_error_runs++;
+    }
     bool load_err = false;
     for (size_t i = 0; i < r->nmetrics; i++) {
         const struct rd_metric *m = &r->metrics[i];
@@ -616,8 +545,12 @@ static rd_status merge_half(struct rd_analysis *a, const struct rd_analysis *b,
     rd_status s = RD_OK;
     *conflict_line = 0;
     uint32_t *mid = malloc((b->nmetrics ? b->nmetrics : 1) * sizeof *mid);
-    if (!mid)
+    uint32_t *cfg_of = malloc((b->ncfgs ? b->ncfgs : 1) * sizeof *cfg_of);
+    if (!mid || !cfg_of) {
+        free(mid);
+        free(cfg_of);
         return RD_ERR_NOMEM;
+    }
     for (size_t i = 0; i < b->nmetrics && !s; i++)
         s = intern_metric(a, b->metrics[i], &mid[i]);
     for (size_t i = 0; i < b->ncfgs && !s; i++) {
@@ -628,8 +561,10 @@ static rd_status merge_half(struct rd_analysis *a, const struct rd_analysis *b,
         size_t wl_len, id_len;
         key_parts(bc->key, &wl_len, &id_len);
         if ((s = find_workload(a, bc->workload, &w)) ||
-            (s = cfg_by_key(a, w, bc->key, wl_len, id_len, bc->labels, bc->nlabels, &c)))
+            (s = cfg_by_key(a, w, bc->key, wl_len, id_len, bc->labels, bc->nlabels, &c)) ||
+            (s = rd_directions_merge(a, w, bw)))
             break;
+        cfg_of[i] = (uint32_t)(c - a->cfgs);
         const char **info[] = {&w->primary, &w->better, &w->class_, &w->tie_breaker,
                                &w->margin, &w->key_metrics, &w->guards,
                                &w->max_error_rate, &c->failure};
@@ -644,7 +579,7 @@ static rd_status merge_half(struct rd_analysis *a, const struct rd_analysis *b,
         const char *benv[] = {bc->env, bc->env_other};
         for (size_t k = 0; k < 2 && !s; k++) {
             const char *env;
-            if (!benv[k] || (s = note_env(a, benv[k], path, &env)))
+            if (!benv[k] || (s = rd_envs_note(a, benv[k], path, &env)))
                 continue;
             if (!c->env) {
                 c->env = env;
@@ -679,6 +614,9 @@ static rd_status merge_half(struct rd_analysis *a, const struct rd_analysis *b,
         c->failed += bc->failed;
         c->timeouts += bc->timeouts;
         c->load_error_runs += bc->load_error_runs;
+        c->env_unknown += bc->env_unknown;
+        c->derived_error_sum += bc->derived_error_sum;
+        c->derived_error_runs += bc->derived_error_runs;
         for (uint32_t k = 0; k < bc->nseries && !s; k++) {
             const struct series *bs = &bc->series[k];
             struct series *as;
@@ -691,7 +629,10 @@ static rd_status merge_half(struct rd_analysis *a, const struct rd_analysis *b,
             as->len += bs->len;
         }
     }
+    if (!s)
+        s = rd_sources_merge(a, b, cfg_of, line0);
     free(mid);
+    free(cfg_of);
     return s;
 }
 
@@ -720,8 +661,10 @@ static rd_status read_store(struct rd_analysis *a, const char *path, struct rd_d
     if (!threaded)
         return s;
     pthread_join(tid, NULL);
-    if (!s && h.a->unnumbered) {
-        /* Order keys of the second half depend on the first: read it here. */
+    if (!s && !h.s && (h.a->unnumbered || rd_sources_overlap(a, h.a))) {
+        /* Order keys of the second half depend on the first, or runs of
+         * the first come again in the second (the later copy is the one
+         * left out, and its values are in the half): read it here. */
         s = rd_store_open_range(&rd, path, split, size, d);
         if (!s) {
             rd.line = line0;
@@ -821,5 +764,5 @@ rd_status rd_analysis_add_store(struct rd_analysis *a, const char *path, struct 
                            "the store holds no measured run (only warmups)");
     if (!s)
         s = label_tools(a);
-    return s ? s : load_new_envs(a, d);
+    return s ? s : rd_envs_load_new(a, d);
 }

@@ -139,42 +139,23 @@ static double series_mean(const struct cfg *c, int64_t metric)
     return s && s->len ? rd_stats_mean(s->v, s->len) : NAN;
 }
 
-static double series_sum(const struct cfg *c, const struct rd_analysis *a, const char *name)
-{
-    const struct series *s = rd_cfg_find_series(c, (uint32_t)rd_analysis_metric_id(a, name));
-    double sum = 0;
-    if (rd_analysis_metric_id(a, name) >= 0 && s)
-        for (uint32_t i = 0; i < s->len; i++)
-            sum += s->v[i];
-    return sum;
-}
-
-/* Load errors per attempted request over the config's good runs: the
- * runs' own error_rate when the load tool's importer wrote one, else the
- * error counts over the requests that completed plus those that never
- * did (connect errors, timeouts). NaN when the runs hold no counts. */
+/* Load errors per attempted request, the mean over the config's good
+ * runs: each run's error_rate as the load judge wrote it, or for a run
+ * recorded before error_rate existed the rate the same judge derives from
+ * its counts (rundown/loadrate.h; ingest.c sums those). NaN when no run
+ * has a rate. */
 static double error_rate(const struct wctx *x, const struct cfg *c)
 {
-    const struct rd_analysis *a = x->a;
-    double own = series_mean(c, rd_analysis_metric_id(a, "error_rate"));
-    if (!isnan(own))
-        return own;
-    double errors = 0;
-    bool counted = false;
-    for (uint32_t j = 0; j < c->nseries; j++) {
-        const struct series *s = &c->series[j];
-        if (!a->load_err_metric[s->metric] ||
-            strcmp(a->metrics[s->metric], "errors_total") == 0)
-            continue;
-        counted = true;
-        for (uint32_t i = 0; i < s->len; i++)
-            errors += s->v[i];
-    }
-    double attempted = series_sum(c, a, "requests") + series_sum(c, a, "errors_connect") +
-                       series_sum(c, a, "errors_timeout");
-    if (!counted || !(attempted > 0))
-        return NAN;
-    return fmin(1, errors / attempted);
+    int64_t id = rd_analysis_metric_id(x->a, "error_rate");
+    if (c->derived_error_runs == 0)
+        return series_mean(c, id);
+    const struct series *s = id >= 0 ? rd_cfg_find_series(c, (uint32_t)id) : NULL;
+    double sum = c->derived_error_sum;
+    size_t n = c->derived_error_runs;
+    for (uint32_t i = 0; s && i < s->len; i++)
+        sum += s->v[i];
+    n += s ? s->len : 0;
+    return n ? sum / (double)n : NAN;
 }
 
 /* Checks one guard "metric<=limit" or "metric>=limit" against c; true
@@ -293,7 +274,7 @@ static rd_status decide_metric(struct wctx *x, struct reco *rc, size_t ti,
         /* Among the best and its equivalents, the best on the tie-breaker. */
         kv->recommended = best;
         if (rc->tie_metric >= 0) {
-            enum rd_better dir = rd_analysis_metric_better(x->a, (uint32_t)rc->tie_metric);
+            enum rd_better dir = rd_wctx_metric_better(x, (uint32_t)rc->tie_metric);
             if (dir == RD_BETTER_NONE)
                 dir = RD_BETTER_LOWER;
             double top = series_mean(x->cs[best], rc->tie_metric);
@@ -418,7 +399,7 @@ static void tie_words(const struct wctx *x, const struct reco *rc, size_t chosen
     rd_metric_describe(x->a->metrics[rc->tie_metric], &def);
     char name[96];
     fmt_metric(x->a->metrics[rc->tie_metric], name, sizeof name);
-    enum rd_better dir = rd_analysis_metric_better(x->a, (uint32_t)rc->tie_metric);
+    enum rd_better dir = rd_wctx_metric_better(x, (uint32_t)rc->tie_metric);
     char a[48], b[48], bn[256];
     fmt_amount(series_mean(x->cs[chosen], rc->tie_metric), def.unit, a, sizeof a);
     fmt_amount(series_mean(x->cs[best], rc->tie_metric), def.unit, b, sizeof b);

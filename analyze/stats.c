@@ -24,6 +24,8 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "scale.h"
+
 /* 1 / Phi^-1(3/4): makes the MAD estimate the sd of normal data. */
 #define MAD_SCALE 1.482602218505602
 
@@ -39,28 +41,9 @@ double rd_stats_mean(const double *x, size_t n)
     return gsl_stats_mean(x, 1, n);
 }
 
-/*
- * Scaling by powers of two. Multiplying by 2^e is exact short of overflow
- * and underflow, so a sum of squares of values scaled near 1 rounds
- * exactly as the plain sum does whenever the plain one stays in range, and
- * stays right when it would not: the squares of deviations of 1e300 are
- * 1e600 (infinite in double) and those of 1e-170 are 1e-340 (zero). Each
- * routine below scales only when a value is outside [2^-400, 2^400], so
- * ordinary data give the same bits as the formulas written plainly.
- */
-#define SAFE_LOW 0x1p-400
-#define SAFE_HIGH 0x1p400
-
-/* The e that brings |m| into [0.5, 1) as m 2^-e when |m| is outside the
- * safe range; 0 inside it (and for 0, infinities and NaN). */
-static int scale_exp(double m)
-{
-    int e = 0;
-    m = fabs(m);
-    if (isfinite(m) && m != 0 && (m < SAFE_LOW || m > SAFE_HIGH))
-        frexp(m, &e);
-    return e;
-}
+/* Scaling by powers of two (stats/scale.h): each routine below scales only
+ * when a value is outside the safe range, so ordinary data give the same
+ * bits as the formulas written plainly. */
 
 /* The sample variance of x[0..n-1], n >= 2, as v 4^e: GSL's two-pass
  * algorithm on the values as they are when the variance is in range, else
@@ -86,7 +69,7 @@ static double var_scaled(const double *x, size_t n, int *e)
                 dmax = d;
         }
     }
-    *e = scale_exp(dmax) + half;
+    *e = rd_scale_exp(dmax) + half;
     if (*e == 0)
         return gsl_stats_variance_m(x, 1, n, mean);
     long double v = 0;
@@ -345,8 +328,8 @@ void rd_stats_welch_summary(double mean_a, double sd_a, double n_a,
     if (!(n_a >= 2) || !(n_b >= 2) || !isfinite(sd_a) || !isfinite(sd_b) ||
         !isfinite(out->diff))
         return;
-    /* Variances in units of 2^e (see scale_exp): va and vb are sd^2 / n. */
-    int e = scale_exp(sd_a > sd_b ? sd_a : sd_b);
+    /* Variances in units of 2^e (see rd_scale_exp): va and vb are sd^2 / n. */
+    int e = rd_scale_exp(sd_a > sd_b ? sd_a : sd_b);
     double sa = ldexp(sd_a, -e), sb = ldexp(sd_b, -e);
     double va = sa * sa / n_a, vb = sb * sb / n_b;
     double v = va + vb;
@@ -382,8 +365,8 @@ void rd_stats_ratio_fieller(double mean_a, double sd_a, double n_a,
     out->ratio = r;
     if (!(n_a >= 2) || !(n_b >= 2) || !isfinite(sd_a) || !isfinite(sd_b))
         return;
-    /* Variances and the denominator's mean in units of 2^e (see scale_exp). */
-    int e = scale_exp(sd_a > sd_b ? sd_a : sd_b);
+    /* Variances and the denominator's mean in units of 2^e (see rd_scale_exp). */
+    int e = rd_scale_exp(sd_a > sd_b ? sd_a : sd_b);
     double sa = ldexp(sd_a, -e), sb = ldexp(sd_b, -e), mb = ldexp(mean_b, -e);
     double va = sa * sa / n_a, vb = sb * sb / n_b;
     double vlin = va + r * r * vb; /* variance of a - R b at the estimate */
@@ -406,7 +389,7 @@ double rd_stats_hedges_g(double mean_a, double sd_a, double n_a,
     double m = n_a + n_b - 2;
     if (!(m >= 2) || !(n_a >= 1) || !(n_b >= 1) || !isfinite(sd_a) || !isfinite(sd_b))
         return NAN;
-    int e = scale_exp(sd_a > sd_b ? sd_a : sd_b);
+    int e = rd_scale_exp(sd_a > sd_b ? sd_a : sd_b);
     double sa = ldexp(sd_a, -e), sb = ldexp(sd_b, -e);
     double sp2 = ((n_a - 1) * sa * sa + (n_b - 1) * sb * sb) / m;
     if (!(sp2 > 0))
@@ -444,8 +427,8 @@ void rd_stats_anova(const double *const *groups, const size_t *ns, size_t k,
     if (ntot <= k)
         return;
     /* F is a ratio of sums of squares: computed on the values in units of
-     * 2^e (see scale_exp) it is the same, and stays in range. */
-    int e = scale_exp(amax);
+     * 2^e (see rd_scale_exp) it is the same, and stays in range. */
+    int e = rd_scale_exp(amax);
     double sum = 0;
     for (size_t g = 0; g < k; g++)
         for (size_t i = 0; i < ns[g]; i++)
@@ -482,7 +465,7 @@ void rd_stats_welch_anova(const double *const *groups, const size_t *ns, size_t 
         free(ve);
         return;
     }
-    /* Means and variances in units of 2^e and 4^e (see scale_exp): the
+    /* Means and variances in units of 2^e and 4^e (see rd_scale_exp): the
      * weights n/s^2 and F do not change, and stay in range. */
     double top = 0;
     for (size_t g = 0; g < k; g++) {
@@ -500,7 +483,7 @@ void rd_stats_welch_anova(const double *const *groups, const size_t *ns, size_t 
         if (sd > top)
             top = sd;
     }
-    int e = scale_exp(top);
+    int e = rd_scale_exp(top);
     for (size_t g = 0; g < k && e; g++) {
         m[g] = ldexp(m[g], -e);
         w[g] = ldexp(w[g], 2 * (ve[g] - e));

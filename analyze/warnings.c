@@ -180,6 +180,68 @@ static rd_status duplicate_findings(struct findings *F, size_t i, const char *nm
                listed == 1 ? "" : "s", list, extra, extra == 1 ? "" : "s");
 }
 
+/* "runs.jsonl:3" for a run's place: its store (as given) and line. */
+static int place(char *out, size_t size, const struct rd_analysis *a, uint32_t input,
+                 uint32_t line)
+{
+    return snprintf(out, size, "%s:%u", input < a->ninputs ? a->inputs[input] : "?", line);
+}
+
+/* Runs of config i read again with a source digest an earlier run holds
+ * (sources.c): the copies are left out, and both places are named. */
+static rd_status source_findings(struct findings *F, size_t i, const char *nm)
+{
+    struct wctx *x = F->x;
+    const struct cfg *c = x->cs[i];
+    if (c->ndups == 0)
+        return RD_OK;
+    char list[400] = "";
+    size_t o = 0;
+    for (uint32_t j = 0; j < c->ndups && o + 8 < sizeof list; j++) {
+        const struct dup_run *d = &c->dups[j];
+        char copy[160], first[160];
+        place(copy, sizeof copy, x->a, d->input, d->line);
+        place(first, sizeof first, x->a, d->first_input, d->first_line);
+        if (j == 4 && c->ndups > 5) {
+            o += (size_t)snprintf(list + o, sizeof list - o, ", and %u more", c->ndups - 4);
+            break;
+        }
+        int n = snprintf(list + o, sizeof list - o, "%s%s repeats %s", j ? ", " : "", copy,
+                         first);
+        if (n < 0 || (size_t)n >= sizeof list - o)
+            break;
+        o += (size_t)n;
+    }
+    return add(F, "duplicate_source", LEVEL_WARNING, c->id, NULL, NULL,
+               "configs have runs stored more than once (the same source digest): each is "
+               "counted once, the later copies are left out of the statistics",
+               tmpf(x, "%s (%s)", nm, list),
+               "%u run%s stored more than once (the same source digest: imported twice, or "
+               "stores concatenated): %s; each is counted once, the later cop%s left out of "
+               "the statistics",
+               c->ndups, c->ndups == 1 ? "" : "s", list, c->ndups == 1 ? "y is" : "ies are");
+}
+
+/* Metrics whose better direction the workload's runs give both ways
+ * (info.metric_better): the registry's or suffix's direction is used. */
+static rd_status direction_findings(struct findings *F)
+{
+    struct wctx *x = F->x;
+    for (size_t i = 0; i < x->w->ndirs; i++) {
+        const struct metric_dir *d = &x->w->dirs[i];
+        if (!d->conflict)
+            continue;
+        struct rd_metric_def def;
+        rd_metric_describe(d->metric, &def);
+        RD_TRY(add(F, "better_conflict", LEVEL_WARNING, NULL, NULL, d->metric, NULL, NULL,
+                   "runs of this workload give %s both better directions (info.metric_better, "
+                   "from --better or the suite's better): the registry's or its name's "
+                   "direction is used (%s)",
+                   d->metric, rd_better_name(def.better)));
+    }
+    return RD_OK;
+}
+
 /* Runs of config i from several sessions whose means of tested metric ti
  * differ beyond chance: Welch's ANOVA across its sessions of 2 values or
  * more, at alpha (methods.md, "Sessions"). Such runs are not replicates
@@ -286,6 +348,15 @@ static rd_status config_findings(struct findings *F, size_t i)
                    "%zu of %zu runs report socket errors or non-2xx responses",
                    c->load_error_runs, c->ok_runs));
     RD_TRY(duplicate_findings(F, i, nm));
+    RD_TRY(source_findings(F, i, nm));
+    if (c->env_unknown > 0)
+        RD_TRY(add(F, "env_unknown", LEVEL_WARNING, c->id, NULL, NULL,
+                   "configs have runs imported without an environment: their machine, OS "
+                   "and runtime versions are unknown",
+                   tmpf(x, "%s (%zu of %zu runs)", nm, c->env_unknown, (size_t)c->nruns),
+                   "%zu of %zu runs were imported without an environment (import without "
+                   "-e): their machine, OS and runtime versions are unknown",
+                   c->env_unknown, (size_t)c->nruns));
     if (!x->have_primary)
         return add(F, "no_data", LEVEL_WARNING, c->id, NULL, NULL,
                    "configs have no successful run that measured any metric", nm,
@@ -658,6 +729,8 @@ rd_status rd_warnings_collect(struct wctx *x, const struct reco *rc)
     struct findings F = {x, &sess, NULL, 0, 0};
     if (!st)
         st = tool_findings(&F);
+    if (!st)
+        st = direction_findings(&F);
     for (size_t i = 0; i < x->k && !st; i++) {
         st = config_findings(&F, i);
         /* A workload whose runs hold no metric at all has no primary metric

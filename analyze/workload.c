@@ -170,13 +170,6 @@ rd_status rd_prep_series(struct wctx *x, const struct cfg *c, const struct serie
     return RD_OK;
 }
 
-enum rd_better rd_analysis_metric_better(const struct rd_analysis *a, uint32_t m)
-{
-    struct rd_metric_def def;
-    rd_metric_describe(a->metrics[m], &def);
-    return def.better;
-}
-
 bool rd_better_than(double u, double v, enum rd_better b)
 {
     if (isnan(u))
@@ -292,7 +285,7 @@ rd_status rd_wctx_analyse(struct wctx *x, struct rd_analysis *a, const uint32_t 
     x->better = RD_BETTER_NONE;
     if (prim >= 0) {
         int b = wl->better ? rd_better_parse(wl->better) : -1;
-        x->better = b >= 0 ? (enum rd_better)b : rd_analysis_metric_better(a, x->primary);
+        x->better = b >= 0 ? (enum rd_better)b : rd_wctx_metric_better(x, x->primary);
     }
     /* tested[0] is always the primary metric. */
     x->tested = malloc((x->nmets ? x->nmets : 1) * sizeof *x->tested);

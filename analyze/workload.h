@@ -152,8 +152,16 @@ rd_status rd_prep_series(struct wctx *x, const struct cfg *c, const struct serie
                          bool full, struct prep *p);
 void rd_prep_release(struct prep *p);
 
-/** The registry's better direction of metric m. */
-enum rd_better rd_analysis_metric_better(const struct rd_analysis *a, uint32_t m);
+/* ---- directions.c ---- */
+
+/** The better direction of metric m in x's workload: its runs'
+ *  info.metric_better unless they disagree, else the registry's or the
+ *  name's suffix's. */
+enum rd_better rd_wctx_metric_better(const struct wctx *x, uint32_t m);
+/** What the runs' info.metric_better says of metric m, or NULL. */
+const struct metric_dir *rd_wctx_metric_dir(const struct wctx *x, uint32_t m);
+
+/* ---- workload.c ---- */
 /** Does some config of the workload hold metric id (-1: no)? */
 bool rd_wctx_has_metric(const struct wctx *x, int64_t id);
 /** Is mean u better than mean v under direction b? A NaN is never better. */

@@ -20,8 +20,10 @@ static int cmp_env(const void *x, const void *y)
     return strcmp(a->id, b->id);
 }
 
+/* A metric's statistics; 'better' is the direction the workload's
+ * analysis uses for it (directions.c). */
 static void write_summary(struct jw *w, const char *name, const struct prep *p,
-                          const struct rd_analysis *a)
+                          const struct rd_analysis *a, enum rd_better better)
 {
     struct rd_metric_def def;
     rd_metric_describe(name, &def);
@@ -53,7 +55,7 @@ static void write_summary(struct jw *w, const char *name, const struct prep *p,
         jw_num(w, NULL, p->all[i]);
     jw_end(w, ']');
     jw_str(w, RD_AK_UNIT, def.unit);
-    jw_str(w, RD_AK_BETTER, rd_better_name(def.better));
+    jw_str(w, RD_AK_BETTER, rd_better_name(better));
     if (a->o.exclude_outliers)
         jw_num(w, RD_AK_EXCLUDED, (double)(p->n_all - p->n_used));
     if (p->tested) {
@@ -100,8 +102,9 @@ static void write_config(struct wctx *x, struct jw *w, size_t i)
         for (size_t t = 0; t < x->ntested; t++)
             if (x->tested[t] == id)
                 ti = t;
+        enum rd_better better = rd_wctx_metric_better(x, id);
         if (ti != SIZE_MAX) {
-            write_summary(w, a->metrics[id], &x->preps[ti * x->k + i], a);
+            write_summary(w, a->metrics[id], &x->preps[ti * x->k + i], a, better);
         } else {
             struct prep p;
             if (rd_prep_series(x, c, s, false, &p)) {
@@ -109,7 +112,7 @@ static void write_config(struct wctx *x, struct jw *w, size_t i)
                 rd_prep_release(&p);
                 break;
             }
-            write_summary(w, a->metrics[id], &p, a);
+            write_summary(w, a->metrics[id], &p, a, better);
             rd_prep_release(&p);
         }
     }
@@ -310,6 +313,11 @@ rd_status rd_workload_write(struct rd_analysis *a, const uint32_t *by_name, stru
         jw_str(w, RD_AK_DISPLAY, def.display);
     }
     jw_end(w, '}');
+    size_t env_unknown = 0;
+    for (size_t i = 0; i < x.k; i++)
+        env_unknown += x.cs[i]->env_unknown;
+    if (env_unknown > 0)
+        jw_num(w, RD_AK_ENV_UNKNOWN_RUNS, (double)env_unknown);
     if (a->o.baseline_key) {
         jw_arr(w, RD_AK_BASELINE, false);
         for (size_t i = 0; i < x.k; i++)

@@ -331,6 +331,7 @@ static rd_status read_workload(struct rd_report *r, const cJSON *j, size_t wi,
                            "workloads[%zu]: expected 'name' to be a non-empty string", wi);
     w->klass = str(j, RD_AK_CLASS);
     w->title = str(j, RD_AK_TITLE);
+    w->env_unknown_runs = num(j, RD_AK_ENV_UNKNOWN_RUNS);
     const cJSON *primary = member(j, RD_AK_PRIMARY, false);
     w->metric = str(primary, RD_AK_METRIC);
     const char *better = str(primary, RD_AK_BETTER);

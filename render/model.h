@@ -161,6 +161,7 @@ struct rd_rworkload {
     const struct rd_rwarning *warnings;      /* one per entry of 'warnings' */
     size_t nwarnings;
     int baseline;           /* the first config of 'baseline', or -1 */
+    double env_unknown_runs; /* runs imported without an environment; NaN: none said */
     /* derived */
     const char **keys;      /* label columns: runtime, mechanism, then sorted */
     size_t nkeys;

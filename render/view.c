@@ -381,6 +381,22 @@ static void view_warning_groups(struct vb *v, const struct rd_report *r, struct 
 
 static void view_environment(struct vb *v, const struct rd_report *r, struct rd_tval *root)
 {
+    /* Runs imported without -e: no table row can speak for them. */
+    double unknown = 0;
+    size_t wls = 0;
+    for (size_t i = 0; i < r->nworkloads; i++)
+        if (r->workloads[i].env_unknown_runs > 0) {
+            unknown += r->workloads[i].env_unknown_runs;
+            wls++;
+        }
+    if (wls > 0) {
+        chk(v, rd_buf_addf(&v->b, "%g run%s of %zu workload%s %s imported without an "
+                                  "environment: their machine, OS and runtime versions are "
+                                  "unknown.",
+                           unknown, unknown == 1 ? "" : "s", wls, wls == 1 ? "" : "s",
+                           unknown == 1 ? "was" : "were"));
+        take(v, obj(v, root, "env_unknown"), "text");
+    }
     if (r->nenvs == 0)
         return;
     struct rd_tval *env = obj(v, root, "environment");

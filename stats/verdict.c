@@ -2,9 +2,11 @@
  * verdict.c - verdicts against the best (see verdict.h for the method).
  */
 #include <math.h>
+#include <stdlib.h>
 
 #include <gsl/gsl_cdf.h>
 
+#include "scale.h"
 #include "srange.h"
 #include "verdict.h"
 
@@ -140,9 +142,9 @@ static enum rd_verdict read_interval(double lo, double hi, double t, double crit
     return fabs(t) > crit ? RD_VERDICT_WORSE : RD_VERDICT_INCONCLUSIVE;
 }
 
-rd_status rd_verdict_decide(const struct rd_verdict_sample *x, size_t k,
-                            const struct rd_verdict_settings *s,
-                            struct rd_verdict_row *rows, struct rd_verdict_result *res)
+static rd_status decide(const struct rd_verdict_sample *x, size_t k,
+                        const struct rd_verdict_settings *s, struct rd_verdict_row *rows,
+                        struct rd_verdict_result *res)
 {
     *res = (struct rd_verdict_result){ .decision = RD_DECISION_NO_DATA, .best = k,
                                        .df = NAN, .crit = NAN };
@@ -228,6 +230,38 @@ rd_status rd_verdict_decide(const struct rd_verdict_sample *x, size_t k,
                   : res->n_equivalent   ? RD_DECISION_EQUIVALENT
                                         : RD_DECISION_CLEAR;
     return RD_OK;
+}
+
+/*
+ * Everything the verdicts read - ratios of means, t, Welch df, Fieller's
+ * interval, runs to settle - is unchanged when every mean and sd is
+ * multiplied by one number, while sd^2 and mean^2 leave the double range
+ * for means beyond about 1e154. So when the largest mean or sd is outside
+ * the safe range of scale.h, the samples are decided as m 2^-e, s 2^-e:
+ * exact, and the same bits as unscaled whenever those stay in range.
+ */
+rd_status rd_verdict_decide(const struct rd_verdict_sample *x, size_t k,
+                            const struct rd_verdict_settings *s,
+                            struct rd_verdict_row *rows, struct rd_verdict_result *res)
+{
+    double top = 0;
+    for (size_t i = 0; i < k; i++)
+        if (usable(&x[i]))
+            top = fmax(top, fmax(fabs(x[i].mean), x[i].sd));
+    int e = rd_scale_exp(top);
+    if (e == 0)
+        return decide(x, k, s, rows, res);
+    struct rd_verdict_sample *scaled = malloc((k ? k : 1) * sizeof *scaled);
+    if (!scaled)
+        return RD_ERR_NOMEM;
+    for (size_t i = 0; i < k; i++) {
+        scaled[i] = x[i];
+        scaled[i].mean = ldexp(x[i].mean, -e);
+        scaled[i].sd = ldexp(x[i].sd, -e);
+    }
+    rd_status st = decide(scaled, k, s, rows, res);
+    free(scaled);
+    return st;
 }
 
 double rd_verdict_p_adjusted(const struct rd_verdict_row *row,

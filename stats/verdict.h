@@ -99,8 +99,11 @@ struct rd_verdict_result {
 /**
  * Decides verdicts for the k configs of one workload. rows[0..k) receives
  * one row per config (disqualified ones keep RD_VERDICT_DISQUALIFIED and
- * NaN numbers). Returns RD_ERR_STATS when the critical value cannot be
- * computed; the decision is then no-data.
+ * NaN numbers). Means and sds of any finite size are decided (scaled by a
+ * power of two first when their squares would leave the double range,
+ * which needs a copy of the samples: RD_ERR_NOMEM when it cannot be had).
+ * Returns RD_ERR_STATS when the critical value cannot be computed; the
+ * decision is then no-data.
  */
 rd_status rd_verdict_decide(const struct rd_verdict_sample *samples, size_t k,
                             const struct rd_verdict_settings *s,

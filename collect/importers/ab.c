@@ -379,10 +379,8 @@ static rd_status add_failure(struct ab_run *a, struct rd_line t, const char *sep
     return rd_buf_add(&a->failure, t.ptr, t.len > 300 ? 300 : t.len);
 }
 
-/* ab's "Complete requests" counts a connection closed by a receive or a
- * write error (close_connection counts it done); connect errors and
- * exceptions make ab start over without counting one. */
-#define AB_IN_REQUESTS (RD_LOAD_IN_REQUESTS_READ | RD_LOAD_IN_REQUESTS_WRITE)
+/* What ab's "Complete requests" holds: rundown/loadrate.h. */
+#define AB_IN_REQUESTS RD_LOAD_IN_REQUESTS_AB
 
 static rd_status finish(struct ab_run *a, const struct rd_line *start)
 {

@@ -334,7 +334,7 @@ static rd_status finish_run(struct hey_run *h)
                                   "hey keeps only the first 1000000 results: status counts, "
                                   "percentiles and averages cover those"));
     /* hey's status counts are responses; its errors got none. */
-    return rd_load_judge_metrics(r, 0);
+    return rd_load_judge_metrics(r, RD_LOAD_IN_REQUESTS_HEY);
 }
 
 /* One report from its "Summary:" line up to the next one or the end. */
@@ -512,7 +512,7 @@ static rd_status parse_csv(const struct rd_import_input *in, struct rd_lines *it
                                    "out of the csv, so errors are unknown");
         if (!s) {
             struct rd_load_tally t;
-            rd_load_tally_from_metrics(&t, r, 0);
+            rd_load_tally_from_metrics(&t, r, RD_LOAD_IN_REQUESTS_HEY);
             t.errors_unknown = true;
             s = rd_load_judge(r, &t);
         }

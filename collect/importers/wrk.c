@@ -659,7 +659,7 @@ static rd_status parse_report(struct parser *p, const struct rd_line *running,
                                   "rates may be wrong"));
     /* A response after wrk's --timeout is counted as a request and as a
      * timeout. */
-    return rd_load_judge_metrics(r, RD_LOAD_IN_REQUESTS_TIMEOUT);
+    return rd_load_judge_metrics(r, RD_LOAD_IN_REQUESTS_WRK);
 }
 
 /* A run that never started: wrk could not connect and printed no report.
@@ -677,7 +677,7 @@ static rd_status parse_connect_failure(struct parser *p, const struct rd_line *l
     if (!msg)
         return RD_ERR_NOMEM;
     struct rd_load_tally tally;
-    rd_load_tally_from_metrics(&tally, r, RD_LOAD_IN_REQUESTS_TIMEOUT);
+    rd_load_tally_from_metrics(&tally, r, RD_LOAD_IN_REQUESTS_WRK);
     tally.stopped = msg;
     return rd_load_judge(r, &tally);
 }

@@ -554,6 +554,67 @@ static void test_split_threads(void **state)
     rd_buf_release(&many);
 }
 
+#define DIGEST(h) ",\"source\":{\"digest\":\"sha256:" h h h h h h h h "\"}"
+#define D1 DIGEST("d1d1d1d1")
+#define D2 DIGEST("d2d2d2d2")
+#define D3 DIGEST("d3d3d3d3")
+
+/* The analysis of a store the split reader reads in two halves; asserts
+ * that one thread reads the same, and that config x of workload a counts
+ * n values of wall_ms and says 'repeat' in a duplicate_source warning. */
+static void duplicate_counted_once(const char *text, double n, const char *repeat)
+{
+    assert_int_equal(same_split_or_not(text), RD_OK);
+    struct rd_buf out = RD_BUF_INIT;
+    struct rd_diag d;
+    assert_int_equal(analyse_raw(write_store("split.jsonl", text), true, NULL, &out, &d), RD_OK);
+    cJSON *doc = cJSON_Parse(out.ptr);
+    assert_non_null(doc);
+    const cJSON *w = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "workloads"), 0);
+    const cJSON *c = cJSON_GetArrayItem(cJSON_GetObjectItem(w, "configs"), 0);
+    const cJSON *m = cJSON_GetObjectItem(cJSON_GetObjectItem(c, "metrics"), "wall_ms");
+    assert_float_equal(cJSON_GetObjectItem(m, "n")->valuedouble, n, 0);
+    assert_float_equal(cJSON_GetObjectItem(c, "runs")->valuedouble, n, 0);
+    bool warned = false;
+    const cJSON *wn;
+    cJSON_ArrayForEach(wn, cJSON_GetObjectItem(w, "warnings"))
+        if (strcmp(cJSON_GetObjectItem(wn, "code")->valuestring, "duplicate_source") == 0)
+            warned = strstr(cJSON_GetObjectItem(wn, "message")->valuestring, repeat) != NULL;
+    assert_true(warned);
+    cJSON_Delete(doc);
+    rd_buf_release(&out);
+}
+
+/* The same imported run stored twice (a source digest twice) counts once,
+ * wherever the split reader cuts the store (after line 2 of these 4): the
+ * copy in the second half and its first in the first (the half is read
+ * again), or both in one half. Each store is 4 runs of digests 1, 2, 3 in
+ * 'order' (one of them twice); the copy is line 'copy', the first 'first'. */
+static void test_duplicate_sources(void **state)
+{
+    (void)state;
+    const char *runs[] = {
+        RUN("a", "x", ",\"run\":1", D1, "\"wall_ms\":10"),
+        RUN("a", "x", ",\"run\":2", D2, "\"wall_ms\":11"),
+        RUN("a", "x", ",\"run\":3", D3, "\"wall_ms\":12"),
+    };
+    const struct { const char *order; int copy, first; } cases[] = {
+        {"1231", 4, 1}, {"2311", 4, 3}, {"1123", 2, 1},
+    };
+    char path[300];
+    snprintf(path, sizeof path, "%s/split.jsonl", tmpdir);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct rd_buf text = RD_BUF_INIT;
+        for (const char *o = cases[i].order; *o; o++)
+            assert_int_equal(rd_buf_addstr(&text, runs[*o - '1']), RD_OK);
+        char repeat[700];
+        snprintf(repeat, sizeof repeat, "%s:%d repeats %s:%d", path, cases[i].copy, path,
+                 cases[i].first);
+        duplicate_counted_once(text.ptr, 3, repeat);
+        rd_buf_release(&text);
+    }
+}
+
 /* A document handed over in pieces is the document written whole, and a
  * sink's failure is the analysis's failure, with the sink's message. */
 static void test_sink_pieces(void **state)
@@ -713,6 +774,7 @@ int main(void)
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_replication),
         cmocka_unit_test(test_split_threads),
+        cmocka_unit_test(test_duplicate_sources),
         cmocka_unit_test(test_sink_pieces),
         cmocka_unit_test(test_workload_without_metrics),
     };

@@ -190,9 +190,43 @@ static void constant_groups_and_too_few_runs(void **state)
     assert_int_equal(res.best, 2);
 }
 
+/* Means near the top of the double range: the squares of their sds
+ * (about 1e598) overflow unless the verdict scales them first. The
+ * values are 1, 1.1, 1.2 and 1.3, 1.4, 1.5 times 1e300; with Python's
+ * fractions on the unscaled ones (Fraction(11, 10) and Fraction(7, 5)
+ * means, sd 1/10 each): ratio 14/11, t = (3/10) / sqrt(2/300) =
+ * 0.3 sqrt(150) = 3.6742346141747673, Welch df (2v)^2 / (2 v^2 / 2) = 4.
+ * The interval, a function of ratios alone, is the one of the same
+ * values divided by 1e300. */
+static void means_near_the_double_limit(void **state)
+{
+    (void)state;
+    const double a[] = { 1e300, 1.1e300, 1.2e300 }, b[] = { 1.3e300, 1.4e300, 1.5e300 };
+    const double a1[] = { 1, 1.1, 1.2 }, b1[] = { 1.3, 1.4, 1.5 };
+    struct rd_verdict_sample big[2] = { sample(a, 3), sample(b, 3) };
+    struct rd_verdict_sample unit[2] = { sample(a1, 3), sample(b1, 3) };
+    struct rd_verdict_settings s;
+    rd_verdict_settings_init(&s);
+    struct rd_verdict_row rows[2], rows1[2];
+    struct rd_verdict_result res, res1;
+    assert_int_equal(rd_verdict_decide(big, 2, &s, rows, &res), RD_OK);
+    assert_int_equal(rd_verdict_decide(unit, 2, &s, rows1, &res1), RD_OK);
+    assert_int_equal(res.best, 0);
+    assert_float_equal(res.df, 4, 0);
+    assert_float_equal(rows[1].ratio, 14.0 / 11.0, 1e-15);
+    assert_float_equal(rows[1].t, 3.6742346141747673, 1e-12);
+    assert_true(isfinite(rows[1].ratio_ci_low) && isfinite(rows[1].ratio_ci_high));
+    assert_float_equal(rows[1].ratio_ci_low, rows1[1].ratio_ci_low, 1e-12);
+    assert_float_equal(rows[1].ratio_ci_high, rows1[1].ratio_ci_high, 1e-12);
+    assert_int_equal(rows[1].verdict, rows1[1].verdict);
+    assert_int_equal(rows[1].runs_needed, rows1[1].runs_needed);
+    assert_int_equal(res.decision, res1.decision);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(means_near_the_double_limit),
         cmocka_unit_test(srange_matches_scipy),
         cmocka_unit_test(worse_and_inconclusive_against_the_best),
         cmocka_unit_test(equivalent_even_when_detectably_slower),

@@ -62,6 +62,8 @@
 #define RD_AK_TESTS_BY_METRIC "tests_by_metric"
 #define RD_AK_RECOMMENDATION "recommendation"
 #define RD_AK_WARNINGS "warnings"
+/* runs imported without an environment (info.env_unknown); written when > 0 */
+#define RD_AK_ENV_UNKNOWN_RUNS "env_unknown_runs"
 
 /* ---- workloads[].primary (also: unit, display) ---- */
 
