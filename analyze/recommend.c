@@ -51,16 +51,6 @@ static void fmt_metric(const char *metric, char *out, size_t size)
     rd_buf_release(&b);
 }
 
-/* A config as the report names it: "bun / worker / workers=4". */
-static void fmt_config(const struct cfg *c, char *out, size_t size)
-{
-    struct rd_buf b = RD_BUF_INIT;
-    rd_status st = rd_fmt_config_name(&b, c->labels, c->nlabels);
-    if (st == RD_OK && b.len == 0)
-        st = rd_buf_addstr(&b, "(no labels)");
-    take_text(&b, st, out, size);
-    rd_buf_release(&b);
-}
 
 static void fmt_p(double p, char *out, size_t size)
 {
@@ -371,7 +361,7 @@ static void list_configs(const struct wctx *x, const struct key_verdicts *kv, en
         if (kv->rows[i].verdict != v)
             continue;
         char name[256];
-        fmt_config(x->cs[i], name, sizeof name);
+        rd_cfg_display_name(x->cs[i], name, sizeof name);
         size_t len = strlen(out);
         snprintf(out + len, size - len, "%s%s", shown ? ", " : "", name);
         shown++;
@@ -403,7 +393,7 @@ static void tie_words(const struct wctx *x, const struct reco *rc, size_t chosen
     char a[48], b[48], bn[256];
     fmt_amount(series_mean(x->cs[chosen], rc->tie_metric), def.unit, a, sizeof a);
     fmt_amount(series_mean(x->cs[best], rc->tie_metric), def.unit, b, sizeof b);
-    fmt_config(x->cs[best], bn, sizeof bn);
+    rd_cfg_display_name(x->cs[best], bn, sizeof bn);
     if (chosen == best)
         snprintf(out, size, "it also has the %s %s (%s)",
                  dir == RD_BETTER_HIGHER ? "highest" : "lowest", name, a);
@@ -422,7 +412,7 @@ static void compose_reason(struct wctx *x, struct reco *rc)
         say(rc, "No decision: no config has %zu good runs and passes its limits",
             x->a->o.min_good_runs);
     } else {
-        fmt_config(x->cs[best], name, sizeof name);
+        rd_cfg_display_name(x->cs[best], name, sizeof name);
         mean_pm(x, best, mp, sizeof mp);
         switch (kv->res.decision) {
         case RD_DECISION_CLEAR: {
@@ -437,7 +427,7 @@ static void compose_reason(struct wctx *x, struct reco *rc)
                     (near == SIZE_MAX ||
                      fabs(kv->rows[i].ratio - 1) < fabs(kv->rows[near].ratio - 1)))
                     near = i;
-            fmt_config(x->cs[near], other, sizeof other);
+            rd_cfg_display_name(x->cs[near], other, sizeof other);
             fmt_row_text(x, kv, near, row, sizeof row);
             say(rc, "Clear: %s is best, %s; every other config is worse and not within %g %% "
                     "of it, the nearest, %s, %s",
@@ -452,7 +442,7 @@ static void compose_reason(struct wctx *x, struct reco *rc)
             if (rc->tie_metric >= 0) {
                 char tw[400];
                 tie_words(x, rc, rec, best, tw, sizeof tw);
-                fmt_config(x->cs[rec], other, sizeof other);
+                rd_cfg_display_name(x->cs[rec], other, sizeof other);
                 if (rec == best)
                     say(rc, "; %s recommended: %s", name, tw);
                 else {
@@ -478,7 +468,7 @@ static void compose_reason(struct wctx *x, struct reco *rc)
                     say(rc, " and %zu more", kv->res.n_inconclusive - shown);
                     break;
                 }
-                fmt_config(x->cs[i], other, sizeof other);
+                rd_cfg_display_name(x->cs[i], other, sizeof other);
                 char val[64], detail[160];
                 fmt_row(x, kv, i, val, sizeof val, detail, sizeof detail);
                 say(rc, "%s%s (%s, %s)", shown ? ", " : "", other, val, detail);
@@ -504,7 +494,7 @@ static void compose_reason(struct wctx *x, struct reco *rc)
                 say(rc, " and %zu more", kv->res.n_disqualified - shown);
                 break;
             }
-            fmt_config(x->cs[i], other, sizeof other);
+            rd_cfg_display_name(x->cs[i], other, sizeof other);
             say(rc, "%s%s (%s)", shown ? ", " : ". Disqualified: ", other, rc->why[i]);
             shown++;
         }
@@ -521,7 +511,7 @@ static void compose_reason(struct wctx *x, struct reco *rc)
             if (km->res.best >= x->k)
                 continue;
             char label[96];
-            fmt_config(x->cs[km->res.best], other, sizeof other);
+            rd_cfg_display_name(x->cs[km->res.best], other, sizeof other);
             fmt_metric(x->a->metrics[km->metric], label, sizeof label);
             say(rc, "%s%s %s: %s (%s)", m ? "; " : "",
                 km->better == RD_BETTER_HIGHER ? "highest" : "lowest", label, other,

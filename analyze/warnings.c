@@ -61,7 +61,7 @@ static const char *tmpf(struct wctx *x, const char *fmt, ...)
     return rd_arena_strdup(&x->tmp, buf);
 }
 
-/* The display name of config i ("bun/worker/4") in the arena. */
+/* The display name of config i ("bun / worker / workers=4") in the arena. */
 static const char *name_of(struct wctx *x, size_t i)
 {
     char buf[256];

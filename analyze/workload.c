@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "rundown/array.h"
+#include "rundown/numfmt.h"
 #include "workload.h"
 
 /* Largest n for the bootstrap CI of the median, when --bootstrap asks for
@@ -191,16 +192,14 @@ bool rd_cfg_is_baseline(const struct rd_analysis *a, const struct cfg *c)
 
 void rd_cfg_display_name(const struct cfg *c, char *out, size_t size)
 {
-    size_t o = 0;
-    out[0] = '\0';
-    for (size_t i = 0; i < c->nlabels && o + 1 < size; i++) {
-        int n = snprintf(out + o, size - o, "%s%s", i ? "/" : "", c->labels[i].value);
-        if (n < 0)
-            break;
-        o += (size_t)n;
-    }
-    if (c->nlabels == 0)
-        snprintf(out, size, "(no labels)");
+    /* core's one way to name a config, so the analysis's sentences and
+     * display names read like the report's tables. */
+    struct rd_buf b = RD_BUF_INIT;
+    rd_status st = rd_fmt_config_name(&b, c->labels, c->nlabels);
+    if (st == RD_OK && b.len == 0)
+        st = rd_buf_addstr(&b, "(no labels)");
+    snprintf(out, size, "%s", st == RD_OK && b.ptr ? b.ptr : "n/a");
+    rd_buf_release(&b);
 }
 
 void rd_wctx_release(struct wctx *x)

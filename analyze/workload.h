@@ -168,7 +168,9 @@ bool rd_wctx_has_metric(const struct wctx *x, int64_t id);
 bool rd_better_than(double u, double v, enum rd_better b);
 /** Does c carry the --baseline label? */
 bool rd_cfg_is_baseline(const struct rd_analysis *a, const struct cfg *c);
-/** "bun/worker": c's label values joined by '/', in key order. */
+/** "bun / worker / workers=4": c's name as the report gives it
+ *  (rd_fmt_config_name: runtime, mechanism, then the other keys; a number
+ *  with its key), "(no labels)" without labels; cut to fit 'size'. */
 void rd_cfg_display_name(const struct cfg *c, char *out, size_t size);
 
 /* ---- compare.c ---- */
