@@ -107,6 +107,11 @@ static double setting_num(const char *text, double fallback)
     return end != text && *end == '\0' && isfinite(v) && v >= 0 ? v : fallback;
 }
 
+double rd_workload_margin(const struct rd_analysis *a, const struct wl *w)
+{
+    return setting_num(w->margin, a->o.margin);
+}
+
 static int64_t pick_tie_breaker(const struct wctx *x)
 {
     int64_t id = rd_analysis_metric_id(x->a, x->w->tie_breaker);
@@ -543,7 +548,7 @@ rd_status rd_recommend(struct wctx *x, struct reco *rc)
     memset(rc, 0, sizeof *rc);
     const size_t k = x->k;
     rc->tie_metric = pick_tie_breaker(x);
-    rc->margin = setting_num(x->w->margin, x->a->o.margin);
+    rc->margin = rd_workload_margin(x->a, x->w);
     rc->max_error_rate = setting_num(x->w->max_error_rate, x->a->o.max_error_rate);
     rc->best = rc->recommended = SIZE_MAX;
     if (x->tests[0].better == RD_BETTER_NONE)

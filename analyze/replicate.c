@@ -9,6 +9,7 @@
  * the ratio. Figures of a workload we ran but a config or metric we did not
  * measure are listed with "ours": null, so a report can show what is
  * missing; figures of workloads absent from the stores are left out.
+ * The studies' relative claims (ratios, orders) follow, from claims.c.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include <string.h>
 
 #include "analysis_int.h"
+#include "claims.h"
 #include "jw.h"
 #include "rundown/analysis_keys.h"
 #include "rundown/array.h"
@@ -39,23 +41,6 @@ static const struct wl *find_wl(const struct rd_analysis *a, const char *name)
 {
     const int64_t *f = rd_strmap_find(&a->wl_map, name);
     return f ? &a->wls[*f] : NULL;
-}
-
-/* Every published label equals ours; labels only we have are ignored. */
-static bool labels_match(const struct cfg *c, const cJSON *labels)
-{
-    const cJSON *l;
-    cJSON_ArrayForEach(l, labels) {
-        if (!cJSON_IsString(l))
-            return false;
-        bool found = false;
-        for (size_t i = 0; i < c->nlabels && !found; i++)
-            found = strcmp(c->labels[i].key, l->string) == 0 &&
-                    strcmp(c->labels[i].value, l->valuestring) == 0;
-        if (!found)
-            return false;
-    }
-    return true;
 }
 
 static double num_or_nan(const cJSON *o, const char *key)
@@ -172,30 +157,35 @@ static void write_entry(struct rd_analysis *a, struct jw *w, const cJSON *doc,
     jw_end(w, '}');
 }
 
-static rd_status replicate_file(struct rd_analysis *a, struct jw *w, const char *path,
-                                const char *file, struct rd_diag *d)
+/* Reads one published file; *out is the caller's (cJSON_Delete). */
+static rd_status read_study(const char *path, cJSON **out, struct rd_diag *d)
 {
-    cJSON *doc = NULL;
-    RD_TRY(rd_json_parse_file(path, &doc, d));
-    const char *schema = rd_json_str(doc, "schema");
-    const cJSON *figs = cJSON_GetObjectItemCaseSensitive(doc, "figures");
-    if (!schema || strcmp(schema, RD_PUBLISHED_SCHEMA) != 0 || !cJSON_IsArray(figs)) {
-        cJSON_Delete(doc);
+    RD_TRY(rd_json_parse_file(path, out, d));
+    const char *schema = rd_json_str(*out, "schema");
+    const cJSON *figs = cJSON_GetObjectItemCaseSensitive(*out, "figures");
+    const cJSON *claims = cJSON_GetObjectItemCaseSensitive(*out, "claims");
+    if (!schema || strcmp(schema, RD_PUBLISHED_SCHEMA) != 0 || !cJSON_IsArray(figs) ||
+        (claims && !cJSON_IsArray(claims)))
         return rd_diag_set(d, RD_ERR_PARSE, path, 1, 1,
-                           "expected a %s object with a 'figures' array", RD_PUBLISHED_SCHEMA);
-    }
+                           "expected a %s object with a 'figures' array (and 'claims' an "
+                           "array)", RD_PUBLISHED_SCHEMA);
+    return RD_OK;
+}
+
+static rd_status replicate_file(struct rd_analysis *a, struct jw *w, const cJSON *doc,
+                                const char *path, const char *file, struct rd_diag *d)
+{
+    const cJSON *figs = cJSON_GetObjectItemCaseSensitive(doc, "figures");
     const cJSON *fig;
     size_t idx = 0;
     cJSON_ArrayForEach(fig, figs) {
         idx++;
         const char *wname = rd_json_str(fig, "workload");
         const cJSON *labels = cJSON_GetObjectItemCaseSensitive(fig, "labels");
-        if (!wname || !rd_json_str(fig, "metric") || (labels && !cJSON_IsObject(labels))) {
-            cJSON_Delete(doc);
+        if (!wname || !rd_json_str(fig, "metric") || (labels && !cJSON_IsObject(labels)))
             return rd_diag_set(d, RD_ERR_PARSE, path, 0, 0,
                                "figure %zu: expected 'workload' and 'metric' strings and a "
                                "'labels' object", idx);
-        }
         const struct wl *wl = find_wl(a, wname);
         if (!wl)
             continue; /* a workload we did not run: nothing to set beside it */
@@ -203,13 +193,11 @@ static rd_status replicate_file(struct rd_analysis *a, struct jw *w, const char 
         const struct cfg **m = NULL;
         if (wl && wl->ncfgs) {
             m = malloc(wl->ncfgs * sizeof *m);
-            if (!m) {
-                cJSON_Delete(doc);
+            if (!m)
                 return RD_ERR_NOMEM;
-            }
             for (size_t i = 0; i < wl->ncfgs; i++) {
                 const struct cfg *c = &a->cfgs[wl->cfgs[i]];
-                if (labels_match(c, labels))
+                if (rd_cfg_has_labels(c, labels))
                     m[nmatch++] = c;
             }
             if (nmatch > 1)
@@ -221,7 +209,6 @@ static rd_status replicate_file(struct rd_analysis *a, struct jw *w, const char 
             write_entry(a, w, doc, fig, file, m[i]);
         free(m);
     }
-    cJSON_Delete(doc);
     return w->st;
 }
 
@@ -251,15 +238,29 @@ rd_status rd_replication_write(struct rd_analysis *a, struct jw *w, struct rd_di
         n++;
     }
     closedir(dh);
+    /* readdir order is the file system's: sort for stable output. */
+    if (!st && n > 1)
+        qsort(names, n, sizeof *names, cmp_str);
+    cJSON **docs = st ? NULL : calloc(n ? n : 1, sizeof *docs);
+    const char **files = st ? NULL : calloc(n ? n : 1, sizeof *files);
+    if (!st && (!docs || !files))
+        st = RD_ERR_NOMEM;
+    for (size_t i = 0; i < n && !st; i++) {
+        files[i] = names[i] + strlen(dir) + 1;
+        st = read_study(names[i], &docs[i], d);
+    }
     if (!st) {
-        /* readdir order is the file system's: sort for stable output. */
-        if (n > 1)
-            qsort(names, n, sizeof *names, cmp_str);
         jw_arr(w, RD_AK_REPLICATION, true);
         for (size_t i = 0; i < n && !st; i++)
-            st = replicate_file(a, w, names[i], names[i] + strlen(dir) + 1, d);
+            st = replicate_file(a, w, docs[i], names[i], files[i], d);
         jw_end(w, ']');
     }
+    if (!st)
+        st = rd_claims_write(a, w, docs, (const char *const *)names, files, n, d);
+    for (size_t i = 0; docs && i < n; i++)
+        cJSON_Delete(docs[i]);
+    free(docs);
+    free(files);
     free(names);
     return st;
 }

@@ -204,6 +204,9 @@ bool rd_compare_baseline(const struct wctx *x, size_t i, struct baseline_cmp *ou
  *  rd_reco_release. */
 rd_status rd_recommend(struct wctx *x, struct reco *rc);
 void rd_reco_release(struct reco *rc, size_t k);
+/** The relative equivalence margin of workload w: its info.margin when that
+ *  is a number >= 0, else --margin. */
+double rd_workload_margin(const struct rd_analysis *a, const struct wl *w);
 
 /* ---- sessions.c ---- */
 

@@ -653,6 +653,84 @@ static rd_status read_replication(struct rd_report *r, const cJSON *arr)
     return RD_OK;
 }
 
+/* A claim's configs: labels[i] as given, configs[i] the id or null. */
+static rd_status read_claim_configs(struct rd_report *r, const cJSON *j, struct rd_rclaim *x)
+{
+    const cJSON *labels = member(j, RD_AK_LABELS, true), *ids = member(j, RD_AK_CONFIGS, true);
+    struct rd_rclaim_config *out;
+    if (!ALLOC_ARRAY(r, out, (size_t)cJSON_GetArraySize(labels)))
+        return RD_ERR_NOMEM;
+    x->configs = out;
+    const cJSON *l;
+    cJSON_ArrayForEach(l, labels) {
+        struct rd_rclaim_config *c = &out[x->nconfigs];
+        const cJSON *id = cJSON_GetArrayItem(ids, (int)x->nconfigs++);
+        c->id = cJSON_IsString(id) ? id->valuestring : NULL;
+        struct rd_kv *kv;
+        if (!ALLOC_ARRAY(r, kv, (size_t)cJSON_GetArraySize(l)))
+            return RD_ERR_NOMEM;
+        const cJSON *m, *given = cJSON_IsObject(l) ? l : NULL;
+        cJSON_ArrayForEach(m, given)
+            kv[c->nlabels++] = (struct rd_kv){ m->string, cJSON_IsString(m) ? m->valuestring : NULL };
+        c->labels = kv;
+    }
+    return RD_OK;
+}
+
+static rd_status read_claims(struct rd_report *r, const cJSON *arr, const cJSON *summary)
+{
+    struct rd_rclaim *out;
+    if (!ALLOC_ARRAY(r, out, (size_t)cJSON_GetArraySize(arr)))
+        return RD_ERR_NOMEM;
+    r->claims = out;
+    const cJSON *j;
+    cJSON_ArrayForEach(j, arr) {
+        struct rd_rclaim *x = &out[r->nclaims++];
+        const cJSON *claimed = member(j, RD_AK_CLAIMED, false);
+        *x = (struct rd_rclaim){
+            .study = str(j, RD_AK_STUDY), .title = str(j, RD_AK_TITLE),
+            .kind = str(j, RD_AK_KIND), .workload = str(j, RD_AK_WORKLOAD),
+            .metric = str(j, RD_AK_METRIC), .better = str(j, RD_AK_BETTER),
+            .text = str(j, RD_AK_TEXT), .from = str(j, RD_AK_FROM), .ref = str(j, RD_AK_REF),
+            .note = str(j, RD_AK_NOTE), .statistic = str(j, RD_AK_STATISTIC),
+            .judgement = str(j, RD_AK_JUDGEMENT), .reason = str(j, RD_AK_REASON),
+            .approx = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, RD_AK_APPROX)),
+            .params_differ = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, RD_AK_PARAMS_DIFFER)),
+            .margin = num(j, RD_AK_MARGIN), .claimed_ratio = num(claimed, RD_AK_RATIO),
+            .claimed_min = num(claimed, RD_AK_MIN), .claimed_max = num(claimed, RD_AK_MAX),
+            .ratio = num(j, RD_AK_RATIO), .ratio_ci_low = num(j, RD_AK_RATIO_CI_LOW),
+            .ratio_ci_high = num(j, RD_AK_RATIO_CI_HIGH), .p = num(j, RD_AK_P),
+        };
+        RD_TRY(read_claim_configs(r, j, x));
+        const cJSON *pairs = member(j, RD_AK_PAIRS, true), *pj;
+        struct rd_rclaim_pair *pp;
+        if (!ALLOC_ARRAY(r, pp, (size_t)cJSON_GetArraySize(pairs)))
+            return RD_ERR_NOMEM;
+        x->pairs = pp;
+        cJSON_ArrayForEach(pj, pairs)
+            pp[x->npairs++] = (struct rd_rclaim_pair){
+                .a = str(pj, RD_AK_A), .b = str(pj, RD_AK_B), .ratio = num(pj, RD_AK_RATIO),
+                .ratio_ci_low = num(pj, RD_AK_RATIO_CI_LOW),
+                .ratio_ci_high = num(pj, RD_AK_RATIO_CI_HIGH), .p = num(pj, RD_AK_P),
+                .p_holm = num(pj, RD_AK_P_HOLM),
+                .agrees = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pj, RD_AK_AGREES)),
+            };
+    }
+    struct rd_rclaim_study *st;
+    if (!ALLOC_ARRAY(r, st, (size_t)cJSON_GetArraySize(summary)))
+        return RD_ERR_NOMEM;
+    r->claim_studies = st;
+    cJSON_ArrayForEach(j, summary)
+        st[r->nclaim_studies++] = (struct rd_rclaim_study){
+            .study = str(j, RD_AK_STUDY), .title = str(j, RD_AK_TITLE),
+            .claims = num(j, RD_AK_CLAIMS), .consistent = num(j, RD_AK_CONSISTENT),
+            .contradicted = num(j, RD_AK_CONTRADICTED),
+            .inconclusive = num(j, RD_AK_INCONCLUSIVE),
+            .not_evaluated = num(j, RD_AK_NOT_EVALUATED),
+        };
+    return RD_OK;
+}
+
 /* ---- the document ---- */
 
 static rd_status read_document(struct rd_report *r, const cJSON *root, struct rd_diag *d)
@@ -670,6 +748,8 @@ static rd_status read_document(struct rd_report *r, const cJSON *root, struct rd
     RD_TRY(read_settings(r, member(root, RD_AK_SETTINGS, false)));
     RD_TRY(read_environments(r, envs));
     RD_TRY(read_replication(r, member(root, RD_AK_REPLICATION, true)));
+    RD_TRY(read_claims(r, member(root, RD_AK_REPLICATION_CLAIMS, true),
+                       member(root, RD_AK_REPLICATION_SUMMARY, true)));
     RD_TRY(read_strings(r, member(root, RD_AK_INPUTS, true), &r->inputs, &r->ninputs));
     r->title = str(root, RD_AK_TITLE);
     if (!r->title || !*r->title)

@@ -199,6 +199,40 @@ struct rd_rreplication {
     double ratio, ratio_ci_low, ratio_ci_high, p;
 };
 
+/** A config a published claim names: this analysis's id when exactly one
+ *  config matched (else NULL), and the labels the claim gave. */
+struct rd_rclaim_config {
+    const char *id;
+    const struct rd_kv *labels;
+    size_t nlabels;
+};
+
+/** One pair of an order claim: a claimed better than b. */
+struct rd_rclaim_pair {
+    const char *a, *b;
+    double ratio, ratio_ci_low, ratio_ci_high, p, p_holm;
+    bool agrees;
+};
+
+/** A study's relative claim judged here (replication_claims[]). */
+struct rd_rclaim {
+    const char *study, *title, *kind, *workload, *metric, *better, *text, *from, *ref, *note;
+    const char *statistic, *judgement, *reason;   /* judgement NULL: not evaluated */
+    bool approx, params_differ;
+    double margin, claimed_ratio, claimed_min, claimed_max;
+    const struct rd_rclaim_config *configs;
+    size_t nconfigs;
+    double ratio, ratio_ci_low, ratio_ci_high, p;   /* ratio claims */
+    const struct rd_rclaim_pair *pairs;             /* order and best claims */
+    size_t npairs;
+};
+
+/** A study's count of claims by judgement (replication_summary[]). */
+struct rd_rclaim_study {
+    const char *study, *title;
+    double claims, consistent, contradicted, inconclusive, not_evaluated;
+};
+
 /** A setting of the analysis as the Methods sheet lists it. */
 struct rd_rsetting {
     const char *key;
@@ -225,6 +259,10 @@ struct rd_report {
     size_t nenv_rows;
     const struct rd_rreplication *replication;
     size_t nreplication;
+    const struct rd_rclaim *claims;
+    size_t nclaims;
+    const struct rd_rclaim_study *claim_studies;
+    size_t nclaim_studies;
     const char *const *inputs;     /* the stores the analysis read */
     size_t ninputs;
     struct rd_rworkload *workloads;

@@ -290,6 +290,67 @@ static rd_status workload_table(const struct rd_report *r, const struct rd_rwork
     return st == RD_OK ? end_table(out) : st;
 }
 
+/* "3.21×", "at least 2.00×", "at most 0.500×". */
+static rd_status claimed_text(struct rd_buf *t, const struct rd_rclaim *c)
+{
+    if (isfinite(c->claimed_ratio))
+        return rd_fmt_ratio(t, c->claimed_ratio);
+    bool min = isfinite(c->claimed_min);
+    RD_TRY(rd_buf_addstr(t, min ? "at least " : "at most "));
+    return rd_fmt_ratio(t, min ? c->claimed_min : c->claimed_max);
+}
+
+/* The published studies' claims judged here (the Replication section's
+ * first table; the figures stay in report.md and report.xlsx). */
+static rd_status claims_table(const struct rd_report *r, struct rd_buf *out)
+{
+    if (r->nclaims == 0)
+        return RD_OK;
+    struct rd_buf cap = RD_BUF_INIT, t = RD_BUF_INIT;
+    rd_status st = rd_buf_addf(&cap, "Published claims set against this machine. Each study's "
+                                     "ratio of two configs (or order of configs) beside this "
+                                     "machine's ratio of means with its %g\\,\\%% Fieller "
+                                     "interval, or each pair of an order with its Holm-adjusted "
+                                     "p, and the judgement.",
+                               isfinite(r->confidence) ? r->confidence * 100 : 95);
+    if (st == RD_OK) st = begin_table(out, cap.ptr, "claims");
+    if (st == RD_OK)
+        st = rd_buf_addstr(out, "\\begin{tabular}{@{}l p{0.3\\linewidth} l l p{0.25\\linewidth} "
+                                "l@{}}\n\\toprule\nStudy & Claim & Metric & Published & Here & "
+                                "Judgement \\\\\n\\midrule\n");
+    for (size_t i = 0; i < r->nclaims && st == RD_OK; i++) {
+        const struct rd_rclaim *c = &r->claims[i];
+        bool ratio = c->kind && strcmp(c->kind, "ratio") == 0;
+        const char *cells[6] = { c->study, c->text, c->metric, NULL, NULL,
+                                 c->judgement ? c->judgement : "not evaluated" };
+        for (size_t k = 0; k < 6 && st == RD_OK; k++) {
+            rd_buf_reset(&t);
+            if (k == 3 && ratio)
+                st = claimed_text(&t, c);
+            else if (k == 3)
+                st = rd_buf_addstr(&t, c->kind && strcmp(c->kind, "best") == 0 ? "the best"
+                                                                               : "in this order");
+            else if (k == 4 && ratio)
+                st = rd_fmt_ratio_ci(&t, c->ratio, c->ratio_ci_low, c->ratio_ci_high);
+            for (size_t p = 0; k == 4 && !ratio && p < c->npairs && st == RD_OK; p++) {
+                st = rd_fmt_ratio_ci(&t, c->pairs[p].ratio, c->pairs[p].ratio_ci_low,
+                                c->pairs[p].ratio_ci_high);
+                if (st == RD_OK) st = rd_buf_addstr(&t, ", Holm p ");
+                if (st == RD_OK) st = rd_fmt_p(&t, c->pairs[p].p_holm);
+                if (st == RD_OK && p + 1 < c->npairs) st = rd_buf_addstr(&t, "; ");
+            }
+            if (st == RD_OK && k > 0) st = rd_buf_addstr(out, " & ");
+            if (st == RD_OK && k == 3 && ratio && c->approx) st = rd_buf_addstr(out, "$\\sim$");
+            if (st == RD_OK) st = tex_text(out, k == 3 || k == 4 ? (t.len ? t.ptr : RD_UNDEF)
+                                                                 : cells[k] ? cells[k] : RD_UNDEF);
+        }
+        if (st == RD_OK) st = rd_buf_addstr(out, " \\\\\n");
+    }
+    rd_buf_release(&cap);
+    rd_buf_release(&t);
+    return st == RD_OK ? end_table(out) : st;
+}
+
 rd_status rd_render_tex(const struct rd_report *r, struct rd_buf *out)
 {
     RD_TRY(rd_buf_addstr(out, "% report.tex - written by rundown " RD_VERSION " from the analysis"));
@@ -302,5 +363,5 @@ rd_status rd_render_tex(const struct rd_report *r, struct rd_buf *out)
     RD_TRY(recommendations(r, out));
     for (size_t wi = 0; wi < r->nworkloads; wi++)
         RD_TRY(workload_table(r, &r->workloads[wi], out));
-    return RD_OK;
+    return claims_table(r, out);
 }

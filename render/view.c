@@ -5,8 +5,8 @@
  * which warnings matter) already taken, every string still raw so the
  * template engine escapes it for its destination. This file holds the top
  * level (the verdicts first, then machine, method, the warnings grouped
- * by kind, the appendix of pairwise tests, replication); view_workload.c
- * holds one workload's section.
+ * by kind, the appendix of pairwise tests); view_workload.c holds one
+ * workload's section, view_replication.c the published studies'.
  *
  * Reads the model only; knows nothing about Markdown syntax except the
  * anchors, the metric links it composes (rd_view_metric) and chart file
@@ -482,102 +482,6 @@ static void view_method(struct vb *v, const struct rd_report *r, struct rd_tval 
     v->glossary = arr(v, root, "metrics");
 }
 
-/* "30,500 req/s (sd 1,200, n = 5)", "~4.000 ms", "103,821 req/s (best of
- * 10)": the sd is labelled, since ± is a CI everywhere else. */
-static void replication_value(struct vb *v, double value, double sd, double n,
-                              const char *unit, const char *stat, bool approx)
-{
-    if (!isfinite(value)) {
-        chk(v, rd_buf_addstr(&v->b, RD_UNDEF));
-        return;
-    }
-    if (approx)
-        chk(v, rd_buf_addch(&v->b, '~'));
-    double scale;
-    const char *shown = rd_unit_shown(unit, &scale);
-    chk(v, rd_fmt_num(&v->b, value * scale, 4));
-    if (*shown)
-        chk(v, rd_buf_addf(&v->b, " %s", shown));
-    /* best, min, max, median: the statistic itself; mean or a bare value:
-     * only the spread and n. */
-    bool mean = !stat || !(strcmp(stat, "best") == 0 || strcmp(stat, "min") == 0 ||
-                           strcmp(stat, "max") == 0 || strcmp(stat, "median") == 0);
-    size_t open = v->b.len;
-    chk(v, rd_buf_addstr(&v->b, " ("));
-    size_t body = v->b.len;
-    if (isfinite(sd)) {
-        chk(v, rd_buf_addstr(&v->b, "sd "));
-        chk(v, rd_fmt_fixed(&v->b, sd * scale, rd_fmt_decimals(value * scale, 4)));
-    }
-    const char *sep = v->b.len > body ? ", " : "";
-    if (!mean && isfinite(n))
-        chk(v, rd_buf_addf(&v->b, "%s%s of %g", sep, stat, n));
-    else if (!mean)
-        chk(v, rd_buf_addf(&v->b, "%s%s", sep, stat));
-    else if (isfinite(n))
-        chk(v, rd_buf_addf(&v->b, "%sn = %g", sep, n));
-    if (v->b.len == body)
-        rd_buf_truncate(&v->b, open);
-    else
-        chk(v, rd_buf_addch(&v->b, ')'));
-}
-
-static void view_replication(struct vb *v, const struct rd_report *r, struct rd_tval *root)
-{
-    if (r->nreplication == 0)
-        return;
-    struct rd_tval *rep = obj(v, root, "replication");
-    struct rd_tval *rows = arr(v, rep, "rows");
-    for (size_t i = 0; i < r->nreplication; i++) {
-        const struct rd_rreplication *x = &r->replication[i];
-        struct rd_tval *row = obj(v, rows, NULL);
-        str(v, row, "study", x->title ? x->title : x->study);
-        str(v, row, "machine", x->machine);
-        str(v, row, "workload", x->workload);
-        /* The config as this report names it when we measured it, else
-         * the published labels, so rows of one study stay apart. */
-        const char *cfg = x->config;
-        for (size_t wi = 0; cfg && x->workload && wi < r->nworkloads; wi++)
-            if (strcmp(r->workloads[wi].name, x->workload) == 0)
-                cfg = rd_workload_config_name(&r->workloads[wi], cfg);
-        if (cfg) {
-            str(v, row, "config", cfg);
-        } else {
-            chk(v, rd_fmt_config_name(&v->b, x->labels, x->nlabels));
-            chk(v, rd_buf_addstr(&v->b, v->b.len ? " (not measured here)" : "not measured here"));
-            take(v, row, "config");
-        }
-        rd_view_metric(v, x->metric, false);
-        take(v, row, "metric");
-        struct rd_metric_def def;
-        rd_metric_describe(x->metric ? x->metric : "", &def);
-        const char *unit = x->metric ? def.unit : "";
-        const char *stat = x->statistic;
-        replication_value(v, x->pub_mean, x->pub_sd, x->pub_n, unit, stat, x->approx);
-        take(v, row, "published");
-        bool mean = !stat || !(strcmp(stat, "best") == 0 || strcmp(stat, "min") == 0 ||
-                               strcmp(stat, "max") == 0 || strcmp(stat, "median") == 0);
-        replication_value(v, mean ? x->ours_mean : x->ours_statistic, mean ? x->ours_sd : NAN,
-                          x->ours_n, unit, stat, false);
-        take(v, row, "ours");
-        chk(v, rd_fmt_relative(&v->b, x->ratio, x->ratio_ci_low, x->ratio_ci_high, unit));
-        take(v, row, "ratio");
-        chk(v, rd_fmt_p(&v->b, x->p));
-        take(v, row, "p");
-        /* What makes the comparison weaker, in words. */
-        if (x->note)
-            chk(v, rd_buf_addstr(&v->b, x->note));
-        if (x->params_differ)
-            chk(v, rd_buf_addstr(&v->b, v->b.len ? "; their parameters differ from ours"
-                                                 : "their parameters differ from ours"));
-        if (v->b.len)
-            take(v, row, "note");
-        else
-            str(v, row, "note", "");
-    }
-}
-
-
 rd_status rd_md_view(const struct rd_report *r, const struct rd_chart_plan *p, struct rd_tdata *out)
 {
     rd_tdata_init(out);
@@ -607,7 +511,7 @@ rd_status rd_md_view(const struct rd_report *r, const struct rd_chart_plan *p, s
     flag(&v, root, "has_pairwise", pairs != NULL);
     chk(&v, rd_buf_addf(&v.b, "%g %%", isfinite(r->confidence) ? r->confidence * 100 : 95));
     take(&v, root, "pairs_conf");
-    view_replication(&v, r, root);
+    rd_view_replication(&v, r, root);
     rd_strmap_release(&v.named);
     rd_buf_release(&v.b);
     return v.oom || out->failed ? RD_ERR_NOMEM : RD_OK;

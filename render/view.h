@@ -84,6 +84,10 @@ void rd_view_workload(struct vb *v, const struct rd_chart_plan *p, size_t wi,
 /** Adds the pairwise tests of workload wi to the appendix list. */
 void rd_view_pairs(struct vb *v, size_t wi, struct rd_tval *list);
 
+/** Adds the Replication section (view_replication.c): the studies' claims
+ *  judged here, their counts, the published figures; nothing without any. */
+void rd_view_replication(struct vb *v, const struct rd_report *r, struct rd_tval *root);
+
 /** Adds under 'key' the sentence saying that 'shown' of 'all' rows (named
  *  'what', picked by 'rule' when not NULL) are listed and the workbook
  *  lists every one; nothing when all are shown. */

@@ -635,6 +635,108 @@ static void sheet_methods(struct book *b, const struct rd_report *r, lxw_workshe
     worksheet_set_column(ws, 1, 1, 40, NULL);
 }
 
+/* The Replication sheet: each study's counts, then its claims with this
+ * machine's ratio, then the pairs of the order claims, then the published
+ * figures; every number a number. */
+static void sheet_replication(struct book *b, const struct rd_report *r, lxw_worksheet *ws)
+{
+    static const char *counts[] = { "study", "title", "claims", "consistent", "contradicted",
+                                    "inconclusive", "not evaluated" };
+    static const char *claims[] = { "study", "#", "kind", "workload", "metric", "claim",
+                                    "configs here", "published ratio", "at least", "at most",
+                                    "approx", "margin", "ratio here", "CI low", "CI high", "p",
+                                    "judgement", "reason", "source", "note" };
+    static const char *pairs[] = { "study", "#", "claimed better", "claimed worse", "ratio",
+                                   "CI low", "CI high", "p", "p_holm", "agrees" };
+    static const char *figs[] = { "study", "workload", "config", "metric", "statistic",
+                                  "published", "published sd", "published n", "here mean",
+                                  "here sd", "here n", "here statistic", "ratio", "CI low",
+                                  "CI high", "p", "note" };
+    lxw_row_t row = 0;
+    for (size_t c = 0; c < sizeof counts / sizeof *counts; c++)
+        worksheet_write_string(ws, row, (lxw_col_t)c, counts[c], b->head);
+    for (size_t i = 0; i < r->nclaim_studies; i++) {
+        const struct rd_rclaim_study *s = &r->claim_studies[i];
+        row++;
+        put_str(ws, row, 0, s->study, b->bold);
+        put_str(ws, row, 1, s->title, NULL);
+        double n[] = { s->claims, s->consistent, s->contradicted, s->inconclusive,
+                       s->not_evaluated };
+        for (size_t k = 0; k < 5; k++)
+            put_num(ws, row, (lxw_col_t)(2 + k), n[k], b->intf);
+    }
+    row += 2;
+    for (size_t c = 0; c < sizeof claims / sizeof *claims; c++)
+        worksheet_write_string(ws, row, (lxw_col_t)c, claims[c], b->head);
+    for (size_t i = 0; i < r->nclaims; i++) {
+        const struct rd_rclaim *x = &r->claims[i];
+        row++;
+        put_str(ws, row, 0, x->study, b->bold);
+        put_num(ws, row, 1, (double)(i + 1), b->intf);
+        const char *text[] = { x->kind, x->workload, x->metric, x->text };
+        for (size_t k = 0; k < 4; k++)
+            put_str(ws, row, (lxw_col_t)(2 + k), text[k], NULL);
+        char cfgs[1024] = "";
+        for (size_t k = 0, at = 0; k < x->nconfigs && at < sizeof cfgs; k++)
+            at += (size_t)snprintf(cfgs + at, sizeof cfgs - at, "%s%s", k ? "; " : "",
+                                   x->configs[k].id ? x->configs[k].id : "(not here)");
+        put_str(ws, row, 6, cfgs, NULL);
+        double nums[] = { x->claimed_ratio, x->claimed_min, x->claimed_max };
+        for (size_t k = 0; k < 3; k++)
+            put_num(ws, row, (lxw_col_t)(7 + k), nums[k], b->num3);
+        put_str(ws, row, 10, x->approx ? "yes" : "no", NULL);
+        put_num(ws, row, 11, x->margin, b->pct);
+        double ours[] = { x->ratio, x->ratio_ci_low, x->ratio_ci_high };
+        for (size_t k = 0; k < 3; k++)
+            put_num(ws, row, (lxw_col_t)(12 + k), ours[k], b->num3);
+        put_num(ws, row, 15, x->p, b->p);
+        put_str(ws, row, 16, x->judgement ? x->judgement : "not evaluated",
+                x->judgement && strcmp(x->judgement, "inconclusive") != 0 ? b->bold : NULL);
+        put_str(ws, row, 17, x->reason, NULL);
+        put_str(ws, row, 18, x->ref, NULL);
+        put_str(ws, row, 19, x->note, NULL);
+    }
+    row += 2;
+    for (size_t c = 0; c < sizeof pairs / sizeof *pairs; c++)
+        worksheet_write_string(ws, row, (lxw_col_t)c, pairs[c], b->head);
+    for (size_t i = 0; i < r->nclaims; i++)
+        for (size_t k = 0; k < r->claims[i].npairs; k++) {
+            const struct rd_rclaim_pair *p = &r->claims[i].pairs[k];
+            row++;
+            put_str(ws, row, 0, r->claims[i].study, b->bold);
+            put_num(ws, row, 1, (double)(i + 1), b->intf);
+            put_str(ws, row, 2, p->a, NULL);
+            put_str(ws, row, 3, p->b, NULL);
+            double nums[] = { p->ratio, p->ratio_ci_low, p->ratio_ci_high };
+            for (size_t c = 0; c < 3; c++)
+                put_num(ws, row, (lxw_col_t)(4 + c), nums[c], b->num3);
+            put_num(ws, row, 7, p->p, b->p);
+            put_num(ws, row, 8, p->p_holm, b->p);
+            put_str(ws, row, 9, p->agrees ? "yes" : "no", NULL);
+        }
+    row += 2;
+    for (size_t c = 0; c < sizeof figs / sizeof *figs; c++)
+        worksheet_write_string(ws, row, (lxw_col_t)c, figs[c], b->head);
+    for (size_t i = 0; i < r->nreplication; i++) {
+        const struct rd_rreplication *x = &r->replication[i];
+        row++;
+        put_str(ws, row, 0, x->study, b->bold);
+        const char *text[] = { x->workload, x->config, x->metric, x->statistic };
+        for (size_t k = 0; k < 4; k++)
+            put_str(ws, row, (lxw_col_t)(1 + k), text[k], NULL);
+        double nums[] = { x->pub_mean, x->pub_sd, x->pub_n, x->ours_mean, x->ours_sd,
+                          x->ours_n, x->ours_statistic, x->ratio, x->ratio_ci_low,
+                          x->ratio_ci_high, x->p };
+        for (size_t k = 0; k < 11; k++)
+            put_num(ws, row, (lxw_col_t)(5 + k), nums[k], k == 10 ? b->p : b->num);
+        put_str(ws, row, 16, x->note, NULL);
+    }
+    worksheet_set_column(ws, 0, 1, 8, NULL);
+    worksheet_set_column(ws, 2, 6, 22, NULL);
+    worksheet_set_column(ws, 7, 16, 12, NULL);
+    worksheet_set_column(ws, 17, 19, 40, NULL);
+}
+
 /* The report's fixed date: the analysis date at noon UTC, else 2000-01-01. */
 static time_t fixed_time(const struct rd_report *r)
 {
@@ -697,9 +799,10 @@ rd_status rd_render_xlsx(const struct rd_report *r, struct rd_stage *s, struct r
     format_set_font_color(b.sig, 0x006100);
 
     /* Reserve the fixed names first so no workload can take them. */
-    static const char *fixed[] = { "Recommendations", "Raw runs", "Environment", "Methods" };
+    static const char *fixed[] = { "Recommendations", "Raw runs", "Environment", "Methods",
+                                   "Replication" };
     lxw_worksheet *rec = add_sheet(&b, fixed[0]);
-    for (size_t i = 1; i < 4; i++)
+    for (size_t i = 1; i < 5; i++)
         b.names[b.nnames++] = strdup(fixed[i]);
     if (rec)
         sheet_recommendations(&b, r, rec);
@@ -721,6 +824,13 @@ rd_status rd_render_xlsx(const struct rd_report *r, struct rd_stage *s, struct r
     lxw_worksheet *meth = st == RD_OK ? workbook_add_worksheet(b.wb, "Methods") : NULL;
     if (meth)
         sheet_methods(&b, r, meth);
+    bool replication = r->nclaims > 0 || r->nreplication > 0;
+    lxw_worksheet *rep = st == RD_OK && replication ? workbook_add_worksheet(b.wb, "Replication")
+                                                    : NULL;
+    if (rep)
+        sheet_replication(&b, r, rep);
+    if (st == RD_OK && replication && !rep)
+        st = rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "xlsx: cannot add a worksheet");
     if (st == RD_OK && (!rec || !raw || !env || !meth))
         st = rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "xlsx: cannot add a worksheet");
     lxw_error e = workbook_close(b.wb);

@@ -91,6 +91,18 @@ rd_status rd_fmt_ratio(struct rd_buf *out, double r)
     return st == RD_OK ? rd_buf_addstr(out, "\xc3\x97") : st;
 }
 
+rd_status rd_fmt_ratio_ci(struct rd_buf *out, double r, double lo, double hi)
+{
+    RD_TRY(rd_fmt_ratio(out, r));
+    if (!isfinite(r) || !isfinite(lo) || !isfinite(hi))
+        return RD_OK;
+    RD_TRY(rd_buf_addstr(out, " ("));
+    RD_TRY(rd_fmt_num(out, lo, 3));
+    RD_TRY(rd_buf_addstr(out, "\xe2\x80\x93"));
+    RD_TRY(rd_fmt_num(out, hi, 3));
+    return rd_buf_addstr(out, "\xc3\x97)");
+}
+
 rd_status rd_fmt_pct(struct rd_buf *out, double frac)
 {
     if (!isfinite(frac))

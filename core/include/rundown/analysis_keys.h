@@ -212,4 +212,26 @@
 /* replication[].published: mean, sd, n, ci_low, ci_high;
  * replication[].ours: mean, sd, n, statistic. */
 
+/* ---- replication_claims[] (also: file, study, title, workload, metric,
+ *      better, note, statistic, approx, params_differ, margin, labels,
+ *      configs, ratio, ratio_ci_low, ratio_ci_high, p, pairs[] with a, b,
+ *      ratio, ratio_ci_low, ratio_ci_high, p, p_holm; reason) and
+ *      replication_summary[] (study, title) ---- */
+
+#define RD_AK_REPLICATION_CLAIMS "replication_claims"
+#define RD_AK_REPLICATION_SUMMARY "replication_summary"
+#define RD_AK_INDEX "index"
+#define RD_AK_KIND "kind"
+#define RD_AK_TEXT "text"
+#define RD_AK_FROM "from"
+#define RD_AK_REF "ref"
+#define RD_AK_CLAIMED "claimed"       /* {ratio, min, max} of a ratio claim */
+#define RD_AK_AGREES "agrees"
+#define RD_AK_JUDGEMENT "judgement"
+#define RD_AK_CLAIMS "claims"
+#define RD_AK_CONSISTENT "consistent"
+#define RD_AK_CONTRADICTED "contradicted"
+#define RD_AK_INCONCLUSIVE "inconclusive"
+#define RD_AK_NOT_EVALUATED "not_evaluated"
+
 #endif

@@ -57,6 +57,10 @@ rd_status rd_fmt_p(struct rd_buf *out, double p);
 /** Appends a bare ratio with 3 significant digits and "×" ("0.366×"). */
 rd_status rd_fmt_ratio(struct rd_buf *out, double r);
 
+/** Appends a bare ratio and its interval, "1.82× (1.55–2.12×)"; just the
+ *  ratio when an end is undefined. */
+rd_status rd_fmt_ratio_ci(struct rd_buf *out, double r, double lo, double hi);
+
 /** Appends a relative change (0.008 -> "+0.8 %") with a sign. */
 rd_status rd_fmt_pct(struct rd_buf *out, double frac);
 

@@ -1,0 +1,80 @@
+/*
+ * claims.h - a published study's relative claims checked against this
+ * machine's runs (private to analyze/).
+ *
+ * A claim is a ratio between two configs ("Node's cold start is 3.2×
+ * Bun's") or an order of configs on a metric ("Bun, then Deno, then
+ * Node"), as docs/published.md's `claims` list states them. Ratios carry
+ * across machines where absolute numbers do not, so each claim is judged
+ * `consistent`, `contradicted` or `inconclusive` by the rules of
+ * docs/methods.md ("Claims"): the two judge functions below are those
+ * rules and nothing else, so they can be tested on hand-made numbers.
+ */
+#ifndef RUNDOWN_ANALYZE_CLAIMS_H
+#define RUNDOWN_ANALYZE_CLAIMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "rundown/status.h"
+
+struct cJSON;
+struct cfg;
+struct jw;
+struct rd_analysis;
+struct rd_diag;
+
+enum rd_claim_judgement {
+    RD_CLAIM_NOT_EVALUATED = 0,  /* a config or the metric is missing here */
+    RD_CLAIM_CONSISTENT,
+    RD_CLAIM_CONTRADICTED,
+    RD_CLAIM_INCONCLUSIVE,
+};
+
+/** "consistent", "contradicted", "inconclusive", or NULL (not evaluated). */
+const char *rd_claim_judgement_name(enum rd_claim_judgement j);
+
+/**
+ * Judges a ratio claim. The study's ratio A/B lies in [claim_lo,
+ * claim_hi] (claim_lo == claim_hi for a ratio it gave; claim_hi INFINITY
+ * for "at least claim_lo", claim_lo 0 for "at most claim_hi"); margin is
+ * the workload's relative equivalence margin; [ci_low, ci_high] is this
+ * machine's interval of the ratio of means (Fieller). The claim's band is
+ * [claim_lo (1 - margin), claim_hi (1 + margin)]:
+ *   the CI misses the band                               contradicted
+ *   the band lies above 1 and the CI overlaps it, above 1  consistent
+ *   the band lies below 1 and the CI overlaps it, below 1  consistent
+ *   the band holds 1 and the CI lies inside it           consistent
+ *   anything else, or no CI (NaN)                         inconclusive
+ */
+enum rd_claim_judgement rd_claim_judge_ratio(double claim_lo, double claim_hi, double margin,
+                                             double ci_low, double ci_high);
+
+/**
+ * Judges an order claim from its n pairs (claimed better, claimed worse):
+ * agrees[i] says this machine's means put pair i the claimed way,
+ * p_holm[i] is its Welch p adjusted by Holm over the n pairs (NaN: no
+ * test). Contradicted when some pair is reversed with p_holm < alpha,
+ * consistent when every pair agrees with p_holm < alpha, else
+ * inconclusive (also for n == 0).
+ */
+enum rd_claim_judgement rd_claim_judge_order(const bool *agrees, const double *p_holm, size_t n,
+                                             double alpha);
+
+/** Does config c carry every label of the object labels (string values;
+ *  labels only c has are ignored)? Figures and claims match configs so. */
+bool rd_cfg_has_labels(const struct cfg *c, const struct cJSON *labels);
+
+/**
+ * Writes "replication_claims":[...] (every claim of a workload this
+ * analysis has, judged or not evaluated with the reason) and
+ * "replication_summary":[...] (each study's counts) for the n parsed
+ * rundown.published/1 documents docs, read from files[i] (the name the
+ * output gives). Errors: RD_ERR_NOMEM; RD_ERR_PARSE, naming path[i] and
+ * the claim, for a claim without workload, metric or a kind's members.
+ */
+rd_status rd_claims_write(struct rd_analysis *a, struct jw *w, struct cJSON *const *docs,
+                          const char *const *paths, const char *const *files, size_t n,
+                          struct rd_diag *d);
+
+#endif
