@@ -428,7 +428,7 @@ static rd_status write_claim(struct claim_ctx *x, const cJSON *doc, const cJSON 
     if (!stat)
         stat = rd_json_str(doc, "statistic");
     x->mid = rd_analysis_metric_id(x->a, metric);
-    x->better = x->mid >= 0 ? rd_analysis_metric_better(x->a, (uint32_t)x->mid) : RD_BETTER_NONE;
+    x->better = x->mid >= 0 ? rd_wl_metric_better(x->a, x->wl, (uint32_t)x->mid) : RD_BETTER_NONE;
     /* The workload's own direction for its primary metric, as its verdicts. */
     if (x->wl->primary && metric && strcmp(x->wl->primary, metric) == 0 && x->wl->better)
         x->better = strcmp(x->wl->better, "higher") == 0  ? RD_BETTER_HIGHER

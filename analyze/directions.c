@@ -68,21 +68,32 @@ rd_status rd_directions_merge(struct rd_analysis *a, struct wl *w, const struct 
     return RD_OK;
 }
 
+const struct metric_dir *rd_wl_metric_dir(const struct rd_analysis *a, const struct wl *w,
+                                          uint32_t m)
+{
+    const char *name = a->metrics[m];
+    for (size_t i = 0; i < w->ndirs; i++)
+        if (strcmp(w->dirs[i].metric, name) == 0)
+            return &w->dirs[i];
+    return NULL;
+}
+
+enum rd_better rd_wl_metric_better(const struct rd_analysis *a, const struct wl *w, uint32_t m)
+{
+    const struct metric_dir *d = rd_wl_metric_dir(a, w, m);
+    if (d && !d->conflict)
+        return (enum rd_better)d->better;
+    struct rd_metric_def def;
+    rd_metric_describe(a->metrics[m], &def);
+    return def.better;
+}
+
 const struct metric_dir *rd_wctx_metric_dir(const struct wctx *x, uint32_t m)
 {
-    const char *name = x->a->metrics[m];
-    for (size_t i = 0; i < x->w->ndirs; i++)
-        if (strcmp(x->w->dirs[i].metric, name) == 0)
-            return &x->w->dirs[i];
-    return NULL;
+    return rd_wl_metric_dir(x->a, x->w, m);
 }
 
 enum rd_better rd_wctx_metric_better(const struct wctx *x, uint32_t m)
 {
-    const struct metric_dir *d = rd_wctx_metric_dir(x, m);
-    if (d && !d->conflict)
-        return (enum rd_better)d->better;
-    struct rd_metric_def def;
-    rd_metric_describe(x->a->metrics[m], &def);
-    return def.better;
+    return rd_wl_metric_better(x->a, x->w, m);
 }

@@ -160,6 +160,10 @@ void rd_prep_release(struct prep *p);
 enum rd_better rd_wctx_metric_better(const struct wctx *x, uint32_t m);
 /** What the runs' info.metric_better says of metric m, or NULL. */
 const struct metric_dir *rd_wctx_metric_dir(const struct wctx *x, uint32_t m);
+/** The same for workload w outside a workload's analysis (claims.c). */
+enum rd_better rd_wl_metric_better(const struct rd_analysis *a, const struct wl *w, uint32_t m);
+const struct metric_dir *rd_wl_metric_dir(const struct rd_analysis *a, const struct wl *w,
+                                          uint32_t m);
 
 /* ---- workload.c ---- */
 /** Does some config of the workload hold metric id (-1: no)? */
