@@ -9,6 +9,8 @@ rd_status rd_server_runs(struct rd_session *s, struct rd_session_config *cfg,
                          struct rd_http_spec *spec, long runs, bool fresh_server,
                          struct rd_diag *d)
 {
+    /* Held for the whole server session: its runs are numbered up front. */
+    RD_TRY(rd_session_lock(s, d));
     long first_run = cfg->next_run[RD_PHASE_MEASURE];
     long first_warm = cfg->next_run[RD_PHASE_WARMUP];
     char stem[1024], slug[512];
@@ -29,5 +31,6 @@ rd_status rd_server_runs(struct rd_session *s, struct rd_session_config *cfg,
     /* The numbers are taken whether or not every run came to be stored. */
     cfg->next_run[RD_PHASE_WARMUP] = first_warm + sessions * spec->warmups;
     cfg->next_run[RD_PHASE_MEASURE] = first_run + (fresh_server ? sessions : runs);
+    rd_session_unlock(s);
     return st;
 }

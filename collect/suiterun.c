@@ -226,6 +226,9 @@ static rd_status run_item(const struct rd_suite_run *run, const struct rd_plan_i
     if (!st) st = rd_suite_expand_string(s, it->workload, it->config, w->cwd, "cwd", &a, &cwd, d);
     rd_runner_slug(w->name, wslug, sizeof wslug);
     config_slug(w, it->config, cslug, sizeof cslug);
+    /* Held from numbering to storing (store.h): other writers wait. */
+    if (!st)
+        st = rd_session_lock(run->session, d);
     if (!st && !w->is_server) {
         struct rd_recordset set;
         rd_recordset_init(&set);
@@ -270,6 +273,7 @@ static rd_status run_item(const struct rd_suite_run *run, const struct rd_plan_i
         if (st == RD_ERR_RUN_FAILED)
             st = RD_OK;  /* the failed runs are stored and were reported */
     }
+    rd_session_unlock(run->session);
     rd_arena_release(&a);
     return st;
 }

@@ -34,7 +34,11 @@ static rd_status timed_run(struct rd_session *s, const struct rd_timed_spec *spe
     struct rd_recordset set;
     rd_recordset_init(&set);
     struct rd_record *r = rd_recordset_add(&set);
-    rd_status st = r ? rd_session_begin_run(s, c->config, phase, 0, r) : RD_ERR_NOMEM;
+    /* The store is held from numbering to storing, so no other writer
+     * takes the number or the log names meanwhile. */
+    rd_status st = r ? rd_session_lock(s, d) : RD_ERR_NOMEM;
+    if (!st)
+        st = rd_session_begin_run(s, c->config, phase, 0, r);
     if (!st) {
         char stem[1024];
         log_stem(r, stem, sizeof stem);
@@ -49,6 +53,7 @@ static rd_status timed_run(struct rd_session *s, const struct rd_timed_spec *spe
     }
     if (!st)
         st = rd_session_store(s, c->config, r, d);
+    rd_session_unlock(s);
     rd_recordset_release(&set);
     return st;
 }

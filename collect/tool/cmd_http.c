@@ -300,10 +300,12 @@ int rd_cmd_http(int argc, char **argv)
     snprintf(pin, sizeof pin, "server %s, load %s", server_cpus ? server_cpus : "any",
              load_cpus ? load_cpus : "any");
     struct rd_outputs outs;
+    /* Before the version probe starts, so that a signal stops it too. */
+    rd_proc_catch_signals();
     rd_status s = rd_env_prepare_outputs(session.store, log_dir, envopt, &probe,
                                          rd_env_tool_version_argv(ltool) ? 1 : 0, pin, &outs, &d);
     if (s) {
-        exit_code = rd_fail(s, &d);
+        exit_code = rd_tool_fail(s, &d, NULL);
         goto done;
     }
     facts.env = outs.envid;
@@ -319,7 +321,7 @@ int rd_cmd_http(int argc, char **argv)
     if (!s)
         s = rd_session_add_config(&session, tmpl, &cfg);
     if (s) {
-        exit_code = rd_fail(s, &d);
+        exit_code = rd_tool_fail(s, &d, NULL);
         goto done;
     }
     rd_session_on_report(&session, report, NULL);
@@ -330,15 +332,9 @@ int rd_cmd_http(int argc, char **argv)
         .stop_timeout_s = stop_timeout, .timeout_s = timeout, .warmup_load_s = warmup_load,
         .warmups = (int)warmups, .load_tool = tool, .logs = {.dir = outs.log_dir},
     };
-    rd_proc_catch_signals();
     s = rd_server_runs(&session, cfg, &spec, runs, fresh, &d);
     if (s) {
-        if (rd_proc_interrupted) {
-            rd_error("interrupted; the server is stopped and finished runs are stored");
-            exit_code = rd_proc_interrupt_exit_code();
-        } else {
-            exit_code = rd_fail(s, &d);
-        }
+        exit_code = rd_tool_fail(s, &d, "the server is stopped and finished runs are stored");
     } else if (session.failed) {
         exit_code = RD_EXIT_RUN_FAILED;
     }

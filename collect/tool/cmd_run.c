@@ -278,10 +278,13 @@ int rd_cmd_run(int argc, char **argv)
     struct rd_outputs outs;
     struct rd_diag d;
     rd_diag_init(&d, NULL);
+    /* Before any child starts (a version probe, --prepare), so that a
+     * signal stops it too. */
+    rd_proc_catch_signals();
     rd_status st = rd_env_prepare_outputs(session.store, o.log_dir, o.env, NULL, 0, o.cpus,
                                           &outs, &d);
     if (st) {
-        exit_code = rd_fail(st, &d);
+        exit_code = rd_tool_fail(st, &d, NULL);
         goto done;
     }
     o.facts.env = outs.envid;
@@ -293,7 +296,7 @@ int rd_cmd_run(int argc, char **argv)
         st = add_command_config(&session, &o, &cmds[k], &timed[k].config);
     }
     if (st) {
-        exit_code = rd_fail(st, &d);
+        exit_code = rd_tool_fail(st, &d, NULL);
         goto done;
     }
 
@@ -304,7 +307,6 @@ int rd_cmd_run(int argc, char **argv)
         .timeout_s = o.timeout, .prepare = o.prepare, .cleanup = o.cleanup, .cpus = o.cpus,
         .log_dir = outs.log_dir,
     };
-    rd_proc_catch_signals();
     st = rd_timed_runs(&session, &spec, &d);
     if (ui.progress)
         fputs("\r\033[K", stderr);

@@ -3,7 +3,16 @@
  */
 #include "options.h"
 
+#include "proc.h"
 #include "rundown/cli.h"
+
+int rd_tool_fail(rd_status st, const struct rd_diag *d, const char *what)
+{
+    if (!rd_proc_interrupted)
+        return rd_fail(st, d);
+    rd_error("interrupted%s%s", what ? "; " : "", what ? what : "");
+    return rd_proc_interrupt_exit_code();
+}
 
 int rd_tool_fact_option(int c, char *arg, struct rd_run_facts *facts, const char **output)
 {

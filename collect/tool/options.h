@@ -24,4 +24,11 @@
  */
 int rd_tool_fact_option(int c, char *arg, struct rd_run_facts *facts, const char **output);
 
+/**
+ * The exit code for a command that stopped with status st: after a signal
+ * (rd_proc_interrupted) 128 + the signal, with "interrupted" and 'what'
+ * (may be NULL) printed; else rd_fail's.
+ */
+int rd_tool_fail(rd_status st, const struct rd_diag *d, const char *what);
+
 #endif
