@@ -13,14 +13,15 @@ rd_status rd_server_runs(struct rd_session *s, struct rd_session_config *cfg,
     RD_TRY(rd_session_lock(s, d));
     long first_run = cfg->next_run[RD_PHASE_MEASURE];
     long first_warm = cfg->next_run[RD_PHASE_WARMUP];
-    char stem[1024], slug[512];
+    char stem[1024], slug[512], cstem[RD_CONFIG_STEM_PREFIX + 32];
     rd_runner_slug(cfg->tmpl.workload, slug, sizeof slug);
+    rd_runner_config_stem(&cfg->tmpl, cfg->id, cstem, sizeof cstem);
     spec->logs.stem = stem;
     struct rd_session_sink sink = {s, cfg};
     long sessions = fresh_server ? runs : 1;
     rd_status st = RD_OK;
     for (long k = 0; k < sessions && !st; k++) {
-        snprintf(stem, sizeof stem, "%s/session-%ld", slug, first_run + k);
+        snprintf(stem, sizeof stem, "%s/%s-session-%ld", slug, cstem, first_run + k);
         rd_diag_init(d, NULL);
         st = rd_runner_http_session(spec, &cfg->tmpl, first_warm + k * spec->warmups,
                                     first_run + k, fresh_server ? 1 : (int)runs,
