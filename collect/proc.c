@@ -170,21 +170,26 @@ static int open_log(const char *path, struct rd_diag *d)
 
 void rd_stream_consume(struct rd_stream *s, const char *data, size_t n)
 {
-    if (s->log_fd >= 0 && s->logged < s->log_cap) {
-        size_t w = s->log_cap - s->logged < n ? s->log_cap - s->logged : n;
+    if (s->log_fd >= 0) {
+        size_t seen = s->logged + s->lost;  /* what the log would hold */
+        size_t room = seen < s->log_cap ? s->log_cap - seen : 0;
+        size_t w = room < n ? room : n;
         size_t off = 0;
-        while (off < w) {
+        /* A full disk or `ulimit -f` (EFBIG) is remembered, not taken for
+         * the cap: the record says the log is incomplete and why. */
+        while (!s->log_errno && off < w) {
             ssize_t k = write(s->log_fd, data + off, w - off);
             if (k < 0 && errno == EINTR)
                 continue;
-            if (k <= 0)
+            if (k <= 0) {
+                s->log_errno = k < 0 ? errno : EIO;
                 break;
+            }
             off += (size_t)k;
         }
         s->logged += off;
-        s->dropped += n - off;
-    } else if (s->log_fd >= 0) {
-        s->dropped += n;
+        s->lost += w - off;
+        s->dropped += n - w;
     }
     if (s->keep.max > 0 && s->keep.len < s->keep.max) {
         size_t room = s->keep.max - s->keep.len;

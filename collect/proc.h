@@ -58,6 +58,9 @@ struct rd_stream {
     size_t log_cap;      /* bytes written to the log at most */
     size_t logged;       /* bytes written so far */
     size_t dropped;      /* bytes read past log_cap */
+    int log_errno;       /* the first write to the log that failed (0: none);
+                            later bytes are not written */
+    size_t lost;         /* bytes under log_cap not written because of it */
     struct rd_buf keep;  /* the first keep.max bytes, when keep.max > 0 */
     struct rd_buf tail;  /* the last RD_TAIL_BYTES bytes (messages) */
     bool metrics;        /* scan rundown:metric lines into scan */

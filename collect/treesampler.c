@@ -30,10 +30,10 @@ struct stat_row {
     bool member;
 };
 
-static bool read_stat(pid_t pid, struct stat_row *row)
+static bool read_stat(const char *proc, pid_t pid, struct stat_row *row)
 {
-    char path[64], buf[1024];
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    char path[4200], buf[1024];
+    snprintf(path, sizeof path, "%s/%d/stat", proc, (int)pid);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return false;
@@ -65,19 +65,34 @@ static bool read_stat(pid_t pid, struct stat_row *row)
     return true;
 }
 
-void rd_tree_sampler_start(struct rd_tree_sampler *s, pid_t root)
+void rd_tree_sampler_start_at(struct rd_tree_sampler *s, pid_t root, const char *proc)
 {
     memset(s, 0, sizeof *s);
     s->root = root;
     s->baseline = true;
+    s->proc = proc;
     rd_tree_sampler_sample(s);
+}
+
+void rd_tree_sampler_start(struct rd_tree_sampler *s, pid_t root)
+{
+    rd_tree_sampler_start_at(s, root, "/proc");
+}
+
+/* Notes a sample that is not counted, and the first reason. */
+static void missed(struct rd_tree_sampler *s, const char *why)
+{
+    if (!s->missed++)
+        snprintf(s->why, sizeof s->why, "%s %s", why, s->proc);
 }
 
 void rd_tree_sampler_sample(struct rd_tree_sampler *s)
 {
-    DIR *dir = opendir("/proc");
-    if (!dir)
+    DIR *dir = opendir(s->proc);
+    if (!dir) {
+        missed(s, "cannot read");
         return;
+    }
     struct stat_row *rows = NULL;
     size_t n = 0, cap = 0;
     struct dirent *de;
@@ -86,7 +101,7 @@ void rd_tree_sampler_sample(struct rd_tree_sampler *s)
             continue;
         if (RD_ARRAY_GROW(rows, cap, n + 1))
             break;
-        if (read_stat((pid_t)atoi(de->d_name), &rows[n]))
+        if (read_stat(s->proc, (pid_t)atoi(de->d_name), &rows[n]))
             n++;
     }
     closedir(dir);
@@ -106,6 +121,15 @@ void rd_tree_sampler_sample(struct rd_tree_sampler *s)
                 }
             }
         }
+    }
+    size_t members = 0;
+    for (size_t i = 0; i < n; i++)
+        members += rows[i].member;
+    if (members == 0) {
+        /* An RSS of 0 would be a lie: the tree was not seen at all. */
+        free(rows);
+        missed(s, "no process of the server's tree is readable in");
+        return;
     }
     double now = rd_now();
     long page_kib = sysconf(_SC_PAGESIZE) / 1024;
@@ -142,13 +166,18 @@ void rd_tree_sampler_sample(struct rd_tree_sampler *s)
 double rd_tree_sampler_cpu_pct(const struct rd_tree_sampler *s)
 {
     double span = s->t_last - s->t_first;
-    if (span <= 0)
+    if (s->nsamples < 2 || span <= 0)
         return NAN;
     unsigned long long ticks = 0;
     for (size_t i = 0; i < s->npids; i++)
         if (s->pids[i].last_ticks > s->pids[i].first_ticks)
             ticks += s->pids[i].last_ticks - s->pids[i].first_ticks;
     return (double)ticks / (double)sysconf(_SC_CLK_TCK) / span * 100.0;
+}
+
+double rd_tree_sampler_rss_peak_kib(const struct rd_tree_sampler *s)
+{
+    return s->nsamples ? s->rss_peak_kib : NAN;
 }
 
 double rd_tree_sampler_rss_mean_kib(const struct rd_tree_sampler *s)

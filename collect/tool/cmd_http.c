@@ -89,6 +89,7 @@ static void report(void *ctx, const struct rd_session_event *ev)
     if (dropped)
         rd_warn("%s %s %ld: metric lines dropped: %s", rec->workload, rec->phase, rec->run,
                 dropped);
+    rd_tool_warn_losses(NULL, rec);
 }
 
 /* Splits at blanks into a NULL-terminated argv (the string is modified). */

@@ -132,6 +132,9 @@ static void report(void *vui, const struct rd_session_event *ev)
             fputs("\r\033[K", stderr);
         rd_warn("%s %s %ld: metric lines dropped: %s", name, r->phase, r->run, dropped);
     }
+    if (ui->progress)
+        fputs("\r\033[K", stderr);
+    rd_tool_warn_losses(rc->name, r);
 }
 
 /* The template of command rc's runs: the facts, its label, its text. */

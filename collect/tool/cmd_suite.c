@@ -95,6 +95,7 @@ static void report(void *vui, const struct rd_session_event *ev)
         rd_warn("%s %s %ld: metric lines dropped: %s", rec->workload, rec->phase, rec->run,
                 dropped);
     }
+    rd_tool_warn_losses(NULL, rec);
 }
 
 /* Prints argv joined, after 'before'. */

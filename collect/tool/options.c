@@ -3,8 +3,23 @@
  */
 #include "options.h"
 
+#include <string.h>
+
 #include "proc.h"
 #include "rundown/cli.h"
+
+void rd_tool_warn_losses(const char *name, const struct rd_record *rec)
+{
+    for (size_t i = 0; i < rec->info.len; i++) {
+        const char *k = rec->info.items[i].key;
+        size_t n = strlen(k);
+        if (strcmp(k, "server_metrics_error") != 0 &&
+            (n < 10 || strcmp(k + n - 10, "_log_error") != 0))
+            continue;
+        rd_warn("%s%s%s %s %ld: %s", name ? name : "", name ? " " : "", rec->workload,
+                rec->phase, rec->run, rec->info.items[i].value);
+    }
+}
 
 int rd_tool_fail(rd_status st, const struct rd_diag *d, const char *what)
 {
