@@ -368,6 +368,12 @@ rd_status rd_env_capture(const struct rd_env_probe *probes, size_t nprobes,
         bool ok;
         struct rd_buf cmd = RD_BUF_INIT;
         probe_version(p, ver, sizeof ver, &ok, &cmd);
+        if (rd_proc_interrupted) {
+            /* The probe was stopped: its "version" would be a lie. */
+            rd_buf_release(&cmd);
+            cJSON_Delete(env);
+            return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "interrupted");
+        }
         cJSON *o = cJSON_AddObjectToObject(dst, p->name);
         cJSON_AddItemToObject(o, "version", ok ? cJSON_CreateString(ver) : cJSON_CreateNull());
         if (!ok)

@@ -71,10 +71,16 @@ void rd_proc_catch_signals(void)
     sigemptyset(&sa.sa_mask);
     /* No SA_RESTART: a blocked poll() or write() must return EINTR so the
      * loops notice the flag without waiting for their timeout. */
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
+    static const int caught[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof caught / sizeof caught[0]; i++) {
+        struct sigaction old;
+        /* nohup and `trap '' INT` mean "do not stop me": respected. */
+        if (sigaction(caught[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue;
+        sigaction(caught[i], &sa, NULL);
+    }
     signal(SIGPIPE, SIG_IGN);
+    signal(SIGXFSZ, SIG_IGN);
     /* Blocked except inside ppoll(): a signal is then either seen by the
      * flag check before a wait or ends the wait, never lost in between, so
      * waits need no periodic wake-up to notice it. Children get an empty
@@ -164,21 +170,26 @@ static int open_log(const char *path, struct rd_diag *d)
 
 void rd_stream_consume(struct rd_stream *s, const char *data, size_t n)
 {
-    if (s->log_fd >= 0 && s->logged < s->log_cap) {
-        size_t w = s->log_cap - s->logged < n ? s->log_cap - s->logged : n;
+    if (s->log_fd >= 0) {
+        size_t seen = s->logged + s->lost;  /* what the log would hold */
+        size_t room = seen < s->log_cap ? s->log_cap - seen : 0;
+        size_t w = room < n ? room : n;
         size_t off = 0;
-        while (off < w) {
+        /* A full disk or `ulimit -f` (EFBIG) is remembered, not taken for
+         * the cap: the record says the log is incomplete and why. */
+        while (!s->log_errno && off < w) {
             ssize_t k = write(s->log_fd, data + off, w - off);
             if (k < 0 && errno == EINTR)
                 continue;
-            if (k <= 0)
+            if (k <= 0) {
+                s->log_errno = k < 0 ? errno : EIO;
                 break;
+            }
             off += (size_t)k;
         }
         s->logged += off;
-        s->dropped += n - off;
-    } else if (s->log_fd >= 0) {
-        s->dropped += n;
+        s->lost += w - off;
+        s->dropped += n - w;
     }
     if (s->keep.max > 0 && s->keep.len < s->keep.max) {
         size_t room = s->keep.max - s->keep.len;
@@ -256,7 +267,7 @@ static void child_exec(const struct rd_proc_opts *o, pid_t parent, int out_w, in
     sigemptyset(&dfl.sa_mask);
     /* Handlers would be reset by exec anyway, but SIGPIPE's SIG_IGN would
      * be inherited; and a signal must not run rundown's handler here. */
-    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT};
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT, SIGXFSZ};
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
         sigaction(sigs[i], &dfl, NULL);
     sigset_t none;
@@ -333,6 +344,7 @@ void rd_proc_spawnattr_isolate(posix_spawnattr_t *attr)
     sigaddset(&def, SIGHUP);
     sigaddset(&def, SIGPIPE);
     sigaddset(&def, SIGQUIT);
+    sigaddset(&def, SIGXFSZ);
     posix_spawnattr_setsigmask(attr, &none);
     posix_spawnattr_setsigdefault(attr, &def);
     posix_spawnattr_setpgroup(attr, 0);

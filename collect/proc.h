@@ -31,8 +31,13 @@ extern volatile sig_atomic_t rd_proc_interrupted;
 
 /**
  * Installs handlers for SIGINT, SIGTERM and SIGHUP that only set
- * rd_proc_interrupted (and ignores SIGPIPE), so waits end promptly and the
- * caller can stop its children before exiting.
+ * rd_proc_interrupted, so waits end promptly and the caller can stop its
+ * children before exiting; a signal inherited as ignored (nohup, `trap ''
+ * HUP`) stays ignored, the rule of rd_cleanup_on_signals (fsutil.h).
+ * SIGPIPE and SIGXFSZ are ignored: a write past `ulimit -f` then fails
+ * with EFBIG and the store's rollback runs. Call it before the first child
+ * starts (a version probe, a --prepare command): a child started earlier
+ * would outlive a signal that ends rundown.
  */
 void rd_proc_catch_signals(void);
 
@@ -53,6 +58,9 @@ struct rd_stream {
     size_t log_cap;      /* bytes written to the log at most */
     size_t logged;       /* bytes written so far */
     size_t dropped;      /* bytes read past log_cap */
+    int log_errno;       /* the first write to the log that failed (0: none);
+                            later bytes are not written */
+    size_t lost;         /* bytes under log_cap not written because of it */
     struct rd_buf keep;  /* the first keep.max bytes, when keep.max > 0 */
     struct rd_buf tail;  /* the last RD_TAIL_BYTES bytes (messages) */
     bool metrics;        /* scan rundown:metric lines into scan */

@@ -27,6 +27,7 @@
 #include "importer.h"
 #include "treesampler.h"
 #include "rundown/fsutil.h"
+#include "rundown/strmap.h"
 
 static const char *const reserved[] = {
     "wall_ms", "user_ms", "sys_ms", "max_rss_kib", "tree_rss_peak_kib",
@@ -72,6 +73,25 @@ char *rd_runner_slug(const char *s, char *out, size_t size)
         }
     }
     out[o] = '\0';
+    return out;
+}
+
+char *rd_runner_config_stem(const struct rd_record *tmpl, const char *config_id, char *out,
+                            size_t size)
+{
+    if (tmpl->config.len == 0) {
+        snprintf(out, size, "run");
+        return out;
+    }
+    char prefix[RD_CONFIG_STEM_PREFIX + 1], part[256];
+    size_t o = 0;
+    for (size_t i = 0; i < tmpl->config.len && o < sizeof prefix; i++) {
+        rd_runner_slug(tmpl->config.items[i].value, part, sizeof part);
+        o += (size_t)snprintf(prefix + o, sizeof prefix - o, "%s%s", i ? "-" : "", part);
+    }
+    /* A slug cut in the middle of a %XX reads oddly but stays a safe name. */
+    uint64_t h = rd_hash_fnv1a(config_id, strlen(config_id));
+    snprintf(out, size, "%s-%012llx", prefix, (unsigned long long)(h >> 16));
     return out;
 }
 
@@ -144,20 +164,30 @@ static void shown_path(const struct rd_run_logs *l, const char *path, char *out,
         snprintf(out, size, "%s", path);
 }
 
-/* Stores a stream's log path and what was dropped from it. */
+/* Stores a stream's log path, what was dropped from it, and why it is
+ * incomplete when writing it failed ("<key>_error"). */
 static rd_status note_stream(struct rd_record *rec, const struct rd_stream *s,
                              const struct rd_run_logs *logs, const char *path,
                              const char *key)
 {
     rd_status st = RD_OK;
     char buf[64], shown[4096];
-    /* An empty log says nothing; it is removed rather than listed. */
-    if (path && path[0] && s->logged == 0 && s->dropped == 0) {
-        unlink(path);
-    } else if (path && path[0]) {
+    if (path && path[0])
         shown_path(logs, path, shown, sizeof shown);
-        st = rd_record_set_source(rec, key, shown);
+    if (path && path[0] && s->log_errno) {
+        char k[64], msg[4400];
+        snprintf(k, sizeof k, "%s_error", key);
+        snprintf(msg, sizeof msg, "cannot write %s: %s (%zu bytes lost)", shown,
+                 strerror(s->log_errno), s->lost);
+        st = rd_record_set_info(rec, k, msg);
     }
+    /* An empty log says nothing; it is removed rather than listed. */
+    if (st || !path || !path[0])
+        ;
+    else if (s->logged == 0 && (s->dropped == 0 || s->log_errno))
+        unlink(path);
+    else
+        st = rd_record_set_source(rec, key, shown);
     if (!st && s->dropped) {
         char k[64];
         snprintf(k, sizeof k, "%s_dropped_bytes", key);
@@ -603,9 +633,16 @@ static rd_status load_run(struct session *ss, const char *phase, long run, bool 
         if (!st && !rec->tool)
             st = rd_record_set(rec, &rec->tool, sp->load_tool ? sp->load_tool : "rundown");
         if (!st) st = rd_record_set_metric(rec, "load_wall_ms", rd_proc_wall_ms(&load));
-        if (!st) st = rd_record_set_metric(rec, "server_rss_peak_kib", smp.rss_peak_kib);
+        if (!st) st = rd_record_set_metric(rec, "server_rss_peak_kib", rd_tree_sampler_rss_peak_kib(&smp));
         if (!st) st = rd_record_set_metric(rec, "server_rss_mean_kib", rd_tree_sampler_rss_mean_kib(&smp));
         if (!st) st = rd_record_set_metric(rec, "server_cpu_pct", rd_tree_sampler_cpu_pct(&smp));
+        if (!st && smp.missed) {
+            /* The metrics of samples that could not be taken are null. */
+            char b[192];
+            snprintf(b, sizeof b, "%u of %u samples not taken: %s", smp.missed,
+                     smp.missed + smp.nsamples, smp.why);
+            st = rd_record_set_info(rec, "server_metrics_error", b);
+        }
         if (!st) st = note_stream(rec, &load.out, &sp->logs, lp.out, "stdout_log");
         if (!st) st = note_stream(rec, &load.err, &sp->logs, lp.err, "stderr_log");
         if (!st && sp->background_argv) {
@@ -650,6 +687,13 @@ static rd_status load_run(struct session *ss, const char *phase, long run, bool 
     }
     if (!st && ss->server_log[0])
         st = rd_record_set_source(rec, "server_log", ss->server_log);
+    const struct rd_stream *sv = ss->server.err.log_errno ? &ss->server.err : &ss->server.out;
+    if (!st && sv->log_errno) {
+        char msg[192];
+        snprintf(msg, sizeof msg, "cannot write the server's log: %s (%zu bytes lost so far)",
+                 strerror(sv->log_errno), sv->lost);
+        st = rd_record_set_info(rec, "server_log_error", msg);
+    }
     if (!st && store)
         st = emit(ctx, rec, ss->d);
     rd_proc_release(&load);

@@ -31,6 +31,18 @@ void rd_runner_timestamp(char out[32]);
  */
 char *rd_runner_slug(const char *s, char *out, size_t size);
 
+/**
+ * The part of a log file name that names a config: its label values,
+ * each slugged, joined by '-' and cut to RD_CONFIG_STEM_PREFIX bytes, then
+ * '-' and 12 hex digits of the FNV-1a digest of its config id, so that
+ * configs whose values join the same way ((x=a-b, y=c) and (x=a, y=b-c))
+ * never share a log file; "run" for a config without labels. 'tmpl' holds
+ * the labels, 'config_id' is rd_record_config_id's. Returns out.
+ */
+char *rd_runner_config_stem(const struct rd_record *tmpl, const char *config_id, char *out,
+                            size_t size);
+#define RD_CONFIG_STEM_PREFIX 80
+
 /** Log files of one run: "<dir>/<stem>.stdout.txt" and ".stderr.txt". */
 struct rd_run_logs {
     const char *dir;    /* created when missing; NULL: no logs */

@@ -8,9 +8,11 @@
  */
 #include "session.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "runner.h"
 #include "rundown/array.h"
@@ -63,10 +65,12 @@ void rd_session_init(struct rd_session *s, const char *store)
     rd_run_index_init(&s->ix);
     rd_arena_init(&s->arena);
     rd_recordset_init(&s->kept);
+    rd_store_lock_init(&s->lock);
 }
 
 void rd_session_release(struct rd_session *s)
 {
+    rd_session_unlock(s);
     for (size_t i = 0; i < s->nconfigs; i++)
         free(s->configs[i]);
     free(s->configs);
@@ -94,18 +98,107 @@ static rd_status keep_copy(void *ctx, const struct rd_record *rec)
     return r ? rd_record_copy(r, rec) : RD_ERR_NOMEM;
 }
 
-rd_status rd_session_read_store(struct rd_session *s, struct rd_diag *d)
-{
-    if (!s->to_file)
-        return RD_OK;
-    return rd_run_index_load_each(&s->ix, s->store, s->keep ? keep_copy : NULL, s, d);
-}
-
 /* The key of cfg's series in 'phase'. */
 static struct rd_run_key config_key(const struct rd_session_config *cfg, enum rd_phase phase)
 {
     return (struct rd_run_key){cfg->tmpl.suite, cfg->tmpl.workload, cfg->id,
                                rd_phase_name(phase)};
+}
+
+/* Moves each config's next numbers past what the index holds. */
+static void renumber_after_index(struct rd_session *s)
+{
+    for (size_t i = 0; i < s->nconfigs; i++) {
+        struct rd_session_config *cfg = s->configs[i];
+        for (int ph = RD_PHASE_WARMUP; ph <= RD_PHASE_MEASURE; ph++) {
+            struct rd_run_key key = config_key(cfg, (enum rd_phase)ph);
+            const struct rd_run_series *se = rd_run_index_series(&s->ix, &key);
+            if (se && se->last + 1 > cfg->next_run[ph])
+                cfg->next_run[ph] = se->last + 1;
+        }
+    }
+}
+
+/* Reads, under the lock, what the store holds past what the index holds. */
+static rd_status catch_up(struct rd_session *s, struct rd_diag *d)
+{
+    long long size;
+    RD_TRY(rd_store_lock_size(&s->lock, &size, d));
+    if (size < s->read_to) {
+        /* Cut back by something other than rundown: read it all anew (the
+         * index only grows; kept records are read again). */
+        s->read_to = 0;
+        s->lines_read = 0;
+        s->cut_tail = false;
+        rd_recordset_release(&s->kept);
+        rd_recordset_init(&s->kept);
+    }
+    if (size == s->read_to)
+        return RD_OK;
+    struct rd_store_reader r;
+    RD_TRY(rd_store_open_range(&r, s->store, s->read_to, size, d));
+    /* Lines are numbered as in the whole file. The newline that ended a
+     * cut last line (another writer's repair) comes first and counts as
+     * that line's end, not a line of its own. */
+    r.line = s->lines_read - (s->cut_tail ? 1 : 0);
+    struct rd_record rec;
+    int got;
+    rd_status st;
+    while (!(st = rd_store_next(&r, &rec, &got, d)) && got) {
+        if ((st = rd_run_index_add(&s->ix, &rec)) || (s->keep && (st = keep_copy(s, &rec))))
+            break;
+    }
+    if (!st) {
+        s->lines_read = r.line;
+        s->read_to = size;
+        s->cut_tail = r.unterminated;
+    }
+    rd_store_close(&r);
+    if (!st)
+        renumber_after_index(s);
+    return st;
+}
+
+rd_status rd_session_lock(struct rd_session *s, struct rd_diag *d)
+{
+    if (!s->to_file || s->lock.fd >= 0)
+        return RD_OK;
+    /* Waiting in steps, so that a signal (blocked outside rundown's waits,
+     * proc.h) ends the wait for a writer that may run for hours. */
+    for (;;) {
+        bool busy;
+        rd_status st = rd_store_lock(&s->lock, s->store, 0, &busy, d);
+        if (!st)
+            break;
+        if (!busy)
+            return st;
+        if (rd_proc_interrupted)
+            return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "interrupted");
+        RD_TRY(rd_proc_poll(NULL, 0, 0.02, d));
+    }
+    rd_status st = catch_up(s, d);
+    if (st)
+        rd_session_unlock(s);
+    return st;
+}
+
+void rd_session_unlock(struct rd_session *s)
+{
+    rd_store_unlock(&s->lock);
+}
+
+rd_status rd_session_read_store(struct rd_session *s, struct rd_diag *d)
+{
+    if (!s->to_file)
+        return RD_OK;
+    if (s->lock.fd >= 0)
+        return catch_up(s, d);
+    struct stat st;
+    if (stat(s->store, &st) != 0 && errno == ENOENT)
+        return RD_OK;  /* nothing stored yet (its folder may not exist yet) */
+    RD_TRY(rd_session_lock(s, d));
+    rd_session_unlock(s);
+    return RD_OK;
 }
 
 rd_status rd_session_add_config(struct rd_session *s, const struct rd_record *tmpl,
@@ -171,12 +264,39 @@ void rd_session_starting(struct rd_session *s, size_t step,
     report(s, RD_SESSION_STARTING, cfg, rec);
 }
 
-rd_status rd_session_store(struct rd_session *s, struct rd_session_config *cfg,
-                           const struct rd_record *rec, struct rd_diag *d)
+/* Appends rec under the lock, as the next free number of its series when
+ * its own is taken. *stored gets what was appended (rec or tmp's copy). */
+static rd_status append_locked(struct rd_session *s, const struct rd_record *rec,
+                               struct rd_recordset *tmp, const struct rd_record **stored,
+                               struct rd_diag *d)
 {
-    RD_TRY(rd_store_append_one(s->store, rec, d));
-    if (!s->to_file)
-        fflush(stdout);
+    *stored = rec;
+    if (rd_run_index_has(&s->ix, rec)) {
+        struct rd_record *r = rd_recordset_add(tmp);
+        if (!r)
+            return RD_ERR_NOMEM;
+        RD_TRY(rd_record_copy(r, rec));
+        r->run = rd_run_index_max(&s->ix, rec) + 1;
+        *stored = r;
+    }
+    struct rd_buf buf = RD_BUF_INIT;
+    long long end;
+    rd_status st = rd_store_format(*stored, 1, &buf, d);
+    if (!st)
+        st = rd_store_lock_append(&s->lock, buf.ptr, buf.len, &end, d);
+    rd_buf_release(&buf);
+    if (!st) {
+        s->read_to = end;
+        s->lines_read++;
+        s->cut_tail = false;
+    }
+    return st;
+}
+
+/* Notes, counts and reports a run that is in the store now. */
+static rd_status store_noted(struct rd_session *s, struct rd_session_config *cfg,
+                             const struct rd_record *rec)
+{
     RD_TRY(rd_run_index_add(&s->ix, rec));
     if (s->keep)
         RD_TRY(keep_copy(s, rec));
@@ -186,9 +306,34 @@ rd_status rd_session_store(struct rd_session *s, struct rd_session_config *cfg,
     if (cfg) {
         cfg->stored[phase_of(rec)]++;
         cfg->failed += !ok;
+        if (rec->run >= cfg->next_run[phase_of(rec)])
+            cfg->next_run[phase_of(rec)] = rec->run + 1;
     }
     report(s, RD_SESSION_STORED, cfg, rec);
     return RD_OK;
+}
+
+rd_status rd_session_store(struct rd_session *s, struct rd_session_config *cfg,
+                           const struct rd_record *rec, struct rd_diag *d)
+{
+    struct rd_recordset tmp;
+    rd_recordset_init(&tmp);
+    rd_status st = RD_OK;
+    if (!s->to_file) {
+        st = rd_store_append_one(s->store, rec, d);
+        fflush(stdout);
+    } else {
+        bool took = s->lock.fd < 0;
+        st = took ? rd_session_lock(s, d) : RD_OK;
+        if (!st)
+            st = append_locked(s, rec, &tmp, &rec, d);
+        if (took)
+            rd_session_unlock(s);
+    }
+    if (!st)
+        st = store_noted(s, cfg, rec);
+    rd_recordset_release(&tmp);
+    return st;
 }
 
 bool rd_session_holds(const struct rd_session *s, const struct rd_run_key *key, long run)

@@ -10,10 +10,19 @@
  *     rd_session_read_store(&s, &d);     number after the stored runs
  *     rd_run_facts_apply(&facts, tmpl);  suite, workload, labels, env
  *     rd_session_add_config(&s, tmpl, &cfg);
+ *     rd_session_lock(&s, &d);           wait for the store, read what is new
  *     rd_session_begin_run(&s, cfg, RD_PHASE_MEASURE, 0, rec);   copy, number
  *     ... the runner fills rec ...
  *     rd_session_store(&s, cfg, rec, &d);   append, fsync, count, report
+ *     rd_session_unlock(&s);
  *     rd_session_release(&s);
+ *
+ * Writers of one store take turns (store.h, "Appending"): a session holds
+ * the store's lock while it numbers, runs and stores a run (or a server
+ * session's runs): rd_session_lock() reads what other writers appended
+ * since, so the numbers it hands out next are free, and
+ * rd_session_unlock() lets the next writer in. rd_session_store() of a
+ * session not holding the lock takes it for the append.
  *
  * Run numbers are kept per series: suite, workload, config id and phase
  * (runindex.h). A config's runs are numbered after those its series has in
@@ -36,6 +45,7 @@
 #include "rundown/arena.h"
 #include "rundown/record.h"
 #include "rundown/status.h"
+#include "rundown/store.h"
 
 /* ---- the facts a command line gives every run ---- */
 
@@ -106,6 +116,10 @@ struct rd_session {
     long stored, failed;     /* runs appended by this session; of them not "ok" */
     bool keep;               /* keep a copy of every record read or stored */
     struct rd_recordset kept;
+    struct rd_store_lock lock;  /* held between rd_session_lock and _unlock */
+    long long read_to;       /* bytes of the store in the index */
+    unsigned lines_read;     /* lines of the store in the index */
+    bool cut_tail;           /* the last line read had no newline */
 };
 
 /**
@@ -136,6 +150,19 @@ void rd_session_keep_records(struct rd_session *s);
 rd_status rd_session_read_store(struct rd_session *s, struct rd_diag *d);
 
 /**
+ * Takes the store's lock, waiting while another writer holds it (a signal
+ * ends the wait: RD_ERR_IO "interrupted", rd_proc_interrupted set), and
+ * reads the records appended since the session last read, so every
+ * config's next number is after them. Standard output needs no lock.
+ * Errors are the store reader's (d names file and line: a last line cut
+ * short is one).
+ */
+rd_status rd_session_lock(struct rd_session *s, struct rd_diag *d);
+
+/** Releases the store's lock; a lock not held is ignored. */
+void rd_session_unlock(struct rd_session *s);
+
+/**
  * Adds a config whose template is a copy of tmpl (suite, workload, labels,
  * env, info...; phase and run are set per run). Its run numbers continue
  * after those of its series in the store and in this session. *cfg stays
@@ -162,7 +189,10 @@ void rd_session_starting(struct rd_session *s, size_t step,
 /**
  * Appends a finished run to the store and fsyncs (standard output: flushes),
  * notes it in the index, counts it (in cfg too, when not NULL) and reports
- * RD_SESSION_STORED. On an error nothing is counted; d says why.
+ * RD_SESSION_STORED. A run whose number the store holds already (another
+ * writer stored it meanwhile) is stored with the next free number of its
+ * series instead: a store never holds a run twice. On an error nothing is
+ * counted; d says why.
  */
 rd_status rd_session_store(struct rd_session *s, struct rd_session_config *cfg,
                            const struct rd_record *rec, struct rd_diag *d);

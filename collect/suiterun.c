@@ -168,17 +168,6 @@ rd_status rd_suite_capture_env(const struct rd_suite *s, const bool *keep, const
     return st;
 }
 
-static void config_slug(const struct rd_suite_workload *w, size_t c, char *out, size_t size)
-{
-    char part[256];
-    size_t o = 0;
-    for (size_t k = 0; k < w->nkeys && o < size; k++)
-        o += (size_t)snprintf(out + o, size - o, "%s%s", k ? "-" : "",
-                              rd_runner_slug(rd_suite_value(w, c, k), part, sizeof part));
-    if (w->nkeys == 0)
-        snprintf(out, size, "run");
-}
-
 /* The record every run of (wi, c) starts from, as a new session config.
  * Its commands are those of the suite as records show it: relative to the
  * root, which the environment records. */
@@ -232,11 +221,14 @@ static rd_status run_item(const struct rd_suite_run *run, const struct rd_plan_i
     const struct rd_suite_workload *w = &s->workloads[it->workload];
     struct rd_arena a;
     rd_arena_init(&a);
-    char **envp = NULL, *cwd = NULL, stem[1200], wslug[256], cslug[768];
+    char **envp = NULL, *cwd = NULL, stem[1200], wslug[256], cslug[RD_CONFIG_STEM_PREFIX + 32];
     rd_status st = make_envp(s, it->workload, it->config, &a, &envp, d);
     if (!st) st = rd_suite_expand_string(s, it->workload, it->config, w->cwd, "cwd", &a, &cwd, d);
     rd_runner_slug(w->name, wslug, sizeof wslug);
-    config_slug(w, it->config, cslug, sizeof cslug);
+    rd_runner_config_stem(&cfg->tmpl, cfg->id, cslug, sizeof cslug);
+    /* Held from numbering to storing (store.h): other writers wait. */
+    if (!st)
+        st = rd_session_lock(run->session, d);
     if (!st && !w->is_server) {
         struct rd_recordset set;
         rd_recordset_init(&set);
@@ -282,6 +274,7 @@ static rd_status run_item(const struct rd_suite_run *run, const struct rd_plan_i
         if (st == RD_ERR_RUN_FAILED)
             st = RD_OK;  /* the failed runs are stored and were reported */
     }
+    rd_session_unlock(run->session);
     rd_arena_release(&a);
     return st;
 }

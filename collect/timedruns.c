@@ -10,22 +10,15 @@
 
 #include "runner.h"
 
-/* "<workload>/<label values>-<run>" as a file-name-safe log stem. */
-static void log_stem(const struct rd_record *r, char *out, size_t size)
+/* "<workload>/<config stem>-<run>" (runner.h) as a log stem. */
+static void log_stem(const struct rd_session_config *cfg, const struct rd_record *r,
+                     char *out, size_t size)
 {
-    char slug[512], part[256];
-    size_t o = 0;
+    char slug[512], stem[RD_CONFIG_STEM_PREFIX + 32];
     rd_runner_slug(r->workload, slug, sizeof slug);
-    o += (size_t)snprintf(out + o, size - o, "%s/", slug);
-    for (size_t i = 0; i < r->config.len && o < size; i++) {
-        rd_runner_slug(r->config.items[i].value, part, sizeof part);
-        o += (size_t)snprintf(out + o, size - o, "%s%s", i ? "-" : "", part);
-    }
-    if (o < size && r->config.len == 0)
-        o += (size_t)snprintf(out + o, size - o, "run");
-    if (o < size)
-        snprintf(out + o, size - o, "-%s%ld", strcmp(r->phase, "warmup") == 0 ? "warmup-" : "",
-                 r->run);
+    rd_runner_config_stem(&cfg->tmpl, cfg->id, stem, sizeof stem);
+    snprintf(out, size, "%s/%s-%s%ld", slug, stem,
+             strcmp(r->phase, "warmup") == 0 ? "warmup-" : "", r->run);
 }
 
 /* One run of command c: numbered, reported, run, stored. */
@@ -36,10 +29,14 @@ static rd_status timed_run(struct rd_session *s, const struct rd_timed_spec *spe
     struct rd_recordset set;
     rd_recordset_init(&set);
     struct rd_record *r = rd_recordset_add(&set);
-    rd_status st = r ? rd_session_begin_run(s, c->config, phase, 0, r) : RD_ERR_NOMEM;
+    /* The store is held from numbering to storing, so no other writer
+     * takes the number or the log names meanwhile. */
+    rd_status st = r ? rd_session_lock(s, d) : RD_ERR_NOMEM;
+    if (!st)
+        st = rd_session_begin_run(s, c->config, phase, 0, r);
     if (!st) {
         char stem[1024];
-        log_stem(r, stem, sizeof stem);
+        log_stem(c->config, r, stem, sizeof stem);
         rd_session_starting(s, step, c->config, r);
         struct rd_command_spec cs = {
             .argv = c->argv, .cpus = spec->cpus, .timeout_s = spec->timeout_s,
@@ -52,6 +49,7 @@ static rd_status timed_run(struct rd_session *s, const struct rd_timed_spec *spe
     }
     if (!st)
         st = rd_session_store(s, c->config, r, d);
+    rd_session_unlock(s);
     rd_recordset_release(&set);
     return st;
 }

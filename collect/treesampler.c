@@ -66,17 +66,17 @@ static bool read_stat_fd(int fd, struct stat_row *row)
     return parse_stat(buf, row);
 }
 
-static int open_stat(pid_t pid)
+static int open_stat(const struct rd_tree_sampler *s, pid_t pid)
 {
-    char path[64];
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%d/stat", s->proc_root, (int)pid);
     return open(path, O_RDONLY | O_CLOEXEC);
 }
 
-static int open_children(pid_t pid)
+static int open_children(const struct rd_tree_sampler *s, pid_t pid)
 {
-    char path[96];
-    snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)pid, (int)pid);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%d/task/%d/children", s->proc_root, (int)pid, (int)pid);
     return open(path, O_RDONLY | O_CLOEXEC);
 }
 
@@ -85,6 +85,12 @@ void rd_tree_sampler_init(struct rd_tree_sampler *s)
     memset(s, 0, sizeof *s);
     long page = sysconf(_SC_PAGESIZE);
     s->page_kib = page > 0 ? page / 1024 : 4;
+    s->proc_root = "/proc";
+}
+
+void rd_tree_sampler_set_proc_root(struct rd_tree_sampler *s, const char *proc_root)
+{
+    s->proc_root = proc_root;
 }
 
 void rd_tree_sampler_set_root(struct rd_tree_sampler *s, pid_t root)
@@ -101,7 +107,7 @@ static int cmp_pid(const void *a, const void *b)
 /* The pids /proc lists now, sorted, into *out (a grown array). */
 static bool list_pids(struct rd_tree_sampler *s, pid_t **out, size_t *n, size_t *cap)
 {
-    if (!s->proc && !(s->proc = opendir("/proc")))
+    if (!s->proc && !(s->proc = opendir(s->proc_root)))
         return false;
     rewinddir(s->proc);
     *n = 0;
@@ -145,8 +151,8 @@ static void add_member(struct rd_tree_sampler *s, pid_t pid)
         return;
     struct rd_tree_member *m = &s->members[s->nmembers++];
     m->pid = pid;
-    m->fd = open_stat(pid);
-    m->children_fd = m->fd >= 0 ? open_children(pid) : -1;
+    m->fd = open_stat(s, pid);
+    m->children_fd = m->fd >= 0 ? open_children(s, pid) : -1;
     m->first_ticks = m->last_ticks = 0;
 }
 
@@ -183,7 +189,7 @@ static void classify_new(struct rd_tree_sampler *s, const pid_t *cur, size_t ncu
             j++;
         if (j < s->nseen && s->seen[j] == cur[i])
             continue;
-        int fd = open_stat(cur[i]);
+        int fd = open_stat(s, cur[i]);
         struct stat_row row;
         bool ok = fd >= 0 && read_stat_fd(fd, &row);
         if (fd >= 0)
@@ -238,6 +244,13 @@ static void close_member(struct rd_tree_member *m)
     m->fd = m->children_fd = -1;
 }
 
+/* Notes a sample that is not counted, and the first reason. */
+static void missed(struct rd_tree_sampler *s, const char *why)
+{
+    if (!s->missed++)
+        snprintf(s->why, sizeof s->why, "%s %s", why, s->proc_root);
+}
+
 void rd_tree_sampler_sample(struct rd_tree_sampler *s)
 {
     if (!s->root)
@@ -245,8 +258,11 @@ void rd_tree_sampler_sample(struct rd_tree_sampler *s)
     if (s->nmembers == 0 && s->listed)
         add_member(s, s->root);
     /* The first sample of a tree that existed already must list /proc. */
-    if (!s->listed || s->nsamples % RD_TREE_FULL_SCAN_EVERY == 0)
-        full_scan(s);
+    bool listing = !s->listed || s->nsamples % RD_TREE_FULL_SCAN_EVERY == 0;
+    if (listing && !full_scan(s) && s->nmembers == 0) {
+        missed(s, "cannot read");
+        return;
+    }
 
     bool first = s->nsamples == 0;
     double rss = 0;
@@ -269,9 +285,12 @@ void rd_tree_sampler_sample(struct rd_tree_sampler *s)
             m->first_ticks = row.ticks;
         m->last_ticks = row.ticks;
     }
-    /* Nothing readable (no /proc): no sample, rather than one of 0 KiB. */
-    if (read == 0)
+    /* Nothing readable (no /proc, or the tree's /proc/PID hidden): no
+     * sample, rather than one of 0 KiB, which would be a lie. */
+    if (read == 0) {
+        missed(s, "no process of the tree is readable in");
         return;
+    }
     double now = rd_now();
     if (first)
         s->t_first = now;
@@ -289,6 +308,14 @@ void rd_tree_sampler_start(struct rd_tree_sampler *s, pid_t root)
     rd_tree_sampler_sample(s);
 }
 
+void rd_tree_sampler_start_at(struct rd_tree_sampler *s, pid_t root, const char *proc_root)
+{
+    rd_tree_sampler_init(s);
+    rd_tree_sampler_set_proc_root(s, proc_root);
+    rd_tree_sampler_set_root(s, root);
+    rd_tree_sampler_sample(s);
+}
+
 double rd_tree_sampler_cpu_pct(const struct rd_tree_sampler *s)
 {
     double span = s->t_last - s->t_first;
@@ -299,6 +326,11 @@ double rd_tree_sampler_cpu_pct(const struct rd_tree_sampler *s)
         if (s->members[i].last_ticks > s->members[i].first_ticks)
             ticks += s->members[i].last_ticks - s->members[i].first_ticks;
     return (double)ticks / (double)sysconf(_SC_CLK_TCK) / span * 100.0;
+}
+
+double rd_tree_sampler_rss_peak_kib(const struct rd_tree_sampler *s)
+{
+    return s->nsamples ? s->rss_peak_kib : NAN;
 }
 
 double rd_tree_sampler_rss_mean_kib(const struct rd_tree_sampler *s)

@@ -18,8 +18,10 @@
  * docs/performance.md has what a sample costs (bench/tree_sampling.sh).
  *
  * Nothing here fails: a process that exits between listing /proc and
- * reading its stat is skipped, and without /proc a sample finds nothing
- * (nsamples stays 0).
+ * reading its stat is skipped. A sample that cannot read /proc, or finds
+ * no process of the tree there (the root's /proc/PID hidden or unreadable),
+ * is not counted, and says why in 'why': figures of no sample are NaN
+ * (stored as null), never 0.
  */
 #ifndef RUNDOWN_TREESAMPLER_H
 #define RUNDOWN_TREESAMPLER_H
@@ -53,7 +55,10 @@ struct rd_tree_sampler {
     size_t nseen, scap;
     bool listed;         /* seen holds a listing (the first sample lists) */
     DIR *proc;
+    const char *proc_root; /* the /proc to read ("/proc"; tests give another) */
     long page_kib;
+    unsigned missed;     /* samples not counted */
+    char why[128];       /* why the first of them was not: "" when none */
 };
 
 /** An empty sampler: every process that exists is looked at by the first
@@ -68,12 +73,22 @@ void rd_tree_sampler_init(struct rd_tree_sampler *s);
  */
 void rd_tree_sampler_skip_existing(struct rd_tree_sampler *s);
 
+/** Reads 'proc_root' (kept, not copied) instead of /proc; call before the
+ *  first listing or sample. */
+void rd_tree_sampler_set_proc_root(struct rd_tree_sampler *s, const char *proc_root);
+
 /** Names the tree's root (its pid, also its process group id). */
 void rd_tree_sampler_set_root(struct rd_tree_sampler *s, pid_t root);
 
 /** rd_tree_sampler_init, the root, and a first sample now (a server's
  *  tree, which exists already). */
 void rd_tree_sampler_start(struct rd_tree_sampler *s, pid_t root);
+
+/** rd_tree_sampler_start reading 'proc_root' (kept) instead of /proc. */
+void rd_tree_sampler_start_at(struct rd_tree_sampler *s, pid_t root, const char *proc_root);
+
+/** The tree's peak RSS, NaN before the first counted sample. */
+double rd_tree_sampler_rss_peak_kib(const struct rd_tree_sampler *s);
 
 /** Reads /proc once: RSS of the tree, and each member's CPU ticks. */
 void rd_tree_sampler_sample(struct rd_tree_sampler *s);

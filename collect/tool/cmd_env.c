@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "envinfo.h"
 #include "importer.h"
+#include "options.h"
 #include "proc.h"
 #include "suite.h"
 #include "rundown/cli.h"
@@ -104,6 +105,8 @@ int rd_cmd_env(int argc, char **argv)
     int exit_code = RD_EXIT_OK;
     cJSON *env = NULL;
     char id[64];
+    /* Before the first probe starts, so that a signal stops it too. */
+    rd_proc_catch_signals();
     if (!st)
         st = rd_env_capture(probes, n, NULL, &env, id, sizeof id, &d);
     struct rd_buf out = RD_BUF_INIT;
@@ -118,7 +121,7 @@ int rd_cmd_env(int argc, char **argv)
             st = rd_diag_set(&d, RD_ERR_IO, "<stdout>", 0, 0, "cannot write");
     }
     if (st)
-        exit_code = rd_fail(st, &d);
+        exit_code = rd_tool_fail(st, &d, NULL);
     rd_buf_release(&out);
     cJSON_Delete(env);
     rd_suite_release(&s);

@@ -91,6 +91,7 @@ static void report(void *ctx, const struct rd_session_event *ev)
     char run[400];
     snprintf(run, sizeof run, "%s %s %ld", rec->workload, rec->phase, rec->run);
     rd_tool_warn_metric_lines(run, rec);
+    rd_tool_warn_losses(NULL, rec);
 }
 
 /* Splits at blanks into a NULL-terminated argv (the string is modified). */
@@ -315,10 +316,12 @@ int rd_cmd_http(int argc, char **argv)
     snprintf(pin, sizeof pin, "server %s, load %s", server_cpus ? server_cpus : "any",
              load_cpus ? load_cpus : "any");
     struct rd_outputs outs;
+    /* Before the version probe starts, so that a signal stops it too. */
+    rd_proc_catch_signals();
     rd_status s = rd_env_prepare_outputs(session.store, log_dir, envopt, probes, nprobes, pin,
                                          &outs, &d);
     if (s) {
-        exit_code = rd_fail(s, &d);
+        exit_code = rd_tool_fail(s, &d, NULL);
         goto done;
     }
     facts.env = outs.envid;
@@ -334,7 +337,7 @@ int rd_cmd_http(int argc, char **argv)
     if (!s)
         s = rd_session_add_config(&session, tmpl, &cfg);
     if (s) {
-        exit_code = rd_fail(s, &d);
+        exit_code = rd_tool_fail(s, &d, NULL);
         goto done;
     }
     rd_session_on_report(&session, report, NULL);
@@ -346,15 +349,9 @@ int rd_cmd_http(int argc, char **argv)
         .warmups = (int)warmups, .load_tool = tool,
         .logs = {.dir = outs.log_dir, .shown = outs.log_shown},
     };
-    rd_proc_catch_signals();
     s = rd_server_runs(&session, cfg, &spec, runs, fresh, &d);
     if (s) {
-        if (rd_proc_interrupted) {
-            rd_error("interrupted; the server is stopped and finished runs are stored");
-            exit_code = rd_proc_interrupt_exit_code();
-        } else {
-            exit_code = rd_fail(s, &d);
-        }
+        exit_code = rd_tool_fail(s, &d, "the server is stopped and finished runs are stored");
     } else if (session.failed) {
         exit_code = RD_EXIT_RUN_FAILED;
     }

@@ -5,7 +5,9 @@
  * All files of one call are parsed, numbered and checked for runs the store
  * already holds (by the digest of their bytes, digests.h) before anything is
  * written, so a bad file or a run imported twice leaves the store exactly as
- * it was.
+ * it was. The store's lock (store.h) is held from reading its run numbers
+ * and digests to the append, so an import during a suite or a run never
+ * takes a number another writer took.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -135,15 +137,11 @@ static rd_status import_file(const struct import_opts *o, const char *path,
     return s;
 }
 
-/* Applies the command-line facts to every record and numbers the runs. */
-static rd_status label_and_number(const struct import_opts *o, struct rd_recordset *set,
-                                  struct rd_diag *d)
+/* Applies the command-line facts to every record. */
+static rd_status apply_facts(const struct import_opts *o, struct rd_recordset *set,
+                             struct rd_diag *d)
 {
-    struct rd_run_index ix;
-    rd_run_index_init(&ix);
     rd_status s = RD_OK;
-    if (o->output && strcmp(o->output, "-") != 0 && o->first_run <= 0)
-        s = rd_run_index_load(&ix, o->output, d);
     for (size_t i = 0; i < set->len && !s; i++) {
         struct rd_record *r = &set->items[i];
         if (o->workload)
@@ -156,14 +154,30 @@ static rd_status label_and_number(const struct import_opts *o, struct rd_records
             s = rd_record_set(r, &r->phase, o->phase);
         for (size_t k = 0; k < o->labels.len && !s; k++)
             s = rd_record_set_label(r, o->labels.keys[k], o->labels.values[k]);
-        if (s)
-            break;
-        if (!r->workload) {
+        if (!s && !r->workload) {
             s = rd_diag_set(d, RD_ERR_USAGE, NULL, 0, 0,
                             "a run needs a workload name: give -w WORKLOAD");
             d->path = NULL;
-            break;
         }
+        /* Refused before the store is touched (the append checks again). */
+        if (!s)
+            s = rd_record_validate(r, d);
+    }
+    return s;
+}
+
+/* Numbers the runs: from -r, or after those in the store (read under its
+ * lock, which the caller holds). */
+static rd_status number_runs(const struct import_opts *o, struct rd_recordset *set,
+                             struct rd_diag *d)
+{
+    struct rd_run_index ix;
+    rd_run_index_init(&ix);
+    rd_status s = RD_OK;
+    if (o->output && strcmp(o->output, "-") != 0 && o->first_run <= 0)
+        s = rd_run_index_load(&ix, o->output, d);
+    for (size_t i = 0; i < set->len && !s; i++) {
+        struct rd_record *r = &set->items[i];
         if (o->first_run > 0)
             r->run = o->first_run + (long)i;
         else
@@ -275,13 +289,28 @@ int rd_cmd_import(int argc, char **argv)
         while (!s && ngiven < set.len)
             given[ngiven++] = strcmp(argv[i], "-") == 0 ? "<stdin>" : argv[i];
     }
+    bool to_file = o.output && strcmp(o.output, "-") != 0;
+    struct rd_store_lock lock;
+    rd_store_lock_init(&lock);
     if (!s)
-        s = label_and_number(&o, &set, &d);
+        s = apply_facts(&o, &set, &d);
+    if (!s && to_file)
+        s = rd_store_lock(&lock, o.output, RD_LOCK_WAIT, NULL, &d);
+    if (!s)
+        s = number_runs(&o, &set, &d);
     if (!s)
         s = check_duplicates(&o, &set, given, &d);
     free(given);
-    if (!s)
-        s = rd_store_append(o.output ? o.output : "-", &set, &d);
+    if (!s && to_file) {
+        struct rd_buf lines = RD_BUF_INIT;
+        s = rd_store_format(set.items, set.len, &lines, &d);
+        if (!s)
+            s = rd_store_lock_append(&lock, lines.ptr, lines.len, NULL, &d);
+        rd_buf_release(&lines);
+    } else if (!s) {
+        s = rd_store_append("-", &set, &d);
+    }
+    rd_store_unlock(&lock);
     int rc = s ? rd_fail(s, &d) : RD_EXIT_OK;
     rd_recordset_release(&set);
     return rc;

@@ -244,6 +244,9 @@ static void report(void *vui, const struct rd_session_event *ev)
             fputs("\r\033[K", stderr);
         rd_tool_warn_metric_lines(run, r);
     }
+    if (ui->progress)
+        fputs("\r\033[K", stderr);
+    rd_tool_warn_losses(rc->name, r);
 }
 
 /* The template of command rc's runs: the facts, its label, its text. */
@@ -438,11 +441,14 @@ int rd_cmd_run(int argc, char **argv)
     struct rd_outputs outs;
     struct rd_diag d;
     rd_diag_init(&d, NULL);
+    /* Before any child starts (a version probe, --prepare), so that a
+     * signal stops it too. */
+    rd_proc_catch_signals();
     rd_status st = rd_env_prepare_outputs(session.store, o.log_dir, o.env, probes, ncmds,
                                           o.cpus, &outs, &d);
     free(programs);
     if (st) {
-        exit_code = rd_fail(st, &d);
+        exit_code = rd_tool_fail(st, &d, NULL);
         goto done;
     }
     o.facts.env = outs.envid;
@@ -454,7 +460,7 @@ int rd_cmd_run(int argc, char **argv)
         st = add_command_config(&session, &o, &cmds[k], &timed[k].config);
     }
     if (st) {
-        exit_code = rd_fail(st, &d);
+        exit_code = rd_tool_fail(st, &d, NULL);
         goto done;
     }
 
@@ -474,7 +480,6 @@ int rd_cmd_run(int argc, char **argv)
         .sample_ms = (int)o.sample_ms, .top_up = o.resume, .log_dir = outs.log_dir,
         .log_shown = outs.log_shown,
     };
-    rd_proc_catch_signals();
     st = rd_timed_runs(&session, &spec, &d);
     if (ui.progress)
         fputs("\r\033[K", stderr);

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "commands.h"
 #include "options.h"
@@ -27,6 +28,7 @@
 #include "rundown/cli.h"
 #include "rundown/contract.h"
 #include "rundown/fsutil.h"
+#include "rundown/store.h"
 
 static void usage(FILE *out)
 {
@@ -98,6 +100,7 @@ static void report(void *vui, const struct rd_session_event *ev)
             fputs("\r\033[K", stderr);
         rd_tool_warn_metric_lines(run, rec);
     }
+    rd_tool_warn_losses(NULL, rec);
 }
 
 /* Prints argv joined, after 'before'. */
@@ -137,6 +140,26 @@ static void print_item(const struct rd_suite *s, size_t n, const struct rd_plan_
     }
     printf("\n");
     rd_arena_release(&a);
+}
+
+/*
+ * Takes the suite's lock: a lock file "<store>.lock" held with flock(2)
+ * while the suite lives and removed when it ends. Not the store itself,
+ * whose lock each writer takes run by run (store.h): `import` or `run` may
+ * add to the store between the suite's runs, a second suite may not.
+ * Returns 0 or the exit code, the message printed.
+ */
+static int suite_lock_take(struct rd_store_lock *l, const char *store, const char *lockpath)
+{
+    struct rd_diag d;
+    bool busy;
+    rd_diag_init(&d, NULL);
+    rd_status st = rd_store_lock(l, lockpath, RD_LOCK_FILE, &busy, &d);
+    if (st && busy)
+        return rd_error("%s: another suite is running on this store (it holds %s); let it "
+                        "finish, or stop it and continue with --resume", store, lockpath),
+               RD_EXIT_SYSTEM;
+    return st ? rd_fail(st, &d) : 0;
 }
 
 int rd_cmd_suite(int argc, char **argv)
@@ -187,10 +210,21 @@ int rd_cmd_suite(int argc, char **argv)
         exit_code = rd_fail(st, &d);
         goto out;
     }
-    char store[4096];
+    char store[4096], lockpath[4200];
     snprintf(store, sizeof store, "%s/%s.jsonl", dir, s.name);
+    snprintf(lockpath, sizeof lockpath, "%s.lock", store);
     struct rd_session session;
     rd_session_init(&session, store);
+    /* One suite per store at a time, for its whole life (suite_lock):
+     * taken before --resume reads the store when DIR exists, else once it
+     * is made (a suite refused before it runs writes nothing). */
+    struct rd_store_lock suite_lock;
+    rd_store_lock_init(&suite_lock);
+    struct stat dir_st;
+    if (!dry && stat(dir, &dir_st) == 0 && (exit_code = suite_lock_take(&suite_lock, store, lockpath)))
+        goto out_session;
+    /* Before any child starts (version probes), so that a signal stops it. */
+    rd_proc_catch_signals();
     if (resume) {
         rd_diag_init(&d, store);
         st = rd_session_read_store(&session, &d);
@@ -234,16 +268,17 @@ int rd_cmd_suite(int argc, char **argv)
     char envid[64], logdir[4096];
     rd_diag_init(&d, NULL);
     st = rd_mkdir_p(dir, &d);
+    if (!st && suite_lock.fd < 0 && (exit_code = suite_lock_take(&suite_lock, store, lockpath)))
+        goto out_keep;
     if (!st)
         st = rd_suite_capture_env(&s, keep, dir, envid, sizeof envid, &d);
     if (st) {
-        exit_code = rd_fail(st, &d);
+        exit_code = rd_tool_fail(st, &d, NULL);
         goto out_keep;
     }
     snprintf(logdir, sizeof logdir, "%s/logs", dir);
     struct suite_ui ui = {&s, &plan, false};
     rd_session_on_report(&session, report, &ui);
-    rd_proc_catch_signals();
     ui.progress = rd_stderr_is_interactive();
     /* The store is DIR/<name>.jsonl: its logs are "logs" to a reader. */
     struct rd_suite_run run = {&s, &plan, &session, envid, logdir, "logs"};
@@ -263,6 +298,7 @@ out_keep:
     free(keep);
 out_session:
     rd_session_release(&session);
+    rd_store_unlock(&suite_lock);
 out:
     rd_plan_release(&plan);
     rd_suite_release(&s);

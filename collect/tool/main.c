@@ -3,6 +3,7 @@
  * runs commands and servers under load, runs whole suites, records the
  * environment. This file only dispatches to the subcommands (commands.h).
  */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -45,6 +46,10 @@ static void usage(FILE *out)
 int main(int argc, char **argv)
 {
     rd_cli_init("rundown-collect");
+    /* A write past `ulimit -f` must fail (EFBIG) so that the store's
+     * rollback runs, not kill the process half-way through a record.
+     * Children get the default back (proc.c). */
+    signal(SIGXFSZ, SIG_IGN);
     if (argc < 2)
         return usage(stderr), RD_EXIT_USAGE;
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||

@@ -3,7 +3,31 @@
  */
 #include "options.h"
 
+#include <string.h>
+
+#include "proc.h"
 #include "rundown/cli.h"
+
+void rd_tool_warn_losses(const char *name, const struct rd_record *rec)
+{
+    for (size_t i = 0; i < rec->info.len; i++) {
+        const char *k = rec->info.items[i].key;
+        size_t n = strlen(k);
+        if (strcmp(k, "server_metrics_error") != 0 &&
+            (n < 10 || strcmp(k + n - 10, "_log_error") != 0))
+            continue;
+        rd_warn("%s%s%s %s %ld: %s", name ? name : "", name ? " " : "", rec->workload,
+                rec->phase, rec->run, rec->info.items[i].value);
+    }
+}
+
+int rd_tool_fail(rd_status st, const struct rd_diag *d, const char *what)
+{
+    if (!rd_proc_interrupted)
+        return rd_fail(st, d);
+    rd_error("interrupted%s%s", what ? "; " : "", what ? what : "");
+    return rd_proc_interrupt_exit_code();
+}
 
 int rd_tool_fact_option(int c, char *arg, struct rd_run_facts *facts, const char **output)
 {

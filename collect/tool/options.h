@@ -32,4 +32,20 @@ int rd_tool_fact_option(int c, char *arg, struct rd_run_facts *facts, const char
  */
 void rd_tool_warn_metric_lines(const char *run, const struct rd_record *rec);
 
+/**
+ * Warns, after "<workload> <phase> <run>" (and 'name' first when not
+ * NULL), of what a stored run lost: a log that could not be written
+ * (info "*_log_error") and server metrics that could not be read (info
+ * "server_metrics_error"). The run itself is stored and counts as what its
+ * status says: a lost log does not change the exit code.
+ */
+void rd_tool_warn_losses(const char *name, const struct rd_record *rec);
+
+/**
+ * The exit code for a command that stopped with status st: after a signal
+ * (rd_proc_interrupted) 128 + the signal, with "interrupted" and 'what'
+ * (may be NULL) printed; else rd_fail's.
+ */
+int rd_tool_fail(rd_status st, const struct rd_diag *d, const char *what);
+
 #endif

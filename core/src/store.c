@@ -1,10 +1,8 @@
 /*
- * store - streaming reads and all-or-nothing appends of run stores (JSONL).
+ * store - streaming reads of run stores (JSONL).
  *
- * A store is the only copy of measurements that may have taken hours, so an
- * append either lands whole or not at all: the records are serialised first,
- * written with one write(2) on an O_APPEND descriptor, fsynced, and on a
- * short or failed write the file is truncated back to its previous size.
+ * Appending (the lock, the repair of a last line, the rollback) is
+ * storeappend.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -130,6 +128,7 @@ static ssize_t read_line(struct rd_store_reader *r, char **line)
             if (errno == ENOMEM || ferror(r->f) || avail == 0)
                 return -1;
             /* The last line has no newline; refill() may have moved it. */
+            r->unterminated = 1;
             *line = r->buf + r->pos;
             r->pos += avail;
             return (ssize_t)avail;
@@ -194,98 +193,4 @@ void rd_store_close(struct rd_store_reader *r)
     free(r->buf);
     rd_arena_release(&r->arena);
     memset(r, 0, sizeof *r);
-}
-
-/* Writes all of buf to path in one append, or leaves the file as it was. */
-static rd_status append_all(const char *path, const struct rd_buf *buf, struct rd_diag *d)
-{
-    if (strcmp(path, "-") == 0) {
-        if (fwrite(buf->ptr, 1, buf->len, stdout) != buf->len || fflush(stdout))
-            return rd_diag_set(d, RD_ERR_IO, "<stdout>", 0, 0, "cannot write: %s",
-                               strerror(errno));
-        return RD_OK;
-    }
-    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return rd_diag_set(d, RD_ERR_IO, path, 0, 0, "cannot open store for append: %s",
-                           strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        int e = errno;
-        close(fd);
-        return rd_diag_set(d, RD_ERR_IO, path, 0, 0, "cannot stat store: %s", strerror(e));
-    }
-    off_t old_size = st.st_size;
-    size_t done = 0;
-    while (done < buf->len) {
-        ssize_t n = write(fd, buf->ptr + done, buf->len - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            int e = n < 0 ? errno : EIO;
-            /* Take back the part that landed: a store never holds half a run. */
-            if (ftruncate(fd, old_size) != 0) {
-                /* Nothing more can be done; the message below still stands. */
-            }
-            close(fd);
-            return rd_diag_set(d, RD_ERR_IO, path, 0, 0, "cannot append to store: %s",
-                               strerror(e));
-        }
-        done += (size_t)n;
-    }
-    if (fsync(fd) != 0 && errno != EINVAL) {
-        int e = errno;
-        close(fd);
-        return rd_diag_set(d, RD_ERR_IO, path, 0, 0, "cannot sync store: %s", strerror(e));
-    }
-    if (close(fd) != 0)
-        return rd_diag_set(d, RD_ERR_IO, path, 0, 0, "cannot close store: %s",
-                           strerror(errno));
-    return RD_OK;
-}
-
-/* A record whose line a reader would refuse (RD_STORE_MAX_LINE) is refused
- * here, so that a store rundown wrote can always be read back. */
-static rd_status check_line(const struct rd_buf *buf, size_t start, struct rd_diag *d)
-{
-    if (buf->len - start <= RD_STORE_MAX_LINE)
-        return RD_OK;
-    return rd_diag_set(d, RD_ERR_PARSE, NULL, 0, 0,
-                       "a run record of %zu bytes is longer than a store line may be "
-                       "(%d bytes): a label or info value is too long",
-                       buf->len - start, RD_STORE_MAX_LINE);
-}
-
-rd_status rd_store_append(const char *path, const struct rd_recordset *set,
-                          struct rd_diag *d)
-{
-    struct rd_buf buf = RD_BUF_INIT;
-    rd_status s = RD_OK;
-    for (size_t i = 0; i < set->len && !s; i++) {
-        size_t start = buf.len;
-        s = rd_record_validate(&set->items[i], d);
-        if (!s)
-            s = rd_record_to_json(&set->items[i], &buf);
-        if (!s)
-            s = check_line(&buf, start, d);
-    }
-    if (!s && buf.len)
-        s = append_all(path, &buf, d);
-    rd_buf_release(&buf);
-    return s;
-}
-
-rd_status rd_store_append_one(const char *path, const struct rd_record *rec,
-                              struct rd_diag *d)
-{
-    struct rd_buf buf = RD_BUF_INIT;
-    rd_status s = rd_record_validate(rec, d);
-    if (!s)
-        s = rd_record_to_json(rec, &buf);
-    if (!s)
-        s = check_line(&buf, 0, d);
-    if (!s)
-        s = append_all(path, &buf, d);
-    rd_buf_release(&buf);
-    return s;
 }

@@ -85,7 +85,9 @@ for round in $(seq 1 "$ROUNDS"); do
     delay=$(printf '0.%02d' $((5 + RANDOM % 95)))
     [ $((RANDOM % 4)) -eq 0 ] && delay=1.$((RANDOM % 25))
     np=$(wc -l <pids) ns=$(wc -l <spids)
-    "$RC" suite --resume -o out s.json >/dev/null 2>"err.$round" &
+    # env: a background job starts with SIGINT ignored, an ignore rundown
+    # keeps (nohup); the default is restored so SIGINT rounds test SIGINT.
+    env --default-signal=INT "$RC" suite --resume -o out s.json >/dev/null 2>"err.$round" &
     pid=$!
     sleep "$delay"
     # servers of this round running just before a SIGKILL: the ones the

@@ -69,7 +69,10 @@ no_leftovers "never ready" "$MARK" "$P"
 
 # 4. SIGINT to rundown while a load run is in flight.
 P=$(free_port)
-"$RC" http --server "python3 srv.py $P ok $MARK" --url "http://127.0.0.1:$P/" -n 3 -t wrk \
+# A background job of a shell without job control starts with SIGINT
+# ignored, and rundown keeps an inherited ignore (nohup): env restores the
+# default so that the SIGINT below reaches it.
+env --default-signal=INT "$RC" http --server "python3 srv.py $P ok $MARK" --url "http://127.0.0.1:$P/" -n 3 -t wrk \
     -o int.jsonl -- wrk -t1 -c2 -d2s "http://127.0.0.1:$P/" 2>err.txt &
 pid=$!
 for i in $(seq 1 100); do  # until wrk runs (not rundown, whose own command line holds wrk's)

@@ -29,7 +29,10 @@ head -1 plan.txt | grep -q "^suite resume: 18 runs, order random, seed 11$" || {
 [ "$(wc -l < plan.txt)" -eq 19 ] || fail "dry-run lists $(($(wc -l < plan.txt) - 1)) runs, expected 18"
 [ ! -e out ] || fail "dry-run wrote output"
 
-"$RC" suite -o out s.json 2>err1.txt &
+# A background job of a shell without job control starts with SIGINT
+# ignored, and rundown keeps an inherited ignore (nohup): env restores the
+# default so that the SIGINT below reaches it.
+env --default-signal=INT "$RC" suite -o out s.json 2>err1.txt &
 pid=$!
 wait_lines 4 || fail "no progress before SIGINT"
 kill -INT $pid

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -245,6 +247,71 @@ static void test_tree_sampler(void **state)
     rd_proc_release(&p);
 }
 
+/* Without /proc, or with the server's /proc/PID unreadable (here: a fake
+ * /proc holding only a stranger), no sample is counted and every figure
+ * is NaN (stored as null) with the reason, never 0 (issue 17: 0 before). */
+static void test_tree_sampler_unreadable(void **state)
+{
+    (void)state;
+    struct rd_tree_sampler s;
+    rd_tree_sampler_start_at(&s, 4242, "/nonexistent-proc");
+    rd_tree_sampler_sample(&s);
+    assert_int_equal(s.nsamples, 0);
+    assert_int_equal(s.missed, 2);
+    assert_string_equal(s.why, "cannot read /nonexistent-proc");
+    assert_true(isnan(rd_tree_sampler_rss_peak_kib(&s)));
+    assert_true(isnan(rd_tree_sampler_rss_mean_kib(&s)));
+    assert_true(isnan(rd_tree_sampler_cpu_pct(&s)));
+    rd_tree_sampler_release(&s);
+
+    char dir[] = "/tmp/rd_test_fakeproc_XXXXXX", path[128];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/77", dir);
+    assert_int_equal(mkdir(path, 0755), 0);
+    snprintf(path, sizeof path, "%s/77/stat", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("77 (stranger) S 1 77 77 0 -1 0 0 0 0 0 5 5 0 0 20 0 1 0 100 1000 250\n", f);
+    fclose(f);
+    rd_tree_sampler_start_at(&s, 4242, dir);
+    rd_tree_sampler_sample(&s);
+    assert_int_equal(s.nsamples, 0);
+    assert_true(isnan(rd_tree_sampler_rss_peak_kib(&s)));
+    assert_true(isnan(rd_tree_sampler_cpu_pct(&s)));
+    assert_non_null(strstr(s.why, "no process of the tree is readable"));
+    rd_tree_sampler_release(&s);
+    /* The stranger as the root: its 250 pages are counted. */
+    rd_tree_sampler_start_at(&s, 77, dir);
+    assert_int_equal(s.nsamples, 1);
+    assert_true(rd_tree_sampler_rss_peak_kib(&s) == 250.0 * (double)(sysconf(_SC_PAGESIZE) / 1024));
+    rd_tree_sampler_release(&s);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/77", dir);
+    rmdir(path);
+    rmdir(dir);
+}
+
+/* A log that cannot be written (/dev/full: ENOSPC) is remembered with the
+ * bytes lost, not counted as bytes past the cap (which said "capped"). */
+static void test_stream_log_error(void **state)
+{
+    (void)state;
+    struct rd_stream s;
+    rd_stream_init(&s);
+    s.log_fd = open("/dev/full", O_WRONLY);
+    if (s.log_fd < 0)
+        skip();
+    s.log_cap = 100;
+    rd_stream_consume(&s, "hello\n", 6);
+    rd_stream_consume(&s, "0123456789012345678901234567890123456789012345678901234567890123456789"
+                          "0123456789012345678901234567890123456789", 110);
+    assert_int_equal(s.log_errno, ENOSPC);
+    assert_int_equal(s.logged, 0);
+    assert_int_equal(s.lost, 100);    /* under the cap */
+    assert_int_equal(s.dropped, 16);  /* past it */
+    rd_stream_release(&s);
+}
+
 /* The cap on distinct names: 300 names printed, the first 256 kept, the
  * other 44 lines counted; a name already kept still takes its new value;
  * a name of 65 bytes is a bad line, one of 64 a good one. */
@@ -393,6 +460,8 @@ int main(void)
         cmocka_unit_test(test_pinning),
         cmocka_unit_test(test_which),
         cmocka_unit_test(test_tree_sampler),
+        cmocka_unit_test(test_tree_sampler_unreadable),
+        cmocka_unit_test(test_stream_log_error),
         cmocka_unit_test(test_metric_name_cap),
         cmocka_unit_test(test_die_with_parent),
         cmocka_unit_test(test_die_with_parent_errors),

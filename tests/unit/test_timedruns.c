@@ -77,9 +77,12 @@ static void test_interleaved(void **state)
     assert_int_equal(cmds[0].config->stored[RD_PHASE_MEASURE], 2);
     assert_int_equal(cmds[1].config->failed, 3);
     struct stat st;
-    snprintf(log, sizeof log, "%s/w/a-warmup-1.stdout.txt", logs);
+    /* The config's stem: "a", then FNV-1a-64("command=a") >> 16 in hex,
+     * computed with Python (h = 0xcbf29ce484222325; per byte h ^= b,
+     * h *= 0x100000001b3 mod 2^64). */
+    snprintf(log, sizeof log, "%s/w/a-8d963c199ee9-warmup-1.stdout.txt", logs);
     assert_int_equal(stat(log, &st), 0);
-    snprintf(log, sizeof log, "%s/w/a-2.stdout.txt", logs);
+    snprintf(log, sizeof log, "%s/w/a-8d963c199ee9-2.stdout.txt", logs);
     assert_int_equal(stat(log, &st), 0);
     rd_session_release(&s);
 

@@ -1,0 +1,208 @@
+#!/usr/bin/env bash
+# torture.sh [--minutes M] [--build DIR] [--seed S] - the long form of
+# tests/sh/collect_durability.sh: trials of rundown-collect writers under
+# concurrency, SIGKILL, file-size limits, a full disk and cut stores, until
+# M minutes (default 5) have passed. Prints each kind's trials and failures
+# and exits 1 when any trial failed; the store of each failed trial is kept
+# in ${TMPDIR:-/tmp}/rundown-torture-failed.SEED/. Figures: docs/reliability.md.
+#
+# Each trial draws one kind (bash RANDOM, seeded with S, printed first):
+#   kill   2-5 concurrent `run` writers x 3-6 runs of `sleep 0.0x` of one
+#          config (told apart by their command text, which is not a label);
+#          0-2 of them SIGKILLed at a random moment.
+#          Checks: the store reads with rundown-analyze, no (config, run)
+#          twice, numbers 1..n per config, a writer not killed stored all
+#          its runs, a killed one at most all.
+#   limit  4 concurrent imports of 8 runs each under `ulimit -f` of 2-9 KiB.
+#          Checks: the store reads and holds exactly the runs of the imports
+#          that exited 0, each once; the others exited 3.
+#   cut    a store of 10 runs cut at a random byte, then one `run` appends.
+#          Checks: a cut at a line end or after a whole record: the append
+#          succeeds, the store reads with 1 more run; any other cut: exit 1,
+#          a message naming the store's last line, the file unchanged.
+#   full   (root only, else skipped) 3 concurrent `run` writers x 40 runs
+#          of one config into a 16 KiB tmpfs that fills up. Checks: the store reads, no
+#          run twice, a writer that exited 0 stored all 40, the others 3.
+# Only this script's own processes are killed, by the pids it started.
+set -u
+MINUTES=5 BUILD=build SEED=$(date +%s)
+while [ $# -gt 0 ]; do
+    case $1 in
+        --minutes) MINUTES=$2; shift 2 ;;
+        --build) BUILD=$2; shift 2 ;;
+        --seed) SEED=$2; shift 2 ;;
+        -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        *) echo "usage: $0 [--minutes M] [--build DIR] [--seed S]" >&2; exit 2 ;;
+    esac
+done
+BUILD=$(cd "$BUILD" && pwd) || exit 2
+RC=$BUILD/collect/rundown-collect
+RA=$BUILD/analyze/rundown-analyze
+RANDOM=$SEED
+T=$(mktemp -d "${TMPDIR:-/tmp}/rundown-torture.XXXXXX") || exit 2
+MNT=""
+cleanup() { [ -n "$MNT" ] && umount "$MNT" 2>/dev/null; rm -rf "$T"; }
+trap cleanup EXIT
+cd "$T" || exit 2
+echo "torture: seed $SEED, $MINUTES minutes, build $BUILD"
+
+declare -A trials fails
+for k in kill limit cut full; do trials[$k]=0 fails[$k]=0; done
+why=""
+bad() { why="$why; $*"; }
+
+python3 -c '
+import json
+for i in range(4):
+    json.dump({"results": [{"command": "c%d" % i, "times": [0.1 + k / 100 for k in range(8)]}]},
+              open("hf%d.json" % i, "w"))'
+
+# check STORE: reads, no (workload, config, phase, run) twice, runs 1..n per config.
+check_store() {
+    [ -s "$1" ] || return 0
+    "$RA" "$1" >/dev/null 2>analyze.err || { bad "analyze: $(head -c 200 analyze.err)"; return; }
+    python3 - "$1" <<'PY' || bad "$(cat check.err)"
+import json, sys, collections
+per = collections.defaultdict(list)
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    per[(r["workload"], json.dumps(r["config"], sort_keys=True), r["phase"])].append(r["run"])
+for k, runs in per.items():
+    if len(runs) != len(set(runs)) or sorted(runs) != list(range(1, len(runs) + 1)):
+        open("check.err", "w").write("runs of %s: %s" % (k, sorted(runs)))
+        sys.exit(1)
+PY
+}
+count_label() { grep -c "\"$2\":\"$3\"" "$1" 2>/dev/null || true; }
+count_writer() { grep -c ": w$2\"" "$1" 2>/dev/null || true; }  # STORE I
+
+trial_kill() {
+    local n=$((2 + RANDOM % 4)) m=$((3 + RANDOM % 4)) i pids=() killed=()
+    for ((i = 0; i < n; i++)); do
+        "$RC" run -n $m -w w --env e -o s.jsonl --shell -- "sleep 0.0$((1 + RANDOM % 9)); : w$i" 2>/dev/null &
+        pids+=($!)
+    done
+    local nk=$((RANDOM % 3))
+    for ((i = 0; i < nk && i < n; i++)); do
+        sleep 0.$((RANDOM % 4))$((RANDOM % 10))
+        kill -KILL "${pids[$i]}" 2>/dev/null && killed+=($i)
+    done
+    for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
+    check_store s.jsonl
+    for ((i = 0; i < n; i++)); do
+        local got=$(count_writer s.jsonl $i) was_killed=0
+        for k in "${killed[@]}"; do [ "$k" = $i ] && was_killed=1; done
+        if [ $was_killed = 0 ]; then [ "$got" -eq $m ] || bad "writer $i: $got of $m runs"
+        else [ "$got" -le $m ] || bad "killed writer $i: $got runs"; fi
+    done
+}
+
+trial_limit() {
+    local lim=$((2 + RANDOM % 8)) i
+    rm -f ok.* rc.*
+    (
+        ulimit -f $lim
+        for i in 0 1 2 3; do
+            ( "$RC" import -t hyperfine -w w -l i=$i -o s.jsonl hf$i.json 2>/dev/null; echo $? >rc.$i ) &
+        done
+        wait
+    )
+    check_store s.jsonl
+    for i in 0 1 2 3; do
+        local rc=$(cat rc.$i) got=$(count_label s.jsonl i $i)
+        case $rc in
+            0) [ "$got" -eq 8 ] || bad "import $i exited 0, $got runs stored" ;;
+            3) [ "$got" -eq 0 ] || bad "import $i exited 3, $got runs stored" ;;
+            *) bad "import $i: exit $rc" ;;
+        esac
+    done
+}
+
+trial_cut() {
+    "$RC" run -n 10 -w w --env e -o full.jsonl -- true 2>/dev/null || { bad "setup run"; return; }
+    local size=$(wc -c <full.jsonl) at
+    at=$((1 + RANDOM * 32768 % size))
+    [ $at -ge $size ] && at=$((size - 1))
+    head -c $at full.jsonl >s.jsonl
+    cp s.jsonl before.jsonl
+    local whole
+    whole=$(python3 -c '
+import json, sys
+d = open("s.jsonl").read()
+last = d.rsplit("\n", 1)[-1]
+try:
+    json.loads(last) if last.strip() else None
+    print(1)
+except ValueError:
+    print(0)')
+    local lines=$(python3 -c 'print(sum(1 for l in open("s.jsonl") if l.strip()))')
+    "$RC" run -n 1 -w w --env e -o s.jsonl -- true 2>cut.err
+    local rc=$?
+    if [ "$whole" = 1 ]; then
+        [ $rc -eq 0 ] || bad "cut at $at of $size (a whole record): exit $rc: $(cat cut.err)"
+        check_store s.jsonl
+        local now=$(wc -l <s.jsonl)
+        [ "$now" -eq $((lines + 1)) ] || bad "cut at $at: $now lines, expected $((lines + 1))"
+    else
+        [ $rc -eq 1 ] || bad "cut at $at of $size: exit $rc, expected 1"
+        grep -q "s.jsonl:$lines:" cut.err || bad "cut at $at: message: $(cat cut.err)"
+        cmp -s s.jsonl before.jsonl || bad "cut at $at: the store changed"
+    fi
+}
+
+trial_full() {
+    if [ "$(id -u)" != 0 ]; then
+        return 77
+    fi
+    if [ -z "$MNT" ]; then
+        MNT=$T/mnt
+        mkdir -p "$MNT"
+        mount -t tmpfs -o size=16k tmpfs "$MNT" 2>/dev/null || { MNT=""; return 77; }
+    fi
+    rm -rf "$MNT"/*
+    local i pids=()
+    for i in 0 1 2; do
+        ( "$RC" run -n 40 -w w --env e -o "$MNT/s.jsonl" --shell -- ": w$i" 2>/dev/null; echo $? >rc.$i ) &
+        pids+=($!)
+    done
+    for p in "${pids[@]}"; do wait "$p"; done
+    cp "$MNT/s.jsonl" s.jsonl 2>/dev/null || : >s.jsonl
+    check_store s.jsonl
+    for i in 0 1 2; do
+        local rc=$(cat rc.$i) got=$(count_writer s.jsonl $i)
+        case $rc in
+            0) [ "$got" -eq 40 ] || bad "writer $i exited 0, $got of 40 runs stored" ;;
+            3) [ "$got" -le 40 ] || bad "writer $i: $got runs" ;;
+            *) bad "writer $i: exit $rc" ;;
+        esac
+    done
+}
+
+kinds=(kill limit cut full)
+end=$(( $(date +%s) + MINUTES * 60 ))
+n=0
+while [ "$(date +%s)" -lt $end ]; do
+    k=${kinds[$((RANDOM % 4))]}
+    rm -f s.jsonl full.jsonl
+    why=""
+    exec 3>&2 2>/dev/null  # bash reports killed jobs on the shell's stderr
+    trial_$k
+    rc=$?
+    exec 2>&3 3>&-
+    n=$((n + 1))
+    [ $rc -eq 77 ] && continue
+    trials[$k]=$((trials[$k] + 1))
+    if [ -n "$why" ]; then
+        fails[$k]=$((fails[$k] + 1))
+        echo "trial $n ($k): FAIL${why}"
+        mkdir -p "$T/../rundown-torture-failed.$SEED" 2>/dev/null && cp s.jsonl "$T/../rundown-torture-failed.$SEED/trial$n.jsonl" 2>/dev/null
+    fi
+done
+total=0 failed=0
+for k in "${kinds[@]}"; do
+    printf '%-6s %5d trials %3d failures\n' "$k" "${trials[$k]}" "${fails[$k]}"
+    total=$((total + trials[$k])) failed=$((failed + fails[$k]))
+done
+[ "$(id -u)" = 0 ] || echo "full: skipped (needs root for a tmpfs)"
+echo "torture: $total trials, $failed failures (seed $SEED)"
+[ $failed -eq 0 ]
