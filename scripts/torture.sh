@@ -73,8 +73,9 @@ for k, runs in per.items():
         sys.exit(1)
 PY
 }
-count_label() { grep -c "\"$2\":\"$3\"" "$1" 2>/dev/null || true; }
-count_writer() { grep -c ": w$2\"" "$1" 2>/dev/null || true; }  # STORE I
+# A store no writer created holds 0 runs (grep -c prints nothing for it).
+count_label() { [ -e "$1" ] || { echo 0; return; }; grep -c "\"$2\":\"$3\"" "$1" || true; }
+count_writer() { [ -e "$1" ] || { echo 0; return; }; grep -c ": w$2\"" "$1" || true; }  # STORE I
 
 trial_kill() {
     local n=$((2 + RANDOM % 4)) m=$((3 + RANDOM % 4)) i pids=() killed=()
