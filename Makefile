@@ -66,8 +66,12 @@ report: deps-debian all
 	$(RENDER) --formats all,pdf,png -o $(OUT) $(OUT)/analysis.json
 	@echo "report: $(OUT)/report.md $(OUT)/report.html $(OUT)/report.xlsx $(OUT)/report.tex $(OUT)/*.csv ($(OUT)/charts/: SVG, PDF, PNG)"
 
+# The study is adaptive (runs until settled): BUDGET caps its time; a
+# second `make bench` resumes it and spends another BUDGET where answers
+# are still open.
+BUDGET ?= 45m
 bench: deps all
-	$(COLLECT) suite --resume -o data/raw data/suites/js-runtimes.json
+	$(COLLECT) suite --resume --budget $(BUDGET) -o data/raw data/suites/js-runtimes.json
 
 fuzz:
 	@scripts/fuzz.sh

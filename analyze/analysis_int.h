@@ -99,6 +99,9 @@ struct wl {
     const char *key_metrics; /* info.key_metrics: "rps,latency_p99_ms" */
     const char *guards;      /* info.guards: "latency_p99_ms<=100" */
     const char *max_error_rate; /* info.max_error_rate: a fraction */
+    /* An adaptive suite's stopping rule (info.until, runs_min, runs_max,
+     * precision_target, precision_alpha; budget_s under a budget). */
+    const char *until, *runs_min, *runs_max, *precision_target, *precision_alpha, *budget_s;
     int64_t first_metric;    /* first metric of the first measured run, -1 none */
     struct metric_dir *dirs; /* info.metric_better of its runs, merged */
     size_t ndirs, capdirs;

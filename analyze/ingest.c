@@ -396,6 +396,12 @@ static rd_status add_record(struct rd_analysis *a, const struct rd_record *r,
     RD_TRY(take_info(a, r, "key_metrics", &w->key_metrics));
     RD_TRY(take_info(a, r, "guards", &w->guards));
     RD_TRY(take_info(a, r, "max_error_rate", &w->max_error_rate));
+    RD_TRY(take_info(a, r, "until", &w->until));
+    RD_TRY(take_info(a, r, "runs_min", &w->runs_min));
+    RD_TRY(take_info(a, r, "runs_max", &w->runs_max));
+    RD_TRY(take_info(a, r, "precision_target", &w->precision_target));
+    RD_TRY(take_info(a, r, "precision_alpha", &w->precision_alpha));
+    RD_TRY(take_info(a, r, "budget_s", &w->budget_s));
 
     if (r->env && *r->env) {
         const char *env;

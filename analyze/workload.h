@@ -129,6 +129,16 @@ struct wctx {
     size_t scratch_cap;
 };
 
+/* ---- collection.c ---- */
+
+/**
+ * Writes "collection" for a workload an adaptive suite collected (its
+ * records carry info.until): the stopping rule and, from the stopping
+ * rule applied to the runs analysed (stats/settle.h), why collection
+ * stopped. Nothing for other workloads.
+ */
+void rd_collection_write(const struct wctx *x, struct jw *w);
+
 /* ---- workload.c ---- */
 
 /**

@@ -341,6 +341,7 @@ rd_status rd_workload_write(struct rd_analysis *a, const uint32_t *by_name, stru
         jw_null(w, RD_AK_TESTS);
     }
     write_recommendation(&x, w);
+    rd_collection_write(&x, w);
     rd_warnings_write(&x, w);
     jw_end(w, '}');
     st = w->st;

@@ -64,6 +64,37 @@ static rd_status plan_add(struct rd_plan *p, size_t w, size_t c, bool warmup, lo
     return RD_OK;
 }
 
+/* Fisher-Yates with the plan's generator. */
+static void shuffle(size_t *v, size_t n, uint64_t *state)
+{
+    for (size_t i = n; i-- > 1;) {
+        size_t j = (size_t)(rd_xorshift64s(state) % (uint64_t)(i + 1));
+        size_t t = v[i];
+        v[i] = v[j];
+        v[j] = t;
+    }
+}
+
+/* Rounds 1..runs of w, each its configs in a seeded random order. */
+static rd_status plan_shuffled_rounds(struct rd_plan *p, size_t wi,
+                                      const struct rd_suite_workload *w, uint64_t *state,
+                                      long *measured)
+{
+    size_t *perm = malloc((w->nconfigs ? w->nconfigs : 1) * sizeof *perm);
+    if (!perm)
+        return RD_ERR_NOMEM;
+    rd_status st = RD_OK;
+    for (long r = 1; r <= w->runs && !st; r++) {
+        for (size_t i = 0; i < w->nconfigs; i++)
+            perm[i] = i;
+        shuffle(perm, w->nconfigs, state);
+        for (size_t i = 0; i < w->nconfigs && !st; i++)
+            st = plan_add(p, wi, perm[i], false, r, measured);
+    }
+    free(perm);
+    return st;
+}
+
 rd_status rd_plan_build(const struct rd_suite *s, struct rd_plan *p, struct rd_diag *d)
 {
     rd_status st = RD_OK;
@@ -91,6 +122,12 @@ rd_status rd_plan_build(const struct rd_suite *s, struct rd_plan *p, struct rd_d
         for (long k = 1; k <= warm && !st; k++)
             for (size_t c = 0; c < w->nconfigs && !st; c++)
                 st = plan_add(p, wi, c, true, k, &measured);
+        if (w->settle && s->order == RD_ORDER_RANDOM) {
+            /* An adaptive workload decides after every round, so a round
+             * holds one run of each config: shuffle within rounds. */
+            st = plan_shuffled_rounds(p, wi, w, &state, &measured);
+            continue;
+        }
         if (s->order == RD_ORDER_INTERLEAVED) {
             for (long r = 1; r <= w->runs && !st; r++)
                 for (size_t c = 0; c < w->nconfigs && !st; c++)
@@ -109,12 +146,7 @@ rd_status rd_plan_build(const struct rd_suite *s, struct rd_plan *p, struct rd_d
         }
         for (size_t i = 0; i < n; i++)
             seq[i] = i % w->nconfigs;
-        for (size_t i = n; i-- > 1;) {
-            size_t j = (size_t)(rd_xorshift64s(&state) % (uint64_t)(i + 1));
-            size_t t = seq[i];
-            seq[i] = seq[j];
-            seq[j] = t;
-        }
+        shuffle(seq, n, &state);
         for (size_t i = 0; i < n && !st; i++)
             st = plan_add(p, wi, seq[i], false, ++next[seq[i]], &measured);
         free(seq);

@@ -37,10 +37,10 @@ static const char *const workload_keys[] = {
     "command", "server", "load", "load_tool", "url", "ready_url", "port", "host",
     "background", "runs", "warmups", "warmup_load", "timeout", "ready_timeout",
     "stop_timeout", "cpus", "server_cpus", "load_cpus", "background_cpus", "env", "cwd",
-    "shell", "better", NULL,
+    "shell", "better", "until", "margin", "precision", NULL,
 };
 static const char *const default_keys[] = {
-    "runs", "warmups", "warmup_load", "timeout", "ready_timeout", "stop_timeout", "cpus",
+    "runs", "until", "margin", "precision", "warmups", "warmup_load", "timeout", "ready_timeout", "stop_timeout", "cpus",
     "server_cpus", "load_cpus", "background_cpus", "env", "port", "host", "cwd", "shell",
     NULL,
 };
@@ -281,6 +281,64 @@ static rd_status check_version_cmd(struct ctx *c, const struct rd_strv *v)
 
 /* ---- parsing ---- */
 
+/* A fraction in (0, 1): a margin or a precision target. */
+static rd_status get_fraction(struct ctx *c, const cJSON *w, const cJSON *top, const char *key,
+                              double def, double *out)
+{
+    const cJSON *v = get(w, top, key);
+    *out = def;
+    if (!v)
+        return RD_OK;
+    if (!cJSON_IsNumber(v) || !(v->valuedouble > 0 && v->valuedouble < 1))
+        return fail(c, "expected '%s' to be a fraction between 0 and 1 (0.05 for 5 %%)", key);
+    *out = v->valuedouble;
+    return RD_OK;
+}
+
+/* "runs": N, or {"min": A, "max": B} with "until": "settled" (an adaptive
+ * workload, docs/suite.md "Adaptive runs"); the margin and the precision
+ * target that goes with it. */
+static rd_status parse_runs(struct ctx *c, const cJSON *wj, const cJSON *top,
+                            struct rd_suite_workload *w)
+{
+    const cJSON *runs = get(wj, top, "runs");
+    char *until;
+    RD_TRY(get_str(c, wj, top, "until", NULL, &until));
+    if (until && strcmp(until, "settled") != 0)
+        return fail(c, "expected 'until' to be \"settled\", got '%s'", until);
+    /* A workload giving its own whole number of runs is fixed, whatever
+     * the top level's "until" says. */
+    w->settle = until != NULL && cJSON_IsObject(runs);
+    RD_TRY(get_fraction(c, wj, top, "margin", NAN, &w->margin));
+    RD_TRY(get_fraction(c, wj, top, "precision", (isnan(w->margin) ? 0.05 : w->margin) / 2,
+                        &w->precision));
+    if (!cJSON_IsObject(runs)) {
+        if (until && cJSON_GetObjectItemCaseSensitive(wj, "until"))
+            return fail(c, "'until': \"settled\" needs 'runs' as {\"min\": N, \"max\": M}");
+        RD_TRY(get_long(c, wj, top, "runs", 10, 1, &w->runs));
+        w->runs_min = w->runs;
+        return RD_OK;
+    }
+    for (const cJSON *it = runs->child; it; it = it->next)
+        if (strcmp(it->string, "min") && strcmp(it->string, "max"))
+            return fail(c, "unknown key 'runs.%s'", it->string);
+    if (!w->settle)
+        return fail(c, "'runs' as {\"min\", \"max\"} needs \"until\": \"settled\"");
+    if (c->s->order == RD_ORDER_GROUPED)
+        return fail(c, "\"until\": \"settled\" decides round by round: use order "
+                       "\"interleaved\" or \"random\", not \"grouped\"");
+    const cJSON *lo = cJSON_GetObjectItemCaseSensitive(runs, "min");
+    const cJSON *hi = cJSON_GetObjectItemCaseSensitive(runs, "max");
+    if (!lo || !hi)
+        return fail(c, "expected 'runs' to give both 'min' and 'max'");
+    RD_TRY(get_long(c, runs, NULL, "min", 0, 2, &w->runs_min));
+    RD_TRY(get_long(c, runs, NULL, "max", 0, 2, &w->runs));
+    if (w->runs < w->runs_min)
+        return fail(c, "expected 'runs.max' (%ld) to be at least 'runs.min' (%ld)", w->runs,
+                    w->runs_min);
+    return RD_OK;
+}
+
 static rd_status parse_matrix(struct ctx *c, const cJSON *wj, struct rd_suite_workload *w)
 {
     const cJSON *m = cJSON_GetObjectItemCaseSensitive(wj, "matrix");
@@ -492,7 +550,7 @@ static rd_status parse_workload(struct ctx *c, const cJSON *wj, const cJSON *top
     RD_TRY(get_str(c, wj, top, "tie_breaker",
                    w->is_server ? "server_rss_peak_kib" : "tree_rss_peak_kib", &w->tie_breaker));
 
-    if ((st = get_long(c, wj, top, "runs", 10, 1, &w->runs)) ||
+    if ((st = parse_runs(c, wj, top, w)) ||
         (st = get_long(c, wj, top, "warmups", 0, 0, &w->warmups)) ||
         (st = get_secs(c, wj, top, "warmup_load", 0, true, &w->warmup_load)) ||
         (st = get_secs(c, wj, top, "timeout", 600, false, &w->timeout)) ||
@@ -804,6 +862,20 @@ rd_status rd_suite_record(const struct rd_suite *s, size_t wi, size_t c, struct 
         char b[32];
         snprintf(b, sizeof b, "%llu", (unsigned long long)s->seed);
         st = rd_record_set_info(rec, "seed", b);
+    }
+    char num[32];
+    if (!st && !isnan(w->margin))
+        st = rd_record_set_info(rec, "margin", rd_fmt_double(w->margin, num));
+    if (!st && w->settle) {
+        /* The stopping rule, so the analysis can say why collection
+         * stopped (docs/run-record.md, "Adaptive runs"). */
+        st = rd_record_set_info(rec, "until", "settled");
+        snprintf(num, sizeof num, "%ld", w->runs_min);
+        if (!st) st = rd_record_set_info(rec, "runs_min", num);
+        snprintf(num, sizeof num, "%ld", w->runs);
+        if (!st) st = rd_record_set_info(rec, "runs_max", num);
+        if (!st) st = rd_record_set_info(rec, "precision_target", rd_fmt_double(w->precision, num));
+        if (!st) st = rd_record_set_info(rec, "precision_alpha", rd_fmt_double(RD_SUITE_SETTLE_ALPHA, num));
     }
     const char *const cp[][2] = {{"cpus", w->cpus}, {"server_cpus", w->server_cpus},
                                  {"load_cpus", w->load_cpus},

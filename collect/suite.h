@@ -19,6 +19,10 @@
 #include "rundown/record.h"
 #include "rundown/status.h"
 
+/* The level of the critical value an adaptive workload's precision is
+ * measured at: the analysis' default alpha (docs/methods.md). */
+#define RD_SUITE_SETTLE_ALPHA 0.05
+
 enum rd_order { RD_ORDER_INTERLEAVED, RD_ORDER_RANDOM, RD_ORDER_GROUPED };
 
 /** A list of template strings (argv or values). */
@@ -58,7 +62,11 @@ struct rd_suite_workload {
     int port;
     struct rd_suite_kv *env;
     size_t nenv;
-    long runs, warmups;
+    long runs, warmups;          /* runs: per config; the most, when adaptive */
+    long runs_min;               /* adaptive: the fewest runs per config; = runs otherwise */
+    bool settle;                 /* "until": "settled": stop a config once precise */
+    double margin;               /* "margin": relative equivalence margin; NaN: not given */
+    double precision;            /* adaptive: the relative half-width to reach */
     double warmup_load, timeout, ready_timeout, stop_timeout;
     char *cpus, *server_cpus, *load_cpus, *background_cpus;
 };

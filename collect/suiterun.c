@@ -8,15 +8,18 @@
 #include "suiterun.h"
 
 #include <libgen.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "envinfo.h"
 #include "runner.h"
 #include "rundown/arena.h"
 #include "rundown/buf.h"
+#include "rundown/strmap.h"
 
 extern char **environ;
 
@@ -206,6 +209,12 @@ static rd_status add_config(const struct rd_suite_run *run, size_t wi, size_t c,
             st = rd_record_set_info(rec, "warmup_load_s", b);
         }
     }
+    if (!st && run->budget_s > 0) {
+        /* The analysis tells a workload the budget stopped from one
+         * stopped early (docs/run-record.md, "Adaptive runs"). */
+        char b[32];
+        st = rd_record_set_info(rec, "budget_s", rd_fmt_double(run->budget_s, b));
+    }
     if (!st)
         st = rd_session_add_config(run->session, rec, cfg);
     rd_recordset_release(&set);
@@ -213,12 +222,111 @@ static rd_status add_config(const struct rd_suite_run *run, size_t wi, size_t c,
     return st;
 }
 
+/* ---- adaptive rounds and the budget ---- */
+
+/* What has been collected of one (workload, config): measured runs of any
+ * status, Welford sums of the good values of the primary metric, and the
+ * seconds its plan items took in this session. */
+struct cfg_state {
+    struct rd_session_config *cfg; /* made on first use */
+    long runs;
+    double n, mean, m2;
+    double secs;
+    long timed;
+    enum rd_settle_state state;
+    bool in_play; /* a plan item or a stored run: one of the family's k */
+};
+
+struct wl_state {
+    struct cfg_state *cfgs;
+    size_t *items; /* indices of its plan items, in plan order */
+    size_t nitems, next;
+    size_t k;      /* configs in play: with a plan item or a stored run */
+    enum rd_settle_state *states; /* of its configs, for rd_settle_* */
+    bool done;     /* adaptive: no config is open */
+    struct rd_settle_rule rule;
+    double stored_run_s; /* rd_suite_run_seconds, NaN unknown */
+};
+
+struct runner {
+    struct rd_suite_run *run;
+    struct wl_state *wls;
+};
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Notes a measured run of c (a record stored or read from the store). */
+static void note_run(const struct rd_suite_workload *w, struct cfg_state *c,
+                     const struct rd_record *rec)
+{
+    if (!rec->phase || strcmp(rec->phase, "measure") != 0)
+        return;
+    c->runs++;
+    double x;
+    if (!rec->status || strcmp(rec->status, "ok") != 0 ||
+        !rd_record_metric(rec, w->primary_metric, &x) || isnan(x))
+        return;
+    c->n++;
+    double delta = x - c->mean;
+    c->mean += delta / c->n;
+    c->m2 += delta * (x - c->mean);
+}
+
+/* The states of the workload's configs after what has been collected. */
+static void update_states(struct wl_state *ws, const struct rd_suite_workload *w)
+{
+    if (!w->settle)
+        return; /* a fixed workload: every planned run runs */
+    for (size_t c = 0; c < w->nconfigs; c++) {
+        struct cfg_state *cs = &ws->cfgs[c];
+        double sd = cs->n > 1 ? sqrt(cs->m2 / (cs->n - 1)) : NAN;
+        cs->state = cs->in_play ? rd_settle_config(&ws->rule, cs->runs, cs->n, cs->mean, sd, ws->k)
+                                : RD_SETTLE_PRECISE;
+    }
+    enum rd_settle_state *states = ws->states;
+    for (size_t c = 0; c < w->nconfigs; c++)
+        states[c] = ws->cfgs[c].state;
+    ws->done = rd_settle_done(states, w->nconfigs);
+}
+
+static bool collects(const struct wl_state *ws, size_t c)
+{
+    return rd_settle_collects(ws->cfgs[c].state, ws->done);
+}
+
+/* A server session's records go to the store through the session and
+ * are noted for the stopping rule. */
+struct noting_sink {
+    struct rd_session_sink sink;
+    const struct rd_suite_workload *w;
+    struct cfg_state *c;
+};
+
+static rd_status emit_noting(void *vs, const struct rd_record *rec, struct rd_diag *d)
+{
+    struct noting_sink *ns = vs;
+    RD_TRY(rd_session_emit(&ns->sink, rec, d));
+    note_run(ns->w, ns->c, rec);
+    return RD_OK;
+}
+
+static bool skip_stored_warmup(void *vs, long run)
+{
+    return rd_session_warmup_stored(&((struct noting_sink *)vs)->sink, run);
+}
+
 /* Runs one plan item of cfg and stores what it produced. */
 static rd_status run_item(const struct rd_suite_run *run, const struct rd_plan_item *it,
-                          struct rd_session_config *cfg, struct rd_diag *d)
+                          const struct rd_suite_workload *w, struct cfg_state *cs,
+                          struct rd_diag *d)
 {
     const struct rd_suite *s = run->suite;
-    const struct rd_suite_workload *w = &s->workloads[it->workload];
+    struct rd_session_config *cfg = cs->cfg;
     struct rd_arena a;
     rd_arena_init(&a);
     char **envp = NULL, *cwd = NULL, stem[1200], wslug[256], cslug[RD_CONFIG_STEM_PREFIX + 32];
@@ -248,6 +356,8 @@ static rd_status run_item(const struct rd_suite_run *run, const struct rd_plan_i
         };
         if (!st) st = rd_runner_command(&spec, rec, d);
         if (!st) st = rd_session_store(run->session, cfg, rec, d);
+        if (!st)
+            note_run(w, cs, rec);
         rd_recordset_release(&set);
     } else if (!st) {
         char **server = NULL, **load = NULL, **bg = NULL, *url = NULL, *ready = NULL;
@@ -266,11 +376,10 @@ static rd_status run_item(const struct rd_suite_run *run, const struct rd_plan_i
             .load_tool = w->load_tool,
             .logs = {.dir = run->log_dir, .stem = stem, .shown = run->log_shown},
         };
-        struct rd_session_sink sink = {run->session, cfg};
+        struct noting_sink sink = {{run->session, cfg}, w, cs};
         if (!st)
             st = rd_runner_http_session(&spec, &cfg->tmpl, (it->run - 1) * w->warmups + 1,
-                                        it->run, 1, rd_session_emit, rd_session_warmup_stored,
-                                        &sink, d);
+                                        it->run, 1, emit_noting, skip_stored_warmup, &sink, d);
         if (st == RD_ERR_RUN_FAILED)
             st = RD_OK;  /* the failed runs are stored and were reported */
     }
@@ -279,32 +388,249 @@ static rd_status run_item(const struct rd_suite_run *run, const struct rd_plan_i
     return st;
 }
 
-rd_status rd_suite_run_plan(const struct rd_suite_run *run, struct rd_diag *d)
+double rd_suite_run_seconds(const struct rd_suite *s, size_t wi, const struct rd_session *session)
+{
+    const struct rd_suite_workload *w = &s->workloads[wi];
+    const struct rd_recordset *set = rd_session_records(session);
+    double sum = 0, n = 0;
+    for (size_t i = 0; set && i < set->len; i++) {
+        const struct rd_record *r = &set->items[i];
+        double ms;
+        if (!r->suite || strcmp(r->suite, s->name) || !r->workload ||
+            strcmp(r->workload, w->name) || !r->phase || strcmp(r->phase, "measure") ||
+            !rd_record_metric(r, w->is_server ? "load_wall_ms" : "wall_ms", &ms) || isnan(ms))
+            continue;
+        sum += ms;
+        n++;
+    }
+    if (n == 0)
+        return NAN;
+    double run_s = sum / n / 1000;
+    return w->is_server ? run_s * (double)(w->warmups + 1) + w->warmup_load : run_s;
+}
+
+/* Reads what the store holds of the plan's workloads into their states. */
+static rd_status load_stored(struct runner *r)
+{
+    const struct rd_suite *s = r->run->suite;
+    const struct rd_recordset *set = rd_session_records(r->run->session);
+    struct rd_strmap ids;
+    struct rd_buf id = RD_BUF_INIT;
+    rd_strmap_init(&ids);
+    rd_status st = RD_OK;
+    /* "workload\x1fconfig-id" -> workload << 32 | config */
+    for (size_t wi = 0; wi < s->nworkloads && !st; wi++)
+        for (size_t c = 0; r->wls[wi].items && c < s->workloads[wi].nconfigs && !st; c++) {
+            rd_buf_reset(&id);
+            st = rd_buf_addf(&id, "%s\x1f", s->workloads[wi].name);
+            if (!st) st = rd_suite_config_id(&s->workloads[wi], c, &id);
+            if (!st) st = rd_strmap_put(&ids, id.ptr, (int64_t)wi << 32 | (int64_t)c, NULL);
+        }
+    for (size_t i = 0; set && i < set->len && !st; i++) {
+        const struct rd_record *rec = &set->items[i];
+        if (!rec->suite || strcmp(rec->suite, s->name) || !rec->workload)
+            continue;
+        rd_buf_reset(&id);
+        st = rd_buf_addf(&id, "%s\x1f", rec->workload);
+        if (!st) st = rd_record_config_id(rec, &id);
+        int64_t *at = st ? NULL : rd_strmap_find(&ids, id.ptr);
+        if (at) {
+            size_t wi = (size_t)(*at >> 32), c = (size_t)(*at & 0xffffffff);
+            note_run(&s->workloads[wi], &r->wls[wi].cfgs[c], rec);
+        }
+    }
+    rd_strmap_release(&ids);
+    rd_buf_release(&id);
+    return st;
+}
+
+static rd_status runner_init(struct runner *r, struct rd_suite_run *run)
 {
     const struct rd_suite *s = run->suite;
     const struct rd_plan *plan = run->plan;
-    /* The session config of each (workload, config), made on first use. */
-    struct rd_session_config ***cfgs = calloc(s->nworkloads + 1, sizeof *cfgs);
-    rd_status st = cfgs ? RD_OK : RD_ERR_NOMEM;
-    rd_session_plan_steps(run->session, plan->len);
-    for (size_t k = 0; k < plan->len && !st; k++) {
-        const struct rd_plan_item *it = &plan->items[k];
-        struct rd_session_config ***wc = &cfgs[it->workload];
-        if (!*wc && !(*wc = calloc(s->workloads[it->workload].nconfigs, sizeof **wc))) {
-            st = RD_ERR_NOMEM;
-            break;
+    r->run = run;
+    r->wls = calloc(s->nworkloads + 1, sizeof *r->wls);
+    if (!r->wls)
+        return RD_ERR_NOMEM;
+    for (size_t k = 0; k < plan->len; k++)
+        r->wls[plan->items[k].workload].nitems++;
+    for (size_t wi = 0; wi < s->nworkloads; wi++) {
+        struct wl_state *ws = &r->wls[wi];
+        const struct rd_suite_workload *w = &s->workloads[wi];
+        if (!ws->nitems)
+            continue;
+        ws->items = malloc(ws->nitems * sizeof *ws->items);
+        ws->cfgs = calloc(w->nconfigs, sizeof *ws->cfgs);
+        ws->states = calloc(w->nconfigs, sizeof *ws->states);
+        if (!ws->items || !ws->cfgs || !ws->states)
+            return RD_ERR_NOMEM;
+        ws->nitems = 0;
+        ws->rule = (struct rd_settle_rule){ w->runs_min, w->runs, w->precision,
+                                            RD_SUITE_SETTLE_ALPHA };
+        ws->stored_run_s = rd_suite_run_seconds(s, wi, run->session);
+    }
+    for (size_t k = 0; k < plan->len; k++) {
+        struct wl_state *ws = &r->wls[plan->items[k].workload];
+        ws->items[ws->nitems++] = k;
+    }
+    RD_TRY(load_stored(r));
+    for (size_t wi = 0; wi < s->nworkloads; wi++) {
+        struct wl_state *ws = &r->wls[wi];
+        const struct rd_suite_workload *w = &s->workloads[wi];
+        if (!ws->items)
+            continue;
+        bool *in_play = calloc(w->nconfigs, 1);
+        if (!in_play)
+            return RD_ERR_NOMEM;
+        for (size_t j = 0; j < ws->nitems; j++)
+            in_play[plan->items[ws->items[j]].config] = true;
+        for (size_t c = 0; c < w->nconfigs; c++) {
+            ws->cfgs[c].in_play = in_play[c] || ws->cfgs[c].runs > 0;
+            ws->k += ws->cfgs[c].in_play;
         }
-        rd_diag_init(d, NULL);
-        struct rd_session_config **cfg = &(*wc)[it->config];
-        if (!*cfg)
-            st = add_config(run, it->workload, it->config, cfg, d);
-        if (!st) {
-            rd_session_starting(run->session, k, *cfg, NULL);
-            st = run_item(run, it, *cfg, d);
+        free(in_play);
+        update_states(ws, w);
+    }
+    return RD_OK;
+}
+
+static void runner_release(struct runner *r, size_t nworkloads)
+{
+    for (size_t wi = 0; r->wls && wi < nworkloads; wi++) {
+        free(r->wls[wi].items);
+        free(r->wls[wi].cfgs);
+        free(r->wls[wi].states);
+    }
+    free(r->wls);
+}
+
+/* Moves past the items of configs that need no more runs; false when the
+ * workload has nothing left to run. */
+static bool has_round(const struct rd_plan *plan, struct wl_state *ws)
+{
+    while (ws->next < ws->nitems && !collects(ws, plan->items[ws->items[ws->next]].config))
+        ws->next++;
+    return ws->next < ws->nitems;
+}
+
+/* Whether the workload still owes its minimum: a fixed workload all its
+ * runs, an adaptive one runs_min per open config (and the warmups). */
+static bool owes_minimum(const struct rd_suite *s, const struct rd_plan *plan, size_t wi,
+                         const struct wl_state *ws)
+{
+    const struct rd_plan_item *it = &plan->items[ws->items[ws->next]];
+    return !s->workloads[wi].settle || it->warmup || ws->cfgs[it->config].runs < ws->rule.runs_min;
+}
+
+/* How far the workload is from its target per second of a round: the
+ * widest open config's half-width over the target, over the seconds one
+ * round of its open configs takes. */
+static double round_value(const struct rd_suite *s, size_t wi, const struct wl_state *ws)
+{
+    const struct rd_suite_workload *w = &s->workloads[wi];
+    double widest = 0, secs = 0;
+    for (size_t c = 0; c < w->nconfigs; c++) {
+        const struct cfg_state *cs = &ws->cfgs[c];
+        if (!collects(ws, c) || (!cs->runs && !cs->timed))
+            continue;
+        double sd = cs->n > 1 ? sqrt(cs->m2 / (cs->n - 1)) : NAN;
+        double hw = rd_settle_halfwidth(cs->n, cs->mean, sd, ws->k, ws->rule.alpha);
+        /* no relative width yet (too few good values, a mean <= 0): as
+         * far from the target as it gets */
+        widest = fmax(widest, isnan(hw) ? 100 : hw / ws->rule.target);
+        double run_s = cs->timed ? cs->secs / (double)cs->timed : ws->stored_run_s;
+        secs += isnan(run_s) ? 1 : fmax(run_s, 1e-3);
+    }
+    return secs > 0 ? widest / secs : 0;
+}
+
+/* The workload the next round goes to; nworkloads when none is left.
+ * Without a budget the first one with runs left (file order, as the plan
+ * lists them); with one, first every workload's minimum, then the round
+ * worth most. */
+static size_t pick_workload(const struct runner *r)
+{
+    const struct rd_suite *s = r->run->suite;
+    const struct rd_plan *plan = r->run->plan;
+    size_t best = s->nworkloads;
+    double best_value = -1;
+    for (size_t wi = 0; wi < s->nworkloads; wi++) {
+        struct wl_state *ws = &r->wls[wi];
+        if (!ws->items || !has_round(plan, ws))
+            continue;
+        if (r->run->budget_s <= 0 || owes_minimum(s, plan, wi, ws))
+            return wi;
+        double v = round_value(s, wi, ws);
+        if (v > best_value) {
+            best_value = v;
+            best = wi;
         }
     }
-    for (size_t wi = 0; cfgs && wi < s->nworkloads; wi++)
-        free(cfgs[wi]);
-    free(cfgs);
+    return best;
+}
+
+/* Runs the next round of workload wi: the items from 'next' with its
+ * phase and run number whose config is still open. */
+static rd_status run_round(struct runner *r, size_t wi, struct rd_diag *d)
+{
+    const struct rd_suite_run *run = r->run;
+    const struct rd_plan *plan = run->plan;
+    const struct rd_suite_workload *w = &run->suite->workloads[wi];
+    struct wl_state *ws = &r->wls[wi];
+    const struct rd_plan_item *first = &plan->items[ws->items[ws->next]];
+    rd_status st = RD_OK;
+    while (ws->next < ws->nitems && !st) {
+        size_t k = ws->items[ws->next];
+        const struct rd_plan_item *it = &plan->items[k];
+        if (it->warmup != first->warmup || it->run != first->run)
+            break;
+        ws->next++;
+        struct cfg_state *cs = &ws->cfgs[it->config];
+        if (!collects(ws, it->config))
+            continue;
+        rd_diag_init(d, NULL);
+        if (!cs->cfg)
+            st = add_config(run, wi, it->config, &cs->cfg, d);
+        if (st)
+            break;
+        rd_session_starting(run->session, k, cs->cfg, NULL);
+        double t0 = now_s();
+        st = run_item(run, it, w, cs, d);
+        if (!it->warmup) {
+            cs->secs += now_s() - t0;
+            cs->timed++;
+        }
+    }
+    update_states(ws, w);
+    return st;
+}
+
+rd_status rd_suite_run_plan(struct rd_suite_run *run, struct rd_diag *d)
+{
+    const struct rd_suite *s = run->suite;
+    struct runner r = {0};
+    rd_status st = runner_init(&r, run);
+    rd_session_plan_steps(run->session, run->plan->len);
+    run->budget_spent = false;
+    double t0 = now_s();
+    while (!st) {
+        size_t wi = pick_workload(&r);
+        if (wi == s->nworkloads)
+            break;
+        if (run->budget_s > 0 && now_s() - t0 >= run->budget_s) {
+            run->budget_spent = true;
+            break;
+        }
+        st = run_round(&r, wi, d);
+    }
+    for (size_t wi = 0; run->stopped && r.wls && wi < s->nworkloads; wi++) {
+        struct wl_state *ws = &r.wls[wi];
+        if (!ws->items || !s->workloads[wi].settle)
+            continue;
+        run->stopped[wi] = rd_settle_stop_reason(ws->states, s->workloads[wi].nconfigs,
+                                                 run->budget_spent ? RD_STOP_BUDGET
+                                                                   : RD_STOP_INCOMPLETE);
+    }
+    runner_release(&r, s->nworkloads);
     return st;
 }

@@ -16,6 +16,7 @@
 
 #include "plan.h"
 #include "session.h"
+#include "settle.h"
 #include "suite.h"
 #include "rundown/status.h"
 
@@ -36,16 +37,41 @@ struct rd_suite_run {
     const char *log_dir;         /* "<log_dir>/<workload>/<config>-..." */
     const char *log_shown;       /* log_dir as records name it ("logs",
                                     relative to the store's folder) */
+    /* --budget: no round starts once this many seconds have passed since
+     * the first (the round in flight finishes); 0: no budget. Rounds then
+     * go where decisions are still open (docs/suite.md, "Time budget"). */
+    double budget_s;
+    /* Out, one per workload (or NULL): why its collection stopped, for
+     * workloads with "until": "settled" that the plan holds. */
+    enum rd_settle_stop *stopped;
+    bool budget_spent;           /* out: the budget ended the suite */
 };
 
 /**
- * Runs every item of the plan in order, reporting each as a step
+ * Runs the plan: without adaptive workloads or a budget every item in
+ * order. A workload with "until": "settled" runs round by round (one run
+ * of every config still open), and after each round each config's mean
+ * is checked against the stopping rule (stats/settle.h) on everything
+ * the store and this session hold of it; a config stops once settled, a
+ * workload once none is open. With a budget, every workload first gets
+ * its warmups and minimum rounds in file order, then each round goes to
+ * the workload furthest from its target per second of its runs. Each
+ * item runs as a step
  * (RD_SESSION_STARTING, with no record: a server item stores several) and
  * storing every run as it ends. A warmup of a server item already in the
  * session's store runs again but is not stored twice. Failed runs are
  * data; the first error that stops the plan is returned (an interrupt:
  * RD_ERR_IO, d "interrupted", rd_proc_interrupted set).
  */
-rd_status rd_suite_run_plan(const struct rd_suite_run *run, struct rd_diag *d);
+rd_status rd_suite_run_plan(struct rd_suite_run *run, struct rd_diag *d);
+
+/**
+ * Seconds one measured run of workload w takes, estimated from the
+ * records kept by the session (rd_session_keep_records before reading the
+ * store): the mean wall_ms of its measured runs, or for a server workload
+ * the load run's load_wall_ms times its warmups + 1 plus its warmup_load.
+ * NaN when the store holds no run of it.
+ */
+double rd_suite_run_seconds(const struct rd_suite *s, size_t w, const struct rd_session *session);
 
 #endif

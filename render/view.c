@@ -415,6 +415,38 @@ static void view_environment(struct vb *v, const struct rd_report *r, struct rd_
 }
 
 
+/* The machine's own false-positive check: each workload of class
+ * "calibration" lists one config under several names (an A/A workload),
+ * so any verdict but equivalent or inconclusive is a false positive. */
+static void view_calibration(struct vb *v, const struct rd_report *r, struct rd_tval *items)
+{
+    for (size_t i = 0; i < r->nworkloads; i++) {
+        const struct rd_rworkload *w = &r->workloads[i];
+        if (!w->klass || strcmp(w->klass, "calibration") != 0 || !w->rec)
+            continue;
+        const struct rd_rverdict *other = NULL;
+        for (size_t j = 0; j < w->rec->primary.nverdicts && !other; j++)
+            if (w->rec->primary.verdicts[j].verdict != RD_VERDICT_BEST)
+                other = &w->rec->primary.verdicts[j];
+        if (!other || !rd_verdict_word(other->verdict))
+            continue;
+        chk(v, rd_buf_addf(&v->b, "A/A check (%s: one config under %zu names): the identical "
+                                  "configs are %s", w->name, w->nconfigs,
+                           other->verdict == RD_VERDICT_WORSE ? "called worse"
+                                                              : rd_verdict_word(other->verdict)));
+        if (isfinite(other->ratio) && isfinite(other->ratio_ci_low) &&
+            isfinite(other->ratio_ci_high))
+            chk(v, rd_buf_addf(&v->b, " (ratio %.3f, CI %.3f–%.3f)", other->ratio,
+                               other->ratio_ci_low, other->ratio_ci_high));
+        if (other->verdict == RD_VERDICT_WORSE)
+            chk(v, rd_buf_addstr(&v->b, ", a false positive"));
+        if (isfinite(r->alpha))
+            chk(v, rd_buf_addf(&v->b, "; alpha = %g", r->alpha));
+        chk(v, rd_buf_addch(&v->b, '.'));
+        take(v, items, NULL);
+    }
+}
+
 static void view_method(struct vb *v, const struct rd_report *r, struct rd_tval *root)
 {
     struct rd_tval *items = arr(v, root, "method");
@@ -444,6 +476,7 @@ static void view_method(struct vb *v, const struct rd_report *r, struct rd_tval 
     chk(v, rd_buf_addstr(&v->b, "), read against the workload's equivalence margin; the "
                                 "tie-breaker chooses only among equivalent configs."));
     take(v, items, NULL);
+    view_calibration(v, r, items);
     chk(v, rd_buf_addstr(&v->b, "Also shown: Welch's t-test for every pair of configs with Holm's "
                                 "adjustment (p_holm), Mann-Whitney U, Hedges' g and the probability "
                                 "of superiority; one-way ANOVA, Welch's ANOVA and Kruskal-Wallis "

@@ -44,14 +44,16 @@ void rd_verdict_settings_init(struct rd_verdict_settings *s)
 /* The critical value of a family of k comparisons with the best at df
  * (a whole number): costs a root search over a numerical integral, so the
  * last few are kept per thread (an analysis asks for the same few again
- * and again: one per workload, and per df while estimating runs). */
-enum { CRIT_CACHE = 32 };
+ * and again: one per workload, and per df while estimating runs; an
+ * adaptive suite one per config and round, df 4 to max - 1, which a
+ * smaller cache evicted round-robin before reuse). */
+enum { CRIT_CACHE = 256 };
 static _Thread_local struct crit_entry {
     double alpha, k, df, crit;
 } crit_cache[CRIT_CACHE];
 static _Thread_local unsigned crit_next;
 
-static double critical_value(double alpha, double k, double df)
+double rd_verdict_critical_value(double alpha, double k, double df)
 {
     for (unsigned i = 0; i < CRIT_CACHE; i++) {
         const struct crit_entry *e = &crit_cache[i];
@@ -110,7 +112,7 @@ static long runs_to_settle(const struct rd_verdict_sample *a, const struct rd_ve
     double spread = sqrt(a->sd * a->sd + r * r * b->sd * b->sd) / fabs(b->mean);
     double d = fabs(r - 1);
     double z = gsl_cdf_ugaussian_Pinv(s->power);
-    double c_inf = critical_value(s->alpha, k, INFINITY);
+    double c_inf = rd_verdict_critical_value(s->alpha, k, INFINITY);
     double c = c_inf, n = INFINITY;
     for (int round = 0; round < 4; round++) {
         double to_differ = d > 0 ? pow((c + z) * spread / d, 2) : INFINITY;
@@ -179,7 +181,7 @@ static rd_status decide(const struct rd_verdict_sample *x, size_t k,
     }
     if (isfinite(df)) {
         res->df = fmax(1, floor(df));
-        res->crit = critical_value(s->alpha, (double)res->family, res->df);
+        res->crit = rd_verdict_critical_value(s->alpha, (double)res->family, res->df);
         if (isnan(res->crit)) {
             res->decision = RD_DECISION_NO_DATA;
             return RD_ERR_STATS;

@@ -110,6 +110,14 @@ rd_status rd_verdict_decide(const struct rd_verdict_sample *samples, size_t k,
                             struct rd_verdict_row *rows, struct rd_verdict_result *res);
 
 /**
+ * The critical value on the t scale of a family of k comparisons with the
+ * best at df degrees of freedom (a whole number, or INFINITY): the
+ * studentized range quantile at 1 - alpha over sqrt 2, which for k = 2 is
+ * Student's two-sided t quantile. NaN when it cannot be computed.
+ */
+double rd_verdict_critical_value(double alpha, double k, double df);
+
+/**
  * The adjusted p of a row: P(studentized range of 'family' means > sqrt 2
  * |t|) at the result's degrees of freedom. It is below alpha exactly when
  * the row's interval excludes 1. NaN for the best, a disqualified config

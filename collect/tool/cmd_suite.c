@@ -11,6 +11,7 @@
  */
 #include <getopt.h>
 #include <libgen.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,12 +30,13 @@
 #include "rundown/contract.h"
 #include "rundown/fsutil.h"
 #include "rundown/store.h"
+#include "rundown/units.h"
 
 static void usage(FILE *out)
 {
     fprintf(out,
         "usage: rundown-collect suite [--resume] [--only PATTERN] [--shard I/N]\n"
-        "                             [--dry-run] [-o DIR] SUITE.json\n"
+        "                             [--budget TIME] [--dry-run] [-o DIR] SUITE.json\n"
         "\n"
         "Runs the experiment described by SUITE.json (" RD_SUITE_SCHEMA ", see\n"
         "docs/suite.md): checks it completely, records the environment in\n"
@@ -47,7 +49,11 @@ static void usage(FILE *out)
         "      --only PATTERN  only workloads or workload/config-id matching the\n"
         "                      shell pattern, e.g. 'cpu-*' or '*runtime=bun*'\n"
         "      --shard I/N     only every N-th measured run, starting with the I-th\n"
-        "      --dry-run       check and print the plan; run nothing\n"
+        "      --budget TIME   start no round after TIME (45m, 90s, 1.5h); rounds of\n"
+        "                      workloads with \"until\": \"settled\" go where the\n"
+        "                      answer is furthest from settled per second of runs\n"
+        "      --dry-run       check and print the plan and its minimum and maximum\n"
+        "                      time (from the runs in the store); run nothing\n"
         "  -h, --help          this text\n"
         "\n"
         "Exit codes: 0 every run ok, 1 invalid suite, 3 system error (port in use),\n"
@@ -162,6 +168,117 @@ static int suite_lock_take(struct rd_store_lock *l, const char *store, const cha
     return st ? rd_fail(st, &d) : 0;
 }
 
+/* A resumed suite of random order and no seed in its file continues the
+ * plan it began: the seed its records carry (info.seed). */
+static void take_stored_seed(struct rd_suite *s, const struct rd_session *session)
+{
+    if (s->seed_given || s->order != RD_ORDER_RANDOM)
+        return;
+    const struct rd_recordset *set = rd_session_records(session);
+    for (size_t i = 0; i < set->len; i++) {
+        const struct rd_record *r = &set->items[i];
+        const char *seed = rd_record_info(r, "seed");
+        unsigned long long v;
+        if (r->suite && strcmp(r->suite, s->name) == 0 && seed &&
+            rd_parse_uint(seed, strlen(seed), &v) == RD_OK) {
+            s->seed = v;
+            return;
+        }
+    }
+}
+
+/* "1h 02m", "3m 05s", "4.2 s". */
+static char *fmt_secs(double secs, char out[32])
+{
+    if (secs >= 3600)
+        snprintf(out, 32, "%.0fh %02.0fm", floor(secs / 3600), floor(fmod(secs, 3600) / 60));
+    else if (secs >= 60)
+        snprintf(out, 32, "%.0fm %02.0fs", floor(secs / 60), floor(fmod(secs, 60)));
+    else
+        snprintf(out, 32, "%.1f s", secs);
+    return out;
+}
+
+/* The runs the plan holds at the least (an adaptive workload's minimum
+ * rounds and warmups, every run of a fixed one), and, when the per-run
+ * seconds of each workload are given, the least and most time. */
+static size_t plan_minimum(const struct rd_suite *s, const struct rd_plan *plan,
+                           const double *run_s, double *secs)
+{
+    size_t n = 0;
+    if (secs)
+        secs[0] = secs[1] = 0;
+    for (size_t k = 0; k < plan->len; k++) {
+        const struct rd_plan_item *it = &plan->items[k];
+        const struct rd_suite_workload *w = &s->workloads[it->workload];
+        bool needed = !w->settle || it->warmup || it->run <= w->runs_min;
+        n += needed;
+        if (secs && !isnan(run_s[it->workload])) {
+            secs[0] += needed ? run_s[it->workload] : 0;
+            secs[1] += run_s[it->workload];
+        }
+    }
+    return n;
+}
+
+/* The second line of --dry-run: the plan's least and most time, from the
+ * per-run times of the store's runs of each workload. */
+static void print_times(const struct rd_suite *s, const struct rd_plan *plan,
+                        const struct rd_session *session)
+{
+    double *run_s = malloc((s->nworkloads + 1) * sizeof *run_s);
+    bool *planned = calloc(s->nworkloads + 1, sizeof *planned);
+    if (!run_s || !planned) {
+        free(run_s);
+        free(planned);
+        return;
+    }
+    for (size_t k = 0; k < plan->len; k++)
+        planned[plan->items[k].workload] = true;
+    size_t known = 0, unknown = 0;
+    for (size_t w = 0; w < s->nworkloads; w++) {
+        run_s[w] = planned[w] ? rd_suite_run_seconds(s, w, session) : NAN;
+        known += planned[w] && !isnan(run_s[w]);
+        unknown += planned[w] && isnan(run_s[w]);
+    }
+    double secs[2];
+    char lo[32], hi[32];
+    plan_minimum(s, plan, run_s, secs);
+    if (known)
+        printf("time: at least %s, at most %s (per run, from the store:", fmt_secs(secs[0], lo),
+               fmt_secs(secs[1], hi));
+    else
+        printf("time: unknown (no runs of its workloads in the store");
+    for (size_t w = 0; w < s->nworkloads; w++)
+        if (planned[w] && !isnan(run_s[w]))
+            printf(" %s %.3g s", s->workloads[w].name, run_s[w]);
+    if (known && unknown)
+        printf("; unknown, not counted:");
+    for (size_t w = 0; w < s->nworkloads && known; w++)
+        if (planned[w] && isnan(run_s[w]))
+            printf(" %s", s->workloads[w].name);
+    printf(")\n");
+    free(run_s);
+    free(planned);
+}
+
+/* A note per adaptive workload run: why its collection stopped. */
+static void note_stops(const struct rd_suite *s, const bool *keep,
+                       const enum rd_settle_stop *stopped, const struct rd_suite_run *run)
+{
+    static const char *const why[] = {
+        [RD_STOP_SETTLED] = "settled: every config's mean is as precise as the target",
+        [RD_STOP_MAX] = "stopped at runs.max with configs not yet precise",
+        [RD_STOP_BUDGET] = "stopped when the budget was spent",
+        [RD_STOP_INCOMPLETE] = "stopped before it settled",
+    };
+    for (size_t w = 0; w < s->nworkloads; w++)
+        if (keep[w] && s->workloads[w].settle)
+            rd_note("%s: %s", s->workloads[w].name, why[stopped[w]]);
+    if (run->budget_spent)
+        rd_note("the budget is spent; continue with --resume");
+}
+
 int rd_cmd_suite(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -169,6 +286,7 @@ int rd_cmd_suite(int argc, char **argv)
         {"only", required_argument, NULL, 'O'},
         {"shard", required_argument, NULL, 'S'},
         {"dry-run", no_argument, NULL, 'n'},
+        {"budget", required_argument, NULL, 'B'},
         {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -176,6 +294,7 @@ int rd_cmd_suite(int argc, char **argv)
     bool resume = false, dry = false;
     const char *only = NULL, *dir = ".";
     unsigned shard_i = 1, shard_n = 1;
+    double budget_s = 0;
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
@@ -187,6 +306,14 @@ int rd_cmd_suite(int argc, char **argv)
                 return rd_usage_error("expected --shard I/N with 1 <= I <= N, got '%s'", optarg);
             break;
         case 'n': dry = true; break;
+        case 'B': {
+            double ms;
+            if (rd_parse_duration_ms(optarg, strlen(optarg), &ms, 1000) != RD_OK || !(ms > 0))
+                return rd_usage_error("expected --budget TIME like 45m, 90s or 1.5h, got '%s'",
+                                      optarg);
+            budget_s = ms / 1000;
+            break;
+        }
         case 'o': dir = optarg; break;
         case 'h': usage(stdout); return RD_EXIT_OK;
         default: return rd_usage_error("invalid option");
@@ -203,11 +330,16 @@ int rd_cmd_suite(int argc, char **argv)
     int exit_code = RD_EXIT_OK;
     rd_status st = rd_contract_expect(argv[optind], RD_CONTRACT_SUITE, &d);
     if (!st) st = rd_suite_load(&s, argv[optind], &d);
-    if (!st) st = rd_plan_build(&s, &plan, &d);
-    if (!st) st = rd_plan_shard(&plan, shard_i, shard_n);
-    if (!st && only) st = rd_plan_only(&s, &plan, only);
     if (st) {
         exit_code = rd_fail(st, &d);
+        goto out;
+    }
+    bool adaptive = false;
+    for (size_t w = 0; w < s.nworkloads; w++)
+        adaptive = adaptive || s.workloads[w].settle;
+    if (adaptive && shard_n > 1) {
+        exit_code = rd_usage_error("--shard cannot split workloads with \"until\": \"settled\": "
+                                   "whether a config needs another run depends on all of its runs");
         goto out;
     }
     char store[4096], lockpath[4200];
@@ -225,20 +357,31 @@ int rd_cmd_suite(int argc, char **argv)
         goto out_session;
     /* Before any child starts (version probes), so that a signal stops it. */
     rd_proc_catch_signals();
-    if (resume) {
+    /* The stored runs decide what an adaptive suite still needs, time the
+     * plan for --dry-run and give a resumed random order its seed. */
+    if (resume || dry) {
+        if (dry || adaptive || (s.order == RD_ORDER_RANDOM && !s.seed_given))
+            rd_session_keep_records(&session);
         rd_diag_init(&d, store);
         st = rd_session_read_store(&session, &d);
-        if (!st) {
-            size_t before = plan.len;
-            st = rd_plan_drop_stored(&s, &plan, &session.ix);
-            if (!st && !dry && before != plan.len)
-                rd_note("resume: %zu of %zu runs are already in %s", before - plan.len, before,
-                        store);
-        }
-        if (st) {
-            exit_code = rd_fail(st, &d);
-            goto out_session;
-        }
+        if (st && !resume)
+            st = RD_OK; /* a dry run only times the plan with it */
+        if (!st && resume)
+            take_stored_seed(&s, &session);
+    }
+    if (!st) st = rd_plan_build(&s, &plan, &d);
+    if (!st) st = rd_plan_shard(&plan, shard_i, shard_n);
+    if (!st && only) st = rd_plan_only(&s, &plan, only);
+    if (!st && resume) {
+        size_t before = plan.len;
+        st = rd_plan_drop_stored(&s, &plan, &session.ix);
+        if (!st && !dry && before != plan.len)
+            rd_note("resume: %zu of %zu runs are already in %s", before - plan.len, before,
+                    store);
+    }
+    if (st) {
+        exit_code = rd_fail(st, &d);
+        goto out_session;
     }
     bool *keep = calloc(s.nworkloads + 1, sizeof *keep);
     for (size_t k = 0; keep && k < plan.len; k++)
@@ -252,11 +395,16 @@ int rd_cmd_suite(int argc, char **argv)
     static const char *const orders[] = {"interleaved", "random", "grouped"};
     if (dry) {
         printf("suite %s: %zu runs, order %s", s.name, plan.len, orders[s.order]);
+        if (adaptive)
+            printf(", at least %zu until settled", plan_minimum(&s, &plan, NULL, NULL));
         if (s.order == RD_ORDER_RANDOM)
             printf(", seed %llu", (unsigned long long)s.seed);
         if (shard_n > 1)
             printf(", shard %u/%u", shard_i, shard_n);
+        if (budget_s > 0)
+            printf(", budget %s", fmt_secs(budget_s, (char[32]){0}));
         printf("\n");
+        print_times(&s, &plan, &session);
         for (size_t k = 0; k < plan.len; k++)
             print_item(&s, k + 1, &plan.items[k]);
         goto out_keep;
@@ -281,10 +429,15 @@ int rd_cmd_suite(int argc, char **argv)
     rd_session_on_report(&session, report, &ui);
     ui.progress = rd_stderr_is_interactive();
     /* The store is DIR/<name>.jsonl: its logs are "logs" to a reader. */
-    struct rd_suite_run run = {&s, &plan, &session, envid, logdir, "logs"};
-    st = rd_suite_run_plan(&run, &d);
+    enum rd_settle_stop *stopped = calloc(s.nworkloads + 1, sizeof *stopped);
+    struct rd_suite_run run = {&s, &plan, &session, envid, logdir, "logs", budget_s, stopped,
+                               false};
+    st = stopped ? rd_suite_run_plan(&run, &d) : RD_ERR_NOMEM;
     if (ui.progress)
         fputs("\r\033[K", stderr);
+    if (!st)
+        note_stops(&s, keep, stopped, &run);
+    free(stopped);
     if (st && rd_proc_interrupted) {
         rd_error("interrupted: finished runs are in %s; continue with --resume", store);
         exit_code = rd_proc_interrupt_exit_code();

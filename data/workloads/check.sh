@@ -100,6 +100,7 @@ for rt in "$@"; do
         serve "$rt" "http-hello $m" http-hello.mjs --mechanism $m --workers 2
         serve "$rt" "mixed $m" mixed.mjs --mechanism $m --workers 2 --iterations 1000000
     done
+    serve "$rt" "hono-hello" hono-hello.mjs
     # mixed: one calculation through the trigger client.
     port=$(free_port)
     $(cmd_of "$rt") mixed.mjs --mechanism worker --workers 2 --iterations 1000000 --port "$port" >/dev/null 2>&1 &
@@ -116,7 +117,12 @@ for rt in "$@"; do
     done
     run "$rt" "json" json_stringify_ms json_parse_ms -- json.mjs --users 1000 --iterations 2
     run "$rt" "fib-sort" fib_ms sort_ms -- fib-sort.mjs --fib 20 --sorts 5 --size 1000
-    run "$rt" "compat" compat_express_ok=1 compat_lodash_ok=1 compat_axios_ok=1 compat_date_fns_ok=1 compat_zod_ok=1 -- compat.mjs
+    for wake in timer immediate microtask; do
+        run "$rt" "loop-wakeup $wake" loop_wakeup_ms loop_wakeup_task_ns -- loop-wakeup.mjs --tasks 1000 --wake $wake --rounds 1
+    done
+    run "$rt" "compat" compat_express_ok=1 compat_lodash_ok=1 compat_axios_ok=1 compat_date_fns_ok=1 compat_zod_ok=1 \
+        compat_sharp_ok=1 compat_node_worker_threads_ok=1 compat_node_child_process_ok=1 compat_node_cluster_ok=1 \
+        compat_node_sqlite_ok=1 -- compat.mjs
 done
 
 if [ $fails -ne 0 ]; then

@@ -26,7 +26,8 @@ wait_lines() {  # until the store has at least N lines
 
 "$RC" suite --dry-run -o out s.json > plan.txt || fail "dry-run failed"
 head -1 plan.txt | grep -q "^suite resume: 18 runs, order random, seed 11$" || { fail "dry-run header"; head -1 plan.txt; }
-[ "$(wc -l < plan.txt)" -eq 19 ] || fail "dry-run lists $(($(wc -l < plan.txt) - 1)) runs, expected 18"
+sed -n 2p plan.txt | grep -q "^time: unknown" || { fail "dry-run time line"; sed -n 2p plan.txt; }
+[ "$(wc -l < plan.txt)" -eq 20 ] || fail "dry-run lists $(($(wc -l < plan.txt) - 2)) runs, expected 18"
 [ ! -e out ] || fail "dry-run wrote output"
 
 # A background job of a shell without job control starts with SIGINT
@@ -84,10 +85,10 @@ envs=$(ls out/env-*.json | wc -l)
 [ "$envs" -eq 1 ] || fail "expected one environment file, got $envs"
 
 # Shards partition the measured runs; --only narrows by config id.
-for i in 1 2 3; do "$RC" suite --dry-run --shard $i/3 s.json | tail -n +2; done |
+for i in 1 2 3; do "$RC" suite --dry-run --shard $i/3 s.json | tail -n +3; done |
     grep -c " measure " > n.txt
 [ "$(cat n.txt)" -eq 15 ] || fail "3 shards hold $(cat n.txt) measured runs, expected 15"
-"$RC" suite --dry-run --only 'w/k=b' s.json | tail -n +2 | grep -vc " w k=b " > n.txt
+"$RC" suite --dry-run --only 'w/k=b' s.json | tail -n +3 | grep -vc " w k=b " > n.txt
 [ "$(cat n.txt)" -eq 0 ] || fail "--only kept other configs"
 
 # An invalid suite runs nothing and touches no store.

@@ -65,6 +65,20 @@
 /* runs imported without an environment (info.env_unknown); written when > 0 */
 #define RD_AK_ENV_UNKNOWN_RUNS "env_unknown_runs"
 
+/* ---- workloads[].collection: why an adaptive suite stopped collecting
+ *      (also: runs, id, state) ---- */
+
+#define RD_AK_COLLECTION "collection"
+#define RD_AK_UNTIL "until"
+#define RD_AK_RUNS_MIN "runs_min"
+#define RD_AK_RUNS_MAX "runs_max"
+#define RD_AK_PRECISION_TARGET "precision_target"
+#define RD_AK_PRECISION_ALPHA "precision_alpha"
+#define RD_AK_BUDGET_S "budget_s"
+#define RD_AK_STOPPED "stopped"
+#define RD_AK_HALFWIDTH "halfwidth"
+#define RD_AK_STATE "state"
+
 /* ---- workloads[].primary (also: unit, display) ---- */
 
 #define RD_AK_METRIC "metric"
