@@ -405,12 +405,12 @@ rd_status rd_report_derive(struct rd_report *r)
     rd_strmap_init(&runtimes);
     size_t nseen = 0;
     rd_status st = RD_OK;
-    const char *heading;
+    const char *heading = NULL;
     /* The headings that come before the first workload in report.md. */
     const char *before[] = { r->title, "Recommendations", "Machine and software", "Method" };
     for (size_t i = 0; i < 4 && st == RD_OK; i++) {
         st = unique_slug(r, before[i], seen, &nseen, &b, &heading);
-        if (i == 3)
+        if (i == 3 && st == RD_OK)
             r->slug_method = heading;
     }
     for (size_t wi = 0; wi < r->nworkloads && st == RD_OK; wi++)

@@ -252,7 +252,7 @@ static int write_all(int fd, const char *data, size_t len, off_t *start)
 rd_status rd_store_lock_append(struct rd_store_lock *l, const void *data, size_t len,
                                long long *end, struct rd_diag *d)
 {
-    long long size;
+    long long size = 0;
     bool repair;
     RD_TRY(rd_store_lock_size(l, &size, d));
     RD_TRY(check_tail(l, (off_t)size, &repair, d));
