@@ -12,6 +12,7 @@
  * merged), metric and message, and says its level ("warning", or "info"
  * for what is expected at the suite's own n) and the configs it concerns.
  */
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -595,14 +596,17 @@ static rd_status power_findings(struct findings *F, const struct reco *rc)
     return RD_OK;
 }
 
-/* Adds id to the list unless it is there. */
-static rd_status add_config(struct warn *wn, size_t cap, const char *id)
+/* Adds id to the list unless it is there; 'listed' holds the ids listed
+ * so far, so that a warning naming 10^5 configs is not a quadratic scan. */
+static rd_status add_config(struct warn *wn, size_t cap, struct rd_strmap *listed,
+                            const char *id)
 {
     if (!id)
         return RD_OK;
-    for (size_t i = 0; i < wn->nconfigs; i++)
-        if (wn->configs[i] == id || strcmp(wn->configs[i], id) == 0)
-            return RD_OK;
+    int added;
+    rd_status st = rd_strmap_put(listed, id, 0, &added);
+    if (st || !added)
+        return st;
     if (wn->nconfigs >= cap)
         return RD_ERR_NOMEM;
     wn->configs[wn->nconfigs++] = id;
@@ -663,17 +667,20 @@ static rd_status merge(struct wctx *x, const struct findings *F)
             st = rd_buf_addf(&msg, "%zu %s: ", members[g], f0->lead);
         }
         size_t listed = 0;
+        struct rd_strmap listed_ids;
+        rd_strmap_init(&listed_ids);
         for (size_t i = first; i < F->n && !st; i++) {
             if (group_of[i] != g)
                 continue;
             const struct finding *f = &F->f[i];
-            if ((st = add_config(wn, cap, f->config)) ||
-                (st = add_config(wn, cap, f->other)))
+            if ((st = add_config(wn, cap, &listed_ids, f->config)) ||
+                (st = add_config(wn, cap, &listed_ids, f->other)))
                 break;
             if (members[g] > 1 && listed < LIST_MAX)
                 st = rd_buf_addf(&msg, "%s%s", listed ? ", " : "", f->item);
             listed++;
         }
+        rd_strmap_release(&listed_ids);
         if (!st && members[g] > LIST_MAX)
             st = rd_buf_addf(&msg, " and %zu more", members[g] - LIST_MAX);
         if (!st && members[g] > 1 &&
@@ -698,21 +705,33 @@ static rd_status tool_findings(struct findings *F)
     char list[300];
     size_t o = 0, distinct = 0;
     list[0] = '\0';
-    for (size_t i = 0; i < x->k; i++) {
+    /* Configs per tool, counted in one pass; the tools listed in the order
+     * of their first config. */
+    struct rd_strmap per_tool;
+    rd_strmap_init(&per_tool);
+    size_t *first = malloc((x->k ? x->k : 1) * sizeof *first);
+    rd_status st = first ? RD_OK : RD_ERR_NOMEM;
+    for (size_t i = 0; i < x->k && !st; i++) {
         const char *t = x->cs[i]->tool ? x->cs[i]->tool : "unknown";
-        bool seen = false;
-        for (size_t j = 0; j < i && !seen; j++)
-            seen = strcmp(x->cs[j]->tool ? x->cs[j]->tool : "unknown", t) == 0;
-        if (seen)
-            continue;
-        size_t n = 0;
-        for (size_t j = i; j < x->k; j++)
-            n += strcmp(x->cs[j]->tool ? x->cs[j]->tool : "unknown", t) == 0;
-        distinct++;
-        if (o + strlen(t) + 24 < sizeof list)
-            o += (size_t)snprintf(list + o, sizeof list - o, "%s%s: %zu config%s", o ? ", " : "",
-                                  t, n, n == 1 ? "" : "s");
+        int64_t *n;
+        int added;
+        if ((st = rd_strmap_slotn(&per_tool, t, strlen(t), 0, &n, &added)))
+            break;
+        ++*n;
+        if (added)
+            first[distinct++] = i;
     }
+    for (size_t d = 0; d < distinct && !st; d++) {
+        const char *t = x->cs[first[d]]->tool ? x->cs[first[d]]->tool : "unknown";
+        int64_t n = *rd_strmap_find(&per_tool, t);
+        if (o + strlen(t) + 24 < sizeof list)
+            o += (size_t)snprintf(list + o, sizeof list - o, "%s%s: %" PRId64 " config%s",
+                                  o ? ", " : "", t, n, n == 1 ? "" : "s");
+    }
+    free(first);
+    rd_strmap_release(&per_tool);
+    if (st)
+        return st;
     if (distinct < 2)
         return RD_OK;
     return add(F, "mixed_tools", LEVEL_WARNING, NULL, NULL, NULL, NULL, NULL,

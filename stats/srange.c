@@ -1,32 +1,50 @@
 /*
- * srange.c - the studentized range distribution by Gauss-Legendre
- * quadrature (see srange.h).
+ * srange.c - the studentized range distribution by quadrature (see
+ * srange.h).
  *
- * With a known sd, the range W of k standard normals has
- *   P(W <= w) = k * Int phi(z) [Phi(z) - Phi(z - w)]^(k-1) dz
+ * With a known sd, the range W of k standard normals has the tail
+ *   G(w) = P(W > w) = k * Int phi(z) (Phi(z)^(k-1) - [Phi(z) - Phi(z-w)]^(k-1)) dz
  * and with an sd estimated on df degrees of freedom, s = sqrt(chi2_df/df),
- *   P(Q <= q) = Int_0^inf P(W <= q s) f_df(s) ds
+ *   P(Q > q) = Int_0^inf G(q s) f_df(s) ds
  * (Hartley 1944; Copenhaver and Holland 1988 evaluate the same integrals).
- * The upper tail is integrated as its own integrand,
- *   1 - P(W <= w) = k * Int phi(z) (Phi(z)^(k-1) - [Phi(z) - Phi(z-w)]^(k-1)) dz,
- * so small p-values keep their relative precision instead of being the
- * difference of two numbers near 1.
+ * The tail is integrated as its own integrand, so small p-values keep
+ * their relative precision instead of being the difference of two numbers
+ * near 1; the cdf is 1 minus the tail, which is what its absolute error
+ * bound allows and all the quantiles need.
+ *
+ * The verdicts ask for the tail once per config, all with one k and df, so
+ * both integrals are made cheap for the second and later calls:
+ *
+ * - G depends on k alone. It is kept per k as Chebyshev series of log G on
+ *   pieces of w a quarter wide (GSL's gsl_cheb_*), each built the first
+ *   time a w falls in it and checked there against the direct sum at a
+ *   point off its nodes. The direct sum is Gauss-Legendre on half-unit
+ *   panels of z: the density of the largest of k normals, which the
+ *   integrand carries, is a bell of sd about 1 / sqrt(2 ln k), 0.19 for
+ *   k = 10^6, and coarser panels lose digits from k = 100 on.
+ * - The s integral is GSL's adaptive Gauss-Kronrod (QAGP) with break
+ *   points at the mode of f_df and where G(q s) falls through 1/2: for a
+ *   large q that fall is narrow in s, and fixed panels miss it.
  */
 #include <math.h>
+#include <string.h>
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_chebyshev.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_integration.h>
 #include <gsl/gsl_roots.h>
+#include <gsl/gsl_sf_erf.h>
 #include <gsl/gsl_sf_gamma.h>
 
 #include "srange.h"
 
-/* Nodes per panel and panels: the integrands are smooth bells of width
- * about 1, so 16-point panels of width about 1 are accurate to far below
- * the 1e-9 the header promises (checked against R in test_srange). */
-enum { NODES = 16, Z_PANELS = 8, S_PANELS = 16, S_PANELS_WIDE_DF = 8, Z_NODES = NODES * Z_PANELS };
-static const double Z_LO = -8.5, Z_HI = 8.5;
+/* The z grid: 16-point Gauss-Legendre panels half a unit wide, from where
+ * no k >= 2 has mass to where phi(z) itself is below 1e-30 (past it the
+ * tail loses digits only below about 1e-28). */
+enum { NODES = 16, Z_PANELS = 41, Z_NODES = NODES * Z_PANELS };
+static const double Z_LO = -8.5, Z_PANEL_WIDTH = 0.5;
+static const double Z_NEGLIGIBLE = 1e-30; /* a node's weight that cannot show */
 
 /* Gauss-Legendre abscissae and weights on [-1, 1], computed once: GSL's
  * table is allocated, so keep one per process (read-only after the first
@@ -51,16 +69,15 @@ static const struct z_grid *z_grid(void)
     static int ready;
     if (!ready) {
         const gsl_integration_glfixed_table *t = nodes();
-        double width = (Z_HI - Z_LO) / Z_PANELS;
         for (int p = 0; p < Z_PANELS; p++)
             for (size_t i = 0; i < NODES; i++) {
                 double z, wt;
                 size_t j = (size_t)p * NODES + i;
-                gsl_integration_glfixed_point(Z_LO + p * width, Z_LO + (p + 1) * width, i,
-                                              &z, &wt, t);
+                gsl_integration_glfixed_point(Z_LO + p * Z_PANEL_WIDTH,
+                                              Z_LO + (p + 1) * Z_PANEL_WIDTH, i, &z, &wt, t);
                 g.z[j] = z;
                 g.wphi[j] = wt * exp(-0.5 * z * z) / sqrt(2 * M_PI);
-                g.log_top[j] = log(gsl_cdf_ugaussian_P(z));
+                g.log_top[j] = gsl_sf_log_erfc(-z / M_SQRT2) - M_LN2; /* log Phi(z) */
             }
         ready = 1;
     }
@@ -79,8 +96,7 @@ static void z_terms_for(double k, struct z_terms *out)
     out->n = 0;
     for (size_t j = 0; j < Z_NODES; j++) {
         double lead = g->wphi[j] * exp((k - 1) * g->log_top[j]);
-        /* A node whose whole weight is this small cannot show in the sum. */
-        if (!(lead > 1e-18))
+        if (!(k * lead > Z_NEGLIGIBLE))
             continue;
         out->z[out->n] = g->z[j];
         out->lead[out->n] = lead;
@@ -89,74 +105,211 @@ static void z_terms_for(double k, struct z_terms *out)
     }
 }
 
-/* P(W <= w) and P(W > w) for the range of k standard normals. With
- * u = 1 - (1 - Phi(z-w)/Phi(z))^(k-1), the integrand of the cdf is
- * lead (1 - u) and that of the tail lead u, u taken without cancellation. */
-static void range_known_sd(double w, double k, const struct z_terms *zt,
-                           double *cdf, double *sf)
+/* G(w) by the direct sum. With u = 1 - (1 - Phi(z-w)/Phi(z))^(k-1) the
+ * integrand is lead * u, u taken without cancellation. */
+static double range_sf_direct(double w, double k, const struct z_terms *zt)
 {
-    double lo = 0, hi = 0;
+    double sum = 0;
     for (size_t j = 0; j < zt->n; j++) {
         double low = 0.5 * erfc((w - zt->z[j]) / M_SQRT2); /* Phi(z - w) */
-        double u = -expm1((k - 1) * log1p(-low / zt->top[j]));
-        lo += zt->lead[j] * (1 - u);
-        hi += zt->lead[j] * u;
+        sum += zt->lead[j] * -expm1((k - 1) * log1p(-low / zt->top[j]));
     }
-    *cdf = fmin(1, k * lo);
-    *sf = fmin(1, k * hi);
+    return fmin(1, k * sum);
 }
 
-/* log of the density of s = sqrt(chi2_df / df). */
-static double log_density_s(double s, double df)
-{
-    return 0.5 * df * log(df) - gsl_sf_lngamma(0.5 * df) - (0.5 * df - 1) * M_LN2 +
-           (df - 1) * log(s) - 0.5 * df * s * s;
-}
+/* The tabled G of one k. Piece j covers [j, j + 1) times PIECE_WIDTH.
+ * Order 24 on quarter-wide pieces keeps log G within 1e-13 where it bends
+ * fastest; G is below 1e-290 before the last piece for any k under 10^10,
+ * and from the first piece whose end is below that on, G is taken as 0. */
+enum { PIECE_ORDER = 24, PIECES = 256 };
+static const double PIECE_WIDTH = 0.25;
+static const double TABLE_TINY = 1e-290;
+static const double TABLE_CHECK = 1e-11; /* relative, at a point off the nodes */
+enum piece_state { PIECE_UNBUILT, PIECE_TABLED, PIECE_DIRECT };
 
-static void range_estimated_sd(double q, double k, double df, double *cdf, double *sf)
-{
-    /* Past a million degrees of freedom s is 1 within 1e-6: the known-sd
-     * formula is exact to the precision we promise. */
+struct range_table {
+    double k; /* 0: unused */
+    double zero_from; /* G is taken as 0 from here on */
     struct z_terms zt;
-    z_terms_for(k, &zt);
-    if (isinf(df) || df > 1e6) {
-        range_known_sd(q, k, &zt, cdf, sf);
+    unsigned char state[PIECES];
+    double coef[PIECES][PIECE_ORDER + 1];
+};
+
+/* Per thread (analyze decides workloads on several), a few tables: an
+ * analysis has one k per workload size, and a study a handful of sizes.
+ * A new k evicts round-robin. Static storage: nothing to free when a
+ * thread ends. */
+enum { TABLES = 4 };
+static _Thread_local struct range_table range_tables[TABLES];
+static _Thread_local unsigned range_next;
+
+static struct range_table *range_table_for(double k)
+{
+    for (unsigned i = 0; i < TABLES; i++)
+        if (range_tables[i].k == k)
+            return &range_tables[i];
+    struct range_table *t = &range_tables[range_next++ % TABLES];
+    t->k = k;
+    t->zero_from = INFINITY;
+    z_terms_for(k, &t->zt);
+    memset(t->state, PIECE_UNBUILT, sizeof t->state);
+    return t;
+}
+
+static double log_range_sf(double w, void *table)
+{
+    const struct range_table *t = table;
+    return log(range_sf_direct(w, t->k, &t->zt));
+}
+
+/* Builds piece j: its series, or the direct sum when the series misses
+ * the direct sum between nodes, or the end of G when G is too small at
+ * the piece's end to keep its logarithm. */
+static void build_piece(struct range_table *t, size_t j)
+{
+    double a = (double)j * PIECE_WIDTH, b = a + PIECE_WIDTH;
+    t->state[j] = PIECE_DIRECT;
+    if (!(range_sf_direct(b, t->k, &t->zt) > TABLE_TINY)) {
+        t->zero_from = fmin(t->zero_from, a);
         return;
     }
-    const gsl_integration_glfixed_table *t = nodes();
-    /* s between its 1e-15 and 1 - 1e-15 quantiles holds all the mass
-     * that matters. */
-    double s_lo = sqrt(gsl_cdf_chisq_Pinv(1e-15, df) / df);
-    double s_hi = sqrt(gsl_cdf_chisq_Qinv(1e-15, df) / df);
-    if (!(s_lo >= 0) || !(s_hi > s_lo)) {
-        s_lo = 0;
-        s_hi = 1 + 40 / sqrt(df);
-    }
-    double lo = 0, hi = 0, mass = 0;
-    /* Few degrees of freedom leave s a wide, skewed density; more make
-     * it a narrow bell that half the panels integrate as well. */
-    int panels = df < 4 ? S_PANELS : S_PANELS_WIDE_DF;
-    double width = (s_hi - s_lo) / panels;
-    for (int p = 0; p < panels; p++) {
-        double a = s_lo + p * width, b = a + width;
-        for (size_t i = 0; i < NODES; i++) {
-            double s, wt;
-            gsl_integration_glfixed_point(a, b, i, &s, &wt, t);
-            if (!(s > 0))
-                continue;
-            double f = exp(log_density_s(s, df));
-            mass += wt * f;
-            if (!(wt * f > 1e-18))
-                continue;
-            double c, u;
-            range_known_sd(q * s, k, &zt, &c, &u);
-            lo += wt * f * c;
-            hi += wt * f * u;
+    gsl_cheb_series *cs = gsl_cheb_alloc(PIECE_ORDER);
+    if (!cs)
+        return;
+    gsl_function f = { log_range_sf, t };
+    if (gsl_cheb_init(cs, &f, a, b) == GSL_SUCCESS) {
+        double probe = a + 0.3 * PIECE_WIDTH;
+        double direct = range_sf_direct(probe, t->k, &t->zt);
+        if (fabs(exp(gsl_cheb_eval(cs, probe)) - direct) <= TABLE_CHECK * direct) {
+            memcpy(t->coef[j], cs->c, sizeof t->coef[j]);
+            t->state[j] = PIECE_TABLED;
         }
     }
-    /* The quadrature's own total mass normalises away its small error. */
-    *cdf = fmin(1, lo / mass);
-    *sf = fmin(1, hi / mass);
+    gsl_cheb_free(cs);
+}
+
+/* G(w) for the table's k. */
+static double range_sf(double w, struct range_table *t)
+{
+    if (w >= t->zero_from)
+        return 0;
+    if (!(w < PIECES * PIECE_WIDTH))
+        return range_sf_direct(w, t->k, &t->zt);
+    size_t j = (size_t)(w / PIECE_WIDTH);
+    if (t->state[j] == PIECE_UNBUILT)
+        build_piece(t, j);
+    if (w >= t->zero_from)
+        return 0;
+    if (t->state[j] == PIECE_DIRECT)
+        return range_sf_direct(w, t->k, &t->zt);
+    /* The piece's series read in place: gsl_cheb_eval reads c, order, a
+     * and b of the struct gsl_chebyshev.h declares. */
+    gsl_cheb_series cs = { .c = t->coef[j], .order = PIECE_ORDER, .a = (double)j * PIECE_WIDTH,
+                           .b = (double)(j + 1) * PIECE_WIDTH };
+    return fmin(1, exp(gsl_cheb_eval(&cs, w)));
+}
+
+/* The median of W, where G falls through 1/2: G is decreasing. */
+static double range_median(struct range_table *t)
+{
+    double lo = 0, hi = 1;
+    while (range_sf(hi, t) > 0.5 && hi < PIECES * PIECE_WIDTH)
+        lo = hi, hi *= 2;
+    for (int i = 0; i < 40; i++) {
+        double mid = 0.5 * (lo + hi);
+        if (range_sf(mid, t) > 0.5)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+/* The s integrand G(q s) f_df(s). With a = df / 2 and s = 1 + d,
+ *   log f_df(s) = log 2 + a log a - lgamma(a) + (2a - 1) log s - a s^2,
+ * where Stirling's series, lgamma(a) = (a - 1/2) log a - a + log(2 pi) / 2
+ * + log gammastar(a), cancels the terms that grow with a:
+ *   log f_df(s) = log 2 + (log a - log 2 pi) / 2 - log gammastar(a)
+ *                 + a (2 log1p(d) - 2 d - d^2) - log s,
+ * which stays exact for any df (the plain form loses every digit by
+ * df = 10^12). */
+struct s_integrand {
+    struct range_table *t;
+    double q, a, log_const;
+};
+
+static double s_integrand(double s, void *arg)
+{
+    const struct s_integrand *x = arg;
+    if (!(s > 0))
+        return 0;
+    double d = s - 1;
+    double log_f = x->log_const + x->a * (2 * log1p(d) - 2 * d - d * d) - log(s);
+    return range_sf(x->q * s, x->t) * exp(log_f);
+}
+
+enum { S_INTERVALS = 200, S_BREAKS = 6 };
+
+/* Adds a break point inside (0, hi) to the sorted list pts[0..*n). */
+static void add_break(double *pts, size_t *n, double s, double hi)
+{
+    if (!(s > 0 && s < hi))
+        return;
+    size_t i = *n;
+    while (i > 0 && pts[i - 1] > s) {
+        pts[i] = pts[i - 1];
+        i--;
+    }
+    if (i > 0 && pts[i - 1] == s) {
+        memmove(&pts[i], &pts[i + 1], (*n - i) * sizeof *pts);
+        return;
+    }
+    pts[i] = s;
+    ++*n;
+}
+
+static double srange_sf(double q, double k, double df)
+{
+    struct range_table *t = range_table_for(k);
+    /* Past df = 10^15 the sd of s is below 3e-8 and the tail differs
+     * from G(q) by about q^2 G''(q) / (4 df), far below 1e-13. */
+    if (isinf(df) || df > 1e15)
+        return range_sf(q, t);
+    /* From 0, so that the small s that carry the tail of a large q are
+     * all counted, to the 1 - 1e-15 quantile of s: past it G(q s) is below
+     * G(q), and the mass lost is below 1e-15 of the tail. GSL's chi-squared
+     * inverse fails to converge for a large df, where s is a normal of sd
+     * 1 / sqrt(2 df) near 1. */
+    double sd = 1 / sqrt(2 * df);
+    double s_hi = sqrt(gsl_cdf_chisq_Qinv(1e-15, df) / df);
+    if (!(s_hi > 1) || !isfinite(s_hi))
+        s_hi = 1 + 9 * sd;
+    double a = 0.5 * df;
+    struct s_integrand x = { t, q, a,
+                             M_LN2 + 0.5 * (log(a) - log(2 * M_PI)) - log(gsl_sf_gammastar(a)) };
+    /* Break points where the integrand has its features: the mode of f_df
+     * and 6 sd either side (a narrow bell for a large df), and where
+     * G(q s) falls through 1/2 (a narrow step for a large q). */
+    double pts[S_BREAKS + 2] = { 0 };
+    size_t n = 1;
+    double mode = sqrt(fmax(df - 1, 0) / df);
+    add_break(pts, &n, mode, s_hi);
+    add_break(pts, &n, mode - 6 * sd, s_hi);
+    add_break(pts, &n, mode + 6 * sd, s_hi);
+    add_break(pts, &n, range_median(t) / q, s_hi);
+    pts[n++] = s_hi;
+    gsl_integration_workspace *ws = gsl_integration_workspace_alloc(S_INTERVALS);
+    if (!ws)
+        return NAN;
+    gsl_function f = { s_integrand, &x };
+    double result = NAN, err;
+    /* Relative precision for small tails too: epsabs only keeps a tail
+     * near 0 from asking for more than doubles hold. A status other than
+     * success (round-off at the requested precision) still leaves GSL's
+     * best estimate, which is what we return. */
+    gsl_integration_qagp(&f, pts, n, 1e-300, 1e-11, S_INTERVALS, ws, &result, &err);
+    gsl_integration_workspace_free(ws);
+    return fmin(1, fmax(0, result));
 }
 
 static int bad_args(double q, double k, double df)
@@ -172,9 +325,7 @@ double rd_srange_cdf(double q, double k, double df)
         return 0;
     if (isinf(q))
         return 1;
-    double c, u;
-    range_estimated_sd(q, k, df, &c, &u);
-    return c;
+    return 1 - srange_sf(q, k, df);
 }
 
 double rd_srange_sf(double q, double k, double df)
@@ -185,9 +336,7 @@ double rd_srange_sf(double q, double k, double df)
         return 1;
     if (isinf(q))
         return 0;
-    double c, u;
-    range_estimated_sd(q, k, df, &c, &u);
-    return u;
+    return srange_sf(q, k, df);
 }
 
 struct quantile_target {
