@@ -30,6 +30,12 @@ enum rd_chart_kind {
  *  make a Markdown file nobody reads and an HTML page browsers choke on. */
 #define RD_TABLE_MAX_ROWS 200
 
+/** The most workloads that get a sheet of their own in report.xlsx, in
+ *  the report's order; the Recommendations sheet has a row for every
+ *  workload and says which have no sheet. LibreOffice opens at most 10,000
+ *  sheets, and a workbook of thousands of sheets is read by nobody. */
+#define RD_XLSX_MAX_WORKLOAD_SHEETS 1000
+
 struct rd_chart {
     size_t workload;
     enum rd_chart_kind kind;

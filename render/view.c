@@ -373,7 +373,7 @@ static void view_warning_groups(struct vb *v, const struct rd_report *r, struct 
             take(v, g, "count");
             flag(v, g, "is_info", info);
             rd_view_more(v, g, "more", nrows < RD_TABLE_MAX_ROWS ? nrows : RD_TABLE_MAX_ROWS,
-                         nrows, "warnings of this kind", "the first");
+                         nrows, "warnings of this kind", "the first", NULL);
         }
     }
     rd_strmap_release(&seen);

@@ -37,7 +37,7 @@
 struct book {
     lxw_workbook *wb;
     lxw_format *bold, *head, *num, *num3, *p, *pct, *wrap, *title, *sig, *intf;
-    char *names[4096];   /* sheet names used so far */
+    char *names[RD_XLSX_MAX_WORKLOAD_SHEETS + 8]; /* sheet names used so far */
     size_t nnames;
     double alpha;
 };
@@ -188,7 +188,11 @@ static void sheet_recommendations(struct book *b, const struct rd_report *r, lxw
         put_str(ws, row, 6, w->metric ? def.unit : NULL, NULL);
         put_str(ws, row, 7, rd_better_name(w->better), NULL);
         if (cat) {
-            put_str(ws, row, 3, "a pass/fail matrix: see the workload's sheet", NULL);
+            put_str(ws, row, 3,
+                    wi < RD_XLSX_MAX_WORKLOAD_SHEETS
+                        ? "a pass/fail matrix: see the workload's sheet"
+                        : "a pass/fail matrix: see report.md (no sheet of its own)",
+                    NULL);
             continue;
         }
         int rec = w->recommended, shown = rec >= 0 ? rec : w->best;
@@ -229,6 +233,16 @@ static void sheet_recommendations(struct book *b, const struct rd_report *r, lxw
         }
         put_str(ws, row, 21, t.len ? t.ptr : NULL, b->wrap);
         put_str(ws, row, 23, w->rec ? w->rec->reason : NULL, b->wrap);
+    }
+    if (r->nworkloads > RD_XLSX_MAX_WORKLOAD_SHEETS) {
+        rd_buf_reset(&t);
+        rd_buf_addf(&t,
+                    "The first %u of these %zu workloads have a sheet of their own; the other "
+                    "%zu are in this table, in report.md and in comparisons.csv and "
+                    "summary.csv.",
+                    RD_XLSX_MAX_WORKLOAD_SHEETS, r->nworkloads,
+                    r->nworkloads - RD_XLSX_MAX_WORKLOAD_SHEETS);
+        put_str(ws, row + 1, 0, t.ptr, b->bold);
     }
     rd_buf_release(&t);
     worksheet_freeze_panes(ws, 1, 1);
@@ -806,7 +820,8 @@ rd_status rd_render_xlsx(const struct rd_report *r, struct rd_stage *s, struct r
         b.names[b.nnames++] = strdup(fixed[i]);
     if (rec)
         sheet_recommendations(&b, r, rec);
-    for (size_t wi = 0; wi < r->nworkloads && st == RD_OK; wi++) {
+    for (size_t wi = 0; wi < r->nworkloads && wi < RD_XLSX_MAX_WORKLOAD_SHEETS && st == RD_OK;
+         wi++) {
         lxw_worksheet *ws = add_sheet(&b, r->workloads[wi].name);
         if (!ws) {
             st = rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "xlsx: cannot add a sheet for '%s'",
