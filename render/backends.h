@@ -30,11 +30,29 @@ enum rd_chart_kind {
  *  make a Markdown file nobody reads and an HTML page browsers choke on. */
 #define RD_TABLE_MAX_ROWS 200
 
+/** The most workloads report.md, report.html, report.tex and the charts
+ *  show, the first in the report's order; the report's opening sentence
+ *  says so, and the CSVs, the workbook's Recommendations sheet and the
+ *  analysis hold every one. 10^4 workloads of 10 configs made a 73 MB
+ *  Markdown file, a 204 MB HTML page and 40,000 chart files: 105 s and
+ *  8.7 GB. */
+#define RD_REPORT_MAX_WORKLOADS 200
+
+static inline size_t rd_report_shown_workloads(const struct rd_report *r)
+{
+    return r->nworkloads < RD_REPORT_MAX_WORKLOADS ? r->nworkloads : RD_REPORT_MAX_WORKLOADS;
+}
+
 /** The most workloads that get a sheet of their own in report.xlsx, in
  *  the report's order; the Recommendations sheet has a row for every
  *  workload and says which have no sheet. LibreOffice opens at most 10,000
  *  sheets, and a workbook of thousands of sheets is read by nobody. */
 #define RD_XLSX_MAX_WORKLOAD_SHEETS 1000
+
+/* Every workload report.md shows has its sheet, so "report.xlsx lists
+ * every one" under a capped table holds. */
+_Static_assert(RD_REPORT_MAX_WORKLOADS <= RD_XLSX_MAX_WORKLOAD_SHEETS,
+               "a workload shown in report.md must have a sheet in report.xlsx");
 
 struct rd_chart {
     size_t workload;

@@ -141,7 +141,7 @@ rd_status rd_chart_plan_make(const struct rd_report *r, struct rd_chart_plan *p)
     size_t cap = 0;
     struct rd_buf stem = RD_BUF_INIT, title = RD_BUF_INIT, label = RD_BUF_INIT;
     rd_status st = RD_OK;
-    for (size_t wi = 0; wi < r->nworkloads && st == RD_OK; wi++) {
+    for (size_t wi = 0; wi < rd_report_shown_workloads(r) && st == RD_OK; wi++) {
         const struct rd_rworkload *w = &r->workloads[wi];
         /* A pass/fail workload is its matrix: no mean to draw. */
         if (!w->metric || w->nconfigs == 0 || rd_workload_categorical(w))

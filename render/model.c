@@ -802,7 +802,9 @@ rd_status rd_report_parse(struct rd_report *r, const char *text, size_t len,
     r->total_runs = -1;
     /* JSON first: for a file that is not JSON at all, "expected JSON at
      * 1:1" says more than the first odd byte. */
-    rd_status st = rd_json_parse(text, len, shown, 1, &root, d);
+    /* The tree in the report's arena, with the strings the model points
+     * to: read once, released once. */
+    rd_status st = rd_json_parse_arena(text, len, shown, 1, &r->arena, &root, d);
     if (st == RD_OK)
         st = check_utf8(text, len, shown, d);
     r->doc = root;
@@ -840,7 +842,6 @@ void rd_report_release(struct rd_report *r)
         rd_strmap_release(&r->workloads[i].config_ids);
         rd_strmap_release(&r->workloads[i].pair_index);
     }
-    cJSON_Delete(r->doc);
-    rd_arena_release(&r->arena);
+    rd_arena_release(&r->arena); /* and r->doc with it */
     memset(r, 0, sizeof *r);
 }

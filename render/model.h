@@ -275,7 +275,7 @@ struct rd_report {
     const char *slug_method;       /* anchors of the Method and Warnings sections */
     const char *slug_warnings;
     struct rd_arena arena;
-    void *doc;                     /* the parsed document the strings point into */
+    void *doc;                     /* the parsed document the strings point into, in arena */
 };
 
 /**

@@ -113,7 +113,8 @@ static int mean_decimals(double mean)
 static rd_status recommendations(const struct rd_report *r, struct rd_buf *out)
 {
     struct sfmt fm = { 0 }, fh = { 0 };
-    for (size_t wi = 0; wi < r->nworkloads; wi++) {
+    const size_t shown = rd_report_shown_workloads(r);
+    for (size_t wi = 0; wi < shown; wi++) {
         const struct rd_rworkload *w = &r->workloads[wi];
         int i = w->recommended >= 0 ? w->recommended : w->best;
         if (i < 0 || rd_workload_categorical(w))
@@ -133,6 +134,9 @@ static rd_status recommendations(const struct rd_report *r, struct rd_buf *out)
                                      "(or, without one, the config with the best mean) with its "
                                      "mean and the half-width of its %g\\,\\%% confidence "
                                      "interval.", level);
+    if (st == RD_OK && shown < r->nworkloads)
+        st = rd_buf_addf(&cap, " The first %zu of %zu workloads; summary.csv lists every one.",
+                         shown, r->nworkloads);
     if (st == RD_OK) st = begin_table(out, cap.ptr, "recommendations");
     rd_buf_release(&cap);
     if (st == RD_OK) st = rd_buf_addstr(out, "\\begin{tabular}{@{}l p{0.2\\linewidth} p{0.3\\linewidth} ");
@@ -143,7 +147,7 @@ static rd_status recommendations(const struct rd_report *r, struct rd_buf *out)
         st = rd_buf_addstr(out, " l@{}}\n\\toprule\nWorkload & Config & Decision & {Mean} & "
                                 "{$\\pm$} & Unit \\\\\n\\midrule\n");
     struct rd_buf t = RD_BUF_INIT;
-    for (size_t wi = 0; wi < r->nworkloads && st == RD_OK; wi++) {
+    for (size_t wi = 0; wi < shown && st == RD_OK; wi++) {
         const struct rd_rworkload *w = &r->workloads[wi];
         bool cat = rd_workload_categorical(w);
         int i = cat ? -1 : w->recommended >= 0 ? w->recommended : w->best;
@@ -361,7 +365,7 @@ rd_status rd_render_tex(const struct rd_report *r, struct rd_buf *out)
                               "\\providecommand{\\rdpass}{$\\surd$}\n"
                               "\\providecommand{\\rdfail}{$\\times$}\n\n"));
     RD_TRY(recommendations(r, out));
-    for (size_t wi = 0; wi < r->nworkloads; wi++)
+    for (size_t wi = 0; wi < rd_report_shown_workloads(r); wi++)
         RD_TRY(workload_table(r, &r->workloads[wi], out));
     return claims_table(r, out);
 }

@@ -99,6 +99,15 @@ static void view_header(struct vb *v, const struct rd_report *r, struct rd_tval 
                               "best of its workload with intervals simultaneous over those "
                               "comparisons.",
                        isfinite(r->confidence) ? r->confidence * 100 : 95));
+    if (r->nworkloads > RD_REPORT_MAX_WORKLOADS) {
+        chk(v, rd_buf_addstr(&v->b, " This report shows the first "));
+        chk(v, rd_fmt_fixed(&v->b, RD_REPORT_MAX_WORKLOADS, 0));
+        chk(v, rd_buf_addstr(&v->b, " of "));
+        chk(v, rd_fmt_fixed(&v->b, (double)r->nworkloads, 0));
+        chk(v, rd_buf_addstr(&v->b, " workloads; summary.csv, comparisons.csv, the "
+                                    "Recommendations sheet of report.xlsx and the analysis "
+                                    "(JSON) list every one."));
+    }
     take(v, root, "summary");
 }
 
@@ -223,7 +232,7 @@ static void view_recommendation_row(struct vb *v, const struct rd_report *r, siz
 static void view_recommendations(struct vb *v, const struct rd_report *r, struct rd_tval *root)
 {
     struct rd_tval *rows = arr(v, root, "recommendations");
-    for (size_t wi = 0; wi < r->nworkloads; wi++)
+    for (size_t wi = 0; wi < rd_report_shown_workloads(r); wi++)
         view_recommendation_row(v, r, wi, obj(v, rows, NULL));
     double margin = NAN;
     for (size_t wi = 0; wi < r->nworkloads && !isfinite(margin); wi++)
@@ -279,7 +288,7 @@ static void warning_configs(struct vb *v, const struct rd_rworkload *w, const st
 static void view_conclusion_warnings(struct vb *v, const struct rd_report *r, struct rd_tval *root)
 {
     struct rd_tval *items = NULL;
-    for (size_t wi = 0; wi < r->nworkloads; wi++) {
+    for (size_t wi = 0; wi < rd_report_shown_workloads(r); wi++) {
         const struct rd_rworkload *w = &r->workloads[wi];
         for (size_t i = 0; i < w->nwarnings; i++) {
             const struct rd_rwarning *x = &w->warnings[i];
@@ -329,7 +338,8 @@ static void view_warning_groups(struct vb *v, const struct rd_report *r, struct 
     struct rd_strmap seen;
     rd_strmap_init(&seen);
     struct rd_tval *groups = NULL;
-    for (size_t wi = 0; wi < r->nworkloads; wi++) {
+    size_t shown = rd_report_shown_workloads(r);
+    for (size_t wi = 0; wi < shown; wi++) {
         for (size_t i = 0; i < r->workloads[wi].nwarnings; i++) {
             const char *code = r->workloads[wi].warnings[i].code;
             int added = 0;
@@ -348,7 +358,7 @@ static void view_warning_groups(struct vb *v, const struct rd_report *r, struct 
             double count = 0;
             size_t nworkloads = 0, nrows = 0;
             bool info = true;
-            for (size_t wj = wi; wj < r->nworkloads; wj++) {
+            for (size_t wj = wi; wj < shown; wj++) {
                 const struct rd_rworkload *w = &r->workloads[wj];
                 bool here = false;
                 for (size_t k = 0; k < w->nwarnings; k++) {
@@ -373,7 +383,7 @@ static void view_warning_groups(struct vb *v, const struct rd_report *r, struct 
             take(v, g, "count");
             flag(v, g, "is_info", info);
             rd_view_more(v, g, "more", nrows < RD_TABLE_MAX_ROWS ? nrows : RD_TABLE_MAX_ROWS,
-                         nrows, "warnings of this kind", "the first", NULL);
+                         nrows, "warnings of this kind", "the first");
         }
     }
     rd_strmap_release(&seen);
@@ -529,11 +539,11 @@ rd_status rd_md_view(const struct rd_report *r, const struct rd_chart_plan *p, s
     view_method(&v, r, root);
     str(&v, root, "warnings_slug", r->slug_warnings);
     struct rd_tval *wls = arr(&v, root, "workloads");
-    for (size_t wi = 0; wi < r->nworkloads; wi++)
+    for (size_t wi = 0; wi < rd_report_shown_workloads(r); wi++)
         rd_view_workload(&v, p, wi, wls);
     view_warning_groups(&v, r, root);
     struct rd_tval *pairs = NULL;
-    for (size_t wi = 0; wi < r->nworkloads; wi++) {
+    for (size_t wi = 0; wi < rd_report_shown_workloads(r); wi++) {
         const struct rd_rworkload *w = &r->workloads[wi];
         if (!w->tests || w->tests->npairs == 0 || rd_workload_categorical(w))
             continue;

@@ -89,12 +89,9 @@ void rd_view_pairs(struct vb *v, size_t wi, struct rd_tval *list);
 void rd_view_replication(struct vb *v, const struct rd_report *r, struct rd_tval *root);
 
 /** Adds under 'key' the sentence saying that 'shown' of 'all' rows (named
- *  'what', picked by 'rule' when not NULL) of workload w are listed and
- *  where every one is: its sheet of report.xlsx, or the analysis for a
- *  workload past RD_XLSX_MAX_WORKLOAD_SHEETS (w NULL: rows of every
- *  workload). Nothing when all are shown. */
+ *  'what', picked by 'rule' when not NULL) are listed and the workbook
+ *  lists every one; nothing when all are shown. */
 void rd_view_more(struct vb *v, struct rd_tval *parent, const char *key, size_t shown,
-                  size_t all, const char *what, const char *rule,
-                  const struct rd_rworkload *w);
+                  size_t all, const char *what, const char *rule);
 
 #endif

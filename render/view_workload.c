@@ -66,20 +66,16 @@ static void shown_release(struct shown *sh)
  * every one.": a Markdown table of 10^5 rows is read by nobody, and its
  * HTML is a page browsers choke on. */
 void rd_view_more(struct vb *v, struct rd_tval *parent, const char *key, size_t shown,
-                  size_t all, const char *what, const char *rule,
-                  const struct rd_rworkload *w)
+                  size_t all, const char *what, const char *rule)
 {
     if (shown >= all)
         return;
-    size_t sheets = RD_XLSX_MAX_WORKLOAD_SHEETS;
-    bool in_workbook = w ? (size_t)(w - v->r->workloads) < sheets : v->r->nworkloads <= sheets;
     chk(v, rd_buf_addstr(&v->b, "Showing "));
     chk(v, fmt_count(&v->b, (double)shown, 15));
     chk(v, rd_buf_addstr(&v->b, " of "));
     chk(v, fmt_count(&v->b, (double)all, 15));
-    chk(v, rd_buf_addf(&v->b, " %s%s%s%s; %s lists every one.", what, rule ? " (" : "",
-                       rule ? rule : "", rule ? ")" : "",
-                       in_workbook ? "report.xlsx" : "the analysis (JSON)"));
+    chk(v, rd_buf_addf(&v->b, " %s%s%s%s; report.xlsx lists every one.", what,
+                       rule ? " (" : "", rule ? rule : "", rule ? ")" : ""));
     take(v, parent, key);
 }
 
@@ -195,7 +191,7 @@ static void view_stats(struct vb *v, const struct rd_report *r, const struct rd_
             has_failed = true;
     }
     flag(v, wv, "has_failed", has_failed);
-    rd_view_more(v, wv, "more", sh->n, w->nconfigs, "configs", rd_selection_rule(w), w);
+    rd_view_more(v, wv, "more", sh->n, w->nconfigs, "configs", rd_selection_rule(w));
 }
 
 /* Several key metrics (mixed: req/s, p99 latency, background time): the
@@ -473,7 +469,7 @@ void rd_view_workload(struct vb *v, const struct rd_chart_plan *p, size_t wi, st
     if (w->nwarnings > 0) {
         struct rd_tval *items = arr(v, wv, "warnings");
         size_t listed = w->nwarnings < RD_TABLE_MAX_ROWS ? w->nwarnings : RD_TABLE_MAX_ROWS;
-        rd_view_more(v, wv, "more_warnings", listed, w->nwarnings, "warnings", "the first", w);
+        rd_view_more(v, wv, "more_warnings", listed, w->nwarnings, "warnings", "the first");
         for (size_t i = 0; i < listed; i++) {
             const struct rd_rwarning *x = &w->warnings[i];
             struct rd_tval *it = obj(v, items, NULL);
@@ -572,7 +568,6 @@ void rd_view_pairs(struct vb *v, size_t wi, struct rd_tval *list)
         fmt_stat(v, row, "g", p->hedges_g, 3);
         fmt_stat(v, row, "ps", p->prob_superiority, 2);
     }
-    rd_view_more(v, pv, "more", listed, t->npairs, "pairs", "those between the configs listed",
-                 w);
+    rd_view_more(v, pv, "more", listed, t->npairs, "pairs", "those between the configs listed");
     shown_release(&sh);
 }

@@ -59,6 +59,32 @@ rd_status rd_json_parse(const char *text, size_t len, const char *path,
     return rd_diag_set(d, RD_ERR_PARSE, path, line, col, "expected JSON, got '%s'", got);
 }
 
+/* The arena of the parse under way: cJSON's hooks take no context. */
+static struct rd_arena *parse_arena;
+
+static void *arena_malloc(size_t size)
+{
+    return rd_arena_alloc(parse_arena, size);
+}
+
+static void arena_free(void *p)
+{
+    (void)p; /* freed with the arena */
+}
+
+rd_status rd_json_parse_arena(const char *text, size_t len, const char *path,
+                              unsigned first_line, struct rd_arena *arena, cJSON **out,
+                              struct rd_diag *d)
+{
+    cJSON_Hooks hooks = { arena_malloc, arena_free };
+    parse_arena = arena;
+    cJSON_InitHooks(&hooks);
+    rd_status st = rd_json_parse(text, len, path, first_line, out, d);
+    cJSON_InitHooks(NULL);
+    parse_arena = NULL;
+    return st;
+}
+
 /*
  * Duplicate keys. cJSON keeps no positions, so the text is walked again in
  * step with the tree it produced (the text is known to be valid JSON by

@@ -104,6 +104,39 @@ static void duplicate_keys_many(void **state)
     rd_buf_release(&b);
 }
 
+/* rd_json_parse_arena: the tree lives in the arena (ASan would see a
+ * leak or a bad free otherwise), errors are those of rd_json_parse, and
+ * cJSON's own allocator is back afterwards (a tree made then is freed with
+ * cJSON_Delete). */
+static void parse_into_an_arena(void **state)
+{
+    (void)state;
+    struct rd_arena arena;
+    rd_arena_init(&arena);
+    struct rd_diag d;
+    rd_diag_init(&d, NULL);
+    const char *text = "{\"name\": \"x\\u00e9\", \"n\": [1, 2.5, 3e300], \"o\": {\"k\": null}}";
+    cJSON *root = NULL;
+    assert_int_equal(rd_json_parse_arena(text, strlen(text), "t.json", 1, &arena, &root, &d), RD_OK);
+    assert_string_equal(rd_json_str(root, "name"), "x\xc3\xa9");
+    const cJSON *n = cJSON_GetObjectItemCaseSensitive(root, "n");
+    assert_int_equal(cJSON_GetArraySize(n), 3);
+    assert_true(cJSON_GetArrayItem(n, 2)->valuedouble == 3e300);
+    assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "o"), "k")));
+    /* Trailing bytes: refused where they start; the partial tree stays in
+     * the arena. */
+    const char *bad = "{\"a\": 1}\n x";
+    assert_int_equal(rd_json_parse_arena(bad, strlen(bad), "t.json", 1, &arena, &root, &d),
+                     RD_ERR_PARSE);
+    assert_null(root);
+    assert_int_equal(d.line, 2);
+    assert_int_equal(d.col, 2);
+    rd_arena_release(&arena);
+    cJSON *plain = cJSON_Parse("{\"b\": [true]}");
+    assert_non_null(plain);
+    cJSON_Delete(plain);
+}
+
 static void utf8_lengths(void **state)
 {
     (void)state;
@@ -298,6 +331,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(duplicate_keys),
         cmocka_unit_test(duplicate_keys_many),
+        cmocka_unit_test(parse_into_an_arena),
         cmocka_unit_test(utf8_lengths),
         cmocka_unit_test(json_strings_are_utf8),
         cmocka_unit_test(store_refuses_duplicates_and_bad_utf8),

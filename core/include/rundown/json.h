@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <cjson/cJSON.h>
 
+#include "rundown/arena.h"
 #include "rundown/buf.h"
 #include "rundown/status.h"
 
@@ -23,6 +24,18 @@
  */
 rd_status rd_json_parse(const char *text, size_t len, const char *path,
                         unsigned first_line, cJSON **out, struct rd_diag *d);
+
+/**
+ * rd_json_parse with every node and string of the tree allocated in
+ * 'arena': the tree is freed with the arena, never with cJSON_Delete. For
+ * a document of 10^7 values this saves a malloc and a free per node (a
+ * quarter of render's time at 10^5 configs) and their overhead (a fifth of
+ * its memory). It installs cJSON's hooks, which are process-wide, while it
+ * parses: call it only while no other thread uses cJSON.
+ */
+rd_status rd_json_parse_arena(const char *text, size_t len, const char *path,
+                              unsigned first_line, struct rd_arena *arena, cJSON **out,
+                              struct rd_diag *d);
 
 /**
  * rd_json_parse, then refuses a document in which an object holds the same
