@@ -92,6 +92,7 @@ memcheck: all
 # About 10 minutes on an idle machine.
 PERF_BUILD ?= build-perf
 bench-perf: deps-debian
+	@scripts/deps.sh bench
 	@cmake -S . -B $(PERF_BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(PERF_BUILD) -j $(JOBS) --target rundown-collect rundown-analyze rundown-render
 	BUILD=$(PERF_BUILD) bench/analyze.sh

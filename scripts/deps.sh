@@ -1,7 +1,10 @@
 #!/bin/sh
 # deps.sh - install what rundown needs, only what is missing.
 #
-#   scripts/deps.sh [debian] [npm]     (both when no argument is given)
+#   scripts/deps.sh [debian] [npm] [bench]   (debian and npm when no argument is given)
+#
+# bench: the Debian packages only the benchmarks' reference implementations
+# need (pandas and SciPy for bench/analyze.sh; make bench-perf asks for them).
 #
 # Debian packages: installed with apt-get when run as root (apt-get update
 # first when the package lists are missing); otherwise the exact apt-get line
@@ -17,11 +20,14 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 # gnuplot 5.4.4), so no X11 or Qt variant is pulled in.
 PACKAGES="cmake gcc clang make pkg-config libcjson-dev libcmark-gfm-dev
 libcmark-gfm-extensions-dev libxlsxwriter-dev libgsl-dev libcmocka-dev
-gnuplot-nox wrk hey apache2-utils hyperfine npm"
+gnuplot-nox wrk hey apache2-utils hyperfine npm time unzip python3"
+# time: /usr/bin/time for the tests' and benchmarks' peak RSS; unzip: the
+# tests read report.xlsx back; python3: the tests' generators.
+BENCH_PACKAGES="python3-pandas python3-scipy"
 
 debian() {
     missing=""
-    for p in $PACKAGES; do
+    for p in "$@"; do
         if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
             # npm is only needed when no npm is on PATH (e.g. a nodejs from elsewhere).
             if [ "$p" = npm ] && command -v npm >/dev/null 2>&1; then continue; fi
@@ -60,9 +66,10 @@ npm_runtimes() {
 if [ $# -eq 0 ]; then set -- debian npm; fi
 for what in "$@"; do
     case "$what" in
-        debian) debian ;;
+        debian) debian $PACKAGES ;;
+        bench) debian $BENCH_PACKAGES ;;
         npm) [ -f "$here/data/workloads/package-lock.json" ] && npm_runtimes ;;
-        *) echo "deps: unknown part '$what' (debian, npm)" >&2; exit 2 ;;
+        *) echo "deps: unknown part '$what' (debian, npm, bench)" >&2; exit 2 ;;
     esac
 done
 exit 0

@@ -4,6 +4,7 @@
  * numbers).
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,11 +28,58 @@ static void locate(const char *text, size_t off, unsigned first_line, unsigned *
     *col = c;
 }
 
-rd_status rd_json_parse(const char *text, size_t len, const char *path,
-                        unsigned first_line, cJSON **out, struct rd_diag *d)
+/*
+ * cJSON's hooks are process-wide, so they are installed once and send an
+ * allocation to an arena only while this thread is inside
+ * rd_json_parse_tree(); everything else (other threads, other cJSON users)
+ * gets malloc and free as before. Two threads may parse at once (analyze
+ * reads big stores in two halves): cJSON's only shared state on that path
+ * is the error position behind cJSON_GetErrorPtr(), which every parse
+ * resets and rundown never reads (the end pointer of
+ * cJSON_ParseWithLengthOpts() is per call).
+ */
+static _Thread_local struct rd_arena *tl_parse_arena;
+
+static void *hook_malloc(size_t size)
+{
+    struct rd_arena *a = tl_parse_arena;
+    return a ? rd_arena_alloc(a, size) : malloc(size);
+}
+
+/* Inside rd_json_parse_tree() every cJSON block is in the arena (cJSON
+ * frees only what it allocated in the same call, on an error path): the
+ * arena takes it back when it is reset or released. */
+static void hook_free(void *p)
+{
+    if (!tl_parse_arena)
+        free(p);
+}
+
+static pthread_once_t hooks_once = PTHREAD_ONCE_INIT;
+
+static void install_hooks(void)
+{
+    cJSON_Hooks h = { hook_malloc, hook_free };
+    cJSON_InitHooks(&h);
+}
+
+cJSON *rd_json_parse_tree(struct rd_arena *arena, const char *text, size_t len,
+                          const char **end)
+{
+    pthread_once(&hooks_once, install_hooks);
+    tl_parse_arena = arena;
+    cJSON *root = cJSON_ParseWithLengthOpts(text, len, end, 0);
+    tl_parse_arena = NULL;
+    return root;
+}
+
+/* rd_json_parse, the tree in 'arena' when it is not NULL. */
+static rd_status parse(const char *text, size_t len, const char *path, unsigned first_line,
+                       struct rd_arena *arena, cJSON **out, struct rd_diag *d)
 {
     const char *end = NULL;
-    *out = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    *out = arena ? rd_json_parse_tree(arena, text, len, &end)
+                 : cJSON_ParseWithLengthOpts(text, len, &end, 0);
     size_t off;
     if (*out) {
         off = (size_t)(end - text);
@@ -39,7 +87,8 @@ rd_status rd_json_parse(const char *text, size_t len, const char *path,
             off++;
         if (off == len)
             return RD_OK;
-        cJSON_Delete(*out);
+        if (!arena)
+            cJSON_Delete(*out);
         *out = NULL;
     } else {
         off = end && end >= text && end <= text + len ? (size_t)(end - text) : 0;
@@ -59,30 +108,17 @@ rd_status rd_json_parse(const char *text, size_t len, const char *path,
     return rd_diag_set(d, RD_ERR_PARSE, path, line, col, "expected JSON, got '%s'", got);
 }
 
-/* The arena of the parse under way: cJSON's hooks take no context. */
-static struct rd_arena *parse_arena;
-
-static void *arena_malloc(size_t size)
+rd_status rd_json_parse(const char *text, size_t len, const char *path,
+                        unsigned first_line, cJSON **out, struct rd_diag *d)
 {
-    return rd_arena_alloc(parse_arena, size);
-}
-
-static void arena_free(void *p)
-{
-    (void)p; /* freed with the arena */
+    return parse(text, len, path, first_line, NULL, out, d);
 }
 
 rd_status rd_json_parse_arena(const char *text, size_t len, const char *path,
                               unsigned first_line, struct rd_arena *arena, cJSON **out,
                               struct rd_diag *d)
 {
-    cJSON_Hooks hooks = { arena_malloc, arena_free };
-    parse_arena = arena;
-    cJSON_InitHooks(&hooks);
-    rd_status st = rd_json_parse(text, len, path, first_line, out, d);
-    cJSON_InitHooks(NULL);
-    parse_arena = NULL;
-    return st;
+    return parse(text, len, path, first_line, arena, out, d);
 }
 
 /*

@@ -8,7 +8,6 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +15,7 @@
 #include <cjson/cJSON.h>
 
 #include "rundown/array.h"
+#include "rundown/json.h"
 #include "rundown/record.h"
 #include "rundown/utf8.h"
 
@@ -507,54 +507,12 @@ static rd_status dup_error(const struct parse_ctx *c, const char *key)
 }
 
 /*
- * Input goes through cJSON with its allocations in the record's arena:
- * cJSON would otherwise make one malloc per node and per string and as
- * many frees (a third of the parse time), and the record's strings can then
- * point into the tree instead of being copied, because both live exactly as
- * long as the arena. cJSON's hooks are process-wide, so they are installed
- * once and send an allocation to the arena only while this thread is inside
- * parse_tree(); everything else (other threads, other cJSON users) gets
- * malloc and free as before. Two threads may parse at once (analyze reads
- * big stores in two halves): cJSON's only shared state on that path is the
- * error position behind cJSON_GetErrorPtr(), which every parse resets and
- * rundown never reads (the end pointer of cJSON_ParseWithLengthOpts() is
- * per call).
+ * Input goes through cJSON with its allocations in the record's arena
+ * (rd_json_parse_tree, json.h): cJSON would otherwise make one malloc per
+ * node and per string and as many frees (a third of the parse time), and
+ * the record's strings can then point into the tree instead of being
+ * copied, because both live exactly as long as the arena.
  */
-static _Thread_local struct rd_arena *tl_parse_arena;
-
-static void *hook_malloc(size_t size)
-{
-    struct rd_arena *a = tl_parse_arena;
-    return a ? rd_arena_alloc(a, size) : malloc(size);
-}
-
-/* Inside parse_tree() every cJSON block is in the arena (cJSON frees only
- * what it allocated in the same call, on an error path): the arena takes it
- * back on its next reset. */
-static void hook_free(void *p)
-{
-    if (!tl_parse_arena)
-        free(p);
-}
-
-static pthread_once_t hooks_once = PTHREAD_ONCE_INIT;
-
-static void install_hooks(void)
-{
-    cJSON_Hooks h = {hook_malloc, hook_free};
-    cJSON_InitHooks(&h);
-}
-
-static cJSON *parse_tree(struct rd_arena *arena, const char *line, size_t len,
-                         const char **end)
-{
-    pthread_once(&hooks_once, install_hooks);
-    tl_parse_arena = arena;
-    cJSON *root = cJSON_ParseWithLengthOpts(line, len, end, 0);
-    tl_parse_arena = NULL;
-    return root;
-}
-
 /* The members of a run record, by position in 'keys' below. */
 enum member {
     M_SCHEMA, M_SUITE, M_WORKLOAD, M_PHASE, M_TOOL, M_STATUS, M_STARTED_AT, M_ENV,
@@ -739,7 +697,7 @@ rd_status rd_record_from_json(struct rd_record *r, struct rd_arena *arena,
     if (at < len)
         return forbidden_error(d, d ? d->line : 0, (unsigned)at + 1, "text", cp);
     const char *end = NULL;
-    cJSON *root = parse_tree(arena, line, len, &end);
+    cJSON *root = rd_json_parse_tree(arena, line, len, &end);
     if (!root) {
         /* cJSON points at the last byte when input ends early: report that
          * as the end of the line, which is what a reader needs to see. */

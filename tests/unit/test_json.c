@@ -106,8 +106,9 @@ static void duplicate_keys_many(void **state)
 
 /* rd_json_parse_arena: the tree lives in the arena (ASan would see a
  * leak or a bad free otherwise), errors are those of rd_json_parse, and
- * cJSON's own allocator is back afterwards (a tree made then is freed with
- * cJSON_Delete). */
+ * outside the call cJSON allocates with malloc again (a tree made then is
+ * freed with cJSON_Delete). The store tests below parse records through
+ * the same hooks (rd_json_parse_tree) after it. */
 static void parse_into_an_arena(void **state)
 {
     (void)state;
