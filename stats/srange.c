@@ -27,6 +27,7 @@
  *   large q that fall is narrow in s, and fixed panels miss it.
  */
 #include <math.h>
+#include <pthread.h>
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
@@ -39,49 +40,59 @@
 
 #include "srange.h"
 
-/* The z grid: 16-point Gauss-Legendre panels half a unit wide, from where
- * no k >= 2 has mass to where phi(z) itself is below 1e-30 (past it the
- * tail loses digits only below about 1e-28). */
-enum { NODES = 16, Z_PANELS = 41, Z_NODES = NODES * Z_PANELS };
-static const double Z_LO = -8.5, Z_PANEL_WIDTH = 0.5;
+/* The z grids: 16-point Gauss-Legendre panels from where no k >= 2 has
+ * mass to where phi(z) itself is below 1e-30 (past it the tail loses
+ * digits only below about 1e-28). The integrand's bell has an sd of about
+ * 1 / sqrt(2 ln k): unit-wide panels resolve it up to k = 100 (0.33), half-
+ * unit ones beyond (0.19 at k = 10^6), at twice the cost of every table. */
+enum { NODES = 16, Z_PANELS_FINE = 41, Z_NODES = NODES * Z_PANELS_FINE };
+static const double Z_LO = -8.5, Z_HI = 12;
 static const double Z_NEGLIGIBLE = 1e-30; /* a node's weight that cannot show */
-
-/* Gauss-Legendre abscissae and weights on [-1, 1], computed once: GSL's
- * table is allocated, so keep one per process (read-only after the first
- * call, which happens before any thread starts: rd_stats_init). */
-static const gsl_integration_glfixed_table *nodes(void)
-{
-    static gsl_integration_glfixed_table *t;
-    if (!t)
-        t = gsl_integration_glfixed_table_alloc(NODES);
-    return t;
-}
+static const double K_FINE = 100;         /* above it, the half-unit grid */
 
 /* The z nodes with log Phi(z) and the weight times phi(z) there: the
  * same for every w and k. */
 struct z_grid {
+    size_t n;
     double z[Z_NODES], wphi[Z_NODES], log_top[Z_NODES];
 };
 
-static const struct z_grid *z_grid(void)
+/* Made once per process, whichever thread asks first. */
+static gsl_integration_glfixed_table *gl_table;
+static struct z_grid coarse_grid, fine_grid;
+static pthread_once_t grids_once = PTHREAD_ONCE_INIT;
+
+static void fill_grid(struct z_grid *g, int panels)
 {
-    static struct z_grid g;
-    static int ready;
-    if (!ready) {
-        const gsl_integration_glfixed_table *t = nodes();
-        for (int p = 0; p < Z_PANELS; p++)
-            for (size_t i = 0; i < NODES; i++) {
-                double z, wt;
-                size_t j = (size_t)p * NODES + i;
-                gsl_integration_glfixed_point(Z_LO + p * Z_PANEL_WIDTH,
-                                              Z_LO + (p + 1) * Z_PANEL_WIDTH, i, &z, &wt, t);
-                g.z[j] = z;
-                g.wphi[j] = wt * exp(-0.5 * z * z) / sqrt(2 * M_PI);
-                g.log_top[j] = gsl_sf_log_erfc(-z / M_SQRT2) - M_LN2; /* log Phi(z) */
-            }
-        ready = 1;
-    }
-    return &g;
+    double width = (Z_HI - Z_LO) / panels;
+    g->n = 0;
+    for (int p = 0; p < panels; p++)
+        for (size_t i = 0; i < NODES; i++) {
+            double z, wt;
+            gsl_integration_glfixed_point(Z_LO + p * width, Z_LO + (p + 1) * width, i, &z, &wt,
+                                          gl_table);
+            g->z[g->n] = z;
+            g->wphi[g->n] = wt * exp(-0.5 * z * z) / sqrt(2 * M_PI);
+            g->log_top[g->n] = gsl_sf_log_erfc(-z / M_SQRT2) - M_LN2; /* log Phi(z) */
+            g->n++;
+        }
+}
+
+static void make_grids(void)
+{
+    gl_table = gsl_integration_glfixed_table_alloc(NODES);
+    if (!gl_table)
+        return;
+    fill_grid(&coarse_grid, (Z_PANELS_FINE + 1) / 2);
+    fill_grid(&fine_grid, Z_PANELS_FINE);
+}
+
+/* The grid for k; an empty one when GSL could not allocate its table (every
+ * tail is then 0, and the quantiles NaN). */
+static const struct z_grid *z_grid(double k)
+{
+    pthread_once(&grids_once, make_grids);
+    return k > K_FINE ? &fine_grid : &coarse_grid;
 }
 
 /* The nodes that matter for k, with weight * phi(z) * Phi(z)^(k-1). */
@@ -92,9 +103,9 @@ struct z_terms {
 
 static void z_terms_for(double k, struct z_terms *out)
 {
-    const struct z_grid *g = z_grid();
+    const struct z_grid *g = z_grid(k);
     out->n = 0;
-    for (size_t j = 0; j < Z_NODES; j++) {
+    for (size_t j = 0; j < g->n; j++) {
         double lead = g->wphi[j] * exp((k - 1) * g->log_top[j]);
         if (!(k * lead > Z_NEGLIGIBLE))
             continue;
@@ -119,11 +130,14 @@ static double range_sf_direct(double w, double k, const struct z_terms *zt)
 
 /* The tabled G of one k. Piece j covers [j, j + 1) times PIECE_WIDTH.
  * Order 24 on quarter-wide pieces keeps log G within 1e-13 where it bends
- * fastest; G is below 1e-290 before the last piece for any k under 10^10,
- * and from the first piece whose end is below that on, G is taken as 0. */
+ * fastest. From the first piece whose end has G below 1e-30 on, G is taken
+ * as 0: the z grid keeps no digits there anyway (Z_NEGLIGIBLE), it only
+ * moves tails below about 1e-28, and building the pieces out to where G
+ * leaves the double range tripled the cost of a table. G is below 1e-30
+ * before the last piece for any k under 10^10. */
 enum { PIECE_ORDER = 24, PIECES = 256 };
 static const double PIECE_WIDTH = 0.25;
-static const double TABLE_TINY = 1e-290;
+static const double TABLE_TINY = 1e-30;
 static const double TABLE_CHECK = 1e-11; /* relative, at a point off the nodes */
 enum piece_state { PIECE_UNBUILT, PIECE_TABLED, PIECE_DIRECT };
 
@@ -135,11 +149,13 @@ struct range_table {
     double coef[PIECES][PIECE_ORDER + 1];
 };
 
-/* Per thread (analyze decides workloads on several), a few tables: an
- * analysis has one k per workload size, and a study a handful of sizes.
- * A new k evicts round-robin. Static storage: nothing to free when a
- * thread ends. */
-enum { TABLES = 4 };
+/* Per thread (analyze decides workloads on several), sixteen tables: an
+ * analysis has one k per workload size (the shipped study has seven, and
+ * four tables rebuilt theirs over and over), and each table costs a
+ * millisecond or two a piece to build. A new k evicts round-robin. Static
+ * storage (about 70 KB a table, touched only as built): nothing to free
+ * when a thread ends. */
+enum { TABLES = 16 };
 static _Thread_local struct range_table range_tables[TABLES];
 static _Thread_local unsigned range_next;
 

@@ -22,10 +22,11 @@ double rd_srange_cdf(double q, double k, double df);
 
 /**
  * P(Q > q), the p-value of an observed range q; see rd_srange_cdf. Small
- * values keep their relative precision (1e-8) down to about 1e-28. The
- * first call for a k builds part of a table of that k (milliseconds), kept
- * per thread for the last four k; later calls with the same k cost tens of
- * microseconds, which is what a p for each of 10^5 configs needs.
+ * values keep their relative precision (1e-8) down to about 1e-28, and
+ * tails below about 1e-30 are 0. The first calls for a k build a table of
+ * that k (milliseconds), kept per thread for the last sixteen k; later
+ * calls with the same k cost tens of microseconds, which is what a p for
+ * each of 10^5 configs needs.
  */
 double rd_srange_sf(double q, double k, double df);
 
