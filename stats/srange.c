@@ -144,6 +144,7 @@ enum piece_state { PIECE_UNBUILT, PIECE_TABLED, PIECE_DIRECT };
 struct range_table {
     double k; /* 0: unused */
     double zero_from; /* G is taken as 0 from here on */
+    double median;    /* of W, where G falls through 1/2; NaN until asked */
     struct z_terms zt;
     unsigned char state[PIECES];
     double coef[PIECES][PIECE_ORDER + 1];
@@ -167,6 +168,7 @@ static struct range_table *range_table_for(double k)
     struct range_table *t = &range_tables[range_next++ % TABLES];
     t->k = k;
     t->zero_from = INFINITY;
+    t->median = NAN;
     z_terms_for(k, &t->zt);
     memset(t->state, PIECE_UNBUILT, sizeof t->state);
     return t;
@@ -228,6 +230,8 @@ static double range_sf(double w, struct range_table *t)
 /* The median of W, where G falls through 1/2: G is decreasing. */
 static double range_median(struct range_table *t)
 {
+    if (!isnan(t->median))
+        return t->median;
     double lo = 0, hi = 1;
     while (range_sf(hi, t) > 0.5 && hi < PIECES * PIECE_WIDTH)
         lo = hi, hi *= 2;
@@ -238,7 +242,7 @@ static double range_median(struct range_table *t)
         else
             hi = mid;
     }
-    return 0.5 * (lo + hi);
+    return t->median = 0.5 * (lo + hi);
 }
 
 /* The s integrand G(q s) f_df(s). With a = df / 2 and s = 1 + d,
