@@ -240,7 +240,7 @@ static void sheet_recommendations(struct book *b, const struct rd_report *r, lxw
                     "The first %u of these %zu workloads have a sheet of their own; the other "
                     "%zu are in this table, in report.md and in comparisons.csv and "
                     "summary.csv.",
-                    RD_XLSX_MAX_WORKLOAD_SHEETS, r->nworkloads,
+                    (unsigned)RD_XLSX_MAX_WORKLOAD_SHEETS, r->nworkloads,
                     r->nworkloads - RD_XLSX_MAX_WORKLOAD_SHEETS);
         put_str(ws, row + 1, 0, t.ptr, b->bold);
     }
