@@ -217,11 +217,20 @@ char *rd_fmt_double(double v, char out[32])
         return out;
     }
     /* Shortest of 15, 16, 17 significant digits that reads back exactly:
-     * 101.3 stays "101.3" instead of "101.30000000000001". */
-    for (int prec = 15; prec <= 17; prec++) {
-        snprintf(out, 32, "%.*g", prec, v);
-        if (strtod(out, NULL) == v)
-            break;
+     * 101.3 stays "101.3" instead of "101.30000000000001". Searched from
+     * 16: the 15-digit decimals are among the 16-digit ones, so when the
+     * nearest 16-digit one misses v the nearest 15-digit one misses too,
+     * and 17 digits always read back (IEEE 754 binary64), so a value that
+     * needs 17 costs two printfs and one strtod instead of three of each
+     * (computed means and sds mostly do: a tenth of analyze's time). */
+    snprintf(out, 32, "%.16g", v);
+    if (strtod(out, NULL) == v) {
+        char shorter[32];
+        snprintf(shorter, sizeof shorter, "%.15g", v);
+        if (strtod(shorter, NULL) == v)
+            memcpy(out, shorter, sizeof shorter);
+    } else {
+        snprintf(out, 32, "%.17g", v);
     }
     if (strcmp(out, "-0") == 0)
         strcpy(out, "0");
