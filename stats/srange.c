@@ -37,6 +37,7 @@
 #include <gsl/gsl_roots.h>
 #include <gsl/gsl_sf_erf.h>
 #include <gsl/gsl_sf_gamma.h>
+#include <gsl/gsl_sort.h>
 
 #include "srange.h"
 
@@ -268,25 +269,7 @@ static double s_integrand(double s, void *arg)
     return range_sf(x->q * s, x->t) * exp(log_f);
 }
 
-enum { S_INTERVALS = 200, S_BREAKS = 6 };
-
-/* Adds a break point inside (0, hi) to the sorted list pts[0..*n). */
-static void add_break(double *pts, size_t *n, double s, double hi)
-{
-    if (!(s > 0 && s < hi))
-        return;
-    size_t i = *n;
-    while (i > 0 && pts[i - 1] > s) {
-        pts[i] = pts[i - 1];
-        i--;
-    }
-    if (i > 0 && pts[i - 1] == s) {
-        memmove(&pts[i], &pts[i + 1], (*n - i) * sizeof *pts);
-        return;
-    }
-    pts[i] = s;
-    ++*n;
-}
+enum { S_INTERVALS = 200, S_FEATURES = 4 };
 
 static double srange_sf(double q, double k, double df)
 {
@@ -310,13 +293,15 @@ static double srange_sf(double q, double k, double df)
     /* Break points where the integrand has its features: the mode of f_df
      * and 6 sd either side (a narrow bell for a large df), and where
      * G(q s) falls through 1/2 (a narrow step for a large q). */
-    double pts[S_BREAKS + 2] = { 0 };
-    size_t n = 1;
     double mode = sqrt(fmax(df - 1, 0) / df);
-    add_break(pts, &n, mode, s_hi);
-    add_break(pts, &n, mode - 6 * sd, s_hi);
-    add_break(pts, &n, mode + 6 * sd, s_hi);
-    add_break(pts, &n, range_median(t) / q, s_hi);
+    double features[S_FEATURES] = { mode, mode - 6 * sd, mode + 6 * sd, range_median(t) / q };
+    gsl_sort(features, 1, S_FEATURES);
+    /* QAGP takes the points in increasing order, ends included. */
+    double pts[S_FEATURES + 2] = { 0 };
+    size_t n = 1;
+    for (size_t i = 0; i < S_FEATURES; i++)
+        if (features[i] > pts[n - 1] && features[i] < s_hi)
+            pts[n++] = features[i];
     pts[n++] = s_hi;
     gsl_integration_workspace *ws = gsl_integration_workspace_alloc(S_INTERVALS);
     if (!ws)
