@@ -191,7 +191,7 @@ static void sheet_recommendations(struct book *b, const struct rd_report *r, lxw
             put_str(ws, row, 3,
                     wi < RD_XLSX_MAX_WORKLOAD_SHEETS
                         ? "a pass/fail matrix: see the workload's sheet"
-                        : "a pass/fail matrix: see report.md (no sheet of its own)",
+                        : "a pass/fail matrix: see the analysis (JSON); no sheet of its own",
                     NULL);
             continue;
         }
@@ -238,8 +238,8 @@ static void sheet_recommendations(struct book *b, const struct rd_report *r, lxw
         rd_buf_reset(&t);
         rd_buf_addf(&t,
                     "The first %u of these %zu workloads have a sheet of their own; the other "
-                    "%zu are in this table, in report.md and in comparisons.csv and "
-                    "summary.csv.",
+                    "%zu are in this table, in comparisons.csv and summary.csv and in the "
+                    "analysis (JSON).",
                     (unsigned)RD_XLSX_MAX_WORKLOAD_SHEETS, r->nworkloads,
                     r->nworkloads - RD_XLSX_MAX_WORKLOAD_SHEETS);
         put_str(ws, row + 1, 0, t.ptr, b->bold);

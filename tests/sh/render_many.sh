@@ -70,7 +70,7 @@ rows=$(unzip -p out/report.xlsx xl/worksheets/sheet1.xml 2>/dev/null | grep -o '
 # A header, 1,005 workloads, the sentence.
 [ "$rows" -eq 1007 ] || fail "the Recommendations sheet has $rows rows, expected 1007"
 unzip -p out/report.xlsx xl/sharedStrings.xml 2>/dev/null |
-    grep -q 'The first 1000 of these 1005 workloads have a sheet of their own; the other 5 are' ||
+    grep -q 'The first 1000 of these 1005 workloads have a sheet of their own; the other 5 are in this table, in comparisons.csv and summary.csv and in the analysis (JSON)\.' ||
     fail "the Recommendations sheet does not say which workloads have no sheet"
 
 # The CSVs: every workload.
