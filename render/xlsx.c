@@ -89,6 +89,21 @@ static void put_num(lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, double v, lxw_f
         worksheet_write_blank(ws, r, c, f);
 }
 
+/* n strings, or n numbers, across a row from column c. */
+static void put_strs(lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, const char *const *s,
+                     size_t n, lxw_format *f)
+{
+    for (size_t i = 0; i < n; i++)
+        put_str(ws, r, (lxw_col_t)(c + i), s[i], f);
+}
+
+static void put_nums(lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, const double *v, size_t n,
+                     lxw_format *f)
+{
+    for (size_t i = 0; i < n; i++)
+        put_num(ws, r, (lxw_col_t)(c + i), v[i], f);
+}
+
 static lxw_error check(lxw_error e, rd_status *st, struct rd_diag *d, const char *what)
 {
     if (e != LXW_NO_ERROR && *st == RD_OK)
@@ -172,8 +187,7 @@ static void sheet_recommendations(struct book *b, const struct rd_report *r, lxw
         "runs needed", "margin", "disqualified", "max RSS (MiB)", "reason",
     };
     const size_t ncols = sizeof cols / sizeof cols[0];
-    for (size_t c = 0; c < ncols; c++)
-        worksheet_write_string(ws, 0, (lxw_col_t)c, cols[c], b->head);
+    put_strs(ws, 0, 0, cols, ncols, b->head);
     lxw_row_t row = 1;
     struct rd_buf t = RD_BUF_INIT;
     for (size_t wi = 0; wi < r->nworkloads; wi++, row++) {
@@ -581,8 +595,7 @@ static void sheet_raw(struct book *b, const struct rd_report *r, lxw_worksheet *
         return;
     }
     static const char *fixed[] = { "store", "workload", "run", "phase", "status", "env", "started_at" };
-    for (size_t c = 0; c < 7; c++)
-        worksheet_write_string(ws, 0, (lxw_col_t)c, fixed[c], b->head);
+    put_strs(ws, 0, 0, fixed, 7, b->head);
     for (size_t i = 0; i < sc.nlabels; i++)
         put_str(ws, 0, (lxw_col_t)(7 + i), sc.labels[i], b->head);
     for (size_t i = 0; i < sc.nmetrics; i++)
@@ -667,8 +680,7 @@ static void sheet_replication(struct book *b, const struct rd_report *r, lxw_wor
                                   "here sd", "here n", "here statistic", "ratio", "CI low",
                                   "CI high", "p", "note" };
     lxw_row_t row = 0;
-    for (size_t c = 0; c < sizeof counts / sizeof *counts; c++)
-        worksheet_write_string(ws, row, (lxw_col_t)c, counts[c], b->head);
+    put_strs(ws, row, 0, counts, sizeof counts / sizeof *counts, b->head);
     for (size_t i = 0; i < r->nclaim_studies; i++) {
         const struct rd_rclaim_study *s = &r->claim_studies[i];
         row++;
@@ -676,33 +688,28 @@ static void sheet_replication(struct book *b, const struct rd_report *r, lxw_wor
         put_str(ws, row, 1, s->title, NULL);
         double n[] = { s->claims, s->consistent, s->contradicted, s->inconclusive,
                        s->not_evaluated };
-        for (size_t k = 0; k < 5; k++)
-            put_num(ws, row, (lxw_col_t)(2 + k), n[k], b->intf);
+        put_nums(ws, row, 2, n, 5, b->intf);
     }
     row += 2;
-    for (size_t c = 0; c < sizeof claims / sizeof *claims; c++)
-        worksheet_write_string(ws, row, (lxw_col_t)c, claims[c], b->head);
+    put_strs(ws, row, 0, claims, sizeof claims / sizeof *claims, b->head);
     for (size_t i = 0; i < r->nclaims; i++) {
         const struct rd_rclaim *x = &r->claims[i];
         row++;
         put_str(ws, row, 0, x->study, b->bold);
         put_num(ws, row, 1, (double)(i + 1), b->intf);
         const char *text[] = { x->kind, x->workload, x->metric, x->text };
-        for (size_t k = 0; k < 4; k++)
-            put_str(ws, row, (lxw_col_t)(2 + k), text[k], NULL);
+        put_strs(ws, row, 2, text, 4, NULL);
         char cfgs[1024] = "";
         for (size_t k = 0, at = 0; k < x->nconfigs && at < sizeof cfgs; k++)
             at += (size_t)snprintf(cfgs + at, sizeof cfgs - at, "%s%s", k ? "; " : "",
                                    x->configs[k].id ? x->configs[k].id : "(not here)");
         put_str(ws, row, 6, cfgs, NULL);
         double nums[] = { x->claimed_ratio, x->claimed_min, x->claimed_max };
-        for (size_t k = 0; k < 3; k++)
-            put_num(ws, row, (lxw_col_t)(7 + k), nums[k], b->num3);
+        put_nums(ws, row, 7, nums, 3, b->num3);
         put_str(ws, row, 10, x->approx ? "yes" : "no", NULL);
         put_num(ws, row, 11, x->margin, b->pct);
         double ours[] = { x->ratio, x->ratio_ci_low, x->ratio_ci_high };
-        for (size_t k = 0; k < 3; k++)
-            put_num(ws, row, (lxw_col_t)(12 + k), ours[k], b->num3);
+        put_nums(ws, row, 12, ours, 3, b->num3);
         put_num(ws, row, 15, x->p, b->p);
         put_str(ws, row, 16, x->judgement ? x->judgement : "not evaluated",
                 x->judgement && strcmp(x->judgement, "inconclusive") != 0 ? b->bold : NULL);
@@ -711,8 +718,7 @@ static void sheet_replication(struct book *b, const struct rd_report *r, lxw_wor
         put_str(ws, row, 19, x->note, NULL);
     }
     row += 2;
-    for (size_t c = 0; c < sizeof pairs / sizeof *pairs; c++)
-        worksheet_write_string(ws, row, (lxw_col_t)c, pairs[c], b->head);
+    put_strs(ws, row, 0, pairs, sizeof pairs / sizeof *pairs, b->head);
     for (size_t i = 0; i < r->nclaims; i++)
         for (size_t k = 0; k < r->claims[i].npairs; k++) {
             const struct rd_rclaim_pair *p = &r->claims[i].pairs[k];
@@ -722,27 +728,24 @@ static void sheet_replication(struct book *b, const struct rd_report *r, lxw_wor
             put_str(ws, row, 2, p->a, NULL);
             put_str(ws, row, 3, p->b, NULL);
             double nums[] = { p->ratio, p->ratio_ci_low, p->ratio_ci_high };
-            for (size_t c = 0; c < 3; c++)
-                put_num(ws, row, (lxw_col_t)(4 + c), nums[c], b->num3);
+            put_nums(ws, row, 4, nums, 3, b->num3);
             put_num(ws, row, 7, p->p, b->p);
             put_num(ws, row, 8, p->p_holm, b->p);
             put_str(ws, row, 9, p->agrees ? "yes" : "no", NULL);
         }
     row += 2;
-    for (size_t c = 0; c < sizeof figs / sizeof *figs; c++)
-        worksheet_write_string(ws, row, (lxw_col_t)c, figs[c], b->head);
+    put_strs(ws, row, 0, figs, sizeof figs / sizeof *figs, b->head);
     for (size_t i = 0; i < r->nreplication; i++) {
         const struct rd_rreplication *x = &r->replication[i];
         row++;
         put_str(ws, row, 0, x->study, b->bold);
         const char *text[] = { x->workload, x->config, x->metric, x->statistic };
-        for (size_t k = 0; k < 4; k++)
-            put_str(ws, row, (lxw_col_t)(1 + k), text[k], NULL);
+        put_strs(ws, row, 1, text, 4, NULL);
         double nums[] = { x->pub_mean, x->pub_sd, x->pub_n, x->ours_mean, x->ours_sd,
                           x->ours_n, x->ours_statistic, x->ratio, x->ratio_ci_low,
-                          x->ratio_ci_high, x->p };
-        for (size_t k = 0; k < 11; k++)
-            put_num(ws, row, (lxw_col_t)(5 + k), nums[k], k == 10 ? b->p : b->num);
+                          x->ratio_ci_high };
+        put_nums(ws, row, 5, nums, 10, b->num);
+        put_num(ws, row, 15, x->p, b->p);
         put_str(ws, row, 16, x->note, NULL);
     }
     worksheet_set_column(ws, 0, 1, 8, NULL);
