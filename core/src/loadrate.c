@@ -33,16 +33,23 @@ static bool has_count(const struct rd_record *r, const char *metric)
     return rd_record_metric(r, metric, &v) && !isnan(v);
 }
 
+/* The four socket-error counts of a record that stores them all (wrk's
+ * kinds, which rundown's own records and bombardier use too). */
+static void read_socket_errors(struct rd_load_tally *t, const struct rd_record *r)
+{
+    t->errors_connect = count_of(r, "errors_connect");
+    t->errors_read = count_of(r, "errors_read");
+    t->errors_write = count_of(r, "errors_write");
+    t->errors_timeout = count_of(r, "errors_timeout");
+}
+
 void rd_load_tally_from_metrics(struct rd_load_tally *t, const struct rd_record *r,
                                 unsigned in_requests)
 {
     rd_load_tally_init(t);
     t->in_requests = in_requests;
     t->requests = count_of(r, "requests");
-    t->errors_connect = count_of(r, "errors_connect");
-    t->errors_read = count_of(r, "errors_read");
-    t->errors_write = count_of(r, "errors_write");
-    t->errors_timeout = count_of(r, "errors_timeout");
+    read_socket_errors(t, r);
     t->errors_other = count_of(r, "errors_other");
     t->non_2xx = count_of(r, "non_2xx");
 }
@@ -194,10 +201,7 @@ static bool bombardier_tally(struct rd_load_tally *t, const struct rd_record *r)
     t->requests = count_of(r, "requests") - others;
     t->non_2xx = count_of(r, "non_2xx");
     t->responses_2xx = count_of(r, "status_2xx");
-    t->errors_timeout = count_of(r, "errors_timeout");
-    t->errors_connect = count_of(r, "errors_connect");
-    t->errors_read = count_of(r, "errors_read");
-    t->errors_write = count_of(r, "errors_write");
+    read_socket_errors(t, r);
     double classified = t->errors_timeout + t->errors_connect + t->errors_read + t->errors_write;
     t->errors_other = (errors - classified) + (others > errors ? others - errors : 0);
     return true;
