@@ -167,20 +167,11 @@ static bool run_version(char *const *argv, const char *cwd, double timeout_s, bo
                         char *out, size_t size)
 {
     struct rd_proc pr;
-    struct rd_proc_opts o = {.argv = argv, .cwd = cwd, .keep_stdout = 65536,
-                             .keep_stderr = 65536, .timeout_s = timeout_s};
     struct rd_diag d;
     bool ok = false;
     rd_diag_init(&d, NULL);
-    rd_proc_init(&pr);
-    if (rd_proc_spawn(&pr, &o, &d) != RD_OK) {
+    if (rd_proc_run_capture(&pr, argv, cwd, timeout_s, 65536, &d) != RD_OK) {
         snprintf(out, size, "%s", d.msg);
-        return false;
-    }
-    struct rd_proc *one[1] = {&pr};
-    if (rd_proc_wait_all(one, 1, &d) != RD_OK) {
-        snprintf(out, size, "%s", d.msg);
-        rd_proc_release(&pr);
         return false;
     }
     const struct rd_buf *srcs[2] = {&pr.out.keep, &pr.err.keep};

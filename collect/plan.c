@@ -56,6 +56,16 @@ void rd_plan_release(struct rd_plan *p)
     memset(p, 0, sizeof *p);
 }
 
+rd_status rd_plan_copy(struct rd_plan *dst, const struct rd_plan *src)
+{
+    RD_TRY(RD_ARRAY_GROW(dst->items, dst->cap, src->len ? src->len : 1));
+    if (src->len)
+        memcpy(dst->items, src->items, src->len * sizeof *src->items);
+    dst->len = src->len;
+    dst->seed = src->seed;
+    return RD_OK;
+}
+
 static rd_status plan_add(struct rd_plan *p, size_t w, size_t c, bool warmup, long run,
                           long *measured)
 {

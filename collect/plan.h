@@ -44,6 +44,10 @@ void rd_plan_init(struct rd_plan *p);
 /** Frees the items; the plan is left empty and usable. */
 void rd_plan_release(struct rd_plan *p);
 
+/** Makes dst (initialised, perhaps used before) a copy of src, reusing
+ *  its room. RD_ERR_NOMEM leaves dst as it was. */
+rd_status rd_plan_copy(struct rd_plan *dst, const struct rd_plan *src);
+
 /** Expands the suite into its full, ordered plan (see docs/suite.md, Order). */
 rd_status rd_plan_build(const struct rd_suite *s, struct rd_plan *p, struct rd_diag *d);
 

@@ -654,6 +654,20 @@ void rd_proc_stop(struct rd_proc *p, double grace_s)
         poll_once(one, 1, 0.05, false);
 }
 
+rd_status rd_proc_run_capture(struct rd_proc *p, char *const *argv, const char *cwd,
+                              double timeout_s, size_t keep, struct rd_diag *d)
+{
+    struct rd_proc_opts o = {.argv = argv, .cwd = cwd, .keep_stdout = keep,
+                             .keep_stderr = keep, .timeout_s = timeout_s};
+    rd_proc_init(p);
+    RD_TRY(rd_proc_spawn(p, &o, d));
+    struct rd_proc *one[1] = {p};
+    rd_status st = rd_proc_wait_all(one, 1, d);
+    if (st)
+        rd_proc_release(p);
+    return st;
+}
+
 void rd_proc_release(struct rd_proc *p)
 {
     if (p->pid && !p->exited)

@@ -170,6 +170,17 @@ rd_status rd_proc_wait_all_ticking(struct rd_proc *const *procs, size_t n, doubl
  */
 void rd_proc_stop(struct rd_proc *p, double grace_s);
 
+/**
+ * Runs argv (in cwd; NULL: here) to its end, for at most timeout_s (0: no
+ * limit), keeping the first 'keep' bytes of its stdout and of its stderr
+ * in p->out.keep and p->err.keep: a short command whose answer is read
+ * (a version, sinfo). p is initialised here; on RD_OK it has exited (or
+ * timed out: p->timed_out), and the caller reads it and frees it with
+ * rd_proc_release. On failure (not found, interrupted) p needs no release.
+ */
+rd_status rd_proc_run_capture(struct rd_proc *p, char *const *argv, const char *cwd,
+                              double timeout_s, size_t keep, struct rd_diag *d);
+
 /** Frees buffers, closes fds; stops the proc first if it still runs. */
 void rd_proc_release(struct rd_proc *p);
 

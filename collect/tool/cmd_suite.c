@@ -35,8 +35,9 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-        "usage: rundown-collect suite [--resume] [--only PATTERN] [--shard I/N]\n"
-        "                             [--budget TIME] [--dry-run] [-o DIR] SUITE.json\n"
+        "usage: rundown-collect suite [--resume [--resume-from STORE]...] [--only PATTERN]\n"
+        "                             [--shard I/N] [--seed N] [--budget TIME] [--dry-run]\n"
+        "                             [-o DIR] SUITE.json\n"
         "\n"
         "Runs the experiment described by SUITE.json (" RD_SUITE_SCHEMA ", see\n"
         "docs/suite.md): checks it completely, records the environment in\n"
@@ -46,9 +47,13 @@ static void usage(FILE *out)
         "  -o, --output DIR    where the store, environment and logs go (default .)\n"
         "      --resume        skip runs already in the store (suite, workload,\n"
         "                      config, run, phase)\n"
+        "      --resume-from STORE  with --resume, skip the runs in STORE too (an\n"
+        "                      earlier attempt of the same shard on another machine)\n"
         "      --only PATTERN  only workloads or workload/config-id matching the\n"
         "                      shell pattern, e.g. 'cpu-*' or '*runtime=bun*'\n"
         "      --shard I/N     only every N-th measured run, starting with the I-th\n"
+        "      --seed N        the seed of order \"random\" (overrides the file's):\n"
+        "                      every shard of one collection must plan with one seed\n"
         "      --budget TIME   start no round after TIME (45m, 90s, 1.5h); rounds of\n"
         "                      workloads with \"until\": \"settled\" go where the\n"
         "                      answer is furthest from settled per second of runs\n"
@@ -287,6 +292,8 @@ int rd_cmd_suite(int argc, char **argv)
         {"shard", required_argument, NULL, 'S'},
         {"dry-run", no_argument, NULL, 'n'},
         {"budget", required_argument, NULL, 'B'},
+        {"seed", required_argument, NULL, 'e'},
+        {"resume-from", required_argument, NULL, 'F'},
         {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -295,6 +302,13 @@ int rd_cmd_suite(int argc, char **argv)
     const char *only = NULL, *dir = ".";
     unsigned shard_i = 1, shard_n = 1;
     double budget_s = 0;
+    unsigned long long seed = 0;
+    bool seed_given = false;
+    /* --resume-from: argv holds the paths for as long as they are needed. */
+    const char **resume_from = calloc((size_t)argc + 1, sizeof *resume_from);
+    size_t nresume_from = 0;
+    if (!resume_from)
+        return rd_fail(RD_ERR_NOMEM, NULL);
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
@@ -314,13 +328,24 @@ int rd_cmd_suite(int argc, char **argv)
             budget_s = ms / 1000;
             break;
         }
+        case 'e':
+            if (rd_parse_uint(optarg, strlen(optarg), &seed) != RD_OK ||
+                seed > 9007199254740992ULL)
+                return free(resume_from),
+                       rd_usage_error("expected --seed N, a whole number from 0 to 2^53, "
+                                      "got '%s'", optarg);
+            seed_given = true;
+            break;
+        case 'F': resume_from[nresume_from++] = optarg; break;
         case 'o': dir = optarg; break;
-        case 'h': usage(stdout); return RD_EXIT_OK;
-        default: return rd_usage_error("invalid option");
+        case 'h': free(resume_from); usage(stdout); return RD_EXIT_OK;
+        default: free(resume_from); return rd_usage_error("invalid option");
         }
     }
     if (optind + 1 != argc)
-        return rd_usage_error("suite needs exactly one SUITE.json");
+        return free(resume_from), rd_usage_error("suite needs exactly one SUITE.json");
+    if (nresume_from && !resume)
+        return free(resume_from), rd_usage_error("--resume-from needs --resume");
 
     struct rd_suite s;
     struct rd_plan plan;
@@ -333,6 +358,10 @@ int rd_cmd_suite(int argc, char **argv)
     if (st) {
         exit_code = rd_fail(st, &d);
         goto out;
+    }
+    if (seed_given) {
+        s.seed = seed;
+        s.seed_given = true;
     }
     bool adaptive = false;
     for (size_t w = 0; w < s.nworkloads; w++)
@@ -366,6 +395,14 @@ int rd_cmd_suite(int argc, char **argv)
         st = rd_session_read_store(&session, &d);
         if (st && !resume)
             st = RD_OK; /* a dry run only times the plan with it */
+        /* The other stores' runs count as stored: in the index that
+         * --resume drops runs by and that keeps a redone server session
+         * from storing a warmup twice, not among the records an adaptive
+         * workload decides by (those of this machine). */
+        for (size_t k = 0; !st && k < nresume_from; k++) {
+            rd_diag_init(&d, resume_from[k]);
+            st = rd_run_index_load(&session.ix, resume_from[k], &d);
+        }
         if (!st && resume)
             take_stored_seed(&s, &session);
     }
@@ -455,5 +492,6 @@ out_session:
 out:
     rd_plan_release(&plan);
     rd_suite_release(&s);
+    free(resume_from);
     return exit_code;
 }

@@ -17,5 +17,6 @@ int rd_cmd_run(int argc, char **argv);
 int rd_cmd_http(int argc, char **argv);
 int rd_cmd_suite(int argc, char **argv);
 int rd_cmd_env(int argc, char **argv);
+int rd_cmd_slurm(int argc, char **argv);
 
 #endif

@@ -23,6 +23,7 @@ static const struct command commands[] = {
     {"run", rd_cmd_run, "time commands (interleaved when several), store each run"},
     {"http", rd_cmd_http, "load a server with a load tool, sample its memory and CPU"},
     {"suite", rd_cmd_suite, "run a " RD_SUITE_SCHEMA " experiment (resumable, shardable)"},
+    {"slurm", rd_cmd_slurm, "run a suite as a Slurm job array, one shard per task, and merge"},
     {"env", rd_cmd_env, "describe this machine and the tool versions (" RD_ENV_SCHEMA ")"},
 };
 
