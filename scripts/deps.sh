@@ -1,8 +1,13 @@
 #!/bin/sh
 # deps.sh - install what rundown needs, only what is missing.
 #
-#   scripts/deps.sh [debian] [npm] [bench]   (debian and npm when no argument is given)
+#   scripts/deps.sh [debian] [npm] [slurm] [bench]   (debian, npm and slurm when no
+#                                                      argument is given)
 #
+# slurm: Slurm and MUNGE, which tests/sh/slurm.sh starts as a one-node
+# cluster of its own to run `rundown-collect slurm --submit` against (make
+# deps and make test install them; the report and the tools do not need
+# them, so a user who is not root is only told, and that test is skipped).
 # bench: the Debian packages only the benchmarks' reference implementations
 # need (pandas and SciPy for bench/analyze.sh; make bench-perf asks for them).
 #
@@ -24,8 +29,11 @@ gnuplot-nox wrk hey apache2-utils hyperfine npm time unzip python3"
 # time: /usr/bin/time for the tests' and benchmarks' peak RSS; unzip: the
 # tests read report.xlsx back; python3: the tests' generators.
 BENCH_PACKAGES="python3-pandas python3-scipy"
+SLURM_PACKAGES="slurm-wlm munge"
 
 debian() {
+    optional=false
+    if [ "$1" = --optional ]; then optional=true; shift; fi
     missing=""
     for p in "$@"; do
         if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
@@ -35,6 +43,11 @@ debian() {
         fi
     done
     [ -z "$missing" ] && return 0
+    if [ "$(id -u)" -ne 0 ] && $optional; then
+        echo "deps: not installed (the tests that need them are skipped); as root:" >&2
+        echo "  apt-get install -y$missing" >&2
+        return 0
+    fi
     if [ "$(id -u)" -ne 0 ]; then
         echo "deps: missing Debian packages; run as root:" >&2
         echo "  apt-get install -y$missing" >&2
@@ -63,13 +76,14 @@ npm_runtimes() {
     touch "$stamp"
 }
 
-if [ $# -eq 0 ]; then set -- debian npm; fi
+if [ $# -eq 0 ]; then set -- debian npm slurm; fi
 for what in "$@"; do
     case "$what" in
         debian) debian $PACKAGES ;;
         bench) debian $BENCH_PACKAGES ;;
+        slurm) debian --optional $SLURM_PACKAGES ;;
         npm) [ -f "$here/data/workloads/package-lock.json" ] && npm_runtimes ;;
-        *) echo "deps: unknown part '$what' (debian, npm, bench)" >&2; exit 2 ;;
+        *) echo "deps: unknown part '$what' (debian, npm, slurm, bench)" >&2; exit 2 ;;
     esac
 done
 exit 0
