@@ -11,108 +11,21 @@
 # 77 (skipped) only when they cannot be had. Every daemon is stopped by
 # its PID on every way out.
 ROOT=$(cd "$2" && pwd)
-need="sbatch sinfo squeue scancel scontrol slurmctld slurmd munged"
-missing() { for p in $need; do PATH=$PATH:/usr/sbin command -v "$p" >/dev/null || return 0; done; return 1; }
-if missing && [ "$(id -u)" -eq 0 ]; then
+. "$(dirname "$0")/slurm_cluster.bash"
+if slurm_cluster_missing && [ "$(id -u)" -eq 0 ]; then
     "$ROOT/scripts/deps.sh" slurm >&2
 fi
-if missing; then
+if slurm_cluster_missing; then
     echo "SKIP: Slurm and MUNGE are not installed (scripts/deps.sh slurm, as root)"
     exit 77
 fi
 . "$(dirname "$0")/require.bash" python3
 set -u
 . "$(dirname "$0")/runner_lib.bash" "$1"
-export PATH=$PATH:/usr/sbin
-# munged refuses a socket in a folder that others cannot enter.
-chmod 755 "$TMP"
-C=$TMP/cluster
-mkdir -p "$C/state" "$C/spool"
-chmod 755 "$C"
-export SLURM_CONF=$C/slurm.conf
-me=$(id -un)
-
-# Stops what this test started, by PID: jobs first (their steps are not
-# slurmd's children), then slurmd, slurmctld, munged.
-pids=""
-stop_cluster() {
-    if [ -n "$pids" ]; then
-        scancel --user="$me" >/dev/null 2>&1
-        for i in $(seq 1 100); do
-            [ -z "$(squeue --noheader 2>/dev/null)" ] && break
-            sleep 0.2
-        done
-    fi
-    for pid in $pids; do kill -TERM "$pid" 2>/dev/null; done
-    for pid in $pids; do
-        for i in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
-        kill -KILL "$pid" 2>/dev/null
-        wait "$pid" 2>/dev/null
-    done
-    pids=""
-}
-cleanup_hooks="stop_cluster; $cleanup_hooks"
-show_logs() { for f in "$C"/*.log "$C"/*.out; do [ -f "$f" ] && { echo "== $f"; tail -20 "$f"; }; done; }
-
-# ---- the cluster ----
-dd if=/dev/urandom of="$C/munge.key" bs=1024 count=1 2>/dev/null
-chmod 600 "$C/munge.key"
-munged -F --socket="$C/munge.sock" --key-file="$C/munge.key" --pid-file="$C/munged.pid" \
-    --log-file="$C/munged.log" --seed-file="$C/munged.seed" >"$C/munged.out" 2>&1 &
-pids="$pids $!"
-for i in $(seq 1 50); do [ -S "$C/munge.sock" ] && break; sleep 0.1; done
-[ -S "$C/munge.sock" ] || { fail "munged did not start"; show_logs; finish slurm; }
-
+chmod 755 "$TMP"  # munged's socket must be reachable through it
+cleanup_hooks="slurm_cluster_stop; $cleanup_hooks"
+slurm_cluster_start "$TMP/cluster" || { fail "no cluster"; finish slurm; }
 host=$(hostname -s)
-p1=$(free_port)
-p2=$(free_port)
-while [ "$p2" = "$p1" ]; do p2=$(free_port); done
-# The node as slurmd sees this machine (CPUs, sockets, memory), named and
-# addressed so that all traffic stays on the loopback.
-node=$(slurmd -C 2>/dev/null | head -1 | sed "s/^NodeName=[^ ]*/NodeName=$host NodeAddr=127.0.0.1/")
-case "$node" in NodeName=*) ;; *) node="NodeName=$host NodeAddr=127.0.0.1 CPUs=$(nproc)" ;; esac
-cat > "$SLURM_CONF" <<EOF
-ClusterName=rundowntest
-SlurmctldHost=$host(127.0.0.1)
-SlurmctldPort=$p1
-SlurmdPort=$p2
-SlurmUser=$me
-SlurmdUser=$me
-AuthType=auth/munge
-CredType=cred/munge
-AuthInfo=socket=$C/munge.sock
-StateSaveLocation=$C/state
-SlurmdSpoolDir=$C/spool
-SlurmctldPidFile=$C/slurmctld.pid
-SlurmdPidFile=$C/slurmd.pid
-SlurmctldLogFile=$C/slurmctld.log
-SlurmdLogFile=$C/slurmd.log
-PlugStackConfig=$C/plugstack.conf
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-MpiDefault=none
-SwitchType=switch/none
-MailProg=/bin/true
-JobCompType=jobcomp/none
-AccountingStorageType=accounting_storage/none
-JobAcctGatherType=jobacct_gather/none
-ReturnToService=2
-$node
-PartitionName=bench Nodes=$host Default=YES MaxTime=30 State=UP
-EOF
-: > "$C/plugstack.conf"
-slurmctld -D -c -f "$SLURM_CONF" >"$C/slurmctld.out" 2>&1 &
-pids="$! $pids"
-slurmd -D -f "$SLURM_CONF" -N "$host" >"$C/slurmd.out" 2>&1 &
-pids="$! $pids"
-for i in $(seq 1 150); do
-    [ "$(sinfo --noheader --format=%t 2>/dev/null)" = idle ] && break
-    sleep 0.2
-done
-[ "$(sinfo --noheader --format=%t 2>/dev/null)" = idle ] ||
-    { fail "the node did not come up: $(sinfo 2>&1)"; show_logs; finish slurm; }
 
 # ---- the suite: 8 measured runs of ~0.1-0.3 s, a warmup per doze config ----
 cat > s.json <<'JSON'
@@ -123,15 +36,6 @@ cat > s.json <<'JSON'
   {"name": "doze", "class": "startup", "runs": 2, "warmups": 1, "command": "sleep 0.1"}
  ]}
 JSON
-
-# wait_queue SECONDS: until the queue is empty.
-wait_queue() {
-    for i in $(seq 1 $(($1 * 5))); do
-        [ -z "$(squeue --noheader 2>/dev/null)" ] && return 0
-        sleep 0.2
-    done
-    return 1
-}
 
 # Bad input is refused before anything is queued.
 "$RC" slurm s.json -o bad --partition nosuch --submit --no-check 2>err.txt
@@ -157,7 +61,7 @@ grep -q "^submitted: array job [0-9]* (every task), merge job [0-9]* after it" s
     { fail "submit message"; cat sub.txt; }
 grep -q '^#SBATCH --array=1-4%1$' out/slurm/tasks.sh || fail "one node, 4 tasks: no %1 throttle"
 grep -q '^#SBATCH --exclusive$' out/slurm/tasks.sh || fail "tasks not exclusive"
-wait_queue 180 || { fail "the jobs did not end within 180 s"; squeue; show_logs; }
+slurm_wait_queue 180 || { fail "the jobs did not end within 180 s"; squeue; slurm_cluster_logs; }
 [ -s out/report/report.md ] && [ -s out/report/report.html ] ||
     { fail "no report"; cat out/slurm/*.out; }
 grep -q "nap" out/report/report.md || fail "the report lacks the workload nap"
@@ -216,7 +120,7 @@ PY
     { fail "second submit"; cat err.txt; }
 array=$(sed -n 's/^submitted: array job \([0-9]*\) .*/\1/p' sub2.txt)
 scancel "${array}_3" || fail "scancel ${array}_3"
-wait_queue 180 || fail "the second collection did not end within 180 s"
+slurm_wait_queue 180 || fail "the second collection did not end within 180 s"
 [ ! -e again/shards/task3.$host ] || fail "the cancelled task 3 ran"
 [ ! -e again/report/report.md ] || fail "the merge ran although task 3 did not"
 "$RC" slurm s.json -o again --resume --no-check --submit >sub3.txt 2>err3.txt
@@ -224,7 +128,7 @@ rc=$?
 [ $rc -eq 0 ] || { fail "resume: rc $rc"; cat err3.txt; }
 grep -q "resume: 3 runs left, in tasks 3 of 4" err3.txt || { fail "resume note"; cat err3.txt; }
 array2=$(sed -n 's/^submitted: array job \([0-9]*\) .*/\1/p' sub3.txt)
-wait_queue 180 || fail "the resumed collection did not end within 180 s"
+slurm_wait_queue 180 || fail "the resumed collection did not end within 180 s"
 [ -s again/report/report.md ] || fail "no report after --resume"
 ls again/slurm/ | grep -q "^task3-$array2.out$" || fail "task 3 not queued again"
 [ "$(ls again/slurm/ | grep -c -- "-$array2.out$")" -eq 1 ] ||
@@ -237,8 +141,8 @@ rc=$?
 [ $rc -eq 1 ] && grep -q "holds runs of the suite 'naps' already" err.txt ||
     { fail "a second fresh submission over stored runs: rc $rc"; cat err.txt; }
 
-stop_cluster
-for f in "$C"/*.pid; do
+slurm_cluster_stop
+for f in "$TMP"/cluster/*.pid; do
     [ -f "$f" ] && kill -0 "$(cat "$f")" 2>/dev/null && fail "$(basename "$f" .pid) still runs"
 done
 finish slurm
