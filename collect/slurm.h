@@ -21,10 +21,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "rundown/analysis_keys.h"
 #include "rundown/buf.h"
 #include "rundown/status.h"
-
-#define RD_SLURM_SCHEMA "rundown.slurm/1"
 
 /** What the job scripts are made of. Strings are borrowed. */
 struct rd_slurm_job {

@@ -23,6 +23,7 @@
 #define RD_SUITE_SCHEMA "rundown.suite/1"         /* a suite (docs/suite.md) */
 #define RD_ANALYSIS_SCHEMA "rundown.analysis/1"   /* an analysis (docs/analysis.md) */
 #define RD_PUBLISHED_SCHEMA "rundown.published/1" /* published figures (docs/published.md) */
+#define RD_SLURM_SCHEMA "rundown.slurm/1"         /* a Slurm collection's DIR/slurm.json (docs/cluster.md) */
 
 /* ---- top level ---- */
 
