@@ -8,7 +8,8 @@
 # node; that the merge job rendered the report; and that a task cancelled
 # before it ran is all `slurm --resume --submit` queues again. Installs
 # slurm-wlm and munge (scripts/deps.sh slurm) when root and missing; exits
-# 77 (skipped) only when they cannot be had. Every daemon is stopped by
+# 77 (skipped) only when they cannot be had, or when not root (slurmd
+# starts jobs as their users). Every daemon is stopped by
 # its PID on every way out.
 ROOT=$(cd "$2" && pwd)
 . "$(dirname "$0")/slurm_cluster.bash"
@@ -17,6 +18,10 @@ if slurm_cluster_missing && [ "$(id -u)" -eq 0 ]; then
 fi
 if slurm_cluster_missing; then
     echo "SKIP: Slurm and MUNGE are not installed (scripts/deps.sh slurm, as root)"
+    exit 77
+fi
+if [ "$(id -u)" -ne 0 ]; then
+    echo "SKIP: slurmd starts jobs as their users, so it runs as root (not $(id -un))"
     exit 77
 fi
 . "$(dirname "$0")/require.bash" python3
