@@ -108,6 +108,16 @@ struct wl {
     const char *dirs_seen;   /* the last info.metric_better merged (runs repeat it) */
     uint32_t *cfgs;
     size_t ncfgs, capcfgs;
+    /* Machines (issue 30): runs of one workload from several environments
+     * are analysed per environment, never pooled (unless pool_envs). The
+     * workload holds the runs of its first environment (and those with
+     * none); each other environment's go to "NAME@ENV", whose 'base' is
+     * NAME and 'machine' ENV. rd_machines_settle() then names the first
+     * one "NAME@ENV" too. */
+    const char *first_env;   /* the first environment of its runs */
+    const char *base;        /* per machine: the workload's name in the runs */
+    const char *machine;     /* per machine: the environment id */
+    bool split;              /* its runs come from several environments */
 };
 
 struct envref {
@@ -192,6 +202,16 @@ rd_status rd_directions_merge(struct rd_analysis *a, struct wl *w, const struct 
 
 /* Replication section (replicate.c): appends "replication":[...] members. */
 struct jw;
+
+/* ---- crossmachine.c: claims across machines ---- */
+
+/** Names the first machine of every workload measured on several
+ *  machines NAME@ENV, like the others (once, before anything is written). */
+rd_status rd_machines_settle(struct rd_analysis *a);
+/** Appends the "machines" member when a workload was measured on several
+ *  machines; nothing otherwise. */
+rd_status rd_machines_write(struct rd_analysis *a, struct jw *w);
+
 rd_status rd_replication_write(struct rd_analysis *a, struct jw *w, struct rd_diag *d);
 
 #endif

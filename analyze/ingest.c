@@ -172,6 +172,35 @@ static rd_status find_workload(struct rd_analysis *a, const char *name, struct w
     return RD_OK;
 }
 
+/*
+ * The workload the runs of environment env go to, *w being the workload
+ * they name: *w itself for its first environment, else "NAME@ENV" (made
+ * when new), so that machines are never pooled (struct wl, "Machines").
+ */
+static rd_status machine_workload(struct rd_analysis *a, struct wl **w, const char *env)
+{
+    struct wl *base = *w;
+    if (!base->first_env)
+        base->first_env = env;
+    if (base->first_env == env)
+        return RD_OK;
+    size_t bi = (size_t)(base - a->wls);
+    char *name = rd_arena_alloc(&a->strings, strlen(base->name) + strlen(env) + 2);
+    if (!name)
+        return RD_ERR_NOMEM;
+    sprintf(name, "%s@%s", base->name, env);
+    struct wl *m;
+    RD_TRY(find_workload(a, name, &m));  /* may move a->wls */
+    base = &a->wls[bi];
+    base->split = true;
+    if (!m->base) {
+        m->base = base->name;
+        m->machine = m->first_env = env;
+    }
+    *w = m;
+    return RD_OK;
+}
+
 /* The config with 'key' ("workload\x1fid\x1ftool": wl_len bytes of
  * workload, id_len of id) in workload w, created with copies of 'labels'
  * when new. */
@@ -228,14 +257,14 @@ static rd_status find_cfg(struct rd_analysis *a, const struct rd_record *r, stru
                           struct rd_buf *key, struct cfg **out)
 {
     rd_buf_reset(key);
-    RD_TRY(rd_buf_addstr(key, r->workload));
+    RD_TRY(rd_buf_addstr(key, w->name));
     RD_TRY(rd_buf_addch(key, '\x1f'));
     size_t start = key->len;
     RD_TRY(rd_record_config_id(r, key));
     size_t id_len = key->len - start;
     RD_TRY(rd_buf_addch(key, '\x1f'));
     RD_TRY(rd_buf_addstr(key, r->tool ? r->tool : ""));
-    return cfg_by_key(a, w, key->ptr, strlen(r->workload), id_len, r->config.items,
+    return cfg_by_key(a, w, key->ptr, strlen(w->name), id_len, r->config.items,
                       r->config.len, out);
 }
 
@@ -383,6 +412,11 @@ static rd_status add_record(struct rd_analysis *a, const struct rd_record *r,
     struct wl *w;
     struct cfg *c;
     RD_TRY(find_workload(a, r->workload, &w));
+    if (!a->o.pool_envs && r->env && *r->env) {
+        const char *env;
+        RD_TRY(rd_envs_note(a, r->env, path, &env));
+        RD_TRY(machine_workload(a, &w, env));
+    }
     RD_TRY(find_cfg(a, r, w, key, &c));
     RD_TRY(rd_sources_keep(a, r, (uint32_t)(c - a->cfgs), input, line));
     RD_TRY(rd_directions_note(a, w, rd_record_info(r, "metric_better")));
@@ -550,6 +584,7 @@ static rd_status merge_half(struct rd_analysis *a, const struct rd_analysis *b,
 {
     rd_status s = RD_OK;
     *conflict_line = 0;
+    struct rd_buf key = RD_BUF_INIT;
     uint32_t *mid = malloc((b->nmetrics ? b->nmetrics : 1) * sizeof *mid);
     uint32_t *cfg_of = malloc((b->ncfgs ? b->ncfgs : 1) * sizeof *cfg_of);
     if (!mid || !cfg_of) {
@@ -566,8 +601,17 @@ static rd_status merge_half(struct rd_analysis *a, const struct rd_analysis *b,
         const struct wl *bw = &b->wls[*rd_strmap_find(&b->wl_map, bc->workload)];
         size_t wl_len, id_len;
         key_parts(bc->key, &wl_len, &id_len);
-        if ((s = find_workload(a, bc->workload, &w)) ||
-            (s = cfg_by_key(a, w, bc->key, wl_len, id_len, bc->labels, bc->nlabels, &c)) ||
+        /* b's machine split is its own: the config goes where a's runs
+         * of its environment go, under a's name for that workload. */
+        const char *menv;
+        if ((s = find_workload(a, bw->base ? bw->base : bw->name, &w)) ||
+            (!a->o.pool_envs && bc->env &&
+             ((s = rd_envs_note(a, bc->env, path, &menv)) || (s = machine_workload(a, &w, menv)))))
+            break;
+        rd_buf_reset(&key);
+        if ((s = rd_buf_addstr(&key, w->name)) || (s = rd_buf_addstr(&key, bc->key + wl_len)) ||
+            (s = cfg_by_key(a, w, key.ptr, strlen(w->name), id_len, bc->labels, bc->nlabels,
+                            &c)) ||
             (s = rd_directions_merge(a, w, bw)))
             break;
         cfg_of[i] = (uint32_t)(c - a->cfgs);
@@ -637,6 +681,7 @@ static rd_status merge_half(struct rd_analysis *a, const struct rd_analysis *b,
     }
     if (!s)
         s = rd_sources_merge(a, b, cfg_of, line0);
+    rd_buf_release(&key);
     free(mid);
     free(cfg_of);
     return s;

@@ -363,17 +363,26 @@ rd_status rd_analysis_apply_settings(struct rd_analysis *a, struct rd_diag *d)
         char *name = rd_arena_strndup(&a->strings, s, (size_t)(dot - s));
         if (!name)
             return RD_ERR_NOMEM;
-        int64_t *wi = rd_strmap_find(&a->wl_map, name);
-        if (!wi)
+        /* A workload measured on several machines is one per machine
+         * (NAME@ENV, base NAME): the setting holds for each of them. */
+        size_t matched = 0;
+        for (size_t wi = 0; wi < a->nwls; wi++) {
+            struct wl *wl = &a->wls[wi];
+            if (strcmp(wl->name, name) != 0 && !(wl->base && strcmp(wl->base, name) == 0))
+                continue;
+            const char **field = setting_field(wl, dot + 1, (size_t)(eq - dot - 1));
+            if (!field)
+                return rd_diag_set(d, RD_ERR_USAGE, NULL, 0, 0,
+                                   "--set: unknown setting '%.*s' (expected margin, "
+                                   "key_metrics, guards, max_error_rate, tie_breaker, "
+                                   "primary_metric or primary_better)",
+                                   (int)(eq - dot - 1), dot + 1);
+            *field = eq + 1;
+            matched++;
+        }
+        if (!matched)
             return rd_diag_set(d, RD_ERR_USAGE, NULL, 0, 0,
                                "--set: no workload '%s' in the stores", name);
-        const char **field = setting_field(&a->wls[*wi], dot + 1, (size_t)(eq - dot - 1));
-        if (!field)
-            return rd_diag_set(d, RD_ERR_USAGE, NULL, 0, 0,
-                               "--set: unknown setting '%.*s' (expected margin, key_metrics, "
-                               "guards, max_error_rate, tie_breaker, primary_metric or "
-                               "primary_better)", (int)(eq - dot - 1), dot + 1);
-        *field = eq + 1;
     }
     return RD_OK;
 }

@@ -302,6 +302,10 @@ rd_status rd_workload_write(struct rd_analysis *a, const uint32_t *by_name, stru
         goto out;
     jw_obj(w, NULL, true);
     jw_str(w, RD_AK_NAME, wl->name);
+    if (wl->base) {
+        jw_str(w, RD_AK_BASE_WORKLOAD, wl->base);
+        jw_str(w, RD_AK_MACHINE, wl->machine);
+    }
     jw_str(w, RD_AK_CLASS, wl->class_);
     jw_obj(w, RD_AK_PRIMARY, false);
     jw_str(w, RD_AK_METRIC, x.have_primary ? a->metrics[x.primary] : NULL);
@@ -377,6 +381,7 @@ static rd_status write_document(struct rd_analysis *a, struct rd_buf *out,
                                 const struct rd_analysis_sink *sink, struct rd_diag *d)
 {
     rd_stats_init();
+    RD_TRY(rd_machines_settle(a));
     RD_TRY(rd_analysis_apply_settings(a, d));
     struct jw w;
     jw_init(&w, out);
@@ -416,6 +421,7 @@ static rd_status write_document(struct rd_analysis *a, struct rd_buf *out,
     jw_arr(&w, RD_AK_WORKLOADS, true);
     RD_TRY(rd_workloads_write(a, &w, sink, d));
     jw_end(&w, ']');
+    RD_TRY(rd_machines_write(a, &w));
     if (o->published_dir)
         RD_TRY(rd_replication_write(a, &w, d));
     jw_end(&w, '}');

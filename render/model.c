@@ -731,6 +731,55 @@ static rd_status read_claims(struct rd_report *r, const cJSON *arr, const cJSON 
     return RD_OK;
 }
 
+/* ---- machines[]: workloads measured on several machines ---- */
+
+static rd_status read_machines(struct rd_report *r, const cJSON *arr)
+{
+    struct rd_rmachines *out;
+    if (!ALLOC_ARRAY(r, out, (size_t)cJSON_GetArraySize(arr)))
+        return RD_ERR_NOMEM;
+    r->machines = out;
+    const cJSON *j;
+    cJSON_ArrayForEach(j, arr) {
+        struct rd_rmachines *m = &out[r->nmachines++];
+        *m = (struct rd_rmachines){
+            .workload = str(j, RD_AK_WORKLOAD), .metric = str(j, RD_AK_METRIC),
+            .better = str(j, RD_AK_BETTER), .reference = str(j, RD_AK_REFERENCE),
+        };
+        RD_TRY(read_strings(r, member(j, RD_AK_MACHINE_IDS, true), &m->machine_ids,
+                            &m->nmachine_ids));
+        const cJSON *cmps = member(j, RD_AK_COMPARISONS, true), *cj;
+        struct rd_rmachine_cmp *cs;
+        if (!ALLOC_ARRAY(r, cs, (size_t)cJSON_GetArraySize(cmps)))
+            return RD_ERR_NOMEM;
+        m->cmps = cs;
+        cJSON_ArrayForEach(cj, cmps) {
+            struct rd_rmachine_cmp *c = &cs[m->ncmps++];
+            *c = (struct rd_rmachine_cmp){
+                .config = str(cj, RD_AK_CONFIG), .text = str(cj, RD_AK_TEXT),
+                .k = num(cj, RD_AK_K), .ratio = num(cj, RD_AK_RATIO),
+                .ratio_ci_low = num(cj, RD_AK_RATIO_CI_LOW),
+                .ratio_ci_high = num(cj, RD_AK_RATIO_CI_HIGH), .q = num(cj, RD_AK_Q),
+                .p = num(cj, RD_AK_P),
+                .consistent = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cj, RD_AK_CONSISTENT)),
+            };
+            const cJSON *per = member(cj, RD_AK_PER_MACHINE, true), *pj;
+            struct rd_rmachine_ratio *ps;
+            if (!ALLOC_ARRAY(r, ps, (size_t)cJSON_GetArraySize(per)))
+                return RD_ERR_NOMEM;
+            c->per = ps;
+            cJSON_ArrayForEach(pj, per)
+                ps[c->nper++] = (struct rd_rmachine_ratio){
+                    .machine = str(pj, RD_AK_MACHINE), .workload = str(pj, RD_AK_WORKLOAD),
+                    .ratio = num(pj, RD_AK_RATIO), .ratio_ci_low = num(pj, RD_AK_RATIO_CI_LOW),
+                    .ratio_ci_high = num(pj, RD_AK_RATIO_CI_HIGH), .n = num(pj, RD_AK_N),
+                    .n_reference = num(pj, RD_AK_N_REFERENCE),
+                };
+        }
+    }
+    return RD_OK;
+}
+
 /* ---- the document ---- */
 
 static rd_status read_document(struct rd_report *r, const cJSON *root, struct rd_diag *d)
@@ -750,6 +799,7 @@ static rd_status read_document(struct rd_report *r, const cJSON *root, struct rd
     RD_TRY(read_replication(r, member(root, RD_AK_REPLICATION, true)));
     RD_TRY(read_claims(r, member(root, RD_AK_REPLICATION_CLAIMS, true),
                        member(root, RD_AK_REPLICATION_SUMMARY, true)));
+    RD_TRY(read_machines(r, member(root, RD_AK_MACHINES, true)));
     RD_TRY(read_strings(r, member(root, RD_AK_INPUTS, true), &r->inputs, &r->ninputs));
     r->title = str(root, RD_AK_TITLE);
     if (!r->title || !*r->title)

@@ -233,6 +233,31 @@ struct rd_rclaim_study {
     double claims, consistent, contradicted, inconclusive, not_evaluated;
 };
 
+/** One machine's ratio in a comparison across machines
+ *  (machines[].comparisons[].per_machine[]). */
+struct rd_rmachine_ratio {
+    const char *machine, *workload;
+    double ratio, ratio_ci_low, ratio_ci_high, n, n_reference;
+};
+
+/** A config against the reference on every machine, and across them. */
+struct rd_rmachine_cmp {
+    const char *config, *text;
+    const struct rd_rmachine_ratio *per;
+    size_t nper;
+    double k, ratio, ratio_ci_low, ratio_ci_high, q, p;
+    bool consistent;
+};
+
+/** A workload measured on several machines (machines[]). */
+struct rd_rmachines {
+    const char *workload, *metric, *better, *reference;
+    const char *const *machine_ids;
+    size_t nmachine_ids;
+    const struct rd_rmachine_cmp *cmps;
+    size_t ncmps;
+};
+
 /** A setting of the analysis as the Methods sheet lists it. */
 struct rd_rsetting {
     const char *key;
@@ -263,6 +288,8 @@ struct rd_report {
     size_t nclaims;
     const struct rd_rclaim_study *claim_studies;
     size_t nclaim_studies;
+    const struct rd_rmachines *machines;   /* workloads measured on several machines */
+    size_t nmachines;
     const char *const *inputs;     /* the stores the analysis read */
     size_t ninputs;
     struct rd_rworkload *workloads;

@@ -355,6 +355,63 @@ static rd_status claims_table(const struct rd_report *r, struct rd_buf *out)
     return st == RD_OK ? end_table(out) : st;
 }
 
+/* The Across machines table: every config against the reference on each
+ * machine and between machines, and whether the machines agree. */
+static rd_status machines_table(const struct rd_report *r, struct rd_buf *out)
+{
+    if (r->nmachines == 0)
+        return RD_OK;
+    struct rd_buf cap = RD_BUF_INIT, t = RD_BUF_INIT;
+    rd_status st = rd_buf_addf(&cap, "Across machines. Each config against the reference (the "
+                                     "config best on most machines) by the ratio of means, on "
+                                     "each machine with its %g\\,\\%% interval (log scale) and "
+                                     "between machines (machines as a random level); the "
+                                     "machines differ when Cochran's Q is significant.",
+                               isfinite(r->confidence) ? r->confidence * 100 : 95);
+    if (st == RD_OK) st = begin_table(out, cap.ptr, "machines");
+    if (st == RD_OK)
+        st = rd_buf_addstr(out, "\\begin{tabular}{@{}l l p{0.35\\linewidth} l l@{}}\n\\toprule\n"
+                                "Workload & Config / reference & Each machine & Between "
+                                "machines & Machines \\\\\n\\midrule\n");
+    for (size_t i = 0; i < r->nmachines && st == RD_OK; i++) {
+        const struct rd_rmachines *m = &r->machines[i];
+        for (size_t c = 0; c < m->ncmps && st == RD_OK; c++) {
+            const struct rd_rmachine_cmp *x = &m->cmps[c];
+            for (size_t k = 0; k < 5 && st == RD_OK; k++) {
+                rd_buf_reset(&t);
+                if (k == 0)
+                    st = rd_buf_addstr(&t, m->workload ? m->workload : RD_UNDEF);
+                else if (k == 1)
+                    st = rd_buf_addf(&t, "%s / %s", x->config ? x->config : RD_UNDEF,
+                                     m->reference ? m->reference : RD_UNDEF);
+                for (size_t p = 0; k == 2 && p < x->nper && st == RD_OK; p++) {
+                    st = rd_buf_addf(&t, "%s%s ", p ? "; " : "",
+                                     x->per[p].machine ? x->per[p].machine : RD_UNDEF);
+                    if (st == RD_OK)
+                        st = rd_fmt_ratio_ci(&t, x->per[p].ratio, x->per[p].ratio_ci_low,
+                                             x->per[p].ratio_ci_high);
+                }
+                if (k == 3)
+                    st = rd_fmt_ratio_ci(&t, x->k >= 2 ? x->ratio : NAN, x->ratio_ci_low,
+                                         x->ratio_ci_high);
+                if (k == 4 && !(x->k >= 2)) {
+                    st = rd_buf_addstr(&t, "one machine only");
+                } else if (k == 4) {
+                    st = rd_buf_addstr(&t, x->consistent ? "agree (p " : "differ (p ");
+                    if (st == RD_OK) st = rd_fmt_p(&t, x->p);
+                    if (st == RD_OK) st = rd_buf_addch(&t, ')');
+                }
+                if (st == RD_OK && k > 0) st = rd_buf_addstr(out, " & ");
+                if (st == RD_OK) st = tex_text(out, t.len ? t.ptr : RD_UNDEF);
+            }
+            if (st == RD_OK) st = rd_buf_addstr(out, " \\\\\n");
+        }
+    }
+    rd_buf_release(&cap);
+    rd_buf_release(&t);
+    return st == RD_OK ? end_table(out) : st;
+}
+
 rd_status rd_render_tex(const struct rd_report *r, struct rd_buf *out)
 {
     RD_TRY(rd_buf_addstr(out, "% report.tex - written by rundown " RD_VERSION " from the analysis"));
@@ -367,5 +424,6 @@ rd_status rd_render_tex(const struct rd_report *r, struct rd_buf *out)
     RD_TRY(recommendations(r, out));
     for (size_t wi = 0; wi < rd_report_shown_workloads(r); wi++)
         RD_TRY(workload_table(r, &r->workloads[wi], out));
+    RD_TRY(machines_table(r, out));
     return claims_table(r, out);
 }

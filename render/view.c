@@ -554,6 +554,7 @@ rd_status rd_md_view(const struct rd_report *r, const struct rd_chart_plan *p, s
     flag(&v, root, "has_pairwise", pairs != NULL);
     chk(&v, rd_buf_addf(&v.b, "%g %%", isfinite(r->confidence) ? r->confidence * 100 : 95));
     take(&v, root, "pairs_conf");
+    rd_view_machines(&v, r, root);
     rd_view_replication(&v, r, root);
     rd_strmap_release(&v.named);
     rd_buf_release(&v.b);

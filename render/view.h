@@ -88,6 +88,11 @@ void rd_view_pairs(struct vb *v, size_t wi, struct rd_tval *list);
  *  judged here, their counts, the published figures; nothing without any. */
 void rd_view_replication(struct vb *v, const struct rd_report *r, struct rd_tval *root);
 
+/** Adds the Across machines section (view_machines.c): every config
+ *  against the reference on each machine and across them; nothing with
+ *  one machine. */
+void rd_view_machines(struct vb *v, const struct rd_report *r, struct rd_tval *root);
+
 /** Adds under 'key' the sentence saying that 'shown' of 'all' rows (named
  *  'what', picked by 'rule' when not NULL) are listed and the workbook
  *  lists every one; nothing when all are shown. */

@@ -754,6 +754,51 @@ static void sheet_replication(struct book *b, const struct rd_report *r, lxw_wor
     worksheet_set_column(ws, 17, 19, 40, NULL);
 }
 
+/* The Machines sheet: for each workload measured on several machines,
+ * every config against the reference, a row per machine (its ratio and
+ * CI, the runs) and one across machines (the between-machine interval,
+ * Cochran's Q, whether they agree); every number a number. */
+static void sheet_machines(struct book *b, const struct rd_report *r, lxw_worksheet *ws)
+{
+    static const char *head[] = { "workload", "metric", "config", "reference", "machine",
+                                  "ratio", "CI low", "CI high", "n", "n reference",
+                                  "machines", "Q", "p", "machines agree", "claim" };
+    lxw_row_t row = 0;
+    put_strs(ws, row, 0, head, sizeof head / sizeof *head, b->head);
+    for (size_t i = 0; i < r->nmachines; i++) {
+        const struct rd_rmachines *m = &r->machines[i];
+        for (size_t c = 0; c < m->ncmps; c++) {
+            const struct rd_rmachine_cmp *x = &m->cmps[c];
+            for (size_t k = 0; k < x->nper; k++) {
+                const struct rd_rmachine_ratio *p = &x->per[k];
+                row++;
+                const char *text[] = { m->workload, m->metric, x->config, m->reference,
+                                       p->machine };
+                put_strs(ws, row, 0, text, 5, NULL);
+                double nums[] = { p->ratio, p->ratio_ci_low, p->ratio_ci_high };
+                put_nums(ws, row, 5, nums, 3, b->num3);
+                double ns[] = { p->n, p->n_reference };
+                put_nums(ws, row, 8, ns, 2, b->intf);
+            }
+            row++;
+            const char *text[] = { m->workload, m->metric, x->config, m->reference,
+                                   "between machines" };
+            put_strs(ws, row, 0, text, 5, b->bold);
+            double nums[] = { x->ratio, x->ratio_ci_low, x->ratio_ci_high };
+            put_nums(ws, row, 5, nums, 3, b->num3);
+            put_num(ws, row, 10, x->k, b->intf);
+            put_num(ws, row, 11, x->q, b->num3);
+            put_num(ws, row, 12, x->p, b->p);
+            put_str(ws, row, 13, !(x->k >= 2) ? "one machine only" : x->consistent ? "yes" : "no",
+                    b->bold);
+            put_str(ws, row, 14, x->text, NULL);
+        }
+    }
+    worksheet_set_column(ws, 0, 4, 18, NULL);
+    worksheet_set_column(ws, 5, 13, 11, NULL);
+    worksheet_set_column(ws, 14, 14, 80, NULL);
+}
+
 /* The report's fixed date: the analysis date at noon UTC, else 2000-01-01. */
 static time_t fixed_time(const struct rd_report *r)
 {
@@ -842,6 +887,12 @@ rd_status rd_render_xlsx(const struct rd_report *r, struct rd_stage *s, struct r
     lxw_worksheet *meth = st == RD_OK ? workbook_add_worksheet(b.wb, "Methods") : NULL;
     if (meth)
         sheet_methods(&b, r, meth);
+    lxw_worksheet *mach = st == RD_OK && r->nmachines ? workbook_add_worksheet(b.wb, "Machines")
+                                                      : NULL;
+    if (mach)
+        sheet_machines(&b, r, mach);
+    if (st == RD_OK && r->nmachines && !mach)
+        st = rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "xlsx: cannot add a worksheet");
     bool replication = r->nclaims > 0 || r->nreplication > 0;
     lxw_worksheet *rep = st == RD_OK && replication ? workbook_add_worksheet(b.wb, "Replication")
                                                     : NULL;

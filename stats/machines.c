@@ -48,3 +48,29 @@ rd_status rd_between_machines(const struct rd_machine_ratio *m, size_t n, double
     out->consistent = out->q_p >= alpha;
     return RD_OK;
 }
+
+rd_status rd_log_ratio(double mean1, double sd1, double n1, double mean2, double sd2, double n2,
+                       double confidence, struct rd_log_ratio *out)
+{
+    if (!(confidence > 0 && confidence < 1))
+        return RD_ERR_USAGE;
+    *out = (struct rd_log_ratio){NAN, NAN, NAN, NAN, NAN};
+    if (!(mean1 > 0) || !(mean2 > 0) || !(n1 >= 2) || !(n2 >= 2) || !isfinite(sd1) ||
+        !isfinite(sd2) || !isfinite(mean1) || !isfinite(mean2))
+        return RD_OK;
+    double v1 = sd1 * sd1 / (n1 * mean1 * mean1), v2 = sd2 * sd2 / (n2 * mean2 * mean2);
+    out->log_ratio = log(mean1) - log(mean2);
+    out->se = sqrt(v1 + v2);
+    if (out->se == 0) {
+        out->df = n1 + n2 - 2;
+        out->low = out->high = exp(out->log_ratio);
+        return RD_OK;
+    }
+    out->df = (v1 + v2) * (v1 + v2) / (v1 * v1 / (n1 - 1) + v2 * v2 / (n2 - 1));
+    double t = gsl_cdf_tdist_Pinv(1 - (1 - confidence) / 2, out->df);
+    if (!isfinite(t))
+        return RD_ERR_STATS;
+    out->low = exp(out->log_ratio - t * out->se);
+    out->high = exp(out->log_ratio + t * out->se);
+    return RD_OK;
+}

@@ -24,6 +24,26 @@
 
 #include "rundown/status.h"
 
+/** One machine's ratio of two means, on the log scale. */
+struct rd_log_ratio {
+    double log_ratio;   /* log(mean1 / mean2); NaN when not estimable */
+    double se;          /* its standard error (delta method) */
+    double df;          /* Welch-Satterthwaite degrees of freedom */
+    double low, high;   /* the ratio's interval: exp(log_ratio -+ t(df) se) */
+};
+
+/**
+ * The ratio mean1 / mean2 of two samples (mean, sd, n each) on the log
+ * scale: log(mean1) - log(mean2) with the delta method's standard error
+ * sqrt(sd1^2 / (n1 mean1^2) + sd2^2 / (n2 mean2^2)) and Welch's degrees
+ * of freedom for those two parts, so the interval is always positive. Not
+ * estimable (NaN) when a mean is not positive or an n is below 2; a zero
+ * standard error gives the point as its interval. RD_ERR_USAGE for a
+ * confidence outside (0, 1), RD_ERR_STATS when the quantile fails.
+ */
+rd_status rd_log_ratio(double mean1, double sd1, double n1, double mean2, double sd2, double n2,
+                       double confidence, struct rd_log_ratio *out);
+
 /** One machine's ratio: the log of it and the log's standard error. */
 struct rd_machine_ratio {
     double log_ratio;

@@ -203,15 +203,17 @@ static void test_envs(void **state)
         REC("w", "\"rt\":\"a\"", 2, ",\"env\":\"env-2\"", "\"wall_ms\":2"));
     struct rd_analyze_opts o;
     opts(&o);
-    rd_status st;
-    struct rd_diag d;
-    cJSON *doc = analyse(s, &o, &st, &d);
-    assert_null(doc);
-    assert_int_equal(st, RD_ERR_PARSE);
-    assert_int_equal(d.line, 2);
-    assert_non_null(strstr(d.msg, "--pool-envs"));
+    /* Two machines are never pooled: one workload per machine (issue 30). */
+    cJSON *doc = analyse_ok(s, &o);
+    assert_int_equal(cJSON_GetArraySize(get(doc, "workloads")), 2);
+    assert_string_equal(gets_(doc, "workloads.0.name"), "w@env-1");
+    assert_string_equal(gets_(doc, "workloads.0.base_workload"), "w");
+    assert_string_equal(gets_(doc, "workloads.1.machine"), "env-2");
+    assert_string_equal(gets_(doc, "machines.0.workload"), "w");
+    cJSON_Delete(doc);
     o.pool_envs = true;
     doc = analyse_ok(s, &o);
+    assert_null(cJSON_GetObjectItemCaseSensitive(doc, "machines"));
     assert_true(has_warning(get(doc, "workloads.0"), "mixed_envs", "rt=a"));
     assert_int_equal(cJSON_GetArraySize(get(doc, "environments")), 2);
     assert_string_equal(gets_(doc, "environments.0.id"), "env-1");

@@ -13,6 +13,13 @@
  *   exp(t.test(y3, conf.level=0.9)$conf.int)   1.06990113144638 1.41531044808816
  *   exp(mean(y3))                1.23054550901517
  *   (q, p as above with 2 df)    45.7818967743472 1.14442524639829e-10
+ *
+ * The log ratio of two samples (delta method, Welch's df), by formula:
+ *   m1=12.7; sd1=0.3; n1=5; m2=10; sd2=0.2; n2=6
+ *   v1 = sd1^2/(n1*m1^2); v2 = sd2^2/(n2*m2^2); se=sqrt(v1+v2)
+ *   df=(v1+v2)^2/(v1^2/(n1-1)+v2^2/(n2-1))
+ *   c(log(m1/m2), se, df)   0.23901690047050 0.01335166243833 7.93972661259597
+ *   exp(log(m1/m2) + c(-1,1)*qt(0.975, df)*se)   1.23144364990846 1.30976354469804
  */
 #include <math.h>
 #include <setjmp.h>
@@ -78,6 +85,28 @@ static void test_one_machine_no_claim(void **state)
     assert_int_equal(rd_between_machines(m, 1, 0.95, 0, &b), RD_ERR_USAGE);
 }
 
+static void test_log_ratio(void **state)
+{
+    (void)state;
+    struct rd_log_ratio r;
+    assert_int_equal(rd_log_ratio(12.7, 0.3, 5, 10, 0.2, 6, 0.95, &r), RD_OK);
+    near(r.log_ratio, 0.23901690047050);
+    near(r.se, 0.01335166243833);
+    near(r.df, 7.93972661259597);
+    near(r.low, 1.23144364990846);
+    near(r.high, 1.30976354469804);
+    /* Not estimable: a mean not positive, one run. */
+    assert_int_equal(rd_log_ratio(-1, 0.3, 5, 10, 0.2, 6, 0.95, &r), RD_OK);
+    assert_true(isnan(r.log_ratio) && isnan(r.low));
+    assert_int_equal(rd_log_ratio(12, 0, 1, 10, 0.2, 6, 0.95, &r), RD_OK);
+    assert_true(isnan(r.log_ratio));
+    /* No spread: the point is its own interval. */
+    assert_int_equal(rd_log_ratio(12, 0, 3, 10, 0, 3, 0.95, &r), RD_OK);
+    near(r.low, 1.2);
+    near(r.high, 1.2);
+    assert_true(r.se == 0);
+}
+
 /* A seeded normal: xorshift64* and Box-Muller (the test's own, so that
  * the check does not rest on the code under test). */
 static uint64_t rng = 88172645463325252ULL;
@@ -130,6 +159,7 @@ int main(void)
         cmocka_unit_test(test_two_machines),
         cmocka_unit_test(test_three_machines_one_not_estimable),
         cmocka_unit_test(test_one_machine_no_claim),
+        cmocka_unit_test(test_log_ratio),
         cmocka_unit_test(test_calibration),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

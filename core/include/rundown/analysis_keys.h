@@ -249,4 +249,19 @@
 #define RD_AK_INCONCLUSIVE "inconclusive"
 #define RD_AK_NOT_EVALUATED "not_evaluated"
 
+/* ---- workloads[] measured on several machines, and machines[] (issue 30;
+ *      also: workload, metric, better, config, ratio, ratio_ci_low,
+ *      ratio_ci_high, machine, n, p, consistent, text) ---- */
+
+#define RD_AK_BASE_WORKLOAD "base_workload"  /* workloads[]: the name in the runs */
+#define RD_AK_MACHINES "machines"
+#define RD_AK_MACHINE_IDS "machine_ids"
+#define RD_AK_REFERENCE "reference"
+#define RD_AK_BEST_ON "best_on"
+#define RD_AK_COMPARISONS "comparisons"
+#define RD_AK_PER_MACHINE "per_machine"
+#define RD_AK_N_REFERENCE "n_reference"
+#define RD_AK_K "k"
+#define RD_AK_Q "q"
+
 #endif

@@ -1,0 +1,308 @@
+/*
+ * crossmachine.c - claims across machines (issue 30; docs/analysis.md,
+ * "machines"; docs/methods.md, "One ratio across machines").
+ *
+ * Runs of one workload from several environments are read into one
+ * workload per environment (ingest.c, machine_workload): each machine
+ * keeps its own verdicts. Here the first machine's workload gets its
+ * NAME@ENV name too, and the "machines" section sets the machines side by
+ * side: per workload, the config that is best on most machines is the
+ * reference, and every other config's ratio to it (the primary metric's
+ * means, config / reference) is given on each machine with its log-scale
+ * interval, then across machines with machines as a random level, and
+ * whether the machines agree (stats/machines.c). The log-scale interval
+ * of one machine is stats/machines.c's own until the verdicts' shared one
+ * lands.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_int.h"
+#include "jw.h"
+#include "machines.h"
+#include "stats.h"
+#include "rundown/analysis_keys.h"
+#include "rundown/array.h"
+#include "rundown/buf.h"
+#include "rundown/metrics.h"
+#include "rundown/numfmt.h"
+
+rd_status rd_machines_settle(struct rd_analysis *a)
+{
+    for (size_t i = 0; i < a->nwls; i++) {
+        struct wl *wl = &a->wls[i];
+        if (!wl->split || wl->base || !wl->first_env)
+            continue;
+        char *name = rd_arena_alloc(&a->strings, strlen(wl->name) + strlen(wl->first_env) + 2);
+        if (!name)
+            return RD_ERR_NOMEM;
+        sprintf(name, "%s@%s", wl->name, wl->first_env);
+        wl->base = wl->name;
+        wl->machine = wl->first_env;
+        wl->name = name;
+        for (size_t k = 0; k < wl->ncfgs; k++)
+            a->cfgs[wl->cfgs[k]].workload = name;
+        RD_TRY(rd_strmap_put(&a->wl_map, name, (int64_t)i, NULL));
+    }
+    return RD_OK;
+}
+
+/* Per-machine workloads by base name, then by name. */
+static int cmp_machine_wl(const void *x, const void *y)
+{
+    const struct wl *a = *(const struct wl *const *)x, *b = *(const struct wl *const *)y;
+    int c = strcmp(a->base, b->base);
+    return c ? c : strcmp(a->name, b->name);
+}
+
+static int cmp_str(const void *x, const void *y)
+{
+    return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* One config's sample of the metric on one machine. */
+struct sample {
+    double mean, sd, n;
+};
+
+static struct sample sample_of(const struct rd_analysis *a, const struct wl *wl, const char *id,
+                               uint32_t metric)
+{
+    struct sample s = {NAN, NAN, 0};
+    for (size_t k = 0; k < wl->ncfgs; k++) {
+        const struct cfg *c = &a->cfgs[wl->cfgs[k]];
+        const struct series *se;
+        if (strcmp(c->id, id) != 0 || !(se = rd_cfg_find_series(c, metric)) || se->len == 0)
+            continue;
+        s.mean = rd_stats_mean(se->v, se->len);
+        s.sd = se->len > 1 ? rd_stats_sd(se->v, se->len) : NAN;
+        s.n = (double)se->len;
+    }
+    return s;
+}
+
+/* "1.27", "0.981", "1.40": three significant digits, as the report
+ * writes them. */
+static void fmt3(char *out, size_t size, double v)
+{
+    struct rd_buf b = RD_BUF_INIT;
+    if (rd_fmt_num(&b, v, 3) == RD_OK && b.len < size)
+        memcpy(out, b.ptr, b.len + 1);
+    else
+        snprintf(out, size, "%.3g", v);
+    rd_buf_release(&b);
+}
+
+/* The sentence of a comparison (RD_AK_TEXT). */
+static void comparison_text(struct rd_buf *t, const char *config, const char *ref,
+                            const struct wl *const *m, const struct rd_log_ratio *r, size_t n,
+                            const struct rd_between_machines *b)
+{
+    char x[32], lo[32], hi[32];
+    rd_buf_addf(t, "%s / %s:", config, ref);
+    size_t shown = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (isnan(r[i].log_ratio))
+            continue;
+        fmt3(x, sizeof x, exp(r[i].log_ratio));
+        fmt3(lo, sizeof lo, r[i].low);
+        fmt3(hi, sizeof hi, r[i].high);
+        rd_buf_addf(t, "%s %s\u00d7 (%s\u2013%s) on %s", shown++ ? "," : "", x, lo, hi,
+                    m[i]->machine);
+    }
+    if (b->k < 2) {
+        rd_buf_addf(t, "%s estimable on %zu machine%s only", shown ? ";" : "", b->k,
+                    b->k == 1 ? "" : "s");
+        return;
+    }
+    fmt3(lo, sizeof lo, b->low);
+    fmt3(hi, sizeof hi, b->high);
+    if (b->consistent) {
+        rd_buf_addf(t, ": consistent across %zu machines", b->k);
+    } else {
+        fmt3(x, sizeof x, b->q);
+        rd_buf_addf(t, ": differs between the %zu machines (Cochran's Q %s, p ", b->k, x);
+        rd_fmt_p(t, b->q_p);
+        rd_buf_addch(t, ')');
+    }
+    rd_buf_addf(t, "; between-machine interval %s\u2013%s\u00d7", lo, hi);
+}
+
+/* The metric a group of per-machine workloads is compared on: the
+ * primary metric its runs name, --metric, or the first metric read. */
+static const char *group_metric(const struct rd_analysis *a, const struct wl *const *g, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (g[i]->primary)
+            return g[i]->primary;
+    if (a->o.metric)
+        return a->o.metric;
+    for (size_t i = 0; i < n; i++)
+        if (g[i]->first_metric >= 0)
+            return a->metrics[g[i]->first_metric];
+    return NULL;
+}
+
+/* One workload's entry of "machines": g[0..n) are its machines. */
+static rd_status write_group(struct rd_analysis *a, struct jw *w, const struct wl *const *g,
+                             size_t n)
+{
+    const char *metric = group_metric(a, g, n);
+    int64_t mid = rd_analysis_metric_id(a, metric);
+    int better = g[0]->better ? rd_better_parse(g[0]->better) : -1;
+    if (better < 0 && metric) {
+        struct rd_metric_def def;
+        rd_metric_describe(metric, &def);
+        better = (int)def.better;
+    }
+    if (mid < 0 || (better != RD_BETTER_LOWER && better != RD_BETTER_HIGHER))
+        return RD_OK;  /* nothing to rank by */
+    /* Every config id of the group, once. */
+    size_t nids = 0, cap = 0;
+    const char **ids = NULL;
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < g[i]->ncfgs; k++) {
+            RD_TRY(RD_ARRAY_GROW(ids, cap, nids + 1));
+            ids[nids++] = a->cfgs[g[i]->cfgs[k]].id;
+        }
+    if (nids > 1)
+        qsort(ids, nids, sizeof *ids, cmp_str);
+    size_t u = 0;
+    for (size_t i = 0; i < nids; i++)
+        if (u == 0 || strcmp(ids[u - 1], ids[i]) != 0)
+            ids[u++] = ids[i];
+    nids = u;
+    struct sample *s = calloc(n * (nids ? nids : 1), sizeof *s);
+    size_t *best_on = calloc(nids ? nids : 1, sizeof *best_on);
+    const char **best = calloc(n, sizeof *best);
+    struct rd_log_ratio *r = calloc(n, sizeof *r);
+    struct rd_machine_ratio *mr = calloc(n, sizeof *mr);
+    rd_status st = RD_ERR_NOMEM;
+    if (!s || !best_on || !best || !r || !mr)
+        goto out;
+    /* Each machine's best config: the best mean of two runs or more. */
+    for (size_t i = 0; i < n; i++) {
+        size_t bi = SIZE_MAX;
+        for (size_t c = 0; c < nids; c++) {
+            struct sample *x = &s[i * nids + c];
+            *x = sample_of(a, g[i], ids[c], (uint32_t)mid);
+            if (x->n < 2 || isnan(x->mean))
+                continue;
+            if (bi == SIZE_MAX || (better == RD_BETTER_LOWER ? x->mean < s[i * nids + bi].mean
+                                                             : x->mean > s[i * nids + bi].mean))
+                bi = c;
+        }
+        if (bi != SIZE_MAX) {
+            best_on[bi]++;
+            best[i] = ids[bi];
+        }
+    }
+    /* The reference: best on the most machines (the first id of a tie). */
+    size_t ref = SIZE_MAX;
+    for (size_t c = 0; c < nids; c++)
+        if (best_on[c] && (ref == SIZE_MAX || best_on[c] > best_on[ref]))
+            ref = c;
+    st = RD_OK;
+    /* No config of two runs on any machine: the machines are listed, no
+     * comparison can be made. */
+    jw_obj(w, NULL, true);
+    jw_str(w, RD_AK_WORKLOAD, g[0]->base);
+    jw_str(w, RD_AK_METRIC, metric);
+    jw_str(w, RD_AK_BETTER, rd_better_name((enum rd_better)better));
+    jw_arr(w, RD_AK_MACHINE_IDS, false);
+    for (size_t i = 0; i < n; i++)
+        jw_str(w, NULL, g[i]->machine);
+    jw_end(w, ']');
+    jw_str(w, RD_AK_REFERENCE, ref == SIZE_MAX ? NULL : ids[ref]);
+    jw_obj(w, RD_AK_BEST_ON, false);
+    for (size_t i = 0; i < n; i++)
+        jw_str(w, g[i]->machine, best[i]);
+    jw_end(w, '}');
+    jw_arr(w, RD_AK_COMPARISONS, true);
+    struct rd_buf text = RD_BUF_INIT;
+    for (size_t c = 0; c < nids && !st && ref != SIZE_MAX; c++) {
+        if (c == ref)
+            continue;
+        size_t on = 0;
+        for (size_t i = 0; i < n; i++) {
+            const struct sample *x = &s[i * nids + c], *y = &s[i * nids + ref];
+            if ((st = rd_log_ratio(x->mean, x->sd, x->n, y->mean, y->sd, y->n,
+                                   a->o.confidence, &r[i])))
+                break;
+            mr[i] = (struct rd_machine_ratio){r[i].log_ratio, r[i].se};
+            on += x->n > 0 && y->n > 0;
+        }
+        if (st || on < 2)
+            continue;  /* a config measured on one machine has no cross-machine claim */
+        struct rd_between_machines b;
+        if ((st = rd_between_machines(mr, n, a->o.confidence, a->o.alpha, &b)))
+            break;
+        jw_obj(w, NULL, true);
+        jw_str(w, RD_AK_CONFIG, ids[c]);
+        jw_arr(w, RD_AK_PER_MACHINE, true);
+        for (size_t i = 0; i < n; i++) {
+            const struct sample *x = &s[i * nids + c], *y = &s[i * nids + ref];
+            jw_obj(w, NULL, false);
+            jw_str(w, RD_AK_MACHINE, g[i]->machine);
+            jw_str(w, RD_AK_WORKLOAD, g[i]->name);
+            jw_num(w, RD_AK_RATIO, isnan(r[i].log_ratio) ? NAN : exp(r[i].log_ratio));
+            jw_num(w, RD_AK_RATIO_CI_LOW, r[i].low);
+            jw_num(w, RD_AK_RATIO_CI_HIGH, r[i].high);
+            jw_num(w, RD_AK_N, x->n);
+            jw_num(w, RD_AK_N_REFERENCE, y->n);
+            jw_end(w, '}');
+        }
+        jw_end(w, ']');
+        jw_num(w, RD_AK_K, (double)b.k);
+        jw_num(w, RD_AK_RATIO, b.k ? b.ratio : NAN);
+        jw_num(w, RD_AK_RATIO_CI_LOW, b.low);
+        jw_num(w, RD_AK_RATIO_CI_HIGH, b.high);
+        jw_num(w, RD_AK_Q, b.q);
+        jw_num(w, RD_AK_P, b.q_p);
+        jw_bool(w, RD_AK_CONSISTENT, b.consistent);
+        rd_buf_reset(&text);
+        comparison_text(&text, ids[c], ids[ref], g, r, n, &b);
+        jw_str(w, RD_AK_TEXT, text.ptr ? text.ptr : "");
+        jw_end(w, '}');
+    }
+    rd_buf_release(&text);
+    jw_end(w, ']');
+    jw_end(w, '}');
+out:
+    free(ids);
+    free(s);
+    free(best_on);
+    free(best);
+    free(r);
+    free(mr);
+    return st ? st : w->st;
+}
+
+rd_status rd_machines_write(struct rd_analysis *a, struct jw *w)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < a->nwls; i++)
+        n += a->wls[i].base != NULL;
+    if (n == 0)
+        return RD_OK;  /* one machine: no section */
+    const struct wl **g = malloc(n * sizeof *g);
+    if (!g)
+        return RD_ERR_NOMEM;
+    n = 0;
+    for (size_t i = 0; i < a->nwls; i++)
+        if (a->wls[i].base)
+            g[n++] = &a->wls[i];
+    qsort(g, n, sizeof *g, cmp_machine_wl);
+    rd_status st = RD_OK;
+    jw_arr(w, RD_AK_MACHINES, true);
+    for (size_t i = 0, j; i < n && !st; i = j) {
+        for (j = i + 1; j < n && strcmp(g[j]->base, g[i]->base) == 0; j++)
+            ;
+        st = write_group(a, w, g + i, j - i);
+    }
+    jw_end(w, ']');
+    free(g);
+    return st ? st : w->st;
+}
