@@ -309,43 +309,46 @@ int rd_cmd_suite(int argc, char **argv)
     size_t nresume_from = 0;
     if (!resume_from)
         return rd_fail(RD_ERR_NOMEM, NULL);
-    int c;
+    int c, rc = -1;  /* rc >= 0: the command line is done with (help, a usage error) */
     optind = 1;
-    while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+    while (rc < 0 && (c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'r': resume = true; break;
         case 'O': only = optarg; break;
         case 'S':
             if (!rd_shard_parse(optarg, &shard_i, &shard_n))
-                return rd_usage_error("expected --shard I/N with 1 <= I <= N, got '%s'", optarg);
+                rc = rd_usage_error("expected --shard I/N with 1 <= I <= N, got '%s'", optarg);
             break;
         case 'n': dry = true; break;
         case 'B': {
             double ms;
             if (rd_parse_duration_ms(optarg, strlen(optarg), &ms, 1000) != RD_OK || !(ms > 0))
-                return rd_usage_error("expected --budget TIME like 45m, 90s or 1.5h, got '%s'",
-                                      optarg);
+                rc = rd_usage_error("expected --budget TIME like 45m, 90s or 1.5h, got '%s'",
+                                    optarg);
             budget_s = ms / 1000;
             break;
         }
         case 'e':
             if (rd_parse_uint(optarg, strlen(optarg), &seed) != RD_OK ||
                 seed > 9007199254740992ULL)
-                return free(resume_from),
-                       rd_usage_error("expected --seed N, a whole number from 0 to 2^53, "
-                                      "got '%s'", optarg);
+                rc = rd_usage_error("expected --seed N, a whole number from 0 to 2^53, got '%s'",
+                                    optarg);
             seed_given = true;
             break;
         case 'F': resume_from[nresume_from++] = optarg; break;
         case 'o': dir = optarg; break;
-        case 'h': free(resume_from); usage(stdout); return RD_EXIT_OK;
-        default: free(resume_from); return rd_usage_error("invalid option");
+        case 'h': usage(stdout); rc = RD_EXIT_OK; break;
+        default: rc = rd_usage_error("invalid option"); break;
         }
     }
-    if (optind + 1 != argc)
-        return free(resume_from), rd_usage_error("suite needs exactly one SUITE.json");
-    if (nresume_from && !resume)
-        return free(resume_from), rd_usage_error("--resume-from needs --resume");
+    if (rc < 0 && optind + 1 != argc)
+        rc = rd_usage_error("suite needs exactly one SUITE.json");
+    if (rc < 0 && nresume_from && !resume)
+        rc = rd_usage_error("--resume-from needs --resume");
+    if (rc >= 0) {
+        free(resume_from);
+        return rc;
+    }
 
     struct rd_suite s;
     struct rd_plan plan;
