@@ -7,7 +7,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -17,55 +16,10 @@
 
 #include "analysis.h"
 #include "comparestores.h"
+#include "optable.h"
 #include "rundown/cli.h"
 #include "rundown/fsutil.h"
 #include "stats.h"
-
-static const char usage[] =
-    "usage: rundown-analyze [-o FILE] [--alpha A] [--confidence C] [--baseline KEY=VAL]\n"
-    "                       [--metric NAME] [--all-metrics] [--bootstrap B] [--seed S]\n"
-    "                       [--exclude-outliers] [--pool-envs] [--published DIR]\n"
-    "                       [--title TEXT] [--threads N] STORE...\n"
-    "       rundown-analyze --compare [--fail-if-slower PCT] [--format F] OLD NEW\n"
-    "       rundown-analyze --compare-by KEY=A,B [--fail-if-slower PCT] [--format F] STORE...\n"
-    "\n"
-    "Reads run stores (" RD_RUN_SCHEMA " JSONL, '-' = stdin) and writes statistics, tests\n"
-    "and recommendations as " RD_ANALYSIS_SCHEMA " JSON. Options and stores may come in any\n"
-    "order; a value follows its option (--alpha 0.1, --alpha=0.1, -o FILE, -oFILE);\n"
-    "'--' ends the options.\n"
-    "\n"
-    "  -o, --output FILE    write to FILE (atomically) instead of standard output\n"
-    "  --alpha A            significance level (default 0.05)\n"
-    "  --confidence C       confidence level of every interval (default 0.95)\n"
-    "  --baseline KEY=VAL   state each config against the config with label KEY=VAL\n"
-    "  --metric NAME        primary metric when the runs do not name one\n"
-    "  --all-metrics        run the tests on every metric, not only the primary\n"
-    "  --bootstrap B        CI of the median by a bootstrap of B resamples when n <= 50\n"
-    "                       (default 0: the exact order-statistic interval for every n;\n"
-    "                       B >= 2 / (1 - C): 40 at 95 %)\n"
-    "  --seed S             seed of the bootstrap (default 1)\n"
-    "  --exclude-outliers   drop values outside Tukey's fences before the statistics\n"
-    "                       (raises the false-positive rate of the tests; warned)\n"
-    "  --pool-envs          allow one config to hold runs of several environments\n"
-    "  --published DIR      compare with published figures (" RD_PUBLISHED_SCHEMA " files)\n"
-    "  --title TEXT         the report's title (written as \"title\")\n"
-    "  --margin M           relative margin within which configs are equivalent\n"
-    "                       (default 0.05; a workload's info.margin wins)\n"
-    "  --max-error-rate R   load errors per attempted request above which a config\n"
-    "                       is disqualified (default 0.01)\n"
-    "  --set W.KEY=VALUE    a workload setting, as if its runs said info.KEY=VALUE:\n"
-    "                       margin, key_metrics, guards, max_error_rate, tie_breaker,\n"
-    "                       primary_metric, primary_better (W is the workload's name)\n"
-    "  --threads N          threads for big stores (default: the processors it may use,\n"
-    "                       at most 8; 1: one thread); the output does not depend on it\n"
-    "  --compare            compare the runs of store OLD with those of store NEW, per\n"
-    "                       workload and config (docs/compare.md)\n"
-    "  --compare-by KEY=A,B\n"
-    "                       compare the configs labelled KEY=A with those labelled KEY=B\n"
-    "  --fail-if-slower PCT\n"
-    "                       exit 5 when a comparison is credibly slower by more than PCT %\n"
-    "  --format F           text (default), json or markdown; --json, --markdown\n"
-    "  -h, --help           this text;  --version  the version\n";
 
 /* The -o file; 'path' is the argument, which outlives the diagnostic
  * (af's own copy is freed by commit and abort). */
@@ -108,48 +62,9 @@ static int parse_count(const char *opt, const char *s, unsigned long long max,
     return 0;
 }
 
-/* Option codes of the long options that have no short spelling. */
-enum {
-    OPT_ALPHA = 256, OPT_CONFIDENCE, OPT_BASELINE, OPT_METRIC, OPT_ALL_METRICS,
-    OPT_BOOTSTRAP, OPT_SEED, OPT_EXCLUDE_OUTLIERS, OPT_POOL_ENVS, OPT_PUBLISHED,
-    OPT_TITLE, OPT_THREADS, OPT_VERSION, OPT_MARGIN, OPT_MAX_ERROR_RATE, OPT_SET,
-};
-
-/* Option codes of the comparison of two sets of runs (kept apart). */
-enum { OPT_COMPARE = 512, OPT_COMPARE_BY, OPT_FAIL_IF_SLOWER, OPT_FORMAT, OPT_JSON,
-       OPT_MARKDOWN };
-
 /* The exit status of --fail-if-slower when it fires (docs/compare.md):
  * past DESIGN's 0-4, so a CI job can tell a regression from a failure. */
 enum { EXIT_REGRESSION = 5 };
-
-static const struct option longopts[] = {
-    {"output", required_argument, NULL, 'o'},
-    {"compare", no_argument, NULL, OPT_COMPARE},
-    {"compare-by", required_argument, NULL, OPT_COMPARE_BY},
-    {"fail-if-slower", required_argument, NULL, OPT_FAIL_IF_SLOWER},
-    {"format", required_argument, NULL, OPT_FORMAT},
-    {"json", no_argument, NULL, OPT_JSON},
-    {"markdown", no_argument, NULL, OPT_MARKDOWN},
-    {"alpha", required_argument, NULL, OPT_ALPHA},
-    {"confidence", required_argument, NULL, OPT_CONFIDENCE},
-    {"baseline", required_argument, NULL, OPT_BASELINE},
-    {"metric", required_argument, NULL, OPT_METRIC},
-    {"all-metrics", no_argument, NULL, OPT_ALL_METRICS},
-    {"bootstrap", required_argument, NULL, OPT_BOOTSTRAP},
-    {"seed", required_argument, NULL, OPT_SEED},
-    {"exclude-outliers", no_argument, NULL, OPT_EXCLUDE_OUTLIERS},
-    {"pool-envs", no_argument, NULL, OPT_POOL_ENVS},
-    {"published", required_argument, NULL, OPT_PUBLISHED},
-    {"title", required_argument, NULL, OPT_TITLE},
-    {"threads", required_argument, NULL, OPT_THREADS},
-    {"margin", required_argument, NULL, OPT_MARGIN},
-    {"max-error-rate", required_argument, NULL, OPT_MAX_ERROR_RATE},
-    {"set", required_argument, NULL, OPT_SET},
-    {"help", no_argument, NULL, 'h'},
-    {"version", no_argument, NULL, OPT_VERSION},
-    {NULL, 0, NULL, 0},
-};
 
 /* --compare, --compare-by and their options. */
 struct compare_args {
@@ -172,16 +87,6 @@ struct args {
     size_t nsettings;
     struct compare_args cmp;
 };
-
-/* The spelling of option 'c' for messages: "-o", "--alpha" (in full when
- * it was abbreviated). */
-static void option_name(int c, int longindex, char *out, size_t size)
-{
-    if (longindex >= 0)
-        snprintf(out, size, "--%s", longopts[longindex].name);
-    else
-        snprintf(out, size, "-%c", c);
-}
 
 /* One of the comparison's options into *c; non-zero after a usage error. */
 static int parse_compare_option(int code, const char *name, const char *arg,
@@ -253,42 +158,27 @@ static int check_compare_args(const struct args *g)
 /*
  * Parses argv into *g. Returns -1 to go on, or the exit code (0 after
  * --help and --version). Stores and options may come in any order and
- * "--" ends the options: optstring's leading '-' hands every store over
- * in place (code 1) instead of letting getopt permute argv, which
- * POSIXLY_CORRECT would turn off; its ':' reports a missing value as ':'.
+ * "--" ends the options: the table's RD_OPTS_IN_PLACE hands every store
+ * over in place instead of letting getopt permute argv, which
+ * POSIXLY_CORRECT would turn off.
  */
 static int parse_args(int argc, char **argv, struct args *g)
 {
-    opterr = 0;
-    optind = 1;
-    for (;;) {
-        int before = optind, longindex = -1;
-        int c = getopt_long(argc, argv, "-:o:h", longopts, &longindex);
-        if (c == -1)
-            break;
-        char name[64];
-        option_name(c, longindex, name, sizeof name);
+    struct rd_opts p;
+    rd_opts_begin(&p, &rd_analyze_spec, argc, argv);
+    int c;
+    while ((c = rd_opts_next(&p)) != RD_OPTS_END) {
+        if (c == RD_OPTS_EXIT)
+            return rd_opts_exit_code(&p);
+        char *arg = rd_opts_arg(&p);
+        const char *name = rd_opts_name(&p);
         unsigned long long n;
         switch (c) {
-        case 1:
-            g->stores[g->nstores++] = optarg;
+        case RD_OPTS_OPERAND:
+            g->stores[g->nstores++] = arg;
             break;
-        case ':':
-            return rd_usage_error("option '%s' needs a value", argv[optind - 1]);
-        case '?':
-            /* The word as typed: getopt has moved past it, unless the
-             * unknown letter is not the last of a bundle like "-xo". */
-            return rd_usage_error("unknown option '%s'",
-                                  optind > before || optind >= argc ? argv[optind - 1]
-                                                                    : argv[optind]);
-        case 'h':
-            fputs(usage, stdout);
-            return 0;
-        case OPT_VERSION:
-            printf("rundown-analyze %s\n", RD_VERSION);
-            return 0;
         case 'o':
-            g->outpath = optarg;
+            g->outpath = arg;
             break;
         case OPT_COMPARE:
         case OPT_COMPARE_BY:
@@ -296,75 +186,75 @@ static int parse_args(int argc, char **argv, struct args *g)
         case OPT_FORMAT:
         case OPT_JSON:
         case OPT_MARKDOWN:
-            if (parse_compare_option(c, name, optarg, &g->cmp))
+            if (parse_compare_option(c, name, arg, &g->cmp))
                 return RD_EXIT_USAGE;
             break;
         case OPT_ALPHA:
-            if (parse_prob(name, optarg, &g->o.alpha))
+            if (parse_prob(name, arg, &g->o.alpha))
                 return RD_EXIT_USAGE;
             break;
         case OPT_CONFIDENCE:
-            if (parse_prob(name, optarg, &g->o.confidence))
+            if (parse_prob(name, arg, &g->o.confidence))
                 return RD_EXIT_USAGE;
             break;
         case OPT_BASELINE: {
-            const char *eq = strchr(optarg, '=');
-            if (!eq || eq == optarg)
-                return rd_usage_error("--baseline: expected KEY=VAL, got '%s'", optarg);
+            const char *eq = strchr(arg, '=');
+            if (!eq || eq == arg)
+                return rd_usage_error("--baseline: expected KEY=VAL, got '%s'", arg);
             free(g->baseline);
-            g->baseline = strdup(optarg);
+            g->baseline = strdup(arg);
             if (!g->baseline)
                 return rd_fail(RD_ERR_NOMEM, NULL);
-            g->baseline[eq - optarg] = '\0';
+            g->baseline[eq - arg] = '\0';
             g->o.baseline_key = g->baseline;
-            g->o.baseline_val = g->baseline + (eq - optarg) + 1;
+            g->o.baseline_val = g->baseline + (eq - arg) + 1;
             break;
         }
         case OPT_METRIC:
-            g->o.metric = optarg;
+            g->o.metric = arg;
             break;
         case OPT_BOOTSTRAP:
-            if (parse_count(name, optarg, 100000000ULL, &n))
+            if (parse_count(name, arg, 100000000ULL, &n))
                 return RD_EXIT_USAGE;
             g->o.bootstrap = (size_t)n;
             break;
         case OPT_SEED:
-            if (parse_count(name, optarg, 4294967295ULL, &n))
+            if (parse_count(name, arg, 4294967295ULL, &n))
                 return RD_EXIT_USAGE;
             g->o.seed = (unsigned long)n;
             break;
         case OPT_PUBLISHED:
-            g->o.published_dir = optarg;
+            g->o.published_dir = arg;
             break;
         case OPT_TITLE:
-            g->o.title = optarg;
+            g->o.title = arg;
             break;
         case OPT_THREADS: {
             char *end;
             errno = 0;
-            unsigned long t = strtoul(optarg, &end, 10);
-            if (errno || end == optarg || *end || !isdigit((unsigned char)*optarg) || t < 1 ||
+            unsigned long t = strtoul(arg, &end, 10);
+            if (errno || end == arg || *end || !isdigit((unsigned char)*arg) || t < 1 ||
                 t > 8)
                 return rd_usage_error("--threads: expected a whole number from 1 to 8, got '%s'",
-                                      optarg);
+                                      arg);
             g->o.threads = t;
             if (t == 1)
                 g->o.split_bytes = 0;
             break;
         }
         case OPT_MARGIN:
-            if (parse_prob(name, optarg, &g->o.margin))
+            if (parse_prob(name, arg, &g->o.margin))
                 return RD_EXIT_USAGE;
             break;
         case OPT_MAX_ERROR_RATE:
-            if (parse_prob(name, optarg, &g->o.max_error_rate))
+            if (parse_prob(name, arg, &g->o.max_error_rate))
                 return RD_EXIT_USAGE;
             break;
         case OPT_SET: {
-            const char *dot = strchr(optarg, '.'), *eq = strchr(optarg, '=');
-            if (!dot || dot == optarg || !eq || eq < dot + 2)
-                return rd_usage_error("--set: expected WORKLOAD.KEY=VALUE, got '%s'", optarg);
-            g->settings[g->nsettings++] = optarg;
+            const char *dot = strchr(arg, '.'), *eq = strchr(arg, '=');
+            if (!dot || dot == arg || !eq || eq < dot + 2)
+                return rd_usage_error("--set: expected WORKLOAD.KEY=VALUE, got '%s'", arg);
+            g->settings[g->nsettings++] = arg;
             g->o.settings = g->settings;
             g->o.nsettings = g->nsettings;
             break;
@@ -380,7 +270,7 @@ static int parse_args(int argc, char **argv, struct args *g)
             break;
         }
     }
-    for (int i = optind; i < argc; i++) /* after "--" */
+    for (int i = rd_opts_index(&p); i < argc; i++) /* after "--" */
         g->stores[g->nstores++] = argv[i];
     if (g->cmp.on || g->cmp.format_given || !isnan(g->cmp.fail_if_slower))
         return check_compare_args(g);

@@ -4,7 +4,6 @@
  * runtimes and load tools; without, of the tools on PATH that rundown has an
  * importer for.
  */
-#include <getopt.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +12,7 @@
 #include "commands.h"
 #include "envinfo.h"
 #include "importer.h"
+#include "optable.h"
 #include "options.h"
 #include "proc.h"
 #include "suite.h"
@@ -20,42 +20,17 @@
 #include "rundown/fsutil.h"
 #include "rundown/json.h"
 
-static void usage(FILE *out)
-{
-    fprintf(out,
-        "usage: rundown-collect env [-o FILE] [--suite SUITE.json]\n"
-        "\n"
-        "Writes this machine's environment (" RD_ENV_SCHEMA ", see docs/environment.md):\n"
-        "CPU, cores, memory, kernel, OS, governor and turbo where readable, load\n"
-        "average, container hint, CPU affinity, and the versions of runtimes and\n"
-        "load tools, found by running them (10 s timeout each).\n"
-        "\n"
-        "  -o, --output FILE     write FILE (default: standard output)\n"
-        "  -s, --suite SUITE     the runtimes and load tools of this suite (default:\n"
-        "                        the known load tools found on PATH)\n"
-        "  -h, --help            this text\n");
-}
-
 int rd_cmd_env(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"output", required_argument, NULL, 'o'},
-        {"suite", required_argument, NULL, 's'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
     const char *output = NULL, *suite_path = NULL;
+    struct rd_opts p;
     int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "o:s:h", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'o': output = optarg; break;
-        case 's': suite_path = optarg; break;
-        case 'h': usage(stdout); return RD_EXIT_OK;
-        default: return rd_usage_error("invalid option");
-        }
-    }
-    if (optind != argc)
+    rd_opts_begin(&p, &rd_collect_spec_env, argc, argv);
+    while ((c = rd_opts_next(&p)) >= 0)
+        *(c == 'o' ? &output : &suite_path) = rd_opts_arg(&p);
+    if (c == RD_OPTS_EXIT)
+        return rd_opts_exit_code(&p);
+    if (rd_opts_index(&p) != argc)
         return rd_usage_error("env takes no arguments besides its options");
 
     struct rd_env_probe probes[64];

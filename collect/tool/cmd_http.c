@@ -10,7 +10,6 @@
  * stops its process group first. This file reads the command line, builds
  * the template record and prints.
  */
-#include <getopt.h>
 #include <libgen.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -21,6 +20,7 @@
 #include "envinfo.h"
 #include "httpprobe.h"
 #include "importer.h"
+#include "optable.h"
 #include "options.h"
 #include "proc.h"
 #include "runner.h"
@@ -28,53 +28,6 @@
 #include "session.h"
 #include "rundown/array.h"
 #include "rundown/cli.h"
-
-static void usage(FILE *out)
-{
-    fprintf(out,
-        "usage: rundown-collect http --server CMD --url URL [-n RUNS] [-W WARMUP]\n"
-        "                            [--warmup-load SEC] [--ready-url URL]\n"
-        "                            [--ready-timeout SEC] [--stop-timeout SEC]\n"
-        "                            [--timeout SEC] [--server-cpus LIST] [--load-cpus LIST]\n"
-        "                            [--background CMD] [--background-cpus LIST] [--shell]\n"
-        "                            [--fresh-server] [-t TOOL] [-w WORKLOAD] [-l KEY=VAL]...\n"
-        "                            [-s SUITE] [-o STORE] [--log-dir DIR] [--env ID]\n"
-        "                            [--better NAME=DIR]...\n"
-        "                            -- LOADCMD [ARG...]\n"
-        "\n"
-        "Starts CMD (split at blanks; with --shell run by /bin/sh -c) in its own\n"
-        "process group, waits until URL answers an HTTP GET, then runs LOADCMD RUNS\n"
-        "times and reads each output with the importer of TOOL (default: detected).\n"
-        "During each run the server's whole process tree is sampled from /proc every\n"
-        "20 ms: server_rss_peak_kib, server_rss_mean_kib, server_cpu_pct.\n"
-        "\n"
-        "  --server CMD           the server under test (required)\n"
-        "  --url URL              http://HOST:PORT/PATH the load targets (required)\n"
-        "  --ready-url URL        polled until it answers (default: --url)\n"
-        "  -n, --runs N           measured load runs (default 5)\n"
-        "  -W, --warmup N         load runs stored as phase warmup first (default 0)\n"
-        "  --warmup-load SEC      seconds of built-in GET traffic before any load run\n"
-        "  --ready-timeout SEC    how long the server may take to answer (default 30)\n"
-        "  --stop-timeout SEC     SIGTERM to SIGKILL delay when stopping (default 5)\n"
-        "  --timeout SEC          stop a load run after SEC seconds (status timeout)\n"
-        "  --server-cpus LIST     pin the server (e.g. 0); --load-cpus the load tool\n"
-        "  --background CMD       run CMD alongside each load run (mixed load); its\n"
-        "                         rundown:metric lines and background_wall_ms are stored\n"
-        "  --fresh-server         start a new server for every measured run\n"
-        "  -t, --tool TOOL        the load tool's importer (wrk, hey, ab, autocannon, ...)\n"
-        "  -w, --workload NAME    the workload (default: http)\n"
-        "  -l, --label KEY=VAL    a config label (repeatable)\n"
-        "  --better NAME=DIR      the better direction (lower or higher) of metric NAME,\n"
-        "                         stored as info.metric_better (repeatable)\n"
-        "  -s, --suite NAME       the suite the runs belong to\n"
-        "  -o, --output STORE     append to STORE (default: standard output)\n"
-        "  --log-dir DIR          keep outputs under DIR (default: 'logs' next to STORE)\n"
-        "  --env ID               the environment id (default: captured, next to STORE)\n"
-        "\n"
-        "Exit codes: 0 ok, 4 a run failed (server crash, load errors; runs are\n"
-        "stored), 128+N after signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP),\n"
-        "1-3 as in every rundown tool.\n");
-}
 
 /* A warning for each stored run that failed or lost metric lines. */
 static void report(void *ctx, const struct rd_session_event *ev)
@@ -169,29 +122,6 @@ static rd_status make_template(const struct rd_run_facts *facts, const char *ser
 
 int rd_cmd_http(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"server", required_argument, NULL, 'S'},
-        {"url", required_argument, NULL, 'U'},
-        {"ready-url", required_argument, NULL, 'R'},
-        {"runs", required_argument, NULL, 'n'},
-        {"warmup", required_argument, NULL, 'W'},
-        {"warmup-load", required_argument, NULL, 'A'},
-        {"ready-timeout", required_argument, NULL, 'B'},
-        {"stop-timeout", required_argument, NULL, 'D'},
-        {"timeout", required_argument, NULL, 'T'},
-        {"server-cpus", required_argument, NULL, 'c'},
-        {"load-cpus", required_argument, NULL, 'C'},
-        {"background", required_argument, NULL, 'G'},
-        {"background-cpus", required_argument, NULL, 'H'},
-        {"shell", no_argument, NULL, 'X'},
-        {"fresh-server", no_argument, NULL, 'F'},
-        {"tool", required_argument, NULL, 't'},
-        RD_TOOL_FACT_OPTIONS,
-        {"log-dir", required_argument, NULL, 'L'},
-        {"env", required_argument, NULL, 'E'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
     char *server = NULL, *background = NULL;
     const char *url = NULL, *ready_url = NULL, *tool = NULL;
     const char *output = NULL, *log_dir = NULL, *envopt = NULL;
@@ -203,63 +133,66 @@ int rd_cmd_http(int argc, char **argv)
     rd_run_facts_init(&facts);
     facts.workload = "http";
     int c, took;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "+n:W:t:w:l:s:o:h", longopts, NULL)) != -1) {
+    struct rd_opts p;
+    rd_opts_begin(&p, &rd_collect_spec_http, argc, argv);
+    while ((c = rd_opts_next(&p)) >= 0) {
+        char *arg = rd_opts_arg(&p);
         char *end;
         unsigned char mask[128];
-        if (c == 'l' && rd_label_args_add(&facts.labels, optarg) != RD_OK)
-            return rd_usage_error("expected -l KEY=VALUE, got '%s'", optarg);
+        if (c == 'l' && rd_label_args_add(&facts.labels, arg) != RD_OK)
+            return rd_usage_error("expected -l KEY=VALUE, got '%s'", arg);
         if (c == 'l')
             continue;
-        if ((took = rd_tool_fact_option(c, optarg, &facts, &output)) >= 0) {
+        if ((took = rd_tool_fact_option(c, arg, &facts, &output)) >= 0) {
             if (took)
                 return took;
             continue;
         }
         switch (c) {
-        case 'S': server = optarg; break;
-        case 'U': url = optarg; break;
-        case 'R': ready_url = optarg; break;
+        case CO_SERVER: server = arg; break;
+        case CO_URL: url = arg; break;
+        case CO_READY_URL: ready_url = arg; break;
         case 'n':
         case 'W': {
-            long v = strtol(optarg, &end, 10);
-            if (!*optarg || *end || v < (c == 'n' ? 1 : 0) || v > 1000000)
+            long v = strtol(arg, &end, 10);
+            if (!*arg || *end || v < (c == 'n' ? 1 : 0) || v > 1000000)
                 return rd_usage_error("expected -%c N, a whole number >= %d, got '%s'", c,
-                                      c == 'n' ? 1 : 0, optarg);
+                                      c == 'n' ? 1 : 0, arg);
             *(c == 'n' ? &runs : &warmups) = v;
             break;
         }
-        case 'A': if (parse_seconds(optarg, "--warmup-load", true, &warmup_load)) return RD_EXIT_USAGE; break;
-        case 'B': if (parse_seconds(optarg, "--ready-timeout", false, &ready_timeout)) return RD_EXIT_USAGE; break;
-        case 'D': if (parse_seconds(optarg, "--stop-timeout", false, &stop_timeout)) return RD_EXIT_USAGE; break;
-        case 'T': if (parse_seconds(optarg, "--timeout", false, &timeout)) return RD_EXIT_USAGE; break;
-        case 'c':
-        case 'C':
-        case 'H':
-            if (!rd_cpulist_parse(optarg, mask))
-                return rd_usage_error("expected a CPU list like 0 or 0-1,3, got '%s'", optarg);
-            *(c == 'c' ? &server_cpus : c == 'C' ? &load_cpus : &bg_cpus) = optarg;
+        case CO_WARMUP_LOAD: if (parse_seconds(arg, "--warmup-load", true, &warmup_load)) return RD_EXIT_USAGE; break;
+        case CO_READY_TIMEOUT: if (parse_seconds(arg, "--ready-timeout", false, &ready_timeout)) return RD_EXIT_USAGE; break;
+        case CO_STOP_TIMEOUT: if (parse_seconds(arg, "--stop-timeout", false, &stop_timeout)) return RD_EXIT_USAGE; break;
+        case CO_TIMEOUT: if (parse_seconds(arg, "--timeout", false, &timeout)) return RD_EXIT_USAGE; break;
+        case CO_SERVER_CPUS:
+        case CO_LOAD_CPUS:
+        case CO_BACKGROUND_CPUS:
+            if (!rd_cpulist_parse(arg, mask))
+                return rd_usage_error("expected a CPU list like 0 or 0-1,3, got '%s'", arg);
+            *(c == CO_SERVER_CPUS ? &server_cpus : c == CO_LOAD_CPUS ? &load_cpus : &bg_cpus) = arg;
             break;
-        case 'G': background = optarg; break;
-        case 'X': shell = true; break;
-        case 'F': fresh = true; break;
+        case CO_BACKGROUND: background = arg; break;
+        case CO_SHELL: shell = true; break;
+        case CO_FRESH: fresh = true; break;
         case 't':
-            if (!rd_importer_find(optarg))
+            if (!rd_importer_find(arg))
                 return rd_usage_error("unknown tool '%s' (see 'rundown-collect import --help')",
-                                      optarg);
-            tool = optarg;
+                                      arg);
+            tool = arg;
             break;
-        case 'L': log_dir = optarg; break;
-        case 'E': envopt = optarg; break;
-        case 'h': usage(stdout); return RD_EXIT_OK;
-        default: return rd_usage_error("invalid option");
+        case CO_LOG_DIR: log_dir = arg; break;
+        case CO_ENV: envopt = arg; break;
         }
     }
-    if (optind < argc && strcmp(argv[optind], "--") == 0)
-        optind++;
+    if (c == RD_OPTS_EXIT)
+        return rd_opts_exit_code(&p);
+    int next = rd_opts_index(&p);
+    if (next < argc && strcmp(argv[next], "--") == 0)
+        next++;
     if (!server || !url)
         return rd_usage_error("http needs --server CMD and --url URL");
-    if (optind >= argc)
+    if (next >= argc)
         return rd_usage_error("http needs a load command: ... -- LOADCMD [ARG...]");
     struct rd_diag d;
     rd_diag_init(&d, NULL);
@@ -277,7 +210,7 @@ int rd_cmd_http(int argc, char **argv)
     char *server_text = strdup(server), *bg_text = background ? strdup(background) : NULL;
     char **server_argv = make_argv(server, shell);
     char **bg_argv = background ? make_argv(background, shell) : NULL;
-    char **load_argv = argv + optind;
+    char **load_argv = argv + next;
     char which[4096];
     if (!server_text || !server_argv || !server_argv[0] || (background && (!bg_argv || !bg_argv[0]))) {
         exit_code = rd_usage_error("empty --server or --background command");

@@ -9,12 +9,12 @@
  * and digests to the append, so an import during a suite or a run never
  * takes a number another writer took.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
+#include "optable.h"
 #include "digests.h"
 #include "envinfo.h"
 #include "importer.h"
@@ -27,40 +27,6 @@
 
 /* Tool outputs are small; this cap only stops a runaway input. */
 #define IMPORT_MAX_BYTES ((size_t)1 << 30)
-
-static void usage(FILE *out)
-{
-    size_t n;
-    const struct rd_importer *const *list = rd_importers(&n);
-    fprintf(out,
-            "usage: rundown-collect import [-t TOOL] [-v] [-w WORKLOAD] [-l KEY=VAL]...\n"
-            "                              [-s SUITE] [-e ENV] [--phase PHASE] [-r RUN]\n"
-            "                              [--allow-duplicate] [-o STORE] FILE|-...\n"
-            "\n"
-            "Reads each FILE ('-' is standard input) as the output of a load tool or of\n"
-            "hyperfine and writes one " RD_RUN_SCHEMA " record per run it holds.\n"
-            "\n"
-            "  -t, --tool TOOL       the format (default: detected from the content)\n"
-            "  -v, --verbose         say which format was detected for each file\n"
-            "  -w, --workload NAME   the workload the runs belong to (required)\n"
-            "  -l, --label KEY=VAL   a config label (repeatable), e.g. -l runtime=bun\n"
-            "  -s, --suite NAME      the suite the runs belong to\n"
-            "  -e, --env FILE|ID     the environment the runs point to: an environment\n"
-            "                        file (copied next to STORE as ID.json), or the id of\n"
-            "                        one next to STORE; without -e the runs record that\n"
-            "                        their environment is unknown\n"
-            "      --phase PHASE     measure (default) or warmup\n"
-            "  -r, --run N           number the first run N (default: after the runs\n"
-            "                        already in STORE with the same workload and config)\n"
-            "  -o, --output STORE    append to STORE (default: standard output)\n"
-            "      --allow-duplicate import a run whose bytes STORE holds already (by\n"
-            "                        default refused: it would count one run twice)\n"
-            "  -h, --help            this text\n"
-            "\n"
-            "formats:\n");
-    for (size_t i = 0; i < n; i++)
-        fprintf(out, "  %-11s %s\n", list[i]->name, list[i]->description);
-}
 
 struct import_opts {
     const char *tool, *workload, *suite, *env, *phase, *output;
@@ -218,60 +184,48 @@ static rd_status check_duplicates(const struct import_opts *o, const struct rd_r
 
 int rd_cmd_import(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"tool", required_argument, NULL, 't'},
-        {"verbose", no_argument, NULL, 'v'},
-        {"workload", required_argument, NULL, 'w'},
-        {"label", required_argument, NULL, 'l'},
-        {"suite", required_argument, NULL, 's'},
-        {"env", required_argument, NULL, 'e'},
-        {"phase", required_argument, NULL, 'P'},
-        {"run", required_argument, NULL, 'r'},
-        {"output", required_argument, NULL, 'o'},
-        {"allow-duplicate", no_argument, NULL, 'D'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
     struct import_opts o = {0};
     rd_label_args_init(&o.labels);
     int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "t:vw:l:s:e:r:o:h", longopts, NULL)) != -1) {
+    struct rd_opts p;
+    rd_opts_begin(&p, &rd_collect_spec_import, argc, argv);
+    while ((c = rd_opts_next(&p)) >= 0) {
+        char *arg = rd_opts_arg(&p);
         switch (c) {
         case 't':
-            if (!rd_importer_find(optarg))
-                return rd_usage_error("unknown tool '%s' (see 'rundown-collect import --help')",
-                                      optarg);
-            o.tool = optarg;
+            if (!rd_importer_find(arg))
+                return rd_usage_error("unknown tool '%s' (--help lists the formats)", arg);
+            o.tool = arg;
             break;
         case 'v': o.verbose = 1; break;
-        case 'w': o.workload = optarg; break;
+        case 'w': o.workload = arg; break;
         case 'l':
-            if (rd_label_args_add(&o.labels, optarg) != RD_OK)
+            if (rd_label_args_add(&o.labels, arg) != RD_OK)
                 return rd_usage_error("expected -l KEY=VALUE with a KEY of letters, digits, "
-                                      "'_', '-' or '.', got '%s'", optarg);
+                                      "'_', '-' or '.', got '%s'", arg);
             break;
-        case 's': o.suite = optarg; break;
-        case 'e': o.env = optarg; break;
-        case 'P':
-            if (strcmp(optarg, "measure") && strcmp(optarg, "warmup"))
-                return rd_usage_error("expected --phase measure or warmup, got '%s'", optarg);
-            o.phase = optarg;
+        case 's': o.suite = arg; break;
+        case 'e': o.env = arg; break;
+        case CO_PHASE:
+            if (strcmp(arg, "measure") && strcmp(arg, "warmup"))
+                return rd_usage_error("expected --phase measure or warmup, got '%s'", arg);
+            o.phase = arg;
             break;
         case 'r': {
             char *end;
-            o.first_run = strtol(optarg, &end, 10);
+            o.first_run = strtol(arg, &end, 10);
             if (*end || o.first_run <= 0)
-                return rd_usage_error("expected -r with a run number >= 1, got '%s'", optarg);
+                return rd_usage_error("expected -r with a run number >= 1, got '%s'", arg);
             break;
         }
-        case 'o': o.output = optarg; break;
-        case 'D': o.allow_duplicate = true; break;
-        case 'h': usage(stdout); return RD_EXIT_OK;
-        default: return rd_usage_error("invalid option");
+        case 'o': o.output = arg; break;
+        case CO_ALLOW_DUP: o.allow_duplicate = true; break;
         }
     }
-    if (optind >= argc)
+    if (c == RD_OPTS_EXIT)
+        return rd_opts_exit_code(&p);
+    int next = rd_opts_index(&p);
+    if (next >= argc)
         return rd_usage_error("import needs at least one FILE ('-' for standard input)");
 
     struct rd_recordset set;
@@ -282,7 +236,7 @@ int rd_cmd_import(int argc, char **argv)
     /* given[i]: the input of run i as the command line named it. */
     const char **given = NULL;
     size_t ngiven = 0, gcap = 0;
-    for (int i = optind; i < argc && !s; i++) {
+    for (int i = next; i < argc && !s; i++) {
         s = import_file(&o, argv[i], &set, &d);
         if (!s && RD_ARRAY_GROW(given, gcap, set.len))
             s = RD_ERR_NOMEM;

@@ -7,7 +7,6 @@
  * which appends and fsyncs each run the moment it ends, so an interrupt
  * loses at most the run in flight.
  */
-#include <getopt.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +17,7 @@
 #include "cmdsplit.h"
 #include "commands.h"
 #include "envinfo.h"
+#include "optable.h"
 #include "options.h"
 #include "proc.h"
 #include "runner.h"
@@ -28,72 +28,6 @@
 #include "rundown/cli.h"
 
 #define MAX_COMMANDS 64
-
-static void usage(FILE *out)
-{
-    fprintf(out,
-        "usage: rundown-collect run [-n RUNS] [-W WARMUP] [-w WORKLOAD] [-l KEY=VAL]...\n"
-        "                           [-o STORE] [--timeout SEC] [--shell] [--prepare CMD]\n"
-        "                           [--cleanup CMD] [--cpus LIST] [--log-dir DIR]\n"
-        "                           [--env ID] [--names A,B,...] [-s SUITE]\n"
-        "                           [--sample-interval MS] [--better NAME=DIR]...\n"
-        "                           [--resume] [--quiet] [--export-markdown FILE]\n"
-        "                           [--export-json FILE] 'CMD ARG...' ['CMD2 ARG...']...\n"
-        "       rundown-collect run [OPTIONS] -- CMD [ARG...] [-- CMD2 [ARG...]]...\n"
-        "\n"
-        "Each argument is one command, split into words as sh would split it\n"
-        "(quotes and backslashes respected) but run without a shell; with --shell\n"
-        "it is run by /bin/sh -c. After '--', each word is one argument and '--'\n"
-        "separates the commands.\n"
-        "\n"
-        "Runs each command RUNS times (after WARMUP warmup runs) and stores one\n"
-        RD_RUN_SCHEMA " record per run: wall_ms (CLOCK_MONOTONIC), user_ms, sys_ms,\n"
-        "max_rss_kib (wait4: the largest single process), tree_rss_peak_kib (the\n"
-        "process tree summed, sampled from /proc), the exit code, and every\n"
-        "'rundown:metric NAME=VALUE [UNIT]' line the command prints on stdout.\n"
-        "Several commands are run interleaved (A B C A B C ...) and told apart by\n"
-        "a 'command' label.\n"
-        "\n"
-        "  -n, --runs N          measured runs per command (default 10)\n"
-        "  -W, --warmup N        warmup runs per command, stored as phase warmup (default 0)\n"
-        "  -w, --workload NAME   the workload (default: the first command's program name)\n"
-        "  -l, --label KEY=VAL   a config label for every run (repeatable)\n"
-        "      --names A,B,...   the 'command' label of each command (default: its text)\n"
-        "      --better NAME=DIR the better direction (lower or higher) of metric NAME,\n"
-        "                        stored as info.metric_better (repeatable)\n"
-        "  -s, --suite NAME      the suite the runs belong to\n"
-        "  -o, --output STORE    append to STORE (default: standard output)\n"
-        "      --resume          top each command up to RUNS measured runs in STORE\n"
-        "                        (counting those stored already, of any status)\n"
-        "                        instead of adding RUNS more\n"
-        "      --timeout SEC     stop a run after SEC seconds (SIGTERM, then SIGKILL\n"
-        "                        to its process group); status timeout\n"
-        "      --shell           run each command with /bin/sh -c (default: no shell)\n"
-        "      --prepare CMD     run CMD (sh -c) before each run, untimed\n"
-        "      --cleanup CMD     run CMD (sh -c) after each run, untimed\n"
-        "      --cpus LIST       pin the command to CPUs, e.g. 0 or 0-1,3\n"
-        "      --sample-interval MS  sample the process tree's memory every MS ms\n"
-        "                        (default 20; 0: do not sample)\n"
-        "      --log-dir DIR     keep each run's stdout/stderr (1 MiB each) under DIR\n"
-        "                        (default: 'logs' next to STORE; none without -o)\n"
-        "      --env ID          the environment id the runs point to (default: the\n"
-        "                        machine's, written as env-ID.json next to STORE)\n"
-        "  -q, --quiet           no progress line and no summary\n"
-        "      --export-markdown FILE  the summary as a Markdown table\n"
-        "      --export-json FILE      the summary as rundown.run-summary/1 JSON\n"
-        "\n"
-        "On a terminal a progress line shows the runs done, the time left and the\n"
-        "current mean. At the end a summary gives each command's time (mean ± sd,\n"
-        "min … max, user and system), its peak memory (the process tree's when\n"
-        "sampled), and how much faster the fastest command ran than each other one,\n"
-        "with the interval and adjusted p of the report's verdicts. It goes to\n"
-        "standard output with -o, else to standard error.\n"
-        "  -h, --help            this text\n"
-        "\n"
-        "Exit codes: 0 every run ok, 4 a run failed or timed out (all runs are\n"
-        "stored), 128+N after signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP),\n"
-        "1-3 as in every rundown tool.\n");
-}
 
 struct run_cmd {
     char **argv;        /* what is spawned */
@@ -287,88 +221,71 @@ static int finish(const struct run_opts *o, const struct rd_run_tally *tallies, 
 
 int rd_cmd_run(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"runs", required_argument, NULL, 'n'},
-        {"warmup", required_argument, NULL, 'W'},
-        RD_TOOL_FACT_OPTIONS,
-        {"timeout", required_argument, NULL, 'T'},
-        {"shell", no_argument, NULL, 'S'},
-        {"prepare", required_argument, NULL, 'P'},
-        {"cleanup", required_argument, NULL, 'C'},
-        {"cpus", required_argument, NULL, 'c'},
-        {"log-dir", required_argument, NULL, 'L'},
-        {"env", required_argument, NULL, 'E'},
-        {"names", required_argument, NULL, 'N'},
-        {"sample-interval", required_argument, NULL, 'I'},
-        {"resume", no_argument, NULL, 'r'},
-        {"quiet", no_argument, NULL, 'q'},
-        {"export-markdown", required_argument, NULL, 'M'},
-        {"export-json", required_argument, NULL, 'J'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
     struct run_opts o = {.runs = 10};
     rd_run_facts_init(&o.facts);
+    struct rd_opts p;
     int c, took;
-    optind = 1;
-    /* '+': stop at the first non-option, so `run -- ls -l` runs `ls -l`. */
+    rd_opts_begin(&p, &rd_collect_spec_run, argc, argv);
+    /* The spec stops at the first operand, so `run -- ls -l` runs `ls -l`. */
     const char *last_arg = NULL;
-    while ((c = getopt_long(argc, argv, "+n:W:w:l:s:o:qh", longopts, NULL)) != -1) {
-        last_arg = optarg;
-        if ((took = rd_tool_fact_option(c, optarg, &o.facts, &o.output)) >= 0) {
+    while ((c = rd_opts_next(&p)) >= 0) {
+        char *arg = rd_opts_arg(&p);
+        last_arg = arg;
+        if ((took = rd_tool_fact_option(c, arg, &o.facts, &o.output)) >= 0) {
             if (took)
                 return took;
             continue;
         }
         switch (c) {
-        case 'n': if (parse_count(optarg, "-n", 1, &o.runs)) return RD_EXIT_USAGE; break;
-        case 'W': if (parse_count(optarg, "-W", 0, &o.warmups)) return RD_EXIT_USAGE; break;
-        case 'T': {
+        case 'n': if (parse_count(arg, "-n", 1, &o.runs)) return RD_EXIT_USAGE; break;
+        case 'W': if (parse_count(arg, "-W", 0, &o.warmups)) return RD_EXIT_USAGE; break;
+        case CO_TIMEOUT: {
             char *end;
-            o.timeout = strtod(optarg, &end);
-            if (!*optarg || *end || !(o.timeout > 0))
-                return rd_usage_error("expected --timeout SECONDS > 0, got '%s'", optarg);
+            o.timeout = strtod(arg, &end);
+            if (!*arg || *end || !(o.timeout > 0))
+                return rd_usage_error("expected --timeout SECONDS > 0, got '%s'", arg);
             break;
         }
-        case 'S': o.shell = true; break;
-        case 'r': o.resume = true; break;
-        case 'P': o.prepare = optarg; break;
-        case 'C': o.cleanup = optarg; break;
-        case 'c': {
+        case CO_SHELL: o.shell = true; break;
+        case CO_RESUME: o.resume = true; break;
+        case CO_PREPARE: o.prepare = arg; break;
+        case CO_CLEANUP: o.cleanup = arg; break;
+        case CO_CPUS: {
             unsigned char mask[128];
-            if (!rd_cpulist_parse(optarg, mask))
-                return rd_usage_error("expected --cpus like 0 or 0-1,3, got '%s'", optarg);
-            o.cpus = optarg;
+            if (!rd_cpulist_parse(arg, mask))
+                return rd_usage_error("expected --cpus like 0 or 0-1,3, got '%s'", arg);
+            o.cpus = arg;
             break;
         }
-        case 'L': o.log_dir = optarg; break;
-        case 'E': o.env = optarg; break;
-        case 'N': o.names = optarg; break;
-        case 'I':
-            if (parse_count(optarg, "--sample-interval", 0, &o.sample_ms))
+        case CO_LOG_DIR: o.log_dir = arg; break;
+        case CO_ENV: o.env = arg; break;
+        case CO_NAMES: o.names = arg; break;
+        case CO_SAMPLE:
+            if (parse_count(arg, "--sample-interval", 0, &o.sample_ms))
                 return RD_EXIT_USAGE;
             if (o.sample_ms == 0)
                 o.sample_ms = -1;
             break;
         case 'q': o.quiet = true; break;
-        case 'M': o.export_markdown = optarg; break;
-        case 'J': o.export_json = optarg; break;
-        case 'h': usage(stdout); return RD_EXIT_OK;
-        default: return rd_usage_error("invalid option");
+        case CO_EXPORT_MD: o.export_markdown = arg; break;
+        case CO_EXPORT_JSON: o.export_json = arg; break;
         }
     }
+    if (c == RD_OPTS_EXIT)
+        return rd_opts_exit_code(&p);
+    int next = rd_opts_index(&p);
     /* Any '--' makes the operands argv lists, for exact arguments; without
      * one each operand is a whole command, as hyperfine users type it.
      * getopt takes a '--' right after the options: one that was no option's
      * argument counts too. */
-    bool lists = optind > 1 && argv[optind - 1] != last_arg && strcmp(argv[optind - 1], "--") == 0;
-    if (optind < argc && strcmp(argv[optind], "--") == 0)
-        lists = true, optind++;
-    if (optind >= argc)
+    bool lists = next > 1 && argv[next - 1] != last_arg && strcmp(argv[next - 1], "--") == 0;
+    if (next < argc && strcmp(argv[next], "--") == 0)
+        lists = true, next++;
+    if (next >= argc)
         return rd_usage_error("run needs a command: rundown-collect run [OPTIONS] 'CMD ARG...'");
     if (o.resume && (!o.output || strcmp(o.output, "-") == 0))
         return rd_usage_error("--resume needs -o STORE: the runs to top up are counted there");
-    for (int i = optind; i < argc; i++)
+    for (int i = next; i < argc; i++)
         lists = lists || strcmp(argv[i], "--") == 0;
 
     struct run_cmd cmds[MAX_COMMANDS];
@@ -377,7 +294,7 @@ int rd_cmd_run(int argc, char **argv)
     int exit_code = RD_EXIT_OK;
     struct rd_session session;
     rd_session_init(&session, o.output);
-    for (int i = optind; i < argc;) {
+    for (int i = next; i < argc;) {
         int j = lists ? i : i + 1;
         while (lists && j < argc && strcmp(argv[j], "--") != 0)
             j++;

@@ -10,7 +10,6 @@
  * line, runs Slurm's commands and prints.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
@@ -20,6 +19,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "optable.h"
 #include "plan.h"
 #include "proc.h"
 #include "runindex.h"
@@ -31,40 +31,6 @@
 #include "rundown/sha256.h"
 #include "rundown/units.h"
 
-static void usage(FILE *out)
-{
-    fprintf(out,
-        "usage: rundown-collect slurm SUITE.json -o DIR [--tasks N] [--partition P]\n"
-        "                             [--time T] [--account A] [--no-check] [--resume]\n"
-        "                             [--submit | --dry-run]\n"
-        "\n"
-        "Runs the suite as a Slurm job array (docs/cluster.md): task I of N runs\n"
-        "`suite --shard I/N` on a node of its own (--exclusive) into\n"
-        "DIR/shards/task<I>.<host>/, and a job that starts once every task has\n"
-        "ended well (afterok) analyses all the shards and renders DIR/report/.\n"
-        "Writes the job scripts DIR/slurm/tasks.sh and merge.sh and prints how to\n"
-        "submit them; --submit submits them with sbatch. DIR must be on a file\n"
-        "system every node sees.\n"
-        "\n"
-        "  -o, --output DIR    the collection's folder (required)\n"
-        "      --tasks N       array tasks, one shard each (default: the nodes of the\n"
-        "                      partition, at most the plan's measured runs); with\n"
-        "                      fewer nodes than tasks, N%%NODES run at once\n"
-        "      --partition P   the partition (default: the cluster's default one)\n"
-        "      --time T        each task's time limit, as sbatch reads it (90, 1:30:00,\n"
-        "                      2-0); no more than the partition allows\n"
-        "      --account A     the account the jobs are charged to\n"
-        "      --no-check      leave out `rundown-collect check` before each task\n"
-        "      --resume        DIR holds an earlier collection of this suite: queue\n"
-        "                      only the tasks with runs missing, then the merge\n"
-        "      --submit        submit the jobs with sbatch\n"
-        "      --dry-run       print the scripts and the sbatch lines; write nothing\n"
-        "  -h, --help          this text\n"
-        "\n"
-        "Exit codes: 0 ok, 1 invalid suite or a DIR of another collection, 2 usage\n"
-        "(and options Slurm would refuse), 3 system error (sbatch failed).\n");
-}
-
 /* Everything the command line says. */
 struct slurm_args {
     const char *suite_file, *dir, *partition, *time, *account;
@@ -74,48 +40,38 @@ struct slurm_args {
 
 static int parse_args(int argc, char **argv, struct slurm_args *a)
 {
-    static const struct option longopts[] = {
-        {"output", required_argument, NULL, 'o'},
-        {"tasks", required_argument, NULL, 'T'},
-        {"partition", required_argument, NULL, 'p'},
-        {"time", required_argument, NULL, 't'},
-        {"account", required_argument, NULL, 'A'},
-        {"no-check", no_argument, NULL, 'C'},
-        {"resume", no_argument, NULL, 'r'},
-        {"submit", no_argument, NULL, 's'},
-        {"dry-run", no_argument, NULL, 'n'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
     memset(a, 0, sizeof *a);
     a->check = true;
     int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+    struct rd_opts p;
+    rd_opts_begin(&p, &rd_collect_spec_slurm, argc, argv);
+    while ((c = rd_opts_next(&p)) >= 0) {
+        char *arg = rd_opts_arg(&p);
         switch (c) {
-        case 'o': a->dir = optarg; break;
-        case 'T': {
+        case 'o': a->dir = arg; break;
+        case CO_TASKS: {
             unsigned long long n;
-            if (rd_parse_uint(optarg, strlen(optarg), &n) != RD_OK || n < 1 || n > 1000000)
+            if (rd_parse_uint(arg, strlen(arg), &n) != RD_OK || n < 1 || n > 1000000)
                 return rd_usage_error("expected --tasks N, a whole number >= 1, got '%s'",
-                                      optarg);
+                                      arg);
             a->tasks = (unsigned)n;
             break;
         }
-        case 'p': a->partition = optarg; break;
-        case 't': a->time = optarg; break;
-        case 'A': a->account = optarg; break;
-        case 'C': a->check = false; break;
-        case 'r': a->resume = true; break;
-        case 's': a->submit = true; break;
-        case 'n': a->dry = true; break;
-        case 'h': usage(stdout); return -1;
-        default: return rd_usage_error("invalid option");
+        case CO_PARTITION: a->partition = arg; break;
+        case CO_TIME: a->time = arg; break;
+        case CO_ACCOUNT: a->account = arg; break;
+        case CO_NO_CHECK: a->check = false; break;
+        case CO_RESUME: a->resume = true; break;
+        case CO_SUBMIT: a->submit = true; break;
+        case CO_DRY_RUN: a->dry = true; break;
         }
     }
-    if (optind + 1 != argc)
+    if (c == RD_OPTS_EXIT)
+        return rd_opts_exit_code(&p) == RD_EXIT_OK ? -1 : rd_opts_exit_code(&p);
+    int next = rd_opts_index(&p);
+    if (next + 1 != argc)
         return rd_usage_error("slurm needs exactly one SUITE.json");
-    a->suite_file = argv[optind];
+    a->suite_file = argv[next];
     if (!a->dir)
         return rd_usage_error("slurm needs -o DIR: the folder of the collection");
     if (a->submit && a->dry)

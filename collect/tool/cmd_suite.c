@@ -9,7 +9,6 @@
  * line, prints the plan of --dry-run and the progress, and maps the outcome
  * to an exit code.
  */
-#include <getopt.h>
 #include <libgen.h>
 #include <math.h>
 #include <stdint.h>
@@ -19,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "commands.h"
+#include "optable.h"
 #include "options.h"
 #include "plan.h"
 #include "proc.h"
@@ -31,40 +31,6 @@
 #include "rundown/fsutil.h"
 #include "rundown/store.h"
 #include "rundown/units.h"
-
-static void usage(FILE *out)
-{
-    fprintf(out,
-        "usage: rundown-collect suite [--resume [--resume-from STORE]...] [--only PATTERN]\n"
-        "                             [--shard I/N] [--seed N] [--budget TIME] [--dry-run]\n"
-        "                             [-o DIR] SUITE.json\n"
-        "\n"
-        "Runs the experiment described by SUITE.json (" RD_SUITE_SCHEMA ", see\n"
-        "docs/suite.md): checks it completely, records the environment in\n"
-        "DIR/env-ID.json, and appends one record per run to DIR/<suite>.jsonl,\n"
-        "fsynced as each run ends. Logs go to DIR/logs/.\n"
-        "\n"
-        "  -o, --output DIR    where the store, environment and logs go (default .)\n"
-        "      --resume        skip runs already in the store (suite, workload,\n"
-        "                      config, run, phase)\n"
-        "      --resume-from STORE  with --resume, skip the runs in STORE too (an\n"
-        "                      earlier attempt of the same shard on another machine)\n"
-        "      --only PATTERN  only workloads or workload/config-id matching the\n"
-        "                      shell pattern, e.g. 'cpu-*' or '*runtime=bun*'\n"
-        "      --shard I/N     only every N-th measured run, starting with the I-th\n"
-        "      --seed N        the seed of order \"random\" (overrides the file's):\n"
-        "                      every shard of one collection must plan with one seed\n"
-        "      --budget TIME   start no round after TIME (45m, 90s, 1.5h); rounds of\n"
-        "                      workloads with \"until\": \"settled\" go where the\n"
-        "                      answer is furthest from settled per second of runs\n"
-        "      --dry-run       check and print the plan and its minimum and maximum\n"
-        "                      time (from the runs in the store); run nothing\n"
-        "  -h, --help          this text\n"
-        "\n"
-        "Exit codes: 0 every run ok, 1 invalid suite, 3 system error (port in use),\n"
-        "4 a run failed or timed out (all runs are stored), 128+N after signal N\n"
-        "(130 SIGINT, 143 SIGTERM, 129 SIGHUP).\n");
-}
 
 /* What the session's reports need: the plan, to name the item in flight. */
 struct suite_ui {
@@ -286,18 +252,6 @@ static void note_stops(const struct rd_suite *s, const bool *keep,
 
 int rd_cmd_suite(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"resume", no_argument, NULL, 'r'},
-        {"only", required_argument, NULL, 'O'},
-        {"shard", required_argument, NULL, 'S'},
-        {"dry-run", no_argument, NULL, 'n'},
-        {"budget", required_argument, NULL, 'B'},
-        {"seed", required_argument, NULL, 'e'},
-        {"resume-from", required_argument, NULL, 'F'},
-        {"output", required_argument, NULL, 'o'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
     bool resume = false, dry = false;
     const char *only = NULL, *dir = ".";
     unsigned shard_i = 1, shard_n = 1;
@@ -309,39 +263,42 @@ int rd_cmd_suite(int argc, char **argv)
     size_t nresume_from = 0;
     if (!resume_from)
         return rd_fail(RD_ERR_NOMEM, NULL);
-    int c, rc = -1;  /* rc >= 0: the command line is done with (help, a usage error) */
-    optind = 1;
-    while (rc < 0 && (c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+    int c = 0, rc = -1;  /* rc >= 0: the command line is done with (help, a usage error) */
+    struct rd_opts p;
+    rd_opts_begin(&p, &rd_collect_spec_suite, argc, argv);
+    while (rc < 0 && (c = rd_opts_next(&p)) >= 0) {
+        char *arg = rd_opts_arg(&p);
         switch (c) {
-        case 'r': resume = true; break;
-        case 'O': only = optarg; break;
-        case 'S':
-            if (!rd_shard_parse(optarg, &shard_i, &shard_n))
-                rc = rd_usage_error("expected --shard I/N with 1 <= I <= N, got '%s'", optarg);
+        case CO_RESUME: resume = true; break;
+        case CO_ONLY: only = arg; break;
+        case CO_SHARD:
+            if (!rd_shard_parse(arg, &shard_i, &shard_n))
+                rc = rd_usage_error("expected --shard I/N with 1 <= I <= N, got '%s'", arg);
             break;
-        case 'n': dry = true; break;
-        case 'B': {
+        case CO_DRY_RUN: dry = true; break;
+        case CO_BUDGET: {
             double ms;
-            if (rd_parse_duration_ms(optarg, strlen(optarg), &ms, 1000) != RD_OK || !(ms > 0))
+            if (rd_parse_duration_ms(arg, strlen(arg), &ms, 1000) != RD_OK || !(ms > 0))
                 rc = rd_usage_error("expected --budget TIME like 45m, 90s or 1.5h, got '%s'",
-                                    optarg);
+                                    arg);
             budget_s = ms / 1000;
             break;
         }
-        case 'e':
-            if (rd_parse_uint(optarg, strlen(optarg), &seed) != RD_OK ||
+        case CO_SEED:
+            if (rd_parse_uint(arg, strlen(arg), &seed) != RD_OK ||
                 seed > 9007199254740992ULL)
                 rc = rd_usage_error("expected --seed N, a whole number from 0 to 2^53, got '%s'",
-                                    optarg);
+                                    arg);
             seed_given = true;
             break;
-        case 'F': resume_from[nresume_from++] = optarg; break;
-        case 'o': dir = optarg; break;
-        case 'h': usage(stdout); rc = RD_EXIT_OK; break;
-        default: rc = rd_usage_error("invalid option"); break;
+        case CO_RESUME_FROM: resume_from[nresume_from++] = arg; break;
+        case 'o': dir = arg; break;
         }
     }
-    if (rc < 0 && optind + 1 != argc)
+    if (rc < 0 && c == RD_OPTS_EXIT)
+        rc = rd_opts_exit_code(&p);
+    int next = rd_opts_index(&p);
+    if (rc < 0 && next + 1 != argc)
         rc = rd_usage_error("suite needs exactly one SUITE.json");
     if (rc < 0 && nresume_from && !resume)
         rc = rd_usage_error("--resume-from needs --resume");
@@ -353,11 +310,11 @@ int rd_cmd_suite(int argc, char **argv)
     struct rd_suite s;
     struct rd_plan plan;
     struct rd_diag d;
-    rd_diag_init(&d, argv[optind]);
+    rd_diag_init(&d, argv[next]);
     rd_plan_init(&plan);
     int exit_code = RD_EXIT_OK;
-    rd_status st = rd_contract_expect(argv[optind], RD_CONTRACT_SUITE, &d);
-    if (!st) st = rd_suite_load(&s, argv[optind], &d);
+    rd_status st = rd_contract_expect(argv[next], RD_CONTRACT_SUITE, &d);
+    if (!st) st = rd_suite_load(&s, argv[next], &d);
     if (st) {
         exit_code = rd_fail(st, &d);
         goto out;

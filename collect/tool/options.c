@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "optable.h"
 #include "proc.h"
 #include "rundown/cli.h"
 
@@ -39,7 +40,7 @@ int rd_tool_fact_option(int c, char *arg, struct rd_run_facts *facts, const char
                                   "'_', '-' or '.', got '%s'", arg);
         return RD_EXIT_OK;
     case 's': facts->suite = arg; return RD_EXIT_OK;
-    case 'b':
+    case CO_BETTER:
         if (rd_better_args_add(&facts->better, arg) != RD_OK)
             return rd_usage_error("expected --better NAME=lower or NAME=higher with a metric "
                                   "NAME of lower-case letters, digits and '_', got '%s'", arg);

@@ -6,20 +6,10 @@
 #ifndef RUNDOWN_TOOL_OPTIONS_H
 #define RUNDOWN_TOOL_OPTIONS_H
 
-#include <getopt.h>
-
 #include "session.h"
 
-/** Their rows of a getopt_long table. */
-#define RD_TOOL_FACT_OPTIONS                         \
-    {"workload", required_argument, NULL, 'w'},      \
-    {"label", required_argument, NULL, 'l'},         \
-    {"suite", required_argument, NULL, 's'},         \
-    {"better", required_argument, NULL, 'b'},        \
-    {"output", required_argument, NULL, 'o'}
-
 /**
- * Takes option c (with its argument) when it is -w, -l, -s, --better or -o: returns
+ * Takes option c (with its argument) when it is -w, -l, -s, --better or -o (optable.h's codes): returns
  * -1 when it is none of them, else an exit code (RD_EXIT_OK, or
  * RD_EXIT_USAGE once the message is printed).
  */

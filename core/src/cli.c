@@ -11,6 +11,7 @@
 #include "rundown/cli.h"
 
 static const char *progname = "rundown";
+static const char *subcommand;
 
 void rd_cli_init(const char *name)
 {
@@ -21,6 +22,11 @@ void rd_cli_init(const char *name)
 const char *rd_cli_name(void)
 {
     return progname;
+}
+
+void rd_cli_set_command(const char *command)
+{
+    subcommand = command;
 }
 
 __attribute__((format(printf, 2, 0)))
@@ -73,7 +79,8 @@ int rd_usage_error(const char *fmt, ...)
     va_start(ap, fmt);
     vmessage("", fmt, ap);
     va_end(ap);
-    fprintf(stderr, "try '%s --help'\n", progname);
+    fprintf(stderr, "try '%s%s%s --help'\n", progname, subcommand ? " " : "",
+            subcommand ? subcommand : "");
     return RD_EXIT_USAGE;
 }
 

@@ -20,6 +20,8 @@ DESTDIR="$tmp/stage" cmake --install "$build" --prefix /opt/rundown >"$tmp/log" 
     { fail "install"; cat "$tmp/log"; exit 1; }
 for f in bin/rundown-collect bin/rundown-analyze bin/rundown-render \
          share/rundown/templates/report.md.tmpl share/rundown/templates/report.html.tmpl \
+         share/doc/rundown/README.md share/doc/rundown/analysis.md share/doc/rundown/compare.md \
+         share/doc/rundown/suite.md share/doc/rundown/methods.md \
          share/man/man1/rundown-collect.1 share/man/man1/rundown-analyze.1 \
          share/man/man1/rundown-render.1; do
     [ -f "$tmp/stage/opt/rundown/$f" ] || fail "not installed: $f"
@@ -35,7 +37,7 @@ mkdir "$tmp/work" && cd "$tmp/work" || exit 1
 "$tmp/moved/bin/rundown-render" --formats md,html -o out analysis.json 2>err.txt ||
     { fail "render from the moved tree"; cat err.txt; }
 [ -s out/report.md ] && [ -s out/report.html ] || fail "no report from the moved tree"
-"$tmp/moved/bin/rundown-render" --help | grep -q "(default $tmp/moved/bin/../share/rundown/templates)" ||
+"$tmp/moved/bin/rundown-render" --help | grep -q "(default: $tmp/moved/bin/../share/rundown/templates)" ||
     fail "render --help does not name the templates next to it"
 for m in "$tmp"/moved/share/man/man1/*.1; do
     out=$(LC_ALL=C.UTF-8 MANWIDTH=80 man -l "$m" 2>&1 >/dev/null)

@@ -15,6 +15,12 @@
 void rd_cli_init(const char *progname);
 const char *rd_cli_name(void);
 
+/**
+ * The subcommand being parsed ("run"; NULL for none), so that usage errors
+ * send the user to its own --help: "try 'rundown-collect run --help'".
+ */
+void rd_cli_set_command(const char *command);
+
 /** "prog: msg" on stderr; returns -1 so callers can `return rd_error(...)`. */
 int rd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /** "prog: warning: msg" on stderr. */
@@ -28,7 +34,10 @@ void rd_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  */
 int rd_fail(rd_status s, const struct rd_diag *d);
 
-/** A usage error: "prog: msg" and "try 'prog --help'"; returns RD_EXIT_USAGE. */
+/**
+ * A usage error: "prog: msg" and "try 'prog [command] --help'"; returns
+ * RD_EXIT_USAGE.
+ */
 int rd_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /** True when stderr is a terminal and NO_COLOR is unset or empty. */

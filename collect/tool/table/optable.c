@@ -1,0 +1,288 @@
+/*
+ * optable - the option tables of rundown-collect (optable.h). Each option
+ * is written here once; its parsing is in cmd_<name>.c.
+ */
+#include "optable.h"
+
+#include <stddef.h>
+
+#include "importer.h"
+#include "rundown/analysis_keys.h"
+
+#define EXIT_RUN "Exit codes: 0 every run ok, 4 a run failed or timed out (all runs are\n" \
+                 "stored), 128+N after signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP),\n"  \
+                 "1-3 as in every rundown tool."
+
+static const struct rd_opt run_opts[] = {
+    {'n', 'n', "runs", "N", "10", "measured runs per command", "Runs"},
+    {'W', 'W', "warmup", "N", "0", "warmup runs per command, stored as phase warmup", NULL},
+    {CO_RESUME, 0, "resume", NULL, NULL,
+     "top each command up to RUNS measured runs in STORE\n"
+     "(counting those stored already, of any status)\ninstead of adding RUNS more", NULL},
+    {CO_TIMEOUT, 0, "timeout", "SEC", NULL,
+     "stop a run after SEC seconds (SIGTERM, then SIGKILL\nto its process group); status timeout",
+     NULL},
+    {CO_SHELL, 0, "shell", NULL, NULL, "run each command with /bin/sh -c (default: no shell)",
+     NULL},
+    {CO_PREPARE, 0, "prepare", "CMD", NULL, "run CMD (sh -c) before each run, untimed", NULL},
+    {CO_CLEANUP, 0, "cleanup", "CMD", NULL, "run CMD (sh -c) after each run, untimed", NULL},
+    {CO_CPUS, 0, "cpus", "LIST", NULL, "pin the command to CPUs, e.g. 0 or 0-1,3", NULL},
+    {CO_SAMPLE, 0, "sample-interval", "MS", "20",
+     "sample the process tree's memory every MS ms\n(0: do not sample)", NULL},
+    {'w', 'w', "workload", "NAME", "the first command's program name", "the workload",
+     "Facts of the runs"},
+    {'l', 'l', "label", "KEY=VAL", NULL, "a config label for every run (repeatable)", NULL},
+    {CO_NAMES, 0, "names", "A,B,...", "its text",
+     "the 'command' label of each command", NULL},
+    {CO_BETTER, 0, "better", "NAME=DIR", NULL,
+     "the better direction (lower or higher) of metric NAME,\n"
+     "stored as info.metric_better (repeatable)", NULL},
+    {'s', 's', "suite", "NAME", NULL, "the suite the runs belong to", NULL},
+    {CO_ENV, 0, "env", "ID", "the machine's, written as env-ID.json next to STORE",
+     "the environment id the runs point to", NULL},
+    {'o', 'o', "output", "STORE", "standard output", "append to STORE", "Output"},
+    {CO_LOG_DIR, 0, "log-dir", "DIR", "'logs' next to STORE; none without -o",
+     "keep each run's stdout/stderr (1 MiB each) under DIR", NULL},
+    {'q', 'q', "quiet", NULL, NULL, "no progress line and no summary", NULL},
+    {CO_EXPORT_MD, 0, "export-markdown", "FILE", NULL, "the summary as a Markdown table", NULL},
+    {CO_EXPORT_JSON, 0, "export-json", "FILE", NULL,
+     "the summary as rundown.run-summary/1 JSON", NULL},
+    {0, 0, NULL, NULL, NULL, NULL, NULL},
+};
+
+const struct rd_cmd_spec rd_collect_spec_run = {
+    .tool = "rundown-collect",
+    .command = "run",
+    .synopsis = "[OPTIONS] 'CMD ARG...' ['CMD2 ARG...']...\n"
+                "[OPTIONS] -- CMD [ARG...] [-- CMD2 [ARG...]]...",
+    .about =
+        "Each argument is one command, split into words as sh would split it\n"
+        "(quotes and backslashes respected) but run without a shell; with --shell\n"
+        "it is run by /bin/sh -c. After '--', each word is one argument and '--'\n"
+        "separates the commands.\n"
+        "\n"
+        "Runs each command RUNS times (after WARMUP warmup runs) and stores one\n"
+        RD_RUN_SCHEMA " record per run: wall_ms (CLOCK_MONOTONIC), user_ms, sys_ms,\n"
+        "max_rss_kib (wait4: the largest single process), tree_rss_peak_kib (the\n"
+        "process tree summed, sampled from /proc), the exit code, and every\n"
+        "'rundown:metric NAME=VALUE [UNIT]' line the command prints on stdout.\n"
+        "Several commands are run interleaved (A B C A B C ...) and told apart by\n"
+        "a 'command' label.\n"
+        "\n"
+        "On a terminal a progress line shows the runs done, the time left and the\n"
+        "current mean. At the end a summary gives each command's time (mean ± sd,\n"
+        "min … max, user and system), its peak memory (the process tree's when\n"
+        "sampled), and how much faster the fastest command ran than each other one,\n"
+        "with the interval and adjusted p of the report's verdicts. It goes to\n"
+        "standard output with -o, else to standard error.",
+    .epilog = EXIT_RUN,
+    .order = RD_OPTS_STOP,
+    .opts = run_opts,
+};
+
+static const struct rd_opt import_opts[] = {
+    {'t', 't', "tool", "TOOL", "detected from the content", "the format (see formats below)",
+     NULL},
+    {'v', 'v', "verbose", NULL, NULL, "say which format was detected for each file", NULL},
+    {'w', 'w', "workload", "NAME", NULL, "the workload the runs belong to (required)", NULL},
+    {'l', 'l', "label", "KEY=VAL", NULL, "a config label (repeatable), e.g. -l runtime=bun",
+     NULL},
+    {'s', 's', "suite", "NAME", NULL, "the suite the runs belong to", NULL},
+    {'e', 'e', "env", "FILE|ID", NULL,
+     "the environment the runs point to: an environment\n"
+     "file (copied next to STORE as ID.json), or the id of\n"
+     "one next to STORE; without -e the runs record that\n"
+     "their environment is unknown", NULL},
+    {CO_PHASE, 0, "phase", "PHASE", "measure", "measure or warmup", NULL},
+    {'r', 'r', "run", "N", "after the runs already in STORE with the same workload and config",
+     "number the first run N", NULL},
+    {'o', 'o', "output", "STORE", "standard output", "append to STORE", NULL},
+    {CO_ALLOW_DUP, 0, "allow-duplicate", NULL, NULL,
+     "import a run whose bytes STORE holds already (by\n"
+     "default refused: it would count one run twice)", NULL},
+    {0, 0, NULL, NULL, NULL, NULL, NULL},
+};
+
+static void import_formats(FILE *out)
+{
+    size_t n;
+    const struct rd_importer *const *list = rd_importers(&n);
+    fprintf(out, "\nformats:\n");
+    for (size_t i = 0; i < n; i++)
+        fprintf(out, "  %-11s %s\n", list[i]->name, list[i]->description);
+}
+
+const struct rd_cmd_spec rd_collect_spec_import = {
+    .tool = "rundown-collect",
+    .command = "import",
+    .synopsis = "[OPTIONS] -w WORKLOAD FILE|-...",
+    .about = "Reads each FILE ('-' is standard input) as the output of a load tool or of\n"
+             "hyperfine and writes one " RD_RUN_SCHEMA " record per run it holds.",
+    .order = RD_OPTS_PERMUTE,
+    .opts = import_opts,
+    .more_help = import_formats,
+};
+
+static const struct rd_opt http_opts[] = {
+    {CO_SERVER, 0, "server", "CMD", NULL, "the server under test (required)", "Server"},
+    {CO_URL, 0, "url", "URL", NULL, "http://HOST:PORT/PATH the load targets (required)", NULL},
+    {CO_READY_URL, 0, "ready-url", "URL", "--url", "polled until it answers", NULL},
+    {CO_READY_TIMEOUT, 0, "ready-timeout", "SEC", "30",
+     "how long the server may take to answer", NULL},
+    {CO_STOP_TIMEOUT, 0, "stop-timeout", "SEC", "5", "SIGTERM to SIGKILL delay when stopping",
+     NULL},
+    {CO_SHELL, 0, "shell", NULL, NULL,
+     "run CMD with /bin/sh -c (default: split at blanks)", NULL},
+    {CO_FRESH, 0, "fresh-server", NULL, NULL, "start a new server for every measured run",
+     NULL},
+    {CO_SERVER_CPUS, 0, "server-cpus", "LIST", NULL, "pin the server (e.g. 0)", NULL},
+    {'n', 'n', "runs", "N", "5", "measured load runs", "Load"},
+    {'W', 'W', "warmup", "N", "0", "load runs stored as phase warmup first", NULL},
+    {CO_WARMUP_LOAD, 0, "warmup-load", "SEC", NULL,
+     "seconds of built-in GET traffic before any load run", NULL},
+    {CO_TIMEOUT, 0, "timeout", "SEC", NULL, "stop a load run after SEC seconds (status timeout)",
+     NULL},
+    {CO_LOAD_CPUS, 0, "load-cpus", "LIST", NULL, "pin the load tool", NULL},
+    {CO_BACKGROUND, 0, "background", "CMD", NULL,
+     "run CMD alongside each load run (mixed load); its\n"
+     "rundown:metric lines and background_wall_ms are stored", NULL},
+    {CO_BACKGROUND_CPUS, 0, "background-cpus", "LIST", NULL, "pin the background command",
+     NULL},
+    {'t', 't', "tool", "TOOL", "detected",
+     "the load tool's importer (wrk, hey, ab, autocannon, ...)", NULL},
+    {'w', 'w', "workload", "NAME", "http", "the workload", "Facts of the runs"},
+    {'l', 'l', "label", "KEY=VAL", NULL, "a config label (repeatable)", NULL},
+    {CO_BETTER, 0, "better", "NAME=DIR", NULL,
+     "the better direction (lower or higher) of metric NAME,\n"
+     "stored as info.metric_better (repeatable)", NULL},
+    {'s', 's', "suite", "NAME", NULL, "the suite the runs belong to", NULL},
+    {CO_ENV, 0, "env", "ID", "captured, next to STORE", "the environment id", NULL},
+    {'o', 'o', "output", "STORE", "standard output", "append to STORE", "Output"},
+    {CO_LOG_DIR, 0, "log-dir", "DIR", "'logs' next to STORE", "keep outputs under DIR", NULL},
+    {0, 0, NULL, NULL, NULL, NULL, NULL},
+};
+
+const struct rd_cmd_spec rd_collect_spec_http = {
+    .tool = "rundown-collect",
+    .command = "http",
+    .synopsis = "--server CMD --url URL [OPTIONS] -- LOADCMD [ARG...]",
+    .about =
+        "Starts CMD (split at blanks; with --shell run by /bin/sh -c) in its own\n"
+        "process group, waits until URL answers an HTTP GET, then runs LOADCMD RUNS\n"
+        "times and reads each output with the importer of TOOL (default: detected).\n"
+        "During each run the server's whole process tree is sampled from /proc every\n"
+        "20 ms: server_rss_peak_kib, server_rss_mean_kib, server_cpu_pct.",
+    .epilog = "Exit codes: 0 ok, 4 a run failed (server crash, load errors; runs are\n"
+              "stored), 128+N after signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP),\n"
+              "1-3 as in every rundown tool.",
+    .order = RD_OPTS_STOP,
+    .opts = http_opts,
+};
+
+static const struct rd_opt suite_opts[] = {
+    {'o', 'o', "output", "DIR", ".", "where the store, environment and logs go", NULL},
+    {CO_RESUME, 0, "resume", NULL, NULL,
+     "skip runs already in the store (suite, workload,\nconfig, run, phase)", NULL},
+    {CO_RESUME_FROM, 0, "resume-from", "STORE", NULL,
+     "with --resume, skip the runs in STORE too (an\n"
+     "earlier attempt of the same shard on another machine)", NULL},
+    {CO_ONLY, 0, "only", "PATTERN", NULL,
+     "only workloads or workload/config-id matching the\n"
+     "shell pattern, e.g. 'cpu-*' or '*runtime=bun*'", NULL},
+    {CO_SHARD, 0, "shard", "I/N", NULL, "only every N-th measured run, starting with the I-th",
+     NULL},
+    {CO_SEED, 0, "seed", "N", NULL,
+     "the seed of order \"random\" (overrides the file's):\n"
+     "every shard of one collection must plan with one seed", NULL},
+    {CO_BUDGET, 0, "budget", "TIME", NULL,
+     "start no round after TIME (45m, 90s, 1.5h); rounds of\n"
+     "workloads with \"until\": \"settled\" go where the\n"
+     "answer is furthest from settled per second of runs", NULL},
+    {CO_DRY_RUN, 0, "dry-run", NULL, NULL,
+     "check and print the plan and its minimum and maximum\n"
+     "time (from the runs in the store); run nothing", NULL},
+    {0, 0, NULL, NULL, NULL, NULL, NULL},
+};
+
+const struct rd_cmd_spec rd_collect_spec_suite = {
+    .tool = "rundown-collect",
+    .command = "suite",
+    .synopsis = "[--resume [--resume-from STORE]...] [--only PATTERN] [--shard I/N]\n"
+                " [--seed N] [--budget TIME] [--dry-run] [-o DIR] SUITE.json",
+    .about = "Runs the experiment described by SUITE.json (" RD_SUITE_SCHEMA ", see\n"
+             "suite.md in the documentation): checks it completely, records the environment\n"
+             "in DIR/env-ID.json, and appends one record per run to DIR/<suite>.jsonl,\n"
+             "fsynced as each run ends. Logs go to DIR/logs/.",
+    .epilog = "Exit codes: 0 every run ok, 1 invalid suite, 3 system error (port in use),\n"
+              "4 a run failed or timed out (all runs are stored), 128+N after signal N\n"
+              "(130 SIGINT, 143 SIGTERM, 129 SIGHUP).",
+    .order = RD_OPTS_PERMUTE,
+    .opts = suite_opts,
+};
+
+static const struct rd_opt slurm_opts[] = {
+    {'o', 'o', "output", "DIR", NULL, "the collection's folder (required)", NULL},
+    {CO_TASKS, 0, "tasks", "N", "the nodes of the partition, at most the plan's measured runs",
+     "array tasks, one shard each; with fewer nodes than\ntasks, N%NODES run at once", NULL},
+    {CO_PARTITION, 0, "partition", "P", "the cluster's default one", "the partition", NULL},
+    {CO_TIME, 0, "time", "T", NULL,
+     "each task's time limit, as sbatch reads it (90, 1:30:00,\n"
+     "2-0); no more than the partition allows", NULL},
+    {CO_ACCOUNT, 0, "account", "A", NULL, "the account the jobs are charged to", NULL},
+    {CO_NO_CHECK, 0, "no-check", NULL, NULL,
+     "leave out `rundown-collect check` before each task", NULL},
+    {CO_RESUME, 0, "resume", NULL, NULL,
+     "DIR holds an earlier collection of this suite: queue\n"
+     "only the tasks with runs missing, then the merge", NULL},
+    {CO_SUBMIT, 0, "submit", NULL, NULL, "submit the jobs with sbatch", NULL},
+    {CO_DRY_RUN, 0, "dry-run", NULL, NULL, "print the scripts and the sbatch lines; write nothing",
+     NULL},
+    {0, 0, NULL, NULL, NULL, NULL, NULL},
+};
+
+const struct rd_cmd_spec rd_collect_spec_slurm = {
+    .tool = "rundown-collect",
+    .command = "slurm",
+    .synopsis = "SUITE.json -o DIR [--tasks N] [--partition P] [--time T] [--account A]\n"
+                " [--no-check] [--resume] [--submit | --dry-run]",
+    .about = "Runs the suite as a Slurm job array (cluster.md in the documentation): task I\n"
+             "of N runs `suite --shard I/N` on a node of its own (--exclusive) into\n"
+             "DIR/shards/task<I>.<host>/, and a job that starts once every task has\n"
+             "ended well (afterok) analyses all the shards and renders DIR/report/.\n"
+             "Writes the job scripts DIR/slurm/tasks.sh and merge.sh and prints how to\n"
+             "submit them; --submit submits them with sbatch. DIR must be on a file\n"
+             "system every node sees.",
+    .epilog = "Exit codes: 0 ok, 1 invalid suite or a DIR of another collection, 2 usage\n"
+              "(and options Slurm would refuse), 3 system error (sbatch failed).",
+    .order = RD_OPTS_PERMUTE,
+    .opts = slurm_opts,
+};
+
+static const struct rd_opt env_opts[] = {
+    {'o', 'o', "output", "FILE", "standard output", "write FILE", NULL},
+    {'s', 's', "suite", "SUITE", "the known load tools found on PATH",
+     "the runtimes and load tools of this suite", NULL},
+    {0, 0, NULL, NULL, NULL, NULL, NULL},
+};
+
+const struct rd_cmd_spec rd_collect_spec_env = {
+    .tool = "rundown-collect",
+    .command = "env",
+    .synopsis = "[-o FILE] [--suite SUITE.json]",
+    .about = "Writes this machine's environment (" RD_ENV_SCHEMA ", see environment.md in\n"
+             "the documentation): CPU, cores, memory, kernel, OS, governor and turbo where\n"
+             "readable, load average, container hint, CPU affinity, and the versions of\n"
+             "runtimes and load tools, found by running them (10 s timeout each).",
+    .order = RD_OPTS_PERMUTE,
+    .opts = env_opts,
+};
+
+const struct rd_cmd_spec *const *rd_collect_specs(size_t *n)
+{
+    static const struct rd_cmd_spec *const all[] = {
+        &rd_collect_spec_run, &rd_collect_spec_import, &rd_collect_spec_http,
+        &rd_collect_spec_suite, &rd_collect_spec_slurm, &rd_collect_spec_env,
+    };
+    *n = sizeof all / sizeof all[0];
+    return all;
+}
