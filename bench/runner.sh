@@ -41,7 +41,7 @@ hf() {  # hyperfine median (ms) of RUNS runs of "$@"
 }
 rd() {  # rundown median (ms) of RUNS runs of "$@"
     rm -f "$TMP/rd.jsonl"
-    "$RC" run -W 3 -n "$RUNS" --env bench -o "$TMP/rd.jsonl" --log-dir "$TMP/logs" -- "$@" >/dev/null
+    "$RC" run -w 3 -r "$RUNS" --env bench -o "$TMP/rd.jsonl" --log-dir "$TMP/logs" -- "$@" >/dev/null
     python3 - "$TMP/rd.jsonl" <<'PY'
 import json, statistics, sys
 v = [json.loads(l)["metrics"]["wall_ms"] for l in open(sys.argv[1])

@@ -56,7 +56,7 @@ for r in $(seq 1 "$ROUNDS"); do
         v=${variants[$(((k + r) % 3))]}
         out="$TMP/r$r-v$v.jsonl"
         /usr/bin/time -f '%U %S' -o "$TMP/r$r-v$v.time" \
-            "$RC" run -n "$RUNS" --env bench --sample-interval "$v" ${CPUS:+--cpus "$CPUS"} -o "$out" \
+            "$RC" run -r "$RUNS" --env bench --sample-interval "$v" ${CPUS:+--cpus "$CPUS"} -o "$out" \
             --log-dir "$TMP/logs" -- "$TMP/spin" "$SPIN_MS" >/dev/null
     done
 done

@@ -12,7 +12,7 @@ static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n'; }
 static rd_status needs_shell(struct rd_diag *d, char c)
 {
     return rd_diag_set(d, RD_ERR_USAGE, NULL, 0, 0,
-                       "'%c' means something only to a shell: add --shell, or quote it", c);
+                       "'%c' means something only to a shell: add -S sh, or quote it", c);
 }
 
 rd_status rd_command_split(const char *text, char ***argv, size_t *argc, struct rd_diag *d)

@@ -16,7 +16,7 @@
  * backslash keeps the next character (and drops a backslash-newline).
  * What only a shell could do is refused, so it never silently means
  * something else: an unquoted | & ; < > ( ) or a $ or ` outside single
- * quotes is RD_ERR_USAGE, d saying which character and to use --shell;
+ * quotes is RD_ERR_USAGE, d saying which character and to use -S sh;
  * so are an unclosed quote, a final backslash and a string with no word.
  * On success *argv is one allocation (free it with free()) holding the
  * NULL-terminated words, *argc their number.

@@ -35,6 +35,7 @@ struct rd_timed_spec {
     const char *cpus;       /* pin every run; NULL: no pinning */
     const char *log_dir;    /* keep each run's output here; NULL: none */
     const char *log_shown;  /* log_dir as records name it; NULL: log_dir */
+    bool ignore_failure;    /* a non-zero exit is stored with status ok (-i) */
 };
 
 /**

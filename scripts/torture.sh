@@ -80,7 +80,7 @@ count_writer() { [ -e "$1" ] || { echo 0; return; }; grep -c ": w$2\"" "$1" || t
 trial_kill() {
     local n=$((2 + RANDOM % 4)) m=$((3 + RANDOM % 4)) i pids=() killed=()
     for ((i = 0; i < n; i++)); do
-        "$RC" run -n $m -w w --env e -o s.jsonl --shell -- "sleep 0.0$((1 + RANDOM % 9)); : w$i" 2>/dev/null &
+        "$RC" run -r $m --workload w --env e -o s.jsonl --shell=sh -- "sleep 0.0$((1 + RANDOM % 9)); : w$i" 2>/dev/null &
         pids+=($!)
     done
     local nk=$((RANDOM % 3))
@@ -120,7 +120,7 @@ trial_limit() {
 }
 
 trial_cut() {
-    "$RC" run -n 10 -w w --env e -o full.jsonl -- true 2>/dev/null || { bad "setup run"; return; }
+    "$RC" run -r 10 --workload w --env e -o full.jsonl -- true 2>/dev/null || { bad "setup run"; return; }
     local size=$(wc -c <full.jsonl) at
     at=$((1 + RANDOM * 32768 % size))
     [ $at -ge $size ] && at=$((size - 1))
@@ -137,7 +137,7 @@ try:
 except ValueError:
     print(0)')
     local lines=$(python3 -c 'print(sum(1 for l in open("s.jsonl") if l.strip()))')
-    "$RC" run -n 1 -w w --env e -o s.jsonl -- true 2>cut.err
+    "$RC" run -r 1 --workload w --env e -o s.jsonl -- true 2>cut.err
     local rc=$?
     if [ "$whole" = 1 ]; then
         [ $rc -eq 0 ] || bad "cut at $at of $size (a whole record): exit $rc: $(cat cut.err)"
@@ -163,7 +163,7 @@ trial_full() {
     rm -rf "$MNT"/*
     local i pids=()
     for i in 0 1 2; do
-        ( "$RC" run -n 40 -w w --env e -o "$MNT/s.jsonl" --shell -- ": w$i" 2>/dev/null; echo $? >rc.$i ) &
+        ( "$RC" run -r 40 --workload w --env e -o "$MNT/s.jsonl" --shell=sh -- ": w$i" 2>/dev/null; echo $? >rc.$i ) &
         pids+=($!)
     done
     for p in "${pids[@]}"; do wait "$p"; done

@@ -31,24 +31,52 @@
 
 struct run_cmd {
     char **argv;        /* what is spawned */
-    char *text;         /* the command as written, for info and labels */
-    const char *name;   /* the 'command' label, NULL with one command */
+    char *text;         /* the command as written (parameters put in), for info */
+    const char *name;   /* the 'command' label; NULL: only parameter labels */
+    char **words;       /* its words with the parameters put in, or NULL */
+    char *tmpl;         /* with parameters: the command before they are put in */
+    size_t param;       /* its parameter combination (index into the scan) */
+    size_t operand;     /* the operand (command as typed) it came from */
 };
 
+/* -L VAR a,b,c or -P VAR MIN MAX [-D STEP]: one parameter of a scan. */
+struct run_param {
+    const char *var;
+    char *values[256];
+    size_t n;
+};
+
+#define MAX_PARAMS 4
+
 struct run_opts {
-    long runs, warmups, sample_ms;
+    long runs, warmups, sample_ms, min_runs, max_runs;
+    bool runs_given, ignore_failure, resume, quiet;
     double timeout;
-    bool shell, resume;
-    const char *output, *prepare, *cleanup, *cpus, *log_dir, *env;
+    const char *shell;  /* NULL: none (-N) */
+    const char *output, *setup, *prepare, *conclude, *cleanup, *cpus, *log_dir, *env;
     const char *export_markdown, *export_json;
-    bool quiet;
     char *names;
+    const char *cmd_names[MAX_COMMANDS];
+    size_t ncmd_names;
+    struct run_param params[MAX_PARAMS];
+    size_t nparams;
+    const char *scan[3];  /* -P VAR MIN MAX until -D is known */
+    const char *step;
     struct rd_run_facts facts;
 };
+
+/* The value of each parameter in combination k (the first parameter
+ * varies slowest). */
+static void combination(const struct run_opts *o, size_t k, size_t *pick)
+{
+    for (size_t i = o->nparams; i-- > 0; k /= o->params[i].n)
+        pick[i] = k % o->params[i].n;
+}
 
 /* What the session's reports need to print a run's name and progress. */
 struct run_ui {
     const struct run_cmd *cmds;
+    size_t ncmds;
     const char *workload;
     bool progress;      /* a progress line is shown on stderr */
     bool color;         /* NO_COLOR is unset or empty */
@@ -98,11 +126,12 @@ static char *join_argv(char **argv, int n)
 
 /*
  * Command rc from its operands: one command string (lists false), split
- * into words unless 'shell', or an argv list of n words. Its text is what
- * was typed, the label and the record's info say it so. An exit code.
+ * into words unless a shell runs it, or an argv list of n words. Its text
+ * is what was typed, the label and the record's info say it so. An exit
+ * code.
  */
 static int command_from_operands(struct run_cmd *rc, char **words, int n, bool lists,
-                                 bool shell)
+                                 const char *shell)
 {
     rc->text = lists ? join_argv(words, n) : strdup(words[0]);
     if (!rc->text)
@@ -111,7 +140,7 @@ static int command_from_operands(struct run_cmd *rc, char **words, int n, bool l
         rc->argv = calloc(4, sizeof *rc->argv);
         if (!rc->argv)
             return rd_fail(RD_ERR_NOMEM, NULL);
-        rc->argv[0] = "/bin/sh";
+        rc->argv[0] = (char *)shell;
         rc->argv[1] = "-c";
         rc->argv[2] = rc->text;
         return RD_EXIT_OK;
@@ -141,6 +170,68 @@ static int command_from_operands(struct run_cmd *rc, char **words, int n, bool l
     return rd_usage_error("command not found: '%s'", rc->argv[0]);
 }
 
+/* s with each {VAR} of the scan replaced by the value 'pick' chooses for
+ * it; NULL when out of memory. */
+static char *substitute(const char *s, const struct run_opts *o, const size_t *pick)
+{
+    struct rd_buf b = RD_BUF_INIT;
+    rd_status st = RD_OK;
+    while (*s && !st) {
+        size_t i = o->nparams;
+        if (*s == '{')
+            for (i = 0; i < o->nparams; i++) {
+                size_t len = strlen(o->params[i].var);
+                if (strncmp(s + 1, o->params[i].var, len) == 0 && s[1 + len] == '}')
+                    break;
+            }
+        if (i < o->nparams) {
+            st = rd_buf_addstr(&b, o->params[i].values[pick[i]]);
+            s += strlen(o->params[i].var) + 2;
+        } else {
+            st = rd_buf_addch(&b, *s++);
+        }
+    }
+    if (st) {
+        rd_buf_release(&b);
+        return NULL;
+    }
+    return rd_buf_detach(&b, NULL);
+}
+
+/* The commands of the operands argv[i..j) for every combination of the
+ * scan's values, the first parameter varying slowest: into cmds. */
+static int expand_operands(struct run_cmd *cmds, size_t *ncmds, size_t operand, char **words,
+                           int n, bool lists, const struct run_opts *o)
+{
+    size_t combos = 1, pick[MAX_PARAMS] = {0};
+    for (size_t i = 0; i < o->nparams; i++)
+        combos *= o->params[i].n;
+    for (size_t k = 0; k < combos; k++) {
+        if (*ncmds == MAX_COMMANDS)
+            return rd_usage_error("at most %d commands (parameter values included)",
+                                  MAX_COMMANDS);
+        combination(o, k, pick);
+        struct run_cmd *rc = &cmds[(*ncmds)++];
+        memset(rc, 0, sizeof *rc);
+        rc->param = k;
+        rc->operand = operand;
+        if (o->nparams) {
+            if (!(rc->tmpl = lists ? join_argv(words, n) : strdup(words[0])))
+                return rd_fail(RD_ERR_NOMEM, NULL);
+            if (!(rc->words = calloc((size_t)n + 1, sizeof *rc->words)))
+                return rd_fail(RD_ERR_NOMEM, NULL);
+            for (int w = 0; w < n; w++)
+                if (!(rc->words[w] = substitute(words[w], o, pick)))
+                    return rd_fail(RD_ERR_NOMEM, NULL);
+        }
+        int rcode = command_from_operands(rc, rc->words ? rc->words : words, n, lists,
+                                          o->shell);
+        if (rcode)
+            return rcode;
+    }
+    return RD_EXIT_OK;
+}
+
 static int parse_count(const char *arg, const char *what, long min, long *out)
 {
     char *end;
@@ -151,6 +242,318 @@ static int parse_count(const char *arg, const char *what, long min, long *out)
     return 0;
 }
 
+static bool is_number(const char *s)
+{
+    char *end;
+    strtod(s, &end);
+    return *s && !*end;
+}
+
+/* -P VAR MIN MAX with the step of -D (default 1): the values MIN, MIN +
+ * STEP, ... up to MAX, written with as many decimals as the widest of the
+ * three. An exit code. */
+static int scan_values(struct run_opts *o)
+{
+    const char *step = o->step ? o->step : "1";
+    if (!is_number(o->scan[1]) || !is_number(o->scan[2]) || !is_number(step))
+        return rd_usage_error("expected -P VAR MIN MAX with numbers, got '%s %s' (-D '%s')",
+                              o->scan[1], o->scan[2], step);
+    double lo = strtod(o->scan[1], NULL), hi = strtod(o->scan[2], NULL), d = strtod(step, NULL);
+    if (!(d > 0) || hi < lo || (hi - lo) / d > 255)
+        return rd_usage_error("-P %s %s %s: expected MIN <= MAX and at most 256 values of "
+                              "step %s", o->scan[0], o->scan[1], o->scan[2], step);
+    int decimals = 0;
+    const char *nums[3] = {o->scan[1], o->scan[2], step};
+    for (int i = 0; i < 3; i++) {
+        const char *dot = strchr(nums[i], '.');
+        if (dot && (int)strlen(dot + 1) > decimals)
+            decimals = (int)strlen(dot + 1);
+    }
+    struct run_param *pm = &o->params[o->nparams++];
+    pm->var = o->scan[0];
+    /* Counted, not summed, so that 0.1 steps do not drift past MAX. */
+    for (long k = 0; lo + (double)k * d <= hi + d * 1e-9; k++) {
+        char v[64];
+        snprintf(v, sizeof v, "%.*f", decimals, lo + (double)k * d);
+        if (!(pm->values[pm->n++] = strdup(v)))
+            return rd_fail(RD_ERR_NOMEM, NULL);
+    }
+    return RD_EXIT_OK;
+}
+
+/* -L VAR a,b,c: the list is split in place (it is argv's). */
+static int list_values(struct run_opts *o, const char *var, char *list)
+{
+    if (!list)
+        return rd_usage_error("-L %s needs its values: -L VAR a,b,c", var);
+    if (o->nparams == MAX_PARAMS)
+        return rd_usage_error("at most %d parameters", MAX_PARAMS);
+    struct run_param *pm = &o->params[o->nparams++];
+    pm->var = var;
+    for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        if (pm->n == 256)
+            return rd_usage_error("-L %s: at most 256 values", var);
+        if (!(pm->values[pm->n++] = strdup(tok)))
+            return rd_fail(RD_ERR_NOMEM, NULL);
+    }
+    return pm->n ? RD_EXIT_OK : rd_usage_error("-L %s: no values in '%s'", var, list);
+}
+
+/* What the options moved by issue 29 still mean to those who typed them. */
+static int moved_option(int c, const char *arg)
+{
+    if (c == CO_OLD_W)
+        return rd_usage_error("-W is gone: the warmup runs are -w/--warmup N, as in hyperfine; "
+                              "the workload is --workload NAME");
+    if (c == 'w')
+        return rd_usage_error("-w is --warmup, as in hyperfine, and takes a number, got '%s'; "
+                              "the workload is --workload NAME", arg);
+    return rd_usage_error("-n is --command-name, as in hyperfine, got the number '%s'; "
+                          "the measured runs are -r/--runs N", arg);
+}
+
+/* The shell of -S/--shell: 'none', or a program on PATH. */
+static int shell_option(struct run_opts *o, const char *arg)
+{
+    char path[4096];
+    if (strcmp(arg, "none") == 0)
+        o->shell = NULL;
+    else if (rd_which(arg, path, sizeof path))
+        o->shell = arg;
+    else
+        return rd_usage_error("expected -S/--shell SHELL, a shell like sh or bash (or none), "
+                              "got '%s'", arg);
+    return RD_EXIT_OK;
+}
+
+/* One option of run into *o; an exit code. */
+static int run_option(struct run_opts *o, struct rd_opts *p, int c, char *arg)
+{
+    switch (c) {
+    case 'w':
+        return is_number(arg) ? parse_count(arg, "-w/--warmup", 0, &o->warmups)
+                              : moved_option(c, arg);
+    case 'r':
+        o->runs_given = true;
+        return parse_count(arg, "-r/--runs", 1, &o->runs);
+    case 'm': return parse_count(arg, "-m/--min-runs", 1, &o->min_runs);
+    case 'M': return parse_count(arg, "-M/--max-runs", 1, &o->max_runs);
+    case 'n':
+        if (is_number(arg) && strspn(arg, "0123456789") == strlen(arg))
+            return moved_option(c, arg);
+        if (o->ncmd_names == MAX_COMMANDS)
+            return rd_usage_error("at most %d -n/--command-name", MAX_COMMANDS);
+        o->cmd_names[o->ncmd_names++] = arg;
+        return RD_EXIT_OK;
+    case CO_OLD_W: return moved_option(c, arg);
+    case 'L': return list_values(o, arg, rd_opts_take(p));
+    case 'P':
+        o->scan[0] = arg;
+        o->scan[1] = rd_opts_take(p);
+        o->scan[2] = o->scan[1] ? rd_opts_take(p) : NULL;
+        return o->scan[2] ? RD_EXIT_OK
+                          : rd_usage_error("-P %s needs MIN and MAX: -P VAR MIN MAX", arg);
+    case 'D': o->step = arg; return RD_EXIT_OK;
+    case 'N': o->shell = NULL; return RD_EXIT_OK;
+    case 'S': return shell_option(o, arg);
+    case 'i': o->ignore_failure = true; return RD_EXIT_OK;
+    case CO_TIMEOUT: {
+        char *end;
+        o->timeout = strtod(arg, &end);
+        if (!*arg || *end || !(o->timeout > 0))
+            return rd_usage_error("expected --timeout SECONDS > 0, got '%s'", arg);
+        return RD_EXIT_OK;
+    }
+    case 's': o->setup = arg; return RD_EXIT_OK;
+    case 'p': o->prepare = arg; return RD_EXIT_OK;
+    case 'C': o->conclude = arg; return RD_EXIT_OK;
+    case 'c': o->cleanup = arg; return RD_EXIT_OK;
+    case CO_CPUS: {
+        unsigned char mask[128];
+        if (!rd_cpulist_parse(arg, mask))
+            return rd_usage_error("expected --cpus like 0 or 0-1,3, got '%s'", arg);
+        o->cpus = arg;
+        return RD_EXIT_OK;
+    }
+    case CO_SAMPLE:
+        if (parse_count(arg, "--sample-interval", 0, &o->sample_ms))
+            return RD_EXIT_USAGE;
+        if (o->sample_ms == 0)
+            o->sample_ms = -1;
+        return RD_EXIT_OK;
+    case CO_WORKLOAD: o->facts.workload = arg; return RD_EXIT_OK;
+    case CO_SUITE: o->facts.suite = arg; return RD_EXIT_OK;
+    case CO_RESUME: o->resume = true; return RD_EXIT_OK;
+    case CO_LOG_DIR: o->log_dir = arg; return RD_EXIT_OK;
+    case CO_ENV: o->env = arg; return RD_EXIT_OK;
+    case CO_NAMES: o->names = arg; return RD_EXIT_OK;
+    case 'q': o->quiet = true; return RD_EXIT_OK;
+    case CO_EXPORT_MD: o->export_markdown = arg; return RD_EXIT_OK;
+    case CO_EXPORT_JSON: o->export_json = arg; return RD_EXIT_OK;
+    default: {
+        int took = rd_tool_fact_option(c, arg, &o->facts, &o->output);
+        return took > 0 ? took : RD_EXIT_OK;
+    }
+    }
+}
+
+/* The options' consequences for each other, once all are read. */
+static int settle_options(struct run_opts *o)
+{
+    if (o->runs_given && (o->min_runs || o->max_runs))
+        return rd_usage_error("-r/--runs cannot go with -m/--min-runs or -M/--max-runs");
+    if (o->min_runs && o->max_runs && o->min_runs > o->max_runs)
+        return rd_usage_error("-m/--min-runs %ld is above -M/--max-runs %ld", o->min_runs,
+                              o->max_runs);
+    if (o->min_runs && o->runs < o->min_runs)
+        o->runs = o->min_runs;
+    if (o->max_runs && o->runs > o->max_runs)
+        o->runs = o->max_runs;
+    if (o->step && !o->scan[0])
+        return rd_usage_error("-D/--parameter-step-size needs -P/--parameter-scan");
+    if (o->scan[0] && o->nparams == MAX_PARAMS)
+        return rd_usage_error("at most %d parameters", MAX_PARAMS);
+    if (o->scan[0])
+        return scan_values(o);
+    return RD_EXIT_OK;
+}
+
+/*
+ * Reads the options into *o and finds the operands: *first is the first
+ * and *lists says whether they are argv lists separated by '--'. -1 to go
+ * on, else an exit code.
+ */
+static int parse_run_args(int argc, char **argv, struct run_opts *o, int *first, bool *lists)
+{
+    struct rd_opts p;
+    int c, rc;
+    rd_opts_begin(&p, &rd_collect_spec_run, argc, argv);
+    /* The spec stops at the first operand, so `run -- ls -l` runs `ls -l`. */
+    const char *last_arg = NULL;
+    while ((c = rd_opts_next(&p)) >= 0) {
+        last_arg = rd_opts_arg(&p);
+        if ((rc = run_option(o, &p, c, rd_opts_arg(&p))))
+            return rc;
+    }
+    if (c == RD_OPTS_EXIT)
+        return rd_opts_exit_code(&p);
+    if ((rc = settle_options(o)))
+        return rc;
+    /* Any '--' makes the operands argv lists, for exact arguments; without
+     * one each operand is a whole command, as hyperfine users type it.
+     * getopt takes a '--' right after the options: one that was no option's
+     * argument counts too. */
+    int next = rd_opts_index(&p);
+    *lists = next > 1 && argv[next - 1] != last_arg && strcmp(argv[next - 1], "--") == 0;
+    if (next < argc && strcmp(argv[next], "--") == 0)
+        *lists = true, next++;
+    if (next >= argc)
+        return rd_usage_error("run needs a command: rundown-collect run [OPTIONS] 'CMD ARG...'");
+    if (o->resume && (!o->output || strcmp(o->output, "-") == 0))
+        return rd_usage_error("--resume needs -o STORE: the runs to top up are counted there");
+    for (int i = next; i < argc; i++)
+        *lists = *lists || strcmp(argv[i], "--") == 0;
+    *first = next;
+    return -1;
+}
+
+/* The 'command' label of each command: -n NAME in order, --names, or the
+ * text, so that runs of different commands never share a config by
+ * accident; with a parameter scan the text before the parameters are put
+ * in. None for a single command whose config -l or a scan's parameter
+ * labels name already. An exit code. */
+static int name_commands(struct run_cmd *cmds, size_t ncmds, size_t noperands,
+                         struct run_opts *o)
+{
+    if (o->names) {
+        if (o->ncmd_names)
+            return rd_usage_error("-n/--command-name and --names exclude each other");
+        char *save = NULL;
+        for (char *tok = strtok_r(o->names, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+            if (o->ncmd_names < MAX_COMMANDS)
+                o->cmd_names[o->ncmd_names++] = tok;
+            else
+                return rd_usage_error("--names gives more names than there are commands");
+    }
+    /* With a scan, one name per command as typed names all its values. */
+    bool per_operand = o->ncmd_names == noperands;
+    if (o->ncmd_names && !per_operand && o->ncmd_names != ncmds)
+        return rd_usage_error("%s gives %s names than there are commands",
+                              o->names ? "--names" : "-n/--command-name",
+                              o->ncmd_names < noperands ? "fewer" : "more");
+    for (size_t k = 0; k < ncmds; k++)
+        cmds[k].name = o->ncmd_names ? o->cmd_names[per_operand ? cmds[k].operand : k]
+                       : o->nparams ? (noperands > 1 ? cmds[k].tmpl : NULL)
+                       : ncmds > 1 || !o->facts.labels.len ? cmds[k].text : NULL;
+    return RD_EXIT_OK;
+}
+
+/* The commands from the operands argv[first..argc). An exit code. */
+static int build_commands(int argc, char **argv, int first, bool lists, struct run_opts *o,
+                          struct run_cmd *cmds, size_t *ncmds)
+{
+    size_t noperands = 0;
+    for (int i = first; i < argc;) {
+        int j = lists ? i : i + 1;
+        while (lists && j < argc && strcmp(argv[j], "--") != 0)
+            j++;
+        if (j == i)
+            return rd_usage_error("empty command between '--' separators");
+        int rc = expand_operands(cmds, ncmds, noperands, argv + i, j - i, lists, o);
+        if (rc)
+            return rc;
+        noperands++;
+        i = lists && j < argc ? j + 1 : j;
+    }
+    return name_commands(cmds, *ncmds, noperands, o);
+}
+
+/* The workload: --workload, else the program's name as typed (the first
+ * word, under a shell too). */
+static void workload_name(const struct run_opts *o, const struct run_cmd *c0, char *out,
+                          size_t size)
+{
+    if (o->facts.workload) {
+        snprintf(out, size, "%s", o->facts.workload);
+        return;
+    }
+    char first[256];
+    if (o->shell)
+        snprintf(first, sizeof first, "%.*s", (int)strcspn(c0->text, " \t"), c0->text);
+    else
+        snprintf(first, sizeof first, "%s", c0->argv[0]);
+    snprintf(out, size, "%s", basename(first));
+}
+
+/* Runs each command's --setup or --cleanup (sh -c), with its parameters
+ * put in; false after printing why one failed. */
+static bool run_once(const char *what, const char *cmd, const struct run_opts *o,
+                     const struct run_cmd *cmds, size_t ncmds)
+{
+    for (size_t k = 0; cmd && k < ncmds; k++) {
+        size_t pick[MAX_PARAMS];
+        combination(o, cmds[k].param, pick);
+        char *text = substitute(cmd, o, pick);
+        char *sh[] = {"/bin/sh", "-c", text, NULL};
+        struct rd_proc proc;
+        struct rd_diag d;
+        rd_diag_init(&d, NULL);
+        rd_status st = text ? rd_proc_run_capture(&proc, sh, NULL, 0, 4096, &d) : RD_ERR_NOMEM;
+        int code = st ? -1 : rd_proc_exit_code(&proc);
+        if (!st)
+            rd_proc_release(&proc);
+        if (st || code != 0) {
+            rd_error("the %s command '%s' %s%d", what, text ? text : cmd,
+                     st ? "could not run: " : "exited with status ", st ? (int)st : code);
+            free(text);
+            return false;
+        }
+        free(text);
+    }
+    return true;
+}
+
 /* The progress line before each run; a warning after each run that failed
  * or lost metric lines (malformed, or past the cap on names). */
 static void report(void *vui, const struct rd_session_event *ev)
@@ -158,7 +561,7 @@ static void report(void *vui, const struct rd_session_event *ev)
     const struct run_ui *ui = vui;
     const struct rd_record *r = ev->rec;
     const struct run_cmd *rc = &ui->cmds[ev->config->index];
-    const char *name = rc->name ? rc->name : ui->workload;
+    const char *name = ui->ncmds > 1 && rc->name ? rc->name : ui->workload;
     if (ev->kind == RD_SESSION_STARTING) {
         if (ui->progress && r)
             progress_line(ui, ev, rc->name ? rc->name : rc->text);
@@ -180,7 +583,7 @@ static void report(void *vui, const struct rd_session_event *ev)
     }
     if (ui->progress)
         fputs("\r\033[K", stderr);
-    rd_tool_warn_losses(rc->name, r);
+    rd_tool_warn_losses(ui->ncmds > 1 ? rc->name : NULL, r);
 }
 
 /* The template of command rc's runs: the facts, its label, its text. */
@@ -192,8 +595,13 @@ static rd_status add_command_config(struct rd_session *s, const struct run_opts 
     struct rd_record *r = rd_recordset_add(&set);
     rd_status st = r ? rd_run_facts_apply(&o->facts, r) : RD_ERR_NOMEM;
     if (!st && rc->name) st = rd_record_set_label(r, "command", rc->name);
+    size_t pick[MAX_PARAMS];
+    combination(o, rc->param, pick);
+    for (size_t i = 0; i < o->nparams && !st; i++)
+        st = rd_record_set_label(r, o->params[i].var, o->params[i].values[pick[i]]);
     if (!st) st = rd_record_set_info(r, "command", rc->text);
     if (!st && o->cpus) st = rd_record_set_info(r, "cpus", o->cpus);
+    if (!st && o->ignore_failure) st = rd_record_set_info(r, "ignore_failure", "true");
     if (!st) st = rd_session_add_config(s, r, cfg);
     rd_recordset_release(&set);
     return st;
@@ -219,203 +627,109 @@ static int finish(const struct run_opts *o, const struct rd_run_tally *tallies, 
     return exit_code;
 }
 
-int rd_cmd_run(int argc, char **argv)
+/* The outputs (environment, logs) and the session's configs, then the
+ * interleaved runs, the summary and the exports. An exit code. */
+static int measure(struct run_opts *o, struct rd_session *session, struct run_cmd *cmds,
+                   size_t ncmds, const char *workload)
 {
-    struct run_opts o = {.runs = 10};
-    rd_run_facts_init(&o.facts);
-    struct rd_opts p;
-    int c, took;
-    rd_opts_begin(&p, &rd_collect_spec_run, argc, argv);
-    /* The spec stops at the first operand, so `run -- ls -l` runs `ls -l`. */
-    const char *last_arg = NULL;
-    while ((c = rd_opts_next(&p)) >= 0) {
-        char *arg = rd_opts_arg(&p);
-        last_arg = arg;
-        if ((took = rd_tool_fact_option(c, arg, &o.facts, &o.output)) >= 0) {
-            if (took)
-                return took;
-            continue;
-        }
-        switch (c) {
-        case 'n': if (parse_count(arg, "-n", 1, &o.runs)) return RD_EXIT_USAGE; break;
-        case 'W': if (parse_count(arg, "-W", 0, &o.warmups)) return RD_EXIT_USAGE; break;
-        case CO_TIMEOUT: {
-            char *end;
-            o.timeout = strtod(arg, &end);
-            if (!*arg || *end || !(o.timeout > 0))
-                return rd_usage_error("expected --timeout SECONDS > 0, got '%s'", arg);
-            break;
-        }
-        case CO_SHELL: o.shell = true; break;
-        case CO_RESUME: o.resume = true; break;
-        case CO_PREPARE: o.prepare = arg; break;
-        case CO_CLEANUP: o.cleanup = arg; break;
-        case CO_CPUS: {
-            unsigned char mask[128];
-            if (!rd_cpulist_parse(arg, mask))
-                return rd_usage_error("expected --cpus like 0 or 0-1,3, got '%s'", arg);
-            o.cpus = arg;
-            break;
-        }
-        case CO_LOG_DIR: o.log_dir = arg; break;
-        case CO_ENV: o.env = arg; break;
-        case CO_NAMES: o.names = arg; break;
-        case CO_SAMPLE:
-            if (parse_count(arg, "--sample-interval", 0, &o.sample_ms))
-                return RD_EXIT_USAGE;
-            if (o.sample_ms == 0)
-                o.sample_ms = -1;
-            break;
-        case 'q': o.quiet = true; break;
-        case CO_EXPORT_MD: o.export_markdown = arg; break;
-        case CO_EXPORT_JSON: o.export_json = arg; break;
-        }
-    }
-    if (c == RD_OPTS_EXIT)
-        return rd_opts_exit_code(&p);
-    int next = rd_opts_index(&p);
-    /* Any '--' makes the operands argv lists, for exact arguments; without
-     * one each operand is a whole command, as hyperfine users type it.
-     * getopt takes a '--' right after the options: one that was no option's
-     * argument counts too. */
-    bool lists = next > 1 && argv[next - 1] != last_arg && strcmp(argv[next - 1], "--") == 0;
-    if (next < argc && strcmp(argv[next], "--") == 0)
-        lists = true, next++;
-    if (next >= argc)
-        return rd_usage_error("run needs a command: rundown-collect run [OPTIONS] 'CMD ARG...'");
-    if (o.resume && (!o.output || strcmp(o.output, "-") == 0))
-        return rd_usage_error("--resume needs -o STORE: the runs to top up are counted there");
-    for (int i = next; i < argc; i++)
-        lists = lists || strcmp(argv[i], "--") == 0;
-
-    struct run_cmd cmds[MAX_COMMANDS];
-    struct rd_timed_command timed[MAX_COMMANDS];
-    size_t ncmds = 0;
-    int exit_code = RD_EXIT_OK;
-    struct rd_session session;
-    rd_session_init(&session, o.output);
-    for (int i = next; i < argc;) {
-        int j = lists ? i : i + 1;
-        while (lists && j < argc && strcmp(argv[j], "--") != 0)
-            j++;
-        if (j == i) {
-            exit_code = rd_usage_error("empty command between '--' separators");
-            goto done;
-        }
-        if (ncmds == MAX_COMMANDS) {
-            exit_code = rd_usage_error("at most %d commands", MAX_COMMANDS);
-            goto done;
-        }
-        struct run_cmd *rc = &cmds[ncmds++];
-        memset(rc, 0, sizeof *rc);
-        if ((exit_code = command_from_operands(rc, argv + i, j - i, lists, o.shell)))
-            goto done;
-        i = lists && j < argc ? j + 1 : j;
-    }
-    if (o.names) {
-        char *save = NULL, *tok = strtok_r(o.names, ",", &save);
-        for (size_t k = 0; k < ncmds; k++, tok = strtok_r(NULL, ",", &save)) {
-            if (!tok) {
-                exit_code = rd_usage_error("--names gives fewer names than there are commands");
-                goto done;
-            }
-            cmds[k].name = tok;
-        }
-        if (tok) {
-            exit_code = rd_usage_error("--names gives more names than there are commands");
-            goto done;
-        }
-    } else if (ncmds > 1) {
-        for (size_t k = 0; k < ncmds; k++)
-            cmds[k].name = cmds[k].text;
-    }
-
-    char workload[256];
-    if (o.facts.workload) {
-        snprintf(workload, sizeof workload, "%s", o.facts.workload);
-    } else {
-        /* The program's name as typed: the first word, under --shell too. */
-        char first[256];
-        if (o.shell)
-            snprintf(first, sizeof first, "%.*s", (int)strcspn(cmds[0].text, " \t"),
-                     cmds[0].text);
-        else
-            snprintf(first, sizeof first, "%s", cmds[0].argv[0]);
-        snprintf(workload, sizeof workload, "%s", basename(first));
-    }
-    o.facts.workload = workload;
-
     /* The version of every program measured, asked once per program. */
     struct rd_env_probe probes[MAX_COMMANDS];
     struct rd_env_program *programs = calloc(ncmds, sizeof *programs);
-    if (!programs) {
-        exit_code = rd_fail(RD_ERR_NOMEM, NULL);
-        goto done;
-    }
+    if (!programs)
+        return rd_fail(RD_ERR_NOMEM, NULL);
     for (size_t k = 0; k < ncmds; k++)
-        rd_env_probe_program(&probes[k], "runtime", o.shell ? cmds[k].text : cmds[k].argv[0],
-                             o.shell, &programs[k]);
+        rd_env_probe_program(&probes[k], "runtime", o->shell ? cmds[k].text : cmds[k].argv[0],
+                             o->shell != NULL, &programs[k]);
     struct rd_outputs outs;
     struct rd_diag d;
     rd_diag_init(&d, NULL);
     /* Before any child starts (a version probe, --prepare), so that a
      * signal stops it too. */
     rd_proc_catch_signals();
-    rd_status st = rd_env_prepare_outputs(session.store, o.log_dir, o.env, probes, ncmds,
-                                          o.cpus, &outs, &d);
+    rd_status st = rd_env_prepare_outputs(session->store, o->log_dir, o->env, probes, ncmds,
+                                          o->cpus, &outs, &d);
     free(programs);
-    if (st) {
-        exit_code = rd_tool_fail(st, &d, NULL);
-        goto done;
-    }
-    o.facts.env = outs.envid;
+    if (st)
+        return rd_tool_fail(st, &d, NULL);
+    o->facts.env = outs.envid;
 
     /* Number runs after those already stored for the same key. */
-    st = rd_session_read_store(&session, &d);
+    struct rd_timed_command timed[MAX_COMMANDS];
+    st = rd_session_read_store(session, &d);
     for (size_t k = 0; k < ncmds && !st; k++) {
         timed[k].argv = cmds[k].argv;
-        st = add_command_config(&session, &o, &cmds[k], &timed[k].config);
+        st = add_command_config(session, o, &cmds[k], &timed[k].config);
     }
-    if (st) {
-        exit_code = rd_tool_fail(st, &d, NULL);
-        goto done;
-    }
+    if (st)
+        return rd_tool_fail(st, &d, NULL);
 
     struct rd_run_tally tallies[MAX_COMMANDS];
     for (size_t k = 0; k < ncmds; k++)
         rd_run_tally_init(&tallies[k], cmds[k].name ? cmds[k].name : cmds[k].text);
     const char *no_color = getenv("NO_COLOR");
     struct run_ui ui = {
-        .cmds = cmds, .workload = workload, .progress = !o.quiet && isatty(STDERR_FILENO),
-        .color = !no_color || !*no_color, .runs = o.runs, .tallies = tallies,
+        .cmds = cmds, .ncmds = ncmds, .workload = workload, .progress = !o->quiet && isatty(STDERR_FILENO),
+        .color = !no_color || !*no_color, .runs = o->runs, .tallies = tallies,
     };
     clock_gettime(CLOCK_MONOTONIC, &ui.start);
-    rd_session_on_report(&session, report, &ui);
+    rd_session_on_report(session, report, &ui);
     struct rd_timed_spec spec = {
-        .cmds = timed, .ncmds = ncmds, .warmups = o.warmups, .runs = o.runs,
-        .timeout_s = o.timeout, .prepare = o.prepare, .cleanup = o.cleanup, .cpus = o.cpus,
-        .sample_ms = (int)o.sample_ms, .top_up = o.resume, .log_dir = outs.log_dir,
-        .log_shown = outs.log_shown,
+        .cmds = timed, .ncmds = ncmds, .warmups = o->warmups, .runs = o->runs,
+        .timeout_s = o->timeout, .prepare = o->prepare, .cleanup = o->conclude,
+        .cpus = o->cpus, .sample_ms = (int)o->sample_ms, .top_up = o->resume,
+        .log_dir = outs.log_dir, .log_shown = outs.log_shown,
+        .ignore_failure = o->ignore_failure,
     };
-    st = rd_timed_runs(&session, &spec, &d);
+    if (!run_once("setup", o->setup, o, cmds, ncmds))
+        return RD_EXIT_RUN_FAILED;
+    st = rd_timed_runs(session, &spec, &d);
     if (ui.progress)
         fputs("\r\033[K", stderr);
     if (st && rd_proc_interrupted) {
-        rd_error("interrupted; %ld finished runs are stored", session.stored);
-        exit_code = rd_proc_interrupt_exit_code();
-    } else if (st) {
-        exit_code = rd_fail(st, &d);
-    } else {
-        if (o.resume && session.stored == 0)
-            rd_note("resume: every command has %ld measured runs in %s already", o.runs,
-                    o.output);
-        exit_code = finish(&o, tallies, ncmds, session.failed ? RD_EXIT_RUN_FAILED : RD_EXIT_OK);
+        rd_error("interrupted; %ld finished runs are stored", session->stored);
+        return rd_proc_interrupt_exit_code();
     }
-done:
+    if (st)
+        return rd_fail(st, &d);
+    if (!run_once("cleanup", o->cleanup, o, cmds, ncmds))
+        return RD_EXIT_RUN_FAILED;
+    if (o->resume && session->stored == 0)
+        rd_note("resume: every command has %ld measured runs in %s already", o->runs,
+                o->output);
+    return finish(o, tallies, ncmds, session->failed ? RD_EXIT_RUN_FAILED : RD_EXIT_OK);
+}
+
+int rd_cmd_run(int argc, char **argv)
+{
+    struct run_opts o = {.runs = 10};
+    rd_run_facts_init(&o.facts);
+    int first = 0, exit_code;
+    bool lists = false;
+    if ((exit_code = parse_run_args(argc, argv, &o, &first, &lists)) >= 0)
+        goto free_params;
+    struct run_cmd cmds[MAX_COMMANDS];
+    size_t ncmds = 0;
+    struct rd_session session;
+    rd_session_init(&session, o.output);
+    exit_code = build_commands(argc, argv, first, lists, &o, cmds, &ncmds);
+    char workload[256];
+    if (!exit_code) {
+        workload_name(&o, &cmds[0], workload, sizeof workload);
+        o.facts.workload = workload;
+        exit_code = measure(&o, &session, cmds, ncmds, workload);
+    }
     for (size_t k = 0; k < ncmds; k++) {
         free(cmds[k].argv);
         free(cmds[k].text);
+        free(cmds[k].tmpl);
+        for (size_t w = 0; cmds[k].words && cmds[k].words[w]; w++)
+            free(cmds[k].words[w]);
+        free(cmds[k].words);
     }
     rd_session_release(&session);
+free_params:
+    for (size_t i = 0; i < o.nparams; i++)
+        for (size_t v = 0; v < o.params[i].n; v++)
+            free(o.params[i].values[v]);
     return exit_code;
 }

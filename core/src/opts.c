@@ -82,6 +82,13 @@ int rd_opts_index(const struct rd_opts *p)
     return optind;
 }
 
+char *rd_opts_take(struct rd_opts *p)
+{
+    if (optind >= p->argc)
+        return NULL;
+    return p->argv[optind++];
+}
+
 static const struct rd_opt *by_short(const struct rd_cmd_spec *spec, int c)
 {
     const struct rd_opt *o;

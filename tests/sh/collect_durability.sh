@@ -40,7 +40,7 @@ alive() { kill -0 "$1" 2>/dev/null && ! grep -q '^State:.*Z' "/proc/$1/status" 2
 
 # 1. Concurrent run writers.
 for i in 1 2 3 4; do
-    "$RC" run -n 5 -w w --env e -o conc.jsonl -- true 2>"conc.$i.err" &
+    "$RC" run -r 5 --workload w --env e -o conc.jsonl -- true 2>"conc.$i.err" &
 done
 wait
 runs_ok conc.jsonl 20 || fail "concurrent runs: not 20 distinct runs"
@@ -87,13 +87,13 @@ cmp -s one.jsonl one.before || fail "ulimit -f: the store changed"
 
 # 4. A last line without its newline.
 head -c -1 one.before >cut.jsonl  # a whole record, its newline cut
-"$RC" run -n 1 -w w --env e -o cut.jsonl -- true || fail "repair: run failed"
+"$RC" run -r 1 --workload w --env e -o cut.jsonl -- true || fail "repair: run failed"
 runs_ok cut.jsonl 9 || fail "repair: the store does not read as 9 runs"
 "$RA" cut.jsonl >/dev/null || fail "repair: analyze rejects the store"
 # The second record cut in the middle (records are long: they carry digests).
 head -c $(( $(head -n 1 one.before | wc -c) + 30 )) one.before >glue.jsonl
 cp glue.jsonl glue.before
-"$RC" run -n 1 -w w --env e -o glue.jsonl -- true 2>glue.err
+"$RC" run -r 1 --workload w --env e -o glue.jsonl -- true 2>glue.err
 rc=$?
 [ $rc -eq 1 ] || fail "cut record: exit $rc, expected 1"
 grep -q "^rundown-collect: glue.jsonl:2:" glue.err || fail "cut record: no file:line: $(cat glue.err)"
@@ -124,7 +124,7 @@ runs_ok sd/dur.jsonl 13 || fail "suite + import: not 5 + 8 distinct runs"
 [ ! -e sd/dur.jsonl.lock ] || fail "suite: its lock file is left"
 
 # 6. SIGKILL mid-run: the store reads and numbering goes on.
-"$RC" run -n 5 -w k --env e -o kill.jsonl -- sleep 0.4 2>/dev/null &
+"$RC" run -r 5 --workload k --env e -o kill.jsonl -- sleep 0.4 2>/dev/null &
 kpid=$!
 for i in $(seq 1 100); do [ -s kill.jsonl ] && break; sleep 0.05; done
 sleep 0.2
@@ -134,11 +134,11 @@ wait $kpid
 exec 2>&3 3>&-
 n=$(wc -l <kill.jsonl)
 "$RA" kill.jsonl >/dev/null || fail "SIGKILL: analyze rejects the store"
-"$RC" run -n 1 -w k --env e -o kill.jsonl -- true || fail "SIGKILL: next run failed"
+"$RC" run -r 1 --workload k --env e -o kill.jsonl -- true || fail "SIGKILL: next run failed"
 runs_ok kill.jsonl $((n + 1)) || fail "SIGKILL: the store does not read as $((n + 1)) runs"
 
 # 7. nohup: SIGHUP inherited as ignored stays ignored.
-( trap '' HUP; exec "$RC" run -n 3 -w h --env e -o hup.jsonl -- sleep 0.2 ) 2>hup.err &
+( trap '' HUP; exec "$RC" run -r 3 --workload h --env e -o hup.jsonl -- sleep 0.2 ) 2>hup.err &
 hpid=$!
 sleep 0.3
 kill -HUP $hpid
@@ -149,7 +149,7 @@ runs_ok hup.jsonl 3 || fail "nohup: not 3 runs"
 
 # 8. SIGTERM during a slow --prepare, and during a slow version probe.
 rm -f prep.pid
-"$RC" run -n 1 -w p --env e -o prep.jsonl --prepare 'echo $$ >prep.pid; exec sleep 30' \
+"$RC" run -r 1 --workload p --env e -o prep.jsonl --prepare 'echo $$ >prep.pid; exec sleep 30' \
     -- true 2>prep.err &
 ppid_=$!
 for i in $(seq 1 100); do [ -s prep.pid ] && break; sleep 0.05; done

@@ -36,7 +36,7 @@ run() {
     local name=$1
     shift
     /usr/bin/time -f '%M' -o "rss.$name" \
-        "$RC" run -n 1 -w "$name" --timeout 60 --log-dir "logs/$name" -o store.jsonl --shell -- "$@" \
+        "$RC" run -r 1 --workload "$name" --timeout 60 --log-dir "logs/$name" -o store.jsonl --shell=sh -- "$@" \
         >"out.$name" 2>"err.$name"
     echo $? >"rc.$name"
 }

@@ -8,7 +8,7 @@ set -u
 command -v script >/dev/null || { echo "skip: no script(1)"; exit 77; }
 
 # 'sleep 0.25' against 'sleep 0.05': the ratio is far from 1 at 4 runs each.
-"$RC" run -n 4 -o s.jsonl --export-markdown m.md --export-json j.json \
+"$RC" run -r 4 -o s.jsonl --export-markdown m.md --export-json j.json \
     'sleep 0.05' 'sleep 0.25' >out.txt 2>err.txt
 rc=$?
 [ $rc -eq 0 ] || { fail "summary: exit $rc"; cat err.txt; }
@@ -41,21 +41,21 @@ assert md[3].startswith("| `sleep 0.25` | %.2f ± " % st.mean(runs["sleep 0.25"]
 PY
 
 # --quiet: nothing at all; without -o the summary goes to stderr.
-"$RC" run -q -n 2 -o q.jsonl true >out.txt 2>err.txt
+"$RC" run -q -r 2 -o q.jsonl true >out.txt 2>err.txt
 [ ! -s out.txt ] && [ ! -s err.txt ] || fail "quiet: printed something"
-"$RC" run -n 2 true >out.txt 2>err.txt
+"$RC" run -r 2 true >out.txt 2>err.txt
 [ "$(wc -l <out.txt)" -eq 2 ] || fail "no -o: stdout is not just the records"
 grep -q 'Time (mean' err.txt || fail "no -o: no summary on stderr"
 
 # The progress line, in a pseudo-terminal: runs done, mean and ETA; colour
 # unless NO_COLOR is set; nothing with --quiet.
-script -qc "env -u NO_COLOR '$RC' run -n 3 -o p.jsonl 'sleep 0.05' 2>&1 >/dev/null" /dev/null >tty.txt
+script -qc "env -u NO_COLOR '$RC' run -r 3 -o p.jsonl 'sleep 0.05' 2>&1 >/dev/null" /dev/null >tty.txt
 grep -q $'\r\e\\[Ksleep 0.05  \e\\[36m\\[#* *\\]\e\\[0m 2/3  mean [0-9.]* ms  ETA [0-9]* s' tty.txt ||
     { fail "progress: line"; od -c tty.txt | head; }
-NO_COLOR=1 script -qc "'$RC' run -n 2 -o p.jsonl 'sleep 0.01' 2>&1 >/dev/null" /dev/null >tty.txt
+NO_COLOR=1 script -qc "'$RC' run -r 2 -o p.jsonl 'sleep 0.01' 2>&1 >/dev/null" /dev/null >tty.txt
 grep -q $'\r\e\\[Ksleep 0.01  \\[' tty.txt || fail "progress: NO_COLOR line"
 grep -q $'\e\\[36m' tty.txt && fail "progress: colour under NO_COLOR"
-script -qc "'$RC' run -q -n 2 -o p.jsonl 'sleep 0.01' 2>&1 >/dev/null" /dev/null >tty.txt
+script -qc "'$RC' run -q -r 2 -o p.jsonl 'sleep 0.01' 2>&1 >/dev/null" /dev/null >tty.txt
 [ ! -s tty.txt ] || { fail "progress: --quiet"; od -c tty.txt | head; }
 
 [ $fails -eq 0 ] && echo "run_summary: ok"

@@ -41,8 +41,8 @@ for r in $(python3 -c 'import json,sys; [print(json.loads(l)["source"]["stdout_l
 done
 
 # run and import into a store in a sub-folder: logs and inputs relative to it.
-( cd lab && "$RC" run -n 1 -w r -o data/r.jsonl -- sh -c 'echo out' >/dev/null 2>&1 ) || fail "run failed"
-check lab/data/r.jsonl "run logs" 'recs[0]["source"]["stdout_log"] == "logs/r/run-1.stdout.txt"'
+( cd lab && "$RC" run -r 1 --workload r -o data/r.jsonl -- sh -c 'echo out' >/dev/null 2>&1 ) || fail "run failed"
+check lab/data/r.jsonl "run logs" 'recs[0]["source"]["stdout_log"].startswith("logs/r/") and __import__("os").path.exists("lab/data/" + recs[0]["source"]["stdout_log"])'
 cp "$ROOT/data/samples/wrk-default.txt" lab/wrk.txt
 ( cd lab && "$RC" import -w h -o data/r.jsonl wrk.txt ) || fail "import failed"
 check lab/data/r.jsonl "import input" 'recs[1]["source"]["file"] == "../wrk.txt"'

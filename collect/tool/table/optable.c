@@ -13,32 +13,56 @@
                  "stored), 128+N after signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP),\n"  \
                  "1-3 as in every rundown tool."
 
+/* hyperfine's letters with hyperfine's meanings (issue 29): who knows
+ * `hyperfine -w 3 -r 20 -N` knows this table. */
 static const struct rd_opt run_opts[] = {
-    {'n', 'n', "runs", "N", "10", "measured runs per command", "Runs"},
-    {'W', 'W', "warmup", "N", "0", "warmup runs per command, stored as phase warmup", NULL},
+    {'w', 'w', "warmup", "N", "0", "warmup runs per command, stored as phase warmup", "Runs"},
+    {'r', 'r', "runs", "N", "10", "measured runs per command", NULL},
+    {'m', 'm', "min-runs", "N", NULL, "at least N measured runs (with the default --runs)",
+     NULL},
+    {'M', 'M', "max-runs", "N", NULL, "at most N measured runs (with the default --runs)", NULL},
     {CO_RESUME, 0, "resume", NULL, NULL,
      "top each command up to RUNS measured runs in STORE\n"
-     "(counting those stored already, of any status)\ninstead of adding RUNS more", NULL},
+     "(counting those stored already, of any status)\n"
+     "instead of adding RUNS more", NULL},
+    {'N', 'N', NULL, NULL, NULL, "no shell: --shell=none (the default)", NULL},
+    {'S', 'S', "shell", "SHELL", "none",
+     "run each command with SHELL -c; 'none': split it\n"
+     "into words and run it without a shell", NULL},
+    {'i', 'i', "ignore-failure", NULL, NULL,
+     "a non-zero exit is stored with its code and status ok", NULL},
     {CO_TIMEOUT, 0, "timeout", "SEC", NULL,
-     "stop a run after SEC seconds (SIGTERM, then SIGKILL\nto its process group); status timeout",
+     "stop a run after SEC seconds (SIGTERM, then SIGKILL\n"
+     "to its process group); status timeout",
      NULL},
-    {CO_SHELL, 0, "shell", NULL, NULL, "run each command with /bin/sh -c (default: no shell)",
-     NULL},
-    {CO_PREPARE, 0, "prepare", "CMD", NULL, "run CMD (sh -c) before each run, untimed", NULL},
-    {CO_CLEANUP, 0, "cleanup", "CMD", NULL, "run CMD (sh -c) after each run, untimed", NULL},
+    {'L', 'L', "parameter-list", "VAR", NULL,
+     "-L VAR a,b,c: run each command once per value, {VAR}\n"
+     "in it replaced, labelled VAR=value (repeatable: every\n"
+     "combination; all interleaved)", "Parameters"},
+    {'P', 'P', "parameter-scan", "VAR", NULL,
+     "-P VAR MIN MAX: the values MIN, MIN + STEP, ... MAX", NULL},
+    {'D', 'D', "parameter-step-size", "STEP", "1", "the STEP of -P", NULL},
+    {'s', 's', "setup", "CMD", NULL, "run CMD (sh -c) once before each command's runs",
+     "Around the runs"},
+    {'p', 'p', "prepare", "CMD", NULL, "run CMD (sh -c) before each run, untimed", NULL},
+    {'C', 'C', "conclude", "CMD", NULL, "run CMD (sh -c) after each run, untimed", NULL},
+    {'c', 'c', "cleanup", "CMD", NULL, "run CMD (sh -c) once after each command's runs", NULL},
     {CO_CPUS, 0, "cpus", "LIST", NULL, "pin the command to CPUs, e.g. 0 or 0-1,3", NULL},
     {CO_SAMPLE, 0, "sample-interval", "MS", "20",
-     "sample the process tree's memory every MS ms\n(0: do not sample)", NULL},
-    {'w', 'w', "workload", "NAME", "the first command's program name", "the workload",
+     "sample the process tree's memory every MS ms\n"
+     "(0: do not sample)", NULL},
+    {CO_WORKLOAD, 0, "workload", "NAME", "the first command's program name", "the workload",
      "Facts of the runs"},
-    {'l', 'l', "label", "KEY=VAL", NULL, "a config label for every run (repeatable)", NULL},
+    {'n', 'n', "command-name", "NAME", "its text",
+     "the 'command' label of the next command (repeatable)", NULL},
     {CO_NAMES, 0, "names", "A,B,...", "its text",
-     "the 'command' label of each command", NULL},
+     "the 'command' label of each command, all at once", NULL},
+    {'l', 'l', "label", "KEY=VAL", NULL, "a config label for every run (repeatable)", NULL},
     {CO_BETTER, 0, "better", "NAME=DIR", NULL,
      "the better direction (lower or higher) of metric NAME,\n"
      "stored as info.metric_better (repeatable)", NULL},
-    {'s', 's', "suite", "NAME", NULL, "the suite the runs belong to", NULL},
-    {CO_ENV, 0, "env", "ID", "the machine's, written as env-ID.json next to STORE",
+    {CO_SUITE, 0, "suite", "NAME", NULL, "the suite the runs belong to", NULL},
+    {CO_ENV, 0, "env", "ID", "the machine's, as env-ID.json next to STORE",
      "the environment id the runs point to", NULL},
     {'o', 'o', "output", "STORE", "standard output", "append to STORE", "Output"},
     {CO_LOG_DIR, 0, "log-dir", "DIR", "'logs' next to STORE; none without -o",
@@ -47,6 +71,8 @@ static const struct rd_opt run_opts[] = {
     {CO_EXPORT_MD, 0, "export-markdown", "FILE", NULL, "the summary as a Markdown table", NULL},
     {CO_EXPORT_JSON, 0, "export-json", "FILE", NULL,
      "the summary as rundown.run-summary/1 JSON", NULL},
+    /* Hidden: the letter of an option that moved, for a clear message. */
+    {CO_OLD_W, 'W', NULL, "N", NULL, NULL, NULL},
     {0, 0, NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -57,17 +83,19 @@ const struct rd_cmd_spec rd_collect_spec_run = {
                 "[OPTIONS] -- CMD [ARG...] [-- CMD2 [ARG...]]...",
     .about =
         "Each argument is one command, split into words as sh would split it\n"
-        "(quotes and backslashes respected) but run without a shell; with --shell\n"
-        "it is run by /bin/sh -c. After '--', each word is one argument and '--'\n"
-        "separates the commands.\n"
+        "(quotes and backslashes respected) but run without a shell; with -S SHELL\n"
+        "it is run by SHELL -c. After '--', each word is one argument and '--'\n"
+        "separates the commands. The options are hyperfine's, with hyperfine's\n"
+        "meanings; the workload is --workload.\n"
         "\n"
         "Runs each command RUNS times (after WARMUP warmup runs) and stores one\n"
         RD_RUN_SCHEMA " record per run: wall_ms (CLOCK_MONOTONIC), user_ms, sys_ms,\n"
         "max_rss_kib (wait4: the largest single process), tree_rss_peak_kib (the\n"
         "process tree summed, sampled from /proc), the exit code, and every\n"
         "'rundown:metric NAME=VALUE [UNIT]' line the command prints on stdout.\n"
-        "Several commands are run interleaved (A B C A B C ...) and told apart by\n"
-        "a 'command' label.\n"
+        "Several commands are run interleaved (A B C A B C ...); each command's runs\n"
+        "carry a 'command' label (its text, or -n NAME), so that runs of different\n"
+        "commands never fall into one config.\n"
         "\n"
         "On a terminal a progress line shows the runs done, the time left and the\n"
         "current mean. At the end a summary gives each command's time (mean ± sd,\n"

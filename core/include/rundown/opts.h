@@ -91,6 +91,13 @@ static inline char *rd_opts_arg(const struct rd_opts *p) { return p->arg; }
 int rd_opts_index(const struct rd_opts *p);
 static inline int rd_opts_exit_code(const struct rd_opts *p) { return p->exit_code; }
 
+/**
+ * The word after the option just returned, taken as a further value of it
+ * (-P VAR MIN MAX takes three); NULL when there is none. Only for
+ * RD_OPTS_STOP, where getopt does not reorder argv.
+ */
+char *rd_opts_take(struct rd_opts *p);
+
 /** The option just returned as the user would write it: "--runs" or "-r". */
 const char *rd_opts_name(struct rd_opts *p);
 
