@@ -22,6 +22,7 @@
 #include "proc.h"
 #include "runner.h"
 #include "session.h"
+#include "runwarn.h"
 #include "summary.h"
 #include "timedruns.h"
 #include "rundown/buf.h"
@@ -82,6 +83,7 @@ struct run_ui {
     bool color;         /* NO_COLOR is unset or empty */
     long runs;          /* measured runs per command */
     struct rd_run_tally *tallies;  /* one per command */
+    struct rd_run_watch *watches;  /* one per command, for the warnings */
     struct timespec start;
 };
 
@@ -568,6 +570,8 @@ static void report(void *vui, const struct rd_session_event *ev)
         return;
     }
     rd_run_tally_add(&ui->tallies[ev->config->index], r);
+    /* Only the warnings miss a time that cannot be kept. */
+    (void)rd_run_watch_add(&ui->watches[ev->config->index], r);
     if (strcmp(r->status, "ok") != 0) {
         if (ui->progress)
             fputs("\r\033[K", stderr);
@@ -664,12 +668,16 @@ static int measure(struct run_opts *o, struct rd_session *session, struct run_cm
         return rd_tool_fail(st, &d, NULL);
 
     struct rd_run_tally tallies[MAX_COMMANDS];
-    for (size_t k = 0; k < ncmds; k++)
+    struct rd_run_watch watches[MAX_COMMANDS];
+    for (size_t k = 0; k < ncmds; k++) {
         rd_run_tally_init(&tallies[k], cmds[k].name ? cmds[k].name : cmds[k].text);
+        rd_run_watch_init(&watches[k], cmds[k].name ? cmds[k].name : cmds[k].text);
+    }
     const char *no_color = getenv("NO_COLOR");
     struct run_ui ui = {
         .cmds = cmds, .ncmds = ncmds, .workload = workload, .progress = !o->quiet && isatty(STDERR_FILENO),
         .color = !no_color || !*no_color, .runs = o->runs, .tallies = tallies,
+        .watches = watches,
     };
     clock_gettime(CLOCK_MONOTONIC, &ui.start);
     rd_session_on_report(session, report, &ui);
@@ -685,18 +693,27 @@ static int measure(struct run_opts *o, struct rd_session *session, struct run_cm
     st = rd_timed_runs(session, &spec, &d);
     if (ui.progress)
         fputs("\r\033[K", stderr);
+    int rc;
     if (st && rd_proc_interrupted) {
         rd_error("interrupted; %ld finished runs are stored", session->stored);
-        return rd_proc_interrupt_exit_code();
+        rc = rd_proc_interrupt_exit_code();
+    } else if (st) {
+        rc = rd_fail(st, &d);
+    } else if (!run_once("cleanup", o->cleanup, o, cmds, ncmds)) {
+        rc = RD_EXIT_RUN_FAILED;
+    } else {
+        if (o->resume && session->stored == 0)
+            rd_note("resume: every command has %ld measured runs in %s already", o->runs,
+                    o->output);
+        rc = finish(o, tallies, ncmds, session->failed ? RD_EXIT_RUN_FAILED : RD_EXIT_OK);
+        struct rd_run_warn_ctx wc = {.warmups = o->warmups, .shell = o->shell != NULL,
+                                     .ignore_failure = o->ignore_failure};
+        for (size_t k = 0; k < ncmds && !o->quiet; k++)
+            rd_run_watch_warn(&watches[k], &wc);
     }
-    if (st)
-        return rd_fail(st, &d);
-    if (!run_once("cleanup", o->cleanup, o, cmds, ncmds))
-        return RD_EXIT_RUN_FAILED;
-    if (o->resume && session->stored == 0)
-        rd_note("resume: every command has %ld measured runs in %s already", o->runs,
-                o->output);
-    return finish(o, tallies, ncmds, session->failed ? RD_EXIT_RUN_FAILED : RD_EXIT_OK);
+    for (size_t k = 0; k < ncmds; k++)
+        rd_run_watch_release(&watches[k]);
+    return rc;
 }
 
 int rd_cmd_run(int argc, char **argv)
