@@ -331,6 +331,16 @@ static int compare_main(const struct args *g)
     if (!st)
         st = write_output(g->outpath, &out, &d);
     int rc = st ? rd_fail(st, &d) : 0;
+    /* A gate over no comparison would pass whatever the runs say. */
+    if (!st && c.family == 0) {
+        if (g->cmp.by)
+            rd_error("no config is in both %s=%s and %s=%s, nothing was compared", g->cmp.by,
+                     g->cmp.by_old, g->cmp.by, g->cmp.by_new);
+        else
+            rd_error("no config is in both %s and %s, nothing was compared", g->stores[0],
+                     g->stores[1]);
+        rc = RD_EXIT_INPUT;
+    }
     if (!st && c.regressions) {
         for (size_t i = 0; i < c.nrows; i++) {
             const struct rd_compare_row *r = &c.rows[i];
