@@ -67,6 +67,9 @@ struct cfg {
     size_t nlabels;
     const char *env;         /* first environment id seen, or NULL */
     const char *env_other;   /* a second one (only with pool_envs) */
+    const char *command;     /* the first info.command seen, or NULL */
+    const char *command_other; /* a second, different one: runs of two
+                                * commands merged into one config */
     unsigned env_line;       /* line of the first run that named env */
     const char *tool;        /* the runs' "tool", or NULL */
     bool tool_label;         /* the tool is already part of labels and id */

@@ -325,6 +325,19 @@ static rd_status take_info(struct rd_analysis *a, const struct rd_record *r, con
     return RD_OK;
 }
 
+/* Notes the command a run of c measured (info.command): the first, and a
+ * second that differs, for the merged_commands warning. */
+static rd_status note_command(struct rd_analysis *a, struct cfg *c, const char *cmd)
+{
+    if (!cmd || !*cmd || (c->command && strcmp(c->command, cmd) == 0) || c->command_other)
+        return RD_OK;
+    const char *copy = rd_arena_strdup(&a->strings, cmd);
+    if (!copy)
+        return RD_ERR_NOMEM;
+    *(c->command ? &c->command_other : &c->command) = copy;
+    return RD_OK;
+}
+
 /* Days from 1970-01-01 to y-m-d of the proleptic Gregorian calendar
  * (H. Hinnant's days_from_civil). */
 static long days_from_civil(long y, unsigned m, unsigned d)
@@ -454,6 +467,7 @@ static rd_status add_record(struct rd_analysis *a, const struct rd_record *r,
         }
     }
 
+    RD_TRY(note_command(a, c, rd_record_info(r, "command")));
     uint32_t ord;
     RD_TRY(add_run(c, r, input, &ord));
     if (!c->runs[ord].numbered)
@@ -652,6 +666,10 @@ static rd_status merge_half(struct rd_analysis *a, const struct rd_analysis *b,
                     c->env_other = env;
             }
         }
+        if (!s)
+            s = note_command(a, c, bc->command);
+        if (!s)
+            s = note_command(a, c, bc->command_other);
         /* b's values point into b's runs: past a's once those are appended. */
         uint32_t first_run = c->nruns;
         if (!s && (uint64_t)c->nruns + bc->nruns > UINT32_MAX)

@@ -332,6 +332,13 @@ static rd_status config_findings(struct findings *F, size_t i)
                    tmpf(x, "%s ('%s' and '%s')", nm, c->env, c->env_other),
                    "runs from environments '%s' and '%s' pooled (--pool-envs)", c->env,
                    c->env_other));
+    if (c->command_other)
+        RD_TRY(add(F, "merged_commands", LEVEL_WARNING, c->id, NULL, NULL,
+                   "configs hold runs of different commands (label them, e.g. -n or -l)",
+                   tmpf(x, "%s ('%s' and '%s')", nm, c->command, c->command_other),
+                   "runs of different commands '%s' and '%s' are in one config: label "
+                   "them apart (run -n NAME, import -l KEY=VALUE)", c->command,
+                   c->command_other));
     size_t bad = c->failed + c->timeouts;
     if (bad > 0)
         RD_TRY(add(F, "failed_runs", LEVEL_WARNING, c->id, NULL, NULL,

@@ -8,7 +8,8 @@
  * exist are used: exit_codes (status), memory_usage_byte (v1.20+, peak RSS),
  * and user/system when a version writes them per run; a scalar user/system
  * is a mean over runs and is left out. Parameters (-P/-L) become config
- * labels; the command goes to info.command.
+ * labels; the command goes to info.command, and to the label 'command'
+ * when no parameters tell the results apart.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -271,7 +272,10 @@ static rd_status parse(const struct rd_import_input *in, struct rd_recordset *ou
     }
     i = 0;
     for (const cJSON *res = results->child; res && !s; res = res->next, i++) {
-        bool shared = *rd_strmap_findn(&uses, keys[i].ptr, keys[i].len) > 1;
+        /* A result without parameters is labelled by its command too, as
+         * `run` labels one command: one-command exports of different
+         * commands must not pool into one config (issue 29). */
+        bool shared = *rd_strmap_findn(&uses, keys[i].ptr, keys[i].len) > 1 || keys[i].len == 0;
         s = parse_result(&doc, out, res, shared);
     }
     rd_strmap_release(&uses);
