@@ -91,9 +91,19 @@ const struct rd_importer *rd_importer_detect(const struct rd_import_input *in,
         line += *q == '\n';
     char excerpt[96];
     rd_excerpt(p, first_len, 60, excerpt, sizeof excerpt);
+    /* hyperfine's other exports hold only summaries, no run's time. */
+    const char *hyperfine_export = first_len >= 19 && strncmp(p, "command,mean,stddev", 19) == 0
+                                       ? "CSV"
+                                   : first_len >= 14 && strncmp(p, "| Command | Me", 14) == 0
+                                       ? "Markdown"
+                                       : NULL;
     if (in->len == 0)
         rd_diag_set(d, RD_ERR_PARSE, in->path, 1, 1,
                     "empty input: not output of %s", names.ptr);
+    else if (hyperfine_export)
+        rd_diag_set(d, RD_ERR_PARSE, in->path, line, 1,
+                    "a hyperfine %s export holds only summaries, not the runs: export them "
+                    "with hyperfine --export-json FILE and import that", hyperfine_export);
     else
         rd_diag_set(d, RD_ERR_PARSE, in->path, line, 1,
                     "not output of %s; first line: '%s'", names.ptr, excerpt);

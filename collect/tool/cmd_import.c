@@ -24,6 +24,7 @@
 #include "rundown/cli.h"
 #include "rundown/fsutil.h"
 #include "rundown/store.h"
+#include "rundown/strmap.h"
 
 /* Tool outputs are small; this cap only stops a runaway input. */
 #define IMPORT_MAX_BYTES ((size_t)1 << 30)
@@ -32,7 +33,7 @@ struct import_opts {
     const char *tool, *workload, *suite, *env, *phase, *output;
     long first_run;
     int verbose;
-    bool allow_duplicate;
+    bool allow_duplicate, quiet;
     struct rd_label_args labels;
     char envid[64];     /* -e resolved; "" without -e */
 };
@@ -68,6 +69,18 @@ static rd_status import_file(const struct import_opts *o, const char *path,
     const struct rd_importer *imp;
     if (o->tool) {
         imp = rd_importer_find(o->tool);
+        /* -t must not read another tool's output as its own: wrk2's
+         * parser takes a wrk report and stores it as wrk2. */
+        struct rd_diag quiet;
+        rd_diag_init(&quiet, name);
+        const struct rd_importer *seen = rd_importer_detect(&in, &quiet);
+        if (seen && seen != imp && seen->detect(&in) > imp->detect(&in)) {
+            rd_buf_release(&raw);
+            return rd_diag_set(d, RD_ERR_PARSE, name, 1, 1,
+                               "expected output of %s (-t %s), but this reads as %s: drop -t, "
+                               "or give -t %s", imp->name, imp->name, seen->description,
+                               seen->name);
+        }
     } else {
         imp = rd_importer_detect(&in, d);
         if (imp && o->verbose)
@@ -182,6 +195,41 @@ static rd_status check_duplicates(const struct import_opts *o, const struct rd_r
     return s;
 }
 
+/* "imported 5 runs of wrk from FILE into WORKLOAD (configs: a, b)" on
+ * stderr for the runs [from, to) of one file: what a success did. */
+static void say_imported(const struct rd_recordset *set, size_t from, size_t to,
+                         const char *file)
+{
+    if (from == to) {
+        rd_note("imported no run from %s", file);
+        return;
+    }
+    const struct rd_record *r0 = &set->items[from];
+    struct rd_buf configs = RD_BUF_INIT, id = RD_BUF_INIT;
+    struct rd_strmap seen;
+    rd_strmap_init(&seen);
+    size_t nconfigs = 0;
+    for (size_t i = from; i < to; i++) {
+        rd_buf_reset(&id);
+        int64_t *count;
+        int added = 0;
+        if (rd_record_config_id(&set->items[i], &id) ||
+            rd_strmap_slotn(&seen, id.ptr, id.len, 0, &count, &added))
+            break;
+        if (added && nconfigs++ < 8)
+            rd_buf_addf(&configs, "%s%.*s", nconfigs > 1 ? ", " : "",
+                        id.len ? (int)id.len : 9, id.len ? id.ptr : "no labels");
+    }
+    rd_strmap_release(&seen);
+    if (nconfigs > 8)
+        rd_buf_addf(&configs, ", and %zu more", nconfigs - 8);
+    rd_note("imported %zu run%s of %s from %s into %s (configs: %s)", to - from,
+            to - from == 1 ? "" : "s", r0->tool ? r0->tool : "?", file, r0->workload,
+            configs.len ? configs.ptr : "?");
+    rd_buf_release(&configs);
+    rd_buf_release(&id);
+}
+
 int rd_cmd_import(int argc, char **argv)
 {
     struct import_opts o = {0};
@@ -220,6 +268,7 @@ int rd_cmd_import(int argc, char **argv)
         }
         case 'o': o.output = arg; break;
         case CO_ALLOW_DUP: o.allow_duplicate = true; break;
+        case 'q': o.quiet = true; break;
         }
     }
     if (c == RD_OPTS_EXIT)
@@ -236,8 +285,12 @@ int rd_cmd_import(int argc, char **argv)
     /* given[i]: the input of run i as the command line named it. */
     const char **given = NULL;
     size_t ngiven = 0, gcap = 0;
+    size_t *ends = calloc((size_t)argc, sizeof *ends);   /* set.len after argv[i] */
+    if (!ends)
+        s = RD_ERR_NOMEM;
     for (int i = next; i < argc && !s; i++) {
         s = import_file(&o, argv[i], &set, &d);
+        ends[i] = set.len;
         if (!s && RD_ARRAY_GROW(given, gcap, set.len))
             s = RD_ERR_NOMEM;
         while (!s && ngiven < set.len)
@@ -266,6 +319,9 @@ int rd_cmd_import(int argc, char **argv)
     }
     rd_store_unlock(&lock);
     int rc = s ? rd_fail(s, &d) : RD_EXIT_OK;
+    for (int i = next; i < argc && !s && !o.quiet; i++)
+        say_imported(&set, i > next ? ends[i - 1] : 0, ends[i], argv[i]);
+    free(ends);
     rd_recordset_release(&set);
     return rc;
 }

@@ -701,10 +701,12 @@ static int measure(struct run_opts *o, struct rd_session *session, struct run_cm
         rc = rd_fail(st, &d);
     } else if (!run_once("cleanup", o->cleanup, o, cmds, ncmds)) {
         rc = RD_EXIT_RUN_FAILED;
+    } else if (o->resume && session->stored == 0) {
+        /* Not a summary of no runs ("no run ended ok"): there was nothing to run. */
+        rd_note("nothing to do: %ld runs already stored in %s (%ld per command)",
+                o->runs * (long)ncmds, o->output, o->runs);
+        rc = RD_EXIT_OK;
     } else {
-        if (o->resume && session->stored == 0)
-            rd_note("resume: every command has %ld measured runs in %s already", o->runs,
-                    o->output);
         rc = finish(o, tallies, ncmds, session->failed ? RD_EXIT_RUN_FAILED : RD_EXIT_OK);
         struct rd_run_warn_ctx wc = {.warmups = o->warmups, .shell = o->shell != NULL,
                                      .ignore_failure = o->ignore_failure};

@@ -125,6 +125,9 @@ static const struct rd_opt import_opts[] = {
     {'r', 'r', "run", "N", "after the runs already in STORE with the same workload and config",
      "number the first run N", NULL},
     {'o', 'o', "output", "STORE", "standard output", "append to STORE", NULL},
+    {'q', 'q', "quiet", NULL, NULL,
+     "say nothing on success (else one line per FILE: the runs,\n"
+     "the tool, the workload and the configs)", NULL},
     {CO_ALLOW_DUP, 0, "allow-duplicate", NULL, NULL,
      "import a run whose bytes STORE holds already (by\n"
      "default refused: it would count one run twice)", NULL},

@@ -25,7 +25,7 @@ def expected(doc, cli_labels):
     keys = [tuple(sorted((r.get('parameters') or r.get('parameter') or {}).items())) for r in res]
     out = []
     for i, r in enumerate(res):
-        shared = keys.count(keys[i]) > 1
+        shared = keys.count(keys[i]) > 1 or not keys[i]  # no parameters: labelled by command (issue 29)
         for j, t in enumerate(r['times']):
             m = {'wall_ms': ms(t)}
             if isinstance(r.get('user'), list): m['user_ms'] = ms(r['user'][j])
