@@ -12,7 +12,10 @@ command -v script >/dev/null || { echo "skip: no script(1)"; exit 77; }
     'sleep 0.05' 'sleep 0.25' >out.txt 2>err.txt
 rc=$?
 [ $rc -eq 0 ] || { fail "summary: exit $rc"; cat err.txt; }
-[ ! -s err.txt ] || { fail "summary: stderr not empty off a terminal"; cat err.txt; }
+# Off a terminal: no progress line; only the warnings about the runs
+# (issue 29: outliers, a slow first run, on a busy machine) may be there.
+! grep -qv '^rundown-collect: warning: ' err.txt ||
+    { fail "summary: stderr holds more than warnings off a terminal"; cat err.txt; }
 grep -q '^sleep 0.05$' out.txt && grep -q '^sleep 0.25$' out.txt || fail "summary: command headings"
 [ "$(grep -c 'Time (mean ± σ):' out.txt)" -eq 2 ] || fail "summary: time lines"
 [ "$(grep -c 'Range (min … max):.*4 runs' out.txt)" -eq 2 ] || fail "summary: range lines"
