@@ -14,7 +14,8 @@
  * happened to come out small: 14 % instead of 5 % at k = 10 in
  * simulation); stopping all of them together when the widest is precise
  * does not (tests/unit/test_settle_calibration.c). A config that fails
- * too often to be compared is dropped. The collector (collect/suiterun.c)
+ * too often to be compared is dropped, and one the race below shows
+ * slower than the best is eliminated. The collector (collect/suiterun.c)
  * and the analysis (which says why collection stopped) call the same
  * functions.
  *
