@@ -59,8 +59,8 @@ static rd_status replay_race(const struct wctx *x, const struct rd_settle_rule *
                 mean += dl / n;
                 m2 += dl * (p->all[j] - mean);
             }
-            smp[i] = (struct rd_verdict_sample){ n, mean, n > 1 ? sqrt(m2 / (n - 1)) : NAN,
-                                                 n >= 2 };
+            smp[i] = (struct rd_verdict_sample){
+                .n = n, .mean = mean, .sd = n > 1 ? sqrt(m2 / (n - 1)) : NAN, .eligible = n >= 2 };
         }
         if (!any)
             break;

@@ -301,8 +301,8 @@ static rd_status race_look(struct wl_state *ws, const struct rd_suite_workload *
     for (size_t c = 0; c < w->nconfigs; c++) {
         const struct cfg_state *cs = &ws->cfgs[c];
         ws->x[c] = (struct rd_verdict_sample){
-            cs->n, cs->mean, cs->n > 1 ? sqrt(cs->m2 / (cs->n - 1)) : NAN,
-            cs->in_play && cs->n >= 2 && cs->state != RD_SETTLE_UNUSABLE };
+            .n = cs->n, .mean = cs->mean, .sd = cs->n > 1 ? sqrt(cs->m2 / (cs->n - 1)) : NAN,
+            .eligible = cs->in_play && cs->n >= 2 && cs->state != RD_SETTLE_UNUSABLE };
     }
     size_t ne;
     RD_TRY(rd_settle_race(&ws->rule, round, ws->x, w->nconfigs, &ws->vs, ws->out, &ne));

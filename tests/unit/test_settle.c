@@ -42,8 +42,9 @@ static void a_clearly_slower_config_is_eliminated(void **state)
      * smaller Welch df, 6.969 (c, a) -> 6, so the critical value is
      * qtukey(1 - 9.728e-4, 3, 6) / sqrt(2) = 7.078; c has t =
      * 50 / sqrt(9 / 5 + 4.5^2 / 5) = 20.67, b 1 / sqrt(18 / 5) = 0.527. */
-    struct rd_verdict_sample x[3] = {
-        { 5, 100, 3, true }, { 5, 101, 3, true }, { 5, 150, 4.5, true } };
+    struct rd_verdict_sample x[3] = { { .n = 5, .mean = 100, .sd = 3, .eligible = true },
+                                      { .n = 5, .mean = 101, .sd = 3, .eligible = true },
+                                      { .n = 5, .mean = 150, .sd = 4.5, .eligible = true } };
     struct rd_verdict_settings vs;
     rd_verdict_settings_init(&vs);
     bool out[3] = { false, false, false };
@@ -70,8 +71,9 @@ static void a_clearly_slower_config_is_eliminated(void **state)
 static void nothing_goes_when_the_best_was_eliminated(void **state)
 {
     (void)state;
-    struct rd_verdict_sample x[3] = {
-        { 5, 100, 3, true }, { 5, 101, 3, true }, { 5, 150, 4.5, true } };
+    struct rd_verdict_sample x[3] = { { .n = 5, .mean = 100, .sd = 3, .eligible = true },
+                                      { .n = 5, .mean = 101, .sd = 3, .eligible = true },
+                                      { .n = 5, .mean = 150, .sd = 4.5, .eligible = true } };
     struct rd_verdict_settings vs;
     rd_verdict_settings_init(&vs);
     bool out[3] = { true, false, false };

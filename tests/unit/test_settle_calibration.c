@@ -109,7 +109,8 @@ static struct cell simulate_means(unsigned long seed, int suites, size_t k, cons
             for (size_t i = 0; i < k; i++) {
                 double sd = n[i] > 1 ? sqrt(m2[i] / (n[i] - 1)) : NAN;
                 st[i] = rd_settle_config(&rule, (long)n[i], n[i], mean[i], sd, k);
-                x[i] = (struct rd_verdict_sample){ n[i], mean[i], sd, n[i] > 1 };
+                x[i] = (struct rd_verdict_sample){
+                    .n = n[i], .mean = mean[i], .sd = sd, .eligible = n[i] > 1 };
             }
             if (race) {
                 size_t ne;
@@ -121,7 +122,8 @@ static struct cell simulate_means(unsigned long seed, int suites, size_t k, cons
             done = rd_settle_done(st, k);
         }
         for (size_t i = 0; i < k; i++) {
-            x[i] = (struct rd_verdict_sample){ n[i], mean[i], sqrt(m2[i] / (n[i] - 1)), true };
+            x[i] = (struct rd_verdict_sample){
+                .n = n[i], .mean = mean[i], .sd = sqrt(m2[i] / (n[i] - 1)), .eligible = true };
             runs += (size_t)n[i];
             at_max += st[i] == RD_SETTLE_MAX;
         }
