@@ -40,8 +40,8 @@ static rd_status replay_race(const struct wctx *x, const struct rd_settle_rule *
     rd_verdict_settings_init(&vs);
     vs.margin = rd_workload_margin(x->a, wl);
     vs.higher_is_better = x->better == RD_BETTER_HIGHER;
-    struct rd_verdict_sample *smp = calloc(x->k, sizeof *smp);
-    bool *out = calloc(x->k, sizeof *out);
+    struct rd_verdict_sample *smp = calloc(x->k ? x->k : 1, sizeof *smp);
+    bool *out = calloc(x->k ? x->k : 1, sizeof *out);
     rd_status st = smp && out ? RD_OK : RD_ERR_NOMEM;
     for (long r = rule->runs_min; !st && r <= rule->runs_max; r++) {
         bool any = false;

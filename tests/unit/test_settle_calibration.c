@@ -21,11 +21,12 @@
  * and the study-like suites of docs/methods.md §6b (k = 15: two
  * contenders 2 % apart and 13 configs 1.5-8x slower; k = 9: three
  * contenders within 1 % and six 1.5-8x slower; CV 3 %) collected with at
- * most a third of the runs of the precision rule alone, errors no higher
- * and as many settled.
+ * most a third (k = 15) or a half (k = 9) of the runs of the precision
+ * rule alone and errors no higher. The share settled is printed, not
+ * checked: it drops (docs/methods.md §6b says why).
  * RD_SETTLE_SUITES=N runs N suites per cell instead of 2,000 (racing
- * cells: instead of 600); RD_SETTLE_TABLE=1 prints the racing table for
- * bench/racing_calibration.sh.
+ * cells: instead of 400 for A/A, 300 for the study-like suites), as
+ * bench/racing_calibration.sh does for the tables in the docs.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -209,7 +210,7 @@ static void racing_a_a_stays_within_alpha(void **state)
     (void)state;
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(rng, 20261222);
-    const int suites = suites_env(600);
+    const int suites = suites_env(400);
     const double alpha = 0.05, bound = alpha + 2 * sqrt(alpha * (1 - alpha) / suites);
     double mu[MAX_K];
     for (size_t i = 0; i < MAX_K; i++)
@@ -249,7 +250,7 @@ static void racing_spends_a_third_on_study_like_suites(void **state)
     (void)state;
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(rng, 20261223);
-    const int suites = suites_env(600);
+    const int suites = suites_env(300);
     const double alpha = 0.05;
     printf("| suite | k | rule | runs per suite | true best out | wrong | settled |\n");
     for (int which = 0; which < 2; which++) {
