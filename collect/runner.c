@@ -60,17 +60,36 @@ void rd_runner_timestamp(char out[32])
 char *rd_runner_slug(const char *s, char *out, size_t size)
 {
     static const char hex[] = "0123456789ABCDEF";
+    /* A name longer than RD_SLUG_MAX bytes (43 Cyrillic letters escape to
+     * 258) keeps a whole-escape prefix and a hash of the full name, so the
+     * folder can be made (NAME_MAX is 255) and two long names still differ. */
+    size_t cap = size - 1 < RD_SLUG_MAX ? size - 1 : RD_SLUG_MAX;
     size_t o = 0;
-    for (; *s && o + 4 < size; s++) {
-        unsigned char c = (unsigned char)*s;
-        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-            c == '_' || c == '-' || (c == '.' && o > 0)) {
+    const char *p = s;
+    for (; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                    (c >= '0' && c <= '9') || c == '_' || c == '-' || (c == '.' && o > 0);
+        if (o + (keep ? 1 : 3) > cap)
+            break;
+        if (keep) {
             out[o++] = (char)c;
         } else {
             out[o++] = '%';
             out[o++] = hex[c >> 4];
             out[o++] = hex[c & 15];
         }
+    }
+    if (*p) {
+        /* "-" and 12 hex digits; cut back to a whole escape first. */
+        size_t room = cap > 13 ? cap - 13 : 0;
+        if (o > room)
+            o = room;
+        while (o >= 1 && (out[o - 1] == '%' || (o >= 2 && out[o - 2] == '%')))
+            o--;
+        uint64_t h = rd_hash_fnv1a(s, strlen(s));
+        snprintf(out + o, size - o, "-%012llx", (unsigned long long)(h >> 16));
+        return out;
     }
     out[o] = '\0';
     return out;

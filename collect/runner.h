@@ -24,10 +24,15 @@ bool rd_runner_reserved_metric(const char *name);
 /** Appends "2026-11-30T01:02:03.123Z" (now, UTC) to out (32 bytes). */
 void rd_runner_timestamp(char out[32]);
 
+/** The longest slug: room under NAME_MAX (255) for a stem's suffixes. */
+#define RD_SLUG_MAX 160
+
 /**
  * Turns a string into a file-name-safe slug in out: letters, digits, '.',
  * '_' and '-' are kept, every other byte becomes %XX, so different values
- * never share a name. Returns out.
+ * never share a name. A slug that would exceed RD_SLUG_MAX bytes (or size)
+ * is cut at a whole escape and ends in '-' and 12 hex digits of the
+ * name's FNV-1a hash; the record keeps the full name. Returns out.
  */
 char *rd_runner_slug(const char *s, char *out, size_t size);
 
