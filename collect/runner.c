@@ -725,7 +725,12 @@ static rd_status load_run(struct session *ss, const char *phase, long run, bool 
 static rd_status wait_port_free(struct session *ss, double timeout_s)
 {
     double until = rd_now() + timeout_s;
-    while (!rd_port_is_free(ss->host, ss->port)) {
+    int state;
+    while ((state = rd_port_check(ss->host, ss->port)) != 0) {
+        char why[160];
+        if (state != RD_PORT_IN_USE)
+            return rd_diag_set(ss->d, RD_ERR_IO, NULL, 0, 0, "%s",
+                               rd_port_problem(state, ss->port, why, sizeof why));
         if (rd_now() > until)
             return rd_diag_set(ss->d, RD_ERR_IO, NULL, 0, 0,
                                "port %d is still in use %g s after the server stopped",
@@ -750,9 +755,13 @@ rd_status rd_runner_http_session(const struct rd_http_spec *spec, const struct r
                                 sizeof ss.path, d);
     if (st)
         return st;
-    if (!rd_port_is_free(ss.host, ss.port))
-        return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "port %d is in use (%s)", ss.port,
+    int port_state = rd_port_check(ss.host, ss.port);
+    if (port_state) {
+        char why[160];
+        return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "%s (%s)",
+                           rd_port_problem(port_state, ss.port, why, sizeof why),
                            spec->ready_url);
+    }
     struct log_paths sp = {{0}, {0}};
     RD_TRY(log_paths(&spec->logs, "-server", &sp, d));
     if (spec->logs.dir)

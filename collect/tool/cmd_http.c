@@ -290,9 +290,13 @@ int rd_cmd_http(int argc, char **argv)
             goto done;
         }
     }
-    if (!rd_port_is_free(host, port)) {
-        exit_code = rd_error("port %d is in use (%s): stop what listens there first", port,
-                             ready_url ? ready_url : url);
+    int port_state = rd_port_check(host, port);
+    if (port_state) {
+        char why[160];
+        rd_port_problem(port_state, port, why, sizeof why);
+        exit_code = rd_error("%s (%s)%s", why, ready_url ? ready_url : url,
+                             port_state == RD_PORT_IN_USE ? ": stop what listens there first"
+                                                          : "");
         exit_code = RD_EXIT_SYSTEM;
         goto done;
     }
