@@ -722,6 +722,13 @@ static rd_status load_run(struct session *ss, const char *phase, long run, bool 
     return st;
 }
 
+const char *rd_strays_note(const struct rd_strays *st, char *buf, size_t size)
+{
+    snprintf(buf, size, "the server left %d process%s running after it stopped (outside its "
+             "process group); killed: %s", st->count, st->count == 1 ? "" : "es", st->what);
+    return buf;
+}
+
 static rd_status wait_port_free(struct session *ss, double timeout_s)
 {
     double until = rd_now() + timeout_s;
@@ -842,6 +849,9 @@ out:
     if (spec->logs.dir && ss.server.out.logged == 0)
         unlink(sp.out);
     rd_proc_release(&ss.server);
+    /* What the server started outside its group (a daemon after setsid or
+     * a double fork) came to rundown, the subreaper: stop it too. */
+    rd_proc_kill_strays(stop_s < 1 ? stop_s : 1, spec->strays);
     if (!st && ss.port) {
         rd_status ps = wait_port_free(&ss, stop_s);
         if (ps && !failed)

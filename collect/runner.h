@@ -96,7 +96,15 @@ struct rd_http_spec {
     int warmups;                   /* load runs stored as phase "warmup" */
     const char *load_tool;         /* importer name; NULL: detect from the output */
     struct rd_run_logs logs;       /* stem gets -server, -r<N>-load, ... appended */
+    struct rd_strays *strays;      /* out (NULL: not wanted): processes the server
+                                      left running, killed after it stopped */
 };
+
+/**
+ * The note for processes a server left running ("the server left 2
+ * processes running after it stopped; killed them: pid ..."), in buf.
+ */
+const char *rd_strays_note(const struct rd_strays *st, char *buf, size_t size);
 
 /** Called with each finished record, so it can be stored at once. */
 typedef rd_status (*rd_emit_fn)(void *ctx, const struct rd_record *rec, struct rd_diag *d);

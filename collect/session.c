@@ -276,7 +276,15 @@ static void report(struct rd_session *s, enum rd_session_event_kind kind,
 {
     if (!s->report)
         return;
-    struct rd_session_event ev = {kind, s->step, s->steps, cfg, rec};
+    struct rd_session_event ev = {kind, s->step, s->steps, cfg, rec, NULL};
+    s->report(s->report_ctx, &ev);
+}
+
+void rd_session_note(struct rd_session *s, const char *text)
+{
+    if (!s->report)
+        return;
+    struct rd_session_event ev = {RD_SESSION_NOTE, s->step, s->steps, NULL, NULL, text};
     s->report(s->report_ctx, &ev);
 }
 

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 
 #include "commands.h"
 #include "envinfo.h"
@@ -81,6 +82,8 @@ static void report(void *ctx, const struct rd_session_event *ev)
 {
     (void)ctx;
     const struct rd_record *rec = ev->rec;
+    if (ev->kind == RD_SESSION_NOTE)
+        rd_warn("%s", ev->note);
     if (ev->kind != RD_SESSION_STORED)
         return;
     if (strcmp(rec->status, "ok") != 0) {
@@ -204,6 +207,10 @@ int rd_cmd_http(int argc, char **argv)
     facts.workload = "http";
     int c, took;
     optind = 1;
+    /* Whatever a server starts comes back to rundown when it is orphaned
+     * (a daemon's setsid() or double fork escapes the server's process
+     * group), so rd_proc_kill_strays() can stop it after the server. */
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
     while ((c = getopt_long(argc, argv, "+n:W:t:w:l:s:o:h", longopts, NULL)) != -1) {
         char *end;
         unsigned char mask[128];

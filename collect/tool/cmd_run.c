@@ -224,6 +224,10 @@ static void report(void *vui, const struct rd_session_event *ev)
 {
     const struct run_ui *ui = vui;
     const struct rd_record *r = ev->rec;
+    if (ev->kind == RD_SESSION_NOTE) {
+        rd_warn("%s", ev->note);
+        return;
+    }
     const struct run_cmd *rc = &ui->cmds[ev->config->index];
     const char *name = rc->name ? rc->name : ui->workload;
     if (ev->kind == RD_SESSION_STARTING) {

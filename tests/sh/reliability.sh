@@ -46,4 +46,18 @@ rc=$?
 grep -q 'Too many open files' err.txt && ! grep -q 'is in use' err.txt ||
     { fail "EMFILE: message"; cat err.txt; }
 
+# Item 5: servers that escape their process group. rundown is their
+# subreaper: after the server stops, what it left is killed and named.
+daemon=$2/tests/sh/daemon_server.py
+for mode in setsid double; do
+    port=$(free_port)
+    "$RC" http -n 1 -w "d-$mode" -o daemon.jsonl --stop-timeout 1 --ready-timeout 10 \
+        --url "http://127.0.0.1:$port/" --server "python3 $daemon $port $mode" -- true \
+        >/dev/null 2>err.txt
+    grep -Eq 'the server left [0-9]+ process(es)? running after it stopped.*killed: pid' err.txt ||
+        { fail "daemon $mode: no note of the killed process"; cat err.txt; }
+    ! grep -q 'still in use' err.txt || { fail "daemon $mode: port left in use"; cat err.txt; }
+    no_leftovers "daemon $mode" "daemon_server.py $port" "$port"
+done
+
 finish reliability
