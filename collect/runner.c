@@ -26,6 +26,7 @@
 #include "httpprobe.h"
 #include "importer.h"
 #include "treesampler.h"
+#include "rundown/units.h"
 #include "rundown/fsutil.h"
 #include "rundown/strmap.h"
 
@@ -720,6 +721,29 @@ static rd_status load_run(struct session *ss, const char *phase, long run, bool 
     rd_tree_sampler_release(&smp);
     rd_recordset_release(&set);
     return st;
+}
+
+double rd_load_default_timeout(char *const *argv)
+{
+    static const char *const opts[] = {"-d", "--duration", "-z"};
+    for (size_t i = 1; argv && argv[i]; i++) {
+        const char *v = NULL;
+        for (size_t k = 0; k < sizeof opts / sizeof opts[0] && !v; k++) {
+            size_t n = strlen(opts[k]);
+            if (strcmp(argv[i], opts[k]) == 0)
+                v = argv[i + 1];
+            else if (strncmp(argv[i], opts[k], n) == 0 && argv[i][n] == '=')
+                v = argv[i] + n + 1;
+            else if (n == 2 && strncmp(argv[i], opts[k], 2) == 0 && argv[i][2] >= '0' &&
+                     argv[i][2] <= '9')
+                v = argv[i] + 2;  /* -d10s */
+        }
+        double ms;
+        if (v && rd_parse_duration_ms(v, strlen(v), &ms, 1000) == RD_OK && ms > 0 &&
+            ms < 1e9)
+            return 2 * ms / 1000 + 60;
+    }
+    return RD_LOAD_TIMEOUT_DEFAULT_S;
 }
 
 const char *rd_strays_note(const struct rd_strays *st, char *buf, size_t size)

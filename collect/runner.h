@@ -100,6 +100,20 @@ struct rd_http_spec {
                                       left running, killed after it stopped */
 };
 
+/** The load timeout of `http` without --timeout when the load command's
+ *  duration cannot be read: the suite's default timeout. */
+#define RD_LOAD_TIMEOUT_DEFAULT_S 600.0
+
+/**
+ * The default timeout of one load run of `http`: twice the duration the
+ * load command asks for plus 60 s, read from its options (-d/--duration,
+ * as wrk, bombardier, autocannon and k6 spell it; -z as hey and oha; a
+ * bare number is seconds), or RD_LOAD_TIMEOUT_DEFAULT_S when none is given
+ * or readable. A hung load tool then ends as a timed-out run instead of
+ * holding the session until rundown is signalled.
+ */
+double rd_load_default_timeout(char *const *argv);
+
 /**
  * The note for processes a server left running ("the server left 2
  * processes running after it stopped; killed them: pid ..."), in buf.

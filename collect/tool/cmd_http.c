@@ -57,7 +57,8 @@ static void usage(FILE *out)
         "  --warmup-load SEC      seconds of built-in GET traffic before any load run\n"
         "  --ready-timeout SEC    how long the server may take to answer (default 30)\n"
         "  --stop-timeout SEC     SIGTERM to SIGKILL delay when stopping (default 5)\n"
-        "  --timeout SEC          stop a load run after SEC seconds (status timeout)\n"
+        "  --timeout SEC          stop a load run after SEC seconds (status timeout; default\n"
+        "                         twice the load's -d/--duration/-z plus 60, else 600)\n"
         "  --server-cpus LIST     pin the server (e.g. 0); --load-cpus the load tool\n"
         "  --background CMD       run CMD alongside each load run (mixed load); its\n"
         "                         rundown:metric lines and background_wall_ms are stored\n"
@@ -356,7 +357,9 @@ int rd_cmd_http(int argc, char **argv)
         .server_argv = server_argv, .load_argv = load_argv, .background_argv = bg_argv,
         .server_cpus = server_cpus, .load_cpus = load_cpus, .background_cpus = bg_cpus,
         .url = url, .ready_url = ready_url ? ready_url : url, .ready_timeout_s = ready_timeout,
-        .stop_timeout_s = stop_timeout, .timeout_s = timeout, .warmup_load_s = warmup_load,
+        .stop_timeout_s = stop_timeout,
+        .timeout_s = timeout > 0 ? timeout : rd_load_default_timeout(load_argv),
+        .warmup_load_s = warmup_load,
         .warmups = (int)warmups, .load_tool = tool,
         .logs = {.dir = outs.log_dir, .shown = outs.log_shown},
     };
