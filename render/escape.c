@@ -171,7 +171,9 @@ rd_status rd_escape_latex(struct rd_buf *out, const char *s)
 
 rd_status rd_escape_csv(struct rd_buf *out, const char *s)
 {
-    bool formula = strchr("=+-@\t", s[0]) != NULL && s[0] != '\0';
+    /* OWASP's CSV injection starters: = + - @ tab and carriage return
+     * (a spreadsheet drops a leading CR and reads the '=' after it). */
+    bool formula = strchr("=+-@\t\r", s[0]) != NULL && s[0] != '\0';
     bool quote = formula || strpbrk(s, ",\"\r\n") != NULL;
     if (!quote)
         return rd_buf_addstr(out, s);
