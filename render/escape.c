@@ -236,6 +236,7 @@ static size_t utf8_punct(const char *p)
 
 rd_status rd_slug(struct rd_buf *out, const char *text)
 {
+    size_t start = out->len;
     rd_status st = RD_OK;
     for (const char *p = text; *p && st == RD_OK; p++) {
         unsigned char c = (unsigned char)*p;
@@ -249,6 +250,10 @@ rd_status rd_slug(struct rd_buf *out, const char *text)
         else if (c == ' ')
             st = rd_buf_addch(out, '-');
     }
+    /* Punctuation only ('.'): an empty anchor would link to the top of the
+     * page ("#"); a word keeps the link on its section. */
+    if (st == RD_OK && out->len == start)
+        st = rd_buf_addstr(out, "section");
     return st;
 }
 

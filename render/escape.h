@@ -80,7 +80,8 @@ rd_status rd_sanitize_filename(struct rd_buf *out, const char *s, size_t max);
 /**
  * Appends the GitHub heading anchor of 'text' (lower case; letters, digits,
  * '-', '_' and non-ASCII bytes kept; spaces become '-'; other punctuation
- * dropped), the same rule GitHub and the HTML back end use.
+ * dropped), the same rule GitHub and the HTML back end use. A text that
+ * leaves nothing ('.') gets "section", so no link points at "#".
  */
 rd_status rd_slug(struct rd_buf *out, const char *text);
 
