@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 
 #include "commands.h"
 #include "envinfo.h"
@@ -56,7 +57,8 @@ static void usage(FILE *out)
         "  --warmup-load SEC      seconds of built-in GET traffic before any load run\n"
         "  --ready-timeout SEC    how long the server may take to answer (default 30)\n"
         "  --stop-timeout SEC     SIGTERM to SIGKILL delay when stopping (default 5)\n"
-        "  --timeout SEC          stop a load run after SEC seconds (status timeout)\n"
+        "  --timeout SEC          stop a load run after SEC seconds (status timeout; default\n"
+        "                         twice the load's -d/--duration/-z plus 60, else 600)\n"
         "  --server-cpus LIST     pin the server (e.g. 0); --load-cpus the load tool\n"
         "  --background CMD       run CMD alongside each load run (mixed load); its\n"
         "                         rundown:metric lines and background_wall_ms are stored\n"
@@ -81,6 +83,8 @@ static void report(void *ctx, const struct rd_session_event *ev)
 {
     (void)ctx;
     const struct rd_record *rec = ev->rec;
+    if (ev->kind == RD_SESSION_NOTE)
+        rd_warn("%s", ev->note);
     if (ev->kind != RD_SESSION_STORED)
         return;
     if (strcmp(rec->status, "ok") != 0) {
@@ -204,6 +208,10 @@ int rd_cmd_http(int argc, char **argv)
     facts.workload = "http";
     int c, took;
     optind = 1;
+    /* Whatever a server starts comes back to rundown when it is orphaned
+     * (a daemon's setsid() or double fork escapes the server's process
+     * group), so rd_proc_kill_strays() can stop it after the server. */
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
     while ((c = getopt_long(argc, argv, "+n:W:t:w:l:s:o:h", longopts, NULL)) != -1) {
         char *end;
         unsigned char mask[128];
@@ -290,9 +298,13 @@ int rd_cmd_http(int argc, char **argv)
             goto done;
         }
     }
-    if (!rd_port_is_free(host, port)) {
-        exit_code = rd_error("port %d is in use (%s): stop what listens there first", port,
-                             ready_url ? ready_url : url);
+    int port_state = rd_port_check(host, port);
+    if (port_state) {
+        char why[160];
+        rd_port_problem(port_state, port, why, sizeof why);
+        exit_code = rd_error("%s (%s)%s", why, ready_url ? ready_url : url,
+                             port_state == RD_PORT_IN_USE ? ": stop what listens there first"
+                                                          : "");
         exit_code = RD_EXIT_SYSTEM;
         goto done;
     }
@@ -345,7 +357,9 @@ int rd_cmd_http(int argc, char **argv)
         .server_argv = server_argv, .load_argv = load_argv, .background_argv = bg_argv,
         .server_cpus = server_cpus, .load_cpus = load_cpus, .background_cpus = bg_cpus,
         .url = url, .ready_url = ready_url ? ready_url : url, .ready_timeout_s = ready_timeout,
-        .stop_timeout_s = stop_timeout, .timeout_s = timeout, .warmup_load_s = warmup_load,
+        .stop_timeout_s = stop_timeout,
+        .timeout_s = timeout > 0 ? timeout : rd_load_default_timeout(load_argv),
+        .warmup_load_s = warmup_load,
         .warmups = (int)warmups, .load_tool = tool,
         .logs = {.dir = outs.log_dir, .shown = outs.log_shown},
     };

@@ -8,6 +8,7 @@
  * loses at most the run in flight.
  */
 #include <getopt.h>
+#include <errno.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -223,6 +224,10 @@ static void report(void *vui, const struct rd_session_event *ev)
 {
     const struct run_ui *ui = vui;
     const struct rd_record *r = ev->rec;
+    if (ev->kind == RD_SESSION_NOTE) {
+        rd_warn("%s", ev->note);
+        return;
+    }
     const struct run_cmd *rc = &ui->cmds[ev->config->index];
     const char *name = rc->name ? rc->name : ui->workload;
     if (ev->kind == RD_SESSION_STARTING) {
@@ -276,8 +281,20 @@ static int finish(const struct run_opts *o, const struct rd_run_tally *tallies, 
     rd_status st = rd_run_summary_compute(&sum, tallies, n);
     if (st)
         return rd_fail(st, &d);
-    if (!o->quiet)
-        rd_run_summary_print(&sum, o->output && strcmp(o->output, "-") ? stdout : stderr);
+    if (!o->quiet) {
+        FILE *out = o->output && strcmp(o->output, "-") ? stdout : stderr;
+        rd_run_summary_print(&sum, out);
+        /* A summary lost to a full disk or a closed pipe is an output that
+         * failed, as a failed --export-json is. */
+        if (fflush(out) != 0 || ferror(out)) {
+            int e = errno;
+            return rd_fail(rd_diag_set(&d, RD_ERR_IO, NULL, 0, 0,
+                                       "could not write the summary to %s: %s",
+                                       out == stdout ? "standard output" : "standard error",
+                                       strerror(e ? e : EIO)),
+                           &d);
+        }
+    }
     if (o->export_markdown && (st = rd_run_summary_export_markdown(&sum, o->export_markdown, &d)))
         return rd_fail(st, &d);
     if (o->export_json && (st = rd_run_summary_export_json(&sum, o->export_json, &d)))
@@ -374,6 +391,7 @@ int rd_cmd_run(int argc, char **argv)
     struct run_cmd cmds[MAX_COMMANDS];
     struct rd_timed_command timed[MAX_COMMANDS];
     size_t ncmds = 0;
+    char *derived = NULL; /* the workload named after the program */
     int exit_code = RD_EXIT_OK;
     struct rd_session session;
     rd_session_init(&session, o.output);
@@ -413,20 +431,21 @@ int rd_cmd_run(int argc, char **argv)
             cmds[k].name = cmds[k].text;
     }
 
-    char workload[256];
-    if (o.facts.workload) {
-        snprintf(workload, sizeof workload, "%s", o.facts.workload);
-    } else {
+    /* -w NAME is kept whole, as import -w keeps it: a cut name would merge
+     * two workloads that share their first bytes into one series. */
+    if (!o.facts.workload) {
         /* The program's name as typed: the first word, under --shell too. */
-        char first[256];
-        if (o.shell)
-            snprintf(first, sizeof first, "%.*s", (int)strcspn(cmds[0].text, " \t"),
-                     cmds[0].text);
-        else
-            snprintf(first, sizeof first, "%s", cmds[0].argv[0]);
-        snprintf(workload, sizeof workload, "%s", basename(first));
+        const char *text = o.shell ? cmds[0].text : cmds[0].argv[0];
+        char *first = strndup(text, o.shell ? strcspn(text, " \t") : strlen(text));
+        derived = first ? strdup(basename(first)) : NULL;
+        free(first);
+        if (!derived) {
+            exit_code = rd_fail(RD_ERR_NOMEM, NULL);
+            goto done;
+        }
+        o.facts.workload = derived;
     }
-    o.facts.workload = workload;
+    const char *workload = o.facts.workload;
 
     /* The version of every program measured, asked once per program. */
     struct rd_env_probe probes[MAX_COMMANDS];
@@ -499,6 +518,7 @@ done:
         free(cmds[k].argv);
         free(cmds[k].text);
     }
+    free(derived);
     rd_session_release(&session);
     return exit_code;
 }
