@@ -26,6 +26,7 @@
 #include "httpprobe.h"
 #include "importer.h"
 #include "treesampler.h"
+#include "rundown/units.h"
 #include "rundown/fsutil.h"
 #include "rundown/strmap.h"
 
@@ -60,17 +61,36 @@ void rd_runner_timestamp(char out[32])
 char *rd_runner_slug(const char *s, char *out, size_t size)
 {
     static const char hex[] = "0123456789ABCDEF";
+    /* A name longer than RD_SLUG_MAX bytes (43 Cyrillic letters escape to
+     * 258) keeps a whole-escape prefix and a hash of the full name, so the
+     * folder can be made (NAME_MAX is 255) and two long names still differ. */
+    size_t cap = size - 1 < RD_SLUG_MAX ? size - 1 : RD_SLUG_MAX;
     size_t o = 0;
-    for (; *s && o + 4 < size; s++) {
-        unsigned char c = (unsigned char)*s;
-        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-            c == '_' || c == '-' || (c == '.' && o > 0)) {
+    const char *p = s;
+    for (; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                    (c >= '0' && c <= '9') || c == '_' || c == '-' || (c == '.' && o > 0);
+        if (o + (keep ? 1 : 3) > cap)
+            break;
+        if (keep) {
             out[o++] = (char)c;
         } else {
             out[o++] = '%';
             out[o++] = hex[c >> 4];
             out[o++] = hex[c & 15];
         }
+    }
+    if (*p) {
+        /* "-" and 12 hex digits; cut back to a whole escape first. */
+        size_t room = cap > 13 ? cap - 13 : 0;
+        if (o > room)
+            o = room;
+        while (o >= 1 && (out[o - 1] == '%' || (o >= 2 && out[o - 2] == '%')))
+            o--;
+        uint64_t h = rd_hash_fnv1a(s, strlen(s));
+        snprintf(out + o, size - o, "-%012llx", (unsigned long long)(h >> 16));
+        return out;
     }
     out[o] = '\0';
     return out;
@@ -703,10 +723,45 @@ static rd_status load_run(struct session *ss, const char *phase, long run, bool 
     return st;
 }
 
+double rd_load_default_timeout(char *const *argv)
+{
+    static const char *const opts[] = {"-d", "--duration", "-z"};
+    for (size_t i = 1; argv && argv[i]; i++) {
+        const char *v = NULL;
+        for (size_t k = 0; k < sizeof opts / sizeof opts[0] && !v; k++) {
+            size_t n = strlen(opts[k]);
+            if (strcmp(argv[i], opts[k]) == 0)
+                v = argv[i + 1];
+            else if (strncmp(argv[i], opts[k], n) == 0 && argv[i][n] == '=')
+                v = argv[i] + n + 1;
+            else if (n == 2 && strncmp(argv[i], opts[k], 2) == 0 && argv[i][2] >= '0' &&
+                     argv[i][2] <= '9')
+                v = argv[i] + 2;  /* -d10s */
+        }
+        double ms;
+        if (v && rd_parse_duration_ms(v, strlen(v), &ms, 1000) == RD_OK && ms > 0 &&
+            ms < 1e9)
+            return 2 * ms / 1000 + 60;
+    }
+    return RD_LOAD_TIMEOUT_DEFAULT_S;
+}
+
+const char *rd_strays_note(const struct rd_strays *st, char *buf, size_t size)
+{
+    snprintf(buf, size, "the server left %d process%s running after it stopped (outside its "
+             "process group); killed: %s", st->count, st->count == 1 ? "" : "es", st->what);
+    return buf;
+}
+
 static rd_status wait_port_free(struct session *ss, double timeout_s)
 {
     double until = rd_now() + timeout_s;
-    while (!rd_port_is_free(ss->host, ss->port)) {
+    int state;
+    while ((state = rd_port_check(ss->host, ss->port)) != 0) {
+        char why[160];
+        if (state != RD_PORT_IN_USE)
+            return rd_diag_set(ss->d, RD_ERR_IO, NULL, 0, 0, "%s",
+                               rd_port_problem(state, ss->port, why, sizeof why));
         if (rd_now() > until)
             return rd_diag_set(ss->d, RD_ERR_IO, NULL, 0, 0,
                                "port %d is still in use %g s after the server stopped",
@@ -731,9 +786,13 @@ rd_status rd_runner_http_session(const struct rd_http_spec *spec, const struct r
                                 sizeof ss.path, d);
     if (st)
         return st;
-    if (!rd_port_is_free(ss.host, ss.port))
-        return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "port %d is in use (%s)", ss.port,
+    int port_state = rd_port_check(ss.host, ss.port);
+    if (port_state) {
+        char why[160];
+        return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "%s (%s)",
+                           rd_port_problem(port_state, ss.port, why, sizeof why),
                            spec->ready_url);
+    }
     struct log_paths sp = {{0}, {0}};
     RD_TRY(log_paths(&spec->logs, "-server", &sp, d));
     if (spec->logs.dir)
@@ -814,6 +873,9 @@ out:
     if (spec->logs.dir && ss.server.out.logged == 0)
         unlink(sp.out);
     rd_proc_release(&ss.server);
+    /* What the server started outside its group (a daemon after setsid or
+     * a double fork) came to rundown, the subreaper: stop it too. */
+    rd_proc_kill_strays(stop_s < 1 ? stop_s : 1, spec->strays);
     if (!st && ss.port) {
         rd_status ps = wait_port_free(&ss, stop_s);
         if (ps && !failed)

@@ -417,10 +417,16 @@ static rd_status run_item(const struct rd_suite_run *run, const struct rd_plan_i
             .load_tool = w->load_tool,
             .logs = {.dir = run->log_dir, .stem = stem, .shown = run->log_shown},
         };
+        struct rd_strays strays = {0};
+        spec.strays = &strays;
         struct noting_sink sink = {{run->session, cfg}, w, cs};
         if (!st)
             st = rd_runner_http_session(&spec, &cfg->tmpl, (it->run - 1) * w->warmups + 1,
                                         it->run, 1, emit_noting, skip_stored_warmup, &sink, d);
+        if (strays.count) {
+            char note[600];
+            rd_session_note(run->session, rd_strays_note(&strays, note, sizeof note));
+        }
         if (st == RD_ERR_RUN_FAILED)
             st = RD_OK;  /* the failed runs are stored and were reported */
     }

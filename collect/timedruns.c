@@ -32,6 +32,14 @@ static rd_status timed_run(struct rd_session *s, const struct rd_timed_spec *spe
     /* The store is held from numbering to storing, so no other writer
      * takes the number or the log names meanwhile. */
     rd_status st = r ? rd_session_lock(s, d) : RD_ERR_NOMEM;
+    /* --resume counts again under the lock: another writer topping up the
+     * same store may have stored the runs this one planned. */
+    if (!st && spec->top_up && phase == RD_PHASE_MEASURE &&
+        rd_session_config_count(s, c->config, RD_PHASE_MEASURE) >= spec->runs) {
+        rd_session_unlock(s);
+        rd_recordset_release(&set);
+        return RD_OK;
+    }
     if (!st)
         st = rd_session_begin_run(s, c->config, phase, 0, r);
     if (!st) {
@@ -71,7 +79,8 @@ static long runs_to_do(const struct rd_session *s, const struct rd_timed_spec *s
 rd_status rd_timed_runs(struct rd_session *s, const struct rd_timed_spec *spec,
                         struct rd_diag *d)
 {
-    /* Counted once, before any run adds to the store. */
+    /* Planned once, before any run adds to the store; timed_run counts
+     * again before each measured run of --resume. */
     long *todo = calloc(spec->ncmds + 1, sizeof *todo), most = 0;
     if (!todo)
         return RD_ERR_NOMEM;

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 
 #include "commands.h"
 #include "envinfo.h"
@@ -34,6 +35,8 @@ static void report(void *ctx, const struct rd_session_event *ev)
 {
     (void)ctx;
     const struct rd_record *rec = ev->rec;
+    if (ev->kind == RD_SESSION_NOTE)
+        rd_warn("%s", ev->note);
     if (ev->kind != RD_SESSION_STORED)
         return;
     if (strcmp(rec->status, "ok") != 0) {
@@ -133,6 +136,10 @@ int rd_cmd_http(int argc, char **argv)
     rd_run_facts_init(&facts);
     facts.workload = "http";
     int c, took;
+    /* Whatever a server starts comes back to rundown when it is orphaned
+     * (a daemon's setsid() or double fork escapes the server's process
+     * group), so rd_proc_kill_strays() can stop it after the server. */
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
     struct rd_opts p;
     rd_opts_begin(&p, &rd_collect_spec_http, argc, argv);
     while ((c = rd_opts_next(&p)) >= 0) {
@@ -223,9 +230,13 @@ int rd_cmd_http(int argc, char **argv)
             goto done;
         }
     }
-    if (!rd_port_is_free(host, port)) {
-        exit_code = rd_error("port %d is in use (%s): stop what listens there first", port,
-                             ready_url ? ready_url : url);
+    int port_state = rd_port_check(host, port);
+    if (port_state) {
+        char why[160];
+        rd_port_problem(port_state, port, why, sizeof why);
+        exit_code = rd_error("%s (%s)%s", why, ready_url ? ready_url : url,
+                             port_state == RD_PORT_IN_USE ? ": stop what listens there first"
+                                                          : "");
         exit_code = RD_EXIT_SYSTEM;
         goto done;
     }
@@ -278,7 +289,9 @@ int rd_cmd_http(int argc, char **argv)
         .server_argv = server_argv, .load_argv = load_argv, .background_argv = bg_argv,
         .server_cpus = server_cpus, .load_cpus = load_cpus, .background_cpus = bg_cpus,
         .url = url, .ready_url = ready_url ? ready_url : url, .ready_timeout_s = ready_timeout,
-        .stop_timeout_s = stop_timeout, .timeout_s = timeout, .warmup_load_s = warmup_load,
+        .stop_timeout_s = stop_timeout,
+        .timeout_s = timeout > 0 ? timeout : rd_load_default_timeout(load_argv),
+        .warmup_load_s = warmup_load,
         .warmups = (int)warmups, .load_tool = tool,
         .logs = {.dir = outs.log_dir, .shown = outs.log_shown},
     };

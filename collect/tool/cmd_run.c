@@ -7,6 +7,7 @@
  * which appends and fsyncs each run the moment it ends, so an interrupt
  * loses at most the run in flight.
  */
+#include <errno.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -562,6 +563,10 @@ static void report(void *vui, const struct rd_session_event *ev)
 {
     const struct run_ui *ui = vui;
     const struct rd_record *r = ev->rec;
+    if (ev->kind == RD_SESSION_NOTE) {
+        rd_warn("%s", ev->note);
+        return;
+    }
     const struct run_cmd *rc = &ui->cmds[ev->config->index];
     const char *name = ui->ncmds > 1 && rc->name ? rc->name : ui->workload;
     if (ev->kind == RD_SESSION_STARTING) {
@@ -622,8 +627,20 @@ static int finish(const struct run_opts *o, const struct rd_run_tally *tallies, 
     rd_status st = rd_run_summary_compute(&sum, tallies, n);
     if (st)
         return rd_fail(st, &d);
-    if (!o->quiet)
-        rd_run_summary_print(&sum, o->output && strcmp(o->output, "-") ? stdout : stderr);
+    if (!o->quiet) {
+        FILE *out = o->output && strcmp(o->output, "-") ? stdout : stderr;
+        rd_run_summary_print(&sum, out);
+        /* A summary lost to a full disk or a closed pipe is an output that
+         * failed, as a failed --export-json is. */
+        if (fflush(out) != 0 || ferror(out)) {
+            int e = errno;
+            return rd_fail(rd_diag_set(&d, RD_ERR_IO, NULL, 0, 0,
+                                       "could not write the summary to %s: %s",
+                                       out == stdout ? "standard output" : "standard error",
+                                       strerror(e ? e : EIO)),
+                           &d);
+        }
+    }
     if (o->export_markdown && (st = rd_run_summary_export_markdown(&sum, o->export_markdown, &d)))
         return rd_fail(st, &d);
     if (o->export_json && (st = rd_run_summary_export_json(&sum, o->export_json, &d)))
@@ -733,9 +750,13 @@ int rd_cmd_run(int argc, char **argv)
     exit_code = build_commands(argc, argv, first, lists, &o, cmds, &ncmds);
     char workload[256];
     if (!exit_code) {
-        workload_name(&o, &cmds[0], workload, sizeof workload);
-        o.facts.workload = workload;
-        exit_code = measure(&o, &session, cmds, ncmds, workload);
+        /* --workload NAME is kept whole, as import -w keeps it: a cut name
+         * would merge two workloads that share their first bytes. */
+        if (!o.facts.workload) {
+            workload_name(&o, &cmds[0], workload, sizeof workload);
+            o.facts.workload = workload;
+        }
+        exit_code = measure(&o, &session, cmds, ncmds, o.facts.workload);
     }
     for (size_t k = 0; k < ncmds; k++) {
         free(cmds[k].argv);

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 
 #include "commands.h"
@@ -53,6 +54,12 @@ static void report(void *vui, const struct rd_session_event *ev)
         for (size_t j = 0; j < w->nkeys; j++)
             fprintf(stderr, " %s", rd_suite_value(w, it->config, j));
         fprintf(stderr, " %s %ld", it->warmup ? "warmup" : "run", it->run);
+        return;
+    }
+    if (ev->kind == RD_SESSION_NOTE) {
+        if (ui->progress)
+            fputs("\r\033[K", stderr);
+        rd_warn("%s", ev->note);
         return;
     }
     const struct rd_record *rec = ev->rec;
@@ -276,6 +283,10 @@ int rd_cmd_suite(int argc, char **argv)
     if (!resume_from)
         return rd_fail(RD_ERR_NOMEM, NULL);
     int c = 0, rc = -1;  /* rc >= 0: the command line is done with (help, a usage error) */
+    /* Whatever a server starts comes back to rundown when it is orphaned
+     * (a daemon's setsid() or double fork escapes the server's process
+     * group), so rd_proc_kill_strays() can stop it after the server. */
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
     struct rd_opts p;
     rd_opts_begin(&p, &rd_collect_spec_suite, argc, argv);
     while (rc < 0 && (c = rd_opts_next(&p)) >= 0) {
