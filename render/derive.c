@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "escape.h"
+#include "verdicts.h"
 #include "rundown/numfmt.h"
 
 /* The most runs the report states as a total (a count past it is not one). */
@@ -415,6 +416,16 @@ rd_status rd_report_derive(struct rd_report *r)
     }
     for (size_t wi = 0; wi < r->nworkloads && st == RD_OK; wi++)
         st = derive_workload(r, wi, seen, &nseen, &runtimes, &b);
+    /* The pass/fail matrices, once: four back ends show them. */
+    for (size_t wi = 0; wi < r->nworkloads && st == RD_OK; wi++) {
+        struct rd_rworkload *w = &r->workloads[wi];
+        if (!rd_workload_categorical(w))
+            continue;
+        if (!(w->matrix = rd_arena_alloc(&r->arena, sizeof *w->matrix)))
+            st = RD_ERR_NOMEM;
+        else
+            st = rd_matrix_make(r, w, w->matrix);
+    }
     /* The Warnings section follows the workloads. */
     if (st == RD_OK)
         st = unique_slug(r, "Warnings", seen, &nseen, &b, &r->slug_warnings);

@@ -6,7 +6,7 @@
  * and pairwise tables as Excel tables, significance by conditional format,
  * a native chart of the means with their CIs as error bars; a pass/fail
  * workload gets its matrix instead), Raw
- * runs (the records of the stores the analysis lists, runs.c),
+ * runs (the records the analysis embeds, runs.c),
  * Environment and Methods.
  *
  * Numbers are written as numbers and undefined values as blank cells, never
@@ -373,8 +373,8 @@ static rd_status chart_means(struct book *b, const struct rd_report *r,
 static rd_status sheet_matrix(struct book *b, const struct rd_report *r,
                               const struct rd_rworkload *w, lxw_worksheet *ws)
 {
-    struct rd_matrix m;
-    rd_status st = rd_matrix_make(r, w, &m);
+    const struct rd_matrix m = *w->matrix;
+    rd_status st = RD_OK;
     put_str(ws, 0, 0, w->name, b->title);
     put_str(ws, 1, 0, "pass/fail of each check per config: \xe2\x9c\x93 every run passed, "
                       "\xe2\x9c\x97 none did, \xe2\x9c\x97 k/n when k of n runs passed", NULL);
@@ -405,7 +405,6 @@ static rd_status sheet_matrix(struct book *b, const struct rd_report *r,
         }
     }
     rd_buf_release(&t);
-    rd_matrix_release(&m);
     worksheet_set_column(ws, 0, 0, 24, NULL);
     worksheet_set_column(ws, 1, (lxw_col_t)(m.ncols > 4 ? m.ncols : 4), 18, NULL);
     return st;
@@ -545,7 +544,7 @@ static rd_status sheet_workload(struct book *b, const struct rd_report *r,
     return st;
 }
 
-/* ---- Raw runs, re-read from the stores ---- */
+/* ---- Raw runs, as the analysis embeds them ---- */
 
 struct raw_write {
     const struct rd_run_columns *cols;
@@ -586,9 +585,10 @@ static void sheet_raw(struct book *b, const struct rd_report *r, lxw_worksheet *
 {
     struct rd_run_columns sc;
     rd_run_columns_scan(r, MAX_COLS / 2, &sc);
-    if (sc.stores == 0) {
+    if (sc.runs == 0) {
         put_str(ws, 0, 0, r->ninputs > 0
-                ? "none of the stores listed in the analysis's inputs could be read"
+                ? "the analysis embeds none of its runs (made by an older rundown-analyze, "
+                  "or its stores came from standard input)"
                 : "the analysis lists no input stores", NULL);
         worksheet_set_column(ws, 0, 0, 70, NULL);
         rd_run_columns_release(&sc);
@@ -602,6 +602,13 @@ static void sheet_raw(struct book *b, const struct rd_report *r, lxw_worksheet *
         put_str(ws, 0, (lxw_col_t)(7 + sc.nlabels + i), sc.metrics[i], b->head);
     struct raw_write rw = { &sc, ws, b, 1 };
     rd_report_for_each_run(r, raw_write, &rw);
+    /* analyze embeds at most its cap of runs: say so below the last. */
+    if (r->raw_total > r->raw_embedded) {
+        char note[160];
+        snprintf(note, sizeof note, "the analysis embeds the first %.0f of %.0f runs "
+                 "(rundown-analyze's cap)", r->raw_embedded, r->raw_total);
+        put_str(ws, rw.row + 1, 0, note, NULL);
+    }
     lxw_col_t last = (lxw_col_t)(6 + sc.nlabels + sc.nmetrics);
     worksheet_freeze_panes(ws, 1, 0);
     worksheet_autofilter(ws, 0, 0, rw.row > 1 ? rw.row - 1 : 1, last);
