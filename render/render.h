@@ -37,6 +37,10 @@ struct rd_render_opts {
     unsigned formats;           /* enum rd_format bits */
     const char *gnuplot;        /* NULL: "gnuplot" on PATH */
     FILE *md_stream;            /* used when out_dir is NULL */
+    /* Told what a back end changed to fit its format (a cell cut to
+     * Excel's limit); NULL: nobody is told. Only main() prints. */
+    void (*warn)(void *ctx, const char *msg);
+    void *warn_ctx;
 };
 
 /**
