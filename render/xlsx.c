@@ -325,18 +325,13 @@ static void sheet_recommendations(struct book *b, const struct rd_report *r, lxw
     rd_buf_release(&t);
     worksheet_freeze_panes(ws, 1, 1);
     XL(b, worksheet_autofilter(ws, 0, 0, row > 1 ? row - 1 : 1, (lxw_col_t)(ncols - 1)));
-    XL(b, worksheet_set_column(ws, 0, 0, 22, NULL));
-    XL(b, worksheet_set_column(ws, 1, 1, 12, NULL));
-    XL(b, worksheet_set_column(ws, 2, 2, 26, NULL));
-    XL(b, worksheet_set_column(ws, 3, 3, 48, NULL));
-    XL(b, worksheet_set_column(ws, 4, 7, 10, NULL));
-    XL(b, worksheet_set_column(ws, 8, 8, 26, NULL));
-    XL(b, worksheet_set_column(ws, 9, 12, 11, NULL));
-    XL(b, worksheet_set_column(ws, 13, 13, 26, NULL));
-    XL(b, worksheet_set_column(ws, 14, 20, 12, NULL));
-    XL(b, worksheet_set_column(ws, 21, 21, 40, NULL));
-    XL(b, worksheet_set_column(ws, 22, 22, 12, NULL));
-    XL(b, worksheet_set_column(ws, 23, 23, 80, NULL));
+    static const struct { lxw_col_t first, last; double width; } widths[] = {
+        { 0, 0, 22 }, { 1, 1, 12 }, { 2, 2, 26 }, { 3, 3, 48 }, { 4, 7, 10 }, { 8, 8, 26 },
+        { 9, 12, 11 }, { 13, 13, 26 }, { 14, 20, 12 }, { 21, 21, 40 }, { 22, 22, 12 },
+        { 23, 23, 80 }
+    };
+    for (size_t i = 0; i < sizeof widths / sizeof widths[0]; i++)
+        XL(b, worksheet_set_column(ws, widths[i].first, widths[i].last, widths[i].width, NULL));
 }
 
 /* A column of numbers: its header and where the struct holds the value. */
