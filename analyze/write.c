@@ -381,7 +381,6 @@ static void write_envs(struct rd_analysis *a, struct jw *w)
 static rd_status write_document(struct rd_analysis *a, struct rd_buf *out,
                                 const struct rd_analysis_sink *sink, struct rd_diag *d)
 {
-    rd_stats_init();
     RD_TRY(rd_machines_settle(a));
     RD_TRY(rd_analysis_apply_settings(a, d));
     struct jw w;
