@@ -23,7 +23,7 @@ all: deps-debian
 	@cmake --build $(BUILD) -j $(JOBS)
 
 deps:
-	@scripts/deps.sh debian npm slurm
+	@scripts/deps.sh debian npm slurm test
 
 deps-debian:
 	@scripts/deps.sh debian
