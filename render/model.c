@@ -22,6 +22,7 @@
 #include "rundown/record.h"
 #include "rundown/json.h"
 #include "rundown/strmap.h"
+#include "rundown/verdict_words.h"
 #include "rundown/utf8.h"
 
 /*
@@ -213,22 +214,15 @@ static int find_config(const struct rd_rworkload *w, const char *id)
     return -1;
 }
 
+/* A word this version does not know is UNKNOWN (-1 + 1). */
 static enum rd_verdict_kind verdict_kind(const char *s)
 {
-    static const char *names[] = { "best", "equivalent", "worse", "inconclusive", "disqualified" };
-    for (size_t i = 0; s && i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(s, names[i]) == 0)
-            return (enum rd_verdict_kind)(RD_VERDICT_BEST + i);
-    return RD_VERDICT_UNKNOWN;
+    return (enum rd_verdict_kind)(rd_word_index(rd_verdict_words, RD_NVERDICT_WORDS, s) + 1);
 }
 
 static enum rd_decision_kind decision_kind(const char *s)
 {
-    static const char *names[] = { "clear", "equivalent", "inconclusive", "no-data" };
-    for (size_t i = 0; s && i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(s, names[i]) == 0)
-            return (enum rd_decision_kind)(RD_DECISION_CLEAR + i);
-    return RD_DECISION_UNKNOWN;
+    return (enum rd_decision_kind)(rd_word_index(rd_decision_words, RD_NDECISION_WORDS, s) + 1);
 }
 
 /* The decision keys shared by the recommendation and each key metric. */

@@ -17,30 +17,19 @@
 
 #include "rundown/metrics.h"
 #include "rundown/numfmt.h"
+#include "rundown/verdict_words.h"
 
+/* The kinds follow core's word order, one up (0 is UNKNOWN). */
 const char *rd_verdict_word(enum rd_verdict_kind v)
 {
-    switch (v) {
-    case RD_VERDICT_BEST: return "best";
-    case RD_VERDICT_EQUIVALENT: return "equivalent";
-    case RD_VERDICT_WORSE: return "worse";
-    case RD_VERDICT_INCONCLUSIVE: return "inconclusive";
-    case RD_VERDICT_DISQUALIFIED: return "disqualified";
-    case RD_VERDICT_UNKNOWN: break;
-    }
-    return NULL;
+    return v > RD_VERDICT_UNKNOWN && (int)v <= (int)RD_NVERDICT_WORDS ? rd_verdict_words[v - 1]
+                                                                      : NULL;
 }
 
 const char *rd_decision_word(enum rd_decision_kind d)
 {
-    switch (d) {
-    case RD_DECISION_CLEAR: return "clear";
-    case RD_DECISION_EQUIVALENT: return "equivalent";
-    case RD_DECISION_INCONCLUSIVE: return "inconclusive";
-    case RD_DECISION_NO_DATA: return "no-data";
-    case RD_DECISION_UNKNOWN: break;
-    }
-    return NULL;
+    return d > RD_DECISION_UNKNOWN && (int)d <= (int)RD_NDECISION_WORDS ? rd_decision_words[d - 1]
+                                                                      : NULL;
 }
 
 const struct rd_rverdict *rd_decision_verdict(const struct rd_rdecision *dc, int i)
