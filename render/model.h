@@ -28,6 +28,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "rundown/arena.h"
 #include "rundown/buf.h"
@@ -372,6 +373,10 @@ static inline const struct rd_rstats *rd_primary(const struct rd_rconfig *c)
 
 /** The value of label 'key' of a config, or NULL. */
 const char *rd_config_label(const struct rd_rconfig *c, const char *key);
+
+/** The key of the pair of configs i and j in w->pair_index: both indexes,
+ *  the lower first, so that either order finds it (lookup.c). */
+void rd_pair_key(int i, int j, uint32_t key[2]);
 
 /** The statistics of 'metric' for a config, or NULL. */
 const struct rd_rstats *rd_config_stats(const struct rd_rconfig *c, const char *metric);
