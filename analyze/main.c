@@ -119,9 +119,6 @@ enum {
 enum { OPT_COMPARE = 512, OPT_COMPARE_BY, OPT_FAIL_IF_SLOWER, OPT_FORMAT, OPT_JSON,
        OPT_MARKDOWN };
 
-/* The exit status of --fail-if-slower when it fires (docs/compare.md):
- * past DESIGN's 0-4, so a CI job can tell a regression from a failure. */
-enum { EXIT_REGRESSION = 5 };
 
 static const struct option longopts[] = {
     {"output", required_argument, NULL, 'o'},
@@ -450,7 +447,7 @@ static int compare_main(const struct args *g)
                          r->metric, 100 * (r->ratio - 1), 100 * (r->ratio_ci_low - 1),
                          100 * (r->ratio_ci_high - 1), 100 * s.fail_if_slower);
         }
-        rc = EXIT_REGRESSION;
+        rc = RD_EXIT_GATE;
     }
     rd_buf_release(&out);
     rd_comparison_release(&c);

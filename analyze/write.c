@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "embed.h"
 #include "jw.h"
 #include "rundown/analysis_keys.h"
 #include "workload.h"
@@ -380,7 +381,6 @@ static void write_envs(struct rd_analysis *a, struct jw *w)
 static rd_status write_document(struct rd_analysis *a, struct rd_buf *out,
                                 const struct rd_analysis_sink *sink, struct rd_diag *d)
 {
-    rd_stats_init();
     RD_TRY(rd_machines_settle(a));
     RD_TRY(rd_analysis_apply_settings(a, d));
     struct jw w;
@@ -424,6 +424,7 @@ static rd_status write_document(struct rd_analysis *a, struct rd_buf *out,
     RD_TRY(rd_machines_write(a, &w));
     if (o->published_dir)
         RD_TRY(rd_replication_write(a, &w, d));
+    RD_TRY(rd_embed_write(a, &w, RD_EMBED_RUNS_MAX, d));
     jw_end(&w, '}');
     return w.st;
 }

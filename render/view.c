@@ -162,10 +162,7 @@ static void view_recommendation_row(struct vb *v, const struct rd_report *r, siz
     str(v, row, "slug", w->slug);
     str(v, row, "class", w->klass);
     if (rd_workload_categorical(w)) {
-        struct rd_matrix m;
-        chk(v, rd_matrix_make(r, w, &m));
-        matrix_summary(v, w, &m);
-        rd_matrix_release(&m);
+        matrix_summary(v, w, w->matrix);
         take(v, row, "verdict");
         str(v, row, "recommended", NULL);
         str(v, row, "primary", NULL);

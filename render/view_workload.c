@@ -230,8 +230,7 @@ static void view_key_metrics(struct vb *v, const struct rd_rworkload *w, const s
 static void view_matrix(struct vb *v, const struct rd_report *r, const struct rd_rworkload *w,
                         struct rd_tval *wv)
 {
-    struct rd_matrix m;
-    chk(v, rd_matrix_make(r, w, &m));
+    const struct rd_matrix m = *w->matrix;
     struct rd_tval *mv = obj(v, wv, "matrix");
     struct rd_tval *cols = arr(v, mv, "configs");
     for (size_t c = 0; c < m.ncols; c++)
@@ -263,7 +262,6 @@ static void view_matrix(struct vb *v, const struct rd_report *r, const struct rd
     chk(v, rd_buf_addf(&v->b, "%zu check%s \xc3\x97 %zu config%s", m.nrows,
                        m.nrows == 1 ? "" : "s", m.ncols, m.ncols == 1 ? "" : "s"));
     take(v, mv, "size");
-    rd_matrix_release(&m);
 }
 
 /* The metrics worth a column next to the primary one: the registry's

@@ -380,7 +380,7 @@ int rd_cmd_suite(int argc, char **argv)
     rd_plan_init(&plan);
     int exit_code = RD_EXIT_OK;
     rd_status st = rd_contract_expect(argv[optind], RD_CONTRACT_SUITE, &d);
-    if (!st) st = rd_suite_load(&s, argv[optind], &d);
+    if (!st) st = rd_suite_load(&s, argv[optind], rd_suite_clock_seed(), &d);
     if (st) {
         exit_code = rd_fail(st, &d);
         goto out;

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <gsl/gsl_errno.h>
+
 #include "commands.h"
 #include "rundown/analysis_keys.h"
 #include "rundown/cli.h"
@@ -51,6 +53,11 @@ int main(int argc, char **argv)
      * rollback runs, not kill the process half-way through a record.
      * Children get the default back (proc.c). */
     signal(SIGXFSZ, SIG_IGN);
+    /* GSL's default handler aborts the process on a domain error (the
+     * studentized range's quantile did at 1.85e7 degrees of freedom): the
+     * library guards its calls and reads NaN instead. Process-wide state,
+     * so here and never in a library (as in rundown-analyze's main). */
+    gsl_set_error_handler_off();
     if (argc < 2)
         return usage(stderr), RD_EXIT_USAGE;
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||

@@ -697,7 +697,10 @@ rd_status rd_record_from_json(struct rd_record *r, struct rd_arena *arena,
     if (at < len)
         return forbidden_error(d, d ? d->line : 0, (unsigned)at + 1, "text", cp);
     const char *end = NULL;
-    cJSON *root = rd_json_parse_tree(arena, line, len, &end);
+    bool oom = false;
+    cJSON *root = rd_json_parse_tree(arena, line, len, &end, &oom);
+    if (oom)
+        return RD_ERR_NOMEM;
     if (!root) {
         /* cJSON points at the last byte when input ends early: report that
          * as the end of the line, which is what a reader needs to see. */

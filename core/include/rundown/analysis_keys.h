@@ -266,4 +266,18 @@
 #define RD_AK_K "k"
 #define RD_AK_Q "q"
 
+/* ---- raw_runs and check_errors (issue 27): what render once re-read
+ *      from the stores and their logs (also: workload, config, metric,
+ *      total) ---- */
+
+#define RD_AK_RAW_RUNS "raw_runs"
+#define RD_AK_CHECK_ERRORS "check_errors"
+#define RD_AK_CAP "cap"
+#define RD_AK_EMBEDDED "embedded"
+#define RD_AK_ITEMS "items"
+#define RD_AK_STORE "store"
+#define RD_AK_RECORD "record"
+#define RD_AK_ERROR "error"
+#define RD_AK_TOTAL "total"
+
 #endif
