@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 
+#include "contention.h"
 #include "proc.h"
 #include "rundown/record.h"
 #include "rundown/status.h"
@@ -62,6 +63,8 @@ struct rd_command_spec {
     const char *prepare;    /* run with sh -c before the run, untimed; NULL: none */
     const char *cleanup;    /* run with sh -c after the run, untimed; NULL: none */
     struct rd_run_logs logs;
+    struct rd_guard *guard; /* takes the foreign load around the run (the
+                               caller waits for quiet before); NULL: none */
 };
 
 /**
@@ -91,6 +94,8 @@ struct rd_http_spec {
     int warmups;                   /* load runs stored as phase "warmup" */
     const char *load_tool;         /* importer name; NULL: detect from the output */
     struct rd_run_logs logs;       /* stem gets -server, -r<N>-load, ... appended */
+    struct rd_guard *guard;        /* waits for quiet before each load run and
+                                      takes the foreign load around it; NULL: none */
 };
 
 /** Called with each finished record, so it can be stored at once. */
