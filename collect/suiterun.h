@@ -45,6 +45,13 @@ struct rd_suite_run {
      * workloads with "until": "settled" that the plan holds. */
     enum rd_settle_stop *stopped;
     bool budget_spent;           /* out: the budget ended the suite */
+    /* Waits for quiet before every run (warmups too) and judges each
+     * (contention.h); a measured run that came out contended gets one more
+     * run of its config, at most as many as the workload's runs. NULL:
+     * none. */
+    struct rd_guard *guard;
+    long redone;                 /* out: runs made again for that */
+    bool redo_capped;            /* out: a config reached the cap */
 };
 
 /**
