@@ -75,6 +75,12 @@ struct cfg {
     size_t capruns;
     size_t ok_runs, failed, timeouts, load_error_runs;
     size_t env_unknown;      /* runs imported without an environment (info.env_unknown) */
+    /* Contention (docs/methods.md, "Foreign load"): measured runs marked
+     * contended, of them left out (without --include-contended), runs
+     * without machine_others_cpu_pct (contention unknown), and that
+     * metric's sum, count and largest value. */
+    size_t contended, contended_left_out, contention_unknown, others_n;
+    double others_sum, others_max;
     /* Error rates of good load runs older than the error_rate metric,
      * derived from their counts (rd_load_tally_of_record): their sum and
      * number, pooled with the error_rate values by recommend.c. */
