@@ -77,7 +77,8 @@ struct rd_guard {
     double others_sum, others_max;
 };
 
-/** A guard with options o (copied); proc_root NULL: /proc. */
+/** A guard with options o (copied); proc_root NULL: $RUNDOWN_PROC_ROOT
+ *  when set (a test's fixed /proc), else /proc. */
 void rd_guard_init(struct rd_guard *g, const struct rd_contention_opts *o, const char *proc_root);
 void rd_guard_on_note(struct rd_guard *g, rd_contention_note_fn fn, void *ctx);
 
