@@ -133,6 +133,8 @@ struct envref {
                               * or NULL when there is no such file */
     size_t json_len;
     bool loaded;             /* json is final (read after the store that named it) */
+    bool check_quiet;        /* its "check" (taken when the collection started)
+                              * found the machine quiet */
 };
 
 struct rd_analysis {
@@ -178,6 +180,11 @@ rd_status rd_envs_note(struct rd_analysis *a, const char *env, const char *path,
  *  order it named them; a file that is no environment object is
  *  RD_ERR_PARSE naming it. */
 rd_status rd_envs_load_new(struct rd_analysis *a, struct rd_diag *d);
+
+/** Whether environment 'env' (an id, may be NULL) says its check found the
+ *  machine quiet: runs of unknown contention in it are then taken as quiet
+ *  (imports with `import --env FILE`, docs/methods.md §6c). */
+bool rd_envs_check_quiet(const struct rd_analysis *a, const char *env);
 
 /* ---- sources.c: runs counted once, by their source digest ---- */
 

@@ -93,7 +93,8 @@ static void write_config(struct wctx *x, struct jw *w, size_t i)
     jw_num(w, RD_AK_TIMEOUT_RUNS, (double)c->timeouts);
     jw_num(w, RD_AK_LOAD_ERROR_RUNS, (double)c->load_error_runs);
     jw_num(w, RD_AK_CONTENDED_RUNS, (double)c->contended);
-    jw_num(w, RD_AK_CONTENTION_UNKNOWN_RUNS, (double)c->contention_unknown);
+    jw_num(w, RD_AK_CONTENTION_UNKNOWN_RUNS,
+           rd_envs_check_quiet(a, c->env) ? 0 : (double)c->contention_unknown);
     jw_obj(w, RD_AK_METRICS, true);
     for (size_t m = 0; m < x->nmets && !w->st; m++) {
         uint32_t id = x->mets[m];
@@ -331,7 +332,7 @@ rd_status rd_workload_write(struct rd_analysis *a, const uint32_t *by_name, stru
         const struct cfg *c = x.cs[i];
         runs += c->ok_runs + c->failed + c->timeouts + c->contended_left_out;
         contended += c->contended;
-        unknown += c->contention_unknown;
+        unknown += rd_envs_check_quiet(a, c->env) ? 0 : c->contention_unknown;
         osum += c->others_sum;
         if (c->others_n)
             omax = on ? fmax(omax, c->others_max) : c->others_max;
