@@ -81,6 +81,7 @@ struct cfg {
      * metric's sum, count and largest value. */
     size_t contended, contended_left_out, contention_unknown, others_n;
     double others_sum, others_max;
+    double waited_s;         /* info.contention_wait_s summed: waiting for quiet */
     /* Error rates of good load runs older than the error_rate metric,
      * derived from their counts (rd_load_tally_of_record): their sum and
      * number, pooled with the error_rate values by recommend.c. */

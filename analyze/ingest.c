@@ -462,6 +462,10 @@ static rd_status add_record(struct rd_analysis *a, const struct rd_record *r,
         c->contention_unknown++;
     }
     c->contended += r->contended;
+    const char *waited = rd_record_info(r, "contention_wait_s");
+    double ws = waited ? strtod(waited, NULL) : 0;
+    if (isfinite(ws) && ws > 0 && ws < 1e9)
+        c->waited_s += ws;
     if (r->contended && !a->o.include_contended &&
         (!r->status || strcmp(r->status, "ok") == 0)) {
         /* Measured beside other work: not what the config costs. Counted,
@@ -688,6 +692,7 @@ static rd_status merge_half(struct rd_analysis *a, const struct rd_analysis *b,
                                     : bc->others_max;
         c->others_n += bc->others_n;
         c->others_sum += bc->others_sum;
+        c->waited_s += bc->waited_s;
         c->derived_error_sum += bc->derived_error_sum;
         c->derived_error_runs += bc->derived_error_runs;
         for (uint32_t k = 0; k < bc->nseries && !s; k++) {

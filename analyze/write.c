@@ -327,13 +327,14 @@ rd_status rd_workload_write(struct rd_analysis *a, const uint32_t *by_name, stru
         jw_num(w, RD_AK_ENV_UNKNOWN_RUNS, (double)env_unknown);
     /* How quiet the machine was over the workload's runs. */
     size_t runs = 0, contended = 0, unknown = 0, on = 0;
-    double osum = 0, omax = NAN;
+    double osum = 0, omax = NAN, waited = 0;
     for (size_t i = 0; i < x.k; i++) {
         const struct cfg *c = x.cs[i];
         runs += c->ok_runs + c->failed + c->timeouts + c->contended_left_out;
         contended += c->contended;
         unknown += rd_envs_check_quiet(a, c->env) ? 0 : c->contention_unknown;
         osum += c->others_sum;
+        waited += c->waited_s;
         if (c->others_n)
             omax = on ? fmax(omax, c->others_max) : c->others_max;
         on += c->others_n;
@@ -344,6 +345,7 @@ rd_status rd_workload_write(struct rd_analysis *a, const uint32_t *by_name, stru
     jw_num(w, RD_AK_CONTENTION_UNKNOWN_RUNS, (double)unknown);
     jw_num(w, RD_AK_OTHERS_CPU_PCT_MEAN, on ? osum / (double)on : NAN);
     jw_num(w, RD_AK_OTHERS_CPU_PCT_MAX, omax);
+    jw_num(w, RD_AK_WAITED_S, waited);
     jw_end(w, '}');
     if (a->o.baseline_key) {
         jw_arr(w, RD_AK_BASELINE, false);

@@ -339,6 +339,7 @@ static rd_status read_workload(struct rd_report *r, const cJSON *j, size_t wi,
     w->cont_unknown = num(cont, RD_AK_CONTENTION_UNKNOWN_RUNS);
     w->others_mean = num(cont, RD_AK_OTHERS_CPU_PCT_MEAN);
     w->others_max = num(cont, RD_AK_OTHERS_CPU_PCT_MAX);
+    w->cont_waited_s = num(cont, RD_AK_WAITED_S);
     const cJSON *primary = member(j, RD_AK_PRIMARY, false);
     w->metric = str(primary, RD_AK_METRIC);
     const char *better = str(primary, RD_AK_BETTER);

@@ -165,6 +165,7 @@ struct rd_rworkload {
     /* "contention": measured runs, of them contended and of unknown
      * contention, other processes' CPU (mean, max); NaN: none said */
     double cont_runs, cont_contended, cont_unknown, others_mean, others_max;
+    double cont_waited_s;   /* waited for quiet before its runs */
     /* derived */
     const char **keys;      /* label columns: runtime, mechanism, then sorted */
     size_t nkeys;

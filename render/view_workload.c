@@ -463,6 +463,8 @@ static void view_machine_line(struct vb *v, const struct rd_rworkload *w, struct
     if (known > 0 && !isnan(w->others_mean))
         chk(v, rd_buf_addf(&v->b, "; others used %.1f %% of a CPU on average, at most %.1f %%",
                            w->others_mean, w->others_max));
+    if (w->cont_waited_s >= 0.5)
+        chk(v, rd_buf_addf(&v->b, "; waited %.0f s for quiet", w->cont_waited_s));
     if (unknown > 0)
         chk(v, rd_buf_addf(&v->b, "%s%.0f of %.0f runs contention unknown (no foreign-load "
                                   "figure: collected before rundown measured it, or imported)",
