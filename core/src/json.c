@@ -33,7 +33,7 @@ static void locate(const char *text, size_t off, unsigned first_line, unsigned *
  * allocation to an arena only while this thread is inside
  * rd_json_parse_tree(); everything else (other threads, other cJSON users)
  * gets malloc and free as before. Two threads may parse at once (analyze
- * reads big stores in two halves): cJSON's only shared state on that path
+ * reads big stores in parts on several threads): cJSON's only shared state on that path
  * is the error position behind cJSON_GetErrorPtr(), which every parse
  * resets and rundown never reads (the end pointer of
  * cJSON_ParseWithLengthOpts() is per call).
