@@ -76,7 +76,12 @@ report: tools
 # second `make bench` resumes it and spends another BUDGET where answers
 # are still open.
 BUDGET ?= 45m
+# A busy machine gives contended runs and wrong means (issue 25): the
+# collection starts only when `rundown-collect check` finds it quiet, unless
+# BENCH_BUSY_OK=1 says to go ahead anyway.
 bench: deps all
+	@$(COLLECT) check || [ "$(BENCH_BUSY_OK)" = 1 ] || { \
+	  echo "make bench: the machine is busy (above); wait, or BENCH_BUSY_OK=1 make bench" >&2; exit 1; }
 	$(COLLECT) suite --resume --budget $(BUDGET) -o data/raw data/suites/js-runtimes.json
 
 fuzz:

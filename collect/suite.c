@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "contention.h"
 #include "httpprobe.h"
 #include "labels.h"
 #include "plan.h"
@@ -46,7 +47,7 @@ static const char *const default_keys[] = {
 };
 static const char *const top_keys[] = {
     "schema", "name", "description", "root", "order", "seed", "runtimes", "tools",
-    "workloads", NULL,
+    "workloads", "contention", NULL,
 };
 
 struct ctx {
@@ -652,7 +653,45 @@ static rd_status check_templates(struct rd_suite *s, size_t wi, struct rd_diag *
 void rd_suite_init(struct rd_suite *s)
 {
     memset(s, 0, sizeof *s);
+    s->contention_threshold = s->contention_wait = NAN;
+    s->contention_mode = -1;
     rd_arena_init(&s->arena);
+}
+
+/* "contention": {"threshold": PCT, "wait": SEC, "mode": "off|warn|wait"},
+ * each optional; the command line's options win over them. */
+static rd_status parse_contention(struct ctx *c, struct rd_suite *s, const cJSON *o)
+{
+    s->contention_threshold = s->contention_wait = NAN;
+    s->contention_mode = -1;
+    if (!o)
+        return RD_OK;
+    if (!cJSON_IsObject(o))
+        return fail(c, "expected 'contention' to be an object with threshold, wait and mode");
+    for (const cJSON *it = o->child; it; it = it->next)
+        if (strcmp(it->string, "threshold") && strcmp(it->string, "wait") &&
+            strcmp(it->string, "mode"))
+            return fail(c, "contention: unknown key '%s' (expected threshold, wait or mode)",
+                        it->string);
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "threshold");
+    const cJSON *w = cJSON_GetObjectItemCaseSensitive(o, "wait");
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "mode");
+    if (t && (!cJSON_IsNumber(t) || !(t->valuedouble >= 0 && t->valuedouble <= 100)))
+        return fail(c, "expected 'contention.threshold' to be a percentage of one CPU from 0 "
+                       "to 100");
+    if (w && (!cJSON_IsNumber(w) || !(w->valuedouble >= 0 && w->valuedouble <= 1e9)))
+        return fail(c, "expected 'contention.wait' to be seconds, 0 or more");
+    enum rd_contention_mode mode;
+    if (m && (!cJSON_IsString(m) ||
+              rd_contention_parse_mode(m->valuestring, "contention.mode", &mode, NULL)))
+        return fail(c, "expected 'contention.mode' to be \"off\", \"warn\" or \"wait\"");
+    if (t)
+        s->contention_threshold = t->valuedouble;
+    if (w)
+        s->contention_wait = w->valuedouble;
+    if (m)
+        s->contention_mode = (int)mode;
+    return RD_OK;
 }
 
 rd_status rd_suite_parse(struct rd_suite *s, const char *text, size_t len, const char *path,
@@ -742,6 +781,9 @@ rd_status rd_suite_parse(struct rd_suite *s, const char *text, size_t len, const
          * replayed by putting it in the file. */
         s->seed = seed_default;
     }
+
+    if ((st = parse_contention(&c, s, cJSON_GetObjectItemCaseSensitive(root, "contention"))))
+        goto out;
 
     const cJSON *rts = cJSON_GetObjectItemCaseSensitive(root, "runtimes");
     if (rts && !cJSON_IsObject(rts)) {

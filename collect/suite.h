@@ -84,6 +84,9 @@ struct rd_suite {
     size_t ntools;
     struct rd_suite_workload *workloads;
     size_t nworkloads;
+    /* "contention": NaN / -1 where the file says nothing */
+    double contention_threshold, contention_wait;
+    int contention_mode;         /* an enum rd_contention_mode, or -1 */
     struct rd_arena arena;
 };
 

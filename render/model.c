@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "rundown/analysis_keys.h"
+#include "rundown/loadjudge.h"
 #include "rundown/fsutil.h"
 #include "rundown/record.h"
 #include "rundown/json.h"
@@ -328,6 +329,13 @@ static rd_status read_workload(struct rd_report *r, const cJSON *j, size_t wi,
     w->klass = str(j, RD_AK_CLASS);
     w->title = str(j, RD_AK_TITLE);
     w->env_unknown_runs = num(j, RD_AK_ENV_UNKNOWN_RUNS);
+    const cJSON *cont = member(j, RD_AK_CONTENTION, false);
+    w->cont_runs = num(cont, RD_AK_RUNS);
+    w->cont_contended = num(cont, RD_AK_CONTENDED_RUNS);
+    w->cont_unknown = num(cont, RD_AK_CONTENTION_UNKNOWN_RUNS);
+    w->others_mean = num(cont, RD_AK_OTHERS_CPU_PCT_MEAN);
+    w->others_max = num(cont, RD_AK_OTHERS_CPU_PCT_MAX);
+    w->cont_waited_s = num(cont, RD_AK_WAITED_S);
     const cJSON *primary = member(j, RD_AK_PRIMARY, false);
     w->metric = str(primary, RD_AK_METRIC);
     const char *better = str(primary, RD_AK_BETTER);
@@ -395,6 +403,7 @@ static const struct env_row env_rows[] = {
     { "Architecture", { "arch", NULL } },
     { "Container", { "container", NULL } },
     { "Load average at start", { "load_avg", NULL } },
+    { "Quiet at start", { "check.quiet", NULL } },
     { "Runtimes", { "runtimes", NULL } },
     { "Load tools", { "tools", NULL } },
     { "Pinning", { "pinning", NULL } },
@@ -499,6 +508,18 @@ static rd_status env_value(struct rd_report *r, const cJSON *env, const char *co
             RD_TRY(rd_buf_addf(b, "%.1f GiB", v->valuedouble / (1024.0 * 1024.0)));
         else
             RD_TRY(json_text(v, b));
+        /* The load judged against the CPUs that carry it: "2.53 on 2 CPUs: busy". */
+        const cJSON *first = cJSON_IsArray(v) ? cJSON_GetArrayItem(v, 0) : NULL;
+        const cJSON *cores = json_path(env, "cpu.cores_logical");
+        if (strcmp(paths[k], "load_avg") == 0 && cJSON_IsNumber(first) && cJSON_IsNumber(cores) &&
+            cores->valuedouble >= 1 && cores->valuedouble < 1e6) {
+            char n[32];
+            rd_buf_reset(b);
+            RD_TRY(rd_buf_addf(b, "%s on %.0f CPUs: %s", rd_fmt_double(first->valuedouble, n),
+                               cores->valuedouble,
+                               rd_machine_load_judgement(first->valuedouble,
+                                                         (int)cores->valuedouble)));
+        }
         *text = rd_arena_strndup(&r->arena, b->ptr ? b->ptr : "", b->len);
         return *text ? RD_OK : RD_ERR_NOMEM;
     }

@@ -163,6 +163,10 @@ struct rd_rworkload {
     size_t nwarnings;
     int baseline;           /* the first config of 'baseline', or -1 */
     double env_unknown_runs; /* runs imported without an environment; NaN: none said */
+    /* "contention": measured runs, of them contended and of unknown
+     * contention, other processes' CPU (mean, max); NaN: none said */
+    double cont_runs, cont_contended, cont_unknown, others_mean, others_max;
+    double cont_waited_s;   /* waited for quiet before its runs */
     /* derived */
     const char **keys;      /* label columns: runtime, mechanism, then sorted */
     size_t nkeys;

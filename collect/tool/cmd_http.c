@@ -72,6 +72,7 @@ static void usage(FILE *out)
         "  -o, --output STORE     append to STORE (default: standard output)\n"
         "  --log-dir DIR          keep outputs under DIR (default: 'logs' next to STORE)\n"
         "  --env ID               the environment id (default: captured, next to STORE)\n"
+        RD_TOOL_CONTENTION_USAGE
         "\n"
         "Exit codes: 0 ok, 4 a run failed (server crash, load errors; runs are\n"
         "stored), 128+N after signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP),\n"
@@ -191,6 +192,7 @@ int rd_cmd_http(int argc, char **argv)
         {"fresh-server", no_argument, NULL, 'F'},
         {"tool", required_argument, NULL, 't'},
         RD_TOOL_FACT_OPTIONS,
+        RD_TOOL_CONTENTION_OPTIONS,
         {"log-dir", required_argument, NULL, 'L'},
         {"env", required_argument, NULL, 'E'},
         {"help", no_argument, NULL, 'h'},
@@ -206,6 +208,8 @@ int rd_cmd_http(int argc, char **argv)
     struct rd_run_facts facts;
     rd_run_facts_init(&facts);
     facts.workload = "http";
+    struct rd_contention_opts cont;
+    rd_contention_defaults(&cont);
     int c, took;
     optind = 1;
     /* Whatever a server starts comes back to rundown when it is orphaned
@@ -219,7 +223,8 @@ int rd_cmd_http(int argc, char **argv)
             return rd_usage_error("expected -l KEY=VALUE, got '%s'", optarg);
         if (c == 'l')
             continue;
-        if ((took = rd_tool_fact_option(c, optarg, &facts, &output)) >= 0) {
+        if ((took = rd_tool_fact_option(c, optarg, &facts, &output)) >= 0 ||
+            (took = rd_tool_contention_option(c, optarg, &cont)) >= 0) {
             if (took)
                 return took;
             continue;
@@ -363,7 +368,13 @@ int rd_cmd_http(int argc, char **argv)
         .warmups = (int)warmups, .load_tool = tool,
         .logs = {.dir = outs.log_dir, .shown = outs.log_shown},
     };
+    struct rd_guard guard;
+    rd_guard_init(&guard, &cont, NULL);
+    rd_guard_on_note(&guard, rd_tool_guard_note, NULL);
+    spec.guard = cont.mode == RD_CONTENTION_OFF ? NULL : &guard;
     s = rd_server_runs(&session, cfg, &spec, runs, fresh, &d);
+    if (spec.guard)
+        rd_tool_guard_summary(&guard);
     if (s) {
         exit_code = rd_tool_fail(s, &d, "the server is stopped and finished runs are stored");
     } else if (session.failed) {

@@ -39,6 +39,8 @@ static void usage(FILE *out)
         "                           [--env ID] [--names A,B,...] [-s SUITE]\n"
         "                           [--sample-interval MS] [--better NAME=DIR]...\n"
         "                           [--resume] [--quiet] [--export-markdown FILE]\n"
+        "                           [--contention MODE] [--contention-threshold PCT]\n"
+        "                           [--contention-wait SEC]\n"
         "                           [--export-json FILE] 'CMD ARG...' ['CMD2 ARG...']...\n"
         "       rundown-collect run [OPTIONS] -- CMD [ARG...] [-- CMD2 [ARG...]]...\n"
         "\n"
@@ -79,6 +81,10 @@ static void usage(FILE *out)
         "                        (default: 'logs' next to STORE; none without -o)\n"
         "      --env ID          the environment id the runs point to (default: the\n"
         "                        machine's, written as env-ID.json next to STORE)\n"
+        RD_TOOL_CONTENTION_USAGE
+        "                        A contended measured run is stored (\"contended\":\n"
+        "                        true) and its command gets one more run, at most\n"
+        "                        RUNS more.\n"
         "  -q, --quiet           no progress line and no summary\n"
         "      --export-markdown FILE  the summary as a Markdown table\n"
         "      --export-json FILE      the summary as rundown.run-summary/1 JSON\n"
@@ -111,6 +117,7 @@ struct run_opts {
     bool quiet;
     char *names;
     struct rd_run_facts facts;
+    struct rd_contention_opts contention;
 };
 
 /* What the session's reports need to print a run's name and progress. */
@@ -308,6 +315,7 @@ int rd_cmd_run(int argc, char **argv)
         {"runs", required_argument, NULL, 'n'},
         {"warmup", required_argument, NULL, 'W'},
         RD_TOOL_FACT_OPTIONS,
+        RD_TOOL_CONTENTION_OPTIONS,
         {"timeout", required_argument, NULL, 'T'},
         {"shell", no_argument, NULL, 'S'},
         {"prepare", required_argument, NULL, 'P'},
@@ -326,13 +334,15 @@ int rd_cmd_run(int argc, char **argv)
     };
     struct run_opts o = {.runs = 10};
     rd_run_facts_init(&o.facts);
+    rd_contention_defaults(&o.contention);
     int c, took;
     optind = 1;
     /* '+': stop at the first non-option, so `run -- ls -l` runs `ls -l`. */
     const char *last_arg = NULL;
     while ((c = getopt_long(argc, argv, "+n:W:w:l:s:o:qh", longopts, NULL)) != -1) {
         last_arg = optarg;
-        if ((took = rd_tool_fact_option(c, optarg, &o.facts, &o.output)) >= 0) {
+        if ((took = rd_tool_fact_option(c, optarg, &o.facts, &o.output)) >= 0 ||
+            (took = rd_tool_contention_option(c, optarg, &o.contention)) >= 0) {
             if (took)
                 return took;
             continue;
@@ -493,15 +503,26 @@ int rd_cmd_run(int argc, char **argv)
     };
     clock_gettime(CLOCK_MONOTONIC, &ui.start);
     rd_session_on_report(&session, report, &ui);
+    struct rd_guard guard;
+    rd_guard_init(&guard, &o.contention, NULL);
+    rd_guard_on_note(&guard, rd_tool_guard_note, &o.quiet);
     struct rd_timed_spec spec = {
         .cmds = timed, .ncmds = ncmds, .warmups = o.warmups, .runs = o.runs,
         .timeout_s = o.timeout, .prepare = o.prepare, .cleanup = o.cleanup, .cpus = o.cpus,
         .sample_ms = (int)o.sample_ms, .top_up = o.resume, .log_dir = outs.log_dir,
         .log_shown = outs.log_shown,
+        .guard = o.contention.mode == RD_CONTENTION_OFF ? NULL : &guard,
     };
     st = rd_timed_runs(&session, &spec, &d);
     if (ui.progress)
         fputs("\r\033[K", stderr);
+    if (!o.quiet && spec.guard) {
+        rd_tool_guard_summary(&guard);
+        if (spec.redone)
+            rd_note("contention: %ld contended runs were run again%s", spec.redone,
+                    spec.capped ? "; stopped at the cap (as many redos as runs) for a "
+                                  "command, so it has fewer quiet runs than asked" : "");
+    }
     if (st && rd_proc_interrupted) {
         rd_error("interrupted; %ld finished runs are stored", session.stored);
         exit_code = rd_proc_interrupt_exit_code();

@@ -26,6 +26,7 @@ static const struct command commands[] = {
     {"http", rd_cmd_http, "load a server with a load tool, sample its memory and CPU"},
     {"suite", rd_cmd_suite, "run a " RD_SUITE_SCHEMA " experiment (resumable, shardable)"},
     {"slurm", rd_cmd_slurm, "run a suite as a Slurm job array, one shard per task, and merge"},
+    {"check", rd_cmd_check, "is this machine quiet enough to measure on? (exit 0 yes, 1 no)"},
     {"env", rd_cmd_env, "describe this machine and the tool versions (" RD_ENV_SCHEMA ")"},
 };
 

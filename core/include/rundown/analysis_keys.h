@@ -96,6 +96,12 @@
 #define RD_AK_FAILED_RUNS "failed_runs"
 #define RD_AK_TIMEOUT_RUNS "timeout_runs"
 #define RD_AK_LOAD_ERROR_RUNS "load_error_runs"
+#define RD_AK_CONTENDED_RUNS "contended_runs"
+#define RD_AK_CONTENTION_UNKNOWN_RUNS "contention_unknown_runs"
+#define RD_AK_CONTENTION "contention"
+#define RD_AK_OTHERS_CPU_PCT_MEAN "others_cpu_pct_mean"
+#define RD_AK_OTHERS_CPU_PCT_MAX "others_cpu_pct_max"
+#define RD_AK_WAITED_S "waited_s"
 #define RD_AK_METRICS "metrics"
 
 /* ---- configs[].metrics.NAME: the statistics of one metric (also: better) ---- */
