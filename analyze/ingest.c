@@ -467,6 +467,25 @@ static rd_status add_record(struct rd_analysis *a, const struct rd_record *r,
         }
     }
 
+    double others;
+    if (rd_record_metric(r, "machine_others_cpu_pct", &others) && isfinite(others)) {
+        c->others_sum += others;
+        c->others_max = c->others_n++ ? fmax(c->others_max, others) : others;
+    } else if (!r->contended) {
+        c->contention_unknown++;
+    }
+    c->contended += r->contended;
+    const char *waited = rd_record_info(r, "contention_wait_s");
+    double ws = waited ? strtod(waited, NULL) : 0;
+    if (isfinite(ws) && ws > 0 && ws < 1e9)
+        c->waited_s += ws;
+    if (r->contended && !a->o.include_contended &&
+        (!r->status || strcmp(r->status, "ok") == 0)) {
+        /* Measured beside other work: not what the config costs. Counted,
+         * warned (warnings.c "contended"), left out of every statistic. */
+        c->contended_left_out++;
+        return RD_OK;
+    }
     RD_TRY(note_command(a, c, rd_record_info(r, "command")));
     uint32_t ord;
     RD_TRY(add_run(c, r, input, &ord));
@@ -703,6 +722,15 @@ static rd_status merge_half(struct rd_analysis *a, const struct rd_analysis *b,
         c->timeouts += bc->timeouts;
         c->load_error_runs += bc->load_error_runs;
         c->env_unknown += bc->env_unknown;
+        c->contended += bc->contended;
+        c->contended_left_out += bc->contended_left_out;
+        c->contention_unknown += bc->contention_unknown;
+        c->others_max = c->others_n ? (bc->others_n ? fmax(c->others_max, bc->others_max)
+                                                    : c->others_max)
+                                    : bc->others_max;
+        c->others_n += bc->others_n;
+        c->others_sum += bc->others_sum;
+        c->waited_s += bc->waited_s;
         c->derived_error_sum += bc->derived_error_sum;
         c->derived_error_runs += bc->derived_error_runs;
         for (uint32_t k = 0; k < bc->nseries && !s; k++) {

@@ -268,6 +268,9 @@ static int parse_args(int argc, char **argv, struct args *g)
         case OPT_POOL_ENVS:
             g->o.pool_envs = true;
             break;
+        case OPT_INCLUDE_CONTENDED:
+            g->o.include_contended = true;
+            break;
         }
     }
     for (int i = rd_opts_index(&p); i < argc; i++) /* after "--" */
@@ -350,7 +353,7 @@ static int compare_main(const struct args *g)
                          r->metric, 100 * (r->ratio - 1), 100 * (r->ratio_ci_low - 1),
                          100 * (r->ratio_ci_high - 1), 100 * s.fail_if_slower);
         }
-        rc = EXIT_REGRESSION;
+        rc = RD_EXIT_GATE;
     }
     rd_buf_release(&out);
     rd_comparison_release(&c);

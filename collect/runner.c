@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "contention.h"
 #include "httpprobe.h"
 #include "importer.h"
 #include "treesampler.h"
@@ -34,6 +35,7 @@ static const char *const reserved[] = {
     "wall_ms", "user_ms", "sys_ms", "max_rss_kib", "tree_rss_peak_kib",
     "server_rss_peak_kib", "server_rss_mean_kib", "server_cpu_pct",
     "load_wall_ms", "background_wall_ms",
+    "machine_others_cpu_pct", "machine_steal_pct", "machine_cpu_pressure_pct",
 };
 
 bool rd_runner_reserved_metric(const char *name)
@@ -138,6 +140,7 @@ rd_status rd_record_copy(struct rd_record *dst, const struct rd_record *src)
     dst->run = src->run;
     dst->exit_code = src->exit_code;
     dst->has_exit_code = src->has_exit_code;
+    dst->contended = src->contended;
     dst->source_line = src->source_line;
     for (size_t i = 0; i < src->config.len && !s; i++)
         s = rd_record_set_label(dst, src->config.items[i].key, src->config.items[i].value);
@@ -363,6 +366,8 @@ rd_status rd_runner_command(const struct rd_command_spec *spec, struct rd_record
         rd_tree_sampler_release(&smp);
         return st;
     }
+    if (spec->guard)
+        rd_guard_run_begin(spec->guard);
     st = rd_proc_spawn(&p, &o, d);
     if (st) {
         rd_tree_sampler_release(&smp);
@@ -390,7 +395,9 @@ rd_status rd_runner_command(const struct rd_command_spec *spec, struct rd_record
     }
     int code = rd_proc_exit_code(&p);
     const char *status = p.timed_out ? "timeout" : code == 0 ? "ok" : "failed";
-    st = set_status(rec, status, code);
+    /* Right after the wait: the command's tree is in RUSAGE_CHILDREN now. */
+    st = spec->guard ? rd_guard_run_end(spec->guard, rec) : RD_OK;
+    if (!st) st = set_status(rec, status, code);
     if (!st) st = rd_record_set_metric(rec, "wall_ms", rd_proc_wall_ms(&p));
     if (!st) st = rd_record_set_metric(rec, "user_ms",
                                        p.ru.ru_utime.tv_sec * 1e3 + p.ru.ru_utime.tv_usec / 1e3);
@@ -572,6 +579,16 @@ static rd_status load_run(struct session *ss, const char *phase, long run, bool 
     }
     if (st)
         return st;
+    if (sp->guard) {
+        /* The server's CPU so far is the measured program's, not foreign. */
+        struct rd_tree_sampler pre;
+        rd_tree_sampler_start(&pre, ss->server.pid);
+        rd_guard_set_live_ms(sp->guard, rd_tree_sampler_cpu_ms(&pre));
+        rd_tree_sampler_release(&pre);
+        char what[64];
+        snprintf(what, sizeof what, "%s %ld", phase, run);
+        RD_TRY(rd_guard_wait(sp->guard, what, ss->d));
+    }
 
     struct rd_recordset set;
     rd_recordset_init(&set);
@@ -604,6 +621,10 @@ static rd_status load_run(struct session *ss, const char *phase, long run, bool 
     rd_tree_sampler_init(&smp);
     if (!st)
         rd_tree_sampler_start(&smp, ss->server.pid);
+    if (!st && sp->guard) {
+        rd_guard_set_live_ms(sp->guard, rd_tree_sampler_cpu_ms(&smp));
+        rd_guard_run_begin(sp->guard);
+    }
     if (!st && sp->background_argv)
         st = rd_proc_spawn(&bg, &bo, ss->d);
     if (!st)
@@ -634,6 +655,10 @@ static rd_status load_run(struct session *ss, const char *phase, long run, bool 
     }
     if (!st && !ss->server.exited)
         rd_tree_sampler_sample(&smp);
+    if (!st && sp->guard) {
+        rd_guard_set_live_ms(sp->guard, rd_tree_sampler_cpu_ms(&smp));
+        st = rd_guard_run_end(sp->guard, rec);
+    }
     if (st && !spawn_failed) {
         rd_proc_release(&load);
         rd_proc_release(&bg);
@@ -876,6 +901,8 @@ out:
     /* What the server started outside its group (a daemon after setsid or
      * a double fork) came to rundown, the subreaper: stop it too. */
     rd_proc_kill_strays(stop_s < 1 ? stop_s : 1, spec->strays);
+    if (spec->guard)
+        rd_guard_set_live_ms(spec->guard, 0); /* reaped: in RUSAGE_CHILDREN now */
     if (!st && ss.port) {
         rd_status ps = wait_port_free(&ss, stop_s);
         if (ps && !failed)

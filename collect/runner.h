@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 
+#include "contention.h"
 #include "proc.h"
 #include "rundown/record.h"
 #include "rundown/status.h"
@@ -67,6 +68,8 @@ struct rd_command_spec {
     const char *prepare;    /* run with sh -c before the run, untimed; NULL: none */
     const char *cleanup;    /* run with sh -c after the run, untimed; NULL: none */
     struct rd_run_logs logs;
+    struct rd_guard *guard; /* takes the foreign load around the run (the
+                               caller waits for quiet before); NULL: none */
 };
 
 /**
@@ -98,6 +101,8 @@ struct rd_http_spec {
     struct rd_run_logs logs;       /* stem gets -server, -r<N>-load, ... appended */
     struct rd_strays *strays;      /* out (NULL: not wanted): processes the server
                                       left running, killed after it stopped */
+    struct rd_guard *guard;        /* waits for quiet before each load run and
+                                      takes the foreign load around it; NULL: none */
 };
 
 /** The load timeout of `http` without --timeout when the load command's

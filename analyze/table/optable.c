@@ -29,6 +29,9 @@ static const struct rd_opt opts[] = {
      "(raises the false-positive rate of the tests; warned)", NULL},
     {OPT_POOL_ENVS, 0, "pool-envs", NULL, NULL,
      "allow one config to hold runs of several environments", NULL},
+    {OPT_INCLUDE_CONTENDED, 0, "include-contended", NULL, NULL,
+     "keep runs taken on a busy machine (\"contended\": true),\n"
+     "which are left out of every statistic by default", NULL},
     {OPT_PUBLISHED, 0, "published", "DIR", NULL,
      "compare with published figures (" RD_PUBLISHED_SCHEMA " files)", NULL},
     {OPT_MARGIN, 0, "margin", "M", "0.05; a workload's info.margin wins",
@@ -56,8 +59,8 @@ const struct rd_cmd_spec rd_analyze_spec = {
     .tool = "rundown-analyze",
     .synopsis = "[-o FILE] [--alpha A] [--confidence C] [--baseline KEY=VAL]\n"
                 " [--metric NAME] [--all-metrics] [--bootstrap B] [--seed S]\n"
-                " [--exclude-outliers] [--pool-envs] [--published DIR]\n"
-                " [--title TEXT] [--threads N] STORE...\n"
+                " [--exclude-outliers] [--pool-envs] [--include-contended]\n"
+                " [--published DIR] [--title TEXT] [--threads N] STORE...\n"
                 "--compare [--fail-if-slower PCT] [--format F] OLD NEW\n"
                 "--compare-by KEY=A,B [--fail-if-slower PCT] [--format F] STORE...",
     .about = "Reads run stores (" RD_RUN_SCHEMA " JSONL, '-' = stdin) and writes statistics, tests\n"

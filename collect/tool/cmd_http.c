@@ -135,6 +135,8 @@ int rd_cmd_http(int argc, char **argv)
     struct rd_run_facts facts;
     rd_run_facts_init(&facts);
     facts.workload = "http";
+    struct rd_contention_opts cont;
+    rd_contention_defaults(&cont);
     int c, took;
     /* Whatever a server starts comes back to rundown when it is orphaned
      * (a daemon's setsid() or double fork escapes the server's process
@@ -150,7 +152,8 @@ int rd_cmd_http(int argc, char **argv)
             return rd_usage_error("expected -l KEY=VALUE, got '%s'", arg);
         if (c == 'l')
             continue;
-        if ((took = rd_tool_fact_option(c, arg, &facts, &output)) >= 0) {
+        if ((took = rd_tool_fact_option(c, arg, &facts, &output)) >= 0 ||
+            (took = rd_tool_contention_option(c, arg, &cont)) >= 0) {
             if (took)
                 return took;
             continue;
@@ -295,7 +298,13 @@ int rd_cmd_http(int argc, char **argv)
         .warmups = (int)warmups, .load_tool = tool,
         .logs = {.dir = outs.log_dir, .shown = outs.log_shown},
     };
+    struct rd_guard guard;
+    rd_guard_init(&guard, &cont, NULL);
+    rd_guard_on_note(&guard, rd_tool_guard_note, NULL);
+    spec.guard = cont.mode == RD_CONTENTION_OFF ? NULL : &guard;
     s = rd_server_runs(&session, cfg, &spec, runs, fresh, &d);
+    if (spec.guard)
+        rd_tool_guard_summary(&guard);
     if (s) {
         exit_code = rd_tool_fail(s, &d, "the server is stopped and finished runs are stored");
     } else if (session.failed) {

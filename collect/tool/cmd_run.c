@@ -65,6 +65,7 @@ struct run_opts {
     const char *scan[3];  /* -P VAR MIN MAX until -D is known */
     const char *step;
     struct rd_run_facts facts;
+    struct rd_contention_opts contention;
 };
 
 /* The value of each parameter in combination k (the first parameter
@@ -396,6 +397,8 @@ static int run_option(struct run_opts *o, struct rd_opts *p, int c, char *arg)
     case CO_EXPORT_JSON: o->export_json = arg; return RD_EXIT_OK;
     default: {
         int took = rd_tool_fact_option(c, arg, &o->facts, &o->output);
+        if (took < 0)
+            took = rd_tool_contention_option(c, arg, &o->contention);
         return took > 0 ? took : RD_EXIT_OK;
     }
     }
@@ -698,18 +701,29 @@ static int measure(struct run_opts *o, struct rd_session *session, struct run_cm
     };
     clock_gettime(CLOCK_MONOTONIC, &ui.start);
     rd_session_on_report(session, report, &ui);
+    struct rd_guard guard;
+    rd_guard_init(&guard, &o->contention, NULL);
+    rd_guard_on_note(&guard, rd_tool_guard_note, &o->quiet);
     struct rd_timed_spec spec = {
         .cmds = timed, .ncmds = ncmds, .warmups = o->warmups, .runs = o->runs,
         .timeout_s = o->timeout, .prepare = o->prepare, .cleanup = o->conclude,
         .cpus = o->cpus, .sample_ms = (int)o->sample_ms, .top_up = o->resume,
         .log_dir = outs.log_dir, .log_shown = outs.log_shown,
         .ignore_failure = o->ignore_failure,
+        .guard = o->contention.mode == RD_CONTENTION_OFF ? NULL : &guard,
     };
     if (!run_once("setup", o->setup, o, cmds, ncmds))
         return RD_EXIT_RUN_FAILED;
     st = rd_timed_runs(session, &spec, &d);
     if (ui.progress)
         fputs("\r\033[K", stderr);
+    if (!o->quiet && spec.guard) {
+        rd_tool_guard_summary(&guard);
+        if (spec.redone)
+            rd_note("contention: %ld contended runs were run again%s", spec.redone,
+                    spec.capped ? "; stopped at the cap (as many redos as runs) for a "
+                                  "command, so it has fewer quiet runs than asked" : "");
+    }
     int rc;
     if (st && rd_proc_interrupted) {
         rd_error("interrupted; %ld finished runs are stored", session->stored);
@@ -739,6 +753,7 @@ int rd_cmd_run(int argc, char **argv)
 {
     struct run_opts o = {.runs = 10};
     rd_run_facts_init(&o.facts);
+    rd_contention_defaults(&o.contention);
     int first = 0, exit_code;
     bool lists = false;
     if ((exit_code = parse_run_args(argc, argv, &o, &first, &lists)) >= 0)

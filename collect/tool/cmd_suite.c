@@ -272,6 +272,8 @@ static void note_stops(const struct rd_suite *s, const bool *keep,
 int rd_cmd_suite(int argc, char **argv)
 {
     bool resume = false, dry = false;
+    /* The command line's contention options; NaN / -1: not given. */
+    struct rd_contention_opts cont_cli = {(enum rd_contention_mode)-1, NAN, NAN};
     const char *only = NULL, *dir = ".";
     unsigned shard_i = 1, shard_n = 1;
     double budget_s = 0;
@@ -291,6 +293,12 @@ int rd_cmd_suite(int argc, char **argv)
     rd_opts_begin(&p, &rd_collect_spec_suite, argc, argv);
     while (rc < 0 && (c = rd_opts_next(&p)) >= 0) {
         char *arg = rd_opts_arg(&p);
+        int took = rd_tool_contention_option(c, arg, &cont_cli);
+        if (took >= 0) {
+            if (took)
+                rc = took;
+            continue;
+        }
         switch (c) {
         case CO_RESUME: resume = true; break;
         case CO_ONLY: only = arg; break;
@@ -337,7 +345,7 @@ int rd_cmd_suite(int argc, char **argv)
     rd_plan_init(&plan);
     int exit_code = RD_EXIT_OK;
     rd_status st = rd_contract_expect(argv[next], RD_CONTRACT_SUITE, &d);
-    if (!st) st = rd_suite_load(&s, argv[next], &d);
+    if (!st) st = rd_suite_load(&s, argv[next], rd_suite_clock_seed(), &d);
     if (st) {
         exit_code = rd_fail(st, &d);
         goto out;
@@ -452,10 +460,32 @@ int rd_cmd_suite(int argc, char **argv)
     enum rd_settle_stop *stopped = calloc(s.nworkloads + 1, sizeof *stopped);
     size_t *eliminated = calloc(s.nworkloads + 1, sizeof *eliminated);
     struct rd_suite_run run = {&s, &plan, &session, envid, logdir, "logs", budget_s, stopped,
-                               false, eliminated};
+                               false, eliminated, NULL, 0, false};
+    /* The default, then the suite's "contention", then the command line. */
+    struct rd_contention_opts cont;
+    rd_contention_defaults(&cont);
+    if (s.contention_mode >= 0 && !getenv("RUNDOWN_CONTENTION"))
+        cont.mode = (enum rd_contention_mode)s.contention_mode;
+    if (!isnan(s.contention_threshold)) cont.threshold_pct = s.contention_threshold;
+    if (!isnan(s.contention_wait)) cont.wait_s = s.contention_wait;
+    if ((int)cont_cli.mode >= 0) cont.mode = cont_cli.mode;
+    if (!isnan(cont_cli.threshold_pct)) cont.threshold_pct = cont_cli.threshold_pct;
+    if (!isnan(cont_cli.wait_s)) cont.wait_s = cont_cli.wait_s;
+    struct rd_guard guard;
+    bool quiet = false;
+    rd_guard_init(&guard, &cont, NULL);
+    rd_guard_on_note(&guard, rd_tool_guard_note, &quiet);
+    run.guard = cont.mode == RD_CONTENTION_OFF ? NULL : &guard;
     st = stopped && eliminated ? rd_suite_run_plan(&run, &d) : RD_ERR_NOMEM;
     if (ui.progress)
         fputs("\r\033[K", stderr);
+    if (run.guard) {
+        rd_tool_guard_summary(&guard);
+        if (run.redone)
+            rd_note("contention: %ld contended runs were run again%s", run.redone,
+                    run.redo_capped ? "; stopped at the cap (as many redos as runs) for a "
+                                      "config, so it has fewer quiet runs than asked" : "");
+    }
     if (!st)
         note_stops(&s, keep, stopped, &run);
     free(stopped);

@@ -6,7 +6,23 @@
 #ifndef RUNDOWN_TOOL_OPTIONS_H
 #define RUNDOWN_TOOL_OPTIONS_H
 
+#include "contention.h"
 #include "session.h"
+
+/**
+ * Takes option c when it is one of the contention options (optable.h's
+ * OPT_CONTENTION*): -1 when it is none of them, else an exit code
+ * (RD_EXIT_OK, or RD_EXIT_USAGE once the message is printed).
+ */
+int rd_tool_contention_option(int c, const char *arg, struct rd_contention_opts *o);
+
+/** Prints a guard's note (the busiest processes while it waits) on
+ *  stderr, clearing a progress line first; ctx is a bool *: quiet. */
+void rd_tool_guard_note(void *ctx, const char *line);
+
+/** "contention: 2 of 40 runs contended; waited 12.3 s for quiet" on
+ *  stderr after a collection (nothing when the guard is off). */
+void rd_tool_guard_summary(const struct rd_guard *g);
 
 /**
  * Takes option c (with its argument) when it is -w, -l, -s, --better or -o (optable.h's codes): returns

@@ -15,6 +15,22 @@
 
 /* hyperfine's letters with hyperfine's meanings (issue 29): who knows
  * `hyperfine -w 3 -r 20 -N` knows this table. */
+/* --contention, --contention-threshold, --contention-wait: the same rows
+ * in run, http and suite (contention.h; check takes the threshold alone). */
+#define CONTENTION_THRESHOLD_ROW(group)                                               \
+    {CO_CONTENTION_THRESHOLD, 0, "contention-threshold", "PCT", "25",                  \
+     "other processes' CPU, in percent of one CPU, above\n"                           \
+     "which a run is contended", group}
+#define CONTENTION_ROWS                                                                \
+    {CO_CONTENTION, 0, "contention", "MODE", "wait; RUNDOWN_CONTENTION=MODE",          \
+     "wait: before each run wait until other processes use\n"                         \
+     "less than the threshold; warn: only mark runs taken on\n"                       \
+     "a busy machine; off: neither", "Contention"},                                   \
+    CONTENTION_THRESHOLD_ROW(NULL),                                                    \
+    {CO_CONTENTION_WAIT, 0, "contention-wait", "SEC", "60",                            \
+     "the longest wait for quiet before a run; then the run\n"                        \
+     "is taken and marked contended", NULL}
+
 static const struct rd_opt run_opts[] = {
     {'w', 'w', "warmup", "N", "0", "warmup runs per command, stored as phase warmup", "Runs"},
     {'r', 'r', "runs", "N", "10", "measured runs per command", NULL},
@@ -64,6 +80,7 @@ static const struct rd_opt run_opts[] = {
     {CO_SUITE, 0, "suite", "NAME", NULL, "the suite the runs belong to", NULL},
     {CO_ENV, 0, "env", "ID", "the machine's, as env-ID.json next to STORE",
      "the environment id the runs point to", NULL},
+    CONTENTION_ROWS,
     {'o', 'o', "output", "STORE", "standard output", "append to STORE", "Output"},
     {CO_LOG_DIR, 0, "log-dir", "DIR", "'logs' next to STORE; none without -o",
      "keep each run's stdout/stderr (1 MiB each) under DIR", NULL},
@@ -188,6 +205,7 @@ static const struct rd_opt http_opts[] = {
      "stored as info.metric_better (repeatable)", NULL},
     {'s', 's', "suite", "NAME", NULL, "the suite the runs belong to", NULL},
     {CO_ENV, 0, "env", "ID", "captured, next to STORE", "the environment id", NULL},
+    CONTENTION_ROWS,
     {'o', 'o', "output", "STORE", "standard output", "append to STORE", "Output"},
     {CO_LOG_DIR, 0, "log-dir", "DIR", "'logs' next to STORE", "keep outputs under DIR", NULL},
     {0, 0, NULL, NULL, NULL, NULL, NULL},
@@ -232,6 +250,7 @@ static const struct rd_opt suite_opts[] = {
     {CO_DRY_RUN, 0, "dry-run", NULL, NULL,
      "check and print the plan and its minimum and maximum\n"
      "time (from the runs in the store); run nothing", NULL},
+    CONTENTION_ROWS,
     {0, 0, NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -308,11 +327,38 @@ const struct rd_cmd_spec rd_collect_spec_env = {
     .opts = env_opts,
 };
 
+static const struct rd_opt check_opts[] = {
+    CONTENTION_THRESHOLD_ROW(NULL),
+    {CO_WINDOW, 0, "window", "SEC", "1", "how long to watch the load", NULL},
+    {CO_JSON, 0, "json", NULL, NULL, "the check as JSON (the environment's \"check\")", NULL},
+    /* Hidden, for tests: read these instead of /proc and /sys. */
+    {CO_PROC_ROOT, 0, "proc-root", "DIR", NULL, NULL, NULL},
+    {CO_SYS_ROOT, 0, "sys-root", "DIR", NULL, NULL, NULL},
+    {0, 0, NULL, NULL, NULL, NULL, NULL},
+};
+
+const struct rd_cmd_spec rd_collect_spec_check = {
+    .tool = "rundown-collect",
+    .command = "check",
+    .synopsis = "[--contention-threshold PCT] [--window SEC] [--json]",
+    .about = "Looks at this machine as a benchmark needs it: the CPUs and whether rundown\n"
+             "is pinned, the load average against the CPU count, the CPU other processes\n"
+             "use now (over a short window) and the busiest of them, steal and CPU\n"
+             "pressure, the frequency governor and turbo, ASLR, swap and memory\n"
+             "pressure, thermal throttling, and whether this is a container or a VM.\n"
+             "Each finding that calls for it says what to do.",
+    .epilog = "Exit codes: 0 quiet, 1 busy (other processes, steal or CPU pressure above\n"
+              "the threshold), 2 usage.",
+    .order = RD_OPTS_PERMUTE,
+    .opts = check_opts,
+};
+
 const struct rd_cmd_spec *const *rd_collect_specs(size_t *n)
 {
     static const struct rd_cmd_spec *const all[] = {
         &rd_collect_spec_run, &rd_collect_spec_import, &rd_collect_spec_http,
         &rd_collect_spec_suite, &rd_collect_spec_slurm, &rd_collect_spec_env,
+        &rd_collect_spec_check,
     };
     *n = sizeof all / sizeof all[0];
     return all;

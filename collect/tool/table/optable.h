@@ -17,11 +17,13 @@ enum {
     CO_STOP_TIMEOUT, CO_SERVER_CPUS, CO_LOAD_CPUS, CO_BACKGROUND, CO_BACKGROUND_CPUS,
     CO_FRESH, CO_ONLY, CO_SHARD, CO_DRY_RUN, CO_BUDGET, CO_SEED, CO_RESUME_FROM, CO_TASKS,
     CO_PARTITION, CO_TIME, CO_ACCOUNT, CO_NO_CHECK, CO_SUBMIT, CO_WORKLOAD, CO_SUITE,
-    CO_OLD_W,
+    CO_OLD_W, CO_CONTENTION, CO_CONTENTION_THRESHOLD, CO_CONTENTION_WAIT,
+    CO_WINDOW, CO_JSON, CO_PROC_ROOT, CO_SYS_ROOT,
 };
 
 extern const struct rd_cmd_spec rd_collect_spec_run, rd_collect_spec_import,
-    rd_collect_spec_http, rd_collect_spec_suite, rd_collect_spec_slurm, rd_collect_spec_env;
+    rd_collect_spec_http, rd_collect_spec_suite, rd_collect_spec_slurm, rd_collect_spec_env,
+    rd_collect_spec_check;
 
 /** Every subcommand's table, in the order of the man page; *n is set. */
 const struct rd_cmd_spec *const *rd_collect_specs(size_t *n);
