@@ -22,7 +22,7 @@ loop='let s=0; for (let i=0;i<3e8;i++) s+=i; console.log(s)'
 collect() { # MODE STORE
     local t0 t1
     t0=$(date +%s.%N)
-    "$C" run --contention "$1" -q -n "$runs" -W 1 -o "$2" --names node,deno,bun \
+    "$C" run --contention "$1" -q -r "$runs" -w 1 -o "$2" --names node,deno,bun \
         "node -e '$loop'" "deno eval '$loop'" "bun -e '$loop'"
     t1=$(date +%s.%N)
     echo "$t0 $t1" >"$2.time"

@@ -27,7 +27,7 @@ stop_hogs() { for p in "${hogs[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev
 #    the redos too, until the cap (as many redos as runs).
 hog 60
 sleep 0.5
-"$C" run --contention warn -n 3 -o "$tmp/busy.jsonl" 'sleep 0.3' 2>"$tmp/busy.err" ||
+"$C" run --contention warn -r 3 -o "$tmp/busy.jsonl" 'sleep 0.3' 2>"$tmp/busy.err" ||
     fail "run beside the hog failed: $(cat "$tmp/busy.err")"
 n=$(grep -c '"phase":"measure"' "$tmp/busy.jsonl")
 nc=$(grep '"phase":"measure"' "$tmp/busy.jsonl" | grep -c '"contended":true')
@@ -44,7 +44,7 @@ grep -q 'BUSY' "$tmp/check.out" || fail "check names nothing busy"
 
 # 3. wait mode with a short wait: the run is taken anyway, still flagged,
 #    and the wait is recorded.
-"$C" run --contention-wait 1 -n 1 -o "$tmp/gaveup.jsonl" 'sleep 0.1' 2>"$tmp/gaveup.err" ||
+"$C" run --contention-wait 1 -r 1 -o "$tmp/gaveup.jsonl" 'sleep 0.1' 2>"$tmp/gaveup.err" ||
     fail "run with --contention-wait 1 failed"
 grep -q '"contended":true' "$tmp/gaveup.jsonl" || fail "a run after a vain wait is not flagged"
 grep -q 'contention_wait_s' "$tmp/gaveup.jsonl" || fail "the wait is not recorded"
@@ -66,7 +66,7 @@ PY
 # 5. A quiet /proc: nothing is flagged, nothing waits.
 mkdir -p "$tmp/proc"
 printf 'cpu  100 0 100 10000 0 0 0 0 0 0\ncpu0 50 0 50 5000 0 0 0 0 0 0\ncpu1 50 0 50 5000 0 0 0 0 0 0\n' >"$tmp/proc/stat"
-RUNDOWN_PROC_ROOT=$tmp/proc "$C" run -n 3 -o "$tmp/quiet.jsonl" 'sleep 0.05' 2>"$tmp/quiet.err" ||
+RUNDOWN_PROC_ROOT=$tmp/proc "$C" run -r 3 -o "$tmp/quiet.jsonl" 'sleep 0.05' 2>"$tmp/quiet.err" ||
     fail "quiet run failed"
 [ "$(grep -c '"phase":"measure"' "$tmp/quiet.jsonl")" = 3 ] || fail "quiet: expected 3 runs"
 ! grep -q '"contended"' "$tmp/quiet.jsonl" || fail "a quiet run is flagged"
@@ -78,7 +78,7 @@ grep -q '"machine_others_cpu_pct":0' "$tmp/quiet.jsonl" || fail "quiet: others n
 if "$C" check --window 0.5 >/dev/null; then
     hog 2
     sleep 0.3
-    "$C" run -n 1 -o "$tmp/wait.jsonl" 'sleep 0.3' 2>"$tmp/wait.err" || fail "run after the hog"
+    "$C" run -r 1 -o "$tmp/wait.jsonl" 'sleep 0.3' 2>"$tmp/wait.err" || fail "run after the hog"
     ! grep -q '"contended"' "$tmp/wait.jsonl" || fail "the hog was not waited out: $(cat "$tmp/wait.err")"
     grep -q 'contention_wait_s' "$tmp/wait.jsonl" || fail "no wait recorded"
     stop_hogs
