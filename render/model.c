@@ -203,6 +203,13 @@ static rd_status read_strings(struct rd_report *r, const cJSON *arr, const char 
     return RD_OK;
 }
 
+/* A verdict's beyond_margin: 1, 0, or -1 when null or missing. */
+static int beyond(const cJSON *v)
+{
+    const cJSON *b = cJSON_GetObjectItemCaseSensitive(v, RD_AK_BEYOND_MARGIN);
+    return cJSON_IsBool(b) ? cJSON_IsTrue(b) : -1;
+}
+
 static int find_config(const struct rd_rworkload *w, const char *id)
 {
     for (size_t i = 0; id && i < w->nconfigs; i++)
@@ -258,6 +265,7 @@ static rd_status read_decision(struct rd_report *r, const cJSON *j, struct rd_rd
             .ratio_ci_high = num(v, RD_AK_RATIO_CI_HIGH), .p_adj = num(v, RD_AK_P_ADJ),
             .runs_needed = num(v, RD_AK_RUNS_NEEDED),
             .exact = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(v, RD_AK_EXACT)),
+            .beyond_margin = beyond(v),
             .why = str(v, RD_AK_WHY),
         };
     }

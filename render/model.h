@@ -109,6 +109,9 @@ struct rd_rverdict {
     double ratio, ratio_ci_low, ratio_ci_high;   /* the simultaneous interval */
     double p_adj, runs_needed;
     bool exact;
+    /* 1: the interval lies wholly past the margin on the worse side; 0:
+     * not; -1: no interval, or an analysis from before the key */
+    int beyond_margin;
     const char *why;           /* NULL for key metrics */
 };
 

@@ -31,6 +31,32 @@ const char *rd_verdict_word(enum rd_verdict_kind v)
     return NULL;
 }
 
+const char *rd_verdict_phrase(const struct rd_rverdict *v, enum rd_better better, double margin,
+                              char *buf, size_t size)
+{
+    const char *word = v ? rd_verdict_word(v->verdict) : NULL;
+    if (!word)
+        return NULL;
+    const char *worse = better == RD_BETTER_HIGHER ? "worse" : "slower";
+    if (v->verdict == RD_VERDICT_EQUIVALENT && isfinite(margin))
+        snprintf(buf, size, "equivalent within %g %%", 100 * margin);
+    else if (v->verdict == RD_VERDICT_WORSE && v->beyond_margin == 1 && isfinite(margin))
+        snprintf(buf, size, "more than %g %% %s", 100 * margin, worse);
+    else if (v->verdict == RD_VERDICT_WORSE)
+        snprintf(buf, size, "%s", worse);
+    else
+        snprintf(buf, size, "%s", word);
+    return buf;
+}
+
+const char *rd_config_verdict_phrase(const struct rd_rworkload *w, const struct rd_rverdict *v,
+                                     char *buf, size_t size)
+{
+    if (!w->rec)
+        return v ? rd_verdict_word(v->verdict) : NULL;
+    return rd_verdict_phrase(v, w->rec->primary.better, w->rec->margin, buf, size);
+}
+
 const char *rd_decision_word(enum rd_decision_kind d)
 {
     switch (d) {
@@ -196,9 +222,11 @@ rd_status rd_verdict_ratio_text(const struct rd_rworkload *w, const struct rd_rv
     return v->exact ? rd_buf_addstr(out, ", exact") : RD_OK;
 }
 
-rd_status rd_verdict_text(const struct rd_rverdict *v, struct rd_buf *out)
+rd_status rd_verdict_text(const struct rd_rworkload *w, const struct rd_rverdict *v,
+                          struct rd_buf *out)
 {
-    const char *word = v ? rd_verdict_word(v->verdict) : NULL;
+    char phrase[64];
+    const char *word = rd_config_verdict_phrase(w, v, phrase, sizeof phrase);
     if (!word)
         return rd_buf_addstr(out, RD_UNDEF);
     RD_TRY(rd_buf_addstr(out, word));
