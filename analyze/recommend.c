@@ -546,6 +546,108 @@ static void compose_reason(struct wctx *x, struct reco *rc)
     }
 }
 
+/* ---- answers per label ---- */
+
+static const char *label_of(const struct cfg *c, const char *key)
+{
+    for (size_t i = 0; i < c->nlabels; i++)
+        if (strcmp(c->labels[i].key, key) == 0)
+            return c->labels[i].value;
+    return NULL;
+}
+
+static bool candidate(const struct rd_verdict_row *r)
+{
+    return r->verdict == RD_VERDICT_BEST || r->verdict == RD_VERDICT_EQUIVALENT ||
+           r->verdict == RD_VERDICT_INCONCLUSIVE;
+}
+
+static bool same(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* Which labels the verdicts settle: every label key of the eligible
+ * configs (first seen order) that takes more than one value among them is
+ * settled when the candidates share one value, else open. */
+static rd_status settle_labels(struct wctx *x, struct reco *rc)
+{
+    const struct key_verdicts *kv = &rc->keys[0];
+    size_t cap = 0;
+    for (size_t i = 0; i < x->k; i++)
+        cap += x->cs[i]->nlabels;
+    rc->settled_keys = calloc(cap ? cap : 1, sizeof *rc->settled_keys);
+    rc->settled_values = calloc(cap ? cap : 1, sizeof *rc->settled_values);
+    rc->open_keys = calloc(cap ? cap : 1, sizeof *rc->open_keys);
+    if (!rc->settled_keys || !rc->settled_values || !rc->open_keys)
+        return RD_ERR_NOMEM;
+    for (size_t i = 0; i < x->k; i++)
+        rc->ncandidates += candidate(&kv->rows[i]);
+    if (!rc->ncandidates)
+        return RD_OK;
+    /* The keys looked at so far: few, against many configs. */
+    const char **done = calloc(cap ? cap : 1, sizeof *done);
+    size_t ndone = 0;
+    if (!done)
+        return RD_ERR_NOMEM;
+    for (size_t i = 0; i < x->k; i++) {
+        if (kv->rows[i].verdict == RD_VERDICT_DISQUALIFIED)
+            continue;
+        for (size_t l = 0; l < x->cs[i]->nlabels; l++) {
+            const char *key = x->cs[i]->labels[l].key;
+            bool seen = false;
+            for (size_t d = 0; d < ndone && !seen; d++)
+                seen = strcmp(done[d], key) == 0;
+            if (seen)
+                continue;
+            done[ndone++] = key;
+            const char *first = NULL, *cand = NULL;
+            bool varies = false, split = false, any = false;
+            for (size_t j = 0; j < x->k; j++) {
+                if (kv->rows[j].verdict == RD_VERDICT_DISQUALIFIED)
+                    continue;
+                const char *v = label_of(x->cs[j], key);
+                if (!any)
+                    first = v;
+                varies |= any && !same(v, first);
+                any = true;
+                if (!candidate(&kv->rows[j]))
+                    continue;
+                if (!cand)
+                    cand = v ? v : "";
+                else
+                    split |= !same(v ? v : "", cand);
+            }
+            if (!varies)
+                continue;
+            if (split || !*cand) {
+                rc->open_keys[rc->nopen++] = key;
+            } else {
+                rc->settled_keys[rc->nsettled] = key;
+                rc->settled_values[rc->nsettled++] = cand;
+            }
+        }
+    }
+    free(done);
+    return RD_OK;
+}
+
+/* "runtime: bun (settled); mechanism, workers: open among 4 candidates". */
+static void say_labels(struct reco *rc)
+{
+    if (!rc->nsettled && !rc->nopen)
+        return;
+    say(rc, ". By label: ");
+    for (size_t s = 0; s < rc->nsettled; s++)
+        say(rc, "%s%s: %s", s ? ", " : "", rc->settled_keys[s], rc->settled_values[s]);
+    if (rc->nsettled)
+        say(rc, " (settled)");
+    for (size_t s = 0; s < rc->nopen; s++)
+        say(rc, "%s%s", s ? ", " : rc->nsettled ? "; " : "", rc->open_keys[s]);
+    if (rc->nopen)
+        say(rc, ": open among %zu candidates", rc->ncandidates);
+}
+
 /* ---- the old rule, kept for readers of "tied" ---- */
 
 static rd_status old_ties(struct wctx *x, struct reco *rc)
@@ -607,7 +709,14 @@ rd_status rd_recommend(struct wctx *x, struct reco *rc)
     if (!st && rc->best != SIZE_MAX)
         st = old_ties(x, rc);
     if (!st)
+        st = settle_labels(x, rc);
+    if (!st) {
         compose_reason(x, rc);
+        /* A clear winner names every label already. */
+        if (rc->keys[0].res.decision == RD_DECISION_EQUIVALENT ||
+            rc->keys[0].res.decision == RD_DECISION_INCONCLUSIVE)
+            say_labels(rc);
+    }
     free(dq_why);
     return st;
 }
@@ -623,5 +732,8 @@ void rd_reco_release(struct reco *rc, size_t k)
     free(rc->why);
     free(rc->disqualified);
     free(rc->tied);
+    free(rc->settled_keys);
+    free(rc->settled_values);
+    free(rc->open_keys);
     memset(rc, 0, sizeof *rc);
 }

@@ -284,6 +284,14 @@ static void write_recommendation(const struct wctx *x, struct jw *w)
     jw_num(w, RD_AK_MAX_ERROR_RATE, rc->max_error_rate);
     jw_str(w, RD_AK_GUARDS, x->w->guards);
     write_decision(x, w, &rc->keys[0]);
+    jw_obj(w, RD_AK_SETTLED_LABELS, false);
+    for (size_t s = 0; s < rc->nsettled; s++)
+        jw_str(w, rc->settled_keys[s], rc->settled_values[s]);
+    jw_end(w, '}');
+    jw_arr(w, RD_AK_OPEN_LABELS, false);
+    for (size_t s = 0; s < rc->nopen; s++)
+        jw_str(w, NULL, rc->open_keys[s]);
+    jw_end(w, ']');
     write_verdicts(x, w, &rc->keys[0], true);
     if (rc->nkeys > 1) {
         jw_arr(w, RD_AK_KEY_METRICS, true);

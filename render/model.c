@@ -298,6 +298,19 @@ static rd_status read_recommendation(struct rd_report *r, const cJSON *j, struct
         if (cJSON_IsObject(k))
             RD_TRY(read_decision(r, k, &out[rec->nkeys++]));
     rec->keys = out;
+    const cJSON *settled = member(j, RD_AK_SETTLED_LABELS, false), *s;
+    const char **sk, **sv;
+    if (!ALLOC_ARRAY(r, sk, (size_t)cJSON_GetArraySize(settled)) ||
+        !ALLOC_ARRAY(r, sv, (size_t)cJSON_GetArraySize(settled)))
+        return RD_ERR_NOMEM;
+    cJSON_ArrayForEach(s, settled)
+        if (cJSON_IsString(s) && s->string) {
+            sk[rec->nsettled] = s->string;
+            sv[rec->nsettled++] = s->valuestring;
+        }
+    rec->settled_keys = sk;
+    rec->settled_values = sv;
+    RD_TRY(read_strings(r, member(j, RD_AK_OPEN_LABELS, true), &rec->open_keys, &rec->nopen));
     return read_strings(r, member(j, RD_AK_TIED, true), &rec->tied, &rec->ntied);
 }
 

@@ -137,6 +137,10 @@ struct rd_rrecommendation {
     struct rd_rdecision primary;               /* decision, family, verdicts, ... */
     struct rd_rdecision *keys;                 /* key_metrics[], when several */
     size_t nkeys;
+    /* settled_labels (key -> value) and open_labels: what the verdicts
+     * answer per label; empty in analyses before issue 26 */
+    const char *const *settled_keys, *const *settled_values, *const *open_keys;
+    size_t nsettled, nopen;
 };
 
 /** "warning" (worth reading) or "info"; absent in analyses before issue 15. */

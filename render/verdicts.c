@@ -173,6 +173,23 @@ static rd_status tie_text(const struct rd_rworkload *w, struct rd_buf *out)
     return rd_buf_addch(out, ')');
 }
 
+/* "; runtime: bun (settled); mechanism, workers: open" after a decision
+ * that leaves more than one config standing. */
+static rd_status labels_text(const struct rd_rrecommendation *rec, struct rd_buf *out)
+{
+    if (!rec || (!rec->nsettled && !rec->nopen))
+        return RD_OK;
+    RD_TRY(rd_buf_addstr(out, "; "));
+    for (size_t s = 0; s < rec->nsettled; s++)
+        RD_TRY(rd_buf_addf(out, "%s%s: %s", s ? ", " : "", rec->settled_keys[s],
+                           rec->settled_values[s]));
+    if (rec->nsettled)
+        RD_TRY(rd_buf_addstr(out, " (settled)"));
+    for (size_t s = 0; s < rec->nopen; s++)
+        RD_TRY(rd_buf_addf(out, "%s%s", s ? ", " : rec->nsettled ? "; " : "", rec->open_keys[s]));
+    return rec->nopen ? rd_buf_addstr(out, ": open") : RD_OK;
+}
+
 rd_status rd_decision_text(const struct rd_rworkload *w, struct rd_buf *out)
 {
     const struct rd_rrecommendation *rec = w->rec;
@@ -186,7 +203,8 @@ rd_status rd_decision_text(const struct rd_rworkload *w, struct rd_buf *out)
             RD_TRY(rd_buf_addf(out, " within %g %%", margin));
         RD_TRY(rd_buf_addstr(out, ": "));
         RD_TRY(list_names(w, RD_VERDICT_EQUIVALENT, true, out));
-        return tie_text(w, out);
+        RD_TRY(tie_text(w, out));
+        return labels_text(rec, out);
     case RD_DECISION_INCONCLUSIVE: {
         RD_TRY(rd_buf_addstr(out, "inconclusive: "));
         double need = rec->primary.runs_needed, have = fewest_runs(w);
@@ -201,7 +219,8 @@ rd_status rd_decision_text(const struct rd_rworkload *w, struct rd_buf *out)
         for (size_t k = 0; k < rec->primary.nverdicts; k++)
             n += rec->primary.verdicts[k].verdict == RD_VERDICT_INCONCLUSIVE ||
                  rec->primary.verdicts[k].verdict == RD_VERDICT_BEST;
-        return rd_buf_addf(out, " (%zu candidates)", n);
+        RD_TRY(rd_buf_addf(out, " (%zu candidates)", n));
+        return labels_text(rec, out);
     }
     case RD_DECISION_NO_DATA:
         return rd_buf_addstr(out, "no decision: no config has enough good runs within its limits");

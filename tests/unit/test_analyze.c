@@ -149,6 +149,41 @@ static void test_tie_two_configs_memory(void **state)
     cJSON_Delete(doc);
 }
 
+/* Answers per label (issue 26 item 6): bun/worker and bun/process are
+ * 0.5 % apart on tight runs (the tie2 numbers: equivalent), node/worker
+ * 30 % slower (test_clear_winner's b): the candidates are both bun, so
+ * the runtime is settled and the mechanism open. */
+static void test_settled_and_open_labels(void **state)
+{
+    (void)state;
+    const char *s = write_store("labels.jsonl",
+        REC("w", "\"rt\":\"bun\",\"mech\":\"worker\"", 1, "", "\"wall_ms\":100")
+        REC("w", "\"rt\":\"bun\",\"mech\":\"worker\"", 2, "", "\"wall_ms\":102")
+        REC("w", "\"rt\":\"bun\",\"mech\":\"worker\"", 3, "", "\"wall_ms\":98")
+        REC("w", "\"rt\":\"bun\",\"mech\":\"worker\"", 4, "", "\"wall_ms\":101")
+        REC("w", "\"rt\":\"bun\",\"mech\":\"worker\"", 5, "", "\"wall_ms\":99")
+        REC("w", "\"rt\":\"bun\",\"mech\":\"process\"", 1, "", "\"wall_ms\":100.5")
+        REC("w", "\"rt\":\"bun\",\"mech\":\"process\"", 2, "", "\"wall_ms\":102.5")
+        REC("w", "\"rt\":\"bun\",\"mech\":\"process\"", 3, "", "\"wall_ms\":98.5")
+        REC("w", "\"rt\":\"bun\",\"mech\":\"process\"", 4, "", "\"wall_ms\":101.5")
+        REC("w", "\"rt\":\"bun\",\"mech\":\"process\"", 5, "", "\"wall_ms\":99.5")
+        REC("w", "\"rt\":\"node\",\"mech\":\"worker\"", 1, "", "\"wall_ms\":130")
+        REC("w", "\"rt\":\"node\",\"mech\":\"worker\"", 2, "", "\"wall_ms\":131")
+        REC("w", "\"rt\":\"node\",\"mech\":\"worker\"", 3, "", "\"wall_ms\":129")
+        REC("w", "\"rt\":\"node\",\"mech\":\"worker\"", 4, "", "\"wall_ms\":128")
+        REC("w", "\"rt\":\"node\",\"mech\":\"worker\"", 5, "", "\"wall_ms\":132"));
+    struct rd_analyze_opts o;
+    opts(&o);
+    cJSON *doc = analyse_ok(s, &o);
+    const cJSON *wl = get(doc, "workloads.0");
+    assert_string_equal(gets_(wl, "recommendation.settled_labels.rt"), "bun");
+    assert_int_equal(cJSON_GetArraySize(get(wl, "recommendation.open_labels")), 1);
+    assert_string_equal(gets_(wl, "recommendation.open_labels.0"), "mech");
+    assert_non_null(strstr(gets_(wl, "recommendation.reason"),
+                           "By label: rt: bun (settled); mech: open among 2 candidates"));
+    cJSON_Delete(doc);
+}
+
 static void test_warmup_failed_and_warnings(void **state)
 {
     (void)state;
@@ -767,6 +802,7 @@ int main(void)
         cmocka_unit_test(test_clear_winner),
         cmocka_unit_test(test_three_way_tie_broken_by_memory),
         cmocka_unit_test(test_tie_two_configs_memory),
+        cmocka_unit_test(test_settled_and_open_labels),
         cmocka_unit_test(test_warmup_failed_and_warnings),
         cmocka_unit_test(test_envs),
         cmocka_unit_test(test_env_file_embedded),

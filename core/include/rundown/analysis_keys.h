@@ -197,6 +197,8 @@
 #define RD_AK_P_ADJ "p_adj"
 #define RD_AK_EXACT "exact"
 #define RD_AK_BEYOND_MARGIN "beyond_margin"
+#define RD_AK_SETTLED_LABELS "settled_labels"
+#define RD_AK_OPEN_LABELS "open_labels"
 #define RD_AK_EQ_CI_LOW "equivalence_ci_low"
 #define RD_AK_EQ_CI_HIGH "equivalence_ci_high"
 #define RD_AK_ESTIMABLE "estimable"
