@@ -85,7 +85,9 @@ static void fmt_row(const struct wctx *x, const struct key_verdicts *kv, size_t 
     if (row->exact)
         snprintf(detail, dsize, "every run alike: the ratio is exact");
     else if (!row->estimable)
-        snprintf(detail, dsize, "not estimable: a mean is not clearly above zero, %s", p);
+        snprintf(detail, dsize,
+                 "not estimable: at the family's critical value a mean's interval reaches "
+                 "zero, %s", p);
     else if (st == RD_OK && b.len)
         snprintf(detail, dsize, "%g %% CI %s, %s", level, b.ptr, p);
     else
