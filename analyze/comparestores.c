@@ -45,9 +45,16 @@ static bool row_usable(const struct rd_compare_row *r)
 
 /* One comparison at the family's per-comparison level. The verdict
  * machinery compares a config with the better of the two, so its ratio
- * is new / old when old is the better and old / new otherwise; Fieller's
- * confidence set is the same set under taking reciprocals, so the
- * interval of new / old is the reciprocal interval then. */
+ * is new / old when old is the better and old / new otherwise; its
+ * intervals are on the log scale, so the interval of new / old is then
+ * the reciprocal one, ends swapped. */
+static void flip(double *lo, double *hi)
+{
+    double l = *lo;
+    *lo = 1 / *hi;
+    *hi = 1 / l;
+}
+
 static rd_status decide_one(struct rd_compare_row *r, double alpha_each, size_t m,
                             const struct rd_compare_settings *s)
 {
@@ -66,23 +73,20 @@ static rd_status decide_one(struct rd_compare_row *r, double alpha_each, size_t 
     size_t other = res.best == 0 ? 1 : 0;
     const struct rd_verdict_row *o = &vr[other];
     r->exact = o->exact;
-    if (other == 1) {
-        r->ratio = o->ratio;
-        r->ratio_ci_low = o->ratio_ci_low;
-        r->ratio_ci_high = o->ratio_ci_high;
-    } else {
+    r->ratio = o->ratio;
+    r->ratio_ci_low = o->ratio_ci_low;
+    r->ratio_ci_high = o->ratio_ci_high;
+    if (other == 0) {
         r->ratio = 1 / o->ratio;
-        bool bounded = o->ratio_ci_low > 0 && isfinite(o->ratio_ci_high);
-        r->ratio_ci_low = bounded ? 1 / o->ratio_ci_high : NAN;
-        r->ratio_ci_high = bounded ? 1 / o->ratio_ci_low : NAN;
+        flip(&r->ratio_ci_low, &r->ratio_ci_high);
     }
-    bool differs = r->exact ? r->ratio != 1 : fabs(o->t) > res.crit;
-    double lo = r->exact ? r->ratio : r->ratio_ci_low;
-    double hi = r->exact ? r->ratio : r->ratio_ci_high;
+    double lo = r->ratio_ci_low, hi = r->ratio_ci_high;
     bool worse = r->higher_is_better ? r->ratio < 1 : r->ratio > 1;
-    if (lo >= 1 - s->margin && hi <= 1 + s->margin)
+    /* The verdict's own reading: equivalence by two one-sided tests on
+     * its 1 - 2 alpha interval, a change when its 1 - alpha one excludes 1. */
+    if (o->verdict == RD_VERDICT_EQUIVALENT)
         r->change = RD_CHANGE_EQUIVALENT;
-    else if (differs)
+    else if (o->verdict == RD_VERDICT_WORSE)
         r->change = worse ? RD_CHANGE_SLOWER : RD_CHANGE_FASTER;
     else
         r->change = RD_CHANGE_INCONCLUSIVE;

@@ -254,6 +254,12 @@ static int parse_args(int argc, char **argv, struct args *g)
             const char *dot = strchr(arg, '.'), *eq = strchr(arg, '=');
             if (!dot || dot == arg || !eq || eq < dot + 2)
                 return rd_usage_error("--set: expected WORKLOAD.KEY=VALUE, got '%s'", arg);
+            /* A margin of 0 or 1 and more makes every verdict meaningless:
+             * refused here rather than left to fall back to the default. */
+            double margin;
+            if ((size_t)(eq - dot - 1) == strlen("margin") && strncmp(dot + 1, "margin", 6) == 0 &&
+                parse_prob("--set WORKLOAD.margin", eq + 1, &margin))
+                return RD_EXIT_USAGE;
             g->settings[g->nsettings++] = arg;
             g->o.settings = g->settings;
             g->o.nsettings = g->nsettings;

@@ -64,8 +64,10 @@ static void fmt_p(double p, char *out, size_t size)
 
 /* A row as the sentence prints it, in two parts: the ratio to the best in
  * words ("2.73× slower", "+3.1 %") into val, and what backs it ("95 % CI
- * 2.63–2.84×, p_adj = 0.003") into detail. The interval's level is
- * 1 - alpha, simultaneous over the comparisons with the best. */
+ * 2.63–2.84×, p_adj = 0.003") into detail. The interval is the one the
+ * verdict read: for an equivalent row the 1 - 2 alpha interval of its
+ * two one-sided tests, otherwise the 1 - alpha one, simultaneous over the
+ * comparisons with the best. */
 static void fmt_row(const struct wctx *x, const struct key_verdicts *kv, size_t i, char *val,
                     size_t vsize, char *detail, size_t dsize)
 {
@@ -76,15 +78,27 @@ static void fmt_row(const struct wctx *x, const struct key_verdicts *kv, size_t 
     take_text(&b, rd_fmt_rel(&b, row->ratio, def.unit), val, vsize);
     char p[48];
     fmt_p(kv->p_adj[i], p, sizeof p);
-    double level = 100 * (1 - x->a->o.alpha);
-    rd_status st = rd_fmt_rel_interval(&b, row->ratio, row->ratio_ci_low, row->ratio_ci_high);
+    bool eq = row->verdict == RD_VERDICT_EQUIVALENT;
+    double level = 100 * (1 - (eq ? 2 : 1) * x->a->o.alpha);
+    rd_status st = rd_fmt_rel_interval(&b, row->ratio, eq ? row->eq_ci_low : row->ratio_ci_low,
+                                       eq ? row->eq_ci_high : row->ratio_ci_high);
     if (row->exact)
         snprintf(detail, dsize, "every run alike: the ratio is exact");
+    else if (!row->estimable)
+        snprintf(detail, dsize,
+                 "not estimable: at the family's critical value a mean's interval reaches "
+                 "zero, %s", p);
     else if (st == RD_OK && b.len)
         snprintf(detail, dsize, "%g %% CI %s, %s", level, b.ptr, p);
     else
         snprintf(detail, dsize, "%g %% CI unbounded, %s", level, p);
     rd_buf_release(&b);
+}
+
+/* "slower" for a lower-is-better metric, "worse" for a higher-is-better. */
+static const char *worse_word(const struct key_verdicts *kv)
+{
+    return kv->better == RD_BETTER_HIGHER ? "worse" : "slower";
 }
 
 /* "2.73× slower (95 % CI 2.63–2.84×, p_adj = 0.003)". */
@@ -307,12 +321,17 @@ static rd_status describe_configs(struct wctx *x, struct reco *rc, const char *c
             break;
         case RD_VERDICT_EQUIVALENT:
             fmt_row_text(x, kv, i, row, sizeof row);
-            snprintf(buf, sizeof buf, "within %g %% of the best: %s", 100 * rc->margin, row);
+            snprintf(buf, sizeof buf, "equivalent within %g %% to the best: %s",
+                     100 * rc->margin, row);
             break;
         case RD_VERDICT_WORSE:
             fmt_row_text(x, kv, i, row, sizeof row);
-            snprintf(buf, sizeof buf, "worse than the best, and not within %g %% of it: %s",
-                     100 * rc->margin, row);
+            if (r->beyond_margin == 1)
+                snprintf(buf, sizeof buf, "more than %g %% %s than the best: %s",
+                         100 * rc->margin, worse_word(kv), row);
+            else
+                snprintf(buf, sizeof buf, "%s than the best, perhaps by less than %g %%: %s",
+                         worse_word(kv), 100 * rc->margin, row);
             break;
         case RD_VERDICT_INCONCLUSIVE:
             if (isnan(r->ratio)) {
@@ -323,13 +342,12 @@ static rd_status describe_configs(struct wctx *x, struct reco *rc, const char *c
             fmt_row_text(x, kv, i, row, sizeof row);
             if (r->runs_needed > 0)
                 snprintf(buf, sizeof buf,
-                         "could be within %g %% of the best or worse: %s; about %ld runs per "
-                         "config would settle it", 100 * rc->margin, row, r->runs_needed);
+                         "could be within %g %% of the best or %s: %s; about %ld runs per "
+                         "config would settle it, whatever the true difference", 100 * rc->margin,
+                         worse_word(kv), row, r->runs_needed);
             else
-                snprintf(buf, sizeof buf,
-                         "could be within %g %% of the best or worse: %s; the difference sits "
-                         "at the margin, so more runs may not settle it", 100 * rc->margin,
-                         row);
+                snprintf(buf, sizeof buf, "could be within %g %% of the best or %s: %s",
+                         100 * rc->margin, worse_word(kv), row);
             break;
         case RD_VERDICT_DISQUALIFIED:
             snprintf(buf, sizeof buf, "%s", dq_why[i] ? dq_why[i] : "no good run");
@@ -434,9 +452,15 @@ static void compose_reason(struct wctx *x, struct reco *rc)
                     near = i;
             rd_cfg_display_name(x->cs[near], other, sizeof other);
             fmt_row_text(x, kv, near, row, sizeof row);
-            say(rc, "Clear: %s is best, %s; every other config is worse and not within %g %% "
-                    "of it, the nearest, %s, %s",
-                name, mp, 100 * rc->margin, other, row);
+            char how[96];
+            if (kv->rows[near].beyond_margin == 1)
+                snprintf(how, sizeof how, "more than %g %% %s", 100 * rc->margin,
+                         worse_word(kv));
+            else
+                snprintf(how, sizeof how, "%s, perhaps by less than %g %%", worse_word(kv),
+                         100 * rc->margin);
+            say(rc, "Clear: %s is best, %s; every other config is %s; the nearest, %s, is %s: %s",
+                name, mp, worse_word(kv), other, how, row);
             break;
         }
         case RD_DECISION_EQUIVALENT: {
@@ -459,8 +483,8 @@ static void compose_reason(struct wctx *x, struct reco *rc)
                 say(rc, "; %s recommended (best mean; no tie-breaker metric)", name);
             }
             if (kv->res.n_worse)
-                say(rc, "; %zu other config%s worse", kv->res.n_worse,
-                    kv->res.n_worse == 1 ? " is" : "s are");
+                say(rc, "; %zu other config%s %s", kv->res.n_worse,
+                    kv->res.n_worse == 1 ? " is" : "s are", worse_word(kv));
             break;
         }
         case RD_DECISION_INCONCLUSIVE: {
@@ -479,11 +503,10 @@ static void compose_reason(struct wctx *x, struct reco *rc)
                 say(rc, "%s%s (%s, %s)", shown ? ", " : "", other, val, detail);
                 shown++;
             }
-            say(rc, " could be within %g %% of it or worse", 100 * rc->margin);
+            say(rc, " could be within %g %% of it or %s", 100 * rc->margin, worse_word(kv));
             if (kv->runs_needed > 0)
-                say(rc, "; about %ld runs per config would settle it", kv->runs_needed);
-            else
-                say(rc, "; a difference at the margin may not settle with more runs");
+                say(rc, "; about %ld runs per config would settle it, whatever the true "
+                        "difference", kv->runs_needed);
             break;
         }
         case RD_DECISION_NO_DATA:
@@ -523,6 +546,108 @@ static void compose_reason(struct wctx *x, struct reco *rc)
                 rd_decision_name(km->res.decision));
         }
     }
+}
+
+/* ---- answers per label ---- */
+
+static const char *label_of(const struct cfg *c, const char *key)
+{
+    for (size_t i = 0; i < c->nlabels; i++)
+        if (strcmp(c->labels[i].key, key) == 0)
+            return c->labels[i].value;
+    return NULL;
+}
+
+static bool candidate(const struct rd_verdict_row *r)
+{
+    return r->verdict == RD_VERDICT_BEST || r->verdict == RD_VERDICT_EQUIVALENT ||
+           r->verdict == RD_VERDICT_INCONCLUSIVE;
+}
+
+static bool same(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* Which labels the verdicts settle: every label key of the eligible
+ * configs (first seen order) that takes more than one value among them is
+ * settled when the candidates share one value, else open. */
+static rd_status settle_labels(struct wctx *x, struct reco *rc)
+{
+    const struct key_verdicts *kv = &rc->keys[0];
+    size_t cap = 0;
+    for (size_t i = 0; i < x->k; i++)
+        cap += x->cs[i]->nlabels;
+    rc->settled_keys = calloc(cap ? cap : 1, sizeof *rc->settled_keys);
+    rc->settled_values = calloc(cap ? cap : 1, sizeof *rc->settled_values);
+    rc->open_keys = calloc(cap ? cap : 1, sizeof *rc->open_keys);
+    if (!rc->settled_keys || !rc->settled_values || !rc->open_keys)
+        return RD_ERR_NOMEM;
+    for (size_t i = 0; i < x->k; i++)
+        rc->ncandidates += candidate(&kv->rows[i]);
+    if (!rc->ncandidates)
+        return RD_OK;
+    /* The keys looked at so far: few, against many configs. */
+    const char **done = calloc(cap ? cap : 1, sizeof *done);
+    size_t ndone = 0;
+    if (!done)
+        return RD_ERR_NOMEM;
+    for (size_t i = 0; i < x->k; i++) {
+        if (kv->rows[i].verdict == RD_VERDICT_DISQUALIFIED)
+            continue;
+        for (size_t l = 0; l < x->cs[i]->nlabels; l++) {
+            const char *key = x->cs[i]->labels[l].key;
+            bool seen = false;
+            for (size_t d = 0; d < ndone && !seen; d++)
+                seen = strcmp(done[d], key) == 0;
+            if (seen)
+                continue;
+            done[ndone++] = key;
+            const char *first = NULL, *cand = NULL;
+            bool varies = false, split = false, any = false;
+            for (size_t j = 0; j < x->k; j++) {
+                if (kv->rows[j].verdict == RD_VERDICT_DISQUALIFIED)
+                    continue;
+                const char *v = label_of(x->cs[j], key);
+                if (!any)
+                    first = v;
+                varies |= any && !same(v, first);
+                any = true;
+                if (!candidate(&kv->rows[j]))
+                    continue;
+                if (!cand)
+                    cand = v ? v : "";
+                else
+                    split |= !same(v ? v : "", cand);
+            }
+            if (!varies)
+                continue;
+            if (split || !*cand) {
+                rc->open_keys[rc->nopen++] = key;
+            } else {
+                rc->settled_keys[rc->nsettled] = key;
+                rc->settled_values[rc->nsettled++] = cand;
+            }
+        }
+    }
+    free(done);
+    return RD_OK;
+}
+
+/* "runtime: bun (settled); mechanism, workers: open among 4 candidates". */
+static void say_labels(struct reco *rc)
+{
+    if (!rc->nsettled && !rc->nopen)
+        return;
+    say(rc, ". By label: ");
+    for (size_t s = 0; s < rc->nsettled; s++)
+        say(rc, "%s%s: %s", s ? ", " : "", rc->settled_keys[s], rc->settled_values[s]);
+    if (rc->nsettled)
+        say(rc, " (settled)");
+    for (size_t s = 0; s < rc->nopen; s++)
+        say(rc, "%s%s", s ? ", " : rc->nsettled ? "; " : "", rc->open_keys[s]);
+    if (rc->nopen)
+        say(rc, ": open among %zu candidates", rc->ncandidates);
 }
 
 /* ---- the old rule, kept for readers of "tied" ---- */
@@ -586,7 +711,14 @@ rd_status rd_recommend(struct wctx *x, struct reco *rc)
     if (!st && rc->best != SIZE_MAX)
         st = old_ties(x, rc);
     if (!st)
+        st = settle_labels(x, rc);
+    if (!st) {
         compose_reason(x, rc);
+        /* A clear winner names every label already. */
+        if (rc->keys[0].res.decision == RD_DECISION_EQUIVALENT ||
+            rc->keys[0].res.decision == RD_DECISION_INCONCLUSIVE)
+            say_labels(rc);
+    }
     free(dq_why);
     return st;
 }
@@ -602,5 +734,8 @@ void rd_reco_release(struct reco *rc, size_t k)
     free(rc->why);
     free(rc->disqualified);
     free(rc->tied);
+    free(rc->settled_keys);
+    free(rc->settled_values);
+    free(rc->open_keys);
     memset(rc, 0, sizeof *rc);
 }

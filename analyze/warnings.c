@@ -564,7 +564,7 @@ static rd_status test_findings(struct findings *F, size_t ti)
 static rd_status power_findings(struct findings *F, const struct reco *rc)
 {
     struct wctx *x = F->x;
-    double m = rc->margin, level = (1 - x->a->o.alpha) * 100;
+    double m = rc->margin, level = (1 - 2 * x->a->o.alpha) * 100;
     for (size_t ki = 0; ki < rc->nkeys; ki++) {
         const struct key_verdicts *kv = &rc->keys[ki];
         const struct rd_verdict_result *res = &kv->res;
@@ -582,9 +582,11 @@ static rd_status power_findings(struct findings *F, const struct reco *rc)
             if (row->verdict != RD_VERDICT_INCONCLUSIVE || !(pb->sum.mean > 0) ||
                 !(pa->sum.mean > 0))
                 continue;
-            double va = pa->sum.se * pa->sum.se, vb = pb->sum.se * pb->sum.se;
-            double h = res->crit * sqrt(va + (1 - m) * (1 - m) * vb) / pb->sum.mean;
-            double dmin = res->crit * sqrt(va + vb) / pb->sum.mean;
+            /* The log-scale standard error of the ratio at the means
+             * seen: the narrowest the intervals can be, at a ratio of 1. */
+            double ra = pa->sum.se / pa->sum.mean, rb = pb->sum.se / pb->sum.mean;
+            double se = sqrt(ra * ra + rb * rb);
+            double h = expm1(res->crit_eq * se), dmin = expm1(res->crit * se);
             if (!(h > m))
                 continue;
             const char *na = name_of(x, i);
@@ -605,11 +607,13 @@ static rd_status power_findings(struct findings *F, const struct reco *rc)
                        tmpf(x, "%s (at least \u00b1%.0f %% at n = %zu%s)", na, h * 100,
                             pa->n_used, need),
                        "%s against the best %s on %s: at n = %zu and %zu the decision's "
-                       "simultaneous %g %% interval (%zu configs, critical t = %.2f) is at "
-                       "least \u00b1%.0f %% wide, so equivalence within %g %% cannot be shown "
-                       "and only a difference above about %.0f %% can be called worse%s",
-                       na, nb, mn, pa->n_used, pb->n_used, level, res->family, res->crit,
-                       h * 100, m * 100, dmin * 100, settle));
+                       "simultaneous %g %% equivalence interval (%zu configs, critical t = "
+                       "%.2f) is at least \u00b1%.0f %% wide, so equivalence within %g %% "
+                       "cannot be shown and only a difference above about %.0f %% can be "
+                       "called %s%s",
+                       na, nb, mn, pa->n_used, pb->n_used, level, res->family, res->crit_eq,
+                       h * 100, m * 100, dmin * 100,
+                       kv->better == RD_BETTER_HIGHER ? "worse" : "slower", settle));
         }
     }
     return RD_OK;

@@ -101,6 +101,12 @@ struct reco {
     const char **why;             /* [k]: each config's verdict in words */
     struct key_verdicts *keys;    /* [nkeys]: keys[0] is the primary metric */
     size_t nkeys;
+    /* Answers per label on the primary metric: a label whose value is
+     * the same for every candidate (not shown worse, not disqualified) is
+     * settled; one on which they differ is open. Only labels that vary
+     * among the eligible configs; keys and values borrow the configs'. */
+    const char **settled_keys, **settled_values, **open_keys;
+    size_t nsettled, nopen, ncandidates;
     char reason[4096];
 };
 

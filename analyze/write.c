@@ -220,8 +220,18 @@ static void write_verdicts(const struct wctx *x, struct jw *w, const struct key_
         jw_num(w, RD_AK_RUNS_NEEDED,
                r->verdict == RD_VERDICT_INCONCLUSIVE && r->runs_needed > 0
                    ? (double)r->runs_needed : NAN);
+        if (r->beyond_margin < 0)
+            jw_null(w, RD_AK_BEYOND_MARGIN);
+        else
+            jw_bool(w, RD_AK_BEYOND_MARGIN, r->beyond_margin == 1);
+        jw_num(w, RD_AK_EQ_CI_LOW, r->eq_ci_low);
+        jw_num(w, RD_AK_EQ_CI_HIGH, r->eq_ci_high);
         if (r->exact)
             jw_bool(w, RD_AK_EXACT, true);
+        if (r->joint)
+            jw_bool(w, RD_AK_JOINT, true);
+        if (!r->estimable && r->verdict == RD_VERDICT_INCONCLUSIVE && !isnan(r->ratio))
+            jw_bool(w, RD_AK_ESTIMABLE, false);
         if (with_why)
             jw_str(w, RD_AK_WHY, x->rc.why[i]);
         jw_end(w, '}');
@@ -235,6 +245,7 @@ static void write_decision(const struct wctx *x, struct jw *w, const struct key_
     jw_str(w, RD_AK_DECISION, rd_decision_name(kv->res.decision));
     jw_num(w, RD_AK_FAMILY, (double)kv->res.family);
     jw_num(w, RD_AK_CRITICAL_VALUE, kv->res.crit);
+    jw_num(w, RD_AK_CRITICAL_VALUE_EQ, kv->res.crit_eq);
     jw_num(w, RD_AK_DF, kv->res.df);
     jw_num(w, RD_AK_RUNS_NEEDED,
            kv->res.decision == RD_DECISION_INCONCLUSIVE && kv->runs_needed > 0
@@ -272,11 +283,19 @@ static void write_recommendation(const struct wctx *x, struct jw *w)
     jw_str(w, RD_AK_RECOMMENDED, rc->recommended != SIZE_MAX ? x->cs[rc->recommended]->id : NULL);
     jw_str(w, RD_AK_REASON, rc->reason);
     jw_str(w, RD_AK_TIE_BREAKER, rc->tie_metric >= 0 ? a->metrics[rc->tie_metric] : NULL);
-    jw_str(w, RD_AK_METHOD, "fieller-studentized-range");
+    jw_str(w, RD_AK_METHOD, "log-ratio-range-mcb-tost");
     jw_num(w, RD_AK_MARGIN, rc->margin);
     jw_num(w, RD_AK_MAX_ERROR_RATE, rc->max_error_rate);
     jw_str(w, RD_AK_GUARDS, x->w->guards);
     write_decision(x, w, &rc->keys[0]);
+    jw_obj(w, RD_AK_SETTLED_LABELS, false);
+    for (size_t s = 0; s < rc->nsettled; s++)
+        jw_str(w, rc->settled_keys[s], rc->settled_values[s]);
+    jw_end(w, '}');
+    jw_arr(w, RD_AK_OPEN_LABELS, false);
+    for (size_t s = 0; s < rc->nopen; s++)
+        jw_str(w, NULL, rc->open_keys[s]);
+    jw_end(w, ']');
     write_verdicts(x, w, &rc->keys[0], true);
     if (rc->nkeys > 1) {
         jw_arr(w, RD_AK_KEY_METRICS, true);

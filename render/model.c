@@ -207,6 +207,13 @@ static rd_status read_strings(struct rd_report *r, const cJSON *arr, const char 
     return RD_OK;
 }
 
+/* A verdict's beyond_margin: 1, 0, or -1 when null or missing. */
+static int beyond(const cJSON *v)
+{
+    const cJSON *b = cJSON_GetObjectItemCaseSensitive(v, RD_AK_BEYOND_MARGIN);
+    return cJSON_IsBool(b) ? cJSON_IsTrue(b) : -1;
+}
+
 static int find_config(const struct rd_rworkload *w, const char *id)
 {
     for (size_t i = 0; id && i < w->nconfigs; i++)
@@ -255,6 +262,7 @@ static rd_status read_decision(struct rd_report *r, const cJSON *j, struct rd_rd
             .ratio_ci_high = num(v, RD_AK_RATIO_CI_HIGH), .p_adj = num(v, RD_AK_P_ADJ),
             .runs_needed = num(v, RD_AK_RUNS_NEEDED),
             .exact = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(v, RD_AK_EXACT)),
+            .beyond_margin = beyond(v),
             .why = str(v, RD_AK_WHY),
         };
     }
@@ -287,6 +295,19 @@ static rd_status read_recommendation(struct rd_report *r, const cJSON *j, struct
         if (cJSON_IsObject(k))
             RD_TRY(read_decision(r, k, &out[rec->nkeys++]));
     rec->keys = out;
+    const cJSON *settled = member(j, RD_AK_SETTLED_LABELS, false), *s;
+    const char **sk, **sv;
+    if (!ALLOC_ARRAY(r, sk, (size_t)cJSON_GetArraySize(settled)) ||
+        !ALLOC_ARRAY(r, sv, (size_t)cJSON_GetArraySize(settled)))
+        return RD_ERR_NOMEM;
+    cJSON_ArrayForEach(s, settled)
+        if (cJSON_IsString(s) && s->string) {
+            sk[rec->nsettled] = s->string;
+            sv[rec->nsettled++] = s->valuestring;
+        }
+    rec->settled_keys = sk;
+    rec->settled_values = sv;
+    RD_TRY(read_strings(r, member(j, RD_AK_OPEN_LABELS, true), &rec->open_keys, &rec->nopen));
     return read_strings(r, member(j, RD_AK_TIED, true), &rec->tied, &rec->ntied);
 }
 

@@ -110,6 +110,9 @@ struct rd_rverdict {
     double ratio, ratio_ci_low, ratio_ci_high;   /* the simultaneous interval */
     double p_adj, runs_needed;
     bool exact;
+    /* 1: the interval lies wholly past the margin on the worse side; 0:
+     * not; -1: no interval, or an analysis from before the key */
+    int beyond_margin;
     const char *why;           /* NULL for key metrics */
 };
 
@@ -135,6 +138,10 @@ struct rd_rrecommendation {
     struct rd_rdecision primary;               /* decision, family, verdicts, ... */
     struct rd_rdecision *keys;                 /* key_metrics[], when several */
     size_t nkeys;
+    /* settled_labels (key -> value) and open_labels: what the verdicts
+     * answer per label; empty in analyses before issue 26 */
+    const char *const *settled_keys, *const *settled_values, *const *open_keys;
+    size_t nsettled, nopen;
 };
 
 /** "warning" (worth reading) or "info"; absent in analyses before issue 15. */

@@ -281,7 +281,8 @@ static rd_status workload_table(const struct rd_report *r, const struct rd_rwork
         if (st == RD_OK) st = rd_buf_addstr(out, " & ");
         if (st == RD_OK) st = tex_num(out, (s->ci_high - s->ci_low) / 2 * scale, dec);
         if (st == RD_OK) st = rd_buf_addstr(out, " & ");
-        const char *word = v ? rd_verdict_word(v->verdict) : NULL;
+        char phrase[64];
+        const char *word = rd_config_verdict_phrase(w, v, phrase, sizeof phrase);
         if (st == RD_OK) st = tex_text(out, word ? word : RD_UNDEF);
         if (st == RD_OK) st = rd_buf_addstr(out, " & ");
         rd_buf_reset(&t);

@@ -26,6 +26,32 @@ const char *rd_verdict_word(enum rd_verdict_kind v)
                                                                       : NULL;
 }
 
+const char *rd_verdict_phrase(const struct rd_rverdict *v, enum rd_better better, double margin,
+                              char *buf, size_t size)
+{
+    const char *word = v ? rd_verdict_word(v->verdict) : NULL;
+    if (!word)
+        return NULL;
+    const char *worse = better == RD_BETTER_HIGHER ? "worse" : "slower";
+    if (v->verdict == RD_VERDICT_EQUIVALENT && isfinite(margin))
+        snprintf(buf, size, "equivalent within %g %%", 100 * margin);
+    else if (v->verdict == RD_VERDICT_WORSE && v->beyond_margin == 1 && isfinite(margin))
+        snprintf(buf, size, "more than %g %% %s", 100 * margin, worse);
+    else if (v->verdict == RD_VERDICT_WORSE)
+        snprintf(buf, size, "%s", worse);
+    else
+        snprintf(buf, size, "%s", word);
+    return buf;
+}
+
+const char *rd_config_verdict_phrase(const struct rd_rworkload *w, const struct rd_rverdict *v,
+                                     char *buf, size_t size)
+{
+    if (!w->rec)
+        return v ? rd_verdict_word(v->verdict) : NULL;
+    return rd_verdict_phrase(v, w->rec->primary.better, w->rec->margin, buf, size);
+}
+
 const char *rd_decision_word(enum rd_decision_kind d)
 {
     return d > RD_DECISION_UNKNOWN && (int)d <= (int)RD_NDECISION_WORDS ? rd_decision_words[d - 1]
@@ -136,6 +162,23 @@ static rd_status tie_text(const struct rd_rworkload *w, struct rd_buf *out)
     return rd_buf_addch(out, ')');
 }
 
+/* "; runtime: bun (settled); mechanism, workers: open" after a decision
+ * that leaves more than one config standing. */
+static rd_status labels_text(const struct rd_rrecommendation *rec, struct rd_buf *out)
+{
+    if (!rec || (!rec->nsettled && !rec->nopen))
+        return RD_OK;
+    RD_TRY(rd_buf_addstr(out, "; "));
+    for (size_t s = 0; s < rec->nsettled; s++)
+        RD_TRY(rd_buf_addf(out, "%s%s: %s", s ? ", " : "", rec->settled_keys[s],
+                           rec->settled_values[s]));
+    if (rec->nsettled)
+        RD_TRY(rd_buf_addstr(out, " (settled)"));
+    for (size_t s = 0; s < rec->nopen; s++)
+        RD_TRY(rd_buf_addf(out, "%s%s", s ? ", " : rec->nsettled ? "; " : "", rec->open_keys[s]));
+    return rec->nopen ? rd_buf_addstr(out, ": open") : RD_OK;
+}
+
 rd_status rd_decision_text(const struct rd_rworkload *w, struct rd_buf *out)
 {
     const struct rd_rrecommendation *rec = w->rec;
@@ -149,7 +192,8 @@ rd_status rd_decision_text(const struct rd_rworkload *w, struct rd_buf *out)
             RD_TRY(rd_buf_addf(out, " within %g %%", margin));
         RD_TRY(rd_buf_addstr(out, ": "));
         RD_TRY(list_names(w, RD_VERDICT_EQUIVALENT, true, out));
-        return tie_text(w, out);
+        RD_TRY(tie_text(w, out));
+        return labels_text(rec, out);
     case RD_DECISION_INCONCLUSIVE: {
         RD_TRY(rd_buf_addstr(out, "inconclusive: "));
         double need = rec->primary.runs_needed, have = fewest_runs(w);
@@ -164,7 +208,8 @@ rd_status rd_decision_text(const struct rd_rworkload *w, struct rd_buf *out)
         for (size_t k = 0; k < rec->primary.nverdicts; k++)
             n += rec->primary.verdicts[k].verdict == RD_VERDICT_INCONCLUSIVE ||
                  rec->primary.verdicts[k].verdict == RD_VERDICT_BEST;
-        return rd_buf_addf(out, " (%zu candidates)", n);
+        RD_TRY(rd_buf_addf(out, " (%zu candidates)", n));
+        return labels_text(rec, out);
     }
     case RD_DECISION_NO_DATA:
         return rd_buf_addstr(out, "no decision: no config has enough good runs within its limits");
@@ -185,9 +230,11 @@ rd_status rd_verdict_ratio_text(const struct rd_rworkload *w, const struct rd_rv
     return v->exact ? rd_buf_addstr(out, ", exact") : RD_OK;
 }
 
-rd_status rd_verdict_text(const struct rd_rverdict *v, struct rd_buf *out)
+rd_status rd_verdict_text(const struct rd_rworkload *w, const struct rd_rverdict *v,
+                          struct rd_buf *out)
 {
-    const char *word = v ? rd_verdict_word(v->verdict) : NULL;
+    char phrase[64];
+    const char *word = rd_config_verdict_phrase(w, v, phrase, sizeof phrase);
     if (!word)
         return rd_buf_addstr(out, RD_UNDEF);
     RD_TRY(rd_buf_addstr(out, word));

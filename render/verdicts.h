@@ -17,6 +17,18 @@
  *  for an unknown verdict. */
 const char *rd_verdict_word(enum rd_verdict_kind v);
 
+/** The verdict as the report says it, into buf: "equivalent within 5 %",
+ *  "slower" (or "worse" when higher is better: the interval excludes no
+ *  difference), "more than 5 % slower" (the whole interval past the
+ *  margin), else rd_verdict_word's word. NULL when unknown. The margin is
+ *  the workload's (NaN: none said). */
+const char *rd_verdict_phrase(const struct rd_rverdict *v, enum rd_better better, double margin,
+                              char *buf, size_t size);
+
+/** The same for config i of w on the primary metric, or NULL. */
+const char *rd_config_verdict_phrase(const struct rd_rworkload *w, const struct rd_rverdict *v,
+                                     char *buf, size_t size);
+
 /** "clear", "equivalent", "inconclusive", "no-data"; NULL when unknown. */
 const char *rd_decision_word(enum rd_decision_kind d);
 
@@ -50,10 +62,13 @@ rd_status rd_decision_text(const struct rd_rworkload *w, struct rd_buf *out);
 rd_status rd_verdict_ratio_text(const struct rd_rworkload *w, const struct rd_rverdict *v,
                                 const char *metric, struct rd_buf *out);
 
-/** Appends the verdict as a table cell says it: "worse", "inconclusive
- *  (224 runs)" (the runs per config that would settle it), "disqualified:
- *  5 of 5 runs failed", "best"; the em dash without a verdict. */
-rd_status rd_verdict_text(const struct rd_rverdict *v, struct rd_buf *out);
+/** Appends the verdict of config v of w as a table cell says it:
+ *  "slower", "more than 5 % slower", "equivalent within 5 %",
+ *  "inconclusive (224 runs)" (the runs per config that would settle it),
+ *  "disqualified: 5 of 5 runs failed", "best"; the em dash without a
+ *  verdict. */
+rd_status rd_verdict_text(const struct rd_rworkload *w, const struct rd_rverdict *v,
+                          struct rd_buf *out);
 
 /* ---- categorical workloads ---- */
 

@@ -200,7 +200,9 @@ static void view_recommendation_row(struct vb *v, const struct rd_report *r, siz
     int near = rd_workload_nearest(w);
     if (near >= 0) {
         const struct rd_rverdict *x = rd_config_verdict(w, near);
-        chk(v, rd_buf_addf(&v->b, "%s, %s: ", w->configs[near].name, rd_verdict_word(x->verdict)));
+        char phrase[64];
+        chk(v, rd_buf_addf(&v->b, "%s, %s: ", w->configs[near].name,
+                           rd_config_verdict_phrase(w, x, phrase, sizeof phrase)));
         chk(v, rd_verdict_ratio_text(w, x, NULL, &v->b));
     } else if (shown >= 0 && w->runner_up >= 0 && !w->rec) {
         double ratio, lo, hi, ph;
@@ -236,17 +238,25 @@ static void view_recommendations(struct vb *v, const struct rd_report *r, struct
         if (r->workloads[wi].rec)
             margin = r->workloads[wi].rec->margin;
     double level = isfinite(r->alpha) ? (1 - r->alpha) * 100 : 95;
-    chk(v, rd_buf_addf(&v->b, "Each config is compared with the best mean of its workload: "
-                              "\"equivalent\" when its ratio to the best is within the margin "));
+    char m[32] = "the margin";
     if (isfinite(margin))
-        chk(v, rd_buf_addf(&v->b, "(%g %% unless the workload sets its own) ", margin * 100));
-    chk(v, rd_buf_addf(&v->b, "with %g %% confidence, \"worse\" when it is outside, "
-                              "\"inconclusive\" when the runs cannot tell yet; the intervals "
-                              "(Fieller, at one critical value for all comparisons with the best) "
-                              "are simultaneous. Failed runs, load errors and broken guards "
-                              "disqualify a config. A ratio of at least 1.5 is said as a factor "
-                              "(\"2.73\xc3\x97 slower\"), a smaller one as a change in percent.",
-                       level));
+        snprintf(m, sizeof m, "%g %%", margin * 100);
+    chk(v, rd_buf_addf(&v->b, "Each config is compared with the best mean of its workload by "
+                              "the ratio of means (its interval on the log scale, simultaneous "
+                              "over the comparisons with the best): \"equivalent within %s\" "
+                              "when the %g %% interval of two one-sided tests lies wholly "
+                              "within %s of the best%s; \"slower\" (\"worse\" where higher is "
+                              "better) when the %g %% interval excludes no difference, and "
+                              "\"more than %s slower\" only when all of it lies beyond %s; "
+                              "\"inconclusive\" when the runs cannot tell yet, or when a mean "
+                              "is too close to zero for a ratio (\"not estimable\"). "
+                              "Failed runs, load errors and broken guards ",
+                       m, 100 - 2 * (100 - level), m,
+                       isfinite(margin) ? " (unless the workload sets its own margin)" : "",
+                       level, m, m));
+    chk(v, rd_buf_addstr(&v->b, "disqualify a config. A ratio of at least 1.5 is said as a "
+                                "factor (\"2.73\xc3\x97 slower\"), a smaller one as a change in "
+                                "percent."));
     take(v, root, "recommendations_note");
 }
 
@@ -493,13 +503,18 @@ static void view_method(struct vb *v, const struct rd_report *r, struct rd_tval 
                        isfinite(r->confidence) ? r->confidence * 100 : 95));
     take(v, items, NULL);
     chk(v, rd_buf_addstr(&v->b, "Verdicts: every config against the best mean of its workload, "
-                                "by the ratio of means with Fieller's interval at one "
-                                "studentized-range critical value for the family of comparisons "
-                                "with the best (simultaneous"));
+                                "by the ratio of means on the log scale (delta-method standard "
+                                "error); \"slower\" when its interval at the studentized-range "
+                                "critical value over \xe2\x88\x9a" "2 for the family of comparisons with "
+                                "the best (Games-Howell"));
     if (isfinite(r->alpha))
-        chk(v, rd_buf_addf(&v->b, " at %g %%", (1 - r->alpha) * 100));
-    chk(v, rd_buf_addstr(&v->b, "), read against the workload's equivalence margin; the "
-                                "tie-breaker chooses only among equivalent configs."));
+        chk(v, rd_buf_addf(&v->b, ", %g %%", (1 - r->alpha) * 100));
+    chk(v, rd_buf_addstr(&v->b, ") excludes 1; \"equivalent\" by two one-sided tests at level "
+                                "alpha, on Hsu's one-sided multiple-comparisons-with-the-best "
+                                "interval or, for the whole workload at once, on each "
+                                "comparison's own (intersection-union); read against the "
+                                "workload's equivalence margin; the tie-breaker chooses only "
+                                "among equivalent configs."));
     take(v, items, NULL);
     view_calibration(v, r, items);
     chk(v, rd_buf_addstr(&v->b, "Also shown: Welch's t-test for every pair of configs with Holm's "

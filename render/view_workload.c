@@ -160,7 +160,7 @@ static void view_stats(struct vb *v, const struct rd_report *r, const struct rd_
         fmt_stat(v, row, "cv", isfinite(s->cv) ? s->cv * 100 : NAN, 2);
         fmt_stat(v, row, "rss", rd_config_rss_mib(c), 3);
         const struct rd_rverdict *x = rd_config_verdict(w, (int)i);
-        chk(v, rd_verdict_text(x, &v->b));
+        chk(v, rd_verdict_text(w, x, &v->b));
         take(v, row, "verdict");
         chk(v, rd_fmt_p(&v->b, x ? x->p_adj : NAN));
         take(v, row, "p_adj");
@@ -216,7 +216,9 @@ static void view_key_metrics(struct vb *v, const struct rd_rworkload *w, const s
         for (size_t k = 0; k < w->rec->nkeys; k++) {
             const struct rd_rdecision *dc = &w->rec->keys[k];
             const struct rd_rverdict *x = rd_decision_verdict(dc, (int)i);
-            const char *word = x ? rd_verdict_word(x->verdict) : NULL;
+            char phrase[64];
+            const char *word = rd_verdict_phrase(x, dc->better, w->rec->margin, phrase,
+                                                 sizeof phrase);
             chk(v, rd_buf_addstr(&v->b, word ? word : RD_UNDEF));
             if (x && x->verdict != RD_VERDICT_BEST && x->verdict != RD_VERDICT_DISQUALIFIED) {
                 chk(v, rd_buf_addstr(&v->b, ": "));

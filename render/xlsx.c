@@ -292,7 +292,8 @@ static void sheet_recommendations(struct book *b, const struct rd_report *r, lxw
         const struct rd_rverdict *v = rd_config_verdict(w, near);
         if (v) {
             put_str(b, ws, row, 13, w->configs[near].name, NULL);
-            put_str(b, ws, row, 14, rd_verdict_word(v->verdict), NULL);
+            char phrase[64];
+            put_str(b, ws, row, 14, rd_config_verdict_phrase(w, v, phrase, sizeof phrase), NULL);
             put_num(b, ws, row, 15, v->ratio, b->num3);
             put_num(b, ws, row, 16, v->ratio_ci_low, b->num3);
             put_num(b, ws, row, 17, v->ratio_ci_high, b->num3);
@@ -518,7 +519,8 @@ static rd_status sheet_workload(struct book *b, const struct rd_report *r,
         put_num(b, ws, row, col++, c->failed_runs, b->intf);
         /* The verdict against the best and the simultaneous interval it used. */
         const struct rd_rverdict *v = rd_config_verdict(w, (int)i);
-        put_str(b, ws, row, col++, v ? rd_verdict_word(v->verdict) : NULL, NULL);
+        char phrase[64];
+        put_str(b, ws, row, col++, rd_config_verdict_phrase(w, v, phrase, sizeof phrase), NULL);
         put_num(b, ws, row, col++, v ? v->ratio : NAN, b->num3);
         put_num(b, ws, row, col++, v ? v->ratio_ci_low : NAN, b->num3);
         put_num(b, ws, row, col++, v ? v->ratio_ci_high : NAN, b->num3);
@@ -722,7 +724,7 @@ static void sheet_methods(struct book *b, const struct rd_report *r, lxw_workshe
         "Outliers: Tukey's fences (1.5 IQR), flagged, never removed.",
         "Two configs: Welch's t-test; Mann-Whitney U (exact without ties for n <= 50); Hedges' g; Vargha-Delaney A.",
         "Many configs: one-way ANOVA, Welch's ANOVA, Kruskal-Wallis; pairwise Welch tests with Holm's adjustment (p_holm).",
-        "Verdicts: every config against the best mean by the ratio of means, Fieller's interval at one studentized-range critical value for the comparisons with the best (simultaneous), read against the workload's margin: equivalent, worse, inconclusive (with the runs per config that would settle it) or disqualified; the tie-breaker chooses among equivalent configs only.",
+        "Verdicts: every config against the best mean by the ratio of means, its interval on the log scale (delta method) and simultaneous over the comparisons with the best, read against the workload's margin: equivalent within the margin (two one-sided tests at level alpha), slower (worse where higher is better: the interval excludes no difference), more than the margin slower (all of the interval beyond it), inconclusive (with the runs per config that would settle it) or disqualified; the tie-breaker chooses among equivalent configs only.",
         "One run is one whole program or load-tool run; per-request samples are never used as n.",
         "Chart: each config is a series of its own (the diagonal block of 'Chart data'), so its error bar is its CI half-width.",
         "References: Welch (1947, 1951); Mann and Whitney (1947); Kruskal and Wallis (1952); Holm (1979); Hedges (1981); Vargha and Delaney (2000); Hyndman and Fan (1996); Tukey (1977).",

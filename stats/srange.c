@@ -35,11 +35,11 @@
 #include <gsl/gsl_chebyshev.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_integration.h>
-#include <gsl/gsl_roots.h>
 #include <gsl/gsl_sf_erf.h>
 #include <gsl/gsl_sf_gamma.h>
 #include <gsl/gsl_sort.h>
 
+#include "roots.h"
 #include "srange.h"
 
 /* The z grids: 16-point Gauss-Legendre panels from where no k >= 2 has
@@ -488,21 +488,5 @@ double rd_srange_quantile(double p, double k, double df)
         if (hi > 1e6)
             return NAN;
     }
-    gsl_function f = { cdf_minus_p, &target };
-    gsl_root_fsolver *s = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
-    if (!s)
-        return NAN;
-    double root = NAN;
-    if (gsl_root_fsolver_set(s, &f, lo, hi) == GSL_SUCCESS) {
-        for (int iter = 0; iter < 200; iter++) {
-            if (gsl_root_fsolver_iterate(s) != GSL_SUCCESS)
-                break;
-            double a = gsl_root_fsolver_x_lower(s), b = gsl_root_fsolver_x_upper(s);
-            root = gsl_root_fsolver_root(s);
-            if (gsl_root_test_interval(a, b, 0, 1e-12) == GSL_SUCCESS)
-                break;
-        }
-    }
-    gsl_root_fsolver_free(s);
-    return root;
+    return rd_root_brent(cdf_minus_p, &target, lo, hi, 1e-12);
 }

@@ -6,6 +6,7 @@
 
 #include <gsl/gsl_cdf.h>
 
+#include "mcb.h"
 #include "scale.h"
 #include "srange.h"
 #include "verdict.h"
@@ -30,30 +31,44 @@ void rd_verdict_settings_init(struct rd_verdict_settings *s)
     s->margin = 0.05;
     s->higher_is_better = false;
     s->power = 0.8;
+    s->skip_equivalence = false;
 }
 
-/* The critical value of a family of k comparisons with the best at df
- * (a whole number): costs a root search over a numerical integral, so the
- * last few are kept per thread (an analysis asks for the same few again
- * and again: one per workload, and per df while estimating runs; an
- * adaptive suite one per config and round, df 4 to max - 1, which a
+/* The critical values of a family of k comparisons with the best at df
+ * (a whole number): each costs a root search over a numerical integral,
+ * so the last few are kept per thread (an analysis asks for the same few
+ * again and again: one per workload, and per df while estimating runs;
+ * an adaptive suite one per config and round, df 4 to max - 1, which a
  * smaller cache evicted round-robin before reuse). */
 enum { CRIT_CACHE = 256 };
+enum crit_kind { CRIT_RANGE, CRIT_MCB };
 static _Thread_local struct crit_entry {
     double alpha, k, df, crit;
+    enum crit_kind kind;
 } crit_cache[CRIT_CACHE];
 static _Thread_local unsigned crit_next;
 
-double rd_verdict_critical_value(double alpha, double k, double df)
+static double cached_crit(enum crit_kind kind, double alpha, double k, double df)
 {
     for (unsigned i = 0; i < CRIT_CACHE; i++) {
         const struct crit_entry *e = &crit_cache[i];
-        if (e->k == k && e->df == df && e->alpha == alpha)
+        if (e->k == k && e->df == df && e->alpha == alpha && e->kind == kind)
             return e->crit;
     }
-    double c = rd_srange_quantile(1 - alpha, k, df) / M_SQRT2;
-    crit_cache[crit_next++ % CRIT_CACHE] = (struct crit_entry){ alpha, k, df, c };
+    double c = kind == CRIT_RANGE ? rd_srange_quantile(1 - alpha, k, df) / M_SQRT2
+                                  : rd_mcb_quantile(1 - alpha, k, df);
+    crit_cache[crit_next++ % CRIT_CACHE] = (struct crit_entry){ alpha, k, df, c, kind };
     return c;
+}
+
+double rd_verdict_critical_value(double alpha, double k, double df)
+{
+    return cached_crit(CRIT_RANGE, alpha, k, df);
+}
+
+double rd_verdict_equivalence_critical_value(double alpha, double k, double df)
+{
+    return cached_crit(CRIT_MCB, alpha, k, df);
 }
 
 static bool usable(const struct rd_verdict_sample *x)
@@ -66,73 +81,216 @@ static bool better(double a, double b, bool higher)
     return higher ? a > b : a < b;
 }
 
-/* Welch degrees of freedom of a - b; NaN when both are constant. */
+/* The squared relative standard error of a mean, the delta method's part
+ * of var(log mean). */
+static double rel_var(const struct rd_verdict_sample *a)
+{
+    return a->sd * a->sd / (a->n * a->mean * a->mean);
+}
+
+/* Welch-Satterthwaite degrees of freedom of log a - log b; NaN when both
+ * are constant or a mean is zero. */
 static double welch_df(const struct rd_verdict_sample *a, const struct rd_verdict_sample *b)
 {
-    double va = a->sd * a->sd / a->n, vb = b->sd * b->sd / b->n;
+    double va = rel_var(a), vb = rel_var(b);
     double den = va * va / (a->n - 1) + vb * vb / (b->n - 1);
-    return den > 0 ? (va + vb) * (va + vb) / den : NAN;
+    return den > 0 && isfinite(den) ? (va + vb) * (va + vb) / den : NAN;
 }
 
-/* Fieller's interval for a / b at critical value c; false when it is
- * unbounded (b's mean is not clearly away from zero at that level). */
-static bool fieller(const struct rd_verdict_sample *a, const struct rd_verdict_sample *b,
-                    double c, double *lo, double *hi)
+/* Is the mean clearly positive at critical value c? */
+static bool clearly_positive(const struct rd_verdict_sample *a, double c)
 {
-    double va = a->sd * a->sd / a->n, vb = b->sd * b->sd / b->n;
-    double r = a->mean / b->mean;
-    double g = c * c * vb / (b->mean * b->mean);
-    if (!(g < 1))
-        return false;
-    double half = c / fabs(b->mean) * sqrt(va * (1 - g) + r * r * vb);
-    *lo = (r - half) / (1 - g);
-    *hi = (r + half) / (1 - g);
-    return true;
+    return a->mean > 0 && a->mean - c * a->sd / sqrt(a->n) > 0;
 }
 
-/* Runs per config for the comparison of a with the best b to settle with
- * the given power, at the spread seen, if both had n runs. The critical
- * value depends on n through the degrees of freedom (about 2 (n - 1));
- * the first-order expansion of a t quantile in 1/df, c + (c^3 + c) /
- * (4 df), stands in for a root search per candidate n: this is an
- * estimate of a sample size, not a test. */
-static long runs_to_settle(const struct rd_verdict_sample *a, const struct rd_verdict_sample *b,
-                           double k, const struct rd_verdict_settings *s)
+/* The first-order expansion of a t-like quantile in 1/df, c + (c^3 + c) /
+ * (4 df), from its value at a known sd: stands in for a root search per
+ * candidate n in runs_for, an estimate of a sample size, not a test. */
+static double at_df(double c_inf, double df)
 {
-    double r = a->mean / b->mean;
-    double spread = sqrt(a->sd * a->sd + r * r * b->sd * b->sd) / fabs(b->mean);
-    double d = fabs(r - 1);
-    double z = gsl_cdf_ugaussian_Pinv(s->power);
+    return c_inf + (c_inf * c_inf * c_inf + c_inf) / (4 * df);
+}
+
+/*
+ * Runs per config for a comparison of relative spread 'spread' (the sd of
+ * log a - log b for one run of each, sqrt(cv_a^2 + cv_b^2)) to settle with
+ * power 'power' whatever the true ratio. For a true log ratio delta >= 0
+ * (on the worse side), it settles as worse once (c + z) spread / sqrt n <=
+ * delta and as equivalent once (d + z) spread / sqrt n <= D - delta, D the
+ * margin on the log scale; the worst delta is where both need the same n,
+ * which is n = ((c + d + 2 z) spread / D)^2. No observed difference is
+ * plugged in: the figure holds for a ratio at 1, at the margin and
+ * between. c and d depend on n through the df, about 2 (n - 1).
+ */
+static double runs_for(double spread, double k, double margin_log, double power,
+                       const struct rd_verdict_settings *s)
+{
+    double z = gsl_cdf_ugaussian_Pinv(power);
     double c_inf = rd_verdict_critical_value(s->alpha, k, INFINITY);
-    double c = c_inf, n = INFINITY;
+    double d_inf = rd_verdict_equivalence_critical_value(s->alpha, k, INFINITY);
+    double c = c_inf, d = d_inf, n = INFINITY;
     for (int round = 0; round < 4; round++) {
-        double to_differ = d > 0 ? pow((c + z) * spread / d, 2) : INFINITY;
-        double to_match = d < s->margin ? pow((c + z) * spread / (s->margin - d), 2) : INFINITY;
-        n = fmin(to_differ, to_match);
+        n = pow((c + d + 2 * z) * spread / margin_log, 2);
         if (!isfinite(n))
-            return -1;
+            return INFINITY;
         if (n > 1e6)
-            return 1000000;
+            return 1e6;
         double df = 2 * (fmax(n, 2) - 1);
-        c = c_inf + (c_inf * c_inf * c_inf + c_inf) / (4 * df);
+        c = at_df(c_inf, df);
+        d = at_df(d_inf, df);
     }
-    long need = (long)ceil(n);
-    long have = (long)fmax(a->n, b->n);
-    return need > have ? need : have + 1;
+    return n;
 }
 
 static void clear_row(struct rd_verdict_row *row, enum rd_verdict v)
 {
     *row = (struct rd_verdict_row){ .verdict = v, .ratio = NAN, .ratio_ci_low = NAN,
-                                    .ratio_ci_high = NAN, .t = NAN };
+                                    .ratio_ci_high = NAN, .eq_ci_low = NAN, .eq_ci_high = NAN,
+                                    .t = NAN, .df = NAN, .beyond_margin = -1 };
 }
 
-static enum rd_verdict read_interval(double lo, double hi, double t, double crit,
-                                     double margin)
+static bool inside(double lo, double hi, double margin)
 {
-    if (lo >= 1 - margin && hi <= 1 + margin)
-        return RD_VERDICT_EQUIVALENT;
-    return fabs(t) > crit ? RD_VERDICT_WORSE : RD_VERDICT_INCONCLUSIVE;
+    return lo >= 1 - margin && hi <= 1 + margin;
+}
+
+/* Reads the verdict off the two intervals (see verdict.h). */
+static void read_intervals(struct rd_verdict_row *row, double crit, double margin,
+                           bool higher)
+{
+    bool worse_side_out = higher ? row->ratio_ci_high < 1 - margin
+                                 : row->ratio_ci_low > 1 + margin;
+    row->beyond_margin = worse_side_out;
+    if (inside(row->eq_ci_low, row->eq_ci_high, margin))
+        row->verdict = RD_VERDICT_EQUIVALENT;
+    else if (row->exact ? row->ratio != 1 : fabs(row->t) > crit)
+        row->verdict = RD_VERDICT_WORSE;
+    else
+        row->verdict = RD_VERDICT_INCONCLUSIVE;
+}
+
+/* One config against the best b: ratio, intervals, t, verdict. */
+static void compare_with_best(const struct rd_verdict_sample *a,
+                              const struct rd_verdict_sample *b,
+                              const struct rd_verdict_result *res,
+                              const struct rd_verdict_settings *s, struct rd_verdict_row *row)
+{
+    clear_row(row, RD_VERDICT_INCONCLUSIVE);
+    /* A ratio says "how many times the best" only between positive means. */
+    if (!(a->mean > 0 && b->mean > 0))
+        return;
+    row->ratio = a->mean / b->mean;
+    double lr = log(a->mean) - log(b->mean);
+    double se = sqrt(rel_var(a) + rel_var(b));
+    if (se == 0) {
+        /* Both constant: the measured ratio is the ratio. */
+        row->exact = row->estimable = true;
+        row->t = lr == 0 ? 0 : copysign(INFINITY, lr);
+        row->ratio_ci_low = row->ratio_ci_high = row->ratio;
+        row->eq_ci_low = row->eq_ci_high = row->ratio;
+        read_intervals(row, 0, s->margin, s->higher_is_better);
+        return;
+    }
+    row->t = lr / se;
+    /* The family's constants at its smallest df (safe for small samples:
+     * each comparison's own df, as Games and Howell take it, let 8.5 % of
+     * A/A families of 15 configs at CV 20 % call one worse); the
+     * comparison's own df for its joint equivalence test alone. */
+    double df = welch_df(a, b);
+    row->df = isnan(df) ? res->df : fmax(1, floor(df));
+    double c = res->crit, d = res->crit_eq;
+    if (!(clearly_positive(a, c) && clearly_positive(b, c)))
+        return; /* not estimable: the log of a mean that may be 0 */
+    row->estimable = true;
+    row->ratio_ci_low = exp(lr - c * se);
+    row->ratio_ci_high = exp(lr + c * se);
+    row->eq_ci_low = exp(lr - d * se);
+    row->eq_ci_high = exp(lr + d * se);
+    read_intervals(row, c, s->margin, s->higher_is_better);
+}
+
+/*
+ * The workload's equivalence as one claim: every config not shown worse
+ * is within the margin of the best. By the intersection-union principle
+ * (Berger 1982) that claim is tested at level alpha when each of its
+ * comparisons passes two one-sided tests at level alpha on its own, with
+ * Student's one-sided quantile at the comparison's df (the k = 2 MCB
+ * constant): if a config outside the margin is among them, its own test
+ * passes with probability at most alpha, and all of them pass less often.
+ * Comparing with the observed best is on the safe side, the true best's
+ * mean being no lower. When the claim holds, those rows are equivalent,
+ * with that 1 - 2 alpha interval; otherwise each stands on the family's
+ * simultaneous MCB interval alone.
+ */
+static void joint_equivalence(const struct rd_verdict_sample *x, size_t k,
+                              const struct rd_verdict_settings *s, struct rd_verdict_row *rows,
+                              const struct rd_verdict_result *res)
+{
+    if (s->skip_equivalence)
+        return;
+    const struct rd_verdict_sample *b = &x[res->best];
+    bool all = true, any = false;
+    for (size_t i = 0; i < k && all; i++) {
+        const struct rd_verdict_row *row = &rows[i];
+        if (i == res->best || row->verdict == RD_VERDICT_DISQUALIFIED ||
+            row->verdict == RD_VERDICT_WORSE || row->verdict == RD_VERDICT_EQUIVALENT)
+            continue;
+        any = true;
+        if (!row->estimable) {
+            all = false;
+            continue;
+        }
+        double lr = log(row->ratio), se = sqrt(rel_var(&x[i]) + rel_var(b));
+        double t1 = rd_verdict_equivalence_critical_value(s->alpha, 2, row->df);
+        all = inside(exp(lr - t1 * se), exp(lr + t1 * se), s->margin);
+    }
+    if (!all || !any)
+        return;
+    for (size_t i = 0; i < k; i++) {
+        struct rd_verdict_row *row = &rows[i];
+        if (i == res->best || row->verdict != RD_VERDICT_INCONCLUSIVE)
+            continue;
+        double lr = log(row->ratio), se = sqrt(rel_var(&x[i]) + rel_var(b));
+        double t1 = rd_verdict_equivalence_critical_value(s->alpha, 2, row->df);
+        row->eq_ci_low = exp(lr - t1 * se);
+        row->eq_ci_high = exp(lr + t1 * se);
+        row->verdict = RD_VERDICT_EQUIVALENT;
+        row->joint = true;
+    }
+}
+
+/* runs_needed of every open row: the n at which all of them settle with
+ * the settings' power, each given power^(1 / open) (the rows share the
+ * best, so they are not independent; the product bound is the safe side). */
+static void fill_runs_needed(const struct rd_verdict_sample *x, size_t k,
+                             const struct rd_verdict_settings *s, struct rd_verdict_row *rows,
+                             const struct rd_verdict_result *res)
+{
+    if (!res->n_inconclusive)
+        return;
+    const struct rd_verdict_sample *b = &x[res->best];
+    double power = pow(s->power, 1.0 / (double)res->n_inconclusive);
+    double margin_log = s->higher_is_better ? -log1p(-fmin(s->margin, 0.999999))
+                                            : log1p(s->margin);
+    for (size_t i = 0; i < k; i++) {
+        struct rd_verdict_row *row = &rows[i];
+        if (row->verdict != RD_VERDICT_INCONCLUSIVE || i == res->best)
+            continue;
+        if (isnan(row->ratio) || !(margin_log > 0)) {
+            row->runs_needed = -1;
+            continue;
+        }
+        double cv_a = x[i].sd / x[i].mean, cv_b = b->sd / b->mean;
+        double n = runs_for(sqrt(cv_a * cv_a + cv_b * cv_b), (double)res->family, margin_log,
+                            power, s);
+        if (!isfinite(n)) {
+            row->runs_needed = -1;
+            continue;
+        }
+        long need = (long)ceil(n);
+        long have = (long)fmax(x[i].n, b->n);
+        row->runs_needed = need > have ? need : have + 1;
+    }
 }
 
 static rd_status decide(const struct rd_verdict_sample *x, size_t k,
@@ -140,7 +298,7 @@ static rd_status decide(const struct rd_verdict_sample *x, size_t k,
                         struct rd_verdict_result *res)
 {
     *res = (struct rd_verdict_result){ .decision = RD_DECISION_NO_DATA, .best = k,
-                                       .df = NAN, .crit = NAN };
+                                       .df = NAN, .crit = NAN, .crit_eq = NAN };
     for (size_t i = 0; i < k; i++) {
         clear_row(&rows[i], RD_VERDICT_DISQUALIFIED);
         if (!usable(&x[i])) {
@@ -160,8 +318,8 @@ static rd_status decide(const struct rd_verdict_sample *x, size_t k,
     if (res->family == 1)
         return RD_OK;
 
-    /* One critical value for the family, at the smallest Welch df of its
-     * comparisons, rounded down. */
+    /* One pair of critical values for the family, at the smallest Welch
+     * df of its comparisons, rounded down. */
     double df = INFINITY;
     for (size_t i = 0; i < k; i++) {
         if (i == res->best || !usable(&x[i]))
@@ -173,52 +331,31 @@ static rd_status decide(const struct rd_verdict_sample *x, size_t k,
     if (isfinite(df)) {
         res->df = fmax(1, floor(df));
         res->crit = rd_verdict_critical_value(s->alpha, (double)res->family, res->df);
-        if (isnan(res->crit)) {
+        if (!s->skip_equivalence)
+            res->crit_eq =
+                rd_verdict_equivalence_critical_value(s->alpha, (double)res->family, res->df);
+        if (isnan(res->crit) || (isnan(res->crit_eq) && !s->skip_equivalence)) {
             res->decision = RD_DECISION_NO_DATA;
             return RD_ERR_STATS;
         }
     }
 
+    for (size_t i = 0; i < k; i++)
+        if (i != res->best && usable(&x[i]))
+            compare_with_best(&x[i], b, res, s, &rows[i]);
+    joint_equivalence(x, k, s, rows, res);
     for (size_t i = 0; i < k; i++) {
         if (i == res->best || !usable(&x[i]))
             continue;
-        struct rd_verdict_row *row = &rows[i];
-        clear_row(row, RD_VERDICT_INCONCLUSIVE);
-        /* A ratio says "how many times the best" only between positive
-         * means; otherwise the comparison stays inconclusive. */
-        if (!(x[i].mean > 0 && b->mean > 0)) {
-            res->n_inconclusive++;
-            row->runs_needed = -1;
-            continue;
-        }
-        row->ratio = x[i].mean / b->mean;
-        double se = sqrt(x[i].sd * x[i].sd / x[i].n + b->sd * b->sd / b->n);
-        double diff = x[i].mean - b->mean;
-        if (se == 0) {
-            /* Both constant: the measured ratio is the ratio. */
-            row->exact = true;
-            row->t = diff == 0 ? 0 : copysign(INFINITY, diff);
-            row->ratio_ci_low = row->ratio_ci_high = row->ratio;
-            row->verdict = read_interval(row->ratio, row->ratio, row->t, 0, s->margin);
-        } else {
-            row->t = diff / se;
-            if (!fieller(&x[i], b, res->crit, &row->ratio_ci_low, &row->ratio_ci_high))
-                row->ratio_ci_low = row->ratio_ci_high = NAN;
-            /* An unbounded interval is never inside the margin; the test
-             * against 1 stands on its own (Fieller's set excludes 1 exactly
-             * when |t| exceeds the critical value). */
-            row->verdict = read_interval(row->ratio_ci_low, row->ratio_ci_high, row->t,
-                                         res->crit, s->margin);
-        }
+        const struct rd_verdict_row *row = &rows[i];
         if (row->verdict == RD_VERDICT_EQUIVALENT)
             res->n_equivalent++;
         else if (row->verdict == RD_VERDICT_WORSE)
             res->n_worse++;
-        else {
+        else
             res->n_inconclusive++;
-            row->runs_needed = runs_to_settle(&x[i], b, (double)res->family, s);
-        }
     }
+    fill_runs_needed(x, k, s, rows, res);
     res->decision = res->n_inconclusive ? RD_DECISION_INCONCLUSIVE
                   : res->n_equivalent   ? RD_DECISION_EQUIVALENT
                                         : RD_DECISION_CLEAR;
@@ -226,8 +363,8 @@ static rd_status decide(const struct rd_verdict_sample *x, size_t k,
 }
 
 /*
- * Everything the verdicts read - ratios of means, t, Welch df, Fieller's
- * interval, runs to settle - is unchanged when every mean and sd is
+ * Everything the verdicts read - ratios of means, relative spreads, t,
+ * Welch df, the intervals, runs to settle - is unchanged when every mean and sd is
  * multiplied by one number, while sd^2 and mean^2 leave the double range
  * for means beyond about 1e154. So when the largest mean or sd is outside
  * the safe range of scale.h, the samples are decided as m 2^-e, s 2^-e:
@@ -261,7 +398,7 @@ double rd_verdict_p_adjusted(const struct rd_verdict_row *row,
                              const struct rd_verdict_result *res)
 {
     if (row->verdict == RD_VERDICT_BEST || row->verdict == RD_VERDICT_DISQUALIFIED ||
-        row->exact || isnan(row->t) || isnan(res->df))
+        row->exact || !row->estimable || isnan(row->t) || isnan(res->df))
         return NAN;
     return rd_srange_sf(M_SQRT2 * fabs(row->t), (double)res->family, res->df);
 }

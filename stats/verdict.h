@@ -3,25 +3,43 @@
  * not yet known, on one metric (docs/methods.md, "Verdicts").
  *
  * Every eligible config is compared with the best one (the best mean in
- * the metric's better direction) by the ratio of means, config / best,
- * with Fieller's interval at one critical value for the whole family of
- * comparisons with the best. Because the best is chosen from the same
- * data, the largest of those comparisons is the range of the means: the
- * critical value is the studentized range quantile (Tukey 1953) divided
- * by sqrt 2, at the Welch degrees of freedom of the comparisons (Games
- * and Howell 1976), taken as the smallest of them rounded down, which
- * errs on the safe side for small samples. The verdict is read off the
- * interval, so a sentence can never contradict it:
+ * the metric's better direction) by the ratio of means R = config / best,
+ * on the log scale: log R +- c se, with the delta-method standard error
+ * se = sqrt(s_a^2 / (n_a m_a^2) + s_b^2 / (n_b m_b^2)) and Welch-
+ * Satterthwaite degrees of freedom of its two parts. The interval exp(...)
+ * is positive by construction, and taking reciprocals swaps its ends
+ * exactly, so "A / B" and "B / A" say the same. Two critical values, one
+ * per claim, each for the whole family of comparisons with the best at
+ * the smallest degrees of freedom rounded down:
  *
- *   wholly inside [1 - margin, 1 + margin]          equivalent
- *   excluding 1, not wholly inside the margin       worse
- *   containing 1 and reaching past the margin       inconclusive
+ * - "worse" (slower, or lower for a higher-is-better metric): the
+ *   1 - alpha interval at c, the studentized range quantile over sqrt 2
+ *   (Tukey's range as Games and Howell 1976 use it with unequal
+ *   variances), excludes 1. Because the best is chosen from the same
+ *   data, the largest of the comparisons is the range of the means, so
+ *   the chance that any config of an A/A family is called worse is at
+ *   most alpha. Hsu's one-sided MCB constant (below) would not do: its
+ *   "not the best" claims hold only up to ties, and at k = 2 an A/A pair
+ *   would be called worse 2 alpha of the time.
+ * - "equivalent within the margin": Hsu's multiple comparisons with the
+ *   best (Hsu 1996, ch. 4), one-sided constant d (mcb.h), as two one-sided
+ *   tests at level alpha (Schuirmann 1987): the 1 - 2 alpha interval
+ *   exp(log R +- d se), simultaneous over the family, lies wholly inside
+ *   [1 - margin, 1 + margin].
  *
- * An interval inside the margin is a two one-sided tests equivalence
- * claim (Schuirmann 1987) at the family's level. The workload's decision
- * follows: clear (every other config worse), equivalent (the best and an
- * equivalent set, every other config worse), inconclusive (some config
- * neither), no-data (no eligible config).
+ * The verdict, read off those intervals, so a sentence can never
+ * contradict them:
+ *
+ *   a mean not clearly positive at c (m - c s / sqrt n <= 0)
+ *                                         inconclusive, "not estimable"
+ *   1 - 2 alpha interval inside the margin   equivalent
+ *   1 - alpha interval excludes 1            worse (beyond_margin when it
+ *                                            lies wholly past the margin)
+ *   otherwise                                inconclusive
+ *
+ * The workload's decision follows: clear (every other config worse),
+ * equivalent (the best and an equivalent set, every other config worse),
+ * inconclusive (some config neither), no-data (no eligible config).
  *
  * Pure numerics: no analysis structures, no I/O, callable from the
  * analysis, the adaptive suite runner and the tests alike.
@@ -65,6 +83,10 @@ struct rd_verdict_settings {
     double margin;         /* relative equivalence margin, e.g. 0.05 */
     bool higher_is_better; /* else lower is better */
     double power;          /* for runs_needed, e.g. 0.8 */
+    /* true: decide "worse" only, no equivalence test (crit_eq NaN, no
+     * row equivalent): the racing looks, whose alpha changes every round
+     * and would cost a fresh MCB root search each */
+    bool skip_equivalence;
 };
 
 /** Sets alpha 0.05, margin 0.05, lower is better, power 0.8. */
@@ -73,18 +95,32 @@ void rd_verdict_settings_init(struct rd_verdict_settings *s);
 /** One config's comparison with the best. */
 struct rd_verdict_row {
     enum rd_verdict verdict;
-    /* mean / best mean, and its simultaneous interval (NaN when
-     * unbounded: the best's mean is not clearly away from zero) */
+    /* mean / best mean, and its simultaneous 1 - alpha interval on the
+     * log scale at crit (NaN when not estimable: a mean not clearly
+     * positive at the family's critical value) */
     double ratio, ratio_ci_low, ratio_ci_high;
-    /* (mean - best mean) / its Welch standard error; +-INFINITY when both
+    /* The simultaneous 1 - 2 alpha interval at crit_eq that the
+     * equivalence test reads (NaN when not estimable) */
+    double eq_ci_low, eq_ci_high;
+    /* log(ratio) / its delta-method standard error; +-INFINITY when both
      * configs are constant and differ, NaN for the best itself */
     double t;
-    /* Runs per config that would settle an inconclusive comparison with
-     * the given power at the observed spread: for the observed difference
-     * or for equivalence within the margin, whichever needs fewer. 0 when
-     * settled; -1 when no number of runs would (a ratio at the margin). */
+    double df; /* its own Welch df, rounded down (its joint equivalence test) */
+    /* Runs per config after which every open comparison of the family
+     * settles with the given power at the observed spreads, whatever the
+     * true ratio (the worst case over it; see runs_for in verdict.c).
+     * 0 when settled; -1 when no number of runs would (a mean that is not
+     * positive). */
     long runs_needed;
-    bool exact; /* both configs constant: the ratio is exact, no test */
+    /* 1: the 1 - alpha interval lies wholly beyond the margin on the
+     * worse side ("more than 5 % slower"); 0: it does not; -1: no
+     * interval (the best, disqualified, not estimable). */
+    int beyond_margin;
+    bool estimable; /* false: a mean not clearly positive; inconclusive */
+    bool exact;     /* both configs constant: the ratio is exact, no test */
+    /* equivalent by the workload's joint claim (intersection-union, each
+     * comparison at level alpha), not by the family's MCB interval */
+    bool joint;
 };
 
 struct rd_verdict_result {
@@ -92,7 +128,8 @@ struct rd_verdict_result {
     size_t best;        /* index of the best config; k when no-data */
     size_t family;      /* eligible configs: the family's k */
     double df;          /* degrees of freedom of the critical value */
-    double crit;        /* critical value on the t scale; NaN if none */
+    double crit;        /* critical value of "worse" (range / sqrt 2); NaN if none */
+    double crit_eq;     /* one-sided MCB critical value of "equivalent"; NaN if none */
     size_t n_equivalent, n_worse, n_inconclusive, n_disqualified;
 };
 
@@ -118,10 +155,18 @@ rd_status rd_verdict_decide(const struct rd_verdict_sample *samples, size_t k,
 double rd_verdict_critical_value(double alpha, double k, double df);
 
 /**
+ * The one-sided critical value of Hsu's multiple comparisons with the
+ * best for k configs at df (mcb.h) at level alpha: the equivalence
+ * claims' 1 - 2 alpha simultaneous interval. For k = 2 Student's one-sided
+ * t quantile. NaN when it cannot be computed.
+ */
+double rd_verdict_equivalence_critical_value(double alpha, double k, double df);
+
+/**
  * The adjusted p of a row: P(studentized range of 'family' means > sqrt 2
  * |t|) at the result's degrees of freedom. It is below alpha exactly when
- * the row's interval excludes 1. NaN for the best, a disqualified config
- * or an exact row (no test: the ratio is known). Kept apart from the
+ * the row's interval excludes 1. NaN for the best, a disqualified config,
+ * a row that is not estimable or an exact row (no test: the ratio is known). Kept apart from the
  * decision because it costs a numerical integral per config and the
  * decision does not need it.
  */

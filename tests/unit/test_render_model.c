@@ -394,13 +394,13 @@ static void test_verdicts(void **state)
     rd_verdict_ratio_text(w, rd_config_verdict(w, 2), NULL, &b);
     assert_string_equal(b.ptr, "2.50\xc3\x97 slower (2.20\xe2\x80\x93" "2.80\xc3\x97)");
     rd_buf_reset(&b);
-    rd_verdict_text(rd_config_verdict(w, 3), &b);
+    rd_verdict_text(w, rd_config_verdict(w, 3), &b);
     assert_string_equal(b.ptr, "disqualified: 5 of 5 runs failed");
     rd_buf_reset(&b);
-    rd_verdict_text(rd_config_verdict(w, 2), &b);
-    assert_string_equal(b.ptr, "worse");
+    rd_verdict_text(w, rd_config_verdict(w, 2), &b);
+    assert_string_equal(b.ptr, "slower"); /* no beyond_margin in this analysis */
     rd_buf_reset(&b);
-    rd_verdict_text(rd_config_verdict(w, 1), &b);
+    rd_verdict_text(w, rd_config_verdict(w, 1), &b);
     assert_string_equal(b.ptr, "inconclusive (40 runs)");
     rd_buf_release(&b);
     /* Grouped warnings keep their count and configs; others count 1. */

@@ -8,13 +8,13 @@
  *   python3 -c "from scipy.stats import studentized_range as s;
  *     print(s.sf(3.5,3,10), s.ppf(0.95,10,4), s.ppf(0.95,21,8), s.cdf(5,5,5))"
  *   -> 0.07710331083841038 7.826334605923533 6.933785048730076 0.921074516170005
- * Verdict numbers are by formula with SciPy: tests/unit/verdict_reference.py
- * prints every one (Welch df, the floor of the smallest, the critical
- * value studentized_range.ppf(0.95, k, df) / sqrt(2), Fieller's interval
- * at that value, p_adj = studentized_range.sf(sqrt(2) |t|, k, df)). R's
- * ptukey/qtukey were not used: their results are off by up to 1e-3 at
- * df = 2 and by 15 % for a p of 4e-8 (qtukey(0.95, 2, 2) / sqrt(2) =
- * 4.29895 where qt(0.975, 2) = 4.30265).
+ * Verdict numbers are by formula in R: tests/unit/verdict_reference.R
+ * prints every one (the log-scale Welch df, the floor of the smallest,
+ * the range critical value and Hsu's one-sided MCB constant by
+ * integrate() and uniroot(), the intervals exp(log R +- c se), p_adj =
+ * P(range > sqrt(2) |t|)). R's ptukey/qtukey were not used: their
+ * results are off by up to 1e-3 at df = 2 and by 15 % for a p of 4e-8
+ * (qtukey(0.95, 2, 2) / sqrt(2) = 4.29895 where qt(0.975, 2) = 4.30265).
  */
 #include <math.h>
 #include <setjmp.h>
@@ -25,6 +25,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "mcb.h"
 #include "srange.h"
 #include "stats.h"
 #include "verdict.h"
@@ -32,6 +33,16 @@
 static struct rd_verdict_sample sample(const double *x, size_t n)
 {
     return (struct rd_verdict_sample){ (double)n, rd_stats_mean(x, n), rd_stats_sd(x, n), true };
+}
+
+/* Two configs of a higher-is-better metric, decided at the defaults. */
+static void decide_higher(const struct rd_verdict_sample *x, struct rd_verdict_row *rows,
+                          struct rd_verdict_result *res)
+{
+    struct rd_verdict_settings s;
+    rd_verdict_settings_init(&s);
+    s.higher_is_better = true;
+    assert_int_equal(rd_verdict_decide(x, 2, &s, rows, res), RD_OK);
 }
 
 static void srange_matches_scipy(void **state)
@@ -141,16 +152,23 @@ static void worse_and_inconclusive_against_the_best(void **state)
     assert_int_equal(rows[1].verdict, RD_VERDICT_BEST);
     assert_int_equal(rows[0].verdict, RD_VERDICT_WORSE);
     assert_float_equal(rows[0].ratio, 1.1, 1e-12);
-    assert_float_equal(rows[0].ratio_ci_low, 1.0682528890544953, 1e-8);
-    assert_float_equal(rows[0].ratio_ci_high, 1.132783172591803, 1e-8);
-    assert_float_equal(rows[0].t, 10, 1e-12);
-    assert_float_equal(rd_verdict_p_adjusted(&rows[0], &res), 0.0001427157391956646, 1e-9);
-    /* 2.8 % slower, interval 0.981-1.076: contains 1 and passes the 5 %
+    assert_float_equal(res.crit_eq, 2.33680459216474, 1e-8);
+    assert_float_equal(rows[0].ratio_ci_low, 1.06821487802998, 1e-8);
+    assert_float_equal(rows[0].ratio_ci_high, 1.13273089982747, 1e-8);
+    assert_float_equal(rows[0].eq_ci_low, 1.07570799200733, 1e-8);
+    assert_float_equal(rows[0].eq_ci_high, 1.12484057847528, 1e-8);
+    assert_float_equal(rows[0].t, 9.97357447505334, 1e-10);
+    assert_float_equal(rd_verdict_p_adjusted(&rows[0], &res), 0.000144877699756241, 1e-9);
+    /* 10 % slower, the whole interval past 1.05: more than 5 % slower. */
+    assert_int_equal(rows[0].beyond_margin, 1);
+    /* 2.8 % slower, interval 0.982-1.076: contains 1 and passes the 5 %
      * margin. */
     assert_int_equal(rows[2].verdict, RD_VERDICT_INCONCLUSIVE);
-    assert_float_equal(rows[2].ratio_ci_low, 0.9812510655173273, 1e-8);
-    assert_float_equal(rows[2].ratio_ci_high, 1.0757171811848492, 1e-8);
-    assert_float_equal(rd_verdict_p_adjusted(&rows[2], &res), 0.2386054956122189, 1e-9);
+    assert_int_equal(rows[2].beyond_margin, 0);
+    assert_float_equal(rows[2].ratio_ci_low, 0.981848598533471, 1e-8);
+    assert_float_equal(rows[2].ratio_ci_high, 1.07632072967101, 1e-8);
+    assert_float_equal(rd_verdict_p_adjusted(&rows[2], &res), 0.234425417259033, 1e-9);
+    assert_int_equal(rows[1].beyond_margin, -1);
     assert_true(rows[2].runs_needed > 5);
     assert_int_equal(res.decision, RD_DECISION_INCONCLUSIVE);
     assert_true(isnan(rd_verdict_p_adjusted(&rows[1], &res)));
@@ -168,10 +186,12 @@ static void equivalent_even_when_detectably_slower(void **state)
     struct rd_verdict_result res;
     assert_int_equal(rd_verdict_decide(x, 2, &s, rows, &res), RD_OK);
     assert_int_equal(rows[1].verdict, RD_VERDICT_EQUIVALENT);
-    assert_float_equal(rows[1].ratio_ci_low, 1.0088418893561222, 1e-8);
-    assert_float_equal(rows[1].ratio_ci_high, 1.011159453352676, 1e-8);
+    assert_float_equal(rows[1].ratio_ci_low, 1.00881246029985, 1e-8);
+    assert_float_equal(rows[1].ratio_ci_high, 1.01118893763148, 1e-8);
+    assert_float_equal(rows[1].eq_ci_low, 1.00904841102858, 1e-8);
+    assert_float_equal(rows[1].eq_ci_high, 1.01095248637293, 1e-8);
     /* Detectably slower: the adjusted p is tiny, yet within the margin. */
-    assert_float_equal(rd_verdict_p_adjusted(&rows[1], &res), 4.0739181916826794e-08, 1e-12);
+    assert_float_equal(rd_verdict_p_adjusted(&rows[1], &res), 1.95527186663824e-07, 1e-12);
     assert_int_equal(res.decision, RD_DECISION_EQUIVALENT);
     /* With a margin of 0.5 % the same interval is worse. */
     s.margin = 0.005;
@@ -196,9 +216,9 @@ static void a_wide_slower_config_is_inconclusive(void **state)
     assert_int_equal(res.best, 1);
     assert_float_equal(res.df, 2, 0);
     assert_int_equal(rows[0].verdict, RD_VERDICT_INCONCLUSIVE);
-    assert_float_equal(rows[0].ratio_ci_low, 0.379276504516328, 1e-8);
-    assert_float_equal(rows[0].ratio_ci_high, 2.1598962026324195, 1e-8);
-    assert_float_equal(rd_verdict_p_adjusted(&rows[0], &res), 0.3453463292920227, 1e-9);
+    assert_float_equal(rows[0].ratio_ci_low, 0.616672073022124, 1e-8);
+    assert_float_equal(rows[0].ratio_ci_high, 2.53376157013672, 1e-8);
+    assert_float_equal(rd_verdict_p_adjusted(&rows[0], &res), 0.307149181483347, 1e-8);
     assert_int_equal(res.decision, RD_DECISION_INCONCLUSIVE);
     assert_true(rows[0].runs_needed > 3);
 }
@@ -209,17 +229,16 @@ static void higher_is_better(void **state)
     const double fast[] = { 1000, 1010, 990, 1005, 995 };
     const double slow[] = { 900, 910, 890, 905, 895 };
     struct rd_verdict_sample x[2] = { sample(slow, 5), sample(fast, 5) };
-    struct rd_verdict_settings s;
-    rd_verdict_settings_init(&s);
-    s.higher_is_better = true;
     struct rd_verdict_row rows[2];
     struct rd_verdict_result res;
-    assert_int_equal(rd_verdict_decide(x, 2, &s, rows, &res), RD_OK);
+    decide_higher(x, rows, &res);
     assert_int_equal(res.best, 1);
     assert_int_equal(rows[0].verdict, RD_VERDICT_WORSE);
     assert_float_equal(rows[0].ratio, 0.9, 1e-12);
-    assert_float_equal(rows[0].ratio_ci_low, 0.8890906196447461, 1e-8);
-    assert_float_equal(rows[0].ratio_ci_high, 0.9110290355479275, 1e-8);
+    assert_float_equal(rows[0].ratio_ci_low, 0.888822478356118, 1e-8);
+    assert_float_equal(rows[0].ratio_ci_high, 0.911318086259586, 1e-8);
+    /* 0.911 < 0.95: the whole interval is more than 5 % lower. */
+    assert_int_equal(rows[0].beyond_margin, 1);
     assert_int_equal(res.decision, RD_DECISION_CLEAR);
 }
 
@@ -265,10 +284,10 @@ static void constant_groups_and_too_few_runs(void **state)
  * (about 1e598) overflow unless the verdict scales them first. The
  * values are 1, 1.1, 1.2 and 1.3, 1.4, 1.5 times 1e300; with Python's
  * fractions on the unscaled ones (Fraction(11, 10) and Fraction(7, 5)
- * means, sd 1/10 each): ratio 14/11, t = (3/10) / sqrt(2/300) =
- * 0.3 sqrt(150) = 3.6742346141747673, Welch df (2v)^2 / (2 v^2 / 2) = 4.
- * The interval, a function of ratios alone, is the one of the same
- * values divided by 1e300. */
+ * means, sd 1/10 each): ratio 14/11; on the log scale t =
+ * 3.6129395589676 and the Welch df 3 (tests/unit/verdict_reference.R,
+ * "limit"). The interval, a function of ratios alone, is the one of the
+ * same values divided by 1e300. */
 static void means_near_the_double_limit(void **state)
 {
     (void)state;
@@ -283,15 +302,56 @@ static void means_near_the_double_limit(void **state)
     assert_int_equal(rd_verdict_decide(big, 2, &s, rows, &res), RD_OK);
     assert_int_equal(rd_verdict_decide(unit, 2, &s, rows1, &res1), RD_OK);
     assert_int_equal(res.best, 0);
-    assert_float_equal(res.df, 4, 0);
+    assert_float_equal(res.df, 3, 0);
     assert_float_equal(rows[1].ratio, 14.0 / 11.0, 1e-15);
-    assert_float_equal(rows[1].t, 3.6742346141747673, 1e-12);
+    assert_float_equal(rows[1].t, 3.6129395589676, 1e-10);
+    assert_float_equal(rows[1].ratio_ci_low, 1.02915206675744, 1e-8);
+    assert_float_equal(rows[1].ratio_ci_high, 1.57395079217732, 1e-8);
     assert_true(isfinite(rows[1].ratio_ci_low) && isfinite(rows[1].ratio_ci_high));
     assert_float_equal(rows[1].ratio_ci_low, rows1[1].ratio_ci_low, 1e-12);
     assert_float_equal(rows[1].ratio_ci_high, rows1[1].ratio_ci_high, 1e-12);
     assert_int_equal(rows[1].verdict, rows1[1].verdict);
     assert_int_equal(rows[1].runs_needed, rows1[1].runs_needed);
     assert_int_equal(res.decision, res1.decision);
+}
+
+/* Hsu's one-sided MCB constant against R (tests/unit/verdict_reference.R,
+ * integrate() and uniroot(); k = 2 is qt(0.95, df), qnorm(0.95)). */
+static void mcb_matches_r(void **state)
+{
+    (void)state;
+    rd_stats_init();
+    const struct { double k, df, want; } q[] = {
+        { 2, INFINITY, 1.644853626951 }, { 2, 8, 1.859548037531 },
+        { 5, INFINITY, 2.160333281156 }, { 5, 18, 2.321450860115 },
+        { 15, 4, 3.862955909191 },       { 15, 38, 2.650984423480 },
+        { 3, 1, 9.509978125425 },
+    };
+    for (size_t i = 0; i < sizeof q / sizeof q[0]; i++)
+        assert_float_equal(rd_mcb_quantile(0.95, q[i].k, q[i].df), q[i].want, 1e-7);
+    assert_float_equal(rd_mcb_cdf(2, 5, 10), 0.896253483122, 1e-9);
+    assert_true(isnan(rd_mcb_cdf(1, 1, 5)));
+    assert_true(isnan(rd_mcb_cdf(1, 3, 0)));
+    assert_true(isnan(rd_mcb_quantile(1, 3, 5)));
+}
+
+/* A mean not clearly positive at the family's critical value: no
+ * interval, "not estimable", inconclusive, whatever t says. Mean 1 with
+ * sd 2 on 5 runs: 1 - 2.78 * 2 / sqrt(5) < 0 (hand). */
+static void a_mean_near_zero_is_not_estimable(void **state)
+{
+    (void)state;
+    struct rd_verdict_sample x[2] = { { 5, 10, 0.1, true }, { 5, 1, 2, true } };
+    struct rd_verdict_row rows[2];
+    struct rd_verdict_result res;
+    decide_higher(x, rows, &res);
+    assert_int_equal(res.best, 0);
+    assert_int_equal(rows[1].verdict, RD_VERDICT_INCONCLUSIVE);
+    assert_false(rows[1].estimable);
+    assert_true(isnan(rows[1].ratio_ci_low) && isnan(rows[1].ratio_ci_high));
+    assert_int_equal(rows[1].beyond_margin, -1);
+    assert_true(isnan(rd_verdict_p_adjusted(&rows[1], &res)));
+    assert_float_equal(rows[1].ratio, 0.1, 1e-15);
 }
 
 int main(void)
@@ -306,6 +366,8 @@ int main(void)
         cmocka_unit_test(a_wide_slower_config_is_inconclusive),
         cmocka_unit_test(higher_is_better),
         cmocka_unit_test(constant_groups_and_too_few_runs),
+        cmocka_unit_test(mcb_matches_r),
+        cmocka_unit_test(a_mean_near_zero_is_not_estimable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,19 +1,37 @@
 // links: rd_analyze
 /*
- * The verdict procedure's error rates by simulation (docs/methods.md,
- * "Calibration"). A/A: workloads of k = 2, 5 and 10 configs drawn from one
- * lognormal distribution (seeded), n = 5 and 20 runs each, 2,000
- * workloads per cell, at three spreads. The share of workloads in which
- * any config is called worse must stay within alpha plus twice its Monte
- * Carlo standard error (sqrt(alpha (1 - alpha) / 2000) = 0.0049). Power:
- * one config truly 10 % slower, n = 20, CV 3 %: called worse in at least
- * 95 % of workloads. The rates are printed for the docs.
+ * The verdict procedure's error rates and power by simulation
+ * (docs/methods.md, "Calibration"): seeded, small enough for make test;
+ * bench/verdict-calibration.sh runs the same cells with more workloads
+ * (RD_CALIBRATION_WORKLOADS) for the table in docs/methods.md.
+ *
+ * Cells: k = 2, 5 and 15 configs, n = 5, 10 and 20 runs each, lognormal
+ * runs of CV 3 % or 20 % for every config, or unequal spreads (CV 3 % for
+ * even configs, 30 % for odd ones). In every cell:
+ *
+ * - A/A (every config drawn alike): the share of workloads in which any
+ *   config is called worse is at most alpha plus three Monte Carlo
+ *   standard errors, sqrt(alpha (1 - alpha) / W), at the W = 1,000 of
+ *   make test (27 cells are checked at once: with two standard errors
+ *   one would fail by chance about every other run); the bench's table
+ *   in docs/methods.md is read against two, at W = 20,000. Unequal
+ *   spreads are held to 2 alpha only: there the test runs a little
+ *   liberal (an open point, docs/methods.md);
+ * - one config truly 2 % slower: the share in which it is called more
+ *   than 5 % slower (beyond_margin) is at most the same bound;
+ * - A/A equivalence power: where the issue's independent check measured
+ *   MCB + TOST at alpha (k = 2, n = 5: 52.7 %; k = 5, n = 10: 45.8 %;
+ *   k = 15, n = 20: 89.6 %; CV 3 %), the share decided equivalent is at
+ *   least 90 % of that.
+ * And one config truly 10 % slower, n = 20, CV 3 %: called worse in at
+ * least 95 % of workloads. The rates are printed for the docs.
  */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -23,70 +41,192 @@
 #include "stats.h"
 #include "verdict.h"
 
-enum { WORKLOADS = 2000, MAX_K = 10, MAX_N = 20 };
+enum { DEFAULT_WORKLOADS = 1000, MAX_K = 15, MAX_N = 20 };
 
-/* Share of workloads in which config 'watch' (or, with watch < 0, any
- * config) is called worse. Config 1 is 'shift' times slower. */
-static double share_called_worse(gsl_rng *rng, size_t k, size_t n, double sigma,
-                                 double shift, int watch)
+static int workloads(void)
+{
+    const char *e = getenv("RD_CALIBRATION_WORKLOADS");
+    int w = e ? atoi(e) : 0;
+    return w > 0 ? w : DEFAULT_WORKLOADS;
+}
+
+struct tally {
+    double any_worse, watched_worse, watched_beyond, equivalent;
+};
+
+/* Config 1 is 'shift' times slower; cv_odd is the CV of odd configs. */
+static struct tally simulate(gsl_rng *rng, size_t k, size_t n, double cv, double cv_odd,
+                             double shift)
 {
     struct rd_verdict_settings s;
     rd_verdict_settings_init(&s);
-    size_t hits = 0;
-    for (int w = 0; w < WORKLOADS; w++) {
+    struct tally t = { 0, 0, 0, 0 };
+    const int W = workloads();
+    for (int w = 0; w < W; w++) {
         struct rd_verdict_sample x[MAX_K];
         for (size_t i = 0; i < k; i++) {
+            /* lognormal of CV c and mean 1: sigma^2 = log(1 + c^2),
+             * mu = -sigma^2 / 2 */
+            double sigma = sqrt(log1p(pow(i % 2 ? cv_odd : cv, 2)));
             double v[MAX_N];
             for (size_t j = 0; j < n; j++)
-                v[j] = gsl_ran_lognormal(rng, 0, sigma) * (i == 1 ? shift : 1);
+                v[j] = gsl_ran_lognormal(rng, -0.5 * sigma * sigma, sigma) * (i == 1 ? shift : 1);
             x[i] = (struct rd_verdict_sample){ (double)n, rd_stats_mean(v, n),
                                                rd_stats_sd(v, n), true };
         }
         struct rd_verdict_row rows[MAX_K];
         struct rd_verdict_result res;
         assert_int_equal(rd_verdict_decide(x, k, &s, rows, &res), RD_OK);
-        bool worse = false;
+        bool any = false;
         for (size_t i = 0; i < k; i++)
-            if ((watch < 0 || (size_t)watch == i) && rows[i].verdict == RD_VERDICT_WORSE)
-                worse = true;
-        hits += worse;
+            any |= rows[i].verdict == RD_VERDICT_WORSE;
+        t.any_worse += any;
+        t.watched_worse += rows[1].verdict == RD_VERDICT_WORSE;
+        t.watched_beyond += rows[1].verdict == RD_VERDICT_WORSE && rows[1].beyond_margin == 1;
+        t.equivalent += res.decision == RD_DECISION_EQUIVALENT;
     }
-    return (double)hits / WORKLOADS;
+    t.any_worse /= W;
+    t.watched_worse /= W;
+    t.watched_beyond /= W;
+    t.equivalent /= W;
+    return t;
 }
 
-static void false_positives_stay_within_alpha(void **state)
+/* The issue's MCB + TOST reference for A/A equivalence at CV 3 %, or 0. */
+static double reference_equivalence(size_t k, size_t n)
+{
+    if (k == 2 && n == 5)
+        return 0.527;
+    if (k == 5 && n == 10)
+        return 0.458;
+    if (k == 15 && n == 20)
+        return 0.896;
+    return 0;
+}
+
+static void calibration_cells(void **state)
 {
     (void)state;
     rd_stats_init();
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_rng_set(rng, 20261201);
-    const double alpha = 0.05, bound = alpha + 2 * sqrt(alpha * (1 - alpha) / WORKLOADS);
-    const size_t ks[] = { 2, 5, 10 }, ns[] = { 5, 20 };
-    const double sigmas[] = { 0.03, 0.10, 0.25 };
-    double worst = 0;
+    gsl_rng_set(rng, 20261202);
+    const double alpha = 0.05, bound = alpha + 3 * sqrt(alpha * (1 - alpha) / workloads());
+    const size_t ks[] = { 2, 5, 15 }, ns[] = { 5, 10, 20 };
+    const struct { double cv, cv_odd; const char *name; } spreads[] = {
+        { 0.03, 0.03, "CV 3%" }, { 0.20, 0.20, "CV 20%" }, { 0.03, 0.30, "CV 3%/30%" } };
+    double worst_aa = 0, worst_beyond = 0;
+    int off = 0;
+    printf("k n spread | A/A any worse | A/A equivalent | +2%%: >5%% slower | +2%%: slower\n");
     for (size_t a = 0; a < 3; a++)
-        for (size_t b = 0; b < 2; b++)
+        for (size_t b = 0; b < 3; b++)
             for (size_t c = 0; c < 3; c++) {
-                double rate = share_called_worse(rng, ks[a], ns[b], sigmas[c], 1, -1);
-                printf("A/A k=%zu n=%zu sigma=%.2f: any config called worse in %.4f\n",
-                       ks[a], ns[b], sigmas[c], rate);
-                worst = fmax(worst, rate);
-                assert_true(rate <= bound);
+                struct tally aa = simulate(rng, ks[a], ns[b], spreads[c].cv, spreads[c].cv_odd, 1);
+                struct tally two = simulate(rng, ks[a], ns[b], spreads[c].cv, spreads[c].cv_odd,
+                                            1.02);
+                printf("%zu %zu %s | %.4f | %.4f | %.4f | %.4f\n", ks[a], ns[b], spreads[c].name,
+                       aa.any_worse, aa.equivalent, two.watched_beyond, two.watched_worse);
+                worst_aa = fmax(worst_aa, aa.any_worse);
+                worst_beyond = fmax(worst_beyond, two.watched_beyond);
+                /* Unequal skewed spreads: Welch's t on the log ratio of
+                 * means runs a little liberal there (docs/methods.md,
+                 * "Calibration": up to 6.1 % at 2,000 workloads); held to
+                 * 2 alpha until that is fixed. */
+                double aa_bound = c == 2 ? 2 * alpha : bound;
+                if (aa.any_worse > aa_bound || two.watched_beyond > bound) {
+                    printf("  ^ above the bound\n");
+                    off++;
+                }
+                double ref = reference_equivalence(ks[a], ns[b]);
+                if (c == 0 && ref > 0) {
+                    printf("  MCB + TOST reference %.3f: %.2f of it\n", ref, aa.equivalent / ref);
+                    assert_true(aa.equivalent >= 0.9 * ref);
+                }
             }
-    printf("A/A: worst share %.4f, bound %.4f\n", worst, bound);
+    printf("worst A/A any worse %.4f, worst +2%% called more than 5%% slower %.4f, bound %.4f\n",
+           worst_aa, worst_beyond, bound);
     gsl_rng_free(rng);
+    assert_int_equal(off, 0);
 }
 
 static void a_ten_percent_difference_is_found(void **state)
 {
     (void)state;
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_rng_set(rng, 20261202);
-    const size_t ks[] = { 2, 5, 10 };
+    gsl_rng_set(rng, 20261203);
+    const size_t ks[] = { 2, 5, 15 };
     for (size_t a = 0; a < 3; a++) {
-        double rate = share_called_worse(rng, ks[a], 20, 0.03, 1.10, 1);
-        printf("power k=%zu n=20 CV 3%% 10%% slower: called worse in %.4f\n", ks[a], rate);
-        assert_true(rate >= 0.95);
+        struct tally t = simulate(rng, ks[a], 20, 0.03, 0.03, 1.10);
+        printf("power k=%zu n=20 CV 3%% 10%% slower: called worse in %.4f\n", ks[a],
+               t.watched_worse);
+        assert_true(t.watched_worse >= 0.95);
+    }
+    gsl_rng_free(rng);
+}
+
+/* runs_needed delivers: in workloads left inconclusive at the first look,
+ * topping every config up to the runs_needed the verdicts named (fresh
+ * runs appended to the first ones) settles at least 80 % of them. The
+ * scenarios of the issue: A/A at k = 2 (n = 5 and 10) and k = 5, one
+ * config truly 3 % and 8 % slower, and k = 5 with two tied bests (the
+ * others 10 % slower); CV 3 %. 300 workloads per scenario; a named n
+ * above 400 is taken as not delivered (keeps make test short). */
+enum { LOOK_WORKLOADS = 300, MAX_RUNS = 400 };
+
+static double settled_after_advice(gsl_rng *rng, size_t k, size_t n, const double *shift)
+{
+    struct rd_verdict_settings s;
+    rd_verdict_settings_init(&s);
+    static double v[MAX_K][MAX_RUNS];
+    double sigma = sqrt(log1p(0.03 * 0.03));
+    size_t open = 0, settled = 0;
+    for (int w = 0; w < LOOK_WORKLOADS; w++) {
+        struct rd_verdict_sample x[MAX_K];
+        for (size_t i = 0; i < k; i++) {
+            for (size_t j = 0; j < n; j++)
+                v[i][j] = gsl_ran_lognormal(rng, -0.5 * sigma * sigma, sigma) * shift[i];
+            x[i] = (struct rd_verdict_sample){ (double)n, rd_stats_mean(v[i], n),
+                                               rd_stats_sd(v[i], n), true };
+        }
+        struct rd_verdict_row rows[MAX_K];
+        struct rd_verdict_result res;
+        assert_int_equal(rd_verdict_decide(x, k, &s, rows, &res), RD_OK);
+        if (res.decision != RD_DECISION_INCONCLUSIVE)
+            continue;
+        open++;
+        long need = 0;
+        for (size_t i = 0; i < k; i++)
+            need = rows[i].runs_needed > need ? rows[i].runs_needed : need;
+        if (need <= 0 || need > MAX_RUNS)
+            continue;
+        for (size_t i = 0; i < k; i++) {
+            for (size_t j = n; j < (size_t)need; j++)
+                v[i][j] = gsl_ran_lognormal(rng, -0.5 * sigma * sigma, sigma) * shift[i];
+            x[i] = (struct rd_verdict_sample){ (double)need, rd_stats_mean(v[i], (size_t)need),
+                                               rd_stats_sd(v[i], (size_t)need), true };
+        }
+        assert_int_equal(rd_verdict_decide(x, k, &s, rows, &res), RD_OK);
+        settled += res.decision != RD_DECISION_INCONCLUSIVE;
+    }
+    return open ? (double)settled / (double)open : 1;
+}
+
+static void runs_needed_delivers(void **state)
+{
+    (void)state;
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 20261204);
+    const double aa[5] = { 1, 1, 1, 1, 1 }, plus3[2] = { 1, 1.03 }, plus8[2] = { 1, 1.08 };
+    const double two_best[5] = { 1, 1, 1.1, 1.1, 1.1 };
+    const struct { const char *name; size_t k, n; const double *shift; } sc[] = {
+        { "A/A k=2 n=5", 2, 5, aa },   { "A/A k=2 n=10", 2, 10, aa },
+        { "+3% k=2 n=5", 2, 5, plus3 }, { "+8% k=2 n=5", 2, 5, plus8 },
+        { "A/A k=5 n=5", 5, 5, aa },   { "two tied bests k=5 n=5", 5, 5, two_best },
+    };
+    for (size_t i = 0; i < sizeof sc / sizeof sc[0]; i++) {
+        double rate = settled_after_advice(rng, sc[i].k, sc[i].n, sc[i].shift);
+        printf("runs_needed %s: settled after the advice in %.3f of open workloads\n",
+               sc[i].name, rate);
+        assert_true(rate >= 0.8);
     }
     gsl_rng_free(rng);
 }
@@ -94,8 +234,9 @@ static void a_ten_percent_difference_is_found(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(false_positives_stay_within_alpha),
+        cmocka_unit_test(calibration_cells),
         cmocka_unit_test(a_ten_percent_difference_is_found),
+        cmocka_unit_test(runs_needed_delivers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -207,14 +207,17 @@ static void test_overflow_named(void **state)
     cJSON_Delete(doc);
 }
 
-/* The power warning judges the decision's own procedure: Fieller's
- * interval against the best at the family's critical value. By hand for
- * a = (100, 110, 90), b = (102, 112, 92): sd 10 each, n = 3, best a; k = 2
- * so the critical value is Student's t(0.975; 4) = 2.7764451051977987
- * (SciPy stats.t.ppf; the studentized range of 2 means over sqrt 2 is
- * |t|), Welch df 4. Half-width at least c sqrt(100/3 + 0.95^2 100/3) /
- * 100 = 0.2211 (22 %), smallest difference called worse c sqrt(200/3) /
- * 100 = 0.2267 (23 %). */
+/* The power warning judges the decision's own procedure: the log-scale
+ * intervals against the best at the family's critical values. For a =
+ * (100, 110, 90), b = (102, 112, 92): sd 10 each, n = 3, best a; k = 2, so
+ * the equivalence constant is Student's one-sided t and the one of
+ * "slower" the two-sided one, at the log-scale Welch df, 3. In R:
+ *   a<-c(100,110,90);b<-c(102,112,92);va<-var(a)/(3*mean(a)^2)
+ *   vb<-var(b)/(3*mean(b)^2);df<-floor((va+vb)^2/(va^2/2+vb^2/2))
+ *   se<-sqrt(va+vb);qt(0.95,df);expm1(qt(0.95,df)*se);expm1(qt(0.975,df)*se)
+ *   -> 2.353363 0.2095844 0.293447
+ * so the 90 % interval is at least +-21 % wide, and only a difference
+ * above about 29 % can be called slower. */
 static void test_power_judges_the_decision(void **state)
 {
     (void)state;
@@ -231,14 +234,14 @@ static void test_power_judges_the_decision(void **state)
     assert_non_null(w);
     assert_string_equal(rd_json_str(w, "config"), "rt=b");
     const char *want = "b against the best a on wall_ms: at n = 3 and 3 the decision's "
-                       "simultaneous 95 % interval (2 configs, critical t = 2.78) is at least "
-                       "\u00b122 % wide, so equivalence within 5 % cannot be shown and only a "
-                       "difference above about 23 % can be called worse";
+                       "simultaneous 90 % equivalence interval (2 configs, critical t = 2.35) "
+                       "is at least \u00b121 % wide, so equivalence within 5 % cannot be shown "
+                       "and only a difference above about 29 % can be called slower";
     assert_true(strncmp(rd_json_str(w, "message"), want, strlen(want)) == 0);
-    /* the bound holds for the decision's own interval */
-    double lo = getn(wl, "recommendation.verdicts.1.ratio_ci_low");
-    double hi = getn(wl, "recommendation.verdicts.1.ratio_ci_high");
-    assert_true((hi - lo) / 2 >= 0.2211);
+    /* the bound holds for the decision's own interval: b is the slower,
+     * so its equivalence interval reaches at least 21 % above 1 */
+    double hi = getn(wl, "recommendation.verdicts.1.equivalence_ci_high");
+    assert_true(hi - 1 >= 0.2095);
     cJSON_Delete(doc);
 
     /* 3 runs each and twice as slow: settled (worse), no warning. The

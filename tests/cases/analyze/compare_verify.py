@@ -4,9 +4,11 @@
     /usr/bin/python3 tests/cases/analyze/compare_verify.py OLD NEW COMPARE.json
     /usr/bin/python3 tests/cases/analyze/compare_verify.py --by KEY=A,B STORE COMPARE.json
 
-Re-reads the stores, recomputes every comparison by formula (Fieller's
-interval of new/old at t_{1-alpha/(2m)} with the Welch df rounded down;
-p = min(1, m * two-sided t p); docs/methods.md) with numpy/scipy (Debian
+Re-reads the stores, recomputes every comparison by formula (the interval
+of new/old on the log scale, exp(log r +- c se) with the delta-method se,
+at c = t_{1-alpha/(2m)} with the log-scale Welch df rounded down;
+equivalence on the 1 - 2 alpha/m interval at t_{1-alpha/m}; p = min(1,
+m * two-sided t p) for t = log r / se; docs/methods.md) with numpy/scipy (Debian
 python3-scipy 1.10.1) and compares to 1e-9 relative (p 1e-7). Run it
 after `run_case.sh --update` on a compare case; it never uses rundown's
 code. Prints OK or every mismatch.
@@ -84,21 +86,27 @@ for r in rows:
     close(m1, r["old"]["mean"], 1e-12, what + " old mean")
     close(s1, r["old"]["sd"], 1e-9, what + " old sd")
     close(m2, r["new"]["mean"], 1e-12, what + " new mean")
-    va, vb = s2 * s2 / n2, s1 * s1 / n1
+    va, vb = s2 * s2 / (n2 * m2 * m2), s1 * s1 / (n1 * m1 * m1)
     df = math.floor((va + vb) ** 2 / (va * va / (n2 - 1) + vb * vb / (n1 - 1)))
     c = stats.t.ppf(1 - alpha / (2 * m), df)
+    d = stats.t.ppf(1 - alpha / m, df)
     ratio = m2 / m1
-    g = c * c * vb / (m1 * m1)
-    half = c / abs(m1) * math.sqrt(va * (1 - g) + ratio * ratio * vb)
-    lo, hi = (ratio - half) / (1 - g), (ratio + half) / (1 - g)
-    t = (m2 - m1) / math.sqrt(va + vb)
+    lr, se = math.log(ratio), math.sqrt(va + vb)
+    lo, hi = math.exp(lr - c * se), math.exp(lr + c * se)
+    elo, ehi = math.exp(lr - d * se), math.exp(lr + d * se)
+    t = lr / se
     p = min(1.0, m * 2 * stats.t.sf(abs(t), df))
+    estimable = all(x.mean() - c * x.std(ddof=1) / math.sqrt(len(x)) > 0 for x in (o, n))
+    if not estimable:
+        lo = hi = p = None
     close(ratio, r["ratio"], 1e-12, what + " ratio")
     close(lo, r["ratio_ci_low"], 1e-9, what + " ratio_ci_low")
     close(hi, r["ratio_ci_high"], 1e-9, what + " ratio_ci_high")
     close(p, r["p_adjusted"], 1e-7, what + " p_adjusted")
     higher = r["better"] == "higher"
-    if lo >= 1 - margin and hi <= 1 + margin:
+    if not estimable:
+        v = "inconclusive"
+    elif elo >= 1 - margin and ehi <= 1 + margin:
         v = "equivalent"
     elif abs(t) > c:
         v = "slower" if (ratio < 1 if higher else ratio > 1) else "faster"
@@ -108,7 +116,7 @@ for r in rows:
         fails += 1
         print(f"MISMATCH {what} verdict: {v} vs {r['verdict']}")
     if gate is not None:
-        reg = hi < 1 - gate if higher else lo > 1 + gate
+        reg = estimable and (hi < 1 - gate if higher else lo > 1 + gate)
         if reg != r["regression"]:
             fails += 1
             print(f"MISMATCH {what} regression: {reg} vs {r['regression']}")

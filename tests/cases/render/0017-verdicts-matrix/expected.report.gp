@@ -30,7 +30,7 @@ set tics nomirror scale 0.5 textcolor rgb '#000000'
 set format x ''
 unset xlabel
 set label 2 'mechanism: worker' at screen 0.1785, screen 0.8865 left noenhanced font sprintf(',%g', 12 * rd_fs)
-set xrange [0:365.375]
+set xrange [0:365.77]
 set object 1 rect from 95, graph 0 to 105, graph 1 behind fc rgb '#e4e4e4' fs solid 1.0 noborder
 set arrow 1 from 100, graph 0 to 100, graph 1 nohead back lc rgb '#888888' dt 2
 plot 'heavy-means.dat' index 0 using 1:($6 > 0 ? NaN : $2):3:4:5 with xerrorbars pt 7 ps 1.1 lw 1.5 lc rgb variable, \
@@ -51,7 +51,7 @@ set tics nomirror scale 0.5 textcolor rgb '#000000'
 set format x ''
 unset xlabel
 set label 2 'mechanism: process' at screen 0.1785, screen 0.5457 left noenhanced font sprintf(',%g', 12 * rd_fs)
-set xrange [0:365.375]
+set xrange [0:365.77]
 set object 1 rect from 95, graph 0 to 105, graph 1 behind fc rgb '#e4e4e4' fs solid 1.0 noborder
 set arrow 1 from 100, graph 0 to 100, graph 1 nohead back lc rgb '#888888' dt 2
 plot 'heavy-means.dat' index 1 using 1:($6 > 0 ? NaN : $2):3:4:5 with xerrorbars pt 7 ps 1.1 lw 1.5 lc rgb variable, \
@@ -72,7 +72,7 @@ set tics nomirror scale 0.5 textcolor rgb '#000000'
 set format x '%h'
 set xlabel 'Wall time (ms)' noenhanced
 set label 2 'mechanism: sequential' at screen 0.1785, screen 0.2049 left noenhanced font sprintf(',%g', 12 * rd_fs)
-set xrange [0:365.375]
+set xrange [0:365.77]
 set object 1 rect from 95, graph 0 to 105, graph 1 behind fc rgb '#e4e4e4' fs solid 1.0 noborder
 set arrow 1 from 100, graph 0 to 100, graph 1 nohead back lc rgb '#888888' dt 2
 plot 'heavy-means.dat' index 2 using 1:($6 > 0 ? NaN : $2):3:4:5 with xerrorbars pt 7 ps 1.1 lw 1.5 lc rgb variable, \
