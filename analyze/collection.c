@@ -14,6 +14,7 @@
 
 #include "jw.h"
 #include "settle.h"
+#include "verdict.h"
 #include "workload.h"
 #include "rundown/analysis_keys.h"
 #include "rundown/units.h"
@@ -22,6 +23,56 @@ static double info_num(const char *v, double def)
 {
     double x;
     return v && rd_parse_double(v, strlen(v), &x) == RD_OK ? x : def;
+}
+
+/* The race as the collector ran it (stats/settle.h, rd_settle_race),
+ * replayed on the runs analysed: a look after each round r from runs_min
+ * on, with each config's values of its first r runs (in arrival order),
+ * while some config not eliminated has r runs. at[i] receives the round
+ * whose look eliminated config i, 0 for none. */
+static rd_status replay_race(const struct wctx *x, const struct rd_settle_rule *rule,
+                             long *at)
+{
+    const struct wl *wl = x->w;
+    if (!x->ntested || x->better == RD_BETTER_NONE)
+        return RD_OK;
+    struct rd_verdict_settings vs;
+    rd_verdict_settings_init(&vs);
+    vs.margin = rd_workload_margin(x->a, wl);
+    vs.higher_is_better = x->better == RD_BETTER_HIGHER;
+    struct rd_verdict_sample *smp = calloc(x->k ? x->k : 1, sizeof *smp);
+    bool *out = calloc(x->k ? x->k : 1, sizeof *out);
+    rd_status st = smp && out ? RD_OK : RD_ERR_NOMEM;
+    for (long r = rule->runs_min; !st && r <= rule->runs_max; r++) {
+        bool any = false;
+        for (size_t i = 0; i < x->k; i++) {
+            const struct prep *p = &x->preps[i];
+            any |= !out[i] && (long)x->cs[i]->nruns >= r;
+            if (out[i])
+                continue; /* frozen at its elimination */
+            double n = 0, mean = 0, m2 = 0;
+            for (size_t j = 0; p->have && p->run_of && j < p->n_all; j++) {
+                if ((long)p->run_of[j] >= r)
+                    continue;
+                n++;
+                double dl = p->all[j] - mean;
+                mean += dl / n;
+                m2 += dl * (p->all[j] - mean);
+            }
+            smp[i] = (struct rd_verdict_sample){
+                .n = n, .mean = mean, .sd = n > 1 ? sqrt(m2 / (n - 1)) : NAN, .eligible = n >= 2 };
+        }
+        if (!any)
+            break;
+        size_t ne;
+        st = rd_settle_race(rule, r, smp, x->k, &vs, out, &ne);
+        for (size_t i = 0; !st && ne && i < x->k; i++)
+            if (out[i] && !at[i])
+                at[i] = r;
+    }
+    free(smp);
+    free(out);
+    return st;
 }
 
 void rd_collection_write(const struct wctx *x, struct jw *w)
@@ -34,10 +85,13 @@ void rd_collection_write(const struct wctx *x, struct jw *w)
         info_num(wl->precision_target, NAN), info_num(wl->precision_alpha, 0.05) };
     enum rd_settle_state *states = calloc(x->k ? x->k : 1, sizeof *states);
     double *hw = calloc(x->k ? x->k : 1, sizeof *hw);
-    if (!states || !hw) {
+    long *at = calloc(x->k ? x->k : 1, sizeof *at);
+    rd_status st = states && hw && at ? replay_race(x, &rule, at) : RD_ERR_NOMEM;
+    if (st) {
         free(states);
         free(hw);
-        w->st = RD_ERR_NOMEM;
+        free(at);
+        w->st = st;
         return;
     }
     for (size_t i = 0; i < x->k; i++) {
@@ -45,7 +99,8 @@ void rd_collection_write(const struct wctx *x, struct jw *w)
         double n = p && p->have ? (double)p->sum.n : 0;
         double mean = n ? p->sum.mean : NAN, sd = n > 1 ? p->sum.sd : NAN;
         hw[i] = rd_settle_halfwidth(n, mean, sd, x->k, rule.alpha);
-        states[i] = rd_settle_config(&rule, (long)x->cs[i]->nruns, n, mean, sd, x->k);
+        states[i] = at[i] ? RD_SETTLE_ELIMINATED
+                          : rd_settle_config(&rule, (long)x->cs[i]->nruns, n, mean, sd, x->k);
     }
     enum rd_settle_stop stop = rd_settle_stop_reason(states, x->k,
                                                      wl->budget_s ? RD_STOP_BUDGET
@@ -65,10 +120,13 @@ void rd_collection_write(const struct wctx *x, struct jw *w)
         jw_num(w, RD_AK_RUNS, (double)x->cs[i]->nruns);
         jw_num(w, RD_AK_HALFWIDTH, hw[i]);
         jw_str(w, RD_AK_STATE, rd_settle_state_name(states[i]));
+        if (at[i])
+            jw_num(w, RD_AK_ELIMINATED_AT, (double)at[i]);
         jw_end(w, '}');
     }
     jw_end(w, ']');
     jw_end(w, '}');
     free(states);
     free(hw);
+    free(at);
 }

@@ -19,6 +19,7 @@
 #include "runner.h"
 #include "rundown/arena.h"
 #include "rundown/buf.h"
+#include "rundown/metrics.h"
 #include "rundown/strmap.h"
 
 extern char **environ;
@@ -235,6 +236,7 @@ struct cfg_state {
     long timed;
     enum rd_settle_state state;
     bool in_play; /* a plan item or a stored run: one of the family's k */
+    long eliminated_at; /* the round whose look eliminated it; 0: none */
 };
 
 struct wl_state {
@@ -246,6 +248,14 @@ struct wl_state {
     bool done;     /* adaptive: no config is open */
     struct rd_settle_rule rule;
     double stored_run_s; /* rd_suite_run_seconds, NaN unknown */
+    /* racing (stats/settle.h): off when the primary metric has no better
+     * direction, the last round looked at, the verdicts' settings and
+     * per-config scratch */
+    bool race;
+    long looked;
+    struct rd_verdict_settings vs;
+    struct rd_verdict_sample *x;
+    bool *out;
 };
 
 struct runner {
@@ -277,21 +287,52 @@ static void note_run(const struct rd_suite_workload *w, struct cfg_state *c,
     c->m2 += delta * (x - c->mean);
 }
 
+/* One look of the race after the round the contenders are at (once per
+ * round: a look spends its level). */
+static rd_status race_look(struct wl_state *ws, const struct rd_suite_workload *w)
+{
+    long round = 0;
+    for (size_t c = 0; c < w->nconfigs; c++)
+        if (ws->cfgs[c].in_play && !ws->out[c])
+            round = ws->cfgs[c].runs > round ? ws->cfgs[c].runs : round;
+    if (round <= ws->looked)
+        return RD_OK;
+    ws->looked = round;
+    for (size_t c = 0; c < w->nconfigs; c++) {
+        const struct cfg_state *cs = &ws->cfgs[c];
+        ws->x[c] = (struct rd_verdict_sample){
+            .n = cs->n, .mean = cs->mean, .sd = cs->n > 1 ? sqrt(cs->m2 / (cs->n - 1)) : NAN,
+            .eligible = cs->in_play && cs->n >= 2 && cs->state != RD_SETTLE_UNUSABLE };
+    }
+    size_t ne;
+    RD_TRY(rd_settle_race(&ws->rule, round, ws->x, w->nconfigs, &ws->vs, ws->out, &ne));
+    for (size_t c = 0; ne && c < w->nconfigs; c++)
+        if (ws->out[c] && !ws->cfgs[c].eliminated_at)
+            ws->cfgs[c].eliminated_at = round;
+    return RD_OK;
+}
+
 /* The states of the workload's configs after what has been collected. */
-static void update_states(struct wl_state *ws, const struct rd_suite_workload *w)
+static rd_status update_states(struct wl_state *ws, const struct rd_suite_workload *w)
 {
     if (!w->settle)
-        return; /* a fixed workload: every planned run runs */
+        return RD_OK; /* a fixed workload: every planned run runs */
     for (size_t c = 0; c < w->nconfigs; c++) {
         struct cfg_state *cs = &ws->cfgs[c];
         double sd = cs->n > 1 ? sqrt(cs->m2 / (cs->n - 1)) : NAN;
         cs->state = cs->in_play ? rd_settle_config(&ws->rule, cs->runs, cs->n, cs->mean, sd, ws->k)
                                 : RD_SETTLE_PRECISE;
     }
+    if (ws->race)
+        RD_TRY(race_look(ws, w));
+    for (size_t c = 0; ws->race && c < w->nconfigs; c++)
+        if (ws->out[c])
+            ws->cfgs[c].state = RD_SETTLE_ELIMINATED;
     enum rd_settle_state *states = ws->states;
     for (size_t c = 0; c < w->nconfigs; c++)
         states[c] = ws->cfgs[c].state;
     ws->done = rd_settle_done(states, w->nconfigs);
+    return RD_OK;
 }
 
 static bool collects(const struct wl_state *ws, size_t c)
@@ -462,8 +503,21 @@ static rd_status runner_init(struct runner *r, struct rd_suite_run *run)
         ws->items = malloc(ws->nitems * sizeof *ws->items);
         ws->cfgs = calloc(w->nconfigs, sizeof *ws->cfgs);
         ws->states = calloc(w->nconfigs, sizeof *ws->states);
-        if (!ws->items || !ws->cfgs || !ws->states)
+        ws->x = calloc(w->nconfigs, sizeof *ws->x);
+        ws->out = calloc(w->nconfigs, sizeof *ws->out);
+        if (!ws->items || !ws->cfgs || !ws->states || !ws->x || !ws->out)
             return RD_ERR_NOMEM;
+        int better = w->primary_better ? rd_better_parse(w->primary_better) : -1;
+        if (better < 0) {
+            struct rd_metric_def def;
+            rd_metric_describe(w->primary_metric, &def);
+            better = (int)def.better;
+        }
+        rd_verdict_settings_init(&ws->vs);
+        ws->vs.higher_is_better = better == RD_BETTER_HIGHER;
+        if (!isnan(w->margin))
+            ws->vs.margin = w->margin;
+        ws->race = w->settle && better != RD_BETTER_NONE;
         ws->nitems = 0;
         ws->rule = (struct rd_settle_rule){ w->runs_min, w->runs, w->precision,
                                             RD_SUITE_SETTLE_ALPHA };
@@ -489,7 +543,7 @@ static rd_status runner_init(struct runner *r, struct rd_suite_run *run)
             ws->k += ws->cfgs[c].in_play;
         }
         free(in_play);
-        update_states(ws, w);
+        RD_TRY(update_states(ws, w));
     }
     return RD_OK;
 }
@@ -500,6 +554,8 @@ static void runner_release(struct runner *r, size_t nworkloads)
         free(r->wls[wi].items);
         free(r->wls[wi].cfgs);
         free(r->wls[wi].states);
+        free(r->wls[wi].x);
+        free(r->wls[wi].out);
     }
     free(r->wls);
 }
@@ -522,13 +578,19 @@ static bool owes_minimum(const struct rd_suite *s, const struct rd_plan *plan, s
     return !s->workloads[wi].settle || it->warmup || ws->cfgs[it->config].runs < ws->rule.runs_min;
 }
 
-/* How far the workload is from its target per second of a round: the
- * widest open config's half-width over the target, over the seconds one
- * round of its open configs takes. */
+/* What the workload's next round buys per second: how much it narrows
+ * the widest interval of its configs still collecting (relative to the
+ * target, and no further than the target), over the seconds one round of
+ * them takes (eliminated configs take none). One more value of n shrinks
+ * a half-width h by about h (1 - sqrt(n / (n + 1))); the critical value
+ * falling with the df only adds to it, alike for every workload. Rounds,
+ * not single runs, are what the budget hands out: the precision rule
+ * stops a workload's configs together, which keeps its design balanced
+ * (docs/methods.md §6b). */
 static double round_value(const struct rd_suite *s, size_t wi, const struct wl_state *ws)
 {
     const struct rd_suite_workload *w = &s->workloads[wi];
-    double widest = 0, secs = 0;
+    double widest = 0, n_widest = 0, secs = 0;
     for (size_t c = 0; c < w->nconfigs; c++) {
         const struct cfg_state *cs = &ws->cfgs[c];
         if (!collects(ws, c) || (!cs->runs && !cs->timed))
@@ -537,11 +599,17 @@ static double round_value(const struct rd_suite *s, size_t wi, const struct wl_s
         double hw = rd_settle_halfwidth(cs->n, cs->mean, sd, ws->k, ws->rule.alpha);
         /* no relative width yet (too few good values, a mean <= 0): as
          * far from the target as it gets */
-        widest = fmax(widest, isnan(hw) ? 100 : hw / ws->rule.target);
+        double rel = isnan(hw) ? 100 : hw / ws->rule.target;
+        if (rel > widest) {
+            widest = rel;
+            n_widest = cs->n;
+        }
         double run_s = cs->timed ? cs->secs / (double)cs->timed : ws->stored_run_s;
         secs += isnan(run_s) ? 1 : fmax(run_s, 1e-3);
     }
-    return secs > 0 ? widest / secs : 0;
+    double gain = widest >= 100 ? widest
+                                : fmin(widest * (1 - sqrt(n_widest / (n_widest + 1))), widest - 1);
+    return secs > 0 ? fmax(gain, 0) / secs : 0;
 }
 
 /* The workload the next round goes to; nworkloads when none is left.
@@ -601,8 +669,8 @@ static rd_status run_round(struct runner *r, size_t wi, struct rd_diag *d)
             cs->timed++;
         }
     }
-    update_states(ws, w);
-    return st;
+    rd_status ust = update_states(ws, w);
+    return st ? st : ust;
 }
 
 rd_status rd_suite_run_plan(struct rd_suite_run *run, struct rd_diag *d)
@@ -630,6 +698,8 @@ rd_status rd_suite_run_plan(struct rd_suite_run *run, struct rd_diag *d)
         run->stopped[wi] = rd_settle_stop_reason(ws->states, s->workloads[wi].nconfigs,
                                                  run->budget_spent ? RD_STOP_BUDGET
                                                                    : RD_STOP_INCOMPLETE);
+        for (size_t c = 0; run->eliminated && c < s->workloads[wi].nconfigs; c++)
+            run->eliminated[wi] += ws->cfgs[c].eliminated_at > 0;
     }
     runner_release(&r, s->nworkloads);
     return st;

@@ -45,6 +45,9 @@ struct rd_suite_run {
      * workloads with "until": "settled" that the plan holds. */
     enum rd_settle_stop *stopped;
     bool budget_spent;           /* out: the budget ended the suite */
+    /* Out, one per workload (or NULL): configs the race eliminated as
+     * slower than the best (stats/settle.h, rd_settle_race). */
+    size_t *eliminated;
 };
 
 /**
@@ -52,10 +55,12 @@ struct rd_suite_run {
  * order. A workload with "until": "settled" runs round by round (one run
  * of every config still open), and after each round each config's mean
  * is checked against the stopping rule (stats/settle.h) on everything
- * the store and this session hold of it; a config stops once settled, a
- * workload once none is open. With a budget, every workload first gets
+ * the store and this session hold of it; a config stops once settled or
+ * once the race shows it slower than the best (eliminated), a workload
+ * once none is open. With a budget, every workload first gets
  * its warmups and minimum rounds in file order, then each round goes to
- * the workload furthest from its target per second of its runs. Each
+ * the workload whose round narrows its widest open interval most per
+ * second of its contenders' runs. Each
  * item runs as a step
  * (RD_SESSION_STARTING, with no record: a server item stores several) and
  * storing every run as it ends. A warmup of a server item already in the

@@ -14,7 +14,8 @@
  * happened to come out small: 14 % instead of 5 % at k = 10 in
  * simulation); stopping all of them together when the widest is precise
  * does not (tests/unit/test_settle_calibration.c). A config that fails
- * too often to be compared is dropped. The collector (collect/suiterun.c)
+ * too often to be compared is dropped, and one the race below shows
+ * slower than the best is eliminated. The collector (collect/suiterun.c)
  * and the analysis (which says why collection stopped) call the same
  * functions.
  *
@@ -25,6 +26,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "rundown/status.h"
+#include "verdict.h"
 
 /** The stopping rule of one workload. */
 struct rd_settle_rule {
@@ -40,7 +44,10 @@ enum rd_settle_state {
                            now: it still runs while others are open) */
     RD_SETTLE_UNUSABLE, /* min runs and still fewer than 2 good values:
                            disqualified, more runs are not spent on it */
-    RD_SETTLE_MAX       /* runs_max runs and not precise */
+    RD_SETTLE_MAX,      /* runs_max runs and not precise */
+    RD_SETTLE_ELIMINATED /* shown slower than the best at a look of the
+                            race (rd_settle_race): no more runs, its runs
+                            stay in the family */
 };
 
 /** Why a workload's collection stopped. */
@@ -48,13 +55,16 @@ enum rd_settle_stop {
     RD_STOP_SETTLED,    /* every config precise (or unusable) */
     RD_STOP_MAX,        /* some config reached runs_max unsettled */
     RD_STOP_BUDGET,     /* the suite's time budget was spent first */
-    RD_STOP_INCOMPLETE  /* stopped with configs open: interrupted, --only */
+    RD_STOP_INCOMPLETE, /* stopped with configs open: interrupted, --only */
+    RD_STOP_DISQUALIFIED /* no config usable: every one unusable */
 };
 
-/** "settled", "max", "budget", "incomplete" (the analysis.json words). */
+/** "settled", "max", "budget", "incomplete", "disqualified" (the
+ *  analysis.json words). */
 const char *rd_settle_stop_name(enum rd_settle_stop stop);
 
-/** "open", "precise", "unusable", "max" (the analysis.json words). */
+/** "open", "precise", "unusable", "max", "eliminated" (the analysis.json
+ *  words). */
 const char *rd_settle_state_name(enum rd_settle_state state);
 
 /**
@@ -74,7 +84,8 @@ double rd_settle_halfwidth(double n, double mean, double sd, size_t k, double al
 enum rd_settle_state rd_settle_config(const struct rd_settle_rule *r, long runs, double n,
                                       double mean, double sd, size_t k);
 
-/** True when collection of the workload is done: no config is open. */
+/** True when collection of the workload is done: no config is open, or
+ *  the race eliminated every config but one (the answer is clear). */
 bool rd_settle_done(const enum rd_settle_state *states, size_t k);
 
 /** Whether a config in 'state' gets a run in the next round of a
@@ -84,10 +95,48 @@ bool rd_settle_collects(enum rd_settle_state state, bool done);
 
 /**
  * Why collection of a workload stopped, from its configs' states: settled
- * or max when none is open, else 'open_reason' (RD_STOP_BUDGET or
- * RD_STOP_INCOMPLETE, which the caller knows).
+ * (every config precise or eliminated, some usable), max or disqualified
+ * (every config unusable) when none is open, else 'open_reason'
+ * (RD_STOP_BUDGET or RD_STOP_INCOMPLETE, which the caller knows).
  */
 enum rd_settle_stop rd_settle_stop_reason(const enum rd_settle_state *states, size_t k,
                                           enum rd_settle_stop open_reason);
+
+/*
+ * Racing (docs/methods.md §6b). After each round r >= runs_min of an
+ * adaptive workload the verdicts (verdict.h) are decided on everything
+ * collected, at the level the round spends, and a config they show slower
+ * than the best is eliminated: it gets no more runs, but its runs stay in
+ * the family (and in the analysis). The level of round r is the increment
+ * of a Pocock-type alpha-spending function (Lan and DeMets 1983),
+ * a(t) = alpha ln(1 + (e - 1) t), over the information fraction
+ * t = r / runs_max: a(runs_min / runs_max) at the first look, a(r / max) -
+ * a((r - 1) / max) at each later one. The increments sum to at most
+ * alpha over all looks up to runs_max, and using each as the level of its
+ * own look is the Bonferroni bound on their union, which the correlation
+ * of the looks only makes safer. The race spends alpha / 10 (a tenth of
+ * the rule's alpha): the analysis judges everything collected at alpha
+ * again, and the two add. The stopping rule of the contenders stays
+ * the precision rule above, which reads spreads and spends nothing.
+ */
+
+/** The level of the look after round 'round' (0 before runs_min or past
+ *  runs_max: no look). */
+double rd_settle_race_level(double alpha, long round, long runs_min, long runs_max);
+
+/**
+ * One look of the race. x[0..k) are the configs' good values so far
+ * (eligible false: unusable, out of the family); eliminated[i] is true for
+ * configs eliminated at an earlier look (their values frozen, still in the
+ * family) and is set for those this look eliminates: every eligible
+ * config the verdicts at rd_settle_race_level(alpha / 10, ...) show worse than the best.
+ * Nothing is eliminated when the best is itself eliminated, when fewer
+ * than 2 configs are eligible or the level is 0. *neliminated receives
+ * the count of new eliminations. Errors of rd_verdict_decide pass through.
+ */
+rd_status rd_settle_race(const struct rd_settle_rule *r, long round,
+                         const struct rd_verdict_sample *x, size_t k,
+                         const struct rd_verdict_settings *vs, bool *eliminated,
+                         size_t *neliminated);
 
 #endif

@@ -276,10 +276,22 @@ static void note_stops(const struct rd_suite *s, const bool *keep,
         [RD_STOP_MAX] = "stopped at runs.max with configs not yet precise",
         [RD_STOP_BUDGET] = "stopped when the budget was spent",
         [RD_STOP_INCOMPLETE] = "stopped before it settled",
+        [RD_STOP_DISQUALIFIED] = "disqualified: no config gave 2 good values in its min runs",
     };
-    for (size_t w = 0; w < s->nworkloads; w++)
-        if (keep[w] && s->workloads[w].settle)
+    for (size_t w = 0; w < s->nworkloads; w++) {
+        if (!keep[w] || !s->workloads[w].settle)
+            continue;
+        size_t out = run->eliminated ? run->eliminated[w] : 0;
+        if (out)
+            rd_note("%s: %s (%zu config%s eliminated as slower than the best)",
+                    s->workloads[w].name,
+                    stopped[w] == RD_STOP_SETTLED
+                        ? "settled: every config left in the race is as precise as the target"
+                        : why[stopped[w]],
+                    out, out == 1 ? "" : "s");
+        else
             rd_note("%s: %s", s->workloads[w].name, why[stopped[w]]);
+    }
     if (run->budget_spent)
         rd_note("the budget is spent; continue with --resume");
 }
@@ -470,14 +482,16 @@ int rd_cmd_suite(int argc, char **argv)
     ui.progress = rd_stderr_is_interactive();
     /* The store is DIR/<name>.jsonl: its logs are "logs" to a reader. */
     enum rd_settle_stop *stopped = calloc(s.nworkloads + 1, sizeof *stopped);
+    size_t *eliminated = calloc(s.nworkloads + 1, sizeof *eliminated);
     struct rd_suite_run run = {&s, &plan, &session, envid, logdir, "logs", budget_s, stopped,
-                               false};
-    st = stopped ? rd_suite_run_plan(&run, &d) : RD_ERR_NOMEM;
+                               false, eliminated};
+    st = stopped && eliminated ? rd_suite_run_plan(&run, &d) : RD_ERR_NOMEM;
     if (ui.progress)
         fputs("\r\033[K", stderr);
     if (!st)
         note_stops(&s, keep, stopped, &run);
     free(stopped);
+    free(eliminated);
     if (st && rd_proc_interrupted) {
         rd_error("interrupted: finished runs are in %s; continue with --resume", store);
         exit_code = rd_proc_interrupt_exit_code();

@@ -79,6 +79,8 @@
 #define RD_AK_STOPPED "stopped"
 #define RD_AK_HALFWIDTH "halfwidth"
 #define RD_AK_STATE "state"
+/* the round after which the race eliminated the config (absent: not) */
+#define RD_AK_ELIMINATED_AT "eliminated_at"
 
 /* ---- workloads[].primary (also: unit, display) ---- */
 

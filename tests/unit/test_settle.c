@@ -1,0 +1,120 @@
+// links: rd_analyze
+/*
+ * Racing in the adaptive stopping rule (stats/settle.c): the levels the
+ * looks spend, which configs a look eliminates, and when a workload with
+ * eliminated configs is done and why it stopped. Numbers from R (the
+ * calls are next to them).
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "settle.h"
+#include "verdict.h"
+
+static const struct rd_settle_rule rule = { 5, 40, 0.025, 0.05 };
+
+static void look_levels_spend_a_tenth_of_alpha(void **state)
+{
+    (void)state;
+    /* R: a <- function(t) 0.005 * log(1 + (exp(1) - 1) * t)
+     *    a(5/40) = 9.728364727e-04, a(6/40) - a(5/40) = 1.737548666e-04,
+     *    a(40/40) - a(39/40) = 7.964606455e-05 */
+    assert_float_equal(rd_settle_race_level(0.005, 5, 5, 40), 9.728364727e-04, 1e-12);
+    assert_float_equal(rd_settle_race_level(0.005, 6, 5, 40), 1.737548666e-04, 1e-12);
+    assert_float_equal(rd_settle_race_level(0.005, 40, 5, 40), 7.964606455e-05, 1e-12);
+    assert_true(rd_settle_race_level(0.005, 4, 5, 40) == 0);
+    assert_true(rd_settle_race_level(0.005, 41, 5, 40) == 0);
+    /* the increments telescope to a(1) = 0.005 log(e) */
+    double sum = 0;
+    for (long r = 5; r <= 40; r++)
+        sum += rd_settle_race_level(0.005, r, 5, 40);
+    assert_float_equal(sum, 0.005, 1e-15);
+}
+
+static void a_clearly_slower_config_is_eliminated(void **state)
+{
+    (void)state;
+    /* a 100 (sd 3), b 101 (sd 3), c 150 (sd 4.5), 5 runs each. Level
+     * 0.005 log(1 + (e - 1) 5 / 40) = 9.728e-4; the family's df is the
+     * smaller Welch df, 6.969 (c, a) -> 6, so the critical value is
+     * qtukey(1 - 9.728e-4, 3, 6) / sqrt(2) = 7.078; c has t =
+     * 50 / sqrt(9 / 5 + 4.5^2 / 5) = 20.67, b 1 / sqrt(18 / 5) = 0.527. */
+    struct rd_verdict_sample x[3] = { { .n = 5, .mean = 100, .sd = 3, .eligible = true },
+                                      { .n = 5, .mean = 101, .sd = 3, .eligible = true },
+                                      { .n = 5, .mean = 150, .sd = 4.5, .eligible = true } };
+    struct rd_verdict_settings vs;
+    rd_verdict_settings_init(&vs);
+    bool out[3] = { false, false, false };
+    size_t ne = 9;
+    assert_int_equal(rd_settle_race(&rule, 4, x, 3, &vs, out, &ne), RD_OK);
+    assert_int_equal(ne, 0); /* before runs_min: no look */
+    assert_int_equal(rd_settle_race(&rule, 5, x, 3, &vs, out, &ne), RD_OK);
+    assert_int_equal(ne, 1);
+    assert_false(out[0]);
+    assert_false(out[1]);
+    assert_true(out[2]);
+    /* A second look at the same data eliminates nothing more. */
+    assert_int_equal(rd_settle_race(&rule, 6, x, 3, &vs, out, &ne), RD_OK);
+    assert_int_equal(ne, 0);
+    /* Higher is better: c is then the best and a and b (t 20.7 and
+     * 49 / sqrt(9 / 5 + 4.5^2 / 5) = 20.26 against it) go. */
+    vs.higher_is_better = true;
+    bool up[3] = { false, false, false };
+    assert_int_equal(rd_settle_race(&rule, 5, x, 3, &vs, up, &ne), RD_OK);
+    assert_int_equal(ne, 2);
+    assert_true(up[0] && up[1] && !up[2]);
+}
+
+static void nothing_goes_when_the_best_was_eliminated(void **state)
+{
+    (void)state;
+    struct rd_verdict_sample x[3] = { { .n = 5, .mean = 100, .sd = 3, .eligible = true },
+                                      { .n = 5, .mean = 101, .sd = 3, .eligible = true },
+                                      { .n = 5, .mean = 150, .sd = 4.5, .eligible = true } };
+    struct rd_verdict_settings vs;
+    rd_verdict_settings_init(&vs);
+    bool out[3] = { true, false, false };
+    size_t ne = 9;
+    assert_int_equal(rd_settle_race(&rule, 5, x, 3, &vs, out, &ne), RD_OK);
+    assert_int_equal(ne, 0);
+    assert_false(out[2]);
+    /* Unusable configs are out of the family: one eligible, no look. */
+    x[1].eligible = x[2].eligible = false;
+    bool none[3] = { false, false, false };
+    assert_int_equal(rd_settle_race(&rule, 5, x, 3, &vs, none, &ne), RD_OK);
+    assert_int_equal(ne, 0);
+}
+
+static void done_and_why(void **state)
+{
+    (void)state;
+    enum rd_settle_state one_left[] = { RD_SETTLE_ELIMINATED, RD_SETTLE_OPEN };
+    enum rd_settle_state two_left[] = { RD_SETTLE_ELIMINATED, RD_SETTLE_OPEN, RD_SETTLE_OPEN };
+    enum rd_settle_state raced[] = { RD_SETTLE_ELIMINATED, RD_SETTLE_PRECISE,
+                                     RD_SETTLE_PRECISE };
+    enum rd_settle_state none[] = { RD_SETTLE_UNUSABLE, RD_SETTLE_UNUSABLE };
+    assert_true(rd_settle_done(one_left, 2));
+    assert_false(rd_settle_done(two_left, 3));
+    assert_true(rd_settle_done(raced, 3));
+    assert_int_equal(rd_settle_stop_reason(one_left, 2, RD_STOP_BUDGET), RD_STOP_SETTLED);
+    assert_int_equal(rd_settle_stop_reason(two_left, 3, RD_STOP_BUDGET), RD_STOP_BUDGET);
+    assert_int_equal(rd_settle_stop_reason(raced, 3, RD_STOP_BUDGET), RD_STOP_SETTLED);
+    assert_int_equal(rd_settle_stop_reason(none, 2, RD_STOP_BUDGET), RD_STOP_DISQUALIFIED);
+    assert_string_equal(rd_settle_stop_name(RD_STOP_DISQUALIFIED), "disqualified");
+    assert_string_equal(rd_settle_state_name(RD_SETTLE_ELIMINATED), "eliminated");
+    assert_false(rd_settle_collects(RD_SETTLE_ELIMINATED, false));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(look_levels_spend_a_tenth_of_alpha),
+        cmocka_unit_test(a_clearly_slower_config_is_eliminated),
+        cmocka_unit_test(nothing_goes_when_the_best_was_eliminated),
+        cmocka_unit_test(done_and_why),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
