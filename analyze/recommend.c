@@ -92,7 +92,9 @@ static void fmt_row(const struct wctx *x, const struct key_verdicts *kv, size_t 
     else if (row->verdict == RD_VERDICT_WORSE && isnan(row->ratio_ci_low))
         snprintf(detail, dsize, "eliminated by the race while collecting");
     else if (!row->estimable)
-        snprintf(detail, dsize, "not estimable: a mean is not clearly above zero, %s", p);
+        snprintf(detail, dsize,
+                 "not estimable: at the family's critical value a mean's interval reaches "
+                 "zero, %s", p);
     else if (st == RD_OK && b.len)
         snprintf(detail, dsize, "%g %% CI %s, %s", level, b.ptr, p);
     else
