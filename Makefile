@@ -16,14 +16,14 @@ COLLECT = $(BUILD)/collect/rundown-collect
 ANALYZE = $(BUILD)/analyze/rundown-analyze
 RENDER  = $(BUILD)/render/rundown-render
 
-.PHONY: all deps deps-debian test test-fast asan report bench bench-perf clean fuzz memcheck check-ui install
+.PHONY: all tools deps deps-debian test test-fast asan report bench bench-perf clean fuzz memcheck check-ui install
 
 all: deps-debian
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
 deps:
-	@scripts/deps.sh debian npm slurm
+	@scripts/deps.sh debian npm slurm test
 
 deps-debian:
 	@scripts/deps.sh debian
@@ -58,8 +58,14 @@ test-fast: all
 REPORT_SETTINGS ?= --set 'mixed.key_metrics=rps,latency_p99_ms,background_wall_ms' \
 	--set 'mixed.guards=latency_p99_ms<=100'
 
+# Only the three tools (the templates are linked into the build tree when
+# it is configured): a first `make report` compiles no test.
+tools: deps-debian
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS) --target rundown-collect rundown-analyze rundown-render
+
 # The report needs no JS runtime: only the Debian packages.
-report: deps-debian all
+report: tools
 	@mkdir -p $(OUT)
 	$(ANALYZE) --published data/published --title "$(REPORT_TITLE)" $(REPORT_SETTINGS) \
 		-o $(OUT)/analysis.json data/raw/*.jsonl
@@ -70,7 +76,12 @@ report: deps-debian all
 # second `make bench` resumes it and spends another BUDGET where answers
 # are still open.
 BUDGET ?= 45m
+# A busy machine gives contended runs and wrong means (issue 25): the
+# collection starts only when `rundown-collect check` finds it quiet, unless
+# BENCH_BUSY_OK=1 says to go ahead anyway.
 bench: deps all
+	@$(COLLECT) check || [ "$(BENCH_BUSY_OK)" = 1 ] || { \
+	  echo "make bench: the machine is busy (above); wait, or BENCH_BUSY_OK=1 make bench" >&2; exit 1; }
 	$(COLLECT) suite --resume --budget $(BUDGET) -o data/raw data/suites/js-runtimes.json
 
 fuzz:

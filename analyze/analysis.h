@@ -28,9 +28,11 @@ struct rd_analyze_opts {
     bool all_metrics;           /* tests on every metric, not only the primary */
     bool exclude_outliers;      /* drop Tukey outliers before the statistics */
     bool pool_envs;             /* allow one config to hold runs of several environments */
+    bool include_contended;     /* keep runs taken on a busy machine ("contended": true) */
     const char *published_dir;  /* --published DIR: replication against summary statistics */
     const char *title;          /* --title: the report's title, or NULL */
-    size_t split_bytes;         /* a store file this big is read by two threads
+    size_t split_bytes;         /* a store file this big is read in parts, one per
+                                 * split_bytes, on up to 'threads' threads
                                  * (default 16 MiB; 0 = never) */
     size_t parallel_values;     /* workloads holding this many values in all are analysed
                                  * and written by 'threads' threads (default 100000;

@@ -75,6 +75,13 @@ struct cfg {
     size_t capruns;
     size_t ok_runs, failed, timeouts, load_error_runs;
     size_t env_unknown;      /* runs imported without an environment (info.env_unknown) */
+    /* Contention (docs/methods.md, "Foreign load"): measured runs marked
+     * contended, of them left out (without --include-contended), runs
+     * without machine_others_cpu_pct (contention unknown), and that
+     * metric's sum, count and largest value. */
+    size_t contended, contended_left_out, contention_unknown, others_n;
+    double others_sum, others_max;
+    double waited_s;         /* info.contention_wait_s summed: waiting for quiet */
     /* Error rates of good load runs older than the error_rate metric,
      * derived from their counts (rd_load_tally_of_record): their sum and
      * number, pooled with the error_rate values by recommend.c. */
@@ -127,6 +134,8 @@ struct envref {
                               * or NULL when there is no such file */
     size_t json_len;
     bool loaded;             /* json is final (read after the store that named it) */
+    bool check_quiet;        /* its "check" (taken when the collection started)
+                              * found the machine quiet */
 };
 
 struct rd_analysis {
@@ -172,6 +181,11 @@ rd_status rd_envs_note(struct rd_analysis *a, const char *env, const char *path,
  *  order it named them; a file that is no environment object is
  *  RD_ERR_PARSE naming it. */
 rd_status rd_envs_load_new(struct rd_analysis *a, struct rd_diag *d);
+
+/** Whether environment 'env' (an id, may be NULL) says its check found the
+ *  machine quiet: runs of unknown contention in it are then taken as quiet
+ *  (imports with `import --env FILE`, docs/methods.md §6c). */
+bool rd_envs_check_quiet(const struct rd_analysis *a, const char *env);
 
 /* ---- sources.c: runs counted once, by their source digest ---- */
 

@@ -38,7 +38,10 @@ static rd_status replay_race(const struct wctx *x, const struct rd_settle_rule *
         return RD_OK;
     struct rd_verdict_settings vs;
     rd_verdict_settings_init(&vs);
-    vs.margin = rd_workload_margin(x->a, wl);
+    /* The workload's margin as rd_workload_margin reads it (a margin
+     * outside (0, 1) is refused before analysis), not called: recommend.c
+     * calls here, and the files must not call each other. */
+    vs.margin = info_num(wl->margin, x->a->o.margin);
     vs.higher_is_better = x->better == RD_BETTER_HIGHER;
     struct rd_verdict_sample *smp = calloc(x->k ? x->k : 1, sizeof *smp);
     bool *out = calloc(x->k ? x->k : 1, sizeof *out);

@@ -81,6 +81,8 @@ static rd_status load_env(struct rd_analysis *a, struct envref *e, struct rd_buf
     }
     if (!cJSON_GetObjectItemCaseSensitive(env, RD_AK_ID))
         cJSON_AddStringToObject(env, RD_AK_ID, e->id);
+    const cJSON *check = cJSON_GetObjectItemCaseSensitive(env, "check");
+    e->check_quiet = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(check, "quiet"));
     rd_buf_reset(tmp);
     rd_status st = rd_json_write(env, tmp, false);
     cJSON_Delete(env);
@@ -91,6 +93,14 @@ static rd_status load_env(struct rd_analysis *a, struct envref *e, struct rd_buf
     e->json = rd_arena_strndup(&a->strings, tmp->ptr, tmp->len);
     e->json_len = tmp->len;
     return e->json ? RD_OK : RD_ERR_NOMEM;
+}
+
+bool rd_envs_check_quiet(const struct rd_analysis *a, const char *env)
+{
+    for (size_t i = 0; env && i < a->nenvs; i++)
+        if (strcmp(a->envs[i].id, env) == 0)
+            return a->envs[i].check_quiet;
+    return false;
 }
 
 /* Loads the environments first named by the store just read, in the order

@@ -454,6 +454,25 @@ static rd_status add_record(struct rd_analysis *a, const struct rd_record *r,
         }
     }
 
+    double others;
+    if (rd_record_metric(r, "machine_others_cpu_pct", &others) && isfinite(others)) {
+        c->others_sum += others;
+        c->others_max = c->others_n++ ? fmax(c->others_max, others) : others;
+    } else if (!r->contended) {
+        c->contention_unknown++;
+    }
+    c->contended += r->contended;
+    const char *waited = rd_record_info(r, "contention_wait_s");
+    double ws = waited ? strtod(waited, NULL) : 0;
+    if (isfinite(ws) && ws > 0 && ws < 1e9)
+        c->waited_s += ws;
+    if (r->contended && !a->o.include_contended &&
+        (!r->status || strcmp(r->status, "ok") == 0)) {
+        /* Measured beside other work: not what the config costs. Counted,
+         * warned (warnings.c "contended"), left out of every statistic. */
+        c->contended_left_out++;
+        return RD_OK;
+    }
     uint32_t ord;
     RD_TRY(add_run(c, r, input, &ord));
     if (!c->runs[ord].numbered)
@@ -512,23 +531,30 @@ static rd_status ingest(struct rd_analysis *a, struct rd_store_reader *rd, uint3
 
 /*
  * Parsing is most of the time of a big store, so a store of at least
- * opts.split_bytes is read by two threads: this one reads the first half
- * into the analysis, a second thread the rest into a partial analysis of
- * its own, which is then merged in as if its lines had come next. The
- * result is the same, byte for byte, as reading the store in one go: every
- * value keeps its run-order key, configs and metrics are created in the
- * order of first appearance, and of several errors the first in the file
- * is reported (see merge_half). Runs without a run number take their order
- * key from their position among the config's runs, which the second half
- * cannot know: such a half is read again after the first.
+ * opts.split_bytes is read in parts by up to opts.threads threads (one
+ * part per split_bytes, split at newlines): this one reads the first part
+ * into the analysis, a thread each of the others into a partial analysis
+ * of its own, which are then merged in file order as if their lines had
+ * come next. The result is the same, byte for byte, as reading the store
+ * in one go: every value keeps its run-order key, configs and metrics are
+ * created in the order of first appearance, and of several errors the
+ * first in the file is reported (see merge_half). Runs without a run
+ * number take their order key from their position among the config's
+ * runs, which a later part cannot know: such a part is read again in
+ * order after the ones before it.
  */
+enum { MAX_PARTS = 8 }; /* the most --threads allows */
+
 struct half {
     struct rd_analysis *a;
     const char *path;
     uint32_t input;
     long long start, end;
+    unsigned lines; /* read, when the part was read to its end */
     rd_status s;
     struct rd_diag d;
+    pthread_t tid;
+    bool started;
 };
 
 static void *read_half(void *arg)
@@ -539,38 +565,51 @@ static void *read_half(void *arg)
     h->s = rd_store_open_range(&rd, h->path, h->start, h->end, &h->d);
     if (!h->s) {
         h->s = ingest(h->a, &rd, h->input, &h->d);
+        h->lines = rd.line;
         rd_store_close(&rd);
     }
     return NULL;
 }
 
-/* The offset just after the first newline at or after the middle of the
- * file at path, or 0 when it is not a regular file of at least 'min' bytes
- * (or has no such newline). */
-static long long split_point(const char *path, size_t min, long long *size)
+/* The offsets where the parts of the file at path start, after the
+ * first (just after the first newline at or after each of its 1/n, 2/n,
+ * ...), in at[]; returns how many parts that makes: 1 when it is not a
+ * regular file of at least 'min' bytes or has no such newline. Up to
+ * 'most' parts, one per 'min' bytes. */
+static size_t split_points(const char *path, size_t min, size_t most, long long *at,
+                           long long *size)
 {
     struct stat st;
-    if (min == 0 || strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
-        (unsigned long long)st.st_size < min)
-        return 0;
+    if (min == 0 || most < 2 || strcmp(path, "-") == 0 || stat(path, &st) != 0 ||
+        !S_ISREG(st.st_mode) || (unsigned long long)st.st_size < min)
+        return 1;
+    unsigned long long per = (unsigned long long)st.st_size / min;
+    size_t parts = per < most ? (size_t)per : most;
     FILE *f = fopen(path, "r");
     if (!f)
-        return 0;
-    long long at = 0;
-    if (fseeko(f, st.st_size / 2, SEEK_SET) == 0) {
+        return 1;
+    size_t n = 1;
+    long long last = 0;
+    for (size_t i = 1; i < parts; i++) {
+        long long pos = (long long)(st.st_size / parts * i + st.st_size % parts * i / parts);
+        if (pos < last)
+            pos = last; /* a long line swallowed this part's start */
+        if (fseeko(f, pos, SEEK_SET) != 0)
+            break;
         int c;
-        long long pos = st.st_size / 2;
         while ((c = getc(f)) != EOF) {
             pos++;
-            if (c == '\n') {
-                at = pos < st.st_size ? pos : 0;
+            if (c == '\n')
                 break;
-            }
         }
+        if (c == EOF || pos >= st.st_size)
+            break;
+        if (pos > last)
+            at[n++ - 1] = last = pos;
     }
     fclose(f);
     *size = st.st_size;
-    return at;
+    return n;
 }
 
 /* Moves the values, counters and facts of the partial analysis b (lines
@@ -665,6 +704,15 @@ static rd_status merge_half(struct rd_analysis *a, const struct rd_analysis *b,
         c->timeouts += bc->timeouts;
         c->load_error_runs += bc->load_error_runs;
         c->env_unknown += bc->env_unknown;
+        c->contended += bc->contended;
+        c->contended_left_out += bc->contended_left_out;
+        c->contention_unknown += bc->contention_unknown;
+        c->others_max = c->others_n ? (bc->others_n ? fmax(c->others_max, bc->others_max)
+                                                    : c->others_max)
+                                    : bc->others_max;
+        c->others_n += bc->others_n;
+        c->others_sum += bc->others_sum;
+        c->waited_s += bc->waited_s;
         c->derived_error_sum += bc->derived_error_sum;
         c->derived_error_runs += bc->derived_error_runs;
         for (uint32_t k = 0; k < bc->nseries && !s; k++) {
@@ -691,51 +739,64 @@ static rd_status read_store(struct rd_analysis *a, const char *path, struct rd_d
 {
     RD_TRY(RD_ARRAY_GROW(a->inputs, a->capinputs, a->ninputs + 1));
     a->inputs[a->ninputs++] = path;
-    long long size = 0, split = split_point(path, a->o.split_bytes, &size);
+    long long size = 0, at[MAX_PARTS];
+    size_t most = a->o.threads < MAX_PARTS ? a->o.threads : MAX_PARTS;
+    size_t parts = split_points(path, a->o.split_bytes, most, at, &size);
     uint32_t input = (uint32_t)(a->ninputs - 1);
-    struct half h = {NULL, path, input, split, size, RD_OK, {0}};
-    pthread_t tid;
-    bool threaded = split > 0 && rd_analysis_new(&a->o, &h.a) == RD_OK;
-    if (threaded && pthread_create(&tid, NULL, read_half, &h) != 0) {
-        rd_analysis_free(h.a);
-        threaded = false;
+    /* Parts 1.. on threads of their own; a part whose analysis or thread
+     * cannot be had is read here in its turn instead. */
+    struct half h[MAX_PARTS];
+    for (size_t i = 1; i < parts; i++) {
+        h[i] = (struct half){NULL, path, input, at[i - 1], i + 1 < parts ? at[i] : size,
+                             0, RD_OK, {0}, 0, false};
+        if (rd_analysis_new(&a->o, &h[i].a) != RD_OK)
+            h[i].a = NULL;
+        else if (pthread_create(&h[i].tid, NULL, read_half, &h[i]) == 0)
+            h[i].started = true;
     }
     struct rd_store_reader rd;
-    rd_status s = threaded ? rd_store_open_range(&rd, path, 0, split, d)
-                           : rd_store_open(&rd, path, d);
+    rd_status s = parts > 1 ? rd_store_open_range(&rd, path, 0, at[0], d)
+                            : rd_store_open(&rd, path, d);
     unsigned line0 = 0;
     if (!s) {
         s = ingest(a, &rd, input, d);
         line0 = rd.line;
         rd_store_close(&rd);
     }
-    if (!threaded)
-        return s;
-    pthread_join(tid, NULL);
-    if (!s && !h.s && (h.a->unnumbered || rd_sources_overlap(a, h.a))) {
-        /* Order keys of the second half depend on the first, or runs of
-         * the first come again in the second (the later copy is the one
-         * left out, and its values are in the half): read it here. */
-        s = rd_store_open_range(&rd, path, split, size, d);
-        if (!s) {
-            rd.line = line0;
-            s = ingest(a, &rd, input, d);
-            rd_store_close(&rd);
+    for (size_t i = 1; i < parts; i++) {
+        struct half *p = &h[i];
+        if (p->started)
+            pthread_join(p->tid, NULL);
+        if (s) {
+            /* An earlier error is the first in the file. */
+        } else if (!p->started || (!p->s && (p->a->unnumbered || rd_sources_overlap(a, p->a)))) {
+            /* No thread read it; or order keys of this part depend on the
+             * ones before, or runs of those come again here (the later
+             * copy is the one left out, and its values are in the part):
+             * read it here. */
+            s = rd_store_open_range(&rd, path, p->start, p->end, d);
+            if (!s) {
+                rd.line = line0;
+                s = ingest(a, &rd, input, d);
+                line0 = rd.line;
+                rd_store_close(&rd);
+            }
+        } else {
+            unsigned conflict;
+            s = merge_half(a, p->a, path, line0, &conflict, d);
+            a->records += p->a->records, a->measured += p->a->measured;
+            if (!s && p->s && (!conflict || (p->d.line && line0 + p->d.line < conflict))) {
+                *d = p->d;
+                if (d->line)
+                    d->line += line0;
+                s = p->s;
+            } else if (!s && conflict) {
+                s = RD_ERR_PARSE;
+            }
+            line0 += p->lines;
         }
-    } else if (!s) {
-        unsigned conflict;
-        s = merge_half(a, h.a, path, line0, &conflict, d);
-        a->records += h.a->records, a->measured += h.a->measured;
-        if (!s && h.s && (!conflict || (h.d.line && line0 + h.d.line < conflict))) {
-            *d = h.d;
-            if (d->line)
-                d->line += line0;
-            s = h.s;
-        } else if (!s && conflict) {
-            s = RD_ERR_PARSE;
-        }
+        rd_analysis_free(p->a);
     }
-    rd_analysis_free(h.a);
     return s;
 }
 

@@ -47,6 +47,8 @@ static const char usage[] =
     "  --exclude-outliers   drop values outside Tukey's fences before the statistics\n"
     "                       (raises the false-positive rate of the tests; warned)\n"
     "  --pool-envs          allow one config to hold runs of several environments\n"
+    "  --include-contended  keep runs taken on a busy machine (\"contended\": true),\n"
+    "                       which are left out of every statistic by default\n"
     "  --published DIR      compare with published figures (" RD_PUBLISHED_SCHEMA " files)\n"
     "  --title TEXT         the report's title (written as \"title\")\n"
     "  --margin M           relative margin within which configs are equivalent\n"
@@ -111,7 +113,7 @@ static int parse_count(const char *opt, const char *s, unsigned long long max,
 /* Option codes of the long options that have no short spelling. */
 enum {
     OPT_ALPHA = 256, OPT_CONFIDENCE, OPT_BASELINE, OPT_METRIC, OPT_ALL_METRICS,
-    OPT_BOOTSTRAP, OPT_SEED, OPT_EXCLUDE_OUTLIERS, OPT_POOL_ENVS, OPT_PUBLISHED,
+    OPT_BOOTSTRAP, OPT_SEED, OPT_EXCLUDE_OUTLIERS, OPT_POOL_ENVS, OPT_INCLUDE_CONTENDED, OPT_PUBLISHED,
     OPT_TITLE, OPT_THREADS, OPT_VERSION, OPT_MARGIN, OPT_MAX_ERROR_RATE, OPT_SET,
 };
 
@@ -119,9 +121,6 @@ enum {
 enum { OPT_COMPARE = 512, OPT_COMPARE_BY, OPT_FAIL_IF_SLOWER, OPT_FORMAT, OPT_JSON,
        OPT_MARKDOWN };
 
-/* The exit status of --fail-if-slower when it fires (docs/compare.md):
- * past DESIGN's 0-4, so a CI job can tell a regression from a failure. */
-enum { EXIT_REGRESSION = 5 };
 
 static const struct option longopts[] = {
     {"output", required_argument, NULL, 'o'},
@@ -140,6 +139,7 @@ static const struct option longopts[] = {
     {"seed", required_argument, NULL, OPT_SEED},
     {"exclude-outliers", no_argument, NULL, OPT_EXCLUDE_OUTLIERS},
     {"pool-envs", no_argument, NULL, OPT_POOL_ENVS},
+    {"include-contended", no_argument, NULL, OPT_INCLUDE_CONTENDED},
     {"published", required_argument, NULL, OPT_PUBLISHED},
     {"title", required_argument, NULL, OPT_TITLE},
     {"threads", required_argument, NULL, OPT_THREADS},
@@ -384,6 +384,9 @@ static int parse_args(int argc, char **argv, struct args *g)
         case OPT_POOL_ENVS:
             g->o.pool_envs = true;
             break;
+        case OPT_INCLUDE_CONTENDED:
+            g->o.include_contended = true;
+            break;
         }
     }
     for (int i = optind; i < argc; i++) /* after "--" */
@@ -456,7 +459,7 @@ static int compare_main(const struct args *g)
                          r->metric, 100 * (r->ratio - 1), 100 * (r->ratio_ci_low - 1),
                          100 * (r->ratio_ci_high - 1), 100 * s.fail_if_slower);
         }
-        rc = EXIT_REGRESSION;
+        rc = RD_EXIT_GATE;
     }
     rd_buf_release(&out);
     rd_comparison_release(&c);

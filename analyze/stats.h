@@ -9,7 +9,8 @@
  * warnings.c names it (`overflow`). Sums of squares are taken on values
  * scaled by a power of two, so data at 1e-170, 1e300 or among the
  * denormals get their right sd and tests. Nothing here prints, exits or
- * lets GSL abort: call rd_stats_init() once before using it.
+ * lets GSL abort once main() has called rd_stats_init() (process-wide
+ * state: only a main(), or a test standing in for one, calls it).
  *
  * Formulas and references: docs/methods.md.
  */

@@ -332,6 +332,18 @@ static rd_status config_findings(struct findings *F, size_t i)
                    tmpf(x, "%s ('%s' and '%s')", nm, c->env, c->env_other),
                    "runs from environments '%s' and '%s' pooled (--pool-envs)", c->env,
                    c->env_other));
+    if (c->contended > 0)
+        RD_TRY(add(F, "contended", LEVEL_WARNING, c->id, NULL, NULL,
+                   x->a->o.include_contended
+                       ? "configs have runs taken on a busy machine, kept (--include-contended)"
+                       : "configs have runs taken on a busy machine, excluded from the statistics",
+                   tmpf(x, "%s (%zu of %zu)", nm, c->contended,
+                        c->ok_runs + c->failed + c->timeouts + c->contended_left_out),
+                   "%zu of %zu runs were taken while other processes used more CPU than the "
+                   "threshold; %s", c->contended,
+                   c->ok_runs + c->failed + c->timeouts + c->contended_left_out,
+                   x->a->o.include_contended ? "kept (--include-contended)"
+                                             : "excluded from the statistics"));
     size_t bad = c->failed + c->timeouts;
     if (bad > 0)
         RD_TRY(add(F, "failed_runs", LEVEL_WARNING, c->id, NULL, NULL,

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "embed.h"
 #include "jw.h"
 #include "rundown/analysis_keys.h"
 #include "workload.h"
@@ -88,10 +89,13 @@ static void write_config(struct wctx *x, struct jw *w, size_t i)
     jw_end(w, '}');
     jw_str(w, RD_AK_DISPLAY, disp);
     jw_str(w, RD_AK_ENV, c->env);
-    jw_num(w, RD_AK_RUNS, (double)(c->ok_runs + c->failed + c->timeouts));
+    jw_num(w, RD_AK_RUNS, (double)(c->ok_runs + c->failed + c->timeouts + c->contended_left_out));
     jw_num(w, RD_AK_FAILED_RUNS, (double)(c->failed + c->timeouts));
     jw_num(w, RD_AK_TIMEOUT_RUNS, (double)c->timeouts);
     jw_num(w, RD_AK_LOAD_ERROR_RUNS, (double)c->load_error_runs);
+    jw_num(w, RD_AK_CONTENDED_RUNS, (double)c->contended);
+    jw_num(w, RD_AK_CONTENTION_UNKNOWN_RUNS,
+           rd_envs_check_quiet(a, c->env) ? 0 : (double)c->contention_unknown);
     jw_obj(w, RD_AK_METRICS, true);
     for (size_t m = 0; m < x->nmets && !w->st; m++) {
         uint32_t id = x->mets[m];
@@ -341,6 +345,28 @@ rd_status rd_workload_write(struct rd_analysis *a, const uint32_t *by_name, stru
         env_unknown += x.cs[i]->env_unknown;
     if (env_unknown > 0)
         jw_num(w, RD_AK_ENV_UNKNOWN_RUNS, (double)env_unknown);
+    /* How quiet the machine was over the workload's runs. */
+    size_t runs = 0, contended = 0, unknown = 0, on = 0;
+    double osum = 0, omax = NAN, waited = 0;
+    for (size_t i = 0; i < x.k; i++) {
+        const struct cfg *c = x.cs[i];
+        runs += c->ok_runs + c->failed + c->timeouts + c->contended_left_out;
+        contended += c->contended;
+        unknown += rd_envs_check_quiet(a, c->env) ? 0 : c->contention_unknown;
+        osum += c->others_sum;
+        waited += c->waited_s;
+        if (c->others_n)
+            omax = on ? fmax(omax, c->others_max) : c->others_max;
+        on += c->others_n;
+    }
+    jw_obj(w, RD_AK_CONTENTION, false);
+    jw_num(w, RD_AK_RUNS, (double)runs);
+    jw_num(w, RD_AK_CONTENDED_RUNS, (double)contended);
+    jw_num(w, RD_AK_CONTENTION_UNKNOWN_RUNS, (double)unknown);
+    jw_num(w, RD_AK_OTHERS_CPU_PCT_MEAN, on ? osum / (double)on : NAN);
+    jw_num(w, RD_AK_OTHERS_CPU_PCT_MAX, omax);
+    jw_num(w, RD_AK_WAITED_S, waited);
+    jw_end(w, '}');
     if (a->o.baseline_key) {
         jw_arr(w, RD_AK_BASELINE, false);
         for (size_t i = 0; i < x.k; i++)
@@ -399,7 +425,6 @@ static void write_envs(struct rd_analysis *a, struct jw *w)
 static rd_status write_document(struct rd_analysis *a, struct rd_buf *out,
                                 const struct rd_analysis_sink *sink, struct rd_diag *d)
 {
-    rd_stats_init();
     RD_TRY(rd_machines_settle(a));
     RD_TRY(rd_analysis_apply_settings(a, d));
     struct jw w;
@@ -443,6 +468,7 @@ static rd_status write_document(struct rd_analysis *a, struct rd_buf *out,
     RD_TRY(rd_machines_write(a, &w));
     if (o->published_dir)
         RD_TRY(rd_replication_write(a, &w, d));
+    RD_TRY(rd_embed_write(a, &w, RD_EMBED_RUNS_MAX, d));
     jw_end(&w, '}');
     return w.st;
 }

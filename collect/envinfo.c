@@ -9,6 +9,7 @@
  */
 #include "envinfo.h"
 
+
 #include <errno.h>
 #include <libgen.h>
 #include <math.h>
@@ -21,7 +22,9 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "contention.h"
 #include "importer.h"
+#include "machinecheck.h"
 #include "proc.h"
 #include "runner.h"
 #include "rundown/buf.h"
@@ -102,37 +105,6 @@ static int physical_cores(void)
     }
     fclose(f);
     return n > 0 ? n : -1;
-}
-
-static const char *container_hint(void)
-{
-    struct stat st;
-    if (getenv("KUBERNETES_SERVICE_HOST"))
-        return "kubernetes";
-    if (stat("/.dockerenv", &st) == 0)
-        return "docker";
-    if (stat("/run/.containerenv", &st) == 0)
-        return "podman";
-    char buf[4096];
-    FILE *f = fopen("/proc/1/environ", "r");
-    if (f) {
-        size_t n = fread(buf, 1, sizeof buf - 1, f);
-        fclose(f);
-        for (size_t i = 0; i + 10 <= n; i++)
-            if (memcmp(buf + i, "container=", 10) == 0 && (i == 0 || buf[i - 1] == '\0'))
-                return strncmp(buf + i + 10, "lxc", 3) == 0 ? "lxc" : "container";
-    }
-    f = fopen("/proc/1/cgroup", "r");
-    if (f) {
-        const char *hint = NULL;
-        while (!hint && fgets(buf, sizeof buf, f))
-            hint = strstr(buf, "kubepods") ? "kubernetes" : strstr(buf, "docker") ? "docker"
-                 : strstr(buf, "lxc") ? "lxc" : NULL;
-        fclose(f);
-        if (hint)
-            return hint;
-    }
-    return NULL;
 }
 
 static void affinity_list(char *out, size_t size)
@@ -299,7 +271,7 @@ rd_status rd_env_capture(const struct rd_env_probe *probes, size_t nprobes,
     file_field("/proc/meminfo", "MemTotal", memkb, sizeof memkb);
     if (!file_field("/etc/os-release", "PRETTY_NAME", osname, sizeof osname))
         file_field("/usr/lib/os-release", "PRETTY_NAME", osname, sizeof osname);
-    const char *container = container_hint();
+    const char *container = rd_machine_container_hint();
     char aff[256];
     affinity_list(aff, sizeof aff);
     double la[3] = {NAN, NAN, NAN};
@@ -347,6 +319,18 @@ rd_status rd_env_capture(const struct rd_env_probe *probes, size_t nprobes,
         cJSON_AddItemToArray(load, isnan(la[i]) ? cJSON_CreateNull() : cJSON_CreateNumber(la[i]));
     cJSON_AddItemToObject(env, "affinity", str_or_null(aff));
     cJSON_AddItemToObject(env, "pinning", str_or_null(pinning));
+    /* The pre-flight check at the start of the collection (not part of the
+     * id: it says how the machine was, not what it is). Left out when the
+     * guard is off, as in the tests, so an environment stays the same. */
+    struct rd_contention_opts co;
+    rd_contention_defaults(&co);
+    if (co.mode != RD_CONTENTION_OFF) {
+        struct rd_machine_check chk;
+        rd_machine_check_run(&chk, NULL, NULL, RD_CONTENTION_WINDOW_S, co.threshold_pct);
+        cJSON *cj = rd_machine_check_json(&chk);
+        if (cj)
+            cJSON_AddItemToObject(env, "check", cj);
+    }
 
     cJSON *rt = cJSON_AddObjectToObject(env, "runtimes");
     cJSON *tools = cJSON_AddObjectToObject(env, "tools");

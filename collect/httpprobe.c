@@ -14,6 +14,7 @@
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -58,7 +59,10 @@ rd_status rd_url_parse(const char *url, char *host, size_t hostsize, int *port,
     return RD_OK;
 }
 
-static int tcp_connect(const char *host, int port, double timeout_s)
+/* *sock_err (when not NULL) receives the errno of a socket() that failed:
+ * no connection because none could be tried (EMFILE), not because nothing
+ * listens. */
+static int tcp_connect_err(const char *host, int port, double timeout_s, int *sock_err)
 {
     struct addrinfo hints, *res = NULL;
     char ps[16];
@@ -70,8 +74,11 @@ static int tcp_connect(const char *host, int port, double timeout_s)
     int fd = -1;
     for (struct addrinfo *a = res; a && fd < 0; a = a->ai_next) {
         fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
-        if (fd < 0)
+        if (fd < 0) {
+            if (sock_err)
+                *sock_err = errno;
             continue;
+        }
         struct timeval tv = {(time_t)timeout_s,
                              (suseconds_t)((timeout_s - (double)(time_t)timeout_s) * 1e6)};
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
@@ -83,6 +90,11 @@ static int tcp_connect(const char *host, int port, double timeout_s)
     }
     freeaddrinfo(res);
     return fd;
+}
+
+static int tcp_connect(const char *host, int port, double timeout_s)
+{
+    return tcp_connect_err(host, port, timeout_s, NULL);
 }
 
 int rd_http_probe(const char *host, int port, const char *path, double timeout_s)
@@ -113,13 +125,16 @@ int rd_http_probe(const char *host, int port, const char *path, double timeout_s
     return code;
 }
 
-bool rd_port_is_free(const char *host, int port)
+int rd_port_check(const char *host, int port)
 {
-    int fd = tcp_connect(host, port, 0.5);
+    int sock_err = 0;
+    int fd = tcp_connect_err(host, port, 0.5, &sock_err);
     if (fd >= 0) {
         close(fd);
-        return false;
+        return RD_PORT_IN_USE;
     }
+    if (sock_err)
+        return sock_err;
     struct addrinfo hints, *res = NULL;
     char ps[16];
     memset(&hints, 0, sizeof hints);
@@ -127,18 +142,40 @@ bool rd_port_is_free(const char *host, int port)
     hints.ai_flags = AI_PASSIVE;
     snprintf(ps, sizeof ps, "%d", port);
     if (getaddrinfo(host, ps, &hints, &res) != 0)
-        return false;
-    bool free_ = false;
+        return RD_PORT_IN_USE;
+    int state = RD_PORT_IN_USE;
     int s = socket(res->ai_family, res->ai_socktype | SOCK_CLOEXEC, res->ai_protocol);
     if (s >= 0) {
         /* Servers set SO_REUSEADDR, so TIME_WAIT leftovers do not count. */
         int one = 1;
         setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-        free_ = bind(s, res->ai_addr, res->ai_addrlen) == 0;
+        if (bind(s, res->ai_addr, res->ai_addrlen) == 0)
+            state = 0;
+        else if (errno != EADDRINUSE)
+            state = errno;
         close(s);
+    } else {
+        state = errno;
     }
     freeaddrinfo(res);
-    return free_;
+    return state;
+}
+
+bool rd_port_is_free(const char *host, int port)
+{
+    return rd_port_check(host, port) == 0;
+}
+
+const char *rd_port_problem(int state, int port, char *buf, size_t size)
+{
+    if (state == RD_PORT_IN_USE)
+        snprintf(buf, size, "port %d is in use", port);
+    else if (state == EMFILE || state == ENFILE)
+        snprintf(buf, size, "port %d cannot be checked: %s (the limit of open files, "
+                 "ulimit -n, is reached)", port, strerror(state));
+    else
+        snprintf(buf, size, "port %d cannot be checked: %s", port, strerror(state));
+    return buf;
 }
 
 int rd_port_pick_free(void)

@@ -29,6 +29,18 @@ int rd_http_probe(const char *host, int port, const char *path, double timeout_s
 /** True when nothing accepts connections on host:port and it can be bound. */
 bool rd_port_is_free(const char *host, int port);
 
+#define RD_PORT_IN_USE (-1)
+/**
+ * 0 when host:port is free, RD_PORT_IN_USE when something accepts
+ * connections there or holds it, or the errno that kept the check from
+ * being made (EMFILE under a low `ulimit -n`: the port may well be free).
+ */
+int rd_port_check(const char *host, int port);
+
+/** "port N is in use", or "port N cannot be checked: <why>", for a state of
+ * rd_port_check() other than 0; returns buf. */
+const char *rd_port_problem(int state, int port, char *buf, size_t size);
+
 /** A free TCP port on the loopback interface, or 0. */
 int rd_port_pick_free(void);
 

@@ -731,3 +731,64 @@ bool rd_which(const char *prog, char *out, size_t size)
     }
     return false;
 }
+
+/* Our children as /proc lists them; at most max. */
+static size_t list_children(pid_t *kids, size_t max)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/task/%d/children", (int)getpid());
+    FILE *f = fopen(path, "re");
+    size_t n = 0;
+    if (!f)
+        return 0;
+    long pid;
+    while (n < max && fscanf(f, "%ld", &pid) == 1)
+        kids[n++] = (pid_t)pid;
+    fclose(f);
+    return n;
+}
+
+static void note_stray(struct rd_strays *out, pid_t pid)
+{
+    char comm[64] = "?", path[64];
+    snprintf(path, sizeof path, "/proc/%d/comm", (int)pid);
+    FILE *f = fopen(path, "re");
+    if (f) {
+        if (fgets(comm, sizeof comm, f))
+            comm[strcspn(comm, "\n")] = '\0';
+        fclose(f);
+    }
+    size_t len = strlen(out->what);
+    if (len + 40 + strlen(comm) < sizeof out->what)
+        snprintf(out->what + len, sizeof out->what - len, "%spid %d (%s)", len ? ", " : "",
+                 (int)pid, comm);
+    out->count++;
+}
+
+void rd_proc_kill_strays(double grace_s, struct rd_strays *out)
+{
+    pid_t kids[256];
+    /* Rounds: a killed stray's own children come to us next. */
+    for (int round = 0; round < 64; round++) {
+        size_t n = list_children(kids, sizeof kids / sizeof kids[0]);
+        if (n == 0)
+            return;
+        for (size_t i = 0; i < n; i++) {
+            if (out)
+                note_stray(out, kids[i]);
+            kill(kids[i], SIGTERM);
+        }
+        double until = rd_now() + grace_s;
+        for (size_t i = 0; i < n; i++) {
+            while (waitpid(kids[i], NULL, WNOHANG) == 0) {
+                if (rd_now() >= until) {
+                    kill(kids[i], SIGKILL);
+                    while (waitpid(kids[i], NULL, 0) < 0 && errno == EINTR)
+                        ;
+                    break;
+                }
+                usleep(10000);
+            }
+        }
+    }
+}

@@ -116,6 +116,23 @@ struct rd_proc {
     struct rd_stream out, err;
 };
 
+/** What rd_proc_kill_strays() found and killed. */
+struct rd_strays {
+    int count;
+    char what[400];  /* "pid 123 (python3), pid 130 (sleep)", cut to fit */
+};
+
+/**
+ * Kills every child of this process: called when everything rundown tracks
+ * has been stopped and reaped, so any child left is a process a server (or
+ * its load or background command) started that escaped its process group
+ * and was re-parented to rundown, a child subreaper (set by the front end:
+ * PR_SET_CHILD_SUBREAPER). Each gets SIGTERM, then SIGKILL after grace_s,
+ * and is reaped; the children they leave are re-parented here too, and
+ * killed in the next round. out (when not NULL) says which were killed.
+ */
+void rd_proc_kill_strays(double grace_s, struct rd_strays *out);
+
 /** Zeroes p so that rd_proc_release() is safe before any spawn. */
 void rd_proc_init(struct rd_proc *p);
 

@@ -23,9 +23,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "contention.h"
 #include "httpprobe.h"
 #include "importer.h"
 #include "treesampler.h"
+#include "rundown/units.h"
 #include "rundown/fsutil.h"
 #include "rundown/strmap.h"
 
@@ -33,6 +35,7 @@ static const char *const reserved[] = {
     "wall_ms", "user_ms", "sys_ms", "max_rss_kib", "tree_rss_peak_kib",
     "server_rss_peak_kib", "server_rss_mean_kib", "server_cpu_pct",
     "load_wall_ms", "background_wall_ms",
+    "machine_others_cpu_pct", "machine_steal_pct", "machine_cpu_pressure_pct",
 };
 
 bool rd_runner_reserved_metric(const char *name)
@@ -60,17 +63,36 @@ void rd_runner_timestamp(char out[32])
 char *rd_runner_slug(const char *s, char *out, size_t size)
 {
     static const char hex[] = "0123456789ABCDEF";
+    /* A name longer than RD_SLUG_MAX bytes (43 Cyrillic letters escape to
+     * 258) keeps a whole-escape prefix and a hash of the full name, so the
+     * folder can be made (NAME_MAX is 255) and two long names still differ. */
+    size_t cap = size - 1 < RD_SLUG_MAX ? size - 1 : RD_SLUG_MAX;
     size_t o = 0;
-    for (; *s && o + 4 < size; s++) {
-        unsigned char c = (unsigned char)*s;
-        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-            c == '_' || c == '-' || (c == '.' && o > 0)) {
+    const char *p = s;
+    for (; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                    (c >= '0' && c <= '9') || c == '_' || c == '-' || (c == '.' && o > 0);
+        if (o + (keep ? 1 : 3) > cap)
+            break;
+        if (keep) {
             out[o++] = (char)c;
         } else {
             out[o++] = '%';
             out[o++] = hex[c >> 4];
             out[o++] = hex[c & 15];
         }
+    }
+    if (*p) {
+        /* "-" and 12 hex digits; cut back to a whole escape first. */
+        size_t room = cap > 13 ? cap - 13 : 0;
+        if (o > room)
+            o = room;
+        while (o >= 1 && (out[o - 1] == '%' || (o >= 2 && out[o - 2] == '%')))
+            o--;
+        uint64_t h = rd_hash_fnv1a(s, strlen(s));
+        snprintf(out + o, size - o, "-%012llx", (unsigned long long)(h >> 16));
+        return out;
     }
     out[o] = '\0';
     return out;
@@ -118,6 +140,7 @@ rd_status rd_record_copy(struct rd_record *dst, const struct rd_record *src)
     dst->run = src->run;
     dst->exit_code = src->exit_code;
     dst->has_exit_code = src->has_exit_code;
+    dst->contended = src->contended;
     dst->source_line = src->source_line;
     for (size_t i = 0; i < src->config.len && !s; i++)
         s = rd_record_set_label(dst, src->config.items[i].key, src->config.items[i].value);
@@ -343,6 +366,8 @@ rd_status rd_runner_command(const struct rd_command_spec *spec, struct rd_record
         rd_tree_sampler_release(&smp);
         return st;
     }
+    if (spec->guard)
+        rd_guard_run_begin(spec->guard);
     st = rd_proc_spawn(&p, &o, d);
     if (st) {
         rd_tree_sampler_release(&smp);
@@ -370,7 +395,9 @@ rd_status rd_runner_command(const struct rd_command_spec *spec, struct rd_record
     }
     int code = rd_proc_exit_code(&p);
     const char *status = p.timed_out ? "timeout" : code == 0 ? "ok" : "failed";
-    st = set_status(rec, status, code);
+    /* Right after the wait: the command's tree is in RUSAGE_CHILDREN now. */
+    st = spec->guard ? rd_guard_run_end(spec->guard, rec) : RD_OK;
+    if (!st) st = set_status(rec, status, code);
     if (!st) st = rd_record_set_metric(rec, "wall_ms", rd_proc_wall_ms(&p));
     if (!st) st = rd_record_set_metric(rec, "user_ms",
                                        p.ru.ru_utime.tv_sec * 1e3 + p.ru.ru_utime.tv_usec / 1e3);
@@ -552,6 +579,16 @@ static rd_status load_run(struct session *ss, const char *phase, long run, bool 
     }
     if (st)
         return st;
+    if (sp->guard) {
+        /* The server's CPU so far is the measured program's, not foreign. */
+        struct rd_tree_sampler pre;
+        rd_tree_sampler_start(&pre, ss->server.pid);
+        rd_guard_set_live_ms(sp->guard, rd_tree_sampler_cpu_ms(&pre));
+        rd_tree_sampler_release(&pre);
+        char what[64];
+        snprintf(what, sizeof what, "%s %ld", phase, run);
+        RD_TRY(rd_guard_wait(sp->guard, what, ss->d));
+    }
 
     struct rd_recordset set;
     rd_recordset_init(&set);
@@ -584,6 +621,10 @@ static rd_status load_run(struct session *ss, const char *phase, long run, bool 
     rd_tree_sampler_init(&smp);
     if (!st)
         rd_tree_sampler_start(&smp, ss->server.pid);
+    if (!st && sp->guard) {
+        rd_guard_set_live_ms(sp->guard, rd_tree_sampler_cpu_ms(&smp));
+        rd_guard_run_begin(sp->guard);
+    }
     if (!st && sp->background_argv)
         st = rd_proc_spawn(&bg, &bo, ss->d);
     if (!st)
@@ -614,6 +655,10 @@ static rd_status load_run(struct session *ss, const char *phase, long run, bool 
     }
     if (!st && !ss->server.exited)
         rd_tree_sampler_sample(&smp);
+    if (!st && sp->guard) {
+        rd_guard_set_live_ms(sp->guard, rd_tree_sampler_cpu_ms(&smp));
+        st = rd_guard_run_end(sp->guard, rec);
+    }
     if (st && !spawn_failed) {
         rd_proc_release(&load);
         rd_proc_release(&bg);
@@ -703,10 +748,45 @@ static rd_status load_run(struct session *ss, const char *phase, long run, bool 
     return st;
 }
 
+double rd_load_default_timeout(char *const *argv)
+{
+    static const char *const opts[] = {"-d", "--duration", "-z"};
+    for (size_t i = 1; argv && argv[i]; i++) {
+        const char *v = NULL;
+        for (size_t k = 0; k < sizeof opts / sizeof opts[0] && !v; k++) {
+            size_t n = strlen(opts[k]);
+            if (strcmp(argv[i], opts[k]) == 0)
+                v = argv[i + 1];
+            else if (strncmp(argv[i], opts[k], n) == 0 && argv[i][n] == '=')
+                v = argv[i] + n + 1;
+            else if (n == 2 && strncmp(argv[i], opts[k], 2) == 0 && argv[i][2] >= '0' &&
+                     argv[i][2] <= '9')
+                v = argv[i] + 2;  /* -d10s */
+        }
+        double ms;
+        if (v && rd_parse_duration_ms(v, strlen(v), &ms, 1000) == RD_OK && ms > 0 &&
+            ms < 1e9)
+            return 2 * ms / 1000 + 60;
+    }
+    return RD_LOAD_TIMEOUT_DEFAULT_S;
+}
+
+const char *rd_strays_note(const struct rd_strays *st, char *buf, size_t size)
+{
+    snprintf(buf, size, "the server left %d process%s running after it stopped (outside its "
+             "process group); killed: %s", st->count, st->count == 1 ? "" : "es", st->what);
+    return buf;
+}
+
 static rd_status wait_port_free(struct session *ss, double timeout_s)
 {
     double until = rd_now() + timeout_s;
-    while (!rd_port_is_free(ss->host, ss->port)) {
+    int state;
+    while ((state = rd_port_check(ss->host, ss->port)) != 0) {
+        char why[160];
+        if (state != RD_PORT_IN_USE)
+            return rd_diag_set(ss->d, RD_ERR_IO, NULL, 0, 0, "%s",
+                               rd_port_problem(state, ss->port, why, sizeof why));
         if (rd_now() > until)
             return rd_diag_set(ss->d, RD_ERR_IO, NULL, 0, 0,
                                "port %d is still in use %g s after the server stopped",
@@ -731,9 +811,13 @@ rd_status rd_runner_http_session(const struct rd_http_spec *spec, const struct r
                                 sizeof ss.path, d);
     if (st)
         return st;
-    if (!rd_port_is_free(ss.host, ss.port))
-        return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "port %d is in use (%s)", ss.port,
+    int port_state = rd_port_check(ss.host, ss.port);
+    if (port_state) {
+        char why[160];
+        return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "%s (%s)",
+                           rd_port_problem(port_state, ss.port, why, sizeof why),
                            spec->ready_url);
+    }
     struct log_paths sp = {{0}, {0}};
     RD_TRY(log_paths(&spec->logs, "-server", &sp, d));
     if (spec->logs.dir)
@@ -814,6 +898,11 @@ out:
     if (spec->logs.dir && ss.server.out.logged == 0)
         unlink(sp.out);
     rd_proc_release(&ss.server);
+    /* What the server started outside its group (a daemon after setsid or
+     * a double fork) came to rundown, the subreaper: stop it too. */
+    rd_proc_kill_strays(stop_s < 1 ? stop_s : 1, spec->strays);
+    if (spec->guard)
+        rd_guard_set_live_ms(spec->guard, 0); /* reaped: in RUSAGE_CHILDREN now */
     if (!st && ss.port) {
         rd_status ps = wait_port_free(&ss, stop_s);
         if (ps && !failed)

@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 
+#include "contention.h"
 #include "proc.h"
 #include "rundown/record.h"
 #include "rundown/status.h"
@@ -24,10 +25,15 @@ bool rd_runner_reserved_metric(const char *name);
 /** Appends "2026-11-30T01:02:03.123Z" (now, UTC) to out (32 bytes). */
 void rd_runner_timestamp(char out[32]);
 
+/** The longest slug: room under NAME_MAX (255) for a stem's suffixes. */
+#define RD_SLUG_MAX 160
+
 /**
  * Turns a string into a file-name-safe slug in out: letters, digits, '.',
  * '_' and '-' are kept, every other byte becomes %XX, so different values
- * never share a name. Returns out.
+ * never share a name. A slug that would exceed RD_SLUG_MAX bytes (or size)
+ * is cut at a whole escape and ends in '-' and 12 hex digits of the
+ * name's FNV-1a hash; the record keeps the full name. Returns out.
  */
 char *rd_runner_slug(const char *s, char *out, size_t size);
 
@@ -62,6 +68,8 @@ struct rd_command_spec {
     const char *prepare;    /* run with sh -c before the run, untimed; NULL: none */
     const char *cleanup;    /* run with sh -c after the run, untimed; NULL: none */
     struct rd_run_logs logs;
+    struct rd_guard *guard; /* takes the foreign load around the run (the
+                               caller waits for quiet before); NULL: none */
 };
 
 /**
@@ -91,7 +99,31 @@ struct rd_http_spec {
     int warmups;                   /* load runs stored as phase "warmup" */
     const char *load_tool;         /* importer name; NULL: detect from the output */
     struct rd_run_logs logs;       /* stem gets -server, -r<N>-load, ... appended */
+    struct rd_strays *strays;      /* out (NULL: not wanted): processes the server
+                                      left running, killed after it stopped */
+    struct rd_guard *guard;        /* waits for quiet before each load run and
+                                      takes the foreign load around it; NULL: none */
 };
+
+/** The load timeout of `http` without --timeout when the load command's
+ *  duration cannot be read: the suite's default timeout. */
+#define RD_LOAD_TIMEOUT_DEFAULT_S 600.0
+
+/**
+ * The default timeout of one load run of `http`: twice the duration the
+ * load command asks for plus 60 s, read from its options (-d/--duration,
+ * as wrk, bombardier, autocannon and k6 spell it; -z as hey and oha; a
+ * bare number is seconds), or RD_LOAD_TIMEOUT_DEFAULT_S when none is given
+ * or readable. A hung load tool then ends as a timed-out run instead of
+ * holding the session until rundown is signalled.
+ */
+double rd_load_default_timeout(char *const *argv);
+
+/**
+ * The note for processes a server left running ("the server left 2
+ * processes running after it stopped; killed them: pid ..."), in buf.
+ */
+const char *rd_strays_note(const struct rd_strays *st, char *buf, size_t size);
 
 /** Called with each finished record, so it can be stored at once. */
 typedef rd_status (*rd_emit_fn)(void *ctx, const struct rd_record *rec, struct rd_diag *d);

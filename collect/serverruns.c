@@ -23,9 +23,16 @@ rd_status rd_server_runs(struct rd_session *s, struct rd_session_config *cfg,
     for (long k = 0; k < sessions && !st; k++) {
         snprintf(stem, sizeof stem, "%s/%s-session-%ld", slug, cstem, first_run + k);
         rd_diag_init(d, NULL);
+        struct rd_strays strays = {0};
+        spec->strays = &strays;
         st = rd_runner_http_session(spec, &cfg->tmpl, first_warm + k * spec->warmups,
                                     first_run + k, fresh_server ? 1 : (int)runs,
                                     rd_session_emit, NULL, &sink, d);
+        spec->strays = NULL;
+        if (strays.count) {
+            char note[600];
+            rd_session_note(s, rd_strays_note(&strays, note, sizeof note));
+        }
         if (st == RD_ERR_RUN_FAILED)
             st = RD_OK;  /* the failed runs are stored, and were reported */
     }

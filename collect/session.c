@@ -159,24 +159,47 @@ static rd_status catch_up(struct rd_session *s, struct rd_diag *d)
     return st;
 }
 
-rd_status rd_session_lock(struct rd_session *s, struct rd_diag *d)
+/* Takes l on path, waiting in steps, so that a signal (blocked outside
+ * rundown's waits, proc.h) ends the wait for a writer that may run for
+ * hours. */
+static rd_status wait_lock(struct rd_store_lock *l, const char *path, unsigned flags,
+                           struct rd_diag *d)
 {
-    if (!s->to_file || s->lock.fd >= 0)
-        return RD_OK;
-    /* Waiting in steps, so that a signal (blocked outside rundown's waits,
-     * proc.h) ends the wait for a writer that may run for hours. */
     for (;;) {
         bool busy;
-        rd_status st = rd_store_lock(&s->lock, s->store, 0, &busy, d);
+        rd_status st = rd_store_lock(l, path, flags, &busy, d);
         if (!st)
-            break;
+            return RD_OK;
         if (!busy)
             return st;
         if (rd_proc_interrupted)
             return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "interrupted");
         RD_TRY(rd_proc_poll(NULL, 0, 0.02, d));
     }
-    rd_status st = catch_up(s, d);
+}
+
+rd_status rd_session_lock(struct rd_session *s, struct rd_diag *d)
+{
+    if (!s->to_file || s->lock.fd >= 0)
+        return RD_OK;
+    /* Writers take turns run by run: a writer waits for the store holding
+     * the gate "<store>.turn" and lets it go once it has the store. The
+     * writer that just stored a run must pass the gate before it may lock
+     * the store again, and a waiting writer holds it, so the store goes to
+     * the one that waited (a ticket), not to whoever polls first after an
+     * unlock, which the releasing writer, awake already, always won. */
+    struct rd_buf gatepath = RD_BUF_INIT;
+    RD_TRY(rd_buf_addf(&gatepath, "%s.turn", s->store));
+    struct rd_store_lock gate;
+    rd_store_lock_init(&gate);
+    rd_status st = wait_lock(&gate, gatepath.ptr, RD_LOCK_FILE, d);
+    if (!st)
+        st = wait_lock(&s->lock, s->store, 0, d);
+    rd_store_unlock(&gate);
+    rd_buf_release(&gatepath);
+    if (st)
+        return st;
+    st = catch_up(s, d);
     if (st)
         rd_session_unlock(s);
     return st;
@@ -253,7 +276,15 @@ static void report(struct rd_session *s, enum rd_session_event_kind kind,
 {
     if (!s->report)
         return;
-    struct rd_session_event ev = {kind, s->step, s->steps, cfg, rec};
+    struct rd_session_event ev = {kind, s->step, s->steps, cfg, rec, NULL};
+    s->report(s->report_ctx, &ev);
+}
+
+void rd_session_note(struct rd_session *s, const char *text)
+{
+    if (!s->report)
+        return;
+    struct rd_session_event ev = {RD_SESSION_NOTE, s->step, s->steps, NULL, NULL, text};
     s->report(s->report_ctx, &ev);
 }
 

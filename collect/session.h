@@ -86,6 +86,7 @@ struct rd_session_config {
 enum rd_session_event_kind {
     RD_SESSION_STARTING,     /* a step is about to run */
     RD_SESSION_STORED,       /* a run was appended to the store */
+    RD_SESSION_NOTE,         /* something the user should hear of: note */
 };
 
 /** What the session reports. Pointers are valid during the call only. */
@@ -99,6 +100,7 @@ struct rd_session_event {
     /* STARTING: the run's record before it runs, NULL when the step is not
      * one run; STORED: the record as stored. */
     const struct rd_record *rec;
+    const char *note;  /* NOTE: the text, one line */
 };
 
 typedef void (*rd_session_report_fn)(void *ctx, const struct rd_session_event *ev);
@@ -133,6 +135,9 @@ void rd_session_release(struct rd_session *s);
 
 /** Sends every event to fn(ctx, ev); NULL: no reports. */
 void rd_session_on_report(struct rd_session *s, rd_session_report_fn fn, void *ctx);
+
+/** Reports a NOTE event with 'text' (the front end shows it as a warning). */
+void rd_session_note(struct rd_session *s, const char *text);
 
 /**
  * From now on a copy of every record the session reads from its store or

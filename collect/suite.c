@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "contention.h"
 #include "httpprobe.h"
 #include "labels.h"
 #include "plan.h"
@@ -46,13 +47,15 @@ static const char *const default_keys[] = {
 };
 static const char *const top_keys[] = {
     "schema", "name", "description", "root", "order", "seed", "runtimes", "tools",
-    "workloads", NULL,
+    "workloads", "contention", NULL,
 };
 
 struct ctx {
     struct rd_suite *s;
     struct rd_diag *d;
     const char *where;  /* "workload 'x'" or "runtime 'y'" for messages */
+    char where_buf[200];  /* what where points to: no static buffer, so a
+                           * parse is reentrant */
 };
 
 static rd_status fail(struct ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -144,7 +147,8 @@ static rd_status parse_strv(struct ctx *c, const cJSON *v, const char *what, str
         for (const cJSON *it = v->child; it; it = it->next) {
             if (!cJSON_IsString(it))
                 return fail(c, "expected '%s' to be a list of strings", what);
-            out->v[out->n++] = sdup(c, it->valuestring);
+            if (!(out->v[out->n++] = sdup(c, it->valuestring)))
+                return RD_ERR_NOMEM;
         }
     } else {
         return fail(c, "expected '%s' to be a list of strings or a string", what);
@@ -171,7 +175,8 @@ static rd_status parse_env(struct ctx *c, const cJSON *v, struct rd_suite_kv **o
         if (!val || !*it->string || strchr(it->string, '='))
             return fail(c, "expected 'env' entry '%s' to be a string with a name without '='",
                         it->string);
-        (*out)[*n].key = sdup(c, it->string);
+        if (!((*out)[*n].key = sdup(c, it->string)))
+            return RD_ERR_NOMEM;
         (*out)[(*n)++].value = val;
     }
     return RD_OK;
@@ -250,6 +255,8 @@ static rd_status get_str(struct ctx *c, const cJSON *w, const cJSON *top, const 
 {
     const cJSON *v = get(w, top, key);
     *out = def ? sdup(c, def) : NULL;
+    if (def && !*out)
+        return RD_ERR_NOMEM;
     if (!v)
         return RD_OK;
     if (!cJSON_IsString(v))
@@ -357,13 +364,19 @@ static rd_status parse_matrix(struct ctx *c, const cJSON *wj, struct rd_suite_wo
                       it->string);
             break;
         }
-        w->keys[k] = sdup(c, it->string);
+        if (!(w->keys[k] = sdup(c, it->string))) {
+            st = RD_ERR_NOMEM;
+            break;
+        }
         if (!cJSON_IsArray(it) || cJSON_GetArraySize(it) == 0) {
             st = fail(c, "expected matrix '%s' to be a non-empty list", it->string);
             break;
         }
         nv[k] = (size_t)cJSON_GetArraySize(it);
-        vals[k] = rd_arena_alloc(&c->s->arena, nv[k] * sizeof **vals);
+        if (!(vals[k] = rd_arena_alloc(&c->s->arena, nv[k] * sizeof **vals))) {
+            st = RD_ERR_NOMEM;
+            break;
+        }
         size_t i = 0;
         for (const cJSON *v = it->child; v && !st; v = v->next, i++) {
             vals[k][i] = scalar_text(c, v);
@@ -475,10 +488,10 @@ static rd_status parse_workload(struct ctx *c, const cJSON *wj, const cJSON *top
     const char *name = rd_json_str(wj, "name");
     if (!valid_name(name))
         return fail(c, "expected each workload to have a 'name' of letters, digits, '.', '_', '-'");
-    w->name = sdup(c, name);
-    static char where[200];
-    snprintf(where, sizeof where, "workload '%s'", w->name);
-    c->where = where;
+    if (!(w->name = sdup(c, name)))
+        return RD_ERR_NOMEM;
+    snprintf(c->where_buf, sizeof c->where_buf, "workload '%s'", w->name);
+    c->where = c->where_buf;
     RD_TRY(check_keys(c, wj, workload_keys, NULL));
     const char *klass = rd_json_str(wj, "class");
     if (!klass || !*klass)
@@ -486,7 +499,8 @@ static rd_status parse_workload(struct ctx *c, const cJSON *wj, const cJSON *top
     for (const char *p = klass; *p; p++)
         if (!islower((unsigned char)*p) && !isdigit((unsigned char)*p) && *p != '-' && *p != '_')
             return fail(c, "expected 'class' to be a lower-case word, got '%s'", klass);
-    w->klass = sdup(c, klass);
+    if (!(w->klass = sdup(c, klass)))
+        return RD_ERR_NOMEM;
 
     const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(wj, "command");
     const cJSON *srv = cJSON_GetObjectItemCaseSensitive(wj, "server");
@@ -547,6 +561,8 @@ static rd_status parse_workload(struct ctx *c, const cJSON *wj, const cJSON *top
     }
     w->primary_metric = sdup(c, pm);
     w->primary_better = sdup(c, pb);
+    if (!w->primary_metric || !w->primary_better)
+        return RD_ERR_NOMEM;
     RD_TRY(get_str(c, wj, top, "tie_breaker",
                    w->is_server ? "server_rss_peak_kib" : "tree_rss_peak_kib", &w->tie_breaker));
 
@@ -637,15 +653,56 @@ static rd_status check_templates(struct rd_suite *s, size_t wi, struct rd_diag *
 void rd_suite_init(struct rd_suite *s)
 {
     memset(s, 0, sizeof *s);
+    s->contention_threshold = s->contention_wait = NAN;
+    s->contention_mode = -1;
     rd_arena_init(&s->arena);
 }
 
+/* "contention": {"threshold": PCT, "wait": SEC, "mode": "off|warn|wait"},
+ * each optional; the command line's options win over them. */
+static rd_status parse_contention(struct ctx *c, struct rd_suite *s, const cJSON *o)
+{
+    s->contention_threshold = s->contention_wait = NAN;
+    s->contention_mode = -1;
+    if (!o)
+        return RD_OK;
+    if (!cJSON_IsObject(o))
+        return fail(c, "expected 'contention' to be an object with threshold, wait and mode");
+    for (const cJSON *it = o->child; it; it = it->next)
+        if (strcmp(it->string, "threshold") && strcmp(it->string, "wait") &&
+            strcmp(it->string, "mode"))
+            return fail(c, "contention: unknown key '%s' (expected threshold, wait or mode)",
+                        it->string);
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "threshold");
+    const cJSON *w = cJSON_GetObjectItemCaseSensitive(o, "wait");
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "mode");
+    if (t && (!cJSON_IsNumber(t) || !(t->valuedouble >= 0 && t->valuedouble <= 100)))
+        return fail(c, "expected 'contention.threshold' to be a percentage of one CPU from 0 "
+                       "to 100");
+    if (w && (!cJSON_IsNumber(w) || !(w->valuedouble >= 0 && w->valuedouble <= 1e9)))
+        return fail(c, "expected 'contention.wait' to be seconds, 0 or more");
+    enum rd_contention_mode mode;
+    if (m && (!cJSON_IsString(m) ||
+              rd_contention_parse_mode(m->valuestring, "contention.mode", &mode, NULL)))
+        return fail(c, "expected 'contention.mode' to be \"off\", \"warn\" or \"wait\"");
+    if (t)
+        s->contention_threshold = t->valuedouble;
+    if (w)
+        s->contention_wait = w->valuedouble;
+    if (m)
+        s->contention_mode = (int)mode;
+    return RD_OK;
+}
+
 rd_status rd_suite_parse(struct rd_suite *s, const char *text, size_t len, const char *path,
+                         uint64_t seed_default,
                          struct rd_diag *d)
 {
     rd_suite_init(s);
     s->path = rd_arena_strdup(&s->arena, path);
-    struct ctx c = {s, d, NULL};
+    if (!s->path)
+        return RD_ERR_NOMEM;
+    struct ctx c = {.s = s, .d = d};
     cJSON *root = NULL;
     rd_status st = rd_json_parse_unique(text, len, s->path, 1, &root, d);
     if (st)
@@ -666,7 +723,10 @@ rd_status rd_suite_parse(struct rd_suite *s, const char *text, size_t len, const
         st = fail(&c, "expected a 'name' of letters, digits, '.', '_', '-'");
         goto out;
     }
-    s->name = sdup(&c, name);
+    if (!(s->name = sdup(&c, name))) {
+        st = RD_ERR_NOMEM;
+        goto out;
+    }
 
     /* {root}: relative to the suite file's folder, made absolute. */
     char dirbuf[PATH_MAX], joined[PATH_MAX * 2], real[PATH_MAX];
@@ -686,7 +746,10 @@ rd_status rd_suite_parse(struct rd_suite *s, const char *text, size_t len, const
         st = fail(&c, "root folder '%s' does not exist", joined);
         goto out;
     }
-    s->root = sdup(&c, real);
+    if (!(s->root = sdup(&c, real))) {
+        st = RD_ERR_NOMEM;
+        goto out;
+    }
 
     const char *order = rd_json_str(root, "order");
     if (cJSON_GetObjectItemCaseSensitive(root, "order") && !order) {
@@ -713,13 +776,14 @@ rd_status rd_suite_parse(struct rd_suite *s, const char *text, size_t len, const
         s->seed = (uint64_t)seed->valuedouble;
         s->seed_given = true;
     } else {
-        /* Recorded in every record and printed by --dry-run, so a random
-         * order can be replayed by putting it in the file. */
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        s->seed = ((uint64_t)ts.tv_sec * 1000003u ^ (uint64_t)ts.tv_nsec ^ (uint64_t)getpid()) %
-                  1000000007u;
+        /* The caller's (main() takes it from the clock): recorded in every
+         * record and printed by --dry-run, so a random order can be
+         * replayed by putting it in the file. */
+        s->seed = seed_default;
     }
+
+    if ((st = parse_contention(&c, s, cJSON_GetObjectItemCaseSensitive(root, "contention"))))
+        goto out;
 
     const cJSON *rts = cJSON_GetObjectItemCaseSensitive(root, "runtimes");
     if (rts && !cJSON_IsObject(rts)) {
@@ -728,22 +792,26 @@ rd_status rd_suite_parse(struct rd_suite *s, const char *text, size_t len, const
     }
     s->nruntimes = rts ? (size_t)cJSON_GetArraySize(rts) : 0;
     s->runtimes = rd_arena_alloc(&s->arena, (s->nruntimes + 1) * sizeof *s->runtimes);
+    if (!s->runtimes) {
+        st = RD_ERR_NOMEM;
+        goto out;
+    }
     size_t i = 0;
-    static char rwhere[200];
     for (const cJSON *r = rts ? rts->child : NULL; r && !st; r = r->next, i++) {
         struct rd_suite_runtime *rt = &s->runtimes[i];
-        snprintf(rwhere, sizeof rwhere, "runtime '%s'", r->string);
-        c.where = rwhere;
+        snprintf(c.where_buf, sizeof c.where_buf, "runtime '%s'", r->string);
+        c.where = c.where_buf;
         static const char *const rkeys[] = {"cmd", "version_cmd", "env", "description", NULL};
         if (!valid_name(r->string))
             st = fail(&c, "expected a runtime name of letters, digits, '.', '_', '-'");
         else if (!cJSON_IsObject(r))
             st = fail(&c, "expected an object with 'cmd'");
         else if (!(st = check_keys(&c, r, rkeys, NULL))) {
-            rt->name = sdup(&c, r->string);
+            if (!(rt->name = sdup(&c, r->string)))
+                st = RD_ERR_NOMEM;
             const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(r, "cmd");
             const cJSON *ver = cJSON_GetObjectItemCaseSensitive(r, "version_cmd");
-            if (!cmd)
+            if (!st && !cmd)
                 st = fail(&c, "expected a 'cmd'");
             if (!st)
                 st = parse_strv(&c, cmd, "cmd", &rt->cmd);
@@ -753,9 +821,14 @@ rd_status rd_suite_parse(struct rd_suite *s, const char *text, size_t len, const
                 st = check_version_cmd(&c, &rt->version_cmd);
             if (!st && !ver) {
                 rt->version_cmd.v = rd_arena_alloc(&s->arena, (rt->cmd.n + 2) * sizeof(char *));
-                memcpy(rt->version_cmd.v, rt->cmd.v, rt->cmd.n * sizeof(char *));
-                rt->version_cmd.v[rt->cmd.n] = sdup(&c, "--version");
-                rt->version_cmd.n = rt->cmd.n + 1;
+                if (!rt->version_cmd.v) {
+                    st = RD_ERR_NOMEM;
+                } else {
+                    memcpy(rt->version_cmd.v, rt->cmd.v, rt->cmd.n * sizeof(char *));
+                    if (!(rt->version_cmd.v[rt->cmd.n] = sdup(&c, "--version")))
+                        st = RD_ERR_NOMEM;
+                    rt->version_cmd.n = rt->cmd.n + 1;
+                }
             }
             if (!st)
                 st = parse_env(&c, cJSON_GetObjectItemCaseSensitive(r, "env"), &rt->env, &rt->nenv);
@@ -773,17 +846,21 @@ rd_status rd_suite_parse(struct rd_suite *s, const char *text, size_t len, const
     s->ntools = 0;
     s->tools = rd_arena_alloc(&s->arena,
                               ((tools ? (size_t)cJSON_GetArraySize(tools) : 0) + 1) * sizeof *s->tools);
+    if (!s->tools) {
+        st = RD_ERR_NOMEM;
+        goto out;
+    }
     for (const cJSON *t = tools ? tools->child : NULL; t && !st; t = t->next) {
         static const char *const tkeys[] = {"version_cmd", NULL};
-        snprintf(rwhere, sizeof rwhere, "tool '%s'", t->string);
-        c.where = rwhere;
+        snprintf(c.where_buf, sizeof c.where_buf, "tool '%s'", t->string);
+        c.where = c.where_buf;
         const cJSON *ver = cJSON_GetObjectItemCaseSensitive(t, "version_cmd");
         if (!cJSON_IsObject(t) || !ver)
             st = fail(&c, "expected an object with 'version_cmd'");
         else if (!(st = check_keys(&c, t, tkeys, NULL))) {
             struct rd_suite_tool *tl = &s->tools[s->ntools++];
             tl->name = sdup(&c, t->string);
-            st = parse_strv(&c, ver, "version_cmd", &tl->version_cmd);
+            st = tl->name ? parse_strv(&c, ver, "version_cmd", &tl->version_cmd) : RD_ERR_NOMEM;
             if (!st)
                 st = check_version_cmd(&c, &tl->version_cmd);
         }
@@ -826,12 +903,21 @@ out:
     return st;
 }
 
-rd_status rd_suite_load(struct rd_suite *s, const char *path, struct rd_diag *d)
+uint64_t rd_suite_clock_seed(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return ((uint64_t)ts.tv_sec * 1000003u ^ (uint64_t)ts.tv_nsec ^ (uint64_t)getpid()) %
+           1000000007u;
+}
+
+rd_status rd_suite_load(struct rd_suite *s, const char *path, uint64_t seed_default,
+                        struct rd_diag *d)
 {
     struct rd_buf b = RD_BUF_INIT;
     rd_status st = rd_read_file(path, (size_t)16 << 20, &b, d);
     if (!st)
-        st = rd_suite_parse(s, b.ptr, b.len, path, d);
+        st = rd_suite_parse(s, b.ptr, b.len, path, seed_default, d);
     else
         rd_suite_init(s);
     rd_buf_release(&b);

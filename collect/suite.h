@@ -84,6 +84,9 @@ struct rd_suite {
     size_t ntools;
     struct rd_suite_workload *workloads;
     size_t nworkloads;
+    /* "contention": NaN / -1 where the file says nothing */
+    double contention_threshold, contention_wait;
+    int contention_mode;         /* an enum rd_contention_mode, or -1 */
     struct rd_arena arena;
 };
 
@@ -97,12 +100,18 @@ void rd_suite_init(struct rd_suite *s);
  * Binaries and ports in use are checked by rd_suite_check_system(). On error
  * d names the file (and line:col for JSON syntax) and the workload.
  */
-rd_status rd_suite_load(struct rd_suite *s, const char *path, struct rd_diag *d);
+rd_status rd_suite_load(struct rd_suite *s, const char *path, uint64_t seed_default,
+                        struct rd_diag *d);
+
+/** A seed for a suite whose file gives none, from the clock and the process
+ *  id: for a main() to pass to rd_suite_load (the parser reads no clock). */
+uint64_t rd_suite_clock_seed(void);
 
 /** Parses a suite from memory (path is used for messages and {root}). s
- *  need not be initialised; on error it is still safe to release. */
+ *  need not be initialised; on error it is still safe to release.
+ *  seed_default is the seed of a file that gives none. */
 rd_status rd_suite_parse(struct rd_suite *s, const char *text, size_t len, const char *path,
-                         struct rd_diag *d);
+                         uint64_t seed_default, struct rd_diag *d);
 
 /** Frees everything the suite holds; it is left as rd_suite_init() leaves it. */
 void rd_suite_release(struct rd_suite *s);

@@ -394,10 +394,14 @@ rd_status rd_suite_check_system(const struct rd_suite *s, const bool *keep, stru
                                  "workload '%s': working folder '%s' does not exist", w->name, cwd);
             rd_arena_reset(&tmp);
         }
-        if (!st && w->is_server && !rd_port_is_free(w->host, w->port))
-            st = rd_diag_set(d, RD_ERR_IO, s->path, 0, 0,
-                             "workload '%s': port %d is in use (a server left from an "
-                             "interrupted run?)", w->name, w->port);
+        int port_state = !st && w->is_server ? rd_port_check(w->host, w->port) : 0;
+        if (port_state) {
+            char why[160];
+            st = rd_diag_set(d, RD_ERR_IO, s->path, 0, 0, "workload '%s': %s%s", w->name,
+                             rd_port_problem(port_state, w->port, why, sizeof why),
+                             port_state == RD_PORT_IN_USE
+                                 ? " (a server left from an interrupted run?)" : "");
+        }
     }
     rd_arena_release(&tmp);
     return st;

@@ -234,6 +234,8 @@ struct cfg_state {
     double n, mean, m2;
     double secs;
     long timed;
+    long redos;          /* measured runs made again because of contention */
+    bool last_contended; /* the last measured run noted was contended */
     enum rd_settle_state state;
     bool in_play; /* a plan item or a stored run: one of the family's k */
     long eliminated_at; /* the round whose look eliminated it; 0: none */
@@ -279,8 +281,11 @@ static void note_run(const struct rd_suite_workload *w, struct cfg_state *c,
     if (!rec->phase || strcmp(rec->phase, "measure") != 0)
         return;
     c->runs++;
+    c->last_contended = rec->contended;
     double x;
-    if (!rec->status || strcmp(rec->status, "ok") != 0 ||
+    /* A contended run says little of the config: the stopping rule, like
+     * the report, leaves it out. */
+    if (rec->contended || !rec->status || strcmp(rec->status, "ok") != 0 ||
         !rd_record_metric(rec, w->primary_metric, &x) || isnan(x))
         return;
     c->n++;
@@ -418,7 +423,13 @@ static rd_status run_item(const struct rd_suite_run *run, const struct rd_plan_i
         struct rd_command_spec spec = {
             .argv = argv, .envp = envp, .cwd = cwd, .cpus = w->cpus, .timeout_s = w->timeout,
             .logs = {.dir = run->log_dir, .stem = stem, .shown = run->log_shown},
+            .guard = run->guard,
         };
+        if (!st && run->guard) {
+            char what[64];
+            snprintf(what, sizeof what, "%s %ld", rec->phase, rec->run);
+            st = rd_guard_wait(run->guard, what, d);
+        }
         if (!st) st = rd_runner_command(&spec, rec, d);
         if (!st) st = rd_session_store(run->session, cfg, rec, d);
         if (!st)
@@ -440,11 +451,18 @@ static rd_status run_item(const struct rd_suite_run *run, const struct rd_plan_i
             .timeout_s = w->timeout, .warmup_load_s = w->warmup_load, .warmups = (int)w->warmups,
             .load_tool = w->load_tool,
             .logs = {.dir = run->log_dir, .stem = stem, .shown = run->log_shown},
+            .guard = run->guard,
         };
+        struct rd_strays strays = {0};
+        spec.strays = &strays;
         struct noting_sink sink = {{run->session, cfg}, w, cs};
         if (!st)
             st = rd_runner_http_session(&spec, &cfg->tmpl, (it->run - 1) * w->warmups + 1,
                                         it->run, 1, emit_noting, skip_stored_warmup, &sink, d);
+        if (strays.count) {
+            char note[600];
+            rd_session_note(run->session, rd_strays_note(&strays, note, sizeof note));
+        }
         if (st == RD_ERR_RUN_FAILED)
             st = RD_OK;  /* the failed runs are stored and were reported */
     }
@@ -661,6 +679,31 @@ static size_t pick_workload(const struct runner *r)
     return best;
 }
 
+/* While the measured run of item it came out contended, runs the config
+ * once more, numbered after the plan's runs and the stored ones, at most
+ * as many times in all as the workload's runs. */
+static rd_status redo_contended(struct runner *r, const struct rd_plan_item *it,
+                                const struct rd_suite_workload *w, struct cfg_state *cs,
+                                struct rd_diag *d)
+{
+    struct rd_suite_run *run = r->run;
+    rd_status st = RD_OK;
+    while (!st && run->guard && !it->warmup && cs->last_contended) {
+        if (cs->redos >= w->runs) {
+            run->redo_capped = true;
+            break;
+        }
+        struct rd_plan_item redo = *it;
+        long next = cs->cfg->next_run[RD_PHASE_MEASURE];
+        redo.run = next > w->runs ? next : w->runs + 1;
+        cs->redos++;
+        run->redone++;
+        cs->last_contended = false;
+        st = run_item(run, &redo, w, cs, d);
+    }
+    return st;
+}
+
 /* Runs the next round of workload wi: the items from 'next' with its
  * phase and run number whose config is still open. */
 static rd_status run_round(struct runner *r, size_t wi, struct rd_diag *d)
@@ -687,11 +730,13 @@ static rd_status run_round(struct runner *r, size_t wi, struct rd_diag *d)
             break;
         rd_session_starting(run->session, k, cs->cfg, NULL);
         double t0 = now_s();
+        cs->last_contended = false;
         st = run_item(run, it, w, cs, d);
         if (!it->warmup) {
             cs->secs += now_s() - t0;
             cs->timed++;
         }
+        st = st ? st : redo_contended(r, it, w, cs, d);
     }
     rd_status ust = update_states(ws, w);
     return st ? st : ust;

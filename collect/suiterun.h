@@ -48,6 +48,13 @@ struct rd_suite_run {
     /* Out, one per workload (or NULL): configs the race eliminated as
      * slower than the best (stats/settle.h, rd_settle_race). */
     size_t *eliminated;
+    /* Waits for quiet before every run (warmups too) and judges each
+     * (contention.h); a measured run that came out contended gets one more
+     * run of its config, at most as many as the workload's runs. NULL:
+     * none. */
+    struct rd_guard *guard;
+    long redone;                 /* out: runs made again for that */
+    bool redo_capped;            /* out: a config reached the cap */
 };
 
 /**

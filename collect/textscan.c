@@ -136,3 +136,21 @@ rd_status rd_expect_fail(struct rd_diag *d, const struct rd_line *line,
     return rd_diag_set(d, RD_ERR_PARSE, NULL, line ? line->no : 0, tok->col,
                        "expected %s, got '%s'", what, excerpt);
 }
+
+rd_status rd_text_ends_early(struct rd_diag *d, const char *path, const char *data,
+                             size_t len, const char *what)
+{
+    unsigned line = 1;
+    for (size_t i = 0; i < len; i++)
+        if (data[i] == '\n' && i + 1 < len)
+            line++;
+    return rd_diag_set(d, RD_ERR_PARSE, path, line, 1,
+                       "the output ends early (truncated?): expected %s", what);
+}
+
+rd_status rd_text_closed(struct rd_diag *d, const char *path, const char *data, size_t len)
+{
+    if (len && data[len - 1] == '\n')
+        return RD_OK;
+    return rd_text_ends_early(d, path, data, len, "a newline after the last line");
+}

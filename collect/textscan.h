@@ -61,4 +61,20 @@ unsigned rd_line_col(const struct rd_line *line, const char *p);
 rd_status rd_expect_fail(struct rd_diag *d, const struct rd_line *line,
                          const struct rd_token *tok, const char *what);
 
+/**
+ * The one refusal of a text report that lacks its closing lines
+ * (docs/formats.md, "Closing lines"): "the output ends early (truncated?):
+ * expected <what>" at the input's last line, RD_ERR_PARSE. A cut report
+ * must never become an ok run with the numbers it happened to keep.
+ */
+rd_status rd_text_ends_early(struct rd_diag *d, const char *path, const char *data,
+                             size_t len, const char *what);
+
+/**
+ * RD_OK when data ends with a newline (every load tool ends its report with
+ * one, so a last line without it was cut, maybe inside a number); else
+ * rd_text_ends_early(..., "a newline after the last line").
+ */
+rd_status rd_text_closed(struct rd_diag *d, const char *path, const char *data, size_t len);
+
 #endif

@@ -24,28 +24,44 @@ static void log_stem(const struct rd_session_config *cfg, const struct rd_record
 /* One run of command c: numbered, reported, run, stored. */
 static rd_status timed_run(struct rd_session *s, const struct rd_timed_spec *spec,
                            const struct rd_timed_command *c, enum rd_phase phase,
-                           size_t step, struct rd_diag *d)
+                           size_t step, bool *contended, struct rd_diag *d)
 {
     struct rd_recordset set;
     rd_recordset_init(&set);
     struct rd_record *r = rd_recordset_add(&set);
+    *contended = false;
     /* The store is held from numbering to storing, so no other writer
      * takes the number or the log names meanwhile. */
     rd_status st = r ? rd_session_lock(s, d) : RD_ERR_NOMEM;
+    /* --resume counts again under the lock: another writer topping up the
+     * same store may have stored the runs this one planned. */
+    if (!st && spec->top_up && phase == RD_PHASE_MEASURE &&
+        rd_session_config_count(s, c->config, RD_PHASE_MEASURE) >= spec->runs) {
+        rd_session_unlock(s);
+        rd_recordset_release(&set);
+        return RD_OK;
+    }
     if (!st)
         st = rd_session_begin_run(s, c->config, phase, 0, r);
     if (!st) {
+        rd_session_starting(s, step, c->config, r);
+        char what[64];
+        snprintf(what, sizeof what, "%s %ld", r->phase, r->run);
+        st = spec->guard ? rd_guard_wait(spec->guard, what, d) : RD_OK;
+    }
+    if (!st) {
         char stem[1024];
         log_stem(c->config, r, stem, sizeof stem);
-        rd_session_starting(s, step, c->config, r);
         struct rd_command_spec cs = {
             .argv = c->argv, .cpus = spec->cpus, .timeout_s = spec->timeout_s,
             .sample_ms = spec->sample_ms,
             .prepare = spec->prepare, .cleanup = spec->cleanup,
             .logs = {.dir = spec->log_dir, .stem = stem, .shown = spec->log_shown},
+            .guard = spec->guard,
         };
         rd_diag_init(d, NULL);
         st = rd_runner_command(&cs, r, d);
+        *contended = r->contended;
     }
     if (!st)
         st = rd_session_store(s, c->config, r, d);
@@ -63,13 +79,15 @@ static long runs_to_do(const struct rd_session *s, const struct rd_timed_spec *s
     return have < spec->runs ? spec->runs - have : 0;
 }
 
-rd_status rd_timed_runs(struct rd_session *s, const struct rd_timed_spec *spec,
+rd_status rd_timed_runs(struct rd_session *s, struct rd_timed_spec *spec,
                         struct rd_diag *d)
 {
-    /* Counted once, before any run adds to the store. */
-    long *todo = calloc(spec->ncmds + 1, sizeof *todo), most = 0;
+    /* Planned once, before any run adds to the store; timed_run counts
+     * again before each measured run of --resume. */
+    long *todo = calloc(2 * (spec->ncmds + 1), sizeof *todo), most = 0;
     if (!todo)
         return RD_ERR_NOMEM;
+    long *redos = todo + spec->ncmds + 1; /* owed, then done, per command */
     size_t steps = 0, step = 0;
     for (size_t k = 0; k < spec->ncmds; k++) {
         todo[k] = runs_to_do(s, spec, k);
@@ -78,13 +96,47 @@ rd_status rd_timed_runs(struct rd_session *s, const struct rd_timed_spec *spec,
     }
     rd_session_plan_steps(s, steps);
     rd_status st = RD_OK;
+    long owed = 0;
+    spec->redone = spec->capped = 0;
     for (long round = 0; round < spec->warmups + most && !st; round++) {
         bool warm = round < spec->warmups;
         enum rd_phase phase = warm ? RD_PHASE_WARMUP : RD_PHASE_MEASURE;
-        for (size_t k = 0; k < spec->ncmds && !st; k++)
-            if (todo[k] > (warm ? 0 : round - spec->warmups))
-                st = timed_run(s, spec, &spec->cmds[k], phase, step++, d);
+        for (size_t k = 0; k < spec->ncmds && !st; k++) {
+            bool contended;
+            if (todo[k] > (warm ? 0 : round - spec->warmups)) {
+                st = timed_run(s, spec, &spec->cmds[k], phase, step++, &contended, d);
+                if (!st && !warm && contended)
+                    redos[k]++, owed++;
+            }
+        }
     }
+    /* The redos: one per contended measured run, the cap counted over
+     * the redos themselves coming out contended too. */
+    long *done = calloc(spec->ncmds + 1, sizeof *done);
+    if (!done)
+        st = st ? st : RD_ERR_NOMEM;
+    while (!st && owed > 0) {
+        steps += (size_t)owed;
+        rd_session_plan_steps(s, steps);
+        owed = 0;
+        for (size_t k = 0; k < spec->ncmds && !st; k++) {
+            long now = redos[k];
+            redos[k] = 0;
+            for (long i = 0; i < now && !st; i++) {
+                if (done[k] >= spec->runs) {
+                    spec->capped++;
+                    break;
+                }
+                bool contended;
+                done[k]++;
+                spec->redone++;
+                st = timed_run(s, spec, &spec->cmds[k], RD_PHASE_MEASURE, step++, &contended, d);
+                if (!st && contended)
+                    redos[k]++, owed++;
+            }
+        }
+    }
+    free(done);
     free(todo);
     return st;
 }

@@ -35,6 +35,11 @@ struct rd_timed_spec {
     const char *cpus;       /* pin every run; NULL: no pinning */
     const char *log_dir;    /* keep each run's output here; NULL: none */
     const char *log_shown;  /* log_dir as records name it; NULL: log_dir */
+    struct rd_guard *guard; /* waits for quiet before each run and judges
+                               it (contention.h); NULL: none */
+    /* out: measured runs run again because they came out contended, and
+     * the commands that reached the cap on them (as many as 'runs') */
+    long redone, capped;
 };
 
 /**
@@ -48,8 +53,12 @@ struct rd_timed_spec {
  * [warmup-]<run>" under log_dir. A failed or timed-out run is data; the
  * first error that stops the loop is returned (an interrupt: RD_ERR_IO,
  * d "interrupted", rd_proc_interrupted set), the runs before it stored.
+ * With a guard, a measured run that came out contended is stored as it is
+ * and its command gets one more measured run, at most 'runs' more in all,
+ * so it still reaches its runs with quiet ones; those run after the
+ * rounds, in command order.
  */
-rd_status rd_timed_runs(struct rd_session *s, const struct rd_timed_spec *spec,
+rd_status rd_timed_runs(struct rd_session *s, struct rd_timed_spec *spec,
                         struct rd_diag *d);
 
 #endif

@@ -328,6 +328,14 @@ double rd_tree_sampler_cpu_pct(const struct rd_tree_sampler *s)
     return (double)ticks / (double)sysconf(_SC_CLK_TCK) / span * 100.0;
 }
 
+double rd_tree_sampler_cpu_ms(const struct rd_tree_sampler *s)
+{
+    unsigned long long ticks = 0;
+    for (size_t i = 0; i < s->nmembers; i++)
+        ticks += s->members[i].last_ticks;
+    return (double)ticks * 1000.0 / (double)sysconf(_SC_CLK_TCK);
+}
+
 double rd_tree_sampler_rss_peak_kib(const struct rd_tree_sampler *s)
 {
     return s->nsamples ? s->rss_peak_kib : NAN;

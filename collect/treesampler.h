@@ -98,6 +98,11 @@ void rd_tree_sampler_sample(struct rd_tree_sampler *s);
  *  charged from it, later ones from zero. */
 double rd_tree_sampler_cpu_pct(const struct rd_tree_sampler *s);
 
+/** CPU time (utime + stime, ms) the members have used since each was
+ *  born, as of their last sample: what the tree has cost the machine so
+ *  far, for the foreign load (machineload.h). */
+double rd_tree_sampler_cpu_ms(const struct rd_tree_sampler *s);
+
 /** The tree's RSS averaged over the samples, NaN before the first. */
 double rd_tree_sampler_rss_mean_kib(const struct rd_tree_sampler *s);
 

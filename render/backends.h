@@ -135,8 +135,8 @@ rd_status rd_render_csv(const struct rd_report *r, struct rd_stage *s, struct rd
 rd_status rd_render_tex(const struct rd_report *r, struct rd_buf *out);
 
 /** Writes report.xlsx into the stage. */
-rd_status rd_render_xlsx(const struct rd_report *r, struct rd_stage *s,
-                         struct rd_diag *d);
+rd_status rd_render_xlsx(const struct rd_report *r, const struct rd_render_opts *o,
+                         struct rd_stage *s, struct rd_diag *d);
 
 /* Shared helpers for text back ends. */
 

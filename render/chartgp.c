@@ -306,7 +306,17 @@ rd_status rd_gp_panel(struct rd_buf *g, const struct rd_layout *l, size_t p, boo
     for (size_t i = 0; i < pn->n; i++) {
         if (i)
             RD_TRY(rd_buf_addstr(g, ", "));
-        RD_TRY(rd_gp_str(g, l->names[pn->first + i]));
+        /* gnuplot reads a tic label as a format for the tic's value
+         * ("cpu 50%" stopped the whole script: Bad format character), so
+         * every '%' of a name is doubled. */
+        struct rd_buf tic = RD_BUF_INIT;
+        rd_status st = RD_OK;
+        for (const char *q = l->names[pn->first + i]; *q && st == RD_OK; q++)
+            st = rd_buf_addstr(&tic, *q == '%' ? "%%" : (char[]){*q, '\0'});
+        if (st == RD_OK)
+            st = rd_gp_str(g, tic.ptr ? tic.ptr : "");
+        rd_buf_release(&tic);
+        RD_TRY(st);
         RD_TRY(rd_buf_addf(g, " %zu", i));
     }
     RD_TRY(rd_buf_addstr(g, ") noenhanced\nset grid xtics lc rgb '#dddddd'\n"

@@ -386,7 +386,10 @@ rd_status rd_chart_scaling(const struct rd_report *r, const struct rd_rworkload 
         /* Lines of one runtime share its colour; dash and point tell
          * its mechanisms apart. */
         if (st == RD_OK)
-            st = rd_buf_addf(g, " index %zu using 1:2:3:4 with yerrorlines lw 2 pt %zu dt %zu lc rgb '%s' title ",
+            /* A config of one run has no interval ('?'): its point is drawn
+             * without a bar, for yerrorlines would skip it, and a line of
+             * such points alone stopped gnuplot (issue 28, item 2). */
+            st = rd_buf_addf(g, " index %zu using 1:2:(valid(3)?$3:$2):(valid(4)?$4:$2) with yerrorlines lw 2 pt %zu dt %zu lc rgb '%s' title ",
                              gi, 5 + gi % 8, 1 + gi % 5, rd_runtime_colour(r, groups[gi].runtime));
         if (st == RD_OK) st = rd_gp_str(g, groups[gi].name);
     }

@@ -171,7 +171,9 @@ rd_status rd_escape_latex(struct rd_buf *out, const char *s)
 
 rd_status rd_escape_csv(struct rd_buf *out, const char *s)
 {
-    bool formula = strchr("=+-@\t", s[0]) != NULL && s[0] != '\0';
+    /* OWASP's CSV injection starters: = + - @ tab and carriage return
+     * (a spreadsheet drops a leading CR and reads the '=' after it). */
+    bool formula = strchr("=+-@\t\r", s[0]) != NULL && s[0] != '\0';
     bool quote = formula || strpbrk(s, ",\"\r\n") != NULL;
     if (!quote)
         return rd_buf_addstr(out, s);
@@ -234,6 +236,7 @@ static size_t utf8_punct(const char *p)
 
 rd_status rd_slug(struct rd_buf *out, const char *text)
 {
+    size_t start = out->len;
     rd_status st = RD_OK;
     for (const char *p = text; *p && st == RD_OK; p++) {
         unsigned char c = (unsigned char)*p;
@@ -247,6 +250,10 @@ rd_status rd_slug(struct rd_buf *out, const char *text)
         else if (c == ' ')
             st = rd_buf_addch(out, '-');
     }
+    /* Punctuation only ('.'): an empty anchor would link to the top of the
+     * page ("#"); a word keeps the link on its section. */
+    if (st == RD_OK && out->len == start)
+        st = rd_buf_addstr(out, "section");
     return st;
 }
 

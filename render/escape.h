@@ -64,7 +64,7 @@ rd_status rd_escape_latex(struct rd_buf *out, const char *s);
 /**
  * Appends s as one CSV field (RFC 4180): quoted when it holds a comma, a
  * quote, a newline or a carriage return, quotes doubled. A field that
- * begins with = + - @ or a tab is prefixed with an apostrophe inside quotes,
+ * begins with = + - @, a tab or a carriage return is prefixed with an apostrophe inside quotes,
  * so a spreadsheet that opens the file never takes it for a formula.
  */
 rd_status rd_escape_csv(struct rd_buf *out, const char *s);
@@ -80,7 +80,8 @@ rd_status rd_sanitize_filename(struct rd_buf *out, const char *s, size_t max);
 /**
  * Appends the GitHub heading anchor of 'text' (lower case; letters, digits,
  * '-', '_' and non-ASCII bytes kept; spaces become '-'; other punctuation
- * dropped), the same rule GitHub and the HTML back end use.
+ * dropped), the same rule GitHub and the HTML back end use. A text that
+ * leaves nothing ('.') gets "section", so no link points at "#".
  */
 rd_status rd_slug(struct rd_buf *out, const char *text);
 

@@ -1,8 +1,8 @@
 /*
  * gnuplot - the one gnuplot process of a render: started in the charts
- * folder over the staged script, its stderr kept for the message, killed
- * when it takes too long; and the PDF dates made fixed, so reruns give the
- * same bytes.
+ * folder over the staged script (in UTC, dying with the render), its stderr
+ * kept for the message, killed when it takes too long; and the PDF dates
+ * made fixed, so reruns give the same bytes.
  */
 #include "backends.h"
 
@@ -10,10 +10,10 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -30,12 +30,6 @@ rd_status rd_gnuplot_run(const char *gnuplot, const char *dir, const char *scrip
     int pipefd[2];
     if (pipe2(pipefd, O_CLOEXEC) != 0)
         return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "cannot create a pipe: %s", strerror(errno));
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
-    posix_spawn_file_actions_addchdir_np(&fa, dir);
     /* gnuplot starts in the charts folder, so a relative path to the
      * binary ("./gnuplot") must be made absolute first. */
     const char *shown = gnuplot;
@@ -47,28 +41,82 @@ rd_status rd_gnuplot_run(const char *gnuplot, const char *dir, const char *scrip
     }
     /* -d: no ~/.gnuplot, so a user's settings cannot change the charts. */
     char *argv[] = { (char *)gnuplot, "-d", (char *)script, NULL };
-    /* gnuplot is registered as the child a signal kills before the
-     * staging folder goes; signals wait until it is, and gnuplot itself
-     * starts with none blocked. */
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    sigset_t none, dfl, saved;
-    sigemptyset(&none);
-    posix_spawnattr_setsigmask(&attr, &none);
-    /* A file-size limit must end gnuplot rather than leave it writing a
-     * truncated SVG it thinks is whole. */
-    sigemptyset(&dfl);
-    sigaddset(&dfl, SIGXFSZ);
-    posix_spawnattr_setsigdefault(&attr, &dfl);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-    pid_t pid;
+    /* gnuplot runs in UTC: cairo writes the local offset into each PDF's
+     * /CreationDate ("+14'00" under TZ=Pacific/Kiritimati), and the bytes
+     * of a report must not depend on where it was rendered. */
+    size_t nenv = 0;
+    while (environ[nenv])
+        nenv++;
+    char **envp = calloc(nenv + 2, sizeof *envp);
+    if (!envp) {
+        close(pipefd[0]);
+        close(pipefd[1]);
+        return RD_ERR_NOMEM;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < nenv; i++)
+        if (strncmp(environ[i], "TZ=", 3) != 0)
+            envp[k++] = environ[i];
+    envp[k++] = "TZ=UTC0";
+    envp[k] = NULL;
+    /* fork + PR_SET_PDEATHSIG + exec rather than posix_spawn (which has no
+     * parent-death attribute): a SIGKILLed render must not leave gnuplot
+     * writing into the abandoned staging folder. A second close-on-exec
+     * pipe brings back the errno of a failed exec. gnuplot is registered
+     * as the child a signal kills before the staging folder goes; signals
+     * wait until it is, and gnuplot itself starts with none blocked. */
+    int execpipe[2];
+    if (pipe2(execpipe, O_CLOEXEC) != 0) {
+        int e = errno;
+        free(envp);
+        close(pipefd[0]);
+        close(pipefd[1]);
+        return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "cannot create a pipe: %s", strerror(e));
+    }
+    sigset_t saved;
+    pid_t parent = getpid();
     rd_signals_hold(&saved);
-    int rc = posix_spawnp(&pid, gnuplot, &fa, &attr, argv, environ);
-    if (rc == 0)
+    pid_t pid = fork();
+    if (pid == 0) {
+        int e = 0;
+        sigset_t none;
+        sigemptyset(&none);
+        /* A file-size limit must end gnuplot rather than leave it writing a
+         * truncated SVG it thinks is whole. */
+        signal(SIGXFSZ, SIG_DFL);
+        int in = open("/dev/null", O_RDONLY), out = open("/dev/null", O_WRONLY);
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent || in < 0 ||
+            out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(pipefd[1], 2) < 0 ||
+            chdir(dir) != 0)
+            e = errno ? errno : ECHILD;
+        if (!e) {
+            sigprocmask(SIG_SETMASK, &none, NULL);
+            execvpe(gnuplot, argv, envp);
+            e = errno;
+        }
+        ssize_t w = write(execpipe[1], &e, sizeof e);
+        (void)w;
+        _exit(127);
+    }
+    int rc = pid < 0 ? errno : 0;
+    if (pid > 0)
         rd_cleanup_child(pid);
     rd_signals_release(&saved);
-    posix_spawnattr_destroy(&attr);
-    posix_spawn_file_actions_destroy(&fa);
+    free(envp);
+    close(execpipe[1]);
+    if (pid > 0) {
+        int e = 0;
+        ssize_t n;
+        while ((n = read(execpipe[0], &e, sizeof e)) < 0 && errno == EINTR)
+            ;
+        if (n == (ssize_t)sizeof e) {
+            rc = e;
+            while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+                ;
+            rd_cleanup_child(0);
+        }
+    }
+    close(execpipe[0]);
     close(pipefd[1]);
     if (rc != 0) {
         close(pipefd[0]);

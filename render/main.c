@@ -62,6 +62,13 @@ static int parse_size(const char *s, size_t *out)
     return 0;
 }
 
+/* What a back end changed to fit its format (rd_render_opts.warn). */
+static void warn(void *ctx, const char *msg)
+{
+    (void)ctx;
+    rd_warn("%s", msg);
+}
+
 int main(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -125,6 +132,7 @@ int main(int argc, char **argv)
         o.formats = o.out_dir ? RD_FMT_ALL : RD_FMT_MD;
     }
 
+    o.warn = warn;
     struct rd_report r = {0}; /* released even when never loaded */
     rd_status st = rd_contract_expect(input, RD_CONTRACT_ANALYSIS, &d);
     if (st == RD_OK)

@@ -10,6 +10,7 @@
  * keeps; arrays and text made here live in the report's arena.
  */
 #include "model.h"
+#include "verdicts.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -17,9 +18,12 @@
 #include <string.h>
 
 #include "rundown/analysis_keys.h"
+#include "rundown/loadjudge.h"
 #include "rundown/fsutil.h"
+#include "rundown/record.h"
 #include "rundown/json.h"
 #include "rundown/strmap.h"
+#include "rundown/verdict_words.h"
 #include "rundown/utf8.h"
 
 /*
@@ -218,22 +222,15 @@ static int find_config(const struct rd_rworkload *w, const char *id)
     return -1;
 }
 
+/* A word this version does not know is UNKNOWN (-1 + 1). */
 static enum rd_verdict_kind verdict_kind(const char *s)
 {
-    static const char *names[] = { "best", "equivalent", "worse", "inconclusive", "disqualified" };
-    for (size_t i = 0; s && i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(s, names[i]) == 0)
-            return (enum rd_verdict_kind)(RD_VERDICT_BEST + i);
-    return RD_VERDICT_UNKNOWN;
+    return (enum rd_verdict_kind)(rd_word_index(rd_verdict_words, RD_NVERDICT_WORDS, s) + 1);
 }
 
 static enum rd_decision_kind decision_kind(const char *s)
 {
-    static const char *names[] = { "clear", "equivalent", "inconclusive", "no-data" };
-    for (size_t i = 0; s && i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(s, names[i]) == 0)
-            return (enum rd_decision_kind)(RD_DECISION_CLEAR + i);
-    return RD_DECISION_UNKNOWN;
+    return (enum rd_decision_kind)(rd_word_index(rd_decision_words, RD_NDECISION_WORDS, s) + 1);
 }
 
 /* The decision keys shared by the recommendation and each key metric. */
@@ -353,6 +350,13 @@ static rd_status read_workload(struct rd_report *r, const cJSON *j, size_t wi,
     w->klass = str(j, RD_AK_CLASS);
     w->title = str(j, RD_AK_TITLE);
     w->env_unknown_runs = num(j, RD_AK_ENV_UNKNOWN_RUNS);
+    const cJSON *cont = member(j, RD_AK_CONTENTION, false);
+    w->cont_runs = num(cont, RD_AK_RUNS);
+    w->cont_contended = num(cont, RD_AK_CONTENDED_RUNS);
+    w->cont_unknown = num(cont, RD_AK_CONTENTION_UNKNOWN_RUNS);
+    w->others_mean = num(cont, RD_AK_OTHERS_CPU_PCT_MEAN);
+    w->others_max = num(cont, RD_AK_OTHERS_CPU_PCT_MAX);
+    w->cont_waited_s = num(cont, RD_AK_WAITED_S);
     const cJSON *primary = member(j, RD_AK_PRIMARY, false);
     w->metric = str(primary, RD_AK_METRIC);
     const char *better = str(primary, RD_AK_BETTER);
@@ -420,6 +424,7 @@ static const struct env_row env_rows[] = {
     { "Architecture", { "arch", NULL } },
     { "Container", { "container", NULL } },
     { "Load average at start", { "load_avg", NULL } },
+    { "Quiet at start", { "check.quiet", NULL } },
     { "Runtimes", { "runtimes", NULL } },
     { "Load tools", { "tools", NULL } },
     { "Pinning", { "pinning", NULL } },
@@ -524,6 +529,18 @@ static rd_status env_value(struct rd_report *r, const cJSON *env, const char *co
             RD_TRY(rd_buf_addf(b, "%.1f GiB", v->valuedouble / (1024.0 * 1024.0)));
         else
             RD_TRY(json_text(v, b));
+        /* The load judged against the CPUs that carry it: "2.53 on 2 CPUs: busy". */
+        const cJSON *first = cJSON_IsArray(v) ? cJSON_GetArrayItem(v, 0) : NULL;
+        const cJSON *cores = json_path(env, "cpu.cores_logical");
+        if (strcmp(paths[k], "load_avg") == 0 && cJSON_IsNumber(first) && cJSON_IsNumber(cores) &&
+            cores->valuedouble >= 1 && cores->valuedouble < 1e6) {
+            char n[32];
+            rd_buf_reset(b);
+            RD_TRY(rd_buf_addf(b, "%s on %.0f CPUs: %s", rd_fmt_double(first->valuedouble, n),
+                               cores->valuedouble,
+                               rd_machine_load_judgement(first->valuedouble,
+                                                         (int)cores->valuedouble)));
+        }
         *text = rd_arena_strndup(&r->arena, b->ptr ? b->ptr : "", b->len);
         return *text ? RD_OK : RD_ERR_NOMEM;
     }
@@ -633,16 +650,18 @@ static rd_status read_settings(struct rd_report *r, const cJSON *s)
     return st;
 }
 
-/* A published figure's labels: every member, NULL where not a string. */
-static rd_status read_labels(struct rd_report *r, const cJSON *labels, struct rd_rreplication *x)
+/* Labels (a published figure's, a failed check's config): every member,
+ * NULL where not a string. */
+static rd_status read_labels(struct rd_report *r, const cJSON *labels, const struct rd_kv **kv,
+                             size_t *n)
 {
     struct rd_kv *out;
     if (!ALLOC_ARRAY(r, out, (size_t)cJSON_GetArraySize(labels)))
         return RD_ERR_NOMEM;
     const cJSON *l;
     cJSON_ArrayForEach(l, labels)
-        out[x->nlabels++] = (struct rd_kv){ l->string, cJSON_IsString(l) ? l->valuestring : NULL };
-    x->labels = out;
+        out[(*n)++] = (struct rd_kv){ l->string, cJSON_IsString(l) ? l->valuestring : NULL };
+    *kv = out;
     return RD_OK;
 }
 
@@ -669,7 +688,7 @@ static rd_status read_replication(struct rd_report *r, const cJSON *arr)
             .ratio = num(j, RD_AK_RATIO), .ratio_ci_low = num(j, RD_AK_RATIO_CI_LOW),
             .ratio_ci_high = num(j, RD_AK_RATIO_CI_HIGH), .p = num(j, RD_AK_P),
         };
-        RD_TRY(read_labels(r, member(j, RD_AK_LABELS, false), x));
+        RD_TRY(read_labels(r, member(j, RD_AK_LABELS, false), &x->labels, &x->nlabels));
     }
     return RD_OK;
 }
@@ -801,6 +820,70 @@ static rd_status read_machines(struct rd_report *r, const cJSON *arr)
     return RD_OK;
 }
 
+/* ---- raw_runs and check_errors: what analyze embedded for render ---- */
+
+static rd_status read_check_errors(struct rd_report *r, const cJSON *arr)
+{
+    struct rd_rcheck_error *out;
+    if (!ALLOC_ARRAY(r, out, (size_t)cJSON_GetArraySize(arr)))
+        return RD_ERR_NOMEM;
+    r->check_errors = out;
+    const cJSON *j;
+    cJSON_ArrayForEach(j, arr) {
+        struct rd_rcheck_error *x = &out[r->ncheck_errors];
+        *x = (struct rd_rcheck_error){ .workload = str(j, RD_AK_WORKLOAD),
+                                       .metric = str(j, RD_AK_METRIC),
+                                       .error = str(j, RD_AK_ERROR) };
+        RD_TRY(read_labels(r, member(j, RD_AK_CONFIG, false), &x->labels, &x->nlabels));
+        if (x->workload && x->metric && x->error)
+            r->ncheck_errors++;
+    }
+    return RD_OK;
+}
+
+/* The store reader accepts only the three statuses of rundown.run/1. */
+static enum rd_run_status run_status(const char *s)
+{
+    if (s && strcmp(s, "failed") == 0)
+        return RD_RUN_FAILED;
+    if (s && strcmp(s, "timeout") == 0)
+        return RD_RUN_TIMEOUT;
+    return RD_RUN_OK;
+}
+
+size_t rd_report_for_each_run(const struct rd_report *r,
+                              void (*fn)(const struct rd_rrun *run, void *arg), void *arg)
+{
+    const cJSON *raw = cJSON_GetObjectItemCaseSensitive(r->doc, RD_AK_RAW_RUNS);
+    const cJSON *items = cJSON_GetObjectItemCaseSensitive(raw, RD_AK_ITEMS), *it;
+    if (!cJSON_IsArray(items))
+        return 0;
+    size_t n = 0;
+    struct rd_arena arena;
+    rd_arena_init(&arena);
+    cJSON_ArrayForEach(it, items) {
+        const cJSON *store = cJSON_GetObjectItemCaseSensitive(it, RD_AK_STORE);
+        const cJSON *rec = cJSON_GetObjectItemCaseSensitive(it, RD_AK_RECORD);
+        if (!cJSON_IsString(store) || !cJSON_IsObject(rec))
+            continue;
+        /* Through the store's own parser, so a run reads as it did from
+         * the store: a malformed one is skipped (analyze wrote it). */
+        char *text = cJSON_PrintUnformatted(rec);
+        struct rd_record run_rec;
+        struct rd_diag d;
+        rd_diag_init(&d, r->path);
+        rd_arena_reset(&arena);
+        if (text && rd_record_from_json(&run_rec, &arena, text, strlen(text), &d) == RD_OK) {
+            struct rd_rrun run = { store->valuestring, &run_rec, run_status(run_rec.status) };
+            fn(&run, arg);
+            n++;
+        }
+        cJSON_free(text);
+    }
+    rd_arena_release(&arena);
+    return n;
+}
+
 /* ---- the document ---- */
 
 static rd_status read_document(struct rd_report *r, const cJSON *root, struct rd_diag *d)
@@ -822,6 +905,10 @@ static rd_status read_document(struct rd_report *r, const cJSON *root, struct rd
                        member(root, RD_AK_REPLICATION_SUMMARY, true)));
     RD_TRY(read_machines(r, member(root, RD_AK_MACHINES, true)));
     RD_TRY(read_strings(r, member(root, RD_AK_INPUTS, true), &r->inputs, &r->ninputs));
+    RD_TRY(read_check_errors(r, member(root, RD_AK_CHECK_ERRORS, true)));
+    const cJSON *raw = member(root, RD_AK_RAW_RUNS, false);
+    r->raw_total = num(raw, RD_AK_TOTAL);
+    r->raw_embedded = num(raw, RD_AK_EMBEDDED);
     r->title = str(root, RD_AK_TITLE);
     if (!r->title || !*r->title)
         r->title = "Benchmark report";
@@ -912,6 +999,8 @@ void rd_report_release(struct rd_report *r)
     for (size_t i = 0; i < r->nworkloads; i++) {
         rd_strmap_release(&r->workloads[i].config_ids);
         rd_strmap_release(&r->workloads[i].pair_index);
+        if (r->workloads[i].matrix)
+            rd_matrix_release(r->workloads[i].matrix);
     }
     rd_arena_release(&r->arena); /* and r->doc with it */
     memset(r, 0, sizeof *r);

@@ -28,6 +28,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "rundown/arena.h"
 #include "rundown/buf.h"
@@ -169,6 +170,10 @@ struct rd_rworkload {
     size_t nwarnings;
     int baseline;           /* the first config of 'baseline', or -1 */
     double env_unknown_runs; /* runs imported without an environment; NaN: none said */
+    /* "contention": measured runs, of them contended and of unknown
+     * contention, other processes' CPU (mean, max); NaN: none said */
+    double cont_runs, cont_contended, cont_unknown, others_mean, others_max;
+    double cont_waited_s;   /* waited for quiet before its runs */
     /* derived */
     const char **keys;      /* label columns: runtime, mechanism, then sorted */
     size_t nkeys;
@@ -183,6 +188,9 @@ struct rd_rworkload {
      * and the two config indexes of a pair (lower first) -> its first
      * position in tests.pairs. */
     struct rd_strmap config_ids, pair_index;
+    /* A pass/fail workload's matrix (verdicts.h), built once in derive;
+     * NULL for the others. */
+    struct rd_matrix *matrix;
 };
 
 /**
@@ -273,6 +281,14 @@ struct rd_rsetting {
     const char *text;   /* else the value as text, NULL when it says nothing (null) */
 };
 
+/** The error text of a failed check (check_errors[]): the first run of
+ *  the config whose bool 'metric' is 0 and which says why. */
+struct rd_rcheck_error {
+    const char *workload, *metric, *error;
+    const struct rd_kv *labels;
+    size_t nlabels;
+};
+
 struct rd_report {
     const char *path;              /* the analysis file, as given */
     const char *title;             /* never NULL */
@@ -299,6 +315,11 @@ struct rd_report {
     size_t nmachines;
     const char *const *inputs;     /* the stores the analysis read */
     size_t ninputs;
+    /* raw_runs: how many runs the stores held, and how many of them the
+     * analysis embeds (its cap); NaN when it embeds none (an older one). */
+    double raw_total, raw_embedded;
+    const struct rd_rcheck_error *check_errors;
+    size_t ncheck_errors;
     struct rd_rworkload *workloads;
     size_t nworkloads;
     /* derived */
@@ -314,8 +335,8 @@ struct rd_report {
 
 /**
  * Parses 'text' (JSON, then UTF-8 text throughout) and builds the model.
- * 'shown' names the input in messages; 'path' (the file, for finding the
- * stores next to it) must outlive the report. A document that is not a
+ * 'shown' names the input in messages; 'path' (the file, named in
+ * messages) must outlive the report. A document that is not a
  * rundown.analysis/1 object, or whose workloads and configs lack the
  * required names and ids, is RD_ERR_PARSE with a message naming the JSON
  * path ("workloads[1].configs[0]: expected 'id' to be a string").
@@ -363,6 +384,10 @@ static inline const struct rd_rstats *rd_primary(const struct rd_rconfig *c)
 
 /** The value of label 'key' of a config, or NULL. */
 const char *rd_config_label(const struct rd_rconfig *c, const char *key);
+
+/** The key of the pair of configs i and j in w->pair_index: both indexes,
+ *  the lower first, so that either order finds it (lookup.c). */
+void rd_pair_key(int i, int j, uint32_t key[2]);
 
 /** The statistics of 'metric' for a config, or NULL. */
 const struct rd_rstats *rd_config_stats(const struct rd_rconfig *c, const char *metric);
@@ -443,12 +468,10 @@ struct rd_rrun {
 };
 
 /**
- * Calls fn for every record of every readable input store of r, in store
- * and line order, and returns how many stores could be read. A store is
- * found as given, else next to the analysis file; one that is missing is
- * skipped, one that turns out malformed is read up to the bad line (the
- * analysis already judged it; this only lists runs). The run is valid only
- * during the call.
+ * Calls fn for every run the analysis embeds (raw_runs.items), in store
+ * and line order, and returns how many there were. The stores themselves
+ * are never opened. A malformed item is skipped. The run is valid only
+ * during the call (model.c, the file that reads the JSON).
  */
 size_t rd_report_for_each_run(const struct rd_report *r,
                               void (*fn)(const struct rd_rrun *run, void *arg), void *arg);
@@ -458,7 +481,7 @@ size_t rd_report_for_each_run(const struct rd_report *r,
 struct rd_run_columns {
     char **labels, **metrics;
     size_t nlabels, nmetrics, caplabels, capmetrics;
-    size_t stores;   /* how many stores could be read */
+    size_t runs;     /* how many runs the analysis embeds */
     bool oom;
 };
 

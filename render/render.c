@@ -199,7 +199,7 @@ rd_status rd_render(const struct rd_report *r, const struct rd_render_opts *o,
     if (st == RD_OK && (f & RD_FMT_HTML))
         st = rd_stage_write(&stage, "report.html", html.ptr, html.len, d);
     if (st == RD_OK && (f & RD_FMT_XLSX))
-        st = rd_render_xlsx(r, &stage, d);
+        st = rd_render_xlsx(r, o, &stage, d);
     if (st == RD_OK && (f & RD_FMT_TEX)) {
         struct rd_buf tex = RD_BUF_INIT;
         st = rd_render_tex(r, &tex);

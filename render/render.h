@@ -33,10 +33,14 @@ enum rd_format {
 
 struct rd_render_opts {
     const char *out_dir;        /* NULL: Markdown to md_stream, nothing else */
-    const char *templates_dir;  /* NULL: the compiled-in RD_TEMPLATES_DIR */
+    const char *templates_dir;  /* NULL: rd_render_default_templates() */
     unsigned formats;           /* enum rd_format bits */
     const char *gnuplot;        /* NULL: "gnuplot" on PATH */
     FILE *md_stream;            /* used when out_dir is NULL */
+    /* Told what a back end changed to fit its format (a cell cut to
+     * Excel's limit); NULL: nobody is told. Only main() prints. */
+    void (*warn)(void *ctx, const char *msg);
+    void *warn_ctx;
 };
 
 /**

@@ -110,17 +110,19 @@ rd_status rd_stage_init(struct rd_stage *s, const char *dir, struct rd_diag *d)
     return st;
 }
 
-static struct rd_stage_item *add_item(struct rd_stage *s, const char *rel, struct rd_diag *d)
+/* The item for rel, with its folder made; the status says what failed
+ * (no message for RD_ERR_NOMEM). */
+static rd_status add_item(struct rd_stage *s, const char *rel, struct rd_stage_item **out,
+                          struct rd_diag *d)
 {
-    if (RD_ARRAY_GROW(s->items, s->cap, s->n + 1) != RD_OK)
-        return NULL;
+    RD_TRY(RD_ARRAY_GROW(s->items, s->cap, s->n + 1));
     struct rd_stage_item *it = &s->items[s->n];
     it->rel = strdup(rel);
     it->tmp = join(s->path, "/", rel);
     if (!it->rel || !it->tmp) {
         free(it->rel);
         free(it->tmp);
-        return NULL;
+        return RD_ERR_NOMEM;
     }
     s->n++;
     /* The one folder a name may hold ("charts/"). */
@@ -128,30 +130,34 @@ static struct rd_stage_item *add_item(struct rd_stage *s, const char *rel, struc
     if (slash) {
         struct rd_buf b = RD_BUF_INIT;
         rd_status st = rd_buf_addf(&b, "%s/%.*s", s->path, (int)(slash - rel), rel);
-        if (st != RD_OK || (mkdir(b.ptr, 0755) != 0 && errno != EEXIST)) {
-            if (st == RD_OK)
-                rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "cannot create '%s': %s", b.ptr,
-                            strerror(errno));
-            rd_buf_release(&b);
-            return NULL;
-        }
+        if (st == RD_OK && mkdir(b.ptr, 0755) != 0 && errno != EEXIST)
+            st = rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "cannot create '%s': %s", b.ptr,
+                             strerror(errno));
         rd_buf_release(&b);
+        RD_TRY(st);
     }
-    return it;
+    *out = it;
+    return RD_OK;
+}
+
+rd_status rd_stage_reserve(struct rd_stage *s, const char *rel, const char **tmp,
+                           struct rd_diag *d)
+{
+    struct rd_stage_item *it;
+    RD_TRY(add_item(s, rel, &it, d));
+    *tmp = it->tmp;
+    return RD_OK;
 }
 
 rd_status rd_stage_write(struct rd_stage *s, const char *rel, const void *data, size_t len,
                          struct rd_diag *d)
 {
-    if (d)
-        d->msg[0] = '\0';
-    struct rd_stage_item *it = add_item(s, rel, d);
-    if (!it)
-        return d && d->msg[0] ? RD_ERR_IO : RD_ERR_NOMEM;
-    int fd = open(it->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    const char *tmp;
+    RD_TRY(rd_stage_reserve(s, rel, &tmp, d));
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd < 0)
         return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "cannot create '%s': %s",
-                           it->tmp, strerror(errno));
+                           tmp, strerror(errno));
     const char *p = data;
     while (len > 0) {
         ssize_t w = write(fd, p, len);
@@ -161,7 +167,7 @@ rd_status rd_stage_write(struct rd_stage *s, const char *rel, const void *data, 
             int e = w < 0 ? errno : EIO;
             close(fd);
             return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "cannot write '%s': %s",
-                               it->tmp, strerror(e));
+                               tmp, strerror(e));
         }
         p += w;
         len -= (size_t)w;
@@ -170,19 +176,7 @@ rd_status rd_stage_write(struct rd_stage *s, const char *rel, const void *data, 
      * under the real name. */
     if (fsync(fd) != 0 || close(fd) != 0)
         return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "cannot write '%s': %s",
-                           it->tmp, strerror(errno));
-    return RD_OK;
-}
-
-rd_status rd_stage_reserve(struct rd_stage *s, const char *rel, const char **tmp,
-                           struct rd_diag *d)
-{
-    if (d)
-        d->msg[0] = '\0';
-    struct rd_stage_item *it = add_item(s, rel, d);
-    if (!it)
-        return d && d->msg[0] ? RD_ERR_IO : RD_ERR_NOMEM;
-    *tmp = it->tmp;
+                           tmp, strerror(errno));
     return RD_OK;
 }
 

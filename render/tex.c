@@ -182,8 +182,8 @@ static rd_status recommendations(const struct rd_report *r, struct rd_buf *out)
 static rd_status matrix_table(const struct rd_report *r, const struct rd_rworkload *w,
                               struct rd_buf *out)
 {
-    struct rd_matrix m;
-    rd_status st = rd_matrix_make(r, w, &m);
+    const struct rd_matrix m = *w->matrix;
+    rd_status st = RD_OK;
     struct rd_buf cap = RD_BUF_INIT;
     if (st == RD_OK) st = tex_text(&cap, w->name);
     if (st == RD_OK)
@@ -213,7 +213,6 @@ static rd_status matrix_table(const struct rd_report *r, const struct rd_rworklo
         if (st == RD_OK) st = rd_buf_addstr(out, " \\\\\n");
     }
     rd_buf_release(&mark);
-    rd_matrix_release(&m);
     return st == RD_OK ? end_table(out) : st;
 }
 

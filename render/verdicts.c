@@ -17,18 +17,13 @@
 
 #include "rundown/metrics.h"
 #include "rundown/numfmt.h"
+#include "rundown/verdict_words.h"
 
+/* The kinds follow core's word order, one up (0 is UNKNOWN). */
 const char *rd_verdict_word(enum rd_verdict_kind v)
 {
-    switch (v) {
-    case RD_VERDICT_BEST: return "best";
-    case RD_VERDICT_EQUIVALENT: return "equivalent";
-    case RD_VERDICT_WORSE: return "worse";
-    case RD_VERDICT_INCONCLUSIVE: return "inconclusive";
-    case RD_VERDICT_DISQUALIFIED: return "disqualified";
-    case RD_VERDICT_UNKNOWN: break;
-    }
-    return NULL;
+    return v > RD_VERDICT_UNKNOWN && (int)v <= (int)RD_NVERDICT_WORDS ? rd_verdict_words[v - 1]
+                                                                      : NULL;
 }
 
 const char *rd_verdict_phrase(const struct rd_rverdict *v, enum rd_better better, double margin,
@@ -59,14 +54,8 @@ const char *rd_config_verdict_phrase(const struct rd_rworkload *w, const struct 
 
 const char *rd_decision_word(enum rd_decision_kind d)
 {
-    switch (d) {
-    case RD_DECISION_CLEAR: return "clear";
-    case RD_DECISION_EQUIVALENT: return "equivalent";
-    case RD_DECISION_INCONCLUSIVE: return "inconclusive";
-    case RD_DECISION_NO_DATA: return "no-data";
-    case RD_DECISION_UNKNOWN: break;
-    }
-    return NULL;
+    return d > RD_DECISION_UNKNOWN && (int)d <= (int)RD_NDECISION_WORDS ? rd_decision_words[d - 1]
+                                                                      : NULL;
 }
 
 const struct rd_rverdict *rd_decision_verdict(const struct rd_rdecision *dc, int i)
@@ -363,96 +352,35 @@ static rd_status matrix_rows(const struct rd_rworkload *w, struct rd_matrix *m)
     return RD_OK;
 }
 
-struct error_scan {
-    const struct rd_rworkload *w;
-    struct rd_matrix *m;
-    struct rd_buf key, line;
-    bool oom;
-};
-
-/* A "rundown:info KEY=VALUE" line for key in a run's stdout log. */
-static const char *log_error(struct error_scan *sc, const char *store, const char *log,
-                             const char *key)
+/* The failed checks' error texts analyze embedded (check_errors[]): a
+ * config's cell takes the first one of its workload, labels and metric. */
+static void cell_errors(const struct rd_report *r, const struct rd_rworkload *w,
+                        struct rd_matrix *m)
 {
-    /* Logs are recorded relative to the store (older stores: to where
-     * collect ran, data/raw/logs/... beside data/raw/x.jsonl). */
-    const char *slash = strrchr(store, '/'), *at = strstr(log, "logs/");
-    FILE *f = NULL;
-    if (slash && log[0] != '/') {
-        rd_buf_reset(&sc->line);
-        if (rd_buf_addf(&sc->line, "%.*s/%s", (int)(slash - store), store, log) == RD_OK)
-            f = fopen(sc->line.ptr, "r");
-    }
-    if (!f)
-        f = fopen(log, "r");
-    if (!f && slash && at) {
-        rd_buf_reset(&sc->line);
-        if (rd_buf_addf(&sc->line, "%.*s/%s", (int)(slash - store), store, at) == RD_OK)
-            f = fopen(sc->line.ptr, "r");
-    }
-    if (!f)
-        return NULL;
-    char text[1024];
-    const char *found = NULL;
-    size_t klen = strlen(key);
-    while (!found && fgets(text, sizeof text, f)) {
-        if (strncmp(text, "rundown:info ", 13) != 0 || strncmp(text + 13, key, klen) != 0 ||
-            text[13 + klen] != '=')
+    for (size_t e = 0; e < r->ncheck_errors; e++) {
+        const struct rd_rcheck_error *x = &r->check_errors[e];
+        if (strcmp(x->workload, w->name) != 0)
             continue;
-        char *v = text + 13 + klen + 1;
-        v[strcspn(v, "\r\n")] = '\0';
-        found = rd_arena_strdup(&sc->m->arena, v);
-        if (!found)
-            sc->oom = true;
-    }
-    fclose(f);
-    return found;
-}
-
-static void scan_run(const struct rd_rrun *run, void *arg)
-{
-    struct error_scan *sc = arg;
-    const struct rd_record *rec = run->rec;
-    if (sc->oom || !rec->workload || strcmp(rec->workload, sc->w->name) != 0 ||
-        (rec->phase && strcmp(rec->phase, "measure") != 0))
-        return;
-    int col = -1;
-    for (size_t i = 0; i < sc->w->nconfigs && col < 0; i++) {
-        const struct rd_rconfig *c = &sc->w->configs[i];
-        bool same = c->nlabels == rec->config.len;
-        for (size_t l = 0; l < c->nlabels && same; l++) {
-            const char *v = rd_record_label(rec, c->labels[l].key);
-            same = v && c->labels[l].value && strcmp(v, c->labels[l].value) == 0;
+        int col = -1;
+        for (size_t i = 0; i < w->nconfigs && col < 0; i++) {
+            const struct rd_rconfig *c = &w->configs[i];
+            bool same = c->nlabels == x->nlabels;
+            for (size_t l = 0; l < c->nlabels && same; l++) {
+                const char *v = NULL;
+                for (size_t k = 0; k < x->nlabels && !v; k++)
+                    if (x->labels[k].key && strcmp(x->labels[k].key, c->labels[l].key) == 0)
+                        v = x->labels[k].value;
+                same = v && c->labels[l].value && strcmp(v, c->labels[l].value) == 0;
+            }
+            if (same)
+                col = (int)i;
         }
-        if (same)
-            col = (int)i;
-    }
-    for (size_t r = 0; col >= 0 && r < sc->m->nrows; r++) {
-        struct rd_mcell *cell = &sc->m->cells[r * sc->m->ncols + (size_t)col];
-        if (cell->error || !(cell->passed < cell->runs))
-            continue;
-        double value = NAN;
-        for (size_t k = 0; k < rec->nmetrics; k++)
-            if (strcmp(rec->metrics[k].name, sc->m->metrics[r]) == 0)
-                value = rec->metrics[k].value;
-        if (value != 0)
-            continue;
-        /* compat_express_ok fails with compat_express_error. */
-        const char *name = sc->m->metrics[r];
-        size_t n = strlen(name);
-        rd_buf_reset(&sc->key);
-        if (rd_buf_addf(&sc->key, "%.*s_error", (int)(n > 3 && strcmp(name + n - 3, "_ok") == 0
-                                                       ? n - 3 : n), name) != RD_OK) {
-            sc->oom = true;
-            return;
+        for (size_t row = 0; col >= 0 && row < m->nrows; row++) {
+            struct rd_mcell *cell = &m->cells[row * m->ncols + (size_t)col];
+            if (!cell->error && cell->passed < cell->runs &&
+                strcmp(m->metrics[row], x->metric) == 0)
+                cell->error = x->error;
         }
-        const char *err = rd_record_info(rec, sc->key.ptr);
-        if (err && !(err = rd_arena_strdup(&sc->m->arena, err)))
-            sc->oom = true;
-        for (size_t k = 0; !err && k < rec->source.len; k++)
-            if (strcmp(rec->source.items[k].key, "stdout_log") == 0)
-                err = log_error(sc, run->store, rec->source.items[k].value, sc->key.ptr);
-        cell->error = err;
     }
 }
 
@@ -482,11 +410,8 @@ rd_status rd_matrix_make(const struct rd_report *r, const struct rd_rworkload *w
     }
     if (!failed)
         return RD_OK;
-    struct error_scan sc = { w, m, RD_BUF_INIT, RD_BUF_INIT, false };
-    rd_report_for_each_run(r, scan_run, &sc);
-    rd_buf_release(&sc.key);
-    rd_buf_release(&sc.line);
-    return sc.oom ? RD_ERR_NOMEM : RD_OK;
+    cell_errors(r, w, m);
+    return RD_OK;
 }
 
 void rd_matrix_release(struct rd_matrix *m)

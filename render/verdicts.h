@@ -95,11 +95,10 @@ struct rd_matrix {
 };
 
 /**
- * Builds the matrix of a categorical workload. Error texts are read from
- * the runs (rd_report_for_each_run) only when some cell failed: a run's
- * info "<check>_error", else a "rundown:info <check>_error=..." line of
- * its stdout log (relative to the store's folder, else as recorded, else
- * from its "logs/" on under the store's folder).
+ * Builds the matrix of a categorical workload. A failed cell's error text
+ * is the analysis's check_errors[] entry for its workload, labels and
+ * check (analyze read it from the run's info "<check>_error" or its
+ * stdout log; render reads nothing but the analysis).
  * Release with rd_matrix_release, also after a failure.
  */
 rd_status rd_matrix_make(const struct rd_report *r, const struct rd_rworkload *w,

@@ -162,10 +162,7 @@ static void view_recommendation_row(struct vb *v, const struct rd_report *r, siz
     str(v, row, "slug", w->slug);
     str(v, row, "class", w->klass);
     if (rd_workload_categorical(w)) {
-        struct rd_matrix m;
-        chk(v, rd_matrix_make(r, w, &m));
-        matrix_summary(v, w, &m);
-        rd_matrix_release(&m);
+        matrix_summary(v, w, w->matrix);
         take(v, row, "verdict");
         str(v, row, "recommended", NULL);
         str(v, row, "primary", NULL);
@@ -274,6 +271,7 @@ static bool changes_conclusion(const char *code)
     static const char *codes[] = {
         "failed_runs", "load_errors", "session_effect", "few_runs", "no_data",
         "mixed_envs", "mixed_tools", "duplicate_run", "overflow", "no_recommendation",
+        "contended",
     };
     for (size_t i = 0; code && i < sizeof codes / sizeof codes[0]; i++)
         if (strcmp(code, codes[i]) == 0)
@@ -295,6 +293,21 @@ static void warning_configs(struct vb *v, const struct rd_rworkload *w, const st
     }
 }
 
+/* A new item of "What can change these conclusions" for workload w. */
+static struct rd_tval *key_item(struct vb *v, struct rd_tval *root, struct rd_tval **items,
+                                const struct rd_rworkload *w, const char *code)
+{
+    if (!*items) {
+        *items = arr(v, root, "key_warnings");
+        flag(v, root, "has_key_warnings", true);
+    }
+    struct rd_tval *it = obj(v, *items, NULL);
+    str(v, it, "workload", w->name);
+    str(v, it, "slug", w->slug);
+    str(v, it, "code", code);
+    return it;
+}
+
 static void view_conclusion_warnings(struct vb *v, const struct rd_report *r, struct rd_tval *root)
 {
     struct rd_tval *items = NULL;
@@ -304,18 +317,20 @@ static void view_conclusion_warnings(struct vb *v, const struct rd_report *r, st
             const struct rd_rwarning *x = &w->warnings[i];
             if (!changes_conclusion(x->code))
                 continue;
-            if (!items) {
-                items = arr(v, root, "key_warnings");
-                flag(v, root, "has_key_warnings", true);
-            }
-            struct rd_tval *it = obj(v, items, NULL);
-            str(v, it, "workload", w->name);
-            str(v, it, "slug", w->slug);
-            str(v, it, "code", x->code);
+            struct rd_tval *it = key_item(v, root, &items, w, x->code);
             warning_configs(v, w, x);
             flag(v, it, "has_config", v->b.len > 0);
             take(v, it, "config");
             str(v, it, "message", x->message ? x->message : "");
+        }
+        /* Runs nobody measured the machine for: never taken for quiet. */
+        if (w->cont_unknown > 0) {
+            struct rd_tval *it = key_item(v, root, &items, w, "contention_unknown");
+            flag(v, it, "has_config", false);
+            chk(v, rd_buf_addf(&v->b, "%.0f of %.0f runs have no foreign-load figure; whether "
+                                      "the machine was quiet for them is unknown",
+                               w->cont_unknown, w->cont_runs));
+            take(v, it, "message");
         }
     }
 }

@@ -232,8 +232,7 @@ static void view_key_metrics(struct vb *v, const struct rd_rworkload *w, const s
 static void view_matrix(struct vb *v, const struct rd_report *r, const struct rd_rworkload *w,
                         struct rd_tval *wv)
 {
-    struct rd_matrix m;
-    chk(v, rd_matrix_make(r, w, &m));
+    const struct rd_matrix m = *w->matrix;
     struct rd_tval *mv = obj(v, wv, "matrix");
     struct rd_tval *cols = arr(v, mv, "configs");
     for (size_t c = 0; c < m.ncols; c++)
@@ -265,7 +264,6 @@ static void view_matrix(struct vb *v, const struct rd_report *r, const struct rd
     chk(v, rd_buf_addf(&v->b, "%zu check%s \xc3\x97 %zu config%s", m.nrows,
                        m.nrows == 1 ? "" : "s", m.ncols, m.ncols == 1 ? "" : "s"));
     take(v, mv, "size");
-    rd_matrix_release(&m);
 }
 
 /* The metrics worth a column next to the primary one: the registry's
@@ -451,6 +449,30 @@ static void view_charts(struct vb *v, const struct rd_chart_plan *p, size_t wi, 
     }
 }
 
+/* "machine: 0 of 120 runs contended; others used 0.8 % of a CPU on
+ * average, at most 3.1 %", and how many runs nobody measured it for. */
+static void view_machine_line(struct vb *v, const struct rd_rworkload *w, struct rd_tval *wv)
+{
+    if (isnan(w->cont_runs) || w->cont_runs <= 0)
+        return;
+    double unknown = isnan(w->cont_unknown) ? 0 : w->cont_unknown;
+    double known = w->cont_runs - unknown;
+    if (known > 0)
+        chk(v, rd_buf_addf(&v->b, "machine: %.0f of %.0f runs contended", w->cont_contended,
+                           known));
+    if (known > 0 && !isnan(w->others_mean))
+        chk(v, rd_buf_addf(&v->b, "; others used %.1f %% of a CPU on average, at most %.1f %%",
+                           w->others_mean, w->others_max));
+    if (w->cont_waited_s >= 0.5)
+        chk(v, rd_buf_addf(&v->b, "; waited %.0f s for quiet", w->cont_waited_s));
+    if (unknown > 0)
+        chk(v, rd_buf_addf(&v->b, "%s%.0f of %.0f runs contention unknown (no foreign-load "
+                                  "figure: collected before rundown measured it, or imported)",
+                           known > 0 ? "; " : "machine: ", unknown, w->cont_runs));
+    flag(v, wv, "has_machine_line", true);
+    take(v, wv, "machine_line");
+}
+
 void rd_view_workload(struct vb *v, const struct rd_chart_plan *p, size_t wi, struct rd_tval *wls)
 {
     const struct rd_report *r = v->r;
@@ -464,6 +486,7 @@ void rd_view_workload(struct vb *v, const struct rd_chart_plan *p, size_t wi, st
     str(v, wv, "better", rd_better_name(w->better));
     str(v, wv, "direction", rd_better_words(w->better));
     intro(v, w, wv);
+    view_machine_line(v, w, wv);
     flag(v, wv, "has_configs", w->nconfigs > 0);
     /* Kept for templates written before the verdicts (docs/render.md). */
     chk(v, rd_buf_addf(&v->b, "%zu config%s", w->nconfigs, w->nconfigs == 1 ? "" : "s"));

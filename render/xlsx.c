@@ -6,7 +6,7 @@
  * and pairwise tables as Excel tables, significance by conditional format,
  * a native chart of the means with their CIs as error bars; a pass/fail
  * workload gets its matrix instead), Raw
- * runs (the records of the stores the analysis lists, runs.c),
+ * runs (the records the analysis embeds, runs.c),
  * Environment and Methods.
  *
  * Numbers are written as numbers and undefined values as blank cells, never
@@ -40,7 +40,24 @@ struct book {
     char *names[RD_XLSX_MAX_WORKLOAD_SHEETS + 8]; /* sheet names used so far */
     size_t nnames;
     double alpha;
+    /* The first libxlsxwriter error, with the call that returned it: every
+     * call is checked, the report fails with the first (git's strbuf
+     * style: the writer goes on, the error is kept). */
+    lxw_error err;
+    const char *err_call;
+    bool oom;
+    const struct rd_render_opts *o;   /* its warn hook */
 };
+
+/* Keeps the first error of a libxlsxwriter call. */
+static void xl_check(struct book *b, lxw_error e, const char *call)
+{
+    if (e != LXW_NO_ERROR && b->err == LXW_NO_ERROR) {
+        b->err = e;
+        b->err_call = call;
+    }
+}
+#define XL(b, call) xl_check((b), (call), #call)
 
 static lxw_worksheet *add_sheet(struct book *b, const char *want)
 {
@@ -56,9 +73,36 @@ static lxw_worksheet *add_sheet(struct book *b, const char *want)
     return workbook_add_worksheet(b->wb, copy);
 }
 
+/* Excel's limit on a cell's text (characters, not bytes). A longer one is
+ * cut with a visible marker, and a warning names the cell: libxlsxwriter
+ * would refuse it and leave the cell empty. */
+#define XLSX_MAX_CELL 32767
+#define XLSX_CUT_MARK " [\xe2\x80\xa6 cut: Excel holds 32,767 characters in a cell]"
+
+static size_t utf8_chars(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+static void warn_cut(struct book *b, const lxw_worksheet *ws, lxw_row_t r, lxw_col_t c,
+                     size_t chars)
+{
+    if (!b->o || !b->o->warn)
+        return;
+    char cell[16], msg[200];
+    lxw_rowcol_to_cell(cell, r, c);
+    snprintf(msg, sizeof msg, "report.xlsx: sheet '%s', cell %s: a text of %zu characters "
+             "is cut to Excel's 32,767", ws->name, cell, chars);
+    b->o->warn(b->o->warn_ctx, msg);
+}
+
 /* A string cell; NULL leaves the cell blank. Control bytes would make the
  * XML invalid, so they become spaces (a tab or newline stays). */
-static void put_str(lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, const char *s, lxw_format *f)
+static void put_str(struct book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, const char *s,
+                    lxw_format *f)
 {
     if (!s)
         return;
@@ -66,42 +110,56 @@ static void put_str(lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, const char *s, 
     for (const char *p = s; *p; p++)
         if ((unsigned char)*p < 0x20 && *p != '\n' && *p != '\t')
             clean = false;
-    if (clean) {
-        worksheet_write_string(ws, r, c, s, f);
+    size_t len = strlen(s), chars = len > XLSX_MAX_CELL ? utf8_chars(s) : 0;
+    if (clean && chars <= XLSX_MAX_CELL) {
+        XL(b, worksheet_write_string(ws, r, c, s, f));
         return;
     }
-    char *copy = strdup(s);
-    if (!copy)
+    char *copy = malloc(len + sizeof XLSX_CUT_MARK);
+    if (!copy) {
+        b->oom = true;
         return;
+    }
+    memcpy(copy, s, len + 1);
     for (char *p = copy; *p; p++)
         if ((unsigned char)*p < 0x20 && *p != '\n' && *p != '\t')
             *p = ' ';
-    worksheet_write_string(ws, r, c, copy, f);
+    if (chars > XLSX_MAX_CELL) {
+        /* Keep whole characters, and room for the marker. */
+        size_t keep = XLSX_MAX_CELL - utf8_chars(XLSX_CUT_MARK), at = 0;
+        for (size_t k = 0; copy[at] && k <= keep; at++)
+            if (((unsigned char)copy[at] & 0xC0) != 0x80 && k++ == keep)
+                break;
+        memcpy(copy + at, XLSX_CUT_MARK, sizeof XLSX_CUT_MARK);
+        warn_cut(b, ws, r, c, chars);
+    }
+    XL(b, worksheet_write_string(ws, r, c, copy, f));
     free(copy);
 }
 
 /* A number cell; NaN (undefined) leaves it blank. */
-static void put_num(lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, double v, lxw_format *f)
+static void put_num(struct book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, double v,
+                    lxw_format *f)
 {
     if (isfinite(v))
-        worksheet_write_number(ws, r, c, v, f);
+        XL(b, worksheet_write_number(ws, r, c, v, f));
     else if (f)
-        worksheet_write_blank(ws, r, c, f);
+        XL(b, worksheet_write_blank(ws, r, c, f));
 }
 
 /* n strings, or n numbers, across a row from column c. */
-static void put_strs(lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, const char *const *s,
-                     size_t n, lxw_format *f)
+static void put_strs(struct book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c,
+                     const char *const *s, size_t n, lxw_format *f)
 {
     for (size_t i = 0; i < n; i++)
-        put_str(ws, r, (lxw_col_t)(c + i), s[i], f);
+        put_str(b, ws, r, (lxw_col_t)(c + i), s[i], f);
 }
 
-static void put_nums(lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, const double *v, size_t n,
-                     lxw_format *f)
+static void put_nums(struct book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c,
+                     const double *v, size_t n, lxw_format *f)
 {
     for (size_t i = 0; i < n; i++)
-        put_num(ws, r, (lxw_col_t)(c + i), v[i], f);
+        put_num(b, ws, r, (lxw_col_t)(c + i), v[i], f);
 }
 
 static lxw_error check(lxw_error e, rd_status *st, struct rd_diag *d, const char *what)
@@ -115,6 +173,7 @@ static lxw_error check(lxw_error e, rd_status *st, struct rd_diag *d, const char
 struct headers {
     char *items[MAX_COLS / 16];
     size_t n;
+    bool oom;   /* a name could not be kept: add_table fails */
 };
 
 static void headers_add(struct headers *h, const char *want)
@@ -137,7 +196,10 @@ static void headers_add(struct headers *h, const char *want)
             break;
         snprintf(name, sizeof name, "%.200s (%u)", base, k);
     }
-    h->items[h->n++] = strdup(name);
+    if ((h->items[h->n] = strdup(name)))
+        h->n++;
+    else
+        h->oom = true;
 }
 
 static void headers_release(struct headers *h)
@@ -151,6 +213,8 @@ static void headers_release(struct headers *h)
 static lxw_error add_table(lxw_worksheet *ws, lxw_row_t first, lxw_row_t last,
                            struct headers *h, lxw_format *head)
 {
+    if (h->oom)
+        return LXW_ERROR_MEMORY_MALLOC_FAILED;
     if (h->n == 0)
         return LXW_NO_ERROR;
     lxw_table_column *cols = calloc(h->n, sizeof *cols);
@@ -187,7 +251,7 @@ static void sheet_recommendations(struct book *b, const struct rd_report *r, lxw
         "runs needed", "margin", "disqualified", "max RSS (MiB)", "reason",
     };
     const size_t ncols = sizeof cols / sizeof cols[0];
-    put_strs(ws, 0, 0, cols, ncols, b->head);
+    put_strs(b, ws, 0, 0, cols, ncols, b->head);
     lxw_row_t row = 1;
     struct rd_buf t = RD_BUF_INIT;
     for (size_t wi = 0; wi < r->nworkloads; wi++, row++) {
@@ -195,14 +259,14 @@ static void sheet_recommendations(struct book *b, const struct rd_report *r, lxw
         struct rd_metric_def def;
         rd_metric_describe(w->metric ? w->metric : "", &def);
         bool cat = rd_workload_categorical(w);
-        put_str(ws, row, 0, w->name, NULL);
-        put_str(ws, row, 1, cat ? "pass/fail" : rd_decision_word(rd_workload_decision(w)), b->bold);
-        put_str(ws, row, 4, w->klass, NULL);
-        put_str(ws, row, 5, w->metric, NULL);
-        put_str(ws, row, 6, w->metric ? def.unit : NULL, NULL);
-        put_str(ws, row, 7, rd_better_name(w->better), NULL);
+        put_str(b, ws, row, 0, w->name, NULL);
+        put_str(b, ws, row, 1, cat ? "pass/fail" : rd_decision_word(rd_workload_decision(w)), b->bold);
+        put_str(b, ws, row, 4, w->klass, NULL);
+        put_str(b, ws, row, 5, w->metric, NULL);
+        put_str(b, ws, row, 6, w->metric ? def.unit : NULL, NULL);
+        put_str(b, ws, row, 7, rd_better_name(w->better), NULL);
         if (cat) {
-            put_str(ws, row, 3,
+            put_str(b, ws, row, 3,
                     wi < RD_XLSX_MAX_WORKLOAD_SHEETS
                         ? "a pass/fail matrix: see the workload's sheet"
                         : "a pass/fail matrix: see the analysis (JSON); no sheet of its own",
@@ -211,33 +275,33 @@ static void sheet_recommendations(struct book *b, const struct rd_report *r, lxw
         }
         int rec = w->recommended, shown = rec >= 0 ? rec : w->best;
         if (rec >= 0)
-            put_str(ws, row, 2, w->configs[rec].name, b->bold);
+            put_str(b, ws, row, 2, w->configs[rec].name, b->bold);
         rd_buf_reset(&t);
         rd_decision_text(w, &t);
-        put_str(ws, row, 3, t.len ? t.ptr : NULL, b->wrap);
+        put_str(b, ws, row, 3, t.len ? t.ptr : NULL, b->wrap);
         if (shown >= 0) {
             const struct rd_rstats *st = rd_primary(&w->configs[shown]);
-            put_str(ws, row, 8, w->configs[shown].name, NULL);
-            put_num(ws, row, 9, st->mean, b->num);
-            put_num(ws, row, 10, st->ci_low, b->num);
-            put_num(ws, row, 11, st->ci_high, b->num);
-            put_num(ws, row, 12, st->n, b->intf);
-            put_num(ws, row, 22, rd_config_rss_mib(&w->configs[shown]), b->num);
+            put_str(b, ws, row, 8, w->configs[shown].name, NULL);
+            put_num(b, ws, row, 9, st->mean, b->num);
+            put_num(b, ws, row, 10, st->ci_low, b->num);
+            put_num(b, ws, row, 11, st->ci_high, b->num);
+            put_num(b, ws, row, 12, st->n, b->intf);
+            put_num(b, ws, row, 22, rd_config_rss_mib(&w->configs[shown]), b->num);
         }
         int near = rd_workload_nearest(w);
         const struct rd_rverdict *v = rd_config_verdict(w, near);
         if (v) {
-            put_str(ws, row, 13, w->configs[near].name, NULL);
+            put_str(b, ws, row, 13, w->configs[near].name, NULL);
             char phrase[64];
-            put_str(ws, row, 14, rd_config_verdict_phrase(w, v, phrase, sizeof phrase), NULL);
-            put_num(ws, row, 15, v->ratio, b->num3);
-            put_num(ws, row, 16, v->ratio_ci_low, b->num3);
-            put_num(ws, row, 17, v->ratio_ci_high, b->num3);
-            put_num(ws, row, 18, v->p_adj, b->p);
+            put_str(b, ws, row, 14, rd_config_verdict_phrase(w, v, phrase, sizeof phrase), NULL);
+            put_num(b, ws, row, 15, v->ratio, b->num3);
+            put_num(b, ws, row, 16, v->ratio_ci_low, b->num3);
+            put_num(b, ws, row, 17, v->ratio_ci_high, b->num3);
+            put_num(b, ws, row, 18, v->p_adj, b->p);
         }
         if (w->rec) {
-            put_num(ws, row, 19, w->rec->primary.runs_needed, b->intf);
-            put_num(ws, row, 20, w->rec->margin, b->pct);
+            put_num(b, ws, row, 19, w->rec->primary.runs_needed, b->intf);
+            put_num(b, ws, row, 20, w->rec->margin, b->pct);
         }
         rd_buf_reset(&t);
         for (size_t k = 0; w->rec && k < w->rec->primary.nverdicts; k++) {
@@ -246,8 +310,8 @@ static void sheet_recommendations(struct book *b, const struct rd_report *r, lxw
                 rd_buf_addf(&t, "%s%s (%s)", t.len ? "; " : "", w->configs[x->index].name,
                             x->why ? x->why : "disqualified");
         }
-        put_str(ws, row, 21, t.len ? t.ptr : NULL, b->wrap);
-        put_str(ws, row, 23, w->rec ? w->rec->reason : NULL, b->wrap);
+        put_str(b, ws, row, 21, t.len ? t.ptr : NULL, b->wrap);
+        put_str(b, ws, row, 23, w->rec ? w->rec->reason : NULL, b->wrap);
     }
     if (r->nworkloads > RD_XLSX_MAX_WORKLOAD_SHEETS) {
         rd_buf_reset(&t);
@@ -257,23 +321,18 @@ static void sheet_recommendations(struct book *b, const struct rd_report *r, lxw
                     "analysis (JSON).",
                     (unsigned)RD_XLSX_MAX_WORKLOAD_SHEETS, r->nworkloads,
                     r->nworkloads - RD_XLSX_MAX_WORKLOAD_SHEETS);
-        put_str(ws, row + 1, 0, t.ptr, b->bold);
+        put_str(b, ws, row + 1, 0, t.ptr, b->bold);
     }
     rd_buf_release(&t);
     worksheet_freeze_panes(ws, 1, 1);
-    worksheet_autofilter(ws, 0, 0, row > 1 ? row - 1 : 1, (lxw_col_t)(ncols - 1));
-    worksheet_set_column(ws, 0, 0, 22, NULL);
-    worksheet_set_column(ws, 1, 1, 12, NULL);
-    worksheet_set_column(ws, 2, 2, 26, NULL);
-    worksheet_set_column(ws, 3, 3, 48, NULL);
-    worksheet_set_column(ws, 4, 7, 10, NULL);
-    worksheet_set_column(ws, 8, 8, 26, NULL);
-    worksheet_set_column(ws, 9, 12, 11, NULL);
-    worksheet_set_column(ws, 13, 13, 26, NULL);
-    worksheet_set_column(ws, 14, 20, 12, NULL);
-    worksheet_set_column(ws, 21, 21, 40, NULL);
-    worksheet_set_column(ws, 22, 22, 12, NULL);
-    worksheet_set_column(ws, 23, 23, 80, NULL);
+    XL(b, worksheet_autofilter(ws, 0, 0, row > 1 ? row - 1 : 1, (lxw_col_t)(ncols - 1)));
+    static const struct { lxw_col_t first, last; double width; } widths[] = {
+        { 0, 0, 22 }, { 1, 1, 12 }, { 2, 2, 26 }, { 3, 3, 48 }, { 4, 7, 10 }, { 8, 8, 26 },
+        { 9, 12, 11 }, { 13, 13, 26 }, { 14, 20, 12 }, { 21, 21, 40 }, { 22, 22, 12 },
+        { 23, 23, 80 }
+    };
+    for (size_t i = 0; i < sizeof widths / sizeof widths[0]; i++)
+        XL(b, worksheet_set_column(ws, widths[i].first, widths[i].last, widths[i].width, NULL));
 }
 
 /* A column of numbers: its header and where the struct holds the value. */
@@ -313,26 +372,30 @@ static rd_status chart_means(struct book *b, const struct rd_report *r,
 {
     rd_status st = RD_OK;
     lxw_chart *chart = workbook_add_chart(b->wb, LXW_CHART_LINE);
-    if (!chart)
+    if (!chart) {
+        b->oom = true;
         return RD_OK;
+    }
     /* At most RD_CHART_MAX_CONFIGS series (Excel draws up to 255). */
     const size_t k = w->nconfigs;
-    put_str(ws, ctop, 0, "Chart data: each config's mean in a column of its own, so the "
+    put_str(b, ws, ctop, 0, "Chart data: each config's mean in a column of its own, so the "
                          "chart can draw its CI as that series' error bar (half-width)", b->bold);
-    put_str(ws, ctop + 1, 0, "config", b->head);
-    put_str(ws, ctop + 2 + (lxw_row_t)k, 0, "CI half-width", b->head);
+    put_str(b, ws, ctop + 1, 0, "config", b->head);
+    put_str(b, ws, ctop + 2 + (lxw_row_t)k, 0, "CI half-width", b->head);
     for (size_t i = 0; i < k; i++) {
         const struct rd_rstats *s = rd_primary(&w->configs[i]);
-        put_str(ws, ctop + 1, (lxw_col_t)(1 + i), w->configs[i].name, b->head);
-        put_str(ws, ctop + 2 + (lxw_row_t)i, 0, w->configs[i].name, NULL);
-        put_num(ws, ctop + 2 + (lxw_row_t)i, (lxw_col_t)(1 + i), s->mean, b->num);
-        put_num(ws, ctop + 2 + (lxw_row_t)k, (lxw_col_t)(1 + i), (s->ci_high - s->ci_low) / 2,
+        put_str(b, ws, ctop + 1, (lxw_col_t)(1 + i), w->configs[i].name, b->head);
+        put_str(b, ws, ctop + 2 + (lxw_row_t)i, 0, w->configs[i].name, NULL);
+        put_num(b, ws, ctop + 2 + (lxw_row_t)i, (lxw_col_t)(1 + i), s->mean, b->num);
+        put_num(b, ws, ctop + 2 + (lxw_row_t)k, (lxw_col_t)(1 + i), (s->ci_high - s->ci_low) / 2,
                 b->num);
     }
     for (size_t i = 0; i < k; i++) {
         lxw_chart_series *cs = chart_add_series(chart, NULL, NULL);
-        if (!cs)
+        if (!cs) {
+            b->oom = true;
             continue;
+        }
         const struct rd_rstats *s = rd_primary(&w->configs[i]);
         chart_series_set_categories(cs, sheet, ctop + 2, 0, ctop + 1 + (lxw_row_t)k, 0);
         chart_series_set_values(cs, sheet, ctop + 2, (lxw_col_t)(1 + i), ctop + 1 + (lxw_row_t)k,
@@ -374,41 +437,40 @@ static rd_status chart_means(struct book *b, const struct rd_report *r,
 static rd_status sheet_matrix(struct book *b, const struct rd_report *r,
                               const struct rd_rworkload *w, lxw_worksheet *ws)
 {
-    struct rd_matrix m;
-    rd_status st = rd_matrix_make(r, w, &m);
-    put_str(ws, 0, 0, w->name, b->title);
-    put_str(ws, 1, 0, "pass/fail of each check per config: \xe2\x9c\x93 every run passed, "
+    const struct rd_matrix m = *w->matrix;
+    rd_status st = RD_OK;
+    put_str(b, ws, 0, 0, w->name, b->title);
+    put_str(b, ws, 1, 0, "pass/fail of each check per config: \xe2\x9c\x93 every run passed, "
                       "\xe2\x9c\x97 none did, \xe2\x9c\x97 k/n when k of n runs passed", NULL);
     const lxw_row_t top = 3;
-    put_str(ws, top, 0, "check", b->head);
+    put_str(b, ws, top, 0, "check", b->head);
     for (size_t c = 0; c < m.ncols; c++)
-        put_str(ws, top, (lxw_col_t)(1 + c), w->configs[c].name, b->head);
+        put_str(b, ws, top, (lxw_col_t)(1 + c), w->configs[c].name, b->head);
     struct rd_buf t = RD_BUF_INIT;
     lxw_row_t erow = top + 2 + (lxw_row_t)m.nrows;
     bool any = false;
     for (size_t row = 0; row < m.nrows && st == RD_OK; row++) {
-        put_str(ws, top + 1 + (lxw_row_t)row, 0, m.labels[row], b->bold);
+        put_str(b, ws, top + 1 + (lxw_row_t)row, 0, m.labels[row], b->bold);
         for (size_t c = 0; c < m.ncols; c++) {
             const struct rd_mcell *cell = &m.cells[row * m.ncols + c];
             rd_buf_reset(&t);
             rd_mcell_mark(cell, &t);
-            put_str(ws, top + 1 + (lxw_row_t)row, (lxw_col_t)(1 + c), t.ptr, NULL);
+            put_str(b, ws, top + 1 + (lxw_row_t)row, (lxw_col_t)(1 + c), t.ptr, NULL);
             if (!(cell->passed < cell->runs))
                 continue;
             if (!any)
-                put_str(ws, erow++, 0, "Failed checks", b->bold);
+                put_str(b, ws, erow++, 0, "Failed checks", b->bold);
             any = true;
-            put_str(ws, erow, 0, m.labels[row], NULL);
-            put_str(ws, erow, 1, w->configs[c].name, NULL);
-            put_num(ws, erow, 2, cell->runs - cell->passed, b->intf);
-            put_num(ws, erow, 3, cell->runs, b->intf);
-            put_str(ws, erow++, 4, cell->error, NULL);
+            put_str(b, ws, erow, 0, m.labels[row], NULL);
+            put_str(b, ws, erow, 1, w->configs[c].name, NULL);
+            put_num(b, ws, erow, 2, cell->runs - cell->passed, b->intf);
+            put_num(b, ws, erow, 3, cell->runs, b->intf);
+            put_str(b, ws, erow++, 4, cell->error, NULL);
         }
     }
     rd_buf_release(&t);
-    rd_matrix_release(&m);
-    worksheet_set_column(ws, 0, 0, 24, NULL);
-    worksheet_set_column(ws, 1, (lxw_col_t)(m.ncols > 4 ? m.ncols : 4), 18, NULL);
+    XL(b, worksheet_set_column(ws, 0, 0, 24, NULL));
+    XL(b, worksheet_set_column(ws, 1, (lxw_col_t)(m.ncols > 4 ? m.ncols : 4), 18, NULL));
     return st;
 }
 
@@ -419,11 +481,11 @@ static rd_status sheet_workload(struct book *b, const struct rd_report *r,
     rd_status st = RD_OK;
     if (rd_workload_categorical(w))
         return sheet_matrix(b, r, w, ws);
-    put_str(ws, 0, 0, w->name, b->title);
+    put_str(b, ws, 0, 0, w->name, b->title);
     struct rd_buf line = RD_BUF_INIT;
     rd_buf_addf(&line, "primary metric %s (%s)", w->metric ? w->metric : "none",
                 rd_better_words(w->better));
-    put_str(ws, 1, 0, line.ptr, NULL);
+    put_str(b, ws, 1, 0, line.ptr, NULL);
     rd_buf_release(&line);
 
     /* Stats table: config, labels, then every statistic, then memory. */
@@ -445,25 +507,25 @@ static rd_status sheet_workload(struct book *b, const struct rd_report *r,
         const struct rd_rconfig *c = &w->configs[i];
         lxw_row_t row = top + 1 + (lxw_row_t)i;
         lxw_col_t col = 0;
-        put_str(ws, row, col++, c->name, (int)i == w->recommended ? b->bold : NULL);
+        put_str(b, ws, row, col++, c->name, (int)i == w->recommended ? b->bold : NULL);
         for (size_t k = 0; k < w->nkeys; k++)
-            put_str(ws, row, col++, rd_config_label(c, w->keys[k]), NULL);
+            put_str(b, ws, row, col++, rd_config_label(c, w->keys[k]), NULL);
         for (size_t k = 0; k < nstat; k++) {
             double v = col_value(rd_primary(c), &stat_cols[k]);
             bool cv = stat_cols[k].offset == offsetof(struct rd_rstats, cv);
-            put_num(ws, row, col++, v, k == 0 ? b->intf : cv ? b->pct : b->num);
+            put_num(b, ws, row, col++, v, k == 0 ? b->intf : cv ? b->pct : b->num);
         }
-        put_num(ws, row, col++, rd_config_rss_mib(c), b->num);
-        put_num(ws, row, col++, c->failed_runs, b->intf);
+        put_num(b, ws, row, col++, rd_config_rss_mib(c), b->num);
+        put_num(b, ws, row, col++, c->failed_runs, b->intf);
         /* The verdict against the best and the simultaneous interval it used. */
         const struct rd_rverdict *v = rd_config_verdict(w, (int)i);
         char phrase[64];
-        put_str(ws, row, col++, rd_config_verdict_phrase(w, v, phrase, sizeof phrase), NULL);
-        put_num(ws, row, col++, v ? v->ratio : NAN, b->num3);
-        put_num(ws, row, col++, v ? v->ratio_ci_low : NAN, b->num3);
-        put_num(ws, row, col++, v ? v->ratio_ci_high : NAN, b->num3);
-        put_num(ws, row, col++, v ? v->p_adj : NAN, b->p);
-        put_num(ws, row, col++, v ? v->runs_needed : NAN, b->intf);
+        put_str(b, ws, row, col++, rd_config_verdict_phrase(w, v, phrase, sizeof phrase), NULL);
+        put_num(b, ws, row, col++, v ? v->ratio : NAN, b->num3);
+        put_num(b, ws, row, col++, v ? v->ratio_ci_low : NAN, b->num3);
+        put_num(b, ws, row, col++, v ? v->ratio_ci_high : NAN, b->num3);
+        put_num(b, ws, row, col++, v ? v->p_adj : NAN, b->p);
+        put_num(b, ws, row, col++, v ? v->runs_needed : NAN, b->intf);
     }
     lxw_row_t stats_last = top + (lxw_row_t)w->nconfigs;
     check(add_table(ws, top, stats_last, &h, b->head), &st, d, "stats table");
@@ -474,7 +536,7 @@ static rd_status sheet_workload(struct book *b, const struct rd_report *r,
     lxw_row_t ptop = stats_last + 3;
     size_t npairs = w->tests ? w->tests->npairs : 0;
     if (npairs > 0) {
-        put_str(ws, ptop - 1, 0, "Pairwise tests (p_holm below alpha highlighted)", b->bold);
+        put_str(b, ws, ptop - 1, 0, "Pairwise tests (p_holm below alpha highlighted)", b->bold);
         headers_add(&h, "A");
         headers_add(&h, "B");
         const size_t npc = sizeof pair_cols / sizeof pair_cols[0];
@@ -483,14 +545,14 @@ static rd_status sheet_workload(struct book *b, const struct rd_report *r,
         lxw_row_t row = ptop + 1;
         for (size_t i = 0; i < npairs; i++) {
             const struct rd_rpair *p = &w->tests->pairs[i];
-            put_str(ws, row, 0, rd_workload_config_name(w, p->a), NULL);
-            put_str(ws, row, 1, rd_workload_config_name(w, p->b), NULL);
+            put_str(b, ws, row, 0, rd_workload_config_name(w, p->a), NULL);
+            put_str(b, ws, row, 1, rd_workload_config_name(w, p->b), NULL);
             for (size_t k = 0; k < npc; k++) {
                 size_t off = pair_cols[k].offset;
                 bool is_p = off == offsetof(struct rd_rpair, p) ||
                             off == offsetof(struct rd_rpair, p_holm) ||
                             off == offsetof(struct rd_rpair, mw_p);
-                put_num(ws, row, (lxw_col_t)(2 + k), col_value(p, &pair_cols[k]), is_p ? b->p : b->num);
+                put_num(b, ws, row, (lxw_col_t)(2 + k), col_value(p, &pair_cols[k]), is_p ? b->p : b->num);
             }
             row++;
         }
@@ -512,13 +574,13 @@ static rd_status sheet_workload(struct book *b, const struct rd_report *r,
     /* The warnings under the tables, where a reader checks the numbers. */
     lxw_row_t wtop = (npairs > 0 ? ptop + 1 + (lxw_row_t)npairs : stats_last) + 2;
     if (w->nwarnings > 0) {
-        put_str(ws, wtop, 0, "Warnings", b->bold);
+        put_str(b, ws, wtop, 0, "Warnings", b->bold);
         lxw_row_t row = wtop + 1;
         for (size_t i = 0; i < w->nwarnings; i++, row++) {
             const struct rd_rwarning *x = &w->warnings[i];
-            put_str(ws, row, 0, rd_workload_config_name(w, x->config), NULL);
-            put_str(ws, row, 1, x->code, NULL);
-            put_str(ws, row, 2, x->message, NULL);
+            put_str(b, ws, row, 0, rd_workload_config_name(w, x->config), NULL);
+            put_str(b, ws, row, 1, x->code, NULL);
+            put_str(b, ws, row, 2, x->message, NULL);
         }
     }
 
@@ -535,19 +597,19 @@ static rd_status sheet_workload(struct book *b, const struct rd_report *r,
         rd_buf_addf(&t, "no chart: %zu configs are more than a chart shows (%d); "
                         "the report's charts show the best %d",
                     w->nconfigs, RD_CHART_MAX_CONFIGS, RD_CHART_MAX_CONFIGS);
-        put_str(ws, top, (lxw_col_t)(stats_cols + 1), t.ptr, NULL);
+        put_str(b, ws, top, (lxw_col_t)(stats_cols + 1), t.ptr, NULL);
         rd_buf_release(&t);
     } else if (w->nconfigs > 0 && w->metric && st == RD_OK) {
         st = chart_means(b, r, w, ws, sheet, top, ctop, stats_cols, d);
     }
     worksheet_freeze_panes(ws, top + 1, 1);
-    worksheet_set_column(ws, 0, 0, 32, NULL);
-    worksheet_set_column(ws, 1, (lxw_col_t)(w->nkeys > 0 ? w->nkeys : 1), 12, NULL);
-    worksheet_set_column(ws, (lxw_col_t)(w->nkeys + 1), (lxw_col_t)(stats_cols), 11, NULL);
+    XL(b, worksheet_set_column(ws, 0, 0, 32, NULL));
+    XL(b, worksheet_set_column(ws, 1, (lxw_col_t)(w->nkeys > 0 ? w->nkeys : 1), 12, NULL));
+    XL(b, worksheet_set_column(ws, (lxw_col_t)(w->nkeys + 1), (lxw_col_t)(stats_cols), 11, NULL));
     return st;
 }
 
-/* ---- Raw runs, re-read from the stores ---- */
+/* ---- Raw runs, as the analysis embeds them ---- */
 
 struct raw_write {
     const struct rd_run_columns *cols;
@@ -560,27 +622,28 @@ static void raw_write(const struct rd_rrun *run, void *arg)
 {
     const struct rd_record *rec = run->rec;
     struct raw_write *rw = arg;
+    struct book *b = rw->b;
     if (rw->row > MAX_ROWS)
         return;
     lxw_worksheet *ws = rw->ws;
     lxw_row_t row = rw->row++;
-    put_str(ws, row, 0, run->store, NULL);
-    put_str(ws, row, 1, rec->workload, NULL);
+    put_str(b, ws, row, 0, run->store, NULL);
+    put_str(b, ws, row, 1, rec->workload, NULL);
     if (rec->run > 0)
-        put_num(ws, row, 2, (double)rec->run, NULL);
-    put_str(ws, row, 3, rec->phase, NULL);
-    put_str(ws, row, 4, rd_run_status_name(run->status), NULL);
-    put_str(ws, row, 5, rec->env, NULL);
-    put_str(ws, row, 6, rec->started_at, NULL);
+        put_num(b, ws, row, 2, (double)rec->run, NULL);
+    put_str(b, ws, row, 3, rec->phase, NULL);
+    put_str(b, ws, row, 4, rd_run_status_name(run->status), NULL);
+    put_str(b, ws, row, 5, rec->env, NULL);
+    put_str(b, ws, row, 6, rec->started_at, NULL);
     for (size_t i = 0; i < rec->config.len; i++) {
         int c = rd_run_columns_label(rw->cols, rec->config.items[i].key);
         if (c >= 0)
-            put_str(ws, row, (lxw_col_t)(7 + c), rec->config.items[i].value, NULL);
+            put_str(b, ws, row, (lxw_col_t)(7 + c), rec->config.items[i].value, NULL);
     }
     for (size_t i = 0; i < rec->nmetrics; i++) {
         int c = rd_run_columns_metric(rw->cols, rec->metrics[i].name);
         if (c >= 0)
-            put_num(ws, row, (lxw_col_t)(7 + rw->cols->nlabels + (size_t)c), rec->metrics[i].value, NULL);
+            put_num(b, ws, row, (lxw_col_t)(7 + rw->cols->nlabels + (size_t)c), rec->metrics[i].value, NULL);
     }
 }
 
@@ -588,63 +651,71 @@ static void sheet_raw(struct book *b, const struct rd_report *r, lxw_worksheet *
 {
     struct rd_run_columns sc;
     rd_run_columns_scan(r, MAX_COLS / 2, &sc);
-    if (sc.stores == 0) {
-        put_str(ws, 0, 0, r->ninputs > 0
-                ? "none of the stores listed in the analysis's inputs could be read"
+    if (sc.runs == 0) {
+        put_str(b, ws, 0, 0, r->ninputs > 0
+                ? "the analysis embeds none of its runs (made by an older rundown-analyze, "
+                  "or its stores came from standard input)"
                 : "the analysis lists no input stores", NULL);
-        worksheet_set_column(ws, 0, 0, 70, NULL);
+        XL(b, worksheet_set_column(ws, 0, 0, 70, NULL));
         rd_run_columns_release(&sc);
         return;
     }
     static const char *fixed[] = { "store", "workload", "run", "phase", "status", "env", "started_at" };
-    put_strs(ws, 0, 0, fixed, 7, b->head);
+    put_strs(b, ws, 0, 0, fixed, 7, b->head);
     for (size_t i = 0; i < sc.nlabels; i++)
-        put_str(ws, 0, (lxw_col_t)(7 + i), sc.labels[i], b->head);
+        put_str(b, ws, 0, (lxw_col_t)(7 + i), sc.labels[i], b->head);
     for (size_t i = 0; i < sc.nmetrics; i++)
-        put_str(ws, 0, (lxw_col_t)(7 + sc.nlabels + i), sc.metrics[i], b->head);
+        put_str(b, ws, 0, (lxw_col_t)(7 + sc.nlabels + i), sc.metrics[i], b->head);
     struct raw_write rw = { &sc, ws, b, 1 };
     rd_report_for_each_run(r, raw_write, &rw);
+    /* analyze embeds at most its cap of runs: say so below the last. */
+    if (r->raw_total > r->raw_embedded) {
+        char note[160];
+        snprintf(note, sizeof note, "the analysis embeds the first %.0f of %.0f runs "
+                 "(rundown-analyze's cap)", r->raw_embedded, r->raw_total);
+        put_str(b, ws, rw.row + 1, 0, note, NULL);
+    }
     lxw_col_t last = (lxw_col_t)(6 + sc.nlabels + sc.nmetrics);
     worksheet_freeze_panes(ws, 1, 0);
-    worksheet_autofilter(ws, 0, 0, rw.row > 1 ? rw.row - 1 : 1, last);
-    worksheet_set_column(ws, 0, 1, 22, NULL);
-    worksheet_set_column(ws, 2, 5, 9, NULL);
-    worksheet_set_column(ws, 6, 6, 24, NULL);
-    worksheet_set_column(ws, 7, last, 13, NULL);
+    XL(b, worksheet_autofilter(ws, 0, 0, rw.row > 1 ? rw.row - 1 : 1, last));
+    XL(b, worksheet_set_column(ws, 0, 1, 22, NULL));
+    XL(b, worksheet_set_column(ws, 2, 5, 9, NULL));
+    XL(b, worksheet_set_column(ws, 6, 6, 24, NULL));
+    XL(b, worksheet_set_column(ws, 7, last, 13, NULL));
     rd_run_columns_release(&sc);
 }
 
 static void sheet_env(struct book *b, const struct rd_report *r, lxw_worksheet *ws)
 {
-    worksheet_write_string(ws, 0, 0, "field", b->head);
+    XL(b, worksheet_write_string(ws, 0, 0, "field", b->head));
     for (size_t e = 0; e < r->nenvs; e++)
-        put_str(ws, 0, (lxw_col_t)(1 + e), r->env_ids[e] ? r->env_ids[e] : "environment", b->head);
+        put_str(b, ws, 0, (lxw_col_t)(1 + e), r->env_ids[e] ? r->env_ids[e] : "environment", b->head);
     /* The same rows as the Markdown report. */
     for (size_t i = 0; i < r->nenv_rows; i++) {
         lxw_row_t row = (lxw_row_t)(1 + i);
         for (size_t e = 0; e < r->nenvs; e++)
-            put_str(ws, row, (lxw_col_t)(1 + e), r->env_rows[i].values[e], NULL);
-        put_str(ws, row, 0, r->env_rows[i].label, b->bold);
+            put_str(b, ws, row, (lxw_col_t)(1 + e), r->env_rows[i].values[e], NULL);
+        put_str(b, ws, row, 0, r->env_rows[i].label, b->bold);
     }
     if (!r->envs_listed)
-        put_str(ws, 1, 0, "the analysis records no environment", NULL);
+        put_str(b, ws, 1, 0, "the analysis records no environment", NULL);
     worksheet_freeze_panes(ws, 1, 1);
-    worksheet_set_column(ws, 0, 0, 22, NULL);
-    worksheet_set_column(ws, 1, r->nenvs > 0 ? (lxw_col_t)r->nenvs : 1, 50, NULL);
+    XL(b, worksheet_set_column(ws, 0, 0, 22, NULL));
+    XL(b, worksheet_set_column(ws, 1, r->nenvs > 0 ? (lxw_col_t)r->nenvs : 1, 50, NULL));
 }
 
 static void sheet_methods(struct book *b, const struct rd_report *r, lxw_worksheet *ws)
 {
     lxw_row_t row = 0;
-    worksheet_write_string(ws, row, 0, "setting", b->head);
-    worksheet_write_string(ws, row++, 1, "value", b->head);
+    XL(b, worksheet_write_string(ws, row, 0, "setting", b->head));
+    XL(b, worksheet_write_string(ws, row++, 1, "value", b->head));
     for (size_t i = 0; i < r->nsettings; i++, row++) {
         const struct rd_rsetting *s = &r->settings[i];
-        put_str(ws, row, 0, s->key, b->bold);
+        put_str(b, ws, row, 0, s->key, b->bold);
         if (s->is_number)
-            put_num(ws, row, 1, s->number, NULL);
+            put_num(b, ws, row, 1, s->number, NULL);
         else
-            put_str(ws, row, 1, s->text, NULL);
+            put_str(b, ws, row, 1, s->text, NULL);
     }
     row++;
     static const char *text[] = {
@@ -659,9 +730,9 @@ static void sheet_methods(struct book *b, const struct rd_report *r, lxw_workshe
         "References: Welch (1947, 1951); Mann and Whitney (1947); Kruskal and Wallis (1952); Holm (1979); Hedges (1981); Vargha and Delaney (2000); Hyndman and Fan (1996); Tukey (1977).",
     };
     for (size_t i = 0; i < sizeof text / sizeof text[0]; i++)
-        worksheet_write_string(ws, row++, 0, text[i], NULL);
-    worksheet_set_column(ws, 0, 0, 24, NULL);
-    worksheet_set_column(ws, 1, 1, 40, NULL);
+        XL(b, worksheet_write_string(ws, row++, 0, text[i], NULL));
+    XL(b, worksheet_set_column(ws, 0, 0, 24, NULL));
+    XL(b, worksheet_set_column(ws, 1, 1, 40, NULL));
 }
 
 /* The Replication sheet: each study's counts, then its claims with this
@@ -682,78 +753,78 @@ static void sheet_replication(struct book *b, const struct rd_report *r, lxw_wor
                                   "here sd", "here n", "here statistic", "ratio", "CI low",
                                   "CI high", "p", "note" };
     lxw_row_t row = 0;
-    put_strs(ws, row, 0, counts, sizeof counts / sizeof *counts, b->head);
+    put_strs(b, ws, row, 0, counts, sizeof counts / sizeof *counts, b->head);
     for (size_t i = 0; i < r->nclaim_studies; i++) {
         const struct rd_rclaim_study *s = &r->claim_studies[i];
         row++;
-        put_str(ws, row, 0, s->study, b->bold);
-        put_str(ws, row, 1, s->title, NULL);
+        put_str(b, ws, row, 0, s->study, b->bold);
+        put_str(b, ws, row, 1, s->title, NULL);
         double n[] = { s->claims, s->consistent, s->contradicted, s->inconclusive,
                        s->not_evaluated };
-        put_nums(ws, row, 2, n, 5, b->intf);
+        put_nums(b, ws, row, 2, n, 5, b->intf);
     }
     row += 2;
-    put_strs(ws, row, 0, claims, sizeof claims / sizeof *claims, b->head);
+    put_strs(b, ws, row, 0, claims, sizeof claims / sizeof *claims, b->head);
     for (size_t i = 0; i < r->nclaims; i++) {
         const struct rd_rclaim *x = &r->claims[i];
         row++;
-        put_str(ws, row, 0, x->study, b->bold);
-        put_num(ws, row, 1, (double)(i + 1), b->intf);
+        put_str(b, ws, row, 0, x->study, b->bold);
+        put_num(b, ws, row, 1, (double)(i + 1), b->intf);
         const char *text[] = { x->kind, x->workload, x->metric, x->text };
-        put_strs(ws, row, 2, text, 4, NULL);
+        put_strs(b, ws, row, 2, text, 4, NULL);
         char cfgs[1024] = "";
         for (size_t k = 0, at = 0; k < x->nconfigs && at < sizeof cfgs; k++)
             at += (size_t)snprintf(cfgs + at, sizeof cfgs - at, "%s%s", k ? "; " : "",
                                    x->configs[k].id ? x->configs[k].id : "(not here)");
-        put_str(ws, row, 6, cfgs, NULL);
+        put_str(b, ws, row, 6, cfgs, NULL);
         double nums[] = { x->claimed_ratio, x->claimed_min, x->claimed_max };
-        put_nums(ws, row, 7, nums, 3, b->num3);
-        put_str(ws, row, 10, x->approx ? "yes" : "no", NULL);
-        put_num(ws, row, 11, x->margin, b->pct);
+        put_nums(b, ws, row, 7, nums, 3, b->num3);
+        put_str(b, ws, row, 10, x->approx ? "yes" : "no", NULL);
+        put_num(b, ws, row, 11, x->margin, b->pct);
         double ours[] = { x->ratio, x->ratio_ci_low, x->ratio_ci_high };
-        put_nums(ws, row, 12, ours, 3, b->num3);
-        put_num(ws, row, 15, x->p, b->p);
-        put_str(ws, row, 16, x->judgement ? x->judgement : "not evaluated",
+        put_nums(b, ws, row, 12, ours, 3, b->num3);
+        put_num(b, ws, row, 15, x->p, b->p);
+        put_str(b, ws, row, 16, x->judgement ? x->judgement : "not evaluated",
                 x->judgement && strcmp(x->judgement, "inconclusive") != 0 ? b->bold : NULL);
-        put_str(ws, row, 17, x->reason, NULL);
-        put_str(ws, row, 18, x->ref, NULL);
-        put_str(ws, row, 19, x->note, NULL);
+        put_str(b, ws, row, 17, x->reason, NULL);
+        put_str(b, ws, row, 18, x->ref, NULL);
+        put_str(b, ws, row, 19, x->note, NULL);
     }
     row += 2;
-    put_strs(ws, row, 0, pairs, sizeof pairs / sizeof *pairs, b->head);
+    put_strs(b, ws, row, 0, pairs, sizeof pairs / sizeof *pairs, b->head);
     for (size_t i = 0; i < r->nclaims; i++)
         for (size_t k = 0; k < r->claims[i].npairs; k++) {
             const struct rd_rclaim_pair *p = &r->claims[i].pairs[k];
             row++;
-            put_str(ws, row, 0, r->claims[i].study, b->bold);
-            put_num(ws, row, 1, (double)(i + 1), b->intf);
-            put_str(ws, row, 2, p->a, NULL);
-            put_str(ws, row, 3, p->b, NULL);
+            put_str(b, ws, row, 0, r->claims[i].study, b->bold);
+            put_num(b, ws, row, 1, (double)(i + 1), b->intf);
+            put_str(b, ws, row, 2, p->a, NULL);
+            put_str(b, ws, row, 3, p->b, NULL);
             double nums[] = { p->ratio, p->ratio_ci_low, p->ratio_ci_high };
-            put_nums(ws, row, 4, nums, 3, b->num3);
-            put_num(ws, row, 7, p->p, b->p);
-            put_num(ws, row, 8, p->p_holm, b->p);
-            put_str(ws, row, 9, p->agrees ? "yes" : "no", NULL);
+            put_nums(b, ws, row, 4, nums, 3, b->num3);
+            put_num(b, ws, row, 7, p->p, b->p);
+            put_num(b, ws, row, 8, p->p_holm, b->p);
+            put_str(b, ws, row, 9, p->agrees ? "yes" : "no", NULL);
         }
     row += 2;
-    put_strs(ws, row, 0, figs, sizeof figs / sizeof *figs, b->head);
+    put_strs(b, ws, row, 0, figs, sizeof figs / sizeof *figs, b->head);
     for (size_t i = 0; i < r->nreplication; i++) {
         const struct rd_rreplication *x = &r->replication[i];
         row++;
-        put_str(ws, row, 0, x->study, b->bold);
+        put_str(b, ws, row, 0, x->study, b->bold);
         const char *text[] = { x->workload, x->config, x->metric, x->statistic };
-        put_strs(ws, row, 1, text, 4, NULL);
+        put_strs(b, ws, row, 1, text, 4, NULL);
         double nums[] = { x->pub_mean, x->pub_sd, x->pub_n, x->ours_mean, x->ours_sd,
                           x->ours_n, x->ours_statistic, x->ratio, x->ratio_ci_low,
                           x->ratio_ci_high };
-        put_nums(ws, row, 5, nums, 10, b->num);
-        put_num(ws, row, 15, x->p, b->p);
-        put_str(ws, row, 16, x->note, NULL);
+        put_nums(b, ws, row, 5, nums, 10, b->num);
+        put_num(b, ws, row, 15, x->p, b->p);
+        put_str(b, ws, row, 16, x->note, NULL);
     }
-    worksheet_set_column(ws, 0, 1, 8, NULL);
-    worksheet_set_column(ws, 2, 6, 22, NULL);
-    worksheet_set_column(ws, 7, 16, 12, NULL);
-    worksheet_set_column(ws, 17, 19, 40, NULL);
+    XL(b, worksheet_set_column(ws, 0, 1, 8, NULL));
+    XL(b, worksheet_set_column(ws, 2, 6, 22, NULL));
+    XL(b, worksheet_set_column(ws, 7, 16, 12, NULL));
+    XL(b, worksheet_set_column(ws, 17, 19, 40, NULL));
 }
 
 /* The Machines sheet: for each workload measured on several machines,
@@ -766,7 +837,7 @@ static void sheet_machines(struct book *b, const struct rd_report *r, lxw_worksh
                                   "ratio", "CI low", "CI high", "n", "n reference",
                                   "machines", "Q", "p", "machines agree", "claim" };
     lxw_row_t row = 0;
-    put_strs(ws, row, 0, head, sizeof head / sizeof *head, b->head);
+    put_strs(b, ws, row, 0, head, sizeof head / sizeof *head, b->head);
     for (size_t i = 0; i < r->nmachines; i++) {
         const struct rd_rmachines *m = &r->machines[i];
         for (size_t c = 0; c < m->ncmps; c++) {
@@ -776,29 +847,29 @@ static void sheet_machines(struct book *b, const struct rd_report *r, lxw_worksh
                 row++;
                 const char *text[] = { m->workload, m->metric, x->config, m->reference,
                                        p->machine };
-                put_strs(ws, row, 0, text, 5, NULL);
+                put_strs(b, ws, row, 0, text, 5, NULL);
                 double nums[] = { p->ratio, p->ratio_ci_low, p->ratio_ci_high };
-                put_nums(ws, row, 5, nums, 3, b->num3);
+                put_nums(b, ws, row, 5, nums, 3, b->num3);
                 double ns[] = { p->n, p->n_reference };
-                put_nums(ws, row, 8, ns, 2, b->intf);
+                put_nums(b, ws, row, 8, ns, 2, b->intf);
             }
             row++;
             const char *text[] = { m->workload, m->metric, x->config, m->reference,
                                    "between machines" };
-            put_strs(ws, row, 0, text, 5, b->bold);
+            put_strs(b, ws, row, 0, text, 5, b->bold);
             double nums[] = { x->ratio, x->ratio_ci_low, x->ratio_ci_high };
-            put_nums(ws, row, 5, nums, 3, b->num3);
-            put_num(ws, row, 10, x->k, b->intf);
-            put_num(ws, row, 11, x->q, b->num3);
-            put_num(ws, row, 12, x->p, b->p);
-            put_str(ws, row, 13, !(x->k >= 2) ? "one machine only" : x->consistent ? "yes" : "no",
+            put_nums(b, ws, row, 5, nums, 3, b->num3);
+            put_num(b, ws, row, 10, x->k, b->intf);
+            put_num(b, ws, row, 11, x->q, b->num3);
+            put_num(b, ws, row, 12, x->p, b->p);
+            put_str(b, ws, row, 13, !(x->k >= 2) ? "one machine only" : x->consistent ? "yes" : "no",
                     b->bold);
-            put_str(ws, row, 14, x->text, NULL);
+            put_str(b, ws, row, 14, x->text, NULL);
         }
     }
-    worksheet_set_column(ws, 0, 4, 18, NULL);
-    worksheet_set_column(ws, 5, 13, 11, NULL);
-    worksheet_set_column(ws, 14, 14, 80, NULL);
+    XL(b, worksheet_set_column(ws, 0, 4, 18, NULL));
+    XL(b, worksheet_set_column(ws, 5, 13, 11, NULL));
+    XL(b, worksheet_set_column(ws, 14, 14, 80, NULL));
 }
 
 /* The report's fixed date: the analysis date at noon UTC, else 2000-01-01. */
@@ -817,13 +888,14 @@ static time_t fixed_time(const struct rd_report *r)
     return 946728000; /* 2000-01-01T12:00:00Z */
 }
 
-rd_status rd_render_xlsx(const struct rd_report *r, struct rd_stage *s, struct rd_diag *d)
+rd_status rd_render_xlsx(const struct rd_report *r, const struct rd_render_opts *o,
+                         struct rd_stage *s, struct rd_diag *d)
 {
     const char *tmp;
     rd_status st = rd_stage_reserve(s, "report.xlsx", &tmp, d);
     if (st != RD_OK)
         return st;
-    struct book b = { .alpha = r->alpha };
+    struct book b = { .alpha = r->alpha, .o = o };
     lxw_workbook_options wo = { .constant_memory = LXW_FALSE, .tmpdir = NULL };
     b.wb = workbook_new_opt(tmp, &wo);
     if (!b.wb)
@@ -833,7 +905,7 @@ rd_status rd_render_xlsx(const struct rd_report *r, struct rd_stage *s, struct r
     props.author = "rundown";
     props.comments = "Generated by rundown " RD_VERSION;
     props.created = fixed_time(r);
-    workbook_set_properties(b.wb, &props);
+    XL(&b, workbook_set_properties(b.wb, &props));
 
     b.bold = workbook_add_format(b.wb);
     format_set_bold(b.bold);
@@ -862,12 +934,19 @@ rd_status rd_render_xlsx(const struct rd_report *r, struct rd_stage *s, struct r
     format_set_bg_color(b.sig, 0xC6EFCE);
     format_set_font_color(b.sig, 0x006100);
 
+    lxw_format *const all[] = { b.bold, b.head, b.title, b.num, b.num3, b.p, b.pct, b.intf,
+                                b.wrap, b.sig };
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        b.oom = b.oom || !all[i];
     /* Reserve the fixed names first so no workload can take them. */
     static const char *fixed[] = { "Recommendations", "Raw runs", "Environment", "Methods",
                                    "Replication" };
     lxw_worksheet *rec = add_sheet(&b, fixed[0]);
     for (size_t i = 1; i < 5; i++)
-        b.names[b.nnames++] = strdup(fixed[i]);
+        if (!(b.names[b.nnames] = strdup(fixed[i])) || (b.nnames++, false))
+            b.oom = true;
+    if (b.oom)
+        st = rd_diag_set(d, RD_ERR_NOMEM, NULL, 0, 0, "xlsx: out of memory");
     if (rec)
         sheet_recommendations(&b, r, rec);
     for (size_t wi = 0; wi < r->nworkloads && wi < RD_XLSX_MAX_WORKLOAD_SHEETS && st == RD_OK;
@@ -904,6 +983,11 @@ rd_status rd_render_xlsx(const struct rd_report *r, struct rd_stage *s, struct r
         st = rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "xlsx: cannot add a worksheet");
     if (st == RD_OK && (!rec || !raw || !env || !meth))
         st = rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "xlsx: cannot add a worksheet");
+    if (st == RD_OK && b.oom)
+        st = rd_diag_set(d, RD_ERR_NOMEM, NULL, 0, 0, "xlsx: out of memory");
+    if (st == RD_OK && b.err != LXW_NO_ERROR)
+        st = rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "xlsx: %s: %s", b.err_call,
+                         lxw_strerror(b.err));
     lxw_error e = workbook_close(b.wb);
     if (st == RD_OK && e != LXW_NO_ERROR)
         st = rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "cannot write '%s': %s", tmp, lxw_strerror(e));

@@ -1,8 +1,8 @@
 #!/bin/sh
 # deps.sh - install what rundown needs, only what is missing.
 #
-#   scripts/deps.sh [debian] [npm] [slurm] [bench]   (debian, npm and slurm when no
-#                                                      argument is given)
+#   scripts/deps.sh [debian] [npm] [slurm] [test] [bench]   (debian, npm, slurm
+#                                                      and test when no argument is given)
 #
 # slurm: Slurm and MUNGE, which tests/sh/slurm.sh starts as a one-node
 # cluster of its own to run `rundown-collect slurm --submit` against (make
@@ -29,6 +29,9 @@ gnuplot-nox wrk hey apache2-utils hyperfine npm time unzip python3"
 # time: /usr/bin/time for the tests' and benchmarks' peak RSS; unzip: the
 # tests read report.xlsx back; python3: the tests' generators.
 BENCH_PACKAGES="python3-pandas python3-scipy"
+# SciPy: tests/sh/scipy_verify.sh checks the analyze goldens against it
+# (skipped without it; make deps installs it, make report does not need it).
+TEST_PACKAGES="python3-scipy"
 SLURM_PACKAGES="slurm-wlm munge"
 
 debian() {
@@ -76,14 +79,15 @@ npm_runtimes() {
     touch "$stamp"
 }
 
-if [ $# -eq 0 ]; then set -- debian npm slurm; fi
+if [ $# -eq 0 ]; then set -- debian npm slurm test; fi
 for what in "$@"; do
     case "$what" in
         debian) debian $PACKAGES ;;
         bench) debian $BENCH_PACKAGES ;;
+        test) debian $TEST_PACKAGES ;;
         slurm) debian --optional $SLURM_PACKAGES ;;
         npm) [ -f "$here/data/workloads/package-lock.json" ] && npm_runtimes ;;
-        *) echo "deps: unknown part '$what' (debian, npm, slurm, bench)" >&2; exit 2 ;;
+        *) echo "deps: unknown part '$what' (debian, npm, slurm, test, bench)" >&2; exit 2 ;;
     esac
 done
 exit 0

@@ -23,6 +23,20 @@
 #   full   (root only, else skipped) 3 concurrent `run` writers x 40 runs
 #          of one config into a 16 KiB tmpfs that fills up. Checks: the store reads, no
 #          run twice, a writer that exited 0 stored all 40, the others 3.
+#   daemon `http` with a server that escapes its process group (a setsid
+#          grandchild or a double-forked daemon: tests/sh/daemon_server.py).
+#          Checks: no process of it and nothing on its port afterwards, and a
+#          warning names what was killed.
+#   turns  two `run` writers x 5 runs of `sleep 0.05` on one store.
+#          Checks: they alternate (at least 6 changes of writer in 10 runs).
+#   percent a store whose two config names hold '%' (random text around it)
+#          through analyze and render (md, charts). Checks: exit 0, every
+#          chart written.
+#   trunc  a random prefix of a random text sample (data/samples) imported.
+#          Checks: refused with "the output ends early" or another message,
+#          or stored the same records as the whole file (failed runs of ab's
+#          banner and a complete report before a JSON trailer excepted, as in
+#          tests/unit/test_truncation.c).
 # Only this script's own processes are killed, by the pids it started.
 set -u
 MINUTES=5 BUILD=build SEED=$(date +%s)
@@ -38,6 +52,8 @@ done
 BUILD=$(cd "$BUILD" && pwd) || exit 2
 RC=$BUILD/collect/rundown-collect
 RA=$BUILD/analyze/rundown-analyze
+RR=$BUILD/render/rundown-render
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
 RANDOM=$SEED
 T=$(mktemp -d "${TMPDIR:-/tmp}/rundown-torture.XXXXXX") || exit 2
 MNT=""
@@ -47,7 +63,8 @@ cd "$T" || exit 2
 echo "torture: seed $SEED, $MINUTES minutes, build $BUILD"
 
 declare -A trials fails
-for k in kill limit cut full; do trials[$k]=0 fails[$k]=0; done
+kinds=(kill limit cut full daemon turns percent trunc)
+for k in "${kinds[@]}"; do trials[$k]=0 fails[$k]=0; done
 why=""
 bad() { why="$why; $*"; }
 
@@ -179,11 +196,80 @@ trial_full() {
     done
 }
 
-kinds=(kill limit cut full)
+free_port() {
+    python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])'
+}
+
+trial_daemon() {
+    local port mode
+    port=$(free_port)
+    mode=$([ $((RANDOM % 2)) = 0 ] && echo setsid || echo double)
+    "$RC" http -n 1 -w d -o s.jsonl --stop-timeout 1 --ready-timeout 10 \
+        --url "http://127.0.0.1:$port/" \
+        --server "python3 $ROOT/tests/sh/daemon_server.py $port $mode" -- true >/dev/null 2>d.err
+    grep -Eq 'the server left [0-9]+ process' d.err || bad "daemon $mode: no warning: $(head -c 300 d.err)"
+    sleep 0.1
+    if ps -eo args | grep -v grep | grep -q "daemon_server.py $port"; then
+        bad "daemon $mode: left running"
+        pkill -KILL -f "daemon_server.py $port"  # only the one this trial started
+    fi
+    python3 -c "import socket,sys;s=socket.socket();s.settimeout(0.5);sys.exit(0 if s.connect_ex(('127.0.0.1',$port))==0 else 1)" &&
+        bad "daemon $mode: port $port still accepts connections"
+}
+
+trial_turns() {
+    "$RC" run -q -n 5 -w a -o s.jsonl -- sleep 0.05 >/dev/null &
+    local p1=$!
+    sleep 0.02
+    "$RC" run -q -n 5 -w b -o s.jsonl -- sleep 0.05 >/dev/null &
+    wait $p1 $!
+    local changes
+    changes=$(python3 -c '
+import json
+ws = [json.loads(l)["workload"] for l in open("s.jsonl")]
+print(sum(x != y for x, y in zip(ws, ws[1:])))')
+    [ "$changes" -ge 6 ] || bad "turns: $changes changes of writer in 10 runs"
+}
+
+trial_percent() {
+    local a="$((RANDOM % 100))% ${RANDOM}" b="%${RANDOM}%s %d"
+    "$RC" run -q -n 3 -w w --env e -o s.jsonl --names "$a,$b" -- true -- true 2>/dev/null ||
+        { bad "percent: run"; return; }
+    rm -rf out
+    "$RA" -o a.json s.jsonl 2>/dev/null || { bad "percent: analyze"; return; }
+    "$RR" --formats md,charts -o out a.json 2>p.err || { bad "percent: render: $(head -c 200 p.err)"; return; }
+    [ -s out/report.md ] && [ "$(ls out/charts/*.svg 2>/dev/null | wc -l)" -ge 2 ] ||
+        bad "percent: outputs missing"
+}
+
+trial_trunc() {
+    local files=("$ROOT"/data/samples/{wrk,wrk2,hey,ab,bombardier}-*.txt "$ROOT"/data/samples/autocannon-*.stderr.txt)
+    local f=${files[$((RANDOM % ${#files[@]}))]}
+    local size=$(wc -c <"$f") at
+    at=$((1 + RANDOM * 32768 % size))
+    head -c $at "$f" >cut.txt
+    "$RC" import -w w -o whole.jsonl "$f" >/dev/null 2>&1 || return 0  # a sample of a bad run
+    "$RC" import -w w -o s.jsonl cut.txt >/dev/null 2>cut.err || { rm -f whole.jsonl; return 0; }
+    python3 - whole.jsonl s.jsonl "$f" <<'PY' || bad "trunc: $(basename "$f") cut at $at: $(cat t.err)"
+import json, sys
+strip = lambda r: {k: v for k, v in r.items() if k not in ("source", "started_at", "imported_at")}
+whole = [strip(json.loads(l)) for l in open(sys.argv[1])]
+cut = [strip(json.loads(l)) for l in open(sys.argv[2])]
+cutb = open("cut.txt", "rb").read()
+rest = open(sys.argv[3], "rb").read()[len(cutb):].lstrip(b"\n ")
+if cut == whole[:len(cut)] or all(r["status"] == "failed" for r in cut) or \
+   (cutb.endswith(b"\n") and rest.startswith(b"{")):
+    sys.exit(0)
+open("t.err", "w").write("accepted with other records")
+sys.exit(1)
+PY
+    rm -f whole.jsonl
+}
+
 end=$(( $(date +%s) + MINUTES * 60 ))
 n=0
 while [ "$(date +%s)" -lt $end ]; do
-    k=${kinds[$((RANDOM % 4))]}
+    k=${kinds[$((RANDOM % ${#kinds[@]}))]}
     rm -f s.jsonl full.jsonl
     why=""
     exec 3>&2 2>/dev/null  # bash reports killed jobs on the shell's stderr

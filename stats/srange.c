@@ -28,6 +28,7 @@
  */
 #include <math.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
@@ -129,27 +130,131 @@ static double range_sf_direct(double w, double k, const struct z_terms *zt)
     return fmin(1, k * sum);
 }
 
-/* The tabled G of one k. Piece j covers [j, j + 1) times PIECE_WIDTH.
- * Order 24 on quarter-wide pieces keeps log G within 1e-13 where it bends
- * fastest. From the first piece whose end has G below 1e-30 on, G is taken
- * as 0: the z grid keeps no digits there anyway (Z_NEGLIGIBLE), it only
- * moves tails below about 1e-28, and building the pieces out to where G
- * leaves the double range tripled the cost of a table. G is below 1e-30
- * before the last piece for any k under 10^10. */
+/* A function tabled on pieces of its argument as Chebyshev series of its
+ * logarithm: piece j covers [j, j + 1) times width. Order 24 keeps log G
+ * within 1e-13 on quarter-wide pieces of w where it bends fastest. A piece
+ * is built the first time an argument falls in it and kept only when its
+ * series matches the direct value at a point off its nodes; otherwise the
+ * piece is DIRECT. A piece whose end has a value below TABLE_TINY is
+ * DIRECT too, or, for G (zero_tail), the start of G taken as 0: the z grid
+ * keeps no digits there anyway (Z_NEGLIGIBLE), it only moves tails below
+ * about 1e-28, and building the pieces out to where G leaves the double
+ * range tripled the cost of a table. G is below 1e-30 before the last piece
+ * for any k under 10^10. Whether an argument is read from a series or
+ * computed directly depends on the argument alone, never on which pieces
+ * were asked for before: a value is the same in every thread and order
+ * (analyze's output does not depend on --threads). */
 enum { PIECE_ORDER = 24, PIECES = 256 };
-static const double PIECE_WIDTH = 0.25;
 static const double TABLE_TINY = 1e-30;
-static const double TABLE_CHECK = 1e-11; /* relative, at a point off the nodes */
 enum piece_state { PIECE_UNBUILT, PIECE_TABLED, PIECE_DIRECT };
 
-struct range_table {
-    double k; /* 0: unused */
-    double zero_from; /* G is taken as 0 from here on */
-    double median;    /* of W, where G falls through 1/2; NaN until asked */
-    struct z_terms zt;
+struct pieces {
+    double width;
+    double check;     /* relative, at a point off the nodes */
+    int zero_tail;    /* from the first piece ending below TABLE_TINY on, 0 */
+    double zero_from; /* the function is taken as 0 from here on */
+    double (*direct)(double x, void *arg);
+    void *arg;
     unsigned char state[PIECES];
     double coef[PIECES][PIECE_ORDER + 1];
 };
+
+static void pieces_reset(struct pieces *p, double width, double check, int zero_tail,
+                         double (*direct)(double, void *), void *arg)
+{
+    p->width = width;
+    p->check = check;
+    p->zero_tail = zero_tail;
+    p->zero_from = INFINITY;
+    p->direct = direct;
+    p->arg = arg;
+    memset(p->state, PIECE_UNBUILT, sizeof p->state);
+}
+
+static double log_direct(double x, void *arg)
+{
+    const struct pieces *p = arg;
+    return log(p->direct(x, p->arg));
+}
+
+/* Builds piece j: its series, or the direct sum when the series misses
+ * the direct value between nodes, or the end of the function when it is
+ * too small at the piece's end to keep its logarithm. */
+static void build_piece(struct pieces *p, size_t j)
+{
+    double a = (double)j * p->width, b = a + p->width;
+    p->state[j] = PIECE_DIRECT;
+    if (!(p->direct(b, p->arg) > TABLE_TINY)) {
+        if (p->zero_tail)
+            p->zero_from = fmin(p->zero_from, a);
+        return;
+    }
+    gsl_cheb_series *cs = gsl_cheb_alloc(PIECE_ORDER);
+    if (!cs)
+        return;
+    gsl_function f = { log_direct, p };
+    if (gsl_cheb_init(cs, &f, a, b) == GSL_SUCCESS) {
+        double probe = a + 0.3 * p->width;
+        double direct = p->direct(probe, p->arg);
+        if (fabs(exp(gsl_cheb_eval(cs, probe)) - direct) <= p->check * direct) {
+            memcpy(p->coef[j], cs->c, sizeof p->coef[j]);
+            p->state[j] = PIECE_TABLED;
+        }
+    }
+    gsl_cheb_free(cs);
+}
+
+/* The function at x >= 0 from its piece's series, or 0 past zero_from:
+ * true with *out set; false when x is to be computed directly. */
+static bool pieces_lookup(struct pieces *p, double x, double *out)
+{
+    if (x >= p->zero_from) {
+        *out = 0;
+        return true;
+    }
+    if (!(x < PIECES * p->width))
+        return false;
+    size_t j = (size_t)(x / p->width);
+    if (j >= PIECES) /* x just below the end, rounded up by the division */
+        j = PIECES - 1;
+    if (p->state[j] == PIECE_UNBUILT)
+        build_piece(p, j);
+    if (x >= p->zero_from) {
+        *out = 0;
+        return true;
+    }
+    if (p->state[j] == PIECE_DIRECT)
+        return false;
+    /* The piece's series read in place: gsl_cheb_eval reads c, order, a
+     * and b of the struct gsl_chebyshev.h declares. */
+    gsl_cheb_series cs = { .c = p->coef[j], .order = PIECE_ORDER, .a = (double)j * p->width,
+                           .b = (double)(j + 1) * p->width };
+    *out = fmin(1, exp(gsl_cheb_eval(&cs, x)));
+    return true;
+}
+
+static double pieces_eval(struct pieces *p, double x)
+{
+    double v;
+    return pieces_lookup(p, x, &v) ? v : p->direct(x, p->arg);
+}
+
+/* The tabled G of one k, on quarter-wide pieces of w. */
+static const double G_PIECE_WIDTH = 0.25;
+static const double G_CHECK = 1e-11;
+
+struct range_table {
+    double k; /* 0: unused */
+    double median;    /* of W, where G falls through 1/2; NaN until asked */
+    struct z_terms zt;
+    struct pieces g;
+};
+
+static double range_sf_of(double w, void *table)
+{
+    const struct range_table *t = table;
+    return range_sf_direct(w, t->k, &t->zt);
+}
 
 /* Per thread (analyze decides workloads on several), sixteen tables: an
  * analysis has one k per workload size (the shipped study has seven, and
@@ -168,64 +273,16 @@ static struct range_table *range_table_for(double k)
             return &range_tables[i];
     struct range_table *t = &range_tables[range_next++ % TABLES];
     t->k = k;
-    t->zero_from = INFINITY;
     t->median = NAN;
     z_terms_for(k, &t->zt);
-    memset(t->state, PIECE_UNBUILT, sizeof t->state);
+    pieces_reset(&t->g, G_PIECE_WIDTH, G_CHECK, 1, range_sf_of, t);
     return t;
-}
-
-static double log_range_sf(double w, void *table)
-{
-    const struct range_table *t = table;
-    return log(range_sf_direct(w, t->k, &t->zt));
-}
-
-/* Builds piece j: its series, or the direct sum when the series misses
- * the direct sum between nodes, or the end of G when G is too small at
- * the piece's end to keep its logarithm. */
-static void build_piece(struct range_table *t, size_t j)
-{
-    double a = (double)j * PIECE_WIDTH, b = a + PIECE_WIDTH;
-    t->state[j] = PIECE_DIRECT;
-    if (!(range_sf_direct(b, t->k, &t->zt) > TABLE_TINY)) {
-        t->zero_from = fmin(t->zero_from, a);
-        return;
-    }
-    gsl_cheb_series *cs = gsl_cheb_alloc(PIECE_ORDER);
-    if (!cs)
-        return;
-    gsl_function f = { log_range_sf, t };
-    if (gsl_cheb_init(cs, &f, a, b) == GSL_SUCCESS) {
-        double probe = a + 0.3 * PIECE_WIDTH;
-        double direct = range_sf_direct(probe, t->k, &t->zt);
-        if (fabs(exp(gsl_cheb_eval(cs, probe)) - direct) <= TABLE_CHECK * direct) {
-            memcpy(t->coef[j], cs->c, sizeof t->coef[j]);
-            t->state[j] = PIECE_TABLED;
-        }
-    }
-    gsl_cheb_free(cs);
 }
 
 /* G(w) for the table's k. */
 static double range_sf(double w, struct range_table *t)
 {
-    if (w >= t->zero_from)
-        return 0;
-    if (!(w < PIECES * PIECE_WIDTH))
-        return range_sf_direct(w, t->k, &t->zt);
-    size_t j = (size_t)(w / PIECE_WIDTH);
-    if (t->state[j] == PIECE_UNBUILT)
-        build_piece(t, j);
-    if (w >= t->zero_from)
-        return 0;
-    if (t->state[j] == PIECE_DIRECT)
-        return range_sf_direct(w, t->k, &t->zt);
-    /* The piece's series read in place: gsl_cheb_eval reads c, order, a
-     * and b of the struct gsl_chebyshev.h declares. */
-    gsl_cheb_series cs = { .c = t->coef[j], .order = PIECE_ORDER, .a = (double)j * PIECE_WIDTH,
-                           .b = (double)(j + 1) * PIECE_WIDTH };
-    return fmin(1, exp(gsl_cheb_eval(&cs, w)));
+    return pieces_eval(&t->g, w);
 }
 
 /* The median of W, where G falls through 1/2: G is decreasing. */
@@ -234,7 +291,7 @@ static double range_median(struct range_table *t)
     if (!isnan(t->median))
         return t->median;
     double lo = 0, hi = 1;
-    while (range_sf(hi, t) > 0.5 && hi < PIECES * PIECE_WIDTH)
+    while (range_sf(hi, t) > 0.5 && hi < PIECES * G_PIECE_WIDTH)
         lo = hi, hi *= 2;
     for (int i = 0; i < 40; i++) {
         double mid = 0.5 * (lo + hi);
@@ -271,7 +328,7 @@ static double s_integrand(double s, void *arg)
 
 enum { S_INTERVALS = 200, S_FEATURES = 4 };
 
-static double srange_sf(double q, double k, double df)
+static double srange_sf_integral(double q, double k, double df)
 {
     struct range_table *t = range_table_for(k);
     /* Past df = 10^15 the sd of s is below 3e-8 and the tail differs
@@ -317,6 +374,60 @@ static double srange_sf(double q, double k, double df)
     return fmin(1, fmax(0, result));
 }
 
+/* The tail of one (k, df) tabled in x = log(1 + q), for the p-values of
+ * a big family: a workload of k configs asks for k - 1 of them, all at
+ * its k and df, and one integral costs about 400 evaluations of G. A
+ * piece costs 26 integrals, so tables pay only from a few hundred configs
+ * on, and below K_SF_TABLE every tail is integrated: the choice depends on
+ * k alone. x rather than q: log P(Q > q) is near linear in log q for a
+ * small df (the tail falls as q^-df), and bends fast only below q of
+ * about 20, where the pieces are at most 2.6 wide in q; 256 pieces an
+ * eighth wide cover q up to 7.9e13, the rest is integrated. The check between nodes is relative 1e-9: the integral's own
+ * tolerance (1e-11 relative) moves the nodes' values, and the documented
+ * relative precision of small tails is 1e-8. */
+static const double K_SF_TABLE = 200;
+static const double SF_PIECE_WIDTH = 0.125;
+static const double SF_CHECK = 1e-9;
+
+struct sf_table {
+    double k, df; /* k = 0: unused */
+    struct pieces p;
+};
+
+static double sf_of_x(double x, void *table)
+{
+    const struct sf_table *t = table;
+    return srange_sf_integral(expm1(x), t->k, t->df);
+}
+
+/* Per thread, like the tables of G; a workload has one (k, df), and the
+ * shape of a big study (workloads of one size) few. About 50 KB each,
+ * touched only as built. */
+enum { SF_TABLES = 8 };
+static _Thread_local struct sf_table sf_tables[SF_TABLES];
+static _Thread_local unsigned sf_next;
+
+static struct sf_table *sf_table_for(double k, double df)
+{
+    for (unsigned i = 0; i < SF_TABLES; i++)
+        if (sf_tables[i].k == k && sf_tables[i].df == df)
+            return &sf_tables[i];
+    struct sf_table *t = &sf_tables[sf_next++ % SF_TABLES];
+    t->k = k;
+    t->df = df;
+    pieces_reset(&t->p, SF_PIECE_WIDTH, SF_CHECK, 0, sf_of_x, t);
+    return t;
+}
+
+static double srange_sf(double q, double k, double df)
+{
+    if (k < K_SF_TABLE || isinf(df) || df > 1e15)
+        return srange_sf_integral(q, k, df);
+    double v;
+    return pieces_lookup(&sf_table_for(k, df)->p, log1p(q), &v) ? v
+                                                               : srange_sf_integral(q, k, df);
+}
+
 static int bad_args(double q, double k, double df)
 {
     return isnan(q) || isnan(k) || isnan(df) || k < 2 || !(df > 0);
@@ -330,10 +441,10 @@ double rd_srange_cdf(double q, double k, double df)
         return 0;
     if (isinf(q))
         return 1;
-    return 1 - srange_sf(q, k, df);
+    return 1 - srange_sf_integral(q, k, df);
 }
 
-double rd_srange_sf(double q, double k, double df)
+static double sf_checked(double q, double k, double df, bool tabled)
 {
     if (bad_args(q, k, df))
         return NAN;
@@ -341,7 +452,17 @@ double rd_srange_sf(double q, double k, double df)
         return 1;
     if (isinf(q))
         return 0;
-    return srange_sf(q, k, df);
+    return tabled ? srange_sf(q, k, df) : srange_sf_integral(q, k, df);
+}
+
+double rd_srange_sf(double q, double k, double df)
+{
+    return sf_checked(q, k, df, true);
+}
+
+double rd_srange_sf_integral(double q, double k, double df)
+{
+    return sf_checked(q, k, df, false);
 }
 
 struct quantile_target {

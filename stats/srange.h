@@ -25,10 +25,21 @@ double rd_srange_cdf(double q, double k, double df);
  * values keep their relative precision (1e-8) down to about 1e-28, and
  * tails below about 1e-30 are 0. The first calls for a k build a table of
  * that k (milliseconds), kept per thread for the last sixteen k; later
- * calls with the same k cost tens of microseconds, which is what a p for
- * each of 10^5 configs needs.
+ * calls with the same k cost tens of microseconds. From k = 200 on, the
+ * tail of each (k, df) is tabled in turn, kept per thread for the last
+ * eight: a workload of k configs asks for k - 1 tails at one k and df,
+ * and after the first few hundred each costs about a microsecond, which
+ * is what a p for each of 10^5 configs needs. The value depends on the
+ * arguments alone, never on the calls before.
  */
 double rd_srange_sf(double q, double k, double df);
+
+/**
+ * rd_srange_sf by the integral itself, never from a table of the tail:
+ * the reference the tables are tested against (rd_srange_sf is this for
+ * k < 200).
+ */
+double rd_srange_sf_integral(double q, double k, double df);
 
 /**
  * The q with P(Q <= q) = p, for 0 < p < 1; NaN outside that range or for

@@ -11,27 +11,18 @@
 #include "srange.h"
 #include "verdict.h"
 
+#include "rundown/verdict_words.h"
+
 const char *rd_verdict_name(enum rd_verdict v)
 {
-    switch (v) {
-    case RD_VERDICT_BEST: return "best";
-    case RD_VERDICT_EQUIVALENT: return "equivalent";
-    case RD_VERDICT_WORSE: return "worse";
-    case RD_VERDICT_INCONCLUSIVE: return "inconclusive";
-    case RD_VERDICT_DISQUALIFIED: return "disqualified";
-    }
-    return "inconclusive";
+    return (unsigned)v < RD_NVERDICT_WORDS ? rd_verdict_words[v]
+                                           : rd_verdict_words[RD_VERDICT_INCONCLUSIVE];
 }
 
 const char *rd_decision_name(enum rd_decision d)
 {
-    switch (d) {
-    case RD_DECISION_CLEAR: return "clear";
-    case RD_DECISION_EQUIVALENT: return "equivalent";
-    case RD_DECISION_INCONCLUSIVE: return "inconclusive";
-    case RD_DECISION_NO_DATA: return "no-data";
-    }
-    return "no-data";
+    return (unsigned)d < RD_NDECISION_WORDS ? rd_decision_words[d]
+                                            : rd_decision_words[RD_DECISION_NO_DATA];
 }
 
 void rd_verdict_settings_init(struct rd_verdict_settings *s)

@@ -35,6 +35,7 @@ struct ab_run {
     const char *host, *port, *path;
     double failed_connect, failed_receive, failed_exceptions, failed_length, write_errors;
     bool seen_concurrency, seen_time, seen_complete, seen_failed, seen_total, seen_html;
+    bool seen_times, seen_percentiles;  /* the two tables */
     double complete;
     struct rd_buf failure;
     const char *last_rate;  /* the metric the next "kb/s" continuation line follows */
@@ -317,6 +318,11 @@ static rd_status connection_times(struct ab_run *a, struct rd_lines *it)
             snprintf(name, sizeof name, "%s_%s_ms", prefix[i], names[k]);
             RD_TRY(set(a, name, v[k]));
         }
+        /* With one request the Total row closes the report; cut without
+         * its newline, its max may be half a number. */
+        if (l.ptr + l.len == a->in->data + a->in->len)
+            return rd_text_ends_early(a->d, a->in->path, a->in->data, a->in->len,
+                                      "a newline after the last line");
         if (i == 3) {
             /* The Total row is the per-request latency. */
             RD_TRY(set(a, "latency_min_ms", v[0]));
@@ -417,6 +423,17 @@ static rd_status finish(struct ab_run *a, const struct rd_line *start)
         if (!have[i])
             return rd_diag_set(a->d, RD_ERR_PARSE, a->in->path, start->no, 1,
                                "expected %s in the ab report, got none", need[i]);
+    /* ab closes its report with the Connection Times table (when a request
+     * completed) and the percentile table (when two did: output_results()).
+     * Without them the report was cut, and its last line may be half a
+     * number. */
+    const char *closing = NULL;
+    if (a->complete > 0 && !a->seen_times)
+        closing = "the Connection Times table";
+    else if (a->complete > 1 && !a->seen_percentiles)
+        closing = "the table 'Percentage of the requests served within a certain time'";
+    if (closing)
+        return rd_text_ends_early(a->d, a->in->path, a->in->data, a->in->len, closing);
     if (a->host && a->port && a->path) {
         char *url = NULL;
         struct rd_buf b = RD_BUF_INIT;
@@ -521,11 +538,13 @@ static rd_status parse_run(const struct rd_import_input *in, struct rd_lines *it
         }
         if (rd_line_starts_with(&l, "Connection Times (ms)")) {
             s = connection_times(&a, it);
+            a.seen_times = true;
             after_table = true;
             continue;
         }
         if (rd_line_starts_with(&l, "Percentage of the requests served")) {
             s = percentiles(&a, it);
+            a.seen_percentiles = true;
             continue;
         }
         if (after_table && (rd_line_starts_with(&l, "ERROR:") ||

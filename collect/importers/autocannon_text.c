@@ -31,7 +31,8 @@ struct cell {
 };
 
 struct textrun {
-    bool any, footer, have_lat, have_req;
+    bool any, footer, have_lat, have_req, have_errors;
+    double sent_min; /* the least "N requests in" can mean ("1176k": 1175500) */
     unsigned line;
     double interval_ms;
     struct rd_record *rec;
@@ -268,6 +269,16 @@ static rd_status start_run(struct textctx *c, unsigned line)
     return rd_record_set(r, &r->tool, RD_AUTOCANNON_TOOL);
 }
 
+/* A run that lacks a closing line: at the end of the input it is a cut
+ * capture; before another run, a run missing a line. */
+static rd_status run_cut(struct textctx *c, unsigned line, const char *what)
+{
+    if (line == 0)
+        return rd_text_ends_early(c->d, c->in->path, c->in->data, c->in->len, what);
+    return rd_diag_set(c->d, RD_ERR_PARSE, c->in->path, c->run.line, 1,
+                       "expected %s in the run starting here, got none", what);
+}
+
 static rd_status finish_run(struct textctx *c, unsigned line)
 {
     if (!c->run.any)
@@ -287,6 +298,22 @@ static rd_status finish_run(struct textctx *c, unsigned line)
                            "starting here, got none",
                            !c->run.have_lat ? "Latency" : "Req/Sec",
                            !c->run.have_lat ? "Latency" : "Req/Sec");
+    /* The footer closes every report; a run without it was cut short,
+     * whatever its tables say. */
+    if (!c->run.footer)
+        return run_cut(c, line, "the line '<N> requests in <s>, <size> read'");
+    /* The errors line is optional, so a cut right before it leaves a report
+     * that looks whole. The counts give it away: requests sent beyond the
+     * responses and what the connections can hold in flight at the end were
+     * errors, and autocannon prints them. */
+    double c2xx_seen, conns = 1, pipe = 1;
+    if (!c->run.have_errors && rd_record_metric(r, "status_2xx", &c2xx_seen)) {
+        rd_record_metric(r, "connections", &conns);
+        rd_record_metric(r, "pipelining", &pipe);
+        if (c->run.sent_min - (c2xx_seen + c->run.non2xx) > conns * (pipe > 1 ? pipe : 1))
+            return run_cut(c, line, "the line '<N> errors (<M> timeouts)' (more requests "
+                                    "were sent than answered)");
+    }
     /* Req/Sec and Bytes/Sec count per sample interval. */
     if (c->run.interval_ms != 1000) {
         for (size_t i = 0; i < r->nmetrics; i++) {
@@ -529,6 +556,7 @@ static rd_status text_line(struct textctx *c, const struct rd_line *ln)
         /* "251k requests in 10.05s, 27.9 MB read" */
         if (parse_footer_count(&t[0], &v, &exact))
             return token_fail(c, ln, &t[0], "a request count like '951' or '251k'");
+        c->run.sent_min = exact ? v : v - 500;
         s = exact ? rd_record_set_metric(r, "requests_sent", v)
                   : rd_record_set_info(r, "requests_sent", (snprintf(buf, sizeof buf, "%.*s",
                                                                       (int)t[0].len, t[0].ptr),
@@ -555,6 +583,7 @@ static rd_status text_line(struct textctx *c, const struct rd_line *ln)
         if (parse_footer_count(&t[0], &v, &errors_exact))
             return token_fail(c, ln, &t[0], "an error count like '12' or '2k'");
         c->run.errors = v;
+        c->run.have_errors = true;
         snprintf(buf, sizeof buf, "%.*s", (int)t[0].len, t[0].ptr);
         s = errors_exact ? rd_record_set_metric(r, "errors", v)
                          : rd_record_set_info(r, "errors", buf);
@@ -664,7 +693,8 @@ static rd_status parse_tables(const struct rd_import_input *in, struct rd_record
                            "expected autocannon's result tables or --json output, got '%s'",
                            got);
     }
-    return finish_run(&c, 0);
+    RD_TRY(finish_run(&c, 0));
+    return rd_text_closed(d, in->path, in->data, in->len);
 }
 
 /* Colour codes (chalk, when stderr was a terminal) are dropped before

@@ -348,12 +348,16 @@ static rd_status parse_report(const struct rd_import_input *in, struct rd_lines 
     rd_status s = rd_record_set(r, &r->tool, "hey");
     enum section sec = S_SUMMARY;
     struct rd_line l;
+    unsigned blanks = 0; /* blank lines since the last text */
     while (s == RD_OK && rd_lines_peek(it, &l)) {
         if (is_summary(&l))
             break;
         rd_lines_next(it, &l);
-        if (rd_line_is_blank(&l))
+        if (rd_line_is_blank(&l)) {
+            blanks++;
             continue;
+        }
+        blanks = 0;
         bool title = false;
         for (size_t i = 0; i < sizeof titles / sizeof titles[0]; i++)
             if (rd_line_starts_with(&l, titles[i].title)) {
@@ -377,6 +381,16 @@ static rd_status parse_report(const struct rd_import_input *in, struct rd_lines 
     if (s == RD_OK && !h.seen[S_STATUS])
         s = rd_diag_set(d, RD_ERR_PARSE, in->path, it->no + 1, 1,
                         "expected 'Status code distribution:', got end of input");
+    /* The status and error sections have no count, so a cut between two of
+     * their lines reads like a whole section. The blank lines hey's template
+     * prints after them close the report: two after the status codes (the
+     * second stands for the empty error section), one after the errors. */
+    unsigned need = sec == S_ERRORS ? 1 : 2;
+    if (s == RD_OK && (sec == S_STATUS || sec == S_ERRORS) && blanks < need)
+        s = rd_text_ends_early(d, in->path, in->data, it->pos,
+                               sec == S_ERRORS ? "a blank line after the error distribution"
+                                               : "two blank lines after the status code "
+                                                 "distribution");
     if (s == RD_OK)
         s = finish_run(&h);
     rd_buf_release(&h.errors);
@@ -544,8 +558,11 @@ static rd_status parse_run(const struct rd_import_input *in, struct rd_lines *it
 static rd_status parse_hey(const struct rd_import_input *in, struct rd_recordset *out,
                            struct rd_diag *d)
 {
-    return rd_text_runs(in, starts_run, parse_run,
-                        "a hey report starting with 'Summary:' or its -o csv header", out, d);
+    RD_TRY(rd_text_runs(in, starts_run, parse_run,
+                        "a hey report starting with 'Summary:' or its -o csv header", out, d));
+    /* A csv row or a report line cut without its newline may be half a
+     * number. */
+    return rd_text_closed(d, in->path, in->data, in->len);
 }
 
 static int detect_hey(const struct rd_import_input *in)

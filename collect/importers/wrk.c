@@ -716,7 +716,7 @@ rd_status rd_wrk_family_parse(const struct rd_import_input *in, enum rd_wrk_flav
         /* parse_trailer stopped before the next report or command line. */
     }
     if (found)
-        return RD_OK;
+        return rd_text_closed(d, in->path, in->data, in->len);
     return rd_no_run_fail(d, in->path, in->data, in->len,
                           fl == RD_WRK2
                               ? "a wrk2 report starting with 'Running <time> test @ <url>'"

@@ -70,7 +70,7 @@ int rd_cmd_env(int argc, char **argv)
     rd_status st = RD_OK;
     struct rd_suite shown;
     if (suite_path) {
-        st = rd_suite_load(&s, suite_path, &d);
+        st = rd_suite_load(&s, suite_path, rd_suite_clock_seed(), &d);
         shown = rd_suite_shown(&s);
         for (size_t r = 0; !st && r < s.nruntimes && n < 64; r++)
             probes[n++] = (struct rd_env_probe){

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 
 #include "commands.h"
 #include "envinfo.h"
@@ -56,7 +57,8 @@ static void usage(FILE *out)
         "  --warmup-load SEC      seconds of built-in GET traffic before any load run\n"
         "  --ready-timeout SEC    how long the server may take to answer (default 30)\n"
         "  --stop-timeout SEC     SIGTERM to SIGKILL delay when stopping (default 5)\n"
-        "  --timeout SEC          stop a load run after SEC seconds (status timeout)\n"
+        "  --timeout SEC          stop a load run after SEC seconds (status timeout; default\n"
+        "                         twice the load's -d/--duration/-z plus 60, else 600)\n"
         "  --server-cpus LIST     pin the server (e.g. 0); --load-cpus the load tool\n"
         "  --background CMD       run CMD alongside each load run (mixed load); its\n"
         "                         rundown:metric lines and background_wall_ms are stored\n"
@@ -70,6 +72,7 @@ static void usage(FILE *out)
         "  -o, --output STORE     append to STORE (default: standard output)\n"
         "  --log-dir DIR          keep outputs under DIR (default: 'logs' next to STORE)\n"
         "  --env ID               the environment id (default: captured, next to STORE)\n"
+        RD_TOOL_CONTENTION_USAGE
         "\n"
         "Exit codes: 0 ok, 4 a run failed (server crash, load errors; runs are\n"
         "stored), 128+N after signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP),\n"
@@ -81,6 +84,8 @@ static void report(void *ctx, const struct rd_session_event *ev)
 {
     (void)ctx;
     const struct rd_record *rec = ev->rec;
+    if (ev->kind == RD_SESSION_NOTE)
+        rd_warn("%s", ev->note);
     if (ev->kind != RD_SESSION_STORED)
         return;
     if (strcmp(rec->status, "ok") != 0) {
@@ -187,6 +192,7 @@ int rd_cmd_http(int argc, char **argv)
         {"fresh-server", no_argument, NULL, 'F'},
         {"tool", required_argument, NULL, 't'},
         RD_TOOL_FACT_OPTIONS,
+        RD_TOOL_CONTENTION_OPTIONS,
         {"log-dir", required_argument, NULL, 'L'},
         {"env", required_argument, NULL, 'E'},
         {"help", no_argument, NULL, 'h'},
@@ -202,8 +208,14 @@ int rd_cmd_http(int argc, char **argv)
     struct rd_run_facts facts;
     rd_run_facts_init(&facts);
     facts.workload = "http";
+    struct rd_contention_opts cont;
+    rd_contention_defaults(&cont);
     int c, took;
     optind = 1;
+    /* Whatever a server starts comes back to rundown when it is orphaned
+     * (a daemon's setsid() or double fork escapes the server's process
+     * group), so rd_proc_kill_strays() can stop it after the server. */
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
     while ((c = getopt_long(argc, argv, "+n:W:t:w:l:s:o:h", longopts, NULL)) != -1) {
         char *end;
         unsigned char mask[128];
@@ -211,7 +223,8 @@ int rd_cmd_http(int argc, char **argv)
             return rd_usage_error("expected -l KEY=VALUE, got '%s'", optarg);
         if (c == 'l')
             continue;
-        if ((took = rd_tool_fact_option(c, optarg, &facts, &output)) >= 0) {
+        if ((took = rd_tool_fact_option(c, optarg, &facts, &output)) >= 0 ||
+            (took = rd_tool_contention_option(c, optarg, &cont)) >= 0) {
             if (took)
                 return took;
             continue;
@@ -290,9 +303,13 @@ int rd_cmd_http(int argc, char **argv)
             goto done;
         }
     }
-    if (!rd_port_is_free(host, port)) {
-        exit_code = rd_error("port %d is in use (%s): stop what listens there first", port,
-                             ready_url ? ready_url : url);
+    int port_state = rd_port_check(host, port);
+    if (port_state) {
+        char why[160];
+        rd_port_problem(port_state, port, why, sizeof why);
+        exit_code = rd_error("%s (%s)%s", why, ready_url ? ready_url : url,
+                             port_state == RD_PORT_IN_USE ? ": stop what listens there first"
+                                                          : "");
         exit_code = RD_EXIT_SYSTEM;
         goto done;
     }
@@ -345,11 +362,19 @@ int rd_cmd_http(int argc, char **argv)
         .server_argv = server_argv, .load_argv = load_argv, .background_argv = bg_argv,
         .server_cpus = server_cpus, .load_cpus = load_cpus, .background_cpus = bg_cpus,
         .url = url, .ready_url = ready_url ? ready_url : url, .ready_timeout_s = ready_timeout,
-        .stop_timeout_s = stop_timeout, .timeout_s = timeout, .warmup_load_s = warmup_load,
+        .stop_timeout_s = stop_timeout,
+        .timeout_s = timeout > 0 ? timeout : rd_load_default_timeout(load_argv),
+        .warmup_load_s = warmup_load,
         .warmups = (int)warmups, .load_tool = tool,
         .logs = {.dir = outs.log_dir, .shown = outs.log_shown},
     };
+    struct rd_guard guard;
+    rd_guard_init(&guard, &cont, NULL);
+    rd_guard_on_note(&guard, rd_tool_guard_note, NULL);
+    spec.guard = cont.mode == RD_CONTENTION_OFF ? NULL : &guard;
     s = rd_server_runs(&session, cfg, &spec, runs, fresh, &d);
+    if (spec.guard)
+        rd_tool_guard_summary(&guard);
     if (s) {
         exit_code = rd_tool_fail(s, &d, "the server is stopped and finished runs are stored");
     } else if (session.failed) {

@@ -8,6 +8,7 @@
  * loses at most the run in flight.
  */
 #include <getopt.h>
+#include <errno.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,8 @@ static void usage(FILE *out)
         "                           [--env ID] [--names A,B,...] [-s SUITE]\n"
         "                           [--sample-interval MS] [--better NAME=DIR]...\n"
         "                           [--resume] [--quiet] [--export-markdown FILE]\n"
+        "                           [--contention MODE] [--contention-threshold PCT]\n"
+        "                           [--contention-wait SEC]\n"
         "                           [--export-json FILE] 'CMD ARG...' ['CMD2 ARG...']...\n"
         "       rundown-collect run [OPTIONS] -- CMD [ARG...] [-- CMD2 [ARG...]]...\n"
         "\n"
@@ -78,6 +81,10 @@ static void usage(FILE *out)
         "                        (default: 'logs' next to STORE; none without -o)\n"
         "      --env ID          the environment id the runs point to (default: the\n"
         "                        machine's, written as env-ID.json next to STORE)\n"
+        RD_TOOL_CONTENTION_USAGE
+        "                        A contended measured run is stored (\"contended\":\n"
+        "                        true) and its command gets one more run, at most\n"
+        "                        RUNS more.\n"
         "  -q, --quiet           no progress line and no summary\n"
         "      --export-markdown FILE  the summary as a Markdown table\n"
         "      --export-json FILE      the summary as rundown.run-summary/1 JSON\n"
@@ -110,6 +117,7 @@ struct run_opts {
     bool quiet;
     char *names;
     struct rd_run_facts facts;
+    struct rd_contention_opts contention;
 };
 
 /* What the session's reports need to print a run's name and progress. */
@@ -223,6 +231,10 @@ static void report(void *vui, const struct rd_session_event *ev)
 {
     const struct run_ui *ui = vui;
     const struct rd_record *r = ev->rec;
+    if (ev->kind == RD_SESSION_NOTE) {
+        rd_warn("%s", ev->note);
+        return;
+    }
     const struct run_cmd *rc = &ui->cmds[ev->config->index];
     const char *name = rc->name ? rc->name : ui->workload;
     if (ev->kind == RD_SESSION_STARTING) {
@@ -276,8 +288,20 @@ static int finish(const struct run_opts *o, const struct rd_run_tally *tallies, 
     rd_status st = rd_run_summary_compute(&sum, tallies, n);
     if (st)
         return rd_fail(st, &d);
-    if (!o->quiet)
-        rd_run_summary_print(&sum, o->output && strcmp(o->output, "-") ? stdout : stderr);
+    if (!o->quiet) {
+        FILE *out = o->output && strcmp(o->output, "-") ? stdout : stderr;
+        rd_run_summary_print(&sum, out);
+        /* A summary lost to a full disk or a closed pipe is an output that
+         * failed, as a failed --export-json is. */
+        if (fflush(out) != 0 || ferror(out)) {
+            int e = errno;
+            return rd_fail(rd_diag_set(&d, RD_ERR_IO, NULL, 0, 0,
+                                       "could not write the summary to %s: %s",
+                                       out == stdout ? "standard output" : "standard error",
+                                       strerror(e ? e : EIO)),
+                           &d);
+        }
+    }
     if (o->export_markdown && (st = rd_run_summary_export_markdown(&sum, o->export_markdown, &d)))
         return rd_fail(st, &d);
     if (o->export_json && (st = rd_run_summary_export_json(&sum, o->export_json, &d)))
@@ -291,6 +315,7 @@ int rd_cmd_run(int argc, char **argv)
         {"runs", required_argument, NULL, 'n'},
         {"warmup", required_argument, NULL, 'W'},
         RD_TOOL_FACT_OPTIONS,
+        RD_TOOL_CONTENTION_OPTIONS,
         {"timeout", required_argument, NULL, 'T'},
         {"shell", no_argument, NULL, 'S'},
         {"prepare", required_argument, NULL, 'P'},
@@ -309,13 +334,15 @@ int rd_cmd_run(int argc, char **argv)
     };
     struct run_opts o = {.runs = 10};
     rd_run_facts_init(&o.facts);
+    rd_contention_defaults(&o.contention);
     int c, took;
     optind = 1;
     /* '+': stop at the first non-option, so `run -- ls -l` runs `ls -l`. */
     const char *last_arg = NULL;
     while ((c = getopt_long(argc, argv, "+n:W:w:l:s:o:qh", longopts, NULL)) != -1) {
         last_arg = optarg;
-        if ((took = rd_tool_fact_option(c, optarg, &o.facts, &o.output)) >= 0) {
+        if ((took = rd_tool_fact_option(c, optarg, &o.facts, &o.output)) >= 0 ||
+            (took = rd_tool_contention_option(c, optarg, &o.contention)) >= 0) {
             if (took)
                 return took;
             continue;
@@ -374,6 +401,7 @@ int rd_cmd_run(int argc, char **argv)
     struct run_cmd cmds[MAX_COMMANDS];
     struct rd_timed_command timed[MAX_COMMANDS];
     size_t ncmds = 0;
+    char *derived = NULL; /* the workload named after the program */
     int exit_code = RD_EXIT_OK;
     struct rd_session session;
     rd_session_init(&session, o.output);
@@ -413,20 +441,21 @@ int rd_cmd_run(int argc, char **argv)
             cmds[k].name = cmds[k].text;
     }
 
-    char workload[256];
-    if (o.facts.workload) {
-        snprintf(workload, sizeof workload, "%s", o.facts.workload);
-    } else {
+    /* -w NAME is kept whole, as import -w keeps it: a cut name would merge
+     * two workloads that share their first bytes into one series. */
+    if (!o.facts.workload) {
         /* The program's name as typed: the first word, under --shell too. */
-        char first[256];
-        if (o.shell)
-            snprintf(first, sizeof first, "%.*s", (int)strcspn(cmds[0].text, " \t"),
-                     cmds[0].text);
-        else
-            snprintf(first, sizeof first, "%s", cmds[0].argv[0]);
-        snprintf(workload, sizeof workload, "%s", basename(first));
+        const char *text = o.shell ? cmds[0].text : cmds[0].argv[0];
+        char *first = strndup(text, o.shell ? strcspn(text, " \t") : strlen(text));
+        derived = first ? strdup(basename(first)) : NULL;
+        free(first);
+        if (!derived) {
+            exit_code = rd_fail(RD_ERR_NOMEM, NULL);
+            goto done;
+        }
+        o.facts.workload = derived;
     }
-    o.facts.workload = workload;
+    const char *workload = o.facts.workload;
 
     /* The version of every program measured, asked once per program. */
     struct rd_env_probe probes[MAX_COMMANDS];
@@ -474,15 +503,26 @@ int rd_cmd_run(int argc, char **argv)
     };
     clock_gettime(CLOCK_MONOTONIC, &ui.start);
     rd_session_on_report(&session, report, &ui);
+    struct rd_guard guard;
+    rd_guard_init(&guard, &o.contention, NULL);
+    rd_guard_on_note(&guard, rd_tool_guard_note, &o.quiet);
     struct rd_timed_spec spec = {
         .cmds = timed, .ncmds = ncmds, .warmups = o.warmups, .runs = o.runs,
         .timeout_s = o.timeout, .prepare = o.prepare, .cleanup = o.cleanup, .cpus = o.cpus,
         .sample_ms = (int)o.sample_ms, .top_up = o.resume, .log_dir = outs.log_dir,
         .log_shown = outs.log_shown,
+        .guard = o.contention.mode == RD_CONTENTION_OFF ? NULL : &guard,
     };
     st = rd_timed_runs(&session, &spec, &d);
     if (ui.progress)
         fputs("\r\033[K", stderr);
+    if (!o.quiet && spec.guard) {
+        rd_tool_guard_summary(&guard);
+        if (spec.redone)
+            rd_note("contention: %ld contended runs were run again%s", spec.redone,
+                    spec.capped ? "; stopped at the cap (as many redos as runs) for a "
+                                  "command, so it has fewer quiet runs than asked" : "");
+    }
     if (st && rd_proc_interrupted) {
         rd_error("interrupted; %ld finished runs are stored", session.stored);
         exit_code = rd_proc_interrupt_exit_code();
@@ -499,6 +539,7 @@ done:
         free(cmds[k].argv);
         free(cmds[k].text);
     }
+    free(derived);
     rd_session_release(&session);
     return exit_code;
 }

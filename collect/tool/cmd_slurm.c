@@ -378,7 +378,7 @@ static int plan_suite(struct slurm_work *w)
     struct rd_diag d;
     rd_diag_init(&d, w->a.suite_file);
     rd_status st = rd_contract_expect(w->a.suite_file, RD_CONTRACT_SUITE, &d);
-    if (!st) st = rd_suite_load(&w->s, w->a.suite_file, &d);
+    if (!st) st = rd_suite_load(&w->s, w->a.suite_file, rd_suite_clock_seed(), &d);
     if (!st) st = rd_plan_build(&w->s, &w->plan, &d);
     if (st)
         return rd_fail(st, &d);

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 
 #include "commands.h"
@@ -37,7 +38,8 @@ static void usage(FILE *out)
     fprintf(out,
         "usage: rundown-collect suite [--resume [--resume-from STORE]...] [--only PATTERN]\n"
         "                             [--shard I/N] [--seed N] [--budget TIME] [--dry-run]\n"
-        "                             [-o DIR] SUITE.json\n"
+        "                             [--contention MODE] [--contention-threshold PCT]\n"
+        "                             [--contention-wait SEC] [-o DIR] SUITE.json\n"
         "\n"
         "Runs the experiment described by SUITE.json (" RD_SUITE_SCHEMA ", see\n"
         "docs/suite.md): checks it completely, records the environment in\n"
@@ -59,6 +61,10 @@ static void usage(FILE *out)
         "                      answer is furthest from settled per second of runs\n"
         "      --dry-run       check and print the plan and its minimum and maximum\n"
         "                      time (from the runs in the store); run nothing\n"
+        RD_TOOL_CONTENTION_USAGE
+        "                        (these override the suite's \"contention\" key).\n"
+        "                        A contended measured run is stored and its config\n"
+        "                        gets one more run, at most as many as its runs.\n"
         "  -h, --help          this text\n"
         "\n"
         "Exit codes: 0 every run ok, 1 invalid suite, 3 system error (port in use),\n"
@@ -87,6 +93,12 @@ static void report(void *vui, const struct rd_session_event *ev)
         for (size_t j = 0; j < w->nkeys; j++)
             fprintf(stderr, " %s", rd_suite_value(w, it->config, j));
         fprintf(stderr, " %s %ld", it->warmup ? "warmup" : "run", it->run);
+        return;
+    }
+    if (ev->kind == RD_SESSION_NOTE) {
+        if (ui->progress)
+            fputs("\r\033[K", stderr);
+        rd_warn("%s", ev->note);
         return;
     }
     const struct rd_record *rec = ev->rec;
@@ -307,10 +319,13 @@ int rd_cmd_suite(int argc, char **argv)
         {"seed", required_argument, NULL, 'e'},
         {"resume-from", required_argument, NULL, 'F'},
         {"output", required_argument, NULL, 'o'},
+        RD_TOOL_CONTENTION_OPTIONS,
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     bool resume = false, dry = false;
+    /* The command line's contention options; NaN / -1: not given. */
+    struct rd_contention_opts cont_cli = {(enum rd_contention_mode)-1, NAN, NAN};
     const char *only = NULL, *dir = ".";
     unsigned shard_i = 1, shard_n = 1;
     double budget_s = 0;
@@ -323,7 +338,17 @@ int rd_cmd_suite(int argc, char **argv)
         return rd_fail(RD_ERR_NOMEM, NULL);
     int c, rc = -1;  /* rc >= 0: the command line is done with (help, a usage error) */
     optind = 1;
+    /* Whatever a server starts comes back to rundown when it is orphaned
+     * (a daemon's setsid() or double fork escapes the server's process
+     * group), so rd_proc_kill_strays() can stop it after the server. */
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
     while (rc < 0 && (c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+        int took = rd_tool_contention_option(c, optarg, &cont_cli);
+        if (took >= 0) {
+            if (took)
+                rc = took;
+            continue;
+        }
         switch (c) {
         case 'r': resume = true; break;
         case 'O': only = optarg; break;
@@ -369,7 +394,7 @@ int rd_cmd_suite(int argc, char **argv)
     rd_plan_init(&plan);
     int exit_code = RD_EXIT_OK;
     rd_status st = rd_contract_expect(argv[optind], RD_CONTRACT_SUITE, &d);
-    if (!st) st = rd_suite_load(&s, argv[optind], &d);
+    if (!st) st = rd_suite_load(&s, argv[optind], rd_suite_clock_seed(), &d);
     if (st) {
         exit_code = rd_fail(st, &d);
         goto out;
@@ -484,10 +509,32 @@ int rd_cmd_suite(int argc, char **argv)
     enum rd_settle_stop *stopped = calloc(s.nworkloads + 1, sizeof *stopped);
     size_t *eliminated = calloc(s.nworkloads + 1, sizeof *eliminated);
     struct rd_suite_run run = {&s, &plan, &session, envid, logdir, "logs", budget_s, stopped,
-                               false, eliminated};
+                               false, eliminated, NULL, 0, false};
+    /* The default, then the suite's "contention", then the command line. */
+    struct rd_contention_opts cont;
+    rd_contention_defaults(&cont);
+    if (s.contention_mode >= 0 && !getenv("RUNDOWN_CONTENTION"))
+        cont.mode = (enum rd_contention_mode)s.contention_mode;
+    if (!isnan(s.contention_threshold)) cont.threshold_pct = s.contention_threshold;
+    if (!isnan(s.contention_wait)) cont.wait_s = s.contention_wait;
+    if ((int)cont_cli.mode >= 0) cont.mode = cont_cli.mode;
+    if (!isnan(cont_cli.threshold_pct)) cont.threshold_pct = cont_cli.threshold_pct;
+    if (!isnan(cont_cli.wait_s)) cont.wait_s = cont_cli.wait_s;
+    struct rd_guard guard;
+    bool quiet = false;
+    rd_guard_init(&guard, &cont, NULL);
+    rd_guard_on_note(&guard, rd_tool_guard_note, &quiet);
+    run.guard = cont.mode == RD_CONTENTION_OFF ? NULL : &guard;
     st = stopped && eliminated ? rd_suite_run_plan(&run, &d) : RD_ERR_NOMEM;
     if (ui.progress)
         fputs("\r\033[K", stderr);
+    if (run.guard) {
+        rd_tool_guard_summary(&guard);
+        if (run.redone)
+            rd_note("contention: %ld contended runs were run again%s", run.redone,
+                    run.redo_capped ? "; stopped at the cap (as many redos as runs) for a "
+                                      "config, so it has fewer quiet runs than asked" : "");
+    }
     if (!st)
         note_stops(&s, keep, stopped, &run);
     free(stopped);

@@ -16,6 +16,7 @@ int rd_cmd_import(int argc, char **argv);
 int rd_cmd_run(int argc, char **argv);
 int rd_cmd_http(int argc, char **argv);
 int rd_cmd_suite(int argc, char **argv);
+int rd_cmd_check(int argc, char **argv);
 int rd_cmd_env(int argc, char **argv);
 int rd_cmd_slurm(int argc, char **argv);
 

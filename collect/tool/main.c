@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <gsl/gsl_errno.h>
+
 #include "commands.h"
 #include "rundown/analysis_keys.h"
 #include "rundown/cli.h"
@@ -24,6 +26,7 @@ static const struct command commands[] = {
     {"http", rd_cmd_http, "load a server with a load tool, sample its memory and CPU"},
     {"suite", rd_cmd_suite, "run a " RD_SUITE_SCHEMA " experiment (resumable, shardable)"},
     {"slurm", rd_cmd_slurm, "run a suite as a Slurm job array, one shard per task, and merge"},
+    {"check", rd_cmd_check, "is this machine quiet enough to measure on? (exit 0 yes, 1 no)"},
     {"env", rd_cmd_env, "describe this machine and the tool versions (" RD_ENV_SCHEMA ")"},
 };
 
@@ -51,6 +54,11 @@ int main(int argc, char **argv)
      * rollback runs, not kill the process half-way through a record.
      * Children get the default back (proc.c). */
     signal(SIGXFSZ, SIG_IGN);
+    /* GSL's default handler aborts the process on a domain error (the
+     * studentized range's quantile did at 1.85e7 degrees of freedom): the
+     * library guards its calls and reads NaN instead. Process-wide state,
+     * so here and never in a library (as in rundown-analyze's main). */
+    gsl_set_error_handler_off();
     if (argc < 2)
         return usage(stderr), RD_EXIT_USAGE;
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||

@@ -3,7 +3,10 @@
  */
 #include "options.h"
 
+#include <stdio.h>
 #include <string.h>
+
+#include <unistd.h>
 
 #include "proc.h"
 #include "rundown/cli.h"
@@ -57,4 +60,50 @@ void rd_tool_warn_metric_lines(const char *run, const struct rd_record *rec)
         rd_warn("%s: bad metric lines: %s", run, bad);
     if (dropped)
         rd_warn("%s: metric lines dropped: %s", run, dropped);
+}
+
+int rd_tool_contention_option(int c, const char *arg, struct rd_contention_opts *o)
+{
+    struct rd_diag d;
+    rd_diag_init(&d, NULL);
+    rd_status st;
+    switch (c) {
+    case RD_OPT_CONTENTION:
+        st = rd_contention_parse_mode(arg, "--contention", &o->mode, &d);
+        break;
+    case RD_OPT_CONTENTION_THRESHOLD:
+        st = rd_contention_parse_threshold(arg, "--contention-threshold", &o->threshold_pct, &d);
+        break;
+    case RD_OPT_CONTENTION_WAIT:
+        st = rd_contention_parse_wait(arg, "--contention-wait", &o->wait_s, &d);
+        break;
+    default:
+        return -1;
+    }
+    return st ? rd_usage_error("%s", d.msg) : RD_EXIT_OK;
+}
+
+void rd_tool_guard_note(void *ctx, const char *line)
+{
+    const bool *quiet = ctx;
+    if (quiet && *quiet)
+        return;
+    if (isatty(STDERR_FILENO))
+        fputs("\r\033[K", stderr);
+    rd_note("%s", line);
+}
+
+void rd_tool_guard_summary(const struct rd_guard *g)
+{
+    if (g->o.mode == RD_CONTENTION_OFF || g->runs == 0)
+        return;
+    long known = g->runs - g->unknown;
+    if (known == 0) {
+        rd_note("contention: unknown (/proc/stat cannot be read)");
+        return;
+    }
+    rd_note("contention: %ld of %ld runs contended (others used %.1f %% of a CPU on average, "
+            "at most %.1f %%); waited %.1f s for quiet%s", g->contended, known,
+            g->others_sum / (double)known, g->others_max, g->waited_s,
+            g->gave_up ? ", and gave up waiting" : "");
 }

@@ -8,6 +8,7 @@
 
 #include <getopt.h>
 
+#include "contention.h"
 #include "session.h"
 
 /** Their rows of a getopt_long table. */
@@ -17,6 +18,39 @@
     {"suite", required_argument, NULL, 's'},         \
     {"better", required_argument, NULL, 'b'},        \
     {"output", required_argument, NULL, 'o'}
+
+/** The rows of --contention, --contention-threshold, --contention-wait. */
+#define RD_TOOL_CONTENTION_OPTIONS                                     \
+    {"contention", required_argument, NULL, RD_OPT_CONTENTION},        \
+    {"contention-threshold", required_argument, NULL, RD_OPT_CONTENTION_THRESHOLD}, \
+    {"contention-wait", required_argument, NULL, RD_OPT_CONTENTION_WAIT}
+enum { RD_OPT_CONTENTION = 0x300, RD_OPT_CONTENTION_THRESHOLD, RD_OPT_CONTENTION_WAIT };
+
+/** Their lines of a usage text. */
+#define RD_TOOL_CONTENTION_USAGE                                                         \
+    "      --contention MODE wait (default): before each run wait until other\n"       \
+    "                        processes use less than the threshold; warn: only\n"     \
+    "                        mark runs taken on a busy machine; off: neither\n"        \
+    "                        (RUNDOWN_CONTENTION=MODE in the environment, too)\n"      \
+    "      --contention-threshold PCT  foreign CPU, in percent of one CPU, above\n"    \
+    "                        which a run is contended (default 25)\n"                  \
+    "      --contention-wait SEC  the longest wait for quiet before a run (default\n"  \
+    "                        60); then the run is taken and marked contended\n"
+
+/**
+ * Takes option c when it is one of the contention options: -1 when it is
+ * none of them, else an exit code (RD_EXIT_OK, or RD_EXIT_USAGE once the
+ * message is printed).
+ */
+int rd_tool_contention_option(int c, const char *arg, struct rd_contention_opts *o);
+
+/** Prints a guard's note (the busiest processes while it waits) on
+ *  stderr, clearing a progress line first; ctx is a bool *: quiet. */
+void rd_tool_guard_note(void *ctx, const char *line);
+
+/** "contention: 2 of 40 runs contended; waited 12.3 s for quiet" on
+ *  stderr after a collection (nothing when the guard is off). */
+void rd_tool_guard_summary(const struct rd_guard *g);
 
 /**
  * Takes option c (with its argument) when it is -w, -l, -s, --better or -o: returns

@@ -18,7 +18,8 @@ void rd_run_tally_init(struct rd_run_tally *t, const char *name)
 void rd_run_tally_add(struct rd_run_tally *t, const struct rd_record *r)
 {
     double wall, v;
-    if (strcmp(r->phase, "measure") != 0 || strcmp(r->status, "ok") != 0 ||
+    /* A contended run is left out, as the report leaves it out. */
+    if (strcmp(r->phase, "measure") != 0 || strcmp(r->status, "ok") != 0 || r->contended ||
         !rd_record_metric(r, "wall_ms", &wall))
         return;
     t->n++;

@@ -31,7 +31,8 @@ struct rd_run_tally {
 /** A tally of no runs for the command 'name'. */
 void rd_run_tally_init(struct rd_run_tally *t, const char *name);
 
-/** Adds r when it is a measured run with status ok and a wall_ms. */
+/** Adds r when it is a measured run with status ok and a wall_ms, not
+ *  contended. */
 void rd_run_tally_add(struct rd_run_tally *t, const struct rd_record *r);
 
 /** The sample standard deviation of wall_ms; NaN under two runs. */

@@ -204,6 +204,122 @@ static bool fmt_short(double v, char out[32])
     }
     return false;
 }
+
+/* Writes the p significant digits d (with the decimal exponent x of the
+ * first) as "%.<p>g" does: fixed notation when -4 <= x < p, else d.ddde±XX,
+ * trailing zeros of the fraction removed. */
+static void fmt_g(bool neg, const char *d, int p, int x, char out[32])
+{
+    char *o = out;
+    int n = p;
+    while (n > 1 && d[n - 1] == '0')
+        n--;
+    if (neg)
+        *o++ = '-';
+    if (x >= -4 && x < p) {
+        if (x < 0) {
+            *o++ = '0';
+            *o++ = '.';
+            for (int i = 0; i < -x - 1; i++)
+                *o++ = '0';
+            memcpy(o, d, (size_t)n);
+            o += n;
+        } else {
+            memcpy(o, d, (size_t)x + 1); /* x < p: the digits before the point */
+            o += x + 1;
+            if (n > x + 1) {
+                *o++ = '.';
+                memcpy(o, d + x + 1, (size_t)(n - x - 1));
+                o += n - x - 1;
+            }
+        }
+        *o = '\0';
+        return;
+    }
+    *o++ = d[0];
+    if (n > 1) {
+        *o++ = '.';
+        memcpy(o, d + 1, (size_t)n - 1);
+        o += n - 1;
+    }
+    int ax = x < 0 ? -x : x; /* |x| <= 324 */
+    *o++ = 'e';
+    *o++ = x < 0 ? '-' : '+';
+    if (ax >= 100)
+        *o++ = (char)('0' + ax / 100);
+    *o++ = (char)('0' + ax / 10 % 10);
+    *o++ = (char)('0' + ax % 10);
+    *o = '\0';
+}
+
+/* d (17 digits, first exponent *x) rounded to p < 17 digits in r: false
+ * when the 17 digits lie too near the half-way point to tell the exactly
+ * rounded result (a tail of exactly 5, or 50: the 17-digit value was
+ * itself rounded). Past that, rounding the 17 digits rounds as the exact
+ * value would: a dropped 17th digit below 5 means the exact rest was below
+ * 0.45 units of the last kept digit, above 5 at least 0.55. */
+static bool round_digits(const char *d, int p, int *x, char *r)
+{
+    int tail = 0, half = 5;
+    for (int i = p; i < 17; i++)
+        tail = tail * 10 + (d[i] - '0');
+    for (int i = p + 1; i < 17; i++)
+        half *= 10;
+    if (tail == half)
+        return false;
+    memcpy(r, d, (size_t)p);
+    if (tail > half) {
+        int i = p - 1;
+        while (i >= 0 && r[i] == '9')
+            r[i--] = '0';
+        if (i < 0) {
+            r[0] = '1'; /* 9.99 -> 10.0: one more place before the point */
+            (*x)++;
+        } else {
+            r[i]++;
+        }
+    }
+    return true;
+}
+
+/* The shortest of 15, 16 and 17 digits as the search below finds it, from
+ * one "%.16e" instead of two or three "%g": false when a rounding cannot
+ * be told from 17 digits, and the search is to be done. */
+static bool fmt_digits(double v, char out[32])
+{
+    char e[40], d[17];
+    snprintf(e, sizeof e, "%.16e", v);
+    const char *p = e;
+    bool neg = *p == '-';
+    if (neg)
+        p++;
+    d[0] = *p++;
+    if (*p++ != '.')
+        return false;
+    memcpy(d + 1, p, 16);
+    p += 16;
+    if (*p++ != 'e')
+        return false;
+    int x17 = atoi(p);
+    char r[17];
+    int x16 = x17;
+    if (!round_digits(d, 16, &x16, r))
+        return false;
+    fmt_g(neg, r, 16, x16, out);
+    if (strtod(out, NULL) != v) {
+        fmt_g(neg, d, 17, x17, out);
+        return true;
+    }
+    char r15[17], shorter[32];
+    int x15 = x17;
+    if (!round_digits(d, 15, &x15, r15))
+        return false;
+    fmt_g(neg, r15, 15, x15, shorter);
+    if (strtod(shorter, NULL) == v)
+        memcpy(out, shorter, sizeof shorter);
+    return true;
+}
+
 char *rd_fmt_double(double v, char out[32])
 {
     if (fmt_short(v, out))
@@ -216,6 +332,13 @@ char *rd_fmt_double(double v, char out[32])
         strcpy(out, v > 0 ? "inf" : "-inf");
         return out;
     }
+    if (v != 0 && fmt_digits(v, out))
+        return out;
+    return rd_fmt_double_search(v, out);
+}
+
+char *rd_fmt_double_search(double v, char out[32])
+{
     /* Shortest of 15, 16, 17 significant digits that reads back exactly:
      * 101.3 stays "101.3" instead of "101.30000000000001". Searched from
      * 16: the 15-digit decimals are among the 16-digit ones, so when the

@@ -33,17 +33,21 @@ static void locate(const char *text, size_t off, unsigned first_line, unsigned *
  * allocation to an arena only while this thread is inside
  * rd_json_parse_tree(); everything else (other threads, other cJSON users)
  * gets malloc and free as before. Two threads may parse at once (analyze
- * reads big stores in two halves): cJSON's only shared state on that path
+ * reads big stores in parts on several threads): cJSON's only shared state on that path
  * is the error position behind cJSON_GetErrorPtr(), which every parse
  * resets and rundown never reads (the end pointer of
  * cJSON_ParseWithLengthOpts() is per call).
  */
 static _Thread_local struct rd_arena *tl_parse_arena;
+static _Thread_local bool tl_parse_oom;
 
 static void *hook_malloc(size_t size)
 {
     struct rd_arena *a = tl_parse_arena;
-    return a ? rd_arena_alloc(a, size) : malloc(size);
+    void *p = a ? rd_arena_alloc(a, size) : malloc(size);
+    if (a && !p)
+        tl_parse_oom = true;
+    return p;
 }
 
 /* Inside rd_json_parse_tree() every cJSON block is in the arena (cJSON
@@ -64,12 +68,14 @@ static void install_hooks(void)
 }
 
 cJSON *rd_json_parse_tree(struct rd_arena *arena, const char *text, size_t len,
-                          const char **end)
+                          const char **end, bool *oom)
 {
     pthread_once(&hooks_once, install_hooks);
     tl_parse_arena = arena;
+    tl_parse_oom = false;
     cJSON *root = cJSON_ParseWithLengthOpts(text, len, end, 0);
     tl_parse_arena = NULL;
+    *oom = !root && tl_parse_oom;
     return root;
 }
 
@@ -78,8 +84,11 @@ static rd_status parse(const char *text, size_t len, const char *path, unsigned 
                        struct rd_arena *arena, cJSON **out, struct rd_diag *d)
 {
     const char *end = NULL;
-    *out = arena ? rd_json_parse_tree(arena, text, len, &end)
+    bool oom = false;
+    *out = arena ? rd_json_parse_tree(arena, text, len, &end, &oom)
                  : cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    if (oom)
+        return RD_ERR_NOMEM;
     size_t off;
     if (*out) {
         off = (size_t)(end - text);

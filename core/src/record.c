@@ -270,6 +270,8 @@ rd_status rd_record_to_json(const struct rd_record *r, struct rd_buf *b)
         s = add_str_field(b, "started_at", r->started_at);
     if (!s && r->env)
         s = add_str_field(b, "env", r->env);
+    if (!s && r->contended)
+        s = rd_buf_addstr(b, ",\"contended\":true");
     if (!s)
         s = add_key(b, "metrics");
     if (!s)
@@ -516,12 +518,12 @@ static rd_status dup_error(const struct parse_ctx *c, const char *key)
 /* The members of a run record, by position in 'keys' below. */
 enum member {
     M_SCHEMA, M_SUITE, M_WORKLOAD, M_PHASE, M_TOOL, M_STATUS, M_STARTED_AT, M_ENV,
-    M_RUN, M_EXIT_CODE, M_CONFIG, M_INFO, M_SOURCE, M_METRICS, M_COUNT
+    M_RUN, M_EXIT_CODE, M_CONFIG, M_INFO, M_SOURCE, M_METRICS, M_CONTENDED, M_COUNT
 };
 
 static const char *const member_keys[M_COUNT] = {
     "schema", "suite", "workload", "phase", "tool", "status", "started_at", "env",
-    "run", "exit_code", "config", "info", "source", "metrics",
+    "run", "exit_code", "config", "info", "source", "metrics", "contended",
 };
 
 static int member_of(const char *key)
@@ -644,6 +646,12 @@ static rd_status parse_members(const struct parse_ctx *c, struct rd_record *r,
         r->exit_code = (int)ec->valuedouble;
         r->has_exit_code = true;
     }
+    const cJSON *cont = m[M_CONTENDED];
+    if (cont && !cJSON_IsNull(cont)) {
+        if (!cJSON_IsBool(cont))
+            return field_error(c, "contended", "true or false");
+        r->contended = cJSON_IsTrue(cont);
+    }
     if ((s = string_object(c, r, m[M_CONFIG], "config", &r->config, true)) ||
         (s = string_object(c, r, m[M_INFO], "info", &r->info, false)) ||
         (s = string_object(c, r, m[M_SOURCE], "source", &r->source, false)))
@@ -697,7 +705,10 @@ rd_status rd_record_from_json(struct rd_record *r, struct rd_arena *arena,
     if (at < len)
         return forbidden_error(d, d ? d->line : 0, (unsigned)at + 1, "text", cp);
     const char *end = NULL;
-    cJSON *root = rd_json_parse_tree(arena, line, len, &end);
+    bool oom = false;
+    cJSON *root = rd_json_parse_tree(arena, line, len, &end, &oom);
+    if (oom)
+        return RD_ERR_NOMEM;
     if (!root) {
         /* cJSON points at the last byte when input ends early: report that
          * as the end of the line, which is what a reader needs to see. */

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "analysis.h"
+#include "stats.h"
 #include "rundown/json.h"
 
 /* Writes size bytes to path; false when the file cannot be created. */
@@ -83,6 +84,8 @@ static inline void fuzz_scratch_once(struct fuzz_scratch *s, const char *name,
 static inline void fuzz_analyze_store(const struct rd_analyze_opts *o, const char *store,
                                       bool store_is_valid)
 {
+    /* What rundown-analyze's main() does: the library never sets it. */
+    rd_stats_init();
     struct rd_analysis *a;
     if (rd_analysis_new(o, &a))
         abort();

@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct rd_diag d;
     rd_diag_init(&d, NULL);
     /* The path only gives {root}: a folder that always exists. */
-    if (rd_suite_parse(&s, (const char *)data, size, "/tmp/fuzz-suite.json", &d) == RD_OK) {
+    if (rd_suite_parse(&s, (const char *)data, size, "/tmp/fuzz-suite.json", 1, &d) == RD_OK) {
         struct rd_plan p;
         rd_plan_init(&p);
         /* A plan may hold RD_PLAN_MAX runs: keep it small. */

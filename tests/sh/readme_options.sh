@@ -53,6 +53,7 @@ check "rundown-collect run" "$build/collect/rundown-collect" run
 check "rundown-collect http" "$build/collect/rundown-collect" http
 check "rundown-collect suite" "$build/collect/rundown-collect" suite
 check "rundown-collect slurm" "$build/collect/rundown-collect" slurm
+check "rundown-collect check" "$build/collect/rundown-collect" check
 check "rundown-collect env" "$build/collect/rundown-collect" env
 check "rundown-analyze" "$build/analyze/rundown-analyze"
 check "rundown-render" "$build/render/rundown-render"

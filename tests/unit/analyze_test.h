@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "analysis.h"
+#include "stats.h"
 #include "rundown/json.h"
 
 static char tmpdir[64];
@@ -42,6 +43,7 @@ __attribute__((unused))
 static cJSON *analyse(const char *store, const struct rd_analyze_opts *o, rd_status *status,
                       struct rd_diag *d)
 {
+    rd_stats_init(); /* as rundown-analyze's main() does */
     struct rd_analysis *a;
     assert_int_equal(rd_analysis_new(o, &a), RD_OK);
     rd_diag_init(d, NULL);

@@ -474,18 +474,19 @@ static rd_status keep_piece(void *ctx, const char *data, size_t len, struct rd_d
     return rd_buf_add(&k->got, data, len);
 }
 
-/* The analysis of 'store' on one thread, or with every thread it can use
- * (the store read in two halves, the workloads written by three threads):
- * status, diagnostic and document - in out, or handed to k when k is not
- * NULL. */
-static rd_status analyse_raw(const char *store, bool threaded, struct piece_sink *k,
-                             struct rd_buf *out, struct rd_diag *d)
+/* The analysis of 'store' on one thread, or with 'threads' threads (the
+ * store read in that many parts, as far as its lines allow, the workloads
+ * written by as many threads): status, diagnostic and document - in out,
+ * or handed to k when k is not NULL. */
+static rd_status analyse_on(const char *store, size_t threads, struct piece_sink *k,
+                            struct rd_buf *out, struct rd_diag *d)
 {
     struct rd_analyze_opts o;
     opts(&o);
+    bool threaded = threads > 1;
     o.split_bytes = threaded ? 1 : 0; /* 1 byte: always split */
     o.parallel_values = threaded ? 1 : 0;
-    o.threads = threaded ? 3 : 1;
+    o.threads = threads;
     struct rd_analysis *a;
     assert_int_equal(rd_analysis_new(&o, &a), RD_OK);
     rd_diag_init(d, NULL);
@@ -500,25 +501,36 @@ static rd_status analyse_raw(const char *store, bool threaded, struct piece_sink
     return s;
 }
 
-/* Reading a store in two halves on two threads and writing its workloads
- * on three must give what one thread gives: the same bytes, or the same
- * error at the same line. */
+static rd_status analyse_raw(const char *store, bool threaded, struct piece_sink *k,
+                             struct rd_buf *out, struct rd_diag *d)
+{
+    return analyse_on(store, threaded ? 3 : 1, k, out, d);
+}
+
+/* Reading a store in 2, 3 or 8 parts on as many threads and writing its
+ * workloads on as many must give what one thread gives: the same bytes,
+ * or the same error at the same line. */
 static rd_status same_split_or_not(const char *text)
 {
     const char *path = write_store("split.jsonl", text);
-    struct rd_buf one = RD_BUF_INIT, two = RD_BUF_INIT;
-    struct rd_diag d1, d2;
-    rd_status s1 = analyse_raw(path, false, NULL, &one, &d1);
-    rd_status s2 = analyse_raw(path, true, NULL, &two, &d2);
-    assert_int_equal(s1, s2);
-    if (s1) {
-        assert_int_equal(d1.line, d2.line);
-        assert_string_equal(d1.msg, d2.msg);
-    } else {
-        assert_string_equal(one.ptr, two.ptr);
+    struct rd_buf one = RD_BUF_INIT;
+    struct rd_diag d1;
+    rd_status s1 = analyse_on(path, 1, NULL, &one, &d1);
+    const size_t threads[] = {2, 3, 8};
+    for (size_t i = 0; i < sizeof threads / sizeof threads[0]; i++) {
+        struct rd_buf many = RD_BUF_INIT;
+        struct rd_diag d2;
+        rd_status s2 = analyse_on(path, threads[i], NULL, &many, &d2);
+        assert_int_equal(s1, s2);
+        if (s1) {
+            assert_int_equal(d1.line, d2.line);
+            assert_string_equal(d1.msg, d2.msg);
+        } else {
+            assert_string_equal(one.ptr, many.ptr);
+        }
+        rd_buf_release(&many);
     }
     rd_buf_release(&one);
-    rd_buf_release(&two);
     return s1;
 }
 

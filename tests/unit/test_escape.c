@@ -145,6 +145,15 @@ static void test_slug(void **state)
     rd_buf_reset(&b);
     assert_int_equal(rd_slug(&b, "../cpu/`touch X`"), RD_OK);
     assert_string_equal(b.ptr, "cputouch-x");
+    /* Issue 28: a workload named '.' was linked as [.](#), the top of the
+     * page: a heading of punctuation only gets a word. */
+    rd_buf_reset(&b);
+    assert_int_equal(rd_slug(&b, "."), RD_OK);
+    assert_string_equal(b.ptr, "section");
+    rd_buf_reset(&b);
+    assert_int_equal(rd_buf_addstr(&b, "x#"), RD_OK);
+    assert_int_equal(rd_slug(&b, "..."), RD_OK);
+    assert_string_equal(b.ptr, "x#section");
     rd_buf_release(&b);
 }
 

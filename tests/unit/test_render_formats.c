@@ -59,6 +59,10 @@ static void test_csv(void **state)
     assert_string_equal(csv("+1"), "\"'+1\"");
     assert_string_equal(csv("-2"), "\"'-2\"");
     assert_string_equal(csv("@SUM(A1)"), "\"'@SUM(A1)\"");
+    /* Issue 28, item 13: a carriage return before the '=' (OWASP's list:
+     * = + - @ tab and carriage return). */
+    assert_string_equal(csv("\r=1+1"), "\"'\r=1+1\"");
+    assert_string_equal(csv("\t=1+1"), "\"'\t=1+1\"");
     assert_string_equal(csv("a=b"), "a=b");
 }
 

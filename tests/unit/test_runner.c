@@ -296,6 +296,45 @@ static void test_tree_rss(void **state)
     rd_recordset_release(&set);
 }
 
+/* Issue 28: long names get a hash suffix and fit a file name; the load
+ * timeout of http comes from the load command's duration. */
+static void test_long_slug_and_load_timeout(void **state)
+{
+    (void)state;
+    char a[400], b[400], out1[512], out2[512];
+    memset(a, 'x', 300);
+    a[300] = '1';
+    a[301] = '\0';
+    memcpy(b, a, 302);
+    b[300] = '2';
+    rd_runner_slug(a, out1, sizeof out1);
+    rd_runner_slug(b, out2, sizeof out2);
+    assert_true(strlen(out1) <= RD_SLUG_MAX);
+    assert_string_not_equal(out1, out2);
+    /* 43 Cyrillic letters: 86 bytes, 258 escaped. */
+    char cyr[200] = "";
+    for (int i = 0; i < 43; i++)
+        strcat(cyr, "\xd1\x8f");
+    rd_runner_slug(cyr, out1, sizeof out1);
+    assert_true(strlen(out1) <= RD_SLUG_MAX);
+    assert_non_null(strstr(out1, "%D1%8F"));
+    /* A short name is unchanged. */
+    rd_runner_slug("w 1", out1, sizeof out1);
+    assert_string_equal(out1, "w%201");
+
+    /* 2 x 10 s + 60 = 80; 2 x 30 + 60 = 120; 2 x 120 + 60 = 300. */
+    char *wrk[] = {"wrk", "-t2", "-c10", "-d", "10s", "http://x/", NULL};
+    char *hey[] = {"hey", "-z", "30s", "http://x/", NULL};
+    char *ac[] = {"autocannon", "-d", "120", "http://x/", NULL};
+    char *k6[] = {"k6", "run", "--duration=10s", "s.js", NULL};
+    char *none[] = {"ab", "-n", "1000", "http://x/", NULL};
+    assert_true(rd_load_default_timeout(wrk) == 80);
+    assert_true(rd_load_default_timeout(hey) == 120);
+    assert_true(rd_load_default_timeout(ac) == 300);
+    assert_true(rd_load_default_timeout(k6) == 80);
+    assert_true(rd_load_default_timeout(none) == RD_LOAD_TIMEOUT_DEFAULT_S);
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 4 && strcmp(argv[1], "--hold") == 0)
@@ -307,6 +346,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_slug_and_copy),
         cmocka_unit_test(test_env),
         cmocka_unit_test(test_tree_rss),
+        cmocka_unit_test(test_long_slug_and_load_timeout),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -25,7 +25,7 @@
 static rd_status parse(struct rd_suite *s, const char *text, struct rd_diag *d)
 {
     rd_diag_init(d, NULL);
-    return rd_suite_parse(s, text, strlen(text), SUITE_PATH, d);
+    return rd_suite_parse(s, text, strlen(text), SUITE_PATH, 1, d);
 }
 
 #define BASE \

@@ -96,6 +96,12 @@
 #define RD_AK_FAILED_RUNS "failed_runs"
 #define RD_AK_TIMEOUT_RUNS "timeout_runs"
 #define RD_AK_LOAD_ERROR_RUNS "load_error_runs"
+#define RD_AK_CONTENDED_RUNS "contended_runs"
+#define RD_AK_CONTENTION_UNKNOWN_RUNS "contention_unknown_runs"
+#define RD_AK_CONTENTION "contention"
+#define RD_AK_OTHERS_CPU_PCT_MEAN "others_cpu_pct_mean"
+#define RD_AK_OTHERS_CPU_PCT_MAX "others_cpu_pct_max"
+#define RD_AK_WAITED_S "waited_s"
 #define RD_AK_METRICS "metrics"
 
 /* ---- configs[].metrics.NAME: the statistics of one metric (also: better) ---- */
@@ -273,5 +279,19 @@
 #define RD_AK_N_REFERENCE "n_reference"
 #define RD_AK_K "k"
 #define RD_AK_Q "q"
+
+/* ---- raw_runs and check_errors (issue 27): what render once re-read
+ *      from the stores and their logs (also: workload, config, metric,
+ *      total) ---- */
+
+#define RD_AK_RAW_RUNS "raw_runs"
+#define RD_AK_CHECK_ERRORS "check_errors"
+#define RD_AK_CAP "cap"
+#define RD_AK_EMBEDDED "embedded"
+#define RD_AK_ITEMS "items"
+#define RD_AK_STORE "store"
+#define RD_AK_RECORD "record"
+#define RD_AK_ERROR "error"
+#define RD_AK_TOTAL "total"
 
 #endif

@@ -63,4 +63,11 @@ char *rd_buf_detach(struct rd_buf *b, size_t *len);
  */
 char *rd_fmt_double(double v, char out[32]);
 
+/**
+ * rd_fmt_double by its definition: "%.16g" read back with strtod, then
+ * 15 or 17 digits (rd_fmt_double gets the same bytes from one "%.16e"
+ * where 17 digits tell the rounding; this is the reference of its test).
+ */
+char *rd_fmt_double_search(double v, char out[32]);
+
 #endif

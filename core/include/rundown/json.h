@@ -32,10 +32,11 @@ rd_status rd_json_parse(const char *text, size_t len, const char *path,
  * whole process, and use the arena only for this thread and only inside
  * this call; other threads and other cJSON users keep malloc and free. A
  * malloc and a free per node are a third of a parse's time and a fifth of
- * its memory.
+ * its memory. *oom tells a NULL from an allocation that failed (cJSON
+ * returns NULL for both) from one from bad JSON.
  */
 cJSON *rd_json_parse_tree(struct rd_arena *arena, const char *text, size_t len,
-                          const char **end);
+                          const char **end, bool *oom);
 
 /**
  * rd_json_parse with the tree in 'arena' (rd_json_parse_tree): freed with

@@ -6,7 +6,8 @@
  * rd_store_next(). Records never free anything themselves.
  *
  * JSON field order on output is fixed (schema, suite, workload, config, run,
- * phase, tool, status, exit_code, started_at, env, metrics, info, source), so
+ * phase, tool, status, exit_code, started_at, env, contended, metrics, info,
+ * source), so
  * the same record always serialises to the same bytes.
  */
 #ifndef RUNDOWN_RECORD_H
@@ -48,6 +49,8 @@ struct rd_record {
     long run;                /* 1-based run number within workload+config; 0 = unset */
     int exit_code;
     bool has_exit_code;
+    bool contended;          /* the machine was busy with other work (written
+                                only when true, after env) */
     struct rd_kvlist config; /* labels that identify what is compared, sorted by key */
     struct rd_kvlist info;   /* free string facts: command, url, target_rate, ... */
     struct rd_kvlist source; /* where it came from: file, stdout_log, ... */

@@ -35,7 +35,10 @@ enum rd_exit {
     RD_EXIT_INPUT = 1,      /* invalid input: the message names file:line:col */
     RD_EXIT_USAGE = 2,      /* bad command line */
     RD_EXIT_SYSTEM = 3,     /* system or I/O error */
-    RD_EXIT_RUN_FAILED = 4  /* a benchmarked command failed or timed out */
+    RD_EXIT_RUN_FAILED = 4, /* a benchmarked command failed or timed out */
+    /* --fail-if-slower fired (docs/compare.md): past DESIGN's 0-4, so a CI
+     * job can tell a regression from a failure. */
+    RD_EXIT_GATE = 5
 };
 
 /**

@@ -55,10 +55,14 @@ def load(case):
         if len(tools[r["workload"]]) > 1 and labels.get("tool") != (r.get("tool") or "unknown"):
             labels["load_tool" if "tool" in labels else "tool"] = r.get("tool") or "unknown"
         cid = ",".join(f"{k}={v}" for k, v in sorted(labels.items()))
-        g = groups.setdefault(r["workload"], {}).setdefault(cid, {})
-        for m, v in r["metrics"].items():
-            if v is not None:
-                g.setdefault(m, []).append((r.get("run", 0), v))
+        # Runs of several machines are analysed per machine, as WORKLOAD@ENV
+        # (docs/analysis.md): each run counts under both names.
+        names = [r["workload"]] + ([r["workload"] + "@" + r["env"]] if r.get("env") else [])
+        for name in names:
+            g = groups.setdefault(name, {}).setdefault(cid, {})
+            for m, v in r["metrics"].items():
+                if v is not None:
+                    g.setdefault(m, []).append((r.get("run", 0), v))
     return groups
 
 

@@ -90,9 +90,9 @@ set xtics (2, 4)
 set offsets graph 0.05, graph 0.05, 0, 0
 set yrange [0:*]
 set key outside right top noenhanced
-plot 'cpu-heavycalc-scaling-workers.dat' index 0 using 1:2:3:4 with yerrorlines lw 2 pt 5 dt 1 lc rgb '#e69f00' title 'bun / worker', \
-     'cpu-heavycalc-scaling-workers.dat' index 1 using 1:2:3:4 with yerrorlines lw 2 pt 6 dt 2 lc rgb '#0072b2' title 'deno / worker', \
-     'cpu-heavycalc-scaling-workers.dat' index 2 using 1:2:3:4 with yerrorlines lw 2 pt 7 dt 3 lc rgb '#009e73' title 'node / worker'
+plot 'cpu-heavycalc-scaling-workers.dat' index 0 using 1:2:(valid(3)?$3:$2):(valid(4)?$4:$2) with yerrorlines lw 2 pt 5 dt 1 lc rgb '#e69f00' title 'bun / worker', \
+     'cpu-heavycalc-scaling-workers.dat' index 1 using 1:2:(valid(3)?$3:$2):(valid(4)?$4:$2) with yerrorlines lw 2 pt 6 dt 2 lc rgb '#0072b2' title 'deno / worker', \
+     'cpu-heavycalc-scaling-workers.dat' index 2 using 1:2:(valid(3)?$3:$2):(valid(4)?$4:$2) with yerrorlines lw 2 pt 7 dt 3 lc rgb '#009e73' title 'node / worker'
 unset output
 
 # http-hello: mean requests per second with its CI

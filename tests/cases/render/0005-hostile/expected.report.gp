@@ -90,9 +90,9 @@ set xtics (2, 4)
 set offsets graph 0.05, graph 0.05, 0, 0
 set yrange [0:*]
 set key outside right top noenhanced
-plot 'cpu_touch_PWNED3-scaling-work_touch_PWNED7_ers_b.dat' index 0 using 1:2:3:4 with yerrorlines lw 2 pt 5 dt 1 lc rgb '#d55e00' title '<script>alert(1)</script>bun / ../../etc/passwd | cell break', \
-     'cpu_touch_PWNED3-scaling-work_touch_PWNED7_ers_b.dat' index 1 using 1:2:3:4 with yerrorlines lw 2 pt 6 dt 2 lc rgb '#cc79a7' title '=1+1 / ../../etc/passwd | cell break', \
-     'cpu_touch_PWNED3-scaling-work_touch_PWNED7_ers_b.dat' index 2 using 1:2:3:4 with yerrorlines lw 2 pt 7 dt 3 lc rgb '#56b4e9' title '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".' / ../../etc/passwd | cell break'
+plot 'cpu_touch_PWNED3-scaling-work_touch_PWNED7_ers_b.dat' index 0 using 1:2:(valid(3)?$3:$2):(valid(4)?$4:$2) with yerrorlines lw 2 pt 5 dt 1 lc rgb '#d55e00' title '<script>alert(1)</script>bun / ../../etc/passwd | cell break', \
+     'cpu_touch_PWNED3-scaling-work_touch_PWNED7_ers_b.dat' index 1 using 1:2:(valid(3)?$3:$2):(valid(4)?$4:$2) with yerrorlines lw 2 pt 6 dt 2 lc rgb '#cc79a7' title '=1+1 / ../../etc/passwd | cell break', \
+     'cpu_touch_PWNED3-scaling-work_touch_PWNED7_ers_b.dat' index 2 using 1:2:(valid(3)?$3:$2):(valid(4)?$4:$2) with yerrorlines lw 2 pt 7 dt 3 lc rgb '#56b4e9' title '`touch PWNED` x'."\047".'; system('."\047".'touch PWNED2'."\047".'); '."\047".' / ../../etc/passwd | cell break'
 unset output
 
 # <img src=http://evil.example/y.png>: mean requests per second with its CI

@@ -175,13 +175,13 @@ set xtics (1, 2, 4)
 set offsets graph 0.05, graph 0.05, 0, 0
 set yrange [0:*]
 set key outside right top noenhanced
-plot 'heavy-scaling-workers.dat' index 0 using 1:2:3:4 with yerrorlines lw 2 pt 5 dt 1 lc rgb '#e69f00' title 'bun / process', \
-     'heavy-scaling-workers.dat' index 1 using 1:2:3:4 with yerrorlines lw 2 pt 6 dt 2 lc rgb '#0072b2' title 'deno / process', \
-     'heavy-scaling-workers.dat' index 2 using 1:2:3:4 with yerrorlines lw 2 pt 7 dt 3 lc rgb '#009e73' title 'node / process', \
-     'heavy-scaling-workers.dat' index 3 using 1:2:3:4 with yerrorlines lw 2 pt 8 dt 4 lc rgb '#e69f00' title 'bun / sequential', \
-     'heavy-scaling-workers.dat' index 4 using 1:2:3:4 with yerrorlines lw 2 pt 9 dt 5 lc rgb '#0072b2' title 'deno / sequential', \
-     'heavy-scaling-workers.dat' index 5 using 1:2:3:4 with yerrorlines lw 2 pt 10 dt 1 lc rgb '#009e73' title 'node / sequential', \
-     'heavy-scaling-workers.dat' index 6 using 1:2:3:4 with yerrorlines lw 2 pt 11 dt 2 lc rgb '#e69f00' title 'bun / worker', \
-     'heavy-scaling-workers.dat' index 7 using 1:2:3:4 with yerrorlines lw 2 pt 12 dt 3 lc rgb '#0072b2' title 'deno / worker', \
-     'heavy-scaling-workers.dat' index 8 using 1:2:3:4 with yerrorlines lw 2 pt 5 dt 4 lc rgb '#009e73' title 'node / worker'
+plot 'heavy-scaling-workers.dat' index 0 using 1:2:(valid(3)?$3:$2):(valid(4)?$4:$2) with yerrorlines lw 2 pt 5 dt 1 lc rgb '#e69f00' title 'bun / process', \
+     'heavy-scaling-workers.dat' index 1 using 1:2:(valid(3)?$3:$2):(valid(4)?$4:$2) with yerrorlines lw 2 pt 6 dt 2 lc rgb '#0072b2' title 'deno / process', \
+     'heavy-scaling-workers.dat' index 2 using 1:2:(valid(3)?$3:$2):(valid(4)?$4:$2) with yerrorlines lw 2 pt 7 dt 3 lc rgb '#009e73' title 'node / process', \
+     'heavy-scaling-workers.dat' index 3 using 1:2:(valid(3)?$3:$2):(valid(4)?$4:$2) with yerrorlines lw 2 pt 8 dt 4 lc rgb '#e69f00' title 'bun / sequential', \
+     'heavy-scaling-workers.dat' index 4 using 1:2:(valid(3)?$3:$2):(valid(4)?$4:$2) with yerrorlines lw 2 pt 9 dt 5 lc rgb '#0072b2' title 'deno / sequential', \
+     'heavy-scaling-workers.dat' index 5 using 1:2:(valid(3)?$3:$2):(valid(4)?$4:$2) with yerrorlines lw 2 pt 10 dt 1 lc rgb '#009e73' title 'node / sequential', \
+     'heavy-scaling-workers.dat' index 6 using 1:2:(valid(3)?$3:$2):(valid(4)?$4:$2) with yerrorlines lw 2 pt 11 dt 2 lc rgb '#e69f00' title 'bun / worker', \
+     'heavy-scaling-workers.dat' index 7 using 1:2:(valid(3)?$3:$2):(valid(4)?$4:$2) with yerrorlines lw 2 pt 12 dt 3 lc rgb '#0072b2' title 'deno / worker', \
+     'heavy-scaling-workers.dat' index 8 using 1:2:(valid(3)?$3:$2):(valid(4)?$4:$2) with yerrorlines lw 2 pt 5 dt 4 lc rgb '#009e73' title 'node / worker'
 unset output

@@ -314,6 +314,13 @@ analysis = {
          "note": "Deno ~30-31k req/s in every mode", "published": {"mean": 30500, "sd": None, "n": 5},
          "ours": None, "ratio": None, "ratio_ci_low": None, "ratio_ci_high": None, "p": None}],
 }
+# The runs rundown-analyze embeds for render (its cap is far above these).
+def raw_runs(store, recs):
+    return {"cap": 10000, "items": [{"store": store, "record": r} for r in recs],
+            "total": len(recs), "embedded": len(recs)}
+
+analysis["raw_runs"] = raw_runs("store.jsonl", records)
+analysis["check_errors"] = []
 with open(os.path.join(HERE, "analysis.json"), "w") as f:
     json.dump(analysis, f, indent=1, ensure_ascii=False)
     f.write("\n")
@@ -348,6 +355,9 @@ def swap_labels(c):
 h = json.loads(json.dumps(analysis))
 h["title"] = "<b>Hostile</b> report `touch PWNED5` =cmd|' /C calc'!A0"
 h["inputs"] = ["hostile-store.jsonl"]
+h["raw_runs"] = raw_runs("hostile-store.jsonl", [
+    dict(r, config={HKEY.get(k, k): HOSTILE.get(v, v) for k, v in r["config"].items()},
+         workload=WNAMES.get(r["workload"], r["workload"])) for r in records])
 for w in h["workloads"]:
     ids = dict(swap_labels(c) for c in w["configs"])
     for p in w["tests"]["pairs"]:

@@ -1,0 +1,269 @@
+/*
+ * contention.c - waiting for a quiet machine and judging runs by the
+ * foreign load (see contention.h).
+ */
+#include "contention.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "proc.h"
+
+void rd_contention_defaults(struct rd_contention_opts *o)
+{
+    o->mode = RD_CONTENTION_WAIT;
+    o->threshold_pct = RD_CONTENTION_THRESHOLD_DEFAULT;
+    o->wait_s = RD_CONTENTION_WAIT_DEFAULT;
+    const char *env = getenv("RUNDOWN_CONTENTION");
+    enum rd_contention_mode m;
+    if (env && !rd_contention_parse_mode(env, "RUNDOWN_CONTENTION", &m, NULL))
+        o->mode = m;
+}
+
+const char *rd_contention_mode_name(enum rd_contention_mode m)
+{
+    return m == RD_CONTENTION_OFF ? "off" : m == RD_CONTENTION_WARN ? "warn" : "wait";
+}
+
+rd_status rd_contention_parse_mode(const char *s, const char *what, enum rd_contention_mode *out,
+                                   struct rd_diag *d)
+{
+    static const enum rd_contention_mode modes[] = {RD_CONTENTION_OFF, RD_CONTENTION_WARN,
+                                                    RD_CONTENTION_WAIT};
+    for (size_t i = 0; i < 3; i++)
+        if (s && strcmp(s, rd_contention_mode_name(modes[i])) == 0) {
+            *out = modes[i];
+            return RD_OK;
+        }
+    return rd_diag_set(d, RD_ERR_USAGE, NULL, 0, 0,
+                       "%s: expected off, warn or wait, got '%s'", what, s ? s : "");
+}
+
+static rd_status parse_number(const char *s, const char *what, double lo, double hi,
+                              const char *expected, double *out, struct rd_diag *d)
+{
+    char *end = NULL;
+    errno = 0;
+    double v = s && *s ? strtod(s, &end) : NAN;
+    if (!s || !*s || *end || errno || !isfinite(v) || v < lo || v > hi)
+        return rd_diag_set(d, RD_ERR_USAGE, NULL, 0, 0, "%s: expected %s, got '%s'", what,
+                           expected, s ? s : "");
+    *out = v;
+    return RD_OK;
+}
+
+rd_status rd_contention_parse_threshold(const char *s, const char *what, double *out,
+                                        struct rd_diag *d)
+{
+    return parse_number(s, what, 0, 100, "a percentage of one CPU from 0 to 100", out, d);
+}
+
+rd_status rd_contention_parse_wait(const char *s, const char *what, double *out,
+                                   struct rd_diag *d)
+{
+    return parse_number(s, what, 0, 1e9, "seconds, 0 or more", out, d);
+}
+
+void rd_guard_init(struct rd_guard *g, const struct rd_contention_opts *o, const char *proc_root)
+{
+    memset(g, 0, sizeof *g);
+    g->o = *o;
+    /* RUNDOWN_PROC_ROOT: a fixed /proc, so tests can have a quiet machine. */
+    g->proc_root = proc_root ? proc_root : getenv("RUNDOWN_PROC_ROOT");
+    g->self = getpid();
+}
+
+void rd_guard_on_note(struct rd_guard *g, rd_contention_note_fn fn, void *ctx)
+{
+    g->note = fn;
+    g->note_ctx = ctx;
+}
+
+void rd_guard_set_live_ms(struct rd_guard *g, double ms)
+{
+    g->live_ms = ms;
+}
+
+static void take(struct rd_guard *g, struct rd_machine_snap *s)
+{
+    rd_machine_snap_take(g->proc_root, g->live_ms, s);
+}
+
+static void push(struct rd_guard *g, const struct rd_machine_snap *s)
+{
+    if (g->nhist == RD_GUARD_HISTORY) {
+        memmove(g->hist, g->hist + 1, (RD_GUARD_HISTORY - 1) * sizeof *g->hist);
+        g->nhist--;
+    }
+    g->hist[g->nhist++] = *s;
+}
+
+/* The load over the interval that ends at 'now' and reaches back at least
+ * RD_CONTENTION_JUDGE_S (or as far as the history goes). */
+static void judged_load(const struct rd_guard *g, const struct rd_machine_snap *now,
+                        struct rd_machine_load *out)
+{
+    int base = 0;
+    for (int i = g->nhist - 1; i >= 0; i--)
+        if (g->hist[i].t <= now->t - RD_CONTENTION_JUDGE_S) {
+            base = i;
+            break;
+        }
+    rd_machine_load_between(&g->hist[base], now, out);
+}
+
+static void note(struct rd_guard *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(struct rd_guard *g, const char *fmt, ...)
+{
+    if (!g->note)
+        return;
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    g->note(g->note_ctx, line);
+}
+
+/* Sleeps s seconds; false when a signal asks rundown to stop. */
+static bool nap(double s)
+{
+    struct timespec ts = {(time_t)s, (long)((s - floor(s)) * 1e9)};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        if (rd_proc_interrupted)
+            return false;
+    return !rd_proc_interrupted;
+}
+
+/* One window: the foreign load over it (the measured processes still
+ * alive, a server, are rundown's) and its busiest foreign processes. */
+static double window(struct rd_guard *g, char *top, size_t size)
+{
+    struct rd_proc_table before = {0}, after = {0};
+    struct rd_machine_snap a, b;
+    bool listed = rd_proc_table_read(g->proc_root, &before);
+    take(g, &a);
+    bool ok = nap(RD_CONTENTION_WINDOW_S);
+    take(g, &b);
+    listed = listed && rd_proc_table_read(g->proc_root, &after);
+    push(g, &b);
+    struct rd_machine_load l;
+    rd_machine_load_between(&a, &b, &l);
+    struct rd_busy_proc busy[3];
+    unsigned long long own = 0;
+    size_t n = listed ? rd_proc_table_busiest(&before, &after, g->self, l.wall_s, busy, 3, &own)
+                      : 0;
+    rd_proc_table_release(&before);
+    rd_proc_table_release(&after);
+    double own_pct = (double)own * 1000.0 / (double)sysconf(_SC_CLK_TCK) / (l.wall_s * 1e3) * 100;
+    size_t o = 0;
+    top[0] = '\0';
+    for (size_t i = 0; i < n && o < size; i++)
+        o += (size_t)snprintf(top + o, size - o, "%s%d %s %.0f %%", i ? ", " : "",
+                              (int)busy[i].pid, busy[i].comm, busy[i].pct);
+    if (!ok)
+        return NAN;
+    return isnan(l.others_pct) ? NAN : fmax(l.others_pct - own_pct, 0);
+}
+
+rd_status rd_guard_wait(struct rd_guard *g, const char *what, struct rd_diag *d)
+{
+    if (g->o.mode == RD_CONTENTION_OFF)
+        return RD_OK;
+    struct rd_machine_snap now;
+    take(g, &now);
+    bool known = false;
+    if (g->nhist > 0) {
+        struct rd_machine_load l;
+        judged_load(g, &now, &l);
+        if (l.wall_s >= RD_CONTENTION_WINDOW_S && !isnan(l.others_pct)) {
+            g->last_quiet = l.others_pct <= g->o.threshold_pct;
+            known = true;
+        } else {
+            /* Too short to say anything new: the last reading stands. */
+            known = !isnan(l.others_pct);
+        }
+    }
+    push(g, &now);
+    if (g->o.mode != RD_CONTENTION_WAIT || (known && g->last_quiet))
+        return RD_OK;
+    double start = now.t, last_note = -1;
+    char top[256];
+    for (;;) {
+        double pct = window(g, top, sizeof top);
+        if (rd_proc_interrupted) {
+            g->waited_s += g->hist[g->nhist - 1].t - start;
+            return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "interrupted");
+        }
+        double waited = g->hist[g->nhist - 1].t - start;
+        if (isnan(pct)) {
+            g->last_quiet = true; /* nothing to judge by: never wait blind */
+            break;
+        }
+        g->last_quiet = pct <= g->o.threshold_pct;
+        if (g->last_quiet)
+            break;
+        if (waited >= g->o.wait_s) {
+            g->gave_up++;
+            note(g, "%s: the machine is still busy after %.0f s (others %.0f %% of a CPU, "
+                 "threshold %g %%): running anyway", what, waited, pct, g->o.threshold_pct);
+            break;
+        }
+        if (last_note < 0 || waited - last_note >= 1) {
+            last_note = waited;
+            note(g, "%s: waiting for a quiet machine, others use %.0f %% of a CPU "
+                 "(threshold %g %%)%s%s; %.0f of %.0f s", what, pct, g->o.threshold_pct,
+                 top[0] ? ": " : "", top, waited, g->o.wait_s);
+        }
+    }
+    g->pending_wait_s = g->hist[g->nhist - 1].t - start;
+    g->waited_s += g->pending_wait_s;
+    return RD_OK;
+}
+
+void rd_guard_run_begin(struct rd_guard *g)
+{
+    if (g->o.mode == RD_CONTENTION_OFF)
+        return;
+    take(g, &g->run_start);
+    push(g, &g->run_start);
+}
+
+rd_status rd_guard_run_end(struct rd_guard *g, struct rd_record *rec)
+{
+    if (g->o.mode == RD_CONTENTION_OFF || g->nhist == 0)
+        return RD_OK;
+    struct rd_machine_snap end;
+    take(g, &end);
+    struct rd_machine_load run, judged;
+    rd_machine_load_between(&g->run_start, &end, &run);
+    judged_load(g, &end, &judged);
+    push(g, &end);
+    g->runs++;
+    if (g->pending_wait_s > 0) {
+        char b[32];
+        snprintf(b, sizeof b, "%.2f", g->pending_wait_s);
+        g->pending_wait_s = 0;
+        RD_TRY(rd_record_set_info(rec, "contention_wait_s", b));
+    }
+    if (isnan(run.others_pct)) {
+        g->unknown++;
+        return RD_OK;
+    }
+    RD_TRY(rd_record_set_metric(rec, "machine_others_cpu_pct", run.others_pct));
+    RD_TRY(rd_record_set_metric(rec, "machine_steal_pct", run.steal_pct));
+    if (!isnan(run.pressure_pct))
+        RD_TRY(rd_record_set_metric(rec, "machine_cpu_pressure_pct", run.pressure_pct));
+    g->others_sum += run.others_pct;
+    g->others_max = fmax(g->others_max, run.others_pct);
+    g->last_quiet = !(judged.others_pct > g->o.threshold_pct);
+    rec->contended = !g->last_quiet;
+    g->contended += rec->contended;
+    return RD_OK;
+}

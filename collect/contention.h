@@ -1,0 +1,107 @@
+/*
+ * contention.h - the guard against a busy machine: before a run it waits
+ * until other processes leave the CPUs alone, after it it records how much
+ * CPU they took meanwhile and whether the run was contended.
+ *
+ * The foreign load is machineload.h's. A run shorter than
+ * RD_CONTENTION_JUDGE_S is judged over the interval that ends with it and
+ * reaches back at least that long (the check before it, the run before):
+ * /proc/stat counts whole clock ticks, and over 50 ms one stray tick per
+ * CPU would read as 20 % of a CPU. The metrics stored are the run's own.
+ *
+ * Waiting costs nothing on a quiet machine: when the interval since the
+ * last snapshot is long enough it is judged as it is; only without a
+ * recent quiet reading (the first run, or after a contended one) does the
+ * guard sample a window of RD_CONTENTION_WINDOW_S, and repeats it while
+ * the machine is busy, for at most the wait, naming the busiest foreign
+ * processes through the note callback.
+ */
+#ifndef RUNDOWN_CONTENTION_H
+#define RUNDOWN_CONTENTION_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "machineload.h"
+#include "rundown/record.h"
+#include "rundown/status.h"
+
+enum rd_contention_mode { RD_CONTENTION_OFF, RD_CONTENTION_WARN, RD_CONTENTION_WAIT };
+
+/* Provisional: 25 % of one CPU. bench/contention-threshold.sh measures
+ * the quiet and beside-a-hog distributions this is chosen from
+ * (docs/methods.md, "Foreign load"). */
+#define RD_CONTENTION_THRESHOLD_DEFAULT 25.0
+#define RD_CONTENTION_WAIT_DEFAULT 60.0
+#define RD_CONTENTION_WINDOW_S 0.3
+#define RD_CONTENTION_JUDGE_S 0.5
+
+struct rd_contention_opts {
+    enum rd_contention_mode mode;
+    double threshold_pct;       /* percent of one CPU */
+    double wait_s;              /* the longest wait before a run */
+};
+
+/** The defaults: wait, 25 %, 60 s. RUNDOWN_CONTENTION=off|warn|wait in
+ *  the environment replaces the mode (the test harness sets "off"). */
+void rd_contention_defaults(struct rd_contention_opts *o);
+
+/** Parsers of the options; errors name 'what' (the option or suite key). */
+rd_status rd_contention_parse_mode(const char *s, const char *what, enum rd_contention_mode *out,
+                                   struct rd_diag *d);
+rd_status rd_contention_parse_threshold(const char *s, const char *what, double *out,
+                                        struct rd_diag *d);
+rd_status rd_contention_parse_wait(const char *s, const char *what, double *out,
+                                   struct rd_diag *d);
+const char *rd_contention_mode_name(enum rd_contention_mode m);
+
+typedef void (*rd_contention_note_fn)(void *ctx, const char *line);
+
+#define RD_GUARD_HISTORY 32
+
+struct rd_guard {
+    struct rd_contention_opts o;
+    const char *proc_root;      /* NULL: /proc */
+    pid_t self;
+    rd_contention_note_fn note;
+    void *note_ctx;
+    struct rd_machine_snap hist[RD_GUARD_HISTORY];  /* recent, oldest first */
+    int nhist;
+    bool last_quiet;            /* the last judged interval was quiet */
+    struct rd_machine_snap run_start;
+    double live_ms;             /* CPU so far of measured processes alive */
+    double pending_wait_s;      /* waited before the run in flight */
+    /* totals of the session, for its summary */
+    double waited_s;            /* time spent waiting for quiet */
+    long runs, contended, unknown, gave_up;
+    double others_sum, others_max;
+};
+
+/** A guard with options o (copied); proc_root NULL: $RUNDOWN_PROC_ROOT
+ *  when set (a test's fixed /proc), else /proc. */
+void rd_guard_init(struct rd_guard *g, const struct rd_contention_opts *o, const char *proc_root);
+void rd_guard_on_note(struct rd_guard *g, rd_contention_note_fn fn, void *ctx);
+
+/** Tells the guard how much CPU the measured processes that are still
+ *  alive (a server) have used so far; 0 once they are reaped. */
+void rd_guard_set_live_ms(struct rd_guard *g, double ms);
+
+/**
+ * Before a run: in mode wait, waits until the foreign load is below the
+ * threshold or the wait is over ('what' names the run on the note lines).
+ * A signal ends the wait: RD_ERR_IO "interrupted". Off: does nothing.
+ */
+rd_status rd_guard_wait(struct rd_guard *g, const char *what, struct rd_diag *d);
+
+/** Just before the measured process starts. */
+void rd_guard_run_begin(struct rd_guard *g);
+
+/**
+ * Just after it ended: sets the metrics machine_others_cpu_pct,
+ * machine_steal_pct and machine_cpu_pressure_pct of rec (those that can
+ * be read), rec->contended, and info.contention_wait_s when the guard
+ * waited before the run. Off: does nothing.
+ */
+rd_status rd_guard_run_end(struct rd_guard *g, struct rd_record *rec);
+
+#endif

@@ -1,0 +1,268 @@
+/*
+ * machinecheck.c - the pre-flight check of `rundown-collect check` and of
+ * the environment record (see machinecheck.h). /proc and /sys are read by
+ * hand: no Debian library reports these.
+ */
+#include "machinecheck.h"
+
+#include <math.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "machineload.h"
+#include "rundown/json.h"
+#include "rundown/loadjudge.h"
+
+const char *rd_machine_container_hint(void)
+{
+    struct stat st;
+    if (getenv("KUBERNETES_SERVICE_HOST"))
+        return "kubernetes";
+    if (stat("/.dockerenv", &st) == 0)
+        return "docker";
+    if (stat("/run/.containerenv", &st) == 0)
+        return "podman";
+    char buf[4096];
+    FILE *f = fopen("/proc/1/environ", "r");
+    if (f) {
+        size_t n = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        for (size_t i = 0; i + 10 <= n; i++)
+            if (memcmp(buf + i, "container=", 10) == 0 && (i == 0 || buf[i - 1] == '\0'))
+                return strncmp(buf + i + 10, "lxc", 3) == 0 ? "lxc" : "container";
+    }
+    f = fopen("/proc/1/cgroup", "r");
+    if (f) {
+        const char *hint = NULL;
+        while (!hint && fgets(buf, sizeof buf, f))
+            hint = strstr(buf, "kubepods") ? "kubernetes" : strstr(buf, "docker") ? "docker"
+                 : strstr(buf, "lxc") ? "lxc" : NULL;
+        fclose(f);
+        if (hint)
+            return hint;
+    }
+    return NULL;
+}
+
+/* The first line of ROOT/rel into buf, newline cut; false when unreadable. */
+static bool line_of(const char *root, const char *rel, char *buf, size_t size)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", root, rel);
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return false;
+    bool ok = fgets(buf, (int)size, f) != NULL;
+    fclose(f);
+    if (ok)
+        buf[strcspn(buf, "\n")] = '\0';
+    return ok;
+}
+
+/* A "Name: value kB" field of ROOT/meminfo, in KiB; NaN when absent. */
+static double meminfo(const char *proc, const char *name)
+{
+    char path[4096], line[256];
+    snprintf(path, sizeof path, "%s/meminfo", proc);
+    FILE *f = fopen(path, "re");
+    double v = NAN;
+    size_t n = strlen(name);
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, name, n) == 0 && line[n] == ':')
+            v = strtod(line + n + 1, NULL);
+    if (f)
+        fclose(f);
+    return v;
+}
+
+static void add(struct rd_machine_check *c, const char *what, enum rd_finding_level level,
+                const char *advice, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void add(struct rd_machine_check *c, const char *what, enum rd_finding_level level,
+                const char *advice, const char *fmt, ...)
+{
+    if (c->nf == RD_CHECK_MAX_FINDINGS)
+        return;
+    struct rd_finding *f = &c->f[c->nf++];
+    snprintf(f->what, sizeof f->what, "%s", what);
+    f->level = level;
+    snprintf(f->advice, sizeof f->advice, "%s", advice ? advice : "");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->text, sizeof f->text, fmt, ap);
+    va_end(ap);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The foreign load over the window and its busiest processes. */
+static void load_now(struct rd_machine_check *c, const char *proc, double window_s)
+{
+    struct rd_proc_table before = {0}, after = {0};
+    struct rd_machine_snap a, b;
+    bool listed = rd_proc_table_read(proc, &before);
+    rd_machine_snap_take(proc, 0, &a);
+    double until = now_s() + window_s;
+    while (now_s() < until)
+        usleep(20000);
+    rd_machine_snap_take(proc, 0, &b);
+    listed = listed && rd_proc_table_read(proc, &after);
+    struct rd_machine_load l;
+    rd_machine_load_between(&a, &b, &l);
+    struct rd_busy_proc top[3];
+    unsigned long long own = 0;
+    size_t n = listed ? rd_proc_table_busiest(&before, &after, getpid(), l.wall_s, top, 3, &own)
+                      : 0;
+    rd_proc_table_release(&before);
+    rd_proc_table_release(&after);
+    c->others_pct = l.others_pct;
+    c->steal_pct = l.steal_pct;
+    c->pressure_pct = l.pressure_pct;
+    char list[200] = "";
+    size_t o = 0;
+    for (size_t i = 0; i < n && o < sizeof list; i++)
+        o += (size_t)snprintf(list + o, sizeof list - o, "%s%d %s %.0f %%", i ? ", " : "",
+                              (int)top[i].pid, top[i].comm, top[i].pct);
+    if (isnan(l.others_pct)) {
+        add(c, "others", RD_FINDING_ADVICE, "give rundown a readable /proc/stat",
+            "foreign load unknown: %s/stat cannot be read", proc);
+        return;
+    }
+    bool busy = l.others_pct > c->threshold_pct;
+    add(c, "others", busy ? RD_FINDING_BUSY : RD_FINDING_OK,
+        busy ? "stop or wait for the processes named, then check again" : NULL,
+        "other processes use %.1f %% of a CPU (threshold %g %%)%s%s", l.others_pct,
+        c->threshold_pct, list[0] ? ": " : "", list);
+    if (!isnan(l.steal_pct)) {
+        bool stolen = l.steal_pct > c->threshold_pct;
+        add(c, "steal", stolen ? RD_FINDING_BUSY : RD_FINDING_OK,
+            stolen ? "the hypervisor gives this VM's CPUs to others: use dedicated CPUs" : NULL,
+            "steal %.1f %% of a CPU", l.steal_pct);
+    }
+    if (!isnan(l.pressure_pct)) {
+        bool pressed = l.pressure_pct > c->threshold_pct;
+        add(c, "pressure", pressed ? RD_FINDING_BUSY : RD_FINDING_OK,
+            pressed ? "tasks wait for a CPU: fewer processes, or more CPUs" : NULL,
+            "CPU pressure %.1f %% of the time", l.pressure_pct);
+    }
+}
+
+void rd_machine_check_run(struct rd_machine_check *c, const char *proc_root,
+                          const char *sys_root, double window_s, double threshold_pct)
+{
+    const char *proc = proc_root ? proc_root : "/proc", *sys = sys_root ? sys_root : "/sys";
+    char buf[512];
+    memset(c, 0, sizeof *c);
+    c->threshold_pct = threshold_pct;
+    c->load1 = c->others_pct = c->steal_pct = c->pressure_pct = NAN;
+    c->ncpus = rd_machine_ncpus(proc);
+    cpu_set_t set;
+    int allowed = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0;
+    add(c, "cpus", RD_FINDING_OK, allowed && allowed < c->ncpus ? NULL :
+        "pin the measured program (--cpus) to keep it off the CPU rundown samples on",
+        "%d CPUs; rundown may run on %d of them%s", c->ncpus, allowed,
+        allowed && allowed < c->ncpus ? " (pinned)" : " (not pinned)");
+    if (line_of(proc, "loadavg", buf, sizeof buf) && sscanf(buf, "%lf", &c->load1) == 1) {
+        const char *judged = rd_machine_load_judgement(c->load1, c->ncpus);
+        add(c, "load", strcmp(judged, "busy") == 0 ? RD_FINDING_ADVICE : RD_FINDING_OK,
+            strcmp(judged, "busy") == 0 ? "the load average lags a minute: it says the "
+            "machine was busy lately; the foreign load below says whether it is now" : NULL,
+            "load average %.2f on %d CPUs: %s", c->load1, c->ncpus, judged);
+    }
+    load_now(c, proc, window_s);
+    char path[256];
+    snprintf(path, sizeof path, "devices/system/cpu/cpu0/cpufreq/scaling_governor");
+    if (line_of(sys, path, buf, sizeof buf)) {
+        bool perf = strcmp(buf, "performance") == 0;
+        add(c, "governor", perf ? RD_FINDING_OK : RD_FINDING_ADVICE,
+            perf ? NULL : "set the performance governor (cpupower frequency-set -g performance)",
+            "CPU frequency governor %s", buf);
+    } else {
+        add(c, "governor", RD_FINDING_OK, NULL, "CPU frequency scaling not visible (no cpufreq)");
+    }
+    if (line_of(sys, "devices/system/cpu/intel_pstate/no_turbo", buf, sizeof buf))
+        add(c, "turbo", buf[0] == '1' ? RD_FINDING_OK : RD_FINDING_ADVICE,
+            buf[0] == '1' ? NULL : "turbo makes clocks depend on heat: echo 1 > "
+            "/sys/devices/system/cpu/intel_pstate/no_turbo", "turbo %s", buf[0] == '1' ? "off" : "on");
+    else if (line_of(sys, "devices/system/cpu/cpufreq/boost", buf, sizeof buf))
+        add(c, "turbo", buf[0] == '1' ? RD_FINDING_ADVICE : RD_FINDING_OK,
+            buf[0] == '1' ? "boost makes clocks depend on heat: echo 0 > "
+            "/sys/devices/system/cpu/cpufreq/boost" : NULL, "boost %s", buf[0] == '1' ? "on" : "off");
+    if (line_of(proc, "sys/kernel/randomize_va_space", buf, sizeof buf))
+        add(c, "aslr", buf[0] == '0' ? RD_FINDING_OK : RD_FINDING_ADVICE,
+            buf[0] == '0' ? NULL : "address randomisation varies layout between runs; runs "
+            "more than a few per config average it out (or sysctl kernel.randomize_va_space=0)",
+            "ASLR %s", buf[0] == '0' ? "off" : "on");
+    double st = meminfo(proc, "SwapTotal"), sf = meminfo(proc, "SwapFree");
+    if (!isnan(st) && !isnan(sf))
+        add(c, "swap", st - sf > 0 ? RD_FINDING_ADVICE : RD_FINDING_OK,
+            st - sf > 0 ? "memory was swapped out: free memory, or swapoff -a && swapon -a" : NULL,
+            "swap in use %.0f MiB", (st - sf) / 1024);
+    if (line_of(proc, "pressure/memory", buf, sizeof buf)) {
+        const char *a = strstr(buf, "avg10=");
+        double v = a ? strtod(a + 6, NULL) : NAN;
+        if (!isnan(v))
+            add(c, "memory", v > 1 ? RD_FINDING_ADVICE : RD_FINDING_OK,
+                v > 1 ? "tasks wait for memory: free memory before measuring" : NULL,
+                "memory pressure %.1f %% (last 10 s)", v);
+    }
+    if (line_of(sys, "devices/system/cpu/cpu0/thermal_throttle/core_throttle_count", buf,
+                sizeof buf)) {
+        long n = strtol(buf, NULL, 10);
+        add(c, "thermal", n > 0 ? RD_FINDING_ADVICE : RD_FINDING_OK,
+            n > 0 ? "the CPU has throttled for heat since boot: cool it, or leave pauses" : NULL,
+            "thermal throttle events on CPU 0: %ld", n);
+    }
+    const char *cont = rd_machine_container_hint();
+    bool vm = false;
+    FILE *f = fopen("/proc/cpuinfo", "re");
+    char line[4096];
+    while (f && !vm && fgets(line, sizeof line, f))
+        vm = strncmp(line, "flags", 5) == 0 && strstr(line, " hypervisor");
+    if (f)
+        fclose(f);
+    add(c, "virtual", cont || vm ? RD_FINDING_ADVICE : RD_FINDING_OK,
+        cont || vm ? "other guests or containers share the hardware unseen: compare only "
+                     "runs of one machine, and watch steal" : NULL,
+        "%s%s%s", cont ? "container " : "", cont ? cont : "",
+        vm ? (cont ? ", virtual machine" : "virtual machine") : (cont ? "" : "bare metal"));
+    c->quiet = true;
+    for (int i = 0; i < c->nf; i++)
+        c->quiet = c->quiet && c->f[i].level != RD_FINDING_BUSY;
+}
+
+cJSON *rd_machine_check_json(const struct rd_machine_check *c)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return NULL;
+    cJSON_AddBoolToObject(o, "quiet", c->quiet);
+    cJSON_AddNumberToObject(o, "cpus", c->ncpus);
+    rd_json_add_num(o, "load1", c->load1);
+    rd_json_add_num(o, "others_cpu_pct", c->others_pct);
+    rd_json_add_num(o, "steal_pct", c->steal_pct);
+    rd_json_add_num(o, "cpu_pressure_pct", c->pressure_pct);
+    cJSON_AddNumberToObject(o, "threshold_pct", c->threshold_pct);
+    cJSON *fs = cJSON_AddArrayToObject(o, "findings");
+    static const char *const levels[] = {"ok", "advice", "busy"};
+    for (int i = 0; fs && i < c->nf; i++) {
+        cJSON *f = cJSON_CreateObject();
+        cJSON_AddStringToObject(f, "what", c->f[i].what);
+        cJSON_AddStringToObject(f, "level", levels[c->f[i].level]);
+        cJSON_AddStringToObject(f, "text", c->f[i].text);
+        if (c->f[i].advice[0])
+            cJSON_AddStringToObject(f, "advice", c->f[i].advice);
+        cJSON_AddItemToArray(fs, f);
+    }
+    return o;
+}

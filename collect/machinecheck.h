@@ -1,0 +1,53 @@
+/*
+ * machinecheck.h - `rundown-collect check`: is this machine quiet enough
+ * to measure on, and what could be done about it (in the spirit of
+ * `pyperf system show` and ReBench's denoise).
+ *
+ * Findings come from /proc and /sys (roots injectable for tests). Only the
+ * load of the moment decides quiet or not: foreign CPU over a short window
+ * above the threshold, steal, or CPU pressure. The governor, turbo, ASLR,
+ * swap, throttling and virtualisation are advice: they make runs noisier
+ * or different from another machine's, not the machine busy.
+ */
+#ifndef RUNDOWN_MACHINECHECK_H
+#define RUNDOWN_MACHINECHECK_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+
+#include "rundown/status.h"
+
+enum rd_finding_level { RD_FINDING_OK, RD_FINDING_ADVICE, RD_FINDING_BUSY };
+
+struct rd_finding {
+    char what[32];               /* "cpus", "load", "others", ... */
+    enum rd_finding_level level;
+    char text[256];              /* what was found */
+    char advice[256];            /* what to do about it; "" when nothing */
+};
+
+#define RD_CHECK_MAX_FINDINGS 16
+
+struct rd_machine_check {
+    int ncpus;
+    double load1, others_pct, steal_pct, pressure_pct;  /* NaN: unknown */
+    double threshold_pct;
+    bool quiet;
+    struct rd_finding f[RD_CHECK_MAX_FINDINGS];
+    int nf;
+};
+
+/**
+ * Checks the machine, sampling the foreign load over window_s seconds.
+ * proc_root / sys_root NULL: /proc and /sys.
+ */
+void rd_machine_check_run(struct rd_machine_check *c, const char *proc_root,
+                          const char *sys_root, double window_s, double threshold_pct);
+
+/** "docker", "podman", "kubernetes", "lxc", "container" or NULL. */
+const char *rd_machine_container_hint(void);
+
+/** The check as the environment record's "check" object. */
+cJSON *rd_machine_check_json(const struct rd_machine_check *c);
+
+#endif

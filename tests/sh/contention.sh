@@ -1,0 +1,88 @@
+#!/bin/bash
+# contention.sh - the guard against a busy machine (collect/contention.h):
+# runs beside a CPU hog are flagged and redone up to the cap, analyze
+# leaves them out, `check` says busy; on a quiet /proc (a fixed copy given
+# by RUNDOWN_PROC_ROOT) nothing is flagged. When the real machine is quiet
+# too, a hog that stops after 2 s is waited out. Every hog is bounded by
+# timeout(1) and killed by its pid. Label timing (tests/CMakeLists.txt).
+set -u
+build=$1
+C=$build/collect/rundown-collect
+A=$build/analyze/rundown-analyze
+unset RUNDOWN_CONTENTION
+tmp=$(mktemp -d)
+hogs=()
+cleanup() {
+    for p in "${hogs[@]}"; do kill "$p" 2>/dev/null; done
+    wait 2>/dev/null
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+# A CPU hog for at most $1 seconds: one CPU busy.
+hog() { timeout "$1" sh -c 'while :; do :; done' & hogs+=($!); }
+stop_hogs() { for p in "${hogs[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; hogs=(); }
+
+# 1. Beside a hog: every measured run is contended; each is redone once,
+#    the redos too, until the cap (as many redos as runs).
+hog 60
+sleep 0.5
+"$C" run --contention warn -n 3 -o "$tmp/busy.jsonl" 'sleep 0.3' 2>"$tmp/busy.err" ||
+    fail "run beside the hog failed: $(cat "$tmp/busy.err")"
+n=$(grep -c '"phase":"measure"' "$tmp/busy.jsonl")
+nc=$(grep '"phase":"measure"' "$tmp/busy.jsonl" | grep -c '"contended":true')
+[ "$n" = 6 ] || fail "beside the hog: expected 3 runs and 3 redos, got $n measured runs"
+[ "$nc" = 6 ] || fail "beside the hog: expected 6 contended runs, got $nc"
+grep -q 'machine_others_cpu_pct' "$tmp/busy.jsonl" || fail "no machine_others_cpu_pct"
+grep -q 'stopped at the cap' "$tmp/busy.err" || fail "the cap is not reported: $(cat "$tmp/busy.err")"
+
+# 2. `check` beside the hog: busy, exit 1.
+"$C" check --window 0.5 >"$tmp/check.out"
+rc=$?
+[ "$rc" = 1 ] || fail "check beside the hog exited $rc: $(cat "$tmp/check.out")"
+grep -q 'BUSY' "$tmp/check.out" || fail "check names nothing busy"
+
+# 3. wait mode with a short wait: the run is taken anyway, still flagged,
+#    and the wait is recorded.
+"$C" run --contention-wait 1 -n 1 -o "$tmp/gaveup.jsonl" 'sleep 0.1' 2>"$tmp/gaveup.err" ||
+    fail "run with --contention-wait 1 failed"
+grep -q '"contended":true' "$tmp/gaveup.jsonl" || fail "a run after a vain wait is not flagged"
+grep -q 'contention_wait_s' "$tmp/gaveup.jsonl" || fail "the wait is not recorded"
+grep -q 'waiting for a quiet machine' "$tmp/gaveup.err" || fail "no note names the busy processes"
+stop_hogs
+
+# 4. analyze leaves contended runs out by default and says so.
+"$A" -o "$tmp/a.json" "$tmp/busy.jsonl" 2>/dev/null
+python3 - "$tmp/a.json" <<'PY' || fail "analysis of contended runs"
+import json, sys
+a = json.load(open(sys.argv[1]))
+w = a["workloads"][0]
+c = w["configs"][0]
+assert c["contended_runs"] == 6, c["contended_runs"]
+assert w["contention"]["contended_runs"] == 6
+assert any(x["code"] == "contended" for x in a.get("warnings", []) + w.get("warnings", [])), "no contended warning"
+PY
+
+# 5. A quiet /proc: nothing is flagged, nothing waits.
+mkdir -p "$tmp/proc"
+printf 'cpu  100 0 100 10000 0 0 0 0 0 0\ncpu0 50 0 50 5000 0 0 0 0 0 0\ncpu1 50 0 50 5000 0 0 0 0 0 0\n' >"$tmp/proc/stat"
+RUNDOWN_PROC_ROOT=$tmp/proc "$C" run -n 3 -o "$tmp/quiet.jsonl" 'sleep 0.05' 2>"$tmp/quiet.err" ||
+    fail "quiet run failed"
+[ "$(grep -c '"phase":"measure"' "$tmp/quiet.jsonl")" = 3 ] || fail "quiet: expected 3 runs"
+! grep -q '"contended"' "$tmp/quiet.jsonl" || fail "a quiet run is flagged"
+grep -q '"machine_others_cpu_pct":0' "$tmp/quiet.jsonl" || fail "quiet: others not 0"
+"$C" check --proc-root "$tmp/proc" --window 0.1 >"$tmp/qcheck.out" ||
+    fail "check on a quiet /proc exited $?: $(cat "$tmp/qcheck.out")"
+
+# 6. On a really quiet machine: a hog that stops after 2 s is waited out.
+if "$C" check --window 0.5 >/dev/null; then
+    hog 2
+    sleep 0.3
+    "$C" run -n 1 -o "$tmp/wait.jsonl" 'sleep 0.3' 2>"$tmp/wait.err" || fail "run after the hog"
+    ! grep -q '"contended"' "$tmp/wait.jsonl" || fail "the hog was not waited out: $(cat "$tmp/wait.err")"
+    grep -q 'contention_wait_s' "$tmp/wait.jsonl" || fail "no wait recorded"
+    stop_hogs
+else
+    echo "note: the machine is busy without our hog; the wait-out case is skipped" >&2
+fi
+echo ok

@@ -1,0 +1,75 @@
+/*
+ * rd_fmt_double (core/src/buf.c) against its definition,
+ * rd_fmt_double_search: the shortest of "%.15g", "%.16g", "%.17g" that
+ * strtod reads back, by libc. The fast path rounds the 17 digits of one
+ * "%.16e" itself; it must give the same bytes for every double, so the
+ * values here are the kinds analyze writes (means, ratios, p-values, sds
+ * of computed sums), random bit patterns, and decimals on the half-way
+ * points where rounding 17 digits again could differ from rounding once.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "rundown/buf.h"
+
+/* xorshift64*: a fixed stream, no library needed for test inputs. */
+static uint64_t next(uint64_t *s)
+{
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return *s * 2685821657736338717ull;
+}
+
+static void same(double v)
+{
+    char got[32], want[32];
+    rd_fmt_double(v, got);
+    rd_fmt_double_search(v, want);
+    if (strcmp(got, want) != 0)
+        print_message("%a: got %s, want %s\n", v, got, want);
+    assert_string_equal(got, want);
+}
+
+static void same_as_the_search(void **state)
+{
+    (void)state;
+    uint64_t s = 31;
+    for (int i = 0; i < 100000; i++) {
+        uint64_t bits = next(&s);
+        double v;
+        memcpy(&v, &bits, sizeof v);
+        if (isfinite(v))
+            same(v);
+        /* Computed values of every magnitude: quotients and roots. */
+        double a = (double)(next(&s) >> 11), b = (double)(next(&s) >> 40) + 1;
+        int e = (int)(next(&s) % 80) - 40;
+        same(ldexp(a / b, e));
+        same(-sqrt(a) / b * pow(10, e / 4));
+        /* Decimals of 16 and 17 digits, and their neighbours. */
+        double dec = (double)(next(&s) % 100000000000000000ull) * pow(10, e / 2 - 16);
+        same(dec);
+        same(nextafter(dec, 0));
+        same(nextafter(dec, INFINITY));
+    }
+    const double edge[] = { 0.1 + 0.2, 1e300, 5e-324, 2.2250738585072014e-308, 1.7976931348623157e308,
+                            9.9999999999999995e22, 1e23, 0.30000000000000004, 123456789012345678.0,
+                            9007199254740993.0, 1e-5, 9.999999999999999e-5, 1e15, 1e16, 1e17 };
+    for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++) {
+        same(edge[i]);
+        same(-edge[i]);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(same_as_the_search),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

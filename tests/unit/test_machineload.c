@@ -1,0 +1,159 @@
+// links: rd_collect
+/*
+ * test_machineload - the foreign load from fixed /proc files: the "cpu"
+ * line's busy, steal and total ticks, the "some" pressure total, the
+ * percent of one CPU between two snapshots, the busiest processes with
+ * rundown's own descendants left out, and the parsers of the options.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "contention.h"
+#include "machineload.h"
+
+static void stat_line(void **state)
+{
+    (void)state;
+    unsigned long long busy, steal, all;
+    /* user nice system idle iowait irq softirq steal guest guest_nice */
+    const char *text = "cpu  10 2 30 400 5 6 7 8 9 1\ncpu0 1 1 1 1 1 1 1 1 0 0\n";
+    assert_true(rd_machine_parse_stat(text, &busy, &steal, &all));
+    assert_int_equal(busy, 10 + 2 + 30 + 6 + 7);   /* 55, by hand */
+    assert_int_equal(steal, 8);
+    assert_int_equal(all, 10 + 2 + 30 + 400 + 5 + 6 + 7 + 8); /* 468 */
+    assert_false(rd_machine_parse_stat("intr 1 2 3\n", &busy, &steal, &all));
+    assert_false(rd_machine_parse_stat("cpu  1 2\n", &busy, &steal, &all));
+}
+
+static void pressure_line(void **state)
+{
+    (void)state;
+    double t;
+    assert_true(rd_machine_parse_pressure(
+        "some avg10=1.00 avg60=0.50 avg300=0.10 total=123456\n"
+        "full avg10=0.00 avg60=0.00 avg300=0.00 total=99\n", &t));
+    assert_true(t == 123456);
+    assert_false(rd_machine_parse_pressure("full avg10=0 total=5\n", &t));
+}
+
+static void load_between(void **state)
+{
+    (void)state;
+    double tick_ms = 1000.0 / (double)sysconf(_SC_CLK_TCK);
+    /* 2 s apart; 150 busy ticks, 500 ms of rundown's own: with 10 ms
+     * ticks, (1500 - 500) ms over 2000 ms = 50 % of one CPU. */
+    struct rd_machine_snap a = {.t = 10, .have_stat = true, .busy = 1000, .steal = 0,
+                                .have_pressure = true, .pressure_us = 0, .own_ms = 100};
+    struct rd_machine_snap b = a;
+    b.t = 12;
+    b.busy = 1150;
+    b.steal = 20;
+    b.pressure_us = 500000;
+    b.own_ms = 100 + 500;
+    struct rd_machine_load l;
+    rd_machine_load_between(&a, &b, &l);
+    assert_true(fabs(l.wall_s - 2) < 1e-12);
+    double want = (150 * tick_ms - 500) / 2000 * 100;
+    assert_true(fabs(l.others_pct - fmax(want, 0)) < 1e-9);
+    assert_true(fabs(l.steal_pct - 20 * tick_ms / 2000 * 100) < 1e-9);
+    assert_true(fabs(l.pressure_pct - 25) < 1e-9); /* 0.5 s of 2 s */
+    /* own CPU above the busy ticks (tick rounding): 0, never negative */
+    b.own_ms = 100 + 5000;
+    rd_machine_load_between(&a, &b, &l);
+    assert_true(l.others_pct == 0);
+    /* no /proc/stat: unknown */
+    b.have_stat = false;
+    rd_machine_load_between(&a, &b, &l);
+    assert_true(isnan(l.others_pct));
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void busiest(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rd-ml-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char p[256];
+    pid_t self = 4242;
+    /* 4242 is rundown, 4300 its child (a server), 5000 and 6000 foreign. */
+    const struct { int pid, ppid; const char *comm; unsigned long long t0, t1; } ps[] = {
+        {4242, 1, "rundown-collect", 10, 20},
+        {4300, 4242, "node (x)", 0, 50},
+        {5000, 1, "stress", 100, 300},
+        {6000, 1, "cc1", 0, 10},
+    };
+    struct rd_proc_table before = {0}, after = {0};
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < 4; i++) {
+            snprintf(p, sizeof p, "%s/%d", dir, ps[i].pid);
+            mkdir(p, 0755);
+            snprintf(p, sizeof p, "%s/%d/stat", dir, ps[i].pid);
+            char text[256];
+            snprintf(text, sizeof text, "%d (%s) R %d 1 1 0 -1 0 0 0 0 0 %llu 0 0 0\n",
+                     ps[i].pid, ps[i].comm, ps[i].ppid, pass ? ps[i].t1 : ps[i].t0);
+            write_file(p, text);
+        }
+        assert_true(rd_proc_table_read(dir, pass ? &after : &before));
+    }
+    assert_int_equal(after.n, 4);
+    struct rd_busy_proc top[3];
+    unsigned long long own = 0;
+    double tick_s = 1.0 / (double)sysconf(_SC_CLK_TCK);
+    size_t n = rd_proc_table_busiest(&before, &after, self, 2.0, top, 3, &own);
+    assert_int_equal(n, 2);
+    assert_int_equal(top[0].pid, 5000);
+    assert_string_equal(top[0].comm, "stress");
+    assert_true(fabs(top[0].pct - 200 * tick_s / 2 * 100) < 1e-9);
+    assert_int_equal(top[1].pid, 6000);
+    assert_int_equal(own, 10 + 50); /* rundown and its server */
+    rd_proc_table_release(&before);
+    rd_proc_table_release(&after);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+static void options(void **state)
+{
+    (void)state;
+    struct rd_diag d;
+    double v;
+    enum rd_contention_mode m;
+    rd_diag_init(&d, NULL);
+    assert_int_equal(rd_contention_parse_threshold("12.5", "--t", &v, &d), RD_OK);
+    assert_true(v == 12.5);
+    assert_int_equal(rd_contention_parse_threshold("101", "--t", &v, &d), RD_ERR_USAGE);
+    assert_non_null(strstr(d.msg, "--t"));
+    assert_int_equal(rd_contention_parse_threshold("x", "--t", &v, &d), RD_ERR_USAGE);
+    assert_int_equal(rd_contention_parse_wait("-1", "--w", &v, &d), RD_ERR_USAGE);
+    assert_int_equal(rd_contention_parse_wait("0", "--w", &v, &d), RD_OK);
+    assert_int_equal(rd_contention_parse_mode("warn", "--c", &m, &d), RD_OK);
+    assert_int_equal(m, RD_CONTENTION_WARN);
+    assert_int_equal(rd_contention_parse_mode("on", "--c", &m, &d), RD_ERR_USAGE);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(stat_line),    cmocka_unit_test(pressure_line),
+        cmocka_unit_test(load_between), cmocka_unit_test(busiest),
+        cmocka_unit_test(options),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
