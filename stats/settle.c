@@ -118,6 +118,7 @@ rd_status rd_settle_race(const struct rd_settle_rule *r, long round,
 {
     *neliminated = 0;
     struct rd_verdict_settings at = *vs;
+    at.skip_equivalence = true; /* a look eliminates; it never calls equivalent */
     /* A tenth of alpha for the looks: the analysis judges the collected
      * runs at alpha again, and a config eliminated by a look that chance
      * made unlucky may no longer be worse there, so the two add. A tenth

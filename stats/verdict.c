@@ -31,6 +31,7 @@ void rd_verdict_settings_init(struct rd_verdict_settings *s)
     s->margin = 0.05;
     s->higher_is_better = false;
     s->power = 0.8;
+    s->skip_equivalence = false;
 }
 
 /* The critical values of a family of k comparisons with the best at df
@@ -225,6 +226,8 @@ static void joint_equivalence(const struct rd_verdict_sample *x, size_t k,
                               const struct rd_verdict_settings *s, struct rd_verdict_row *rows,
                               const struct rd_verdict_result *res)
 {
+    if (s->skip_equivalence)
+        return;
     const struct rd_verdict_sample *b = &x[res->best];
     bool all = true, any = false;
     for (size_t i = 0; i < k && all; i++) {
@@ -328,9 +331,10 @@ static rd_status decide(const struct rd_verdict_sample *x, size_t k,
     if (isfinite(df)) {
         res->df = fmax(1, floor(df));
         res->crit = rd_verdict_critical_value(s->alpha, (double)res->family, res->df);
-        res->crit_eq =
-            rd_verdict_equivalence_critical_value(s->alpha, (double)res->family, res->df);
-        if (isnan(res->crit) || isnan(res->crit_eq)) {
+        if (!s->skip_equivalence)
+            res->crit_eq =
+                rd_verdict_equivalence_critical_value(s->alpha, (double)res->family, res->df);
+        if (isnan(res->crit) || (isnan(res->crit_eq) && !s->skip_equivalence)) {
             res->decision = RD_DECISION_NO_DATA;
             return RD_ERR_STATS;
         }

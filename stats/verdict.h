@@ -83,6 +83,10 @@ struct rd_verdict_settings {
     double margin;         /* relative equivalence margin, e.g. 0.05 */
     bool higher_is_better; /* else lower is better */
     double power;          /* for runs_needed, e.g. 0.8 */
+    /* true: decide "worse" only, no equivalence test (crit_eq NaN, no
+     * row equivalent): the racing looks, whose alpha changes every round
+     * and would cost a fresh MCB root search each */
+    bool skip_equivalence;
 };
 
 /** Sets alpha 0.05, margin 0.05, lower is better, power 0.8. */
