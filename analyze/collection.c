@@ -113,22 +113,19 @@ void rd_collection_write(const struct wctx *x, struct jw *w)
         w->st = st;
         return;
     }
-    /* The contenders' precision rule, as the collector applies it: their
-     * own family, at the level the race leaves (rd_settle_judge). */
+    /* The contenders' precision rule, as the collector applies it: at the
+     * level the race leaves (rd_settle_judge), and as precise as the whole
+     * family of k configs would need (stats/settle.h, rd_settle_config). */
     struct rd_settle_rule fin = rule;
-    size_t kc = x->k;
-    if (rd_collection_raced(x)) {
+    if (rd_collection_raced(x))
         fin.alpha = rd_settle_final_alpha(rule.alpha);
-        for (size_t i = 0; i < x->k; i++)
-            kc -= at[i] != 0;
-    }
     for (size_t i = 0; i < x->k; i++) {
         const struct prep *p = x->ntested ? &x->preps[i] : NULL;
         double n = p && p->have ? (double)p->sum.n : 0;
         double mean = n ? p->sum.mean : NAN, sd = n > 1 ? p->sum.sd : NAN;
-        hw[i] = rd_settle_halfwidth(n, mean, sd, kc, fin.alpha);
+        hw[i] = rd_settle_halfwidth(n, mean, sd, x->k, fin.alpha);
         states[i] = at[i] ? RD_SETTLE_ELIMINATED
-                          : rd_settle_config(&fin, (long)x->cs[i]->nruns, n, mean, sd, kc);
+                          : rd_settle_config(&fin, (long)x->cs[i]->nruns, n, mean, sd, x->k);
     }
     enum rd_settle_stop stop = rd_settle_stop_reason(states, x->k,
                                                      wl->budget_s ? RD_STOP_BUDGET

@@ -339,7 +339,11 @@ static void precision_states(struct wl_state *ws, const struct rd_suite_workload
     for (size_t c = 0; c < w->nconfigs; c++) {
         struct cfg_state *cs = &ws->cfgs[c];
         double sd = cs->n > 1 ? sqrt(cs->m2 / (cs->n - 1)) : NAN;
-        cs->state = cs->in_play ? rd_settle_config(&fin, cs->runs, cs->n, cs->mean, sd, ws->kc)
+        /* as precise as the whole family would need (not the contenders'
+         * smaller one): the contenders of a race are then judged among
+         * themselves on intervals at least as narrow as the precision
+         * rule alone would give, so racing settles at least as often */
+        cs->state = cs->in_play ? rd_settle_config(&fin, cs->runs, cs->n, cs->mean, sd, ws->k)
                                 : RD_SETTLE_PRECISE;
     }
 }
@@ -638,7 +642,7 @@ static double round_value(const struct rd_suite *s, size_t wi, const struct wl_s
         if (!collects(ws, c) || (!cs->runs && !cs->timed))
             continue;
         double sd = cs->n > 1 ? sqrt(cs->m2 / (cs->n - 1)) : NAN;
-        double hw = rd_settle_halfwidth(cs->n, cs->mean, sd, ws->kc, contenders_rule(ws).alpha);
+        double hw = rd_settle_halfwidth(cs->n, cs->mean, sd, ws->k, contenders_rule(ws).alpha);
         /* no relative width yet (too few good values, a mean <= 0): as
          * far from the target as it gets */
         double rel = isnan(hw) ? 100 : hw / ws->rule.target;
