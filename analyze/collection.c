@@ -34,11 +34,14 @@ static rd_status replay_race(const struct wctx *x, const struct rd_settle_rule *
                              long *at)
 {
     const struct wl *wl = x->w;
-    if (!x->ntested || x->better == RD_BETTER_NONE)
+    if (!rd_collection_raced(x))
         return RD_OK;
     struct rd_verdict_settings vs;
     rd_verdict_settings_init(&vs);
-    vs.margin = rd_workload_margin(x->a, wl);
+    /* The workload's margin as rd_workload_margin reads it (a margin
+     * outside (0, 1) is refused before analysis), not called: recommend.c
+     * calls here, and the files must not call each other. */
+    vs.margin = info_num(wl->margin, x->a->o.margin);
     vs.higher_is_better = x->better == RD_BETTER_HIGHER;
     struct rd_verdict_sample *smp = calloc(x->k ? x->k : 1, sizeof *smp);
     bool *out = calloc(x->k ? x->k : 1, sizeof *out);
@@ -75,14 +78,30 @@ static rd_status replay_race(const struct wctx *x, const struct rd_settle_rule *
     return st;
 }
 
+static struct rd_settle_rule rule_of(const struct wl *wl)
+{
+    return (struct rd_settle_rule){
+        (long)info_num(wl->runs_min, 1), (long)info_num(wl->runs_max, 1),
+        info_num(wl->precision_target, NAN), info_num(wl->precision_alpha, 0.05) };
+}
+
+bool rd_collection_raced(const struct wctx *x)
+{
+    return x->w->until && x->ntested && x->better != RD_BETTER_NONE;
+}
+
+rd_status rd_collection_race(const struct wctx *x, long *at)
+{
+    const struct rd_settle_rule rule = rule_of(x->w);
+    return rd_collection_raced(x) ? replay_race(x, &rule, at) : RD_OK;
+}
+
 void rd_collection_write(const struct wctx *x, struct jw *w)
 {
     const struct wl *wl = x->w;
     if (!wl->until)
         return;
-    struct rd_settle_rule rule = {
-        (long)info_num(wl->runs_min, 1), (long)info_num(wl->runs_max, 1),
-        info_num(wl->precision_target, NAN), info_num(wl->precision_alpha, 0.05) };
+    const struct rd_settle_rule rule = rule_of(wl);
     enum rd_settle_state *states = calloc(x->k ? x->k : 1, sizeof *states);
     double *hw = calloc(x->k ? x->k : 1, sizeof *hw);
     long *at = calloc(x->k ? x->k : 1, sizeof *at);
@@ -94,13 +113,19 @@ void rd_collection_write(const struct wctx *x, struct jw *w)
         w->st = st;
         return;
     }
+    /* The contenders' precision rule, as the collector applies it: at the
+     * level the race leaves (rd_settle_judge), and as precise as the whole
+     * family of k configs would need (stats/settle.h, rd_settle_config). */
+    struct rd_settle_rule fin = rule;
+    if (rd_collection_raced(x))
+        fin.alpha = rd_settle_final_alpha(rule.alpha);
     for (size_t i = 0; i < x->k; i++) {
         const struct prep *p = x->ntested ? &x->preps[i] : NULL;
         double n = p && p->have ? (double)p->sum.n : 0;
         double mean = n ? p->sum.mean : NAN, sd = n > 1 ? p->sum.sd : NAN;
-        hw[i] = rd_settle_halfwidth(n, mean, sd, x->k, rule.alpha);
+        hw[i] = rd_settle_halfwidth(n, mean, sd, x->k, fin.alpha);
         states[i] = at[i] ? RD_SETTLE_ELIMINATED
-                          : rd_settle_config(&rule, (long)x->cs[i]->nruns, n, mean, sd, x->k);
+                          : rd_settle_config(&fin, (long)x->cs[i]->nruns, n, mean, sd, x->k);
     }
     enum rd_settle_stop stop = rd_settle_stop_reason(states, x->k,
                                                      wl->budget_s ? RD_STOP_BUDGET

@@ -16,6 +16,7 @@
 
 #include "rundown/metrics.h"
 #include "rundown/numfmt.h"
+#include "settle.h"
 #include "workload.h"
 
 /* ---- numbers in words: rundown/numfmt.h, the rules the report's tables use ---- */
@@ -79,11 +80,17 @@ static void fmt_row(const struct wctx *x, const struct key_verdicts *kv, size_t 
     char p[48];
     fmt_p(kv->p_adj[i], p, sizeof p);
     bool eq = row->verdict == RD_VERDICT_EQUIVALENT;
-    double level = 100 * (1 - (eq ? 2 : 1) * x->a->o.alpha);
+    /* a raced workload's contenders are judged at the level the race
+     * leaves (rd_settle_judge) */
+    double alpha = kv->ti == 0 && rd_collection_raced(x) ? rd_settle_final_alpha(x->a->o.alpha)
+                                                         : x->a->o.alpha;
+    double level = 100 * (1 - (eq ? 2 : 1) * alpha);
     rd_status st = rd_fmt_rel_interval(&b, row->ratio, eq ? row->eq_ci_low : row->ratio_ci_low,
                                        eq ? row->eq_ci_high : row->ratio_ci_high);
     if (row->exact)
         snprintf(detail, dsize, "every run alike: the ratio is exact");
+    else if (row->verdict == RD_VERDICT_WORSE && isnan(row->ratio_ci_low))
+        snprintf(detail, dsize, "eliminated by the race while collecting");
     else if (!row->estimable)
         snprintf(detail, dsize,
                  "not estimable: at the family's critical value a mean's interval reaches "
@@ -264,7 +271,22 @@ static rd_status decide_metric(struct wctx *x, struct reco *rc, size_t ti,
     s.alpha = x->a->o.alpha;
     s.margin = rc->margin;
     s.higher_is_better = kv->better == RD_BETTER_HIGHER;
-    rd_status st = rd_verdict_decide(in, k, &s, kv->rows, &kv->res);
+    /* A raced workload's primary metric: the configs the race eliminated
+     * keep its verdict, the contenders are judged among themselves at the
+     * level it leaves (stats/settle.h, rd_settle_judge). */
+    bool *out = NULL;
+    rd_status st = RD_OK;
+    if (ti == 0 && rd_collection_raced(x)) {
+        long *at = calloc(k ? k : 1, sizeof *at);
+        out = calloc(k ? k : 1, sizeof *out);
+        st = at && out ? rd_collection_race(x, at) : RD_ERR_NOMEM;
+        for (size_t i = 0; !st && i < k; i++)
+            out[i] = at[i] != 0;
+        free(at);
+    }
+    if (!st)
+        st = rd_settle_judge(in, k, &s, out, kv->rows, &kv->res);
+    free(out);
     free(in);
     if (st == RD_ERR_STATS)
         st = RD_OK; /* no-data, said in the sentence */

@@ -145,6 +145,15 @@ struct wctx {
  */
 void rd_collection_write(const struct wctx *x, struct jw *w);
 
+/** Whether the workload's collection raced (an adaptive suite's, with a
+ *  primary metric that has a better direction). */
+bool rd_collection_raced(const struct wctx *x);
+
+/** The race replayed on the runs analysed: at[0..k) receives the round
+ *  whose look eliminated each config, 0 for none (all 0 when the
+ *  workload did not race). */
+rd_status rd_collection_race(const struct wctx *x, long *at);
+
 /* ---- workload.c ---- */
 
 /**

@@ -246,6 +246,8 @@ struct wl_state {
     size_t *items; /* indices of its plan items, in plan order */
     size_t nitems, next;
     size_t k;      /* configs in play: with a plan item or a stored run */
+    size_t kc;     /* of those, not eliminated: the family of the
+                      contenders' precision rule (rd_settle_judge) */
     enum rd_settle_state *states; /* of its configs, for rd_settle_* */
     bool done;     /* adaptive: no config is open */
     struct rd_settle_rule rule;
@@ -317,19 +319,45 @@ static rd_status race_look(struct wl_state *ws, const struct rd_suite_workload *
     return RD_OK;
 }
 
+/* The precision rule of the contenders: judged among themselves, at the
+ * level the race leaves (stats/settle.h, rd_settle_judge), so collection
+ * stops on the interval the analysis will draw. */
+static struct rd_settle_rule contenders_rule(const struct wl_state *ws)
+{
+    struct rd_settle_rule fin = ws->rule;
+    if (ws->race)
+        fin.alpha = rd_settle_final_alpha(fin.alpha);
+    return fin;
+}
+
+static void precision_states(struct wl_state *ws, const struct rd_suite_workload *w)
+{
+    const struct rd_settle_rule fin = contenders_rule(ws);
+    ws->kc = ws->k;
+    for (size_t c = 0; ws->race && c < w->nconfigs; c++)
+        ws->kc -= ws->cfgs[c].in_play && ws->out[c];
+    for (size_t c = 0; c < w->nconfigs; c++) {
+        struct cfg_state *cs = &ws->cfgs[c];
+        double sd = cs->n > 1 ? sqrt(cs->m2 / (cs->n - 1)) : NAN;
+        /* as precise as the whole family would need (not the contenders'
+         * smaller one): the contenders of a race are then judged among
+         * themselves on intervals at least as narrow as the precision
+         * rule alone would give, so racing settles at least as often */
+        cs->state = cs->in_play ? rd_settle_config(&fin, cs->runs, cs->n, cs->mean, sd, ws->k)
+                                : RD_SETTLE_PRECISE;
+    }
+}
+
 /* The states of the workload's configs after what has been collected. */
 static rd_status update_states(struct wl_state *ws, const struct rd_suite_workload *w)
 {
     if (!w->settle)
         return RD_OK; /* a fixed workload: every planned run runs */
-    for (size_t c = 0; c < w->nconfigs; c++) {
-        struct cfg_state *cs = &ws->cfgs[c];
-        double sd = cs->n > 1 ? sqrt(cs->m2 / (cs->n - 1)) : NAN;
-        cs->state = cs->in_play ? rd_settle_config(&ws->rule, cs->runs, cs->n, cs->mean, sd, ws->k)
-                                : RD_SETTLE_PRECISE;
-    }
-    if (ws->race)
+    precision_states(ws, w);
+    if (ws->race) {
         RD_TRY(race_look(ws, w));
+        precision_states(ws, w);
+    }
     for (size_t c = 0; ws->race && c < w->nconfigs; c++)
         if (ws->out[c])
             ws->cfgs[c].state = RD_SETTLE_ELIMINATED;
@@ -614,7 +642,7 @@ static double round_value(const struct rd_suite *s, size_t wi, const struct wl_s
         if (!collects(ws, c) || (!cs->runs && !cs->timed))
             continue;
         double sd = cs->n > 1 ? sqrt(cs->m2 / (cs->n - 1)) : NAN;
-        double hw = rd_settle_halfwidth(cs->n, cs->mean, sd, ws->k, ws->rule.alpha);
+        double hw = rd_settle_halfwidth(cs->n, cs->mean, sd, ws->k, contenders_rule(ws).alpha);
         /* no relative width yet (too few good values, a mean <= 0): as
          * far from the target as it gets */
         double rel = isnan(hw) ? 100 : hw / ws->rule.target;

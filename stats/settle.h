@@ -139,4 +139,33 @@ rd_status rd_settle_race(const struct rd_settle_rule *r, long round,
                          const struct rd_verdict_settings *vs, bool *eliminated,
                          size_t *neliminated);
 
+/*
+ * The final judgement of a raced workload (docs/methods.md §6b). The
+ * race's looks spend at most alpha / 10 in all, whatever schedule of stops
+ * happens, so the contenders (every eligible config not eliminated) are
+ * judged among themselves only - their own family size and their own
+ * Welch df - at the rest, rd_settle_final_alpha(alpha): the race's claims
+ * and the final ones together hold at alpha (Bonferroni over the two).
+ * An eliminated config keeps the verdict the race gave it, worse: its row
+ * has the ratio of its mean to the best's but no interval (NaN: the claim
+ * was made at a look, on the runs it had then). Judging the eliminated
+ * configs again with the contenders would hold the family's df at
+ * runs_min - 1 and keep the contenders' interval from settling.
+ */
+
+/** alpha less the race's share: the level of a raced workload's final
+ *  family, and of its contenders' precision rule. */
+double rd_settle_final_alpha(double alpha);
+
+/**
+ * The verdicts of a raced workload: x[0..k) every config's good values,
+ * eliminated[i] true for the configs the race eliminated (NULL: the
+ * workload did not race; then rd_verdict_decide at vs->alpha). rows and
+ * res as rd_verdict_decide fills them, with res->family the contenders'
+ * count and res->n_worse counting the eliminated configs.
+ */
+rd_status rd_settle_judge(const struct rd_verdict_sample *x, size_t k,
+                          const struct rd_verdict_settings *vs, const bool *eliminated,
+                          struct rd_verdict_row *rows, struct rd_verdict_result *res);
+
 #endif

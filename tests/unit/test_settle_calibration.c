@@ -22,8 +22,10 @@
  * contenders 2 % apart and 13 configs 1.5-8x slower; k = 9: three
  * contenders within 1 % and six 1.5-8x slower; CV 3 %) collected with at
  * most a third (k = 15) or a half (k = 9) of the runs of the precision
- * rule alone and errors no higher. The share settled is printed, not
- * checked: it drops (docs/methods.md §6b says why).
+ * rule alone, errors no higher and a share settled no lower, at min 5
+ * and at min 3: the race's configs keep its verdict and the contenders
+ * are judged among themselves at alpha less the race's share
+ * (rd_settle_judge), as the analysis and the collector judge them.
  * RD_SETTLE_SUITES=N runs N suites per cell instead of 2,000 (racing
  * cells: instead of 400 for A/A, 300 for the study-like suites), as
  * bench/racing_calibration.sh does for the tables in the docs.
@@ -75,13 +77,17 @@ struct cell {
  * else that config. Config 0 has the lowest mean. The j-th run of config
  * i of each suite is drawn up front from the seed, so both rules see the
  * same data (common random numbers: their difference is the rules'). */
-static struct cell simulate_means(unsigned long seed, int suites, size_t k, const double *mu,
-                                  double cv, int watch, bool race)
+static struct cell simulate_min(unsigned long seed, int suites, size_t k, const double *mu,
+                                double cv, int watch, bool race, long runs_min)
 {
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(rng, seed);
     static double vals[MAX_K][RUNS_MAX];
-    const struct rd_settle_rule rule = { RUNS_MIN, RUNS_MAX, 0.025, 0.05 };
+    const struct rd_settle_rule rule = { runs_min, RUNS_MAX, 0.025, 0.05 };
+    /* the contenders' precision rule: at the level the race leaves */
+    struct rd_settle_rule fin = rule;
+    if (race)
+        fin.alpha = rd_settle_final_alpha(rule.alpha);
     struct rd_verdict_settings s;
     rd_verdict_settings_init(&s);
     size_t hits = 0, runs = 0, at_max = 0, best_out = 0, settled = 0, wrong = 0;
@@ -109,7 +115,6 @@ static struct cell simulate_means(unsigned long seed, int suites, size_t k, cons
             }
             for (size_t i = 0; i < k; i++) {
                 double sd = n[i] > 1 ? sqrt(m2[i] / (n[i] - 1)) : NAN;
-                st[i] = rd_settle_config(&rule, (long)n[i], n[i], mean[i], sd, k);
                 x[i] = (struct rd_verdict_sample){
                     .n = n[i], .mean = mean[i], .sd = sd, .eligible = n[i] > 1 };
             }
@@ -117,9 +122,11 @@ static struct cell simulate_means(unsigned long seed, int suites, size_t k, cons
                 size_t ne;
                 assert_int_equal(rd_settle_race(&rule, round, x, k, &s, out, &ne), RD_OK);
             }
+            /* the contenders' precision rule: as precise as the whole
+             * family would need, at the level the race leaves */
             for (size_t i = 0; i < k; i++)
-                if (out[i])
-                    st[i] = RD_SETTLE_ELIMINATED;
+                st[i] = out[i] ? RD_SETTLE_ELIMINATED
+                               : rd_settle_config(&fin, (long)n[i], n[i], mean[i], x[i].sd, k);
             done = rd_settle_done(st, k);
         }
         for (size_t i = 0; i < k; i++) {
@@ -130,7 +137,7 @@ static struct cell simulate_means(unsigned long seed, int suites, size_t k, cons
         }
         struct rd_verdict_row rows[MAX_K];
         struct rd_verdict_result res;
-        assert_int_equal(rd_verdict_decide(x, k, &s, rows, &res), RD_OK);
+        assert_int_equal(rd_settle_judge(x, k, &s, race ? out : NULL, rows, &res), RD_OK);
         bool worse = false;
         for (size_t i = 0; i < k; i++)
             if ((watch < 0 || (size_t)watch == i) &&
@@ -149,6 +156,12 @@ static struct cell simulate_means(unsigned long seed, int suites, size_t k, cons
     return (struct cell){ hits / ns, (double)runs / (ns * (double)k),
                           (double)at_max / (ns * (double)k), best_out / ns, settled / ns,
                           wrong / ns, (double)runs / ns };
+}
+
+static struct cell simulate_means(unsigned long seed, int suites, size_t k, const double *mu,
+                                  double cv, int watch, bool race)
+{
+    return simulate_min(seed, suites, k, mu, cv, watch, race, RUNS_MIN);
 }
 
 /* k configs of mean 100, config 1 'shift' times slower. */
@@ -251,37 +264,35 @@ static void racing_spends_a_third_on_study_like_suites(void **state)
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(rng, 20261223);
     const int suites = suites_env(300);
-    const double alpha = 0.05;
-    printf("| suite | k | rule | runs per suite | true best out | wrong | settled |\n");
+    const double alpha = 0.05, mcse = 2 * sqrt(alpha * (1 - alpha) / suites);
+    printf("| suite | k | min | rule | runs per suite | true best out | wrong | settled |\n");
     for (int which = 0; which < 2; which++) {
         double mu[MAX_K];
         size_t k = study_means(which, mu);
-        unsigned long seed = gsl_rng_get(rng);
-        struct cell p = simulate_means(seed, suites, k, mu, 0.03, 0, false);
-        struct cell r = simulate_means(seed, suites, k, mu, 0.03, 0, true);
-        const double mcse = 2 * sqrt(alpha * (1 - alpha) / suites);
-        for (int j = 0; j < 2; j++) {
-            const struct cell *c = j ? &r : &p;
-            printf("| %s | %zu | %s | %.1f | %.4f | %.4f | %.4f |\n",
-                   which == 0 ? "2 contenders 2 % apart, 13 slower" :
-                                "3 contenders within 1 %, 6 slower",
-                   k, j ? "racing" : "precision only", c->runs, c->best_out, c->wrong,
-                   c->settled);
+        for (long min = RUNS_MIN; min >= 3; min -= 2) {
+            unsigned long seed = gsl_rng_get(rng);
+            struct cell p = simulate_min(seed, suites, k, mu, 0.03, 0, false, min);
+            struct cell r = simulate_min(seed, suites, k, mu, 0.03, 0, true, min);
+            for (int j = 0; j < 2; j++) {
+                const struct cell *c = j ? &r : &p;
+                printf("| %s | %zu | %ld | %s | %.1f | %.4f | %.4f | %.4f |\n",
+                       which == 0 ? "2 contenders 2 % apart, 13 slower"
+                                  : "3 contenders within 1 %, 6 slower",
+                       k, min, j ? "racing" : "precision only", c->runs, c->best_out,
+                       c->wrong, c->settled);
+            }
+            /* The issue's bars: at most a third of the runs, errors no
+             * higher, the share settled no lower (within the Monte Carlo
+             * error of a difference of shares). */
+            /* A third for k = 15; k = 9 is checked at a half until the
+             * tables of docs/methods.md §6b are regenerated with the
+             * contenders judged among themselves (bench script). */
+            assert_true(r.runs <= p.runs / (which == 0 ? 3 : 2));
+            assert_true(r.best_out <= alpha);
+            assert_true(r.best_out <= p.best_out + mcse);
+            assert_true(r.wrong <= p.wrong + mcse);
+            assert_true(r.settled >= p.settled - mcse);
         }
-        /* A third for k = 15. For k = 9 a third cannot be had with the
-         * precision target kept: its three contenders alone need about 22
-         * runs each (the 9-config family's critical value, the widest of
-         * three sds), 66 of the precision rule's 223, and the six
-         * eliminated ones their 5 each; half is what is checked. */
-        assert_true(r.runs <= p.runs / (which == 0 ? 3 : 2));
-        assert_true(r.best_out <= alpha);
-        assert_true(r.best_out <= p.best_out + mcse);
-        assert_true(r.wrong <= p.wrong + mcse);
-        /* The share settled is printed, not asserted: with the verdicts'
-         * family critical value at the smallest Welch df of the family
-         * (stats/verdict.c), configs eliminated after runs_min runs hold
-         * the contenders' interval at min - 1 df, and racing settles
-         * fewer (docs/methods.md §6b); a per-comparison df would not. */
     }
     gsl_rng_free(rng);
 }
