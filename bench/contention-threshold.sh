@@ -19,11 +19,11 @@ hog=
 trap '[ -n "$hog" ] && kill "$hog" 2>/dev/null; rm -rf "$tmp"' EXIT
 "$C" check || { echo "the machine is not quiet: the quiet figures would be wrong" >&2; exit 1; }
 for cmd in 'sleep 0.05' 'sleep 0.5' "sh -c 'i=0; while [ \$i -lt 200000 ]; do i=\$((i+1)); done'"; do
-    "$C" run --contention warn -n "$runs" -q -o "$tmp/quiet.jsonl" "$cmd" 2>/dev/null
+    "$C" run --contention warn -r "$runs" -q -o "$tmp/quiet.jsonl" "$cmd" 2>/dev/null
     timeout 3600 sh -c 'while :; do :; done' &
     hog=$!
     sleep 1
-    "$C" run --contention warn -n "$runs" -q -o "$tmp/hog.jsonl" "$cmd" 2>/dev/null
+    "$C" run --contention warn -r "$runs" -q -o "$tmp/hog.jsonl" "$cmd" 2>/dev/null
     kill "$hog"; wait "$hog" 2>/dev/null || true; hog=
 done
 python3 - "$tmp/quiet.jsonl" "$tmp/hog.jsonl" <<'PY'
