@@ -28,9 +28,9 @@
 
 enum rd_contention_mode { RD_CONTENTION_OFF, RD_CONTENTION_WARN, RD_CONTENTION_WAIT };
 
-/* Provisional: 25 % of one CPU. bench/contention-threshold.sh measures
- * the quiet and beside-a-hog distributions this is chosen from
- * (docs/methods.md, "Foreign load"). */
+/* 25 % of one CPU: on a quiet 2-CPU machine it flagged none of 300 runs
+ * (max 22.6 %), beside a CPU hog all of 600 (p1 91 %);
+ * bench/contention-threshold.sh, figures in docs/methods.md §6c. */
 #define RD_CONTENTION_THRESHOLD_DEFAULT 25.0
 #define RD_CONTENTION_WAIT_DEFAULT 60.0
 #define RD_CONTENTION_WINDOW_S 0.3
