@@ -74,6 +74,22 @@ def same(where, got, expected):
         errors.append("%s: expected %r, got %r" % (where, expected, got))
 
 
+def verdict_phrase(where, got, v):
+    """The workbook says a `worse` verdict in words (issue 26): "slower"
+    (or "worse") when the interval excludes no difference, "more than M %
+    slower" only when beyond_margin is true; every other verdict as is."""
+    global checked
+    verdict = (v or {}).get("verdict") or ""
+    if verdict != "worse":
+        return same(where, got, verdict)
+    checked += 1
+    beyond = (v or {}).get("beyond_margin") is True
+    pattern = r"more than [0-9.]+ % (slower|worse)" if beyond else r"(slower|worse)"
+    if not re.fullmatch(pattern, got or ""):
+        errors.append("%s: expected %s (worse, beyond_margin %s), got %r"
+                      % (where, pattern, beyond, got))
+
+
 def read_sheets(d):
     sheets = {}
     for path in sorted(glob.glob(os.path.join(d, "*.csv"))):
@@ -187,7 +203,7 @@ def check_recommendations(a, rows):
         for v in (nc.get("labels") or {}).values():
             if v not in cell("nearest other config"):
                 errors.append("%s nearest: %r lacks label %r" % (where, cell("nearest other config"), v))
-        same(where + " its verdict", cell("its verdict"), near.get("verdict"))
+        verdict_phrase(where + " its verdict", cell("its verdict"), near)
         compare(where + " ratio", cell("ratio to best"), num(near, "ratio"))
         compare(where + " ratio CI low", cell("ratio CI low"), num(near, "ratio_ci_low"))
         compare(where + " ratio CI high", cell("ratio CI high"), num(near, "ratio_ci_high"))
@@ -228,8 +244,7 @@ def check_workload(w, rows):
         compare("sheet %s, %s, failed runs" % (w["name"], c["id"]), r[head.index("failed runs")],
                 num(c, "failed_runs"))
         v = verdict_of(w, c["id"]) or {}
-        same("sheet %s, %s, verdict" % (w["name"], c["id"]), r[head.index("verdict")],
-             v.get("verdict") or "")
+        verdict_phrase("sheet %s, %s, verdict" % (w["name"], c["id"]), r[head.index("verdict")], v)
         for k, key in (("ratio to best", "ratio"), ("ratio CI low", "ratio_ci_low"),
                        ("ratio CI high", "ratio_ci_high"), ("p_adj", "p_adj"),
                        ("runs needed", "runs_needed")):
