@@ -59,8 +59,8 @@ static rd_status decide_one(struct rd_compare_row *r, double alpha_each, size_t 
                             const struct rd_compare_settings *s)
 {
     struct rd_verdict_sample x[2] = {
-        {r->old.n, r->old.mean, r->old.sd, true},
-        {r->new_.n, r->new_.mean, r->new_.sd, true},
+        {r->old.n, r->old.mean, r->old.sd, true, 0},
+        {r->new_.n, r->new_.mean, r->new_.sd, true, 0},
     };
     struct rd_verdict_settings vs;
     rd_verdict_settings_init(&vs);

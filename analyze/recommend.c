@@ -264,8 +264,7 @@ static rd_status decide_metric(struct wctx *x, struct reco *rc, size_t ti,
     }
     const struct prep *pp = &x->preps[ti * k];
     for (size_t i = 0; i < k; i++)
-        in[i] = (struct rd_verdict_sample){ (double)pp[i].sum.n, pp[i].sum.mean, pp[i].sum.sd,
-                                            pp[i].have && !rc->disqualified[i] };
+        in[i] = rd_levels_sample(&pp[i], pp[i].have && !rc->disqualified[i]);
     struct rd_verdict_settings s;
     rd_verdict_settings_init(&s);
     s.alpha = x->a->o.alpha;
@@ -362,14 +361,10 @@ static rd_status describe_configs(struct wctx *x, struct reco *rc, const char *c
                 break;
             }
             fmt_row_text(x, kv, i, row, sizeof row);
-            if (r->runs_needed > 0)
-                snprintf(buf, sizeof buf,
-                         "could be within %g %% of the best or %s: %s; about %ld runs per "
-                         "config would settle it, whatever the true difference", 100 * rc->margin,
-                         worse_word(kv), row, r->runs_needed);
-            else
-                snprintf(buf, sizeof buf, "could be within %g %% of the best or %s: %s",
-                         100 * rc->margin, worse_word(kv), row);
+            char advice[160];
+            rd_levels_advice(x, kv, i, r->runs_needed, advice, sizeof advice);
+            snprintf(buf, sizeof buf, "could be within %g %% of the best or %s: %s%s%s",
+                     100 * rc->margin, worse_word(kv), row, advice[0] ? "; " : "", advice);
             break;
         case RD_VERDICT_DISQUALIFIED:
             snprintf(buf, sizeof buf, "%s", dq_why[i] ? dq_why[i] : "no good run");
@@ -526,9 +521,10 @@ static void compose_reason(struct wctx *x, struct reco *rc)
                 shown++;
             }
             say(rc, " could be within %g %% of it or %s", 100 * rc->margin, worse_word(kv));
-            if (kv->runs_needed > 0)
-                say(rc, "; about %ld runs per config would settle it, whatever the true "
-                        "difference", kv->runs_needed);
+            char advice[160];
+            rd_levels_advice(x, kv, SIZE_MAX, kv->runs_needed, advice, sizeof advice);
+            if (advice[0])
+                say(rc, "; %s", advice);
             break;
         }
         case RD_DECISION_NO_DATA:

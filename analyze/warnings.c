@@ -54,7 +54,7 @@ static const char *tmpf(struct wctx *x, const char *fmt, ...)
 
 static const char *tmpf(struct wctx *x, const char *fmt, ...)
 {
-    char buf[600];
+    char buf[1024];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
@@ -243,31 +243,42 @@ static rd_status direction_findings(struct findings *F)
     return RD_OK;
 }
 
+/* What the mean's interval of prep p now holds (levels.c): the variance
+ * between its sessions, or why it could not be parted from the runs'. */
+static const char *session_interval(struct wctx *x, const struct prep *p)
+{
+    if (!(p->mean_df > 0))
+        return "no session holds 2 values, so the variance between sessions cannot be "
+               "parted from the runs' and the interval is the runs' alone";
+    return tmpf(x, "the mean's interval and the verdicts now include the variance between "
+                   "sessions (%.3g %% of the variance, df %.3g): more runs in the same "
+                   "sessions narrow it less than more sessions",
+                100 * p->between_share, p->mean_df);
+}
+
 /* Runs of config i from several sessions whose means of tested metric ti
  * differ beyond chance: Welch's ANOVA across its sessions of 2 values or
  * more, at alpha (methods.md, "Sessions"). Such runs are not replicates
- * of one condition, and treating them as such is pseudo-replication. */
+ * of one condition: the mean's interval and the verdicts read the
+ * two-level variance (levels.c), and the warning says so. */
 static rd_status session_findings(struct findings *F, size_t ti, size_t i, const char *nm)
 {
     struct wctx *x = F->x;
     const struct prep *p = &x->preps[ti * x->k + i];
     if (!F->sess || F->sess->n < 2 || !p->have || !p->run_of)
         return RD_OK;
-    const uint32_t *of = F->sess->of[i];
     size_t ns = F->sess->n;
     size_t *count = calloc(ns, sizeof *count), *at = calloc(ns, sizeof *at);
-    double *vals = malloc((p->n_all ? p->n_all : 1) * sizeof *vals);
+    uint32_t *ses = malloc((p->n_used ? p->n_used : 1) * sizeof *ses);
+    double *vals = malloc((p->n_used ? p->n_used : 1) * sizeof *vals);
     const double **groups = malloc(ns * sizeof *groups);
     size_t *gn = malloc(ns * sizeof *gn);
-    rd_status st = count && at && vals && groups && gn ? RD_OK : RD_ERR_NOMEM;
-    /* The values the statistics use: without excluded outliers. */
-    bool drop = x->a->o.exclude_outliers;
-    for (size_t j = 0, o = 0; j < p->n_all && !st; j++) {
-        if (drop && o < p->noutl && p->outl[o] == j) {
-            o++;
-            continue;
-        }
-        count[of[p->run_of[j]]]++;
+    rd_status st = count && at && ses && vals && groups && gn ? RD_OK : RD_ERR_NOMEM;
+    if (!st) {
+        /* The values the statistics use: without excluded outliers. */
+        rd_levels_sessions_of(x, i, p, ses);
+        for (size_t u = 0; u < p->n_used; u++)
+            count[ses[u]]++;
     }
     size_t g = 0, pos = 0;
     for (size_t k = 0; k < ns && !st; k++) {
@@ -280,14 +291,8 @@ static rd_status session_findings(struct findings *F, size_t ti, size_t i, const
     }
     struct rd_anova an = {NAN, NAN, NAN, NAN};
     if (!st && g >= 2) {
-        for (size_t j = 0, o = 0; j < p->n_all; j++) {
-            if (drop && o < p->noutl && p->outl[o] == j) {
-                o++;
-                continue;
-            }
-            uint32_t k = of[p->run_of[j]];
-            vals[at[k]++] = p->all[j];
-        }
+        for (size_t u = 0; u < p->n_used; u++)
+            vals[at[ses[u]]++] = p->used[u];
         rd_stats_welch_anova(groups, gn, g, &an);
     }
     if (!st && !isnan(an.p) && an.p < x->a->o.alpha) {
@@ -300,18 +305,18 @@ static rd_status session_findings(struct findings *F, size_t ti, size_t i, const
                                   k ? ", " : "", rd_stats_mean(groups[k], gn[k]), gn[k]);
         st = add(F, "session_effect", LEVEL_WARNING, x->cs[i]->id, NULL, mn,
                  tmpf(x, "configs have runs from sessions whose means of %s differ beyond "
-                         "chance (Welch's ANOVA p < %g): pseudo-replication, so their "
-                         "intervals and tests are too narrow",
+                         "chance (Welch's ANOVA p < %g): their means' intervals and the "
+                         "verdicts include the variance between sessions",
                       mn, x->a->o.alpha),
                  tmpf(x, "%s (p = %.3g; %s)", nm, an.p, means),
                  "runs of %s come from %zu sessions whose means differ beyond chance "
                  "(Welch's ANOVA F = %.3g, p = %.3g; session means %s): they are not "
-                 "replicates of one condition, so the interval and tests that pool them "
-                 "are too narrow (pseudo-replication)",
-                 mn, g, an.f, an.p, means);
+                 "replicates of one condition; %s",
+                 mn, g, an.f, an.p, means, session_interval(x, p));
     }
     free(count);
     free(at);
+    free(ses);
     free(vals);
     free(groups);
     free(gn);
@@ -593,7 +598,11 @@ static rd_status power_findings(struct findings *F, const struct reco *rc)
             if (!na)
                 return RD_ERR_NOMEM;
             char settle[96] = "", need[48] = "";
-            if (row->runs_needed > 0) {
+            if (rd_levels_open_share(x, kv, i) > RD_LEVELS_DOMINANT) {
+                snprintf(settle, sizeof settle,
+                         "; more sessions would settle it, not more runs in these");
+                snprintf(need, sizeof need, "; more sessions would settle it");
+            } else if (row->runs_needed > 0) {
                 snprintf(settle, sizeof settle, "; about %ld runs per config would settle it",
                          row->runs_needed);
                 snprintf(need, sizeof need, "; %ld runs would settle it", row->runs_needed);
@@ -766,11 +775,8 @@ static rd_status tool_findings(struct findings *F)
 
 rd_status rd_warnings_collect(struct wctx *x, const struct reco *rc)
 {
-    struct sessions sess;
-    rd_status st = rd_sessions_find(x, &sess);
-    struct findings F = {x, &sess, NULL, 0, 0};
-    if (!st)
-        st = tool_findings(&F);
+    struct findings F = {x, &x->sess, NULL, 0, 0};
+    rd_status st = tool_findings(&F);
     if (!st)
         st = direction_findings(&F);
     for (size_t i = 0; i < x->k && !st; i++) {
@@ -793,7 +799,6 @@ rd_status rd_warnings_collect(struct wctx *x, const struct reco *rc)
     if (!st)
         st = merge(x, &F);
     free(F.f);
-    rd_sessions_release(&sess, x->k);
     return st;
 }
 

@@ -216,6 +216,7 @@ void rd_wctx_release(struct wctx *x)
     free(x->mets);
     free(x->tested);
     rd_reco_release(&x->rc, x->k);
+    rd_sessions_release(&x->sess, x->k);
     free(x->warns);
     free(x->scratch);
     rd_arena_release(&x->tmp);
@@ -313,12 +314,13 @@ rd_status rd_wctx_analyse(struct wctx *x, struct rd_analysis *a, const uint32_t 
     x->tests = calloc(x->ntested ? x->ntested : 1, sizeof *x->tests);
     if (!x->preps || !x->tests)
         return RD_ERR_NOMEM;
-    for (size_t ti = 0; ti < x->ntested; ti++) {
+    for (size_t ti = 0; ti < x->ntested; ti++)
         for (size_t i = 0; i < x->k; i++)
             RD_TRY(rd_prep_series(x, x->cs[i], rd_cfg_find_series(x->cs[i], x->tested[ti]),
                                   true, &x->preps[ti * x->k + i]));
+    RD_TRY(rd_levels_apply(x));
+    for (size_t ti = 0; ti < x->ntested; ti++)
         RD_TRY(rd_compare_metric(x, ti));
-    }
     if (x->ntested)
         RD_TRY(rd_recommend(x, &x->rc));
     return rd_warnings_collect(x, &x->rc);

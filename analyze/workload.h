@@ -44,6 +44,13 @@ struct prep {
     struct rd_trend trend;
     bool tested;
     const char *med_method;   /* "binomial" or "bootstrap" */
+    /* Tested metrics (levels.c): the sessions its used values come from,
+     * and when 2 or more with a within-session spread (nested.h) the share
+     * of the variance between them and the df of sum.se, which then holds
+     * the two-level standard error of the mean (sum.ci_low/high with it).
+     * mean_df 0: one level, sum.se on n - 1 df as always. */
+    size_t sessions;
+    double between_share, mean_df;
 };
 
 struct pair {
@@ -110,6 +117,12 @@ struct reco {
     char reason[4096];
 };
 
+/* The collection session of every run of a workload's configs. */
+struct sessions {
+    uint32_t **of;    /* [config position][run index]: its session, 0..n-1 */
+    size_t n;         /* sessions in the workload */
+};
+
 /* Everything about the workload being written. */
 struct wctx {
     struct rd_analysis *a;
@@ -130,6 +143,7 @@ struct wctx {
     struct reco rc;
     struct warn *warns;
     size_t nwarns, capwarns;
+    struct sessions sess;     /* each run's session (sessions.c) */
     struct rd_arena tmp;      /* warning text, per workload */
     double *scratch;
     size_t scratch_cap;
@@ -239,16 +253,51 @@ double rd_workload_margin(const struct rd_analysis *a, const struct wl *w);
 
 /* ---- sessions.c ---- */
 
-/* The collection session of every run of a workload's configs. */
-struct sessions {
-    uint32_t **of;    /* [config position][run index]: its session, 0..n-1 */
-    size_t n;         /* sessions in the workload */
-};
+
 
 /** Finds the sessions of x's runs (docs/methods.md, "Sessions"). Release
  * with rd_sessions_release(s, x->k), also on failure (RD_ERR_NOMEM). */
 rd_status rd_sessions_find(const struct wctx *x, struct sessions *out);
 void rd_sessions_release(struct sessions *s, size_t k);
+
+/* ---- levels.c ---- */
+
+/**
+ * Finds the sessions of x's runs into x->sess and, for every tested
+ * metric of every config whose used values come from 2 sessions or more,
+ * replaces the mean's standard error and interval by the two-level ones
+ * (nested.h; docs/methods.md §6a), setting prep.sessions, between_share
+ * and mean_df. Configs of one session keep their numbers bit for bit.
+ */
+rd_status rd_levels_apply(struct wctx *x);
+
+/** Config p's sample for the verdicts: n, mean and an sd with sd^2 / n
+ *  the variance of the mean, at its df (two-level when p->mean_df > 0). */
+struct rd_verdict_sample rd_levels_sample(const struct prep *p, bool eligible);
+
+/* Above this share of the variance between sessions, the advice is more
+ * sessions, not more runs. */
+#define RD_LEVELS_DOMINANT 0.5
+
+/** The largest share of the variance between sessions among the configs
+ *  of kv's open comparisons and the best (row SIZE_MAX: every open row;
+ *  else config row's alone); NaN when none has two levels. */
+double rd_levels_open_share(const struct wctx *x, const struct key_verdicts *kv, size_t row);
+
+/**
+ * What would settle the open comparisons of key metric kv (row SIZE_MAX:
+ * the workload's; else config row's alone) into out: "more sessions ..."
+ * when more than RD_LEVELS_DOMINANT of the variance of an open comparison's config or of
+ * the best lies between sessions, else "about RUNS runs per config ..."
+ * when runs > 0, else "".
+ */
+void rd_levels_advice(const struct wctx *x, const struct key_verdicts *kv, size_t row,
+                      long runs, char *out, size_t size);
+
+/** The session of each used value (without excluded outliers) of prep p
+ *  of config i into out[0..p->n_used). */
+void rd_levels_sessions_of(const struct wctx *x, size_t i, const struct prep *p,
+                           uint32_t *out);
 
 /* ---- warnings.c ---- */
 

@@ -71,6 +71,13 @@ static void write_summary(struct jw *w, const char *name, const struct prep *p,
         jw_num(w, RD_AK_TAU, p->trend.tau);
         jw_num(w, RD_AK_P, p->trend.p);
         jw_end(w, '}');
+        /* Only for runs from several sessions: one session's analysis
+         * keeps its bytes. */
+        if (p->sessions >= 2) {
+            jw_num(w, RD_AK_SESSIONS, (double)p->sessions);
+            jw_num(w, RD_AK_BETWEEN_SESSION_SHARE, p->between_share);
+            jw_num(w, RD_AK_SE_DF, p->mean_df > 0 ? p->mean_df : NAN);
+        }
     }
     jw_end(w, '}');
 }

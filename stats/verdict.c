@@ -88,12 +88,18 @@ static double rel_var(const struct rd_verdict_sample *a)
     return a->sd * a->sd / (a->n * a->mean * a->mean);
 }
 
+/* The degrees of freedom of a sample's variance of the mean. */
+static double own_df(const struct rd_verdict_sample *a)
+{
+    return a->df > 0 ? a->df : a->n - 1;
+}
+
 /* Welch-Satterthwaite degrees of freedom of log a - log b; NaN when both
  * are constant or a mean is zero. */
 static double welch_df(const struct rd_verdict_sample *a, const struct rd_verdict_sample *b)
 {
     double va = rel_var(a), vb = rel_var(b);
-    double den = va * va / (a->n - 1) + vb * vb / (b->n - 1);
+    double den = va * va / own_df(a) + vb * vb / own_df(b);
     return den > 0 && isfinite(den) ? (va + vb) * (va + vb) / den : NAN;
 }
 

@@ -76,6 +76,12 @@ const char *rd_decision_name(enum rd_decision d);
 struct rd_verdict_sample {
     double n, mean, sd;
     bool eligible; /* false: disqualified by the caller, left out */
+    /* The degrees of freedom of sd^2 / n as the variance of the mean; 0:
+     * n - 1 (one session of independent runs). Runs from several sessions
+     * give sd^2 / n the two-level variance of the mean and df its
+     * Satterthwaite df (nested.h): every interval, test and df below then
+     * reads the variance between sessions as well as within. */
+    double df;
 };
 
 struct rd_verdict_settings {

@@ -59,7 +59,7 @@ rd_status rd_run_summary_compute(struct rd_run_summary *s, const struct rd_run_t
     size_t eligible = 0;
     for (size_t i = 0; i < s->k; i++) {
         samples[i] = (struct rd_verdict_sample){(double)t[i].n, t[i].mean,
-                                                rd_run_tally_sd(&t[i]), t[i].n >= 2};
+                                                rd_run_tally_sd(&t[i]), t[i].n >= 2, 0};
         eligible += samples[i].eligible;
         s->p[i] = NAN;
     }

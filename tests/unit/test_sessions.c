@@ -77,12 +77,9 @@ static void five_runs(char *buf, size_t size, size_t *o, const char *cfg, int fi
 }
 
 /* Config a: runs 1-5 in one store, 6-10 in another, 20 % slower there; b
- * about the same in both. stats.ttest_ind(A1, A2, equal_var=False): t^2 =
- * 1600.0, p = 1.6785718879145774e-10; for b, A1 against (100.2, 100.8,
- * 99.4, 100.1, 99.9): p = 0.8544863203372708. */
-static void test_sessions_by_store(void **state)
+ * about the same in both: the analysis of the two stores. */
+static cJSON *two_stores(void)
 {
-    (void)state;
     static const double b2[] = { 100.2, 100.8, 99.4, 100.1, 99.9 };
     char one[4096], two[4096];
     size_t o1 = 0, o2 = 0;
@@ -94,7 +91,16 @@ static void test_sessions_by_store(void **state)
     snprintf(p1, sizeof p1, "%s", write_store("s1.jsonl", one));
     snprintf(p2, sizeof p2, "%s", write_store("s2.jsonl", two));
     const char *paths[] = { p1, p2 };
-    cJSON *doc = analyse_stores(paths, 2);
+    return analyse_stores(paths, 2);
+}
+
+/* The stores of two_stores(). stats.ttest_ind(A1, A2, equal_var=False): t^2 =
+ * 1600.0, p = 1.6785718879145774e-10; for b, A1 against (100.2, 100.8,
+ * 99.4, 100.1, 99.9): p = 0.8544863203372708. */
+static void test_sessions_by_store(void **state)
+{
+    (void)state;
+    cJSON *doc = two_stores();
     const cJSON *wl = get(doc, "workloads.0");
     const cJSON *w = find_warning(wl, "session_effect", "rt=a");
     assert_non_null(w);
@@ -106,6 +112,88 @@ static void test_sessions_by_store(void **state)
     assert_non_null(strstr(m, "session means 100 (n = 5), 120 (n = 5)"));
     assert_false(has_warning(wl, "session_effect", "rt=b"));
     assert_false(has_warning(wl, "duplicate_run", NULL));
+    cJSON_Delete(doc);
+}
+
+/* Sessions as a level of variance (stats/nested.h, analyze/levels.c):
+ * the fixture of test_sessions_by_store. Config a's two session means are
+ * 100 and 120 (5 runs each), so its mean's variance is that of the
+ * session means over 2, at 1 df; b's sessions do not differ (MSB < MSW),
+ * so its between-session variance is 0 and its mean's variance MSW / 10
+ * at 10 - 2 df. In R 4.x:
+ *   y <- c(100,101,99,100.5,99.5, 120,121,119,120.5,119.5); g <- factor(rep(1:2, each = 5))
+ *   summary(aov(y ~ g))[[1]][["Mean Sq"]]  -> 1000 0.625: s_b^2 = (1000 - 0.625) / 5
+ *   sm <- tapply(y, g, mean); var(sm) / 2  -> 100 (se 10, = MSB / 10)
+ *   mean(y) + c(-1, 1) * qt(0.975, 1) * 10 -> -17.062047361746949 237.062047361746949
+ *   share: 199.875 / (199.875 + 0.625) = 0.99688279301745641
+ *   b: y <- c(100,101,99,100.5,99.5, 100.2,100.8,99.4,100.1,99.9)
+ *   summary(aov(y ~ g))[[1]][["Mean Sq"]]  -> 0.016 0.441: s_b^2 = 0, var 0.441 / 10 = 0.0441
+ * a's interval now holds 100 and 120 alike, so a is no longer shown
+ * slower than b, and the advice is more sessions. */
+static void test_sessions_as_a_level(void **state)
+{
+    (void)state;
+    cJSON *doc = two_stores();
+    const cJSON *wl = get(doc, "workloads.0");
+    assert_string_equal(gets_(wl, "configs.0.id"), "rt=a");
+    assert_true(getn(wl, "configs.0.metrics.wall_ms.sessions") == 2);
+    assert_true(fabs(getn(wl, "configs.0.metrics.wall_ms.se") - 10) < 1e-12);
+    assert_true(getn(wl, "configs.0.metrics.wall_ms.se_df") == 1);
+    assert_true(fabs(getn(wl, "configs.0.metrics.wall_ms.ci_low") - -17.062047361746949) < 1e-9);
+    assert_true(fabs(getn(wl, "configs.0.metrics.wall_ms.ci_high") - 237.062047361746949) < 1e-9);
+    assert_true(fabs(getn(wl, "configs.0.metrics.wall_ms.between_session_share") -
+                     0.99688279301745641) < 1e-12);
+    assert_true(fabs(getn(wl, "configs.1.metrics.wall_ms.se") - sqrt(0.0441)) < 1e-12);
+    assert_true(getn(wl, "configs.1.metrics.wall_ms.se_df") == 8);
+    assert_true(getn(wl, "configs.1.metrics.wall_ms.between_session_share") == 0);
+    assert_string_equal(gets_(wl, "recommendation.verdicts.0.verdict"), "inconclusive");
+    assert_non_null(strstr(gets_(wl, "recommendation.verdicts.0.why"), "more sessions"));
+    assert_non_null(strstr(gets_(wl, "recommendation.reason"), "more sessions"));
+    const char *m = rd_json_str(find_warning(wl, "session_effect", "rt=a"), "message");
+    assert_non_null(strstr(m, "the mean's interval and the verdicts now include the variance "
+                              "between sessions (99.7 % of the variance, df 1)"));
+    cJSON_Delete(doc);
+}
+
+/* Three sessions of 4, 3 and 5 runs: the unbalanced ANOVA estimators and
+ * Satterthwaite's df (stats/nested.h). In R 4.x:
+ *   y <- c(10.1,10.3,9.8,10.0, 11.2,11.0,11.5, 10.4,10.6,10.2,10.9,10.5)
+ *   g <- factor(c(rep(1,4), rep(2,3), rep(3,5)))
+ *   t <- summary(aov(y ~ g))[[1]]; msb <- t[["Mean Sq"]][1]; msw <- t[["Mean Sq"]][2]
+ *   nj <- as.vector(table(g)); N <- sum(nj); m <- length(nj)
+ *   n0 <- (N - sum(nj^2) / N) / (m - 1); sb2 <- max(0, (msb - msw) / n0)
+ *   a <- sum(nj^2) / (N^2 * n0); b <- 1 / N - a; vm <- a * msb + b * msw
+ *   vm^2 / ((a * msb)^2 / (m - 1) + (b * msw)^2 / (N - m))
+ *   -> se sqrt(vm) 0.325994417323492158, df 1.988375749608249254,
+ *      share sb2 / (sb2 + msw) 0.833614847768538114 */
+static void test_three_sessions(void **state)
+{
+    (void)state;
+    static const double y[] = { 10.1, 10.3, 9.8, 10.0, 11.2, 11.0, 11.5,
+                                10.4, 10.6, 10.2, 10.9, 10.5 };
+    static const int cut[] = { 0, 4, 7, 12 };
+    char text[3][4096], paths[3][256];
+    const char *pp[3];
+    for (int s = 0; s < 3; s++) {
+        size_t o = 0;
+        for (int r = cut[s]; r < cut[s + 1]; r++) {
+            char at[32];
+            snprintf(at, sizeof at, "2026-11-30T1%d:00:%02d.000Z", s, 2 * r);
+            o += rec(text[s] + o, sizeof text[s] - o, "a", r + 1, at, NULL, y[r]);
+            o += rec(text[s] + o, sizeof text[s] - o, "b", r + 1, at, NULL, 20 + y[r] / 10);
+        }
+        char name[32];
+        snprintf(name, sizeof name, "three%d.jsonl", s);
+        snprintf(paths[s], sizeof paths[s], "%s", write_store(name, text[s]));
+        pp[s] = paths[s];
+    }
+    cJSON *doc = analyse_stores(pp, 3);
+    const cJSON *wl = get(doc, "workloads.0");
+    assert_true(getn(wl, "configs.0.metrics.wall_ms.sessions") == 3);
+    assert_true(fabs(getn(wl, "configs.0.metrics.wall_ms.se") - 0.325994417323492158) < 1e-12);
+    assert_true(fabs(getn(wl, "configs.0.metrics.wall_ms.se_df") - 1.988375749608249254) < 1e-9);
+    assert_true(fabs(getn(wl, "configs.0.metrics.wall_ms.between_session_share") -
+                     0.833614847768538114) < 1e-12);
     cJSON_Delete(doc);
 }
 
@@ -212,6 +300,8 @@ int main(void)
     rd_stats_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sessions_by_store),
+        cmocka_unit_test(test_sessions_as_a_level),
+        cmocka_unit_test(test_three_sessions),
         cmocka_unit_test(test_sessions_by_pause),
         cmocka_unit_test(test_duplicate_runs),
         cmocka_unit_test(test_mixed_tools),

@@ -32,7 +32,7 @@
 
 static struct rd_verdict_sample sample(const double *x, size_t n)
 {
-    return (struct rd_verdict_sample){ (double)n, rd_stats_mean(x, n), rd_stats_sd(x, n), true };
+    return (struct rd_verdict_sample){ (double)n, rd_stats_mean(x, n), rd_stats_sd(x, n), true, 0 };
 }
 
 /* Two configs of a higher-is-better metric, decided at the defaults. */
@@ -341,7 +341,7 @@ static void mcb_matches_r(void **state)
 static void a_mean_near_zero_is_not_estimable(void **state)
 {
     (void)state;
-    struct rd_verdict_sample x[2] = { { 5, 10, 0.1, true }, { 5, 1, 2, true } };
+    struct rd_verdict_sample x[2] = { { 5, 10, 0.1, true, 0 }, { 5, 1, 2, true, 0 } };
     struct rd_verdict_row rows[2];
     struct rd_verdict_result res;
     decide_higher(x, rows, &res);

@@ -72,7 +72,7 @@ static struct tally simulate(gsl_rng *rng, size_t k, size_t n, double cv, double
             for (size_t j = 0; j < n; j++)
                 v[j] = gsl_ran_lognormal(rng, -0.5 * sigma * sigma, sigma) * (i == 1 ? shift : 1);
             x[i] = (struct rd_verdict_sample){ (double)n, rd_stats_mean(v, n),
-                                               rd_stats_sd(v, n), true };
+                                               rd_stats_sd(v, n), true, 0 };
         }
         struct rd_verdict_row rows[MAX_K];
         struct rd_verdict_result res;
@@ -185,7 +185,7 @@ static double settled_after_advice(gsl_rng *rng, size_t k, size_t n, const doubl
             for (size_t j = 0; j < n; j++)
                 v[i][j] = gsl_ran_lognormal(rng, -0.5 * sigma * sigma, sigma) * shift[i];
             x[i] = (struct rd_verdict_sample){ (double)n, rd_stats_mean(v[i], n),
-                                               rd_stats_sd(v[i], n), true };
+                                               rd_stats_sd(v[i], n), true, 0 };
         }
         struct rd_verdict_row rows[MAX_K];
         struct rd_verdict_result res;
@@ -202,7 +202,7 @@ static double settled_after_advice(gsl_rng *rng, size_t k, size_t n, const doubl
             for (size_t j = n; j < (size_t)need; j++)
                 v[i][j] = gsl_ran_lognormal(rng, -0.5 * sigma * sigma, sigma) * shift[i];
             x[i] = (struct rd_verdict_sample){ (double)need, rd_stats_mean(v[i], (size_t)need),
-                                               rd_stats_sd(v[i], (size_t)need), true };
+                                               rd_stats_sd(v[i], (size_t)need), true, 0 };
         }
         assert_int_equal(rd_verdict_decide(x, k, &s, rows, &res), RD_OK);
         settled += res.decision != RD_DECISION_INCONCLUSIVE;

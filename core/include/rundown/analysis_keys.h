@@ -132,6 +132,10 @@
 #define RD_AK_MEDIAN_CI_METHOD "median_ci_method"
 #define RD_AK_MEDIAN_CI_LEVEL "median_ci_level"
 #define RD_AK_TREND "trend"
+/* tested metrics whose values come from 2 sessions or more (§6a) */
+#define RD_AK_SESSIONS "sessions"
+#define RD_AK_BETWEEN_SESSION_SHARE "between_session_share"
+#define RD_AK_SE_DF "se_df"
 
 /* ---- ...metrics.NAME.trend (also: p) ---- */
 
