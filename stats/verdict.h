@@ -111,7 +111,8 @@ struct rd_verdict_row {
     /* log(ratio) / its delta-method standard error; +-INFINITY when both
      * configs are constant and differ, NaN for the best itself */
     double t;
-    double df; /* its own Welch df, rounded down (its joint equivalence test) */
+    double df; /* its own Welch df, rounded down (the joint equivalence test
+                * reads it unrounded) */
     /* Runs per config after which every open comparison of the family
      * settles with the given power at the observed spreads, whatever the
      * true ratio (the worst case over it; see runs_for in verdict.c).
