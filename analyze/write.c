@@ -294,6 +294,10 @@ static void write_recommendation(const struct wctx *x, struct jw *w)
     jw_num(w, RD_AK_MARGIN, rc->margin);
     jw_num(w, RD_AK_MAX_ERROR_RATE, rc->max_error_rate);
     jw_str(w, RD_AK_GUARDS, x->w->guards);
+    /* The workload's sessions: each resumed collection is a look at the
+     * data (methods.md §6a); absent for one, whose bytes stay as they were. */
+    if (x->sess.n >= 2)
+        jw_num(w, RD_AK_LOOKS, (double)x->sess.n);
     write_decision(x, w, &rc->keys[0]);
     jw_obj(w, RD_AK_SETTLED_LABELS, false);
     for (size_t s = 0; s < rc->nsettled; s++)

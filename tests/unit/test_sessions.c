@@ -137,6 +137,7 @@ static void test_sessions_as_a_level(void **state)
     const cJSON *wl = get(doc, "workloads.0");
     assert_string_equal(gets_(wl, "configs.0.id"), "rt=a");
     assert_true(getn(wl, "configs.0.metrics.wall_ms.sessions") == 2);
+    assert_true(getn(wl, "recommendation.looks") == 2);
     assert_true(fabs(getn(wl, "configs.0.metrics.wall_ms.se") - 10) < 1e-12);
     assert_true(getn(wl, "configs.0.metrics.wall_ms.se_df") == 1);
     assert_true(fabs(getn(wl, "configs.0.metrics.wall_ms.ci_low") - -17.062047361746949) < 1e-9);
@@ -190,6 +191,7 @@ static void test_three_sessions(void **state)
     cJSON *doc = analyse_stores(pp, 3);
     const cJSON *wl = get(doc, "workloads.0");
     assert_true(getn(wl, "configs.0.metrics.wall_ms.sessions") == 3);
+    assert_true(getn(wl, "recommendation.looks") == 3);
     assert_true(fabs(getn(wl, "configs.0.metrics.wall_ms.se") - 0.325994417323492158) < 1e-12);
     assert_true(fabs(getn(wl, "configs.0.metrics.wall_ms.se_df") - 1.988375749608249254) < 1e-9);
     assert_true(fabs(getn(wl, "configs.0.metrics.wall_ms.between_session_share") -

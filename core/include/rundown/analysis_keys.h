@@ -203,6 +203,7 @@
 #define RD_AK_FAMILY "family"
 #define RD_AK_CRITICAL_VALUE "critical_value"
 #define RD_AK_CANDIDATES "candidates"
+#define RD_AK_LOOKS "looks" /* only with 2 sessions or more (methods.md §6a) */
 #define RD_AK_RUNS_NEEDED "runs_needed"
 #define RD_AK_VERDICTS "verdicts"
 #define RD_AK_VERDICT "verdict"
