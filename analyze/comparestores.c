@@ -22,7 +22,7 @@ const char *rd_change_name(enum rd_change c)
     case RD_CHANGE_INCONCLUSIVE: return "inconclusive";
     case RD_CHANGE_NONE: break;
     }
-    return "~";
+    return "—";
 }
 
 void rd_compare_settings_init(struct rd_compare_settings *s)
@@ -30,6 +30,7 @@ void rd_compare_settings_init(struct rd_compare_settings *s)
     s->alpha = 0.05;
     s->margin = 0.05;
     s->fail_if_slower = NAN;
+    s->fail_if_inconclusive = false;
     s->want_p = true;
 }
 
@@ -90,6 +91,7 @@ static rd_status decide_one(struct rd_compare_row *r, double alpha_each, size_t 
         r->change = worse ? RD_CHANGE_SLOWER : RD_CHANGE_FASTER;
     else
         r->change = RD_CHANGE_INCONCLUSIVE;
+    r->runs_needed = r->change == RD_CHANGE_INCONCLUSIVE ? o->runs_needed : 0;
     r->p_adjusted = NAN;
     if (s->want_p && !r->exact)
         r->p_adjusted = fmin(1, (double)m * rd_verdict_p_adjusted(o, &res));
@@ -112,6 +114,7 @@ rd_status rd_compare_decide(struct rd_compare_row *rows, size_t n,
         r->change = RD_CHANGE_NONE;
         r->ratio = r->ratio_ci_low = r->ratio_ci_high = r->p_adjusted = NAN;
         r->exact = r->regression = false;
+        r->runs_needed = 0;
         if (!row_usable(r))
             continue;
         RD_TRY(decide_one(r, s->alpha / (double)m, m, s));
@@ -122,13 +125,14 @@ rd_status rd_compare_decide(struct rd_compare_row *rows, size_t n,
     return RD_OK;
 }
 
-/* ---- the comparisons of two sets of runs ---- */
+/* ---- the comparisons of two or more sets of runs ---- */
 
-/* A comparison before its numbers: the config of each side. */
+/* A line of the table before its numbers: the config on each side
+ * (side[0..nsides), NULL where absent) and the analysis it comes from. */
 struct pending {
     const char *workload, *config;
-    const struct cfg *side[2];
-    const struct rd_analysis *from[2];
+    const struct cfg **side;
+    const struct rd_analysis **from;
 };
 
 struct builder {
@@ -167,8 +171,9 @@ static const char *label_of(const struct cfg *cfg, const char *key)
 }
 
 static rd_status add_side(struct builder *b, const struct rd_analysis *a, const struct cfg *cfg,
-                          const char *config, int side)
+                          const char *config, size_t side)
 {
+    struct rd_comparison *c = b->c;
     rd_buf_reset(&b->key);
     RD_TRY(rd_buf_addf(&b->key, "%s\x1f%s", cfg->workload, config));
     int64_t *slot;
@@ -177,17 +182,35 @@ static rd_status add_side(struct builder *b, const struct rd_analysis *a, const 
     size_t at = (size_t)*slot;
     if (added) {
         RD_TRY(RD_ARRAY_GROW(b->p, b->cap, b->np + 1));
-        b->p[b->np++] = (struct pending){ .workload = cfg->workload, .config = config };
+        struct pending *p = &b->p[b->np++];
+        *p = (struct pending){ .workload = cfg->workload, .config = config };
+        p->side = rd_arena_alloc(&c->names, c->nsides * sizeof *p->side);
+        p->from = rd_arena_alloc(&c->names, c->nsides * sizeof *p->from);
+        if (!p->side || !p->from)
+            return RD_ERR_NOMEM;
+        for (size_t k = 0; k < c->nsides; k++) {
+            p->side[k] = NULL;
+            p->from[k] = NULL;
+        }
     }
     b->p[at].side[side] = cfg;
     b->p[at].from[side] = a;
     return RD_OK;
 }
 
+/* Which of the --compare-by values v is; -1: none. */
+static long value_index(const struct rd_compare_input *in, const char *v)
+{
+    for (size_t k = 0; v && k < in->nvalues; k++)
+        if (strcmp(v, in->by_values[k]) == 0)
+            return (long)k;
+    return -1;
+}
+
 static rd_status collect(struct builder *b, const struct rd_compare_input *in)
 {
     struct rd_comparison *c = b->c;
-    for (int side = 0; side < (in->by_key ? 1 : 2); side++) {
+    for (size_t side = 0; side < c->nan; side++) {
         const struct rd_analysis *a = c->an[side];
         for (size_t i = 0; i < a->ncfgs; i++) {
             const struct cfg *cfg = &a->cfgs[i];
@@ -195,15 +218,13 @@ static rd_status collect(struct builder *b, const struct rd_compare_input *in)
                 RD_TRY(add_side(b, a, cfg, cfg->id, side));
                 continue;
             }
-            const char *v = label_of(cfg, in->by_key);
-            int which = !v ? -1 : strcmp(v, in->by_old) == 0 ? 0
-                              : strcmp(v, in->by_new) == 0 ? 1 : -1;
+            long which = value_index(in, label_of(cfg, in->by_key));
             if (which < 0)
                 continue;
             const char *rest = id_without(c, cfg, in->by_key);
             if (!rest)
                 return RD_ERR_NOMEM;
-            RD_TRY(add_side(b, a, cfg, rest, which));
+            RD_TRY(add_side(b, a, cfg, rest, (size_t)which));
         }
     }
     return RD_OK;
@@ -223,18 +244,18 @@ static const struct series *series_named(const struct rd_analysis *a, const stru
     return id < 0 ? NULL : rd_cfg_find_series(c, (uint32_t)id);
 }
 
-static bool group_has(const struct pending *p, size_t n, const char *metric)
+static bool group_has(const struct pending *p, size_t n, size_t nsides, const char *metric)
 {
     for (size_t i = 0; metric && i < n; i++)
-        for (int s = 0; s < 2; s++)
+        for (size_t s = 0; s < nsides; s++)
             if (series_named(p[i].from[s], p[i].side[s], metric))
                 return true;
     return false;
 }
 
-static const struct wl *workload_of(const struct pending *p)
+static const struct wl *workload_of(const struct pending *p, size_t nsides)
 {
-    for (int s = 0; s < 2; s++) {
+    for (size_t s = 0; s < nsides; s++) {
         const struct rd_analysis *a = p->from[s];
         const int64_t *at = a ? rd_strmap_find(&a->wl_map, p->workload) : NULL;
         if (at)
@@ -245,11 +266,12 @@ static const struct wl *workload_of(const struct pending *p)
 
 /* The workload's primary metric, by the analysis's rule (workload.c):
  * its info.primary_metric, --metric, rps, wall_ms, its first metric. */
-static const char *pick_metric(const struct pending *p, size_t n, const char *opt_metric)
+static const char *pick_metric(const struct pending *p, size_t n, size_t nsides,
+                               const char *opt_metric)
 {
-    const struct wl *w = workload_of(p);
+    const struct wl *w = workload_of(p, nsides);
     const char *first = NULL;
-    for (int s = 0; s < 2 && !first; s++) {
+    for (size_t s = 0; s < nsides && !first; s++) {
         const struct rd_analysis *a = p->from[s];
         const int64_t *at = a ? rd_strmap_find(&a->wl_map, p->workload) : NULL;
         if (at && a->wls[*at].first_metric >= 0)
@@ -257,31 +279,36 @@ static const char *pick_metric(const struct pending *p, size_t n, const char *op
     }
     const char *cand[] = { w ? w->primary : NULL, opt_metric, "rps", "wall_ms", first };
     for (size_t i = 0; i < sizeof cand / sizeof *cand; i++)
-        if (group_has(p, n, cand[i]))
+        if (group_has(p, n, nsides, cand[i]))
             return cand[i];
     return NULL;
 }
 
-static struct rd_compare_side side_of(const struct series *s)
+/* The side's mean, sd, and the half-width of the mean's t interval at
+ * 'confidence': t_{(1 + confidence) / 2, n - 1} sd / sqrt(n). */
+static struct rd_compare_side side_of(const struct series *s, double confidence)
 {
     if (!s || s->len == 0)
-        return (struct rd_compare_side){ 0, NAN, NAN };
-    return (struct rd_compare_side){ s->len, rd_stats_mean(s->v, s->len),
-                                     rd_stats_sd(s->v, s->len) };
+        return (struct rd_compare_side){ 0, NAN, NAN, NAN };
+    double n = (double)s->len, sd = rd_stats_sd(s->v, s->len);
+    double hw = s->len >= 2 ? rd_stats_t_quantile((1 + confidence) / 2, n - 1) * sd / sqrt(n)
+                            : NAN;
+    return (struct rd_compare_side){ n, rd_stats_mean(s->v, s->len), sd, hw };
 }
 
 static rd_status fill_rows(struct rd_comparison *c, struct pending *p, size_t np,
                            const char *opt_metric)
 {
-    c->rows = calloc(np ? np : 1, sizeof *c->rows);
+    size_t per = c->nsides - 1;
+    c->rows = calloc(np ? np * per : 1, sizeof *c->rows);
     if (!c->rows)
         return RD_ERR_NOMEM;
     for (size_t g = 0; g < np;) {
         size_t end = g;
         while (end < np && strcmp(p[end].workload, p[g].workload) == 0)
             end++;
-        const char *metric = pick_metric(&p[g], end - g, opt_metric);
-        const struct wl *w = workload_of(&p[g]);
+        const char *metric = pick_metric(&p[g], end - g, c->nsides, opt_metric);
+        const struct wl *w = workload_of(&p[g], c->nsides);
         int better = w && w->better ? rd_better_parse(w->better) : -1;
         if (better < 0 && metric) {
             struct rd_metric_def def;
@@ -289,13 +316,19 @@ static rd_status fill_rows(struct rd_comparison *c, struct pending *p, size_t np
             better = (int)def.better;
         }
         for (size_t i = g; i < end; i++) {
-            struct rd_compare_row *r = &c->rows[c->nrows++];
-            r->workload = p[i].workload;
-            r->config = p[i].config;
-            r->metric = metric;
-            r->higher_is_better = better == RD_BETTER_HIGHER;
-            r->old = side_of(metric ? series_named(p[i].from[0], p[i].side[0], metric) : NULL);
-            r->new_ = side_of(metric ? series_named(p[i].from[1], p[i].side[1], metric) : NULL);
+            struct rd_compare_side base = side_of(
+                metric ? series_named(p[i].from[0], p[i].side[0], metric) : NULL, c->confidence);
+            for (size_t k = 1; k < c->nsides; k++) {
+                struct rd_compare_row *r = &c->rows[c->nrows++];
+                r->workload = p[i].workload;
+                r->config = p[i].config;
+                r->metric = metric;
+                r->higher_is_better = better == RD_BETTER_HIGHER;
+                r->side = k;
+                r->old = base;
+                r->new_ = side_of(metric ? series_named(p[i].from[k], p[i].side[k], metric)
+                                         : NULL, c->confidence);
+            }
         }
         g = end;
     }
@@ -303,12 +336,29 @@ static rd_status fill_rows(struct rd_comparison *c, struct pending *p, size_t np
 }
 
 static rd_status read_side(struct rd_analysis **out, const struct rd_analyze_opts *o,
-                           const char *const *stores, size_t n, struct rd_diag *d)
+                           const struct rd_compare_group *g, struct rd_diag *d)
 {
     RD_TRY(rd_analysis_new(o, out));
-    for (size_t i = 0; i < n; i++)
-        RD_TRY(rd_analysis_add_store(*out, stores[i], d));
+    for (size_t i = 0; i < g->nstores; i++)
+        RD_TRY(rd_analysis_add_store(*out, g->stores[i], d));
     return RD_OK;
+}
+
+static rd_status build_rows(struct rd_comparison *c, const struct rd_compare_input *in,
+                            const char *opt_metric)
+{
+    struct builder b = { .c = c };
+    rd_strmap_init(&b.index);
+    b.key = (struct rd_buf)RD_BUF_INIT;
+    rd_status st = collect(&b, in);
+    if (!st && b.np > 1)
+        qsort(b.p, b.np, sizeof *b.p, cmp_pending);
+    if (!st)
+        st = fill_rows(c, b.p, b.np, opt_metric);
+    free(b.p);
+    rd_strmap_release(&b.index);
+    rd_buf_release(&b.key);
+    return st;
 }
 
 rd_status rd_comparison_build(struct rd_comparison *c, const struct rd_analyze_opts *o,
@@ -317,40 +367,35 @@ rd_status rd_comparison_build(struct rd_comparison *c, const struct rd_analyze_o
 {
     memset(c, 0, sizeof *c);
     c->s = *s;
+    c->confidence = o->confidence;
     rd_arena_init(&c->names);
-    c->old_name = in->by_key ? in->by_old : "old";
-    c->new_name = in->by_key ? in->by_new : "new";
-    RD_TRY(read_side(&c->an[0], o, in->old_stores, in->nold, d));
-    if (in->by_key)
-        c->an[1] = c->an[0]; /* both sides come from one analysis */
-    else
-        RD_TRY(read_side(&c->an[1], o, in->new_stores, in->nnew, d));
-
-    struct builder b = { .c = c };
-    rd_strmap_init(&b.index);
-    b.key = (struct rd_buf)RD_BUF_INIT;
-    rd_status st = collect(&b, in);
-    if (!st && b.np > 1)
-        qsort(b.p, b.np, sizeof *b.p, cmp_pending);
-    if (!st)
-        st = fill_rows(c, b.p, b.np, o->metric);
-    free(b.p);
-    rd_strmap_release(&b.index);
-    rd_buf_release(&b.key);
-    if (c->an[1] == c->an[0])
-        c->an[1] = NULL;
-    RD_TRY(st);
+    c->nsides = in->by_key ? in->nvalues : in->ngroups;
+    c->nan = in->by_key ? 1 : in->ngroups;
+    if (c->nsides < 2 || c->nan < 1)
+        return rd_diag_set(d, RD_ERR_USAGE, NULL, 0, 0, "expected two sides or more");
+    c->side_names = calloc(c->nsides, sizeof *c->side_names);
+    c->an = calloc(c->nan, sizeof *c->an);
+    if (!c->side_names || !c->an)
+        return RD_ERR_NOMEM;
+    for (size_t k = 0; k < c->nsides; k++)
+        c->side_names[k] = in->by_key ? in->by_values[k] : in->groups[k].name;
+    for (size_t k = 0; k < c->nan; k++)
+        RD_TRY(read_side(&c->an[k], o, &in->groups[k], d));
+    RD_TRY(build_rows(c, in, o->metric));
+    const char *first = in->groups[0].nstores ? in->groups[0].stores[0] : NULL;
     if (c->nrows == 0) {
         if (in->by_key)
-            return rd_diag_set(d, RD_ERR_PARSE, in->old_stores[0], 0, 0,
-                               "no measured run has label %s=%s or %s=%s", in->by_key,
-                               in->by_old, in->by_key, in->by_new);
-        return rd_diag_set(d, RD_ERR_PARSE, in->old_stores[0], 0, 0,
-                           "no measured run to compare in either set of stores");
+            return rd_diag_set(d, RD_ERR_PARSE, first, 0, 0,
+                               "no measured run has label %s with any of the values compared",
+                               in->by_key);
+        return rd_diag_set(d, RD_ERR_PARSE, first, 0, 0,
+                           "no measured run to compare in any set of stores");
     }
-    st = rd_compare_decide(c->rows, c->nrows, s, &c->family, &c->regressions);
+    rd_status st = rd_compare_decide(c->rows, c->nrows, s, &c->family, &c->regressions);
     if (st)
         return rd_diag_set(d, st, NULL, 0, 0, "cannot compute the critical value");
+    for (size_t i = 0; i < c->nrows; i++)
+        c->inconclusive += c->rows[i].change == RD_CHANGE_INCONCLUSIVE;
     return RD_OK;
 }
 
@@ -358,9 +403,13 @@ void rd_comparison_release(struct rd_comparison *c)
 {
     free(c->rows);
     c->rows = NULL;
-    for (int i = 0; i < 2; i++)
+    for (size_t i = 0; c->an && i < c->nan; i++)
         if (c->an[i])
             rd_analysis_free(c->an[i]);
-    c->an[0] = c->an[1] = NULL;
+    free(c->an);
+    free(c->side_names);
+    c->an = NULL;
+    c->side_names = NULL;
+    c->nan = c->nsides = 0;
     rd_arena_release(&c->names);
 }

@@ -69,9 +69,9 @@ enum { EXIT_REGRESSION = 5 };
 /* --compare, --compare-by and their options. */
 struct compare_args {
     bool on;                 /* --compare or --compare-by */
-    char *by;                /* the --compare-by argument, split at '=' and ',' */
-    const char *by_old, *by_new;
+    struct rd_compare_by by; /* by.key NULL: no --compare-by */
     double fail_if_slower;   /* a fraction; NaN: no gate */
+    bool fail_if_inconclusive;
     enum rd_compare_format format;
     bool format_given;
 };
@@ -97,20 +97,20 @@ static int parse_compare_option(int code, const char *name, const char *arg,
         c->on = true;
         return 0;
     case OPT_COMPARE_BY: {
-        const char *eq = strchr(arg, '='), *comma = eq ? strchr(eq, ',') : NULL;
-        if (!eq || eq == arg || !comma || comma == eq + 1 || !comma[1] || strchr(comma + 1, ','))
-            return rd_usage_error("%s: expected KEY=A,B, got '%s'", name, arg);
-        free(c->by);
-        if (!(c->by = strdup(arg)))
-            return rd_fail(RD_ERR_NOMEM, NULL);
-        c->by[eq - arg] = c->by[comma - arg] = '\0';
-        c->by_old = c->by + (eq - arg) + 1;
-        c->by_new = c->by + (comma - arg) + 1;
-        if (strcmp(c->by_old, c->by_new) == 0)
-            return rd_usage_error("%s: A and B must differ, got '%s'", name, arg);
+        struct rd_diag d;
+        rd_diag_init(&d, NULL);
+        rd_compare_by_release(&c->by);
+        rd_status st = rd_compare_by_parse(&c->by, arg, &d);
+        if (st == RD_ERR_USAGE)
+            return rd_usage_error("%s", d.msg);
+        if (st)
+            return rd_fail(st, &d);
         c->on = true;
         return 0;
     }
+    case OPT_FAIL_IF_INCONCLUSIVE:
+        c->fail_if_inconclusive = true;
+        return 0;
     case OPT_FAIL_IF_SLOWER: {
         char *end;
         errno = 0;
@@ -146,12 +146,10 @@ static int parse_compare_option(int code, const char *name, const char *arg,
 static int check_compare_args(const struct args *g)
 {
     if (!g->cmp.on)
-        return rd_usage_error("--fail-if-slower and --format need --compare or --compare-by");
-    if (g->cmp.by && g->nstores < 1)
+        return rd_usage_error("--fail-if-slower, --fail-if-inconclusive and --format need "
+                              "--compare or --compare-by");
+    if (g->cmp.by.key && g->nstores < 1)
         return rd_usage_error("--compare-by: expected at least one STORE");
-    if (!g->cmp.by && g->nstores != 2)
-        return rd_usage_error("--compare: expected two stores, OLD and NEW, got %d",
-                              g->nstores);
     return -1;
 }
 
@@ -183,6 +181,7 @@ static int parse_args(int argc, char **argv, struct args *g)
         case OPT_COMPARE:
         case OPT_COMPARE_BY:
         case OPT_FAIL_IF_SLOWER:
+        case OPT_FAIL_IF_INCONCLUSIVE:
         case OPT_FORMAT:
         case OPT_JSON:
         case OPT_MARKDOWN:
@@ -281,7 +280,8 @@ static int parse_args(int argc, char **argv, struct args *g)
     }
     for (int i = rd_opts_index(&p); i < argc; i++) /* after "--" */
         g->stores[g->nstores++] = argv[i];
-    if (g->cmp.on || g->cmp.format_given || !isnan(g->cmp.fail_if_slower))
+    if (g->cmp.on || g->cmp.format_given || !isnan(g->cmp.fail_if_slower) ||
+        g->cmp.fail_if_inconclusive)
         return check_compare_args(g);
     if (g->nstores == 0)
         return rd_usage_error("expected at least one STORE");
@@ -317,24 +317,79 @@ static rd_status write_output(const char *outpath, const struct rd_buf *text,
     return rd_atomic_commit(&of.af, d);
 }
 
+/* "a, b or c": the sides after the baseline, for a message. */
+static void other_sides(const struct rd_comparison *c, const char *prefix, char *out,
+                        size_t size)
+{
+    size_t at = 0;
+    out[0] = '\0';
+    for (size_t k = 1; k < c->nsides && at < size; k++)
+        at += (size_t)snprintf(out + at, size - at, "%s%s%s%s",
+                               k == 1 ? "" : k + 1 == c->nsides ? " or " : ", ", prefix,
+                               prefix[0] ? "=" : "", c->side_names[k]);
+}
+
+/* The gate's messages on stderr; returns the exit status. */
+static int gate(const struct rd_comparison *c, const struct args *g)
+{
+    int rc = 0;
+    bool many = c->nsides > 2;
+    for (size_t i = 0; i < c->nrows; i++) {
+        const struct rd_compare_row *r = &c->rows[i];
+        const char *config = *r->config ? r->config : "-";
+        if (r->regression) {
+            rd_error("regression: %s %s%s%s: %s %+.1f%% (interval %+.1f%% to %+.1f%%), "
+                     "more than %g%% worse", r->workload, config, many ? " on " : "",
+                     many ? c->side_names[r->side] : "", r->metric, 100 * (r->ratio - 1),
+                     100 * (r->ratio_ci_low - 1), 100 * (r->ratio_ci_high - 1),
+                     100 * c->s.fail_if_slower);
+            rc = EXIT_REGRESSION;
+        }
+        if (g->cmp.fail_if_inconclusive && r->change == RD_CHANGE_INCONCLUSIVE) {
+            if (r->runs_needed > 0)
+                rd_error("inconclusive: %s %s%s%s: %s, about %ld runs per side would settle it",
+                         r->workload, config, many ? " on " : "",
+                         many ? c->side_names[r->side] : "", r->metric, r->runs_needed);
+            else
+                rd_error("inconclusive: %s %s%s%s: %s", r->workload, config,
+                         many ? " on " : "", many ? c->side_names[r->side] : "", r->metric);
+            rc = EXIT_REGRESSION;
+        }
+    }
+    return rc;
+}
+
 /* --compare / --compare-by: the table, then the gate's verdict. */
 static int compare_main(const struct args *g)
 {
+    struct rd_diag d;
+    rd_diag_init(&d, NULL);
+    struct rd_compare_sides sides;
+    struct rd_compare_group all = { NULL, g->stores, (size_t)g->nstores };
     struct rd_compare_input in = {
-        .old_stores = g->stores, .nold = g->cmp.by ? (size_t)g->nstores : 1,
-        .new_stores = g->stores + 1, .nnew = g->cmp.by ? 0 : 1,
-        .by_key = g->cmp.by, .by_old = g->cmp.by_old, .by_new = g->cmp.by_new,
+        .groups = &all, .ngroups = 1, .by_key = g->cmp.by.key,
+        .by_values = g->cmp.by.values, .nvalues = g->cmp.by.nvalues,
     };
+    rd_status st = RD_OK;
+    if (!g->cmp.by.key) {
+        st = rd_compare_sides_parse(&sides, g->stores, (size_t)g->nstores, &d);
+        in.groups = sides.groups;
+        in.ngroups = sides.ngroups;
+    } else
+        memset(&sides, 0, sizeof sides);
+    if (st) {
+        rd_compare_sides_release(&sides);
+        return st == RD_ERR_USAGE ? rd_usage_error("%s", d.msg) : rd_fail(st, &d);
+    }
     struct rd_compare_settings s;
     rd_compare_settings_init(&s);
     s.alpha = g->o.alpha;
     s.margin = g->o.margin;
     s.fail_if_slower = g->cmp.fail_if_slower;
+    s.fail_if_inconclusive = g->cmp.fail_if_inconclusive;
     struct rd_comparison c;
-    struct rd_diag d;
-    rd_diag_init(&d, NULL);
     struct rd_buf out = RD_BUF_INIT;
-    rd_status st = rd_comparison_build(&c, &g->o, &in, &s, &d);
+    st = rd_comparison_build(&c, &g->o, &in, &s, &d);
     if (!st)
         st = rd_comparison_format(&c, g->cmp.format, &out);
     if (!st)
@@ -342,27 +397,24 @@ static int compare_main(const struct args *g)
     int rc = st ? rd_fail(st, &d) : 0;
     /* A gate over no comparison would pass whatever the runs say. */
     if (!st && c.family == 0) {
-        if (g->cmp.by)
-            rd_error("no config is in both %s=%s and %s=%s, nothing was compared", g->cmp.by,
-                     g->cmp.by_old, g->cmp.by, g->cmp.by_new);
-        else
+        char others[512];
+        other_sides(&c, g->cmp.by.key ? g->cmp.by.key : "", others, sizeof others);
+        if (g->cmp.by.key)
+            rd_error("no config is in both %s=%s and %s, nothing was compared", g->cmp.by.key,
+                     c.side_names[0], others);
+        else if (c.nsides == 2 && strcmp(c.side_names[0], "old") == 0)
             rd_error("no config is in both %s and %s, nothing was compared", g->stores[0],
                      g->stores[1]);
+        else
+            rd_error("no config is in both %s and %s, nothing was compared", c.side_names[0],
+                     others);
         rc = RD_EXIT_INPUT;
     }
-    if (!st && c.regressions) {
-        for (size_t i = 0; i < c.nrows; i++) {
-            const struct rd_compare_row *r = &c.rows[i];
-            if (r->regression)
-                rd_error("regression: %s %s: %s %+.1f%% (interval %+.1f%% to %+.1f%%), "
-                         "more than %g%% worse", r->workload, *r->config ? r->config : "-",
-                         r->metric, 100 * (r->ratio - 1), 100 * (r->ratio_ci_low - 1),
-                         100 * (r->ratio_ci_high - 1), 100 * s.fail_if_slower);
-        }
-        rc = RD_EXIT_GATE;
-    }
+    if (!st && rc == 0)
+        rc = gate(&c, g);
     rd_buf_release(&out);
     rd_comparison_release(&c);
+    rd_compare_sides_release(&sides);
     return rc;
 }
 
@@ -421,7 +473,7 @@ int main(int argc, char **argv)
     rd_buf_release(&out);
     rd_analysis_free(an);
 done:
-    free(g.cmp.by);
+    rd_compare_by_release(&g.cmp.by);
     free(g.baseline);
     free(g.stores);
     free(g.settings);

@@ -43,12 +43,15 @@ static const struct rd_opt opts[] = {
      "margin, key_metrics, guards, max_error_rate, tie_breaker,\n"
      "primary_metric, primary_better (W is the workload's name)", NULL},
     {OPT_COMPARE, 0, "compare", NULL, NULL,
-     "compare the runs of store OLD with those of store NEW,\n"
-     "per workload and config (compare.md in the documentation)", "Comparison"},
-    {OPT_COMPARE_BY, 0, "compare-by", "KEY=A,B", NULL,
-     "compare the configs labelled KEY=A with those labelled KEY=B", NULL},
+     "compare the runs of stores A B [C...] per workload and config,\n"
+     "each side against the first (a STORE, or NAME=STORE[,STORE...];\n"
+     "compare.md in the documentation)", "Comparison"},
+    {OPT_COMPARE_BY, 0, "compare-by", "KEY=A,B[,C...]", NULL,
+     "compare the configs labelled KEY=B, KEY=C... with those\nlabelled KEY=A", NULL},
     {OPT_FAIL_IF_SLOWER, 0, "fail-if-slower", "PCT", NULL,
      "exit 5 when a comparison is credibly slower by more than PCT %", NULL},
+    {OPT_FAIL_IF_INCONCLUSIVE, 0, "fail-if-inconclusive", NULL, NULL,
+     "exit 5 when a comparison is inconclusive too", NULL},
     {OPT_FORMAT, 0, "format", "F", "text", "text, json or markdown", NULL},
     {OPT_JSON, 0, "json", NULL, NULL, "--format json", NULL},
     {OPT_MARKDOWN, 0, "markdown", NULL, NULL, "--format markdown", NULL},
@@ -61,14 +64,16 @@ const struct rd_cmd_spec rd_analyze_spec = {
                 " [--metric NAME] [--all-metrics] [--bootstrap B] [--seed S]\n"
                 " [--exclude-outliers] [--pool-envs] [--include-contended]\n"
                 " [--published DIR] [--title TEXT] [--threads N] STORE...\n"
-                "--compare [--fail-if-slower PCT] [--format F] OLD NEW\n"
-                "--compare-by KEY=A,B [--fail-if-slower PCT] [--format F] STORE...",
+                "--compare [--fail-if-slower PCT] [--fail-if-inconclusive] [--format F]\n"
+                " A B [C...]\n"
+                "--compare-by KEY=A,B[,C...] [--fail-if-slower PCT] [--format F] STORE...",
     .about = "Reads run stores (" RD_RUN_SCHEMA " JSONL, '-' = stdin) and writes statistics, tests\n"
              "and recommendations as " RD_ANALYSIS_SCHEMA " JSON. Options and stores may come in any\n"
              "order; a value follows its option (--alpha 0.1, --alpha=0.1, -o FILE, -oFILE);\n"
              "'--' ends the options.",
     .epilog = "Exit codes: 0 ok, 1 invalid input, 2 usage, 3 system or I/O error,\n"
-              "5 a comparison is credibly slower than --fail-if-slower allows.",
+              "5 a comparison is credibly slower than --fail-if-slower allows, or\n"
+              "inconclusive under --fail-if-inconclusive.",
     .order = RD_OPTS_IN_PLACE,
     .opts = opts,
 };

@@ -16,7 +16,7 @@ enum {
 
 /* Codes of the comparison of two sets of runs (kept apart). */
 enum { OPT_COMPARE = 512, OPT_COMPARE_BY, OPT_FAIL_IF_SLOWER, OPT_FORMAT, OPT_JSON,
-       OPT_MARKDOWN };
+       OPT_MARKDOWN, OPT_FAIL_IF_INCONCLUSIVE };
 
 extern const struct rd_cmd_spec rd_analyze_spec;
 

@@ -26,19 +26,23 @@
 #include "proc.h"
 #include "runner.h"
 #include "serverruns.h"
+#include "runwarn.h"
 #include "session.h"
 #include "rundown/array.h"
 #include "rundown/cli.h"
 
-/* A warning for each stored run that failed or lost metric lines. */
+/* A warning for each stored run that failed or lost metric lines; the
+ * runs are watched for the warnings after them (runwarn.h). */
 static void report(void *ctx, const struct rd_session_event *ev)
 {
-    (void)ctx;
+    struct rd_run_watchset *watches = ctx;
     const struct rd_record *rec = ev->rec;
     if (ev->kind == RD_SESSION_NOTE)
         rd_warn("%s", ev->note);
     if (ev->kind != RD_SESSION_STORED)
         return;
+    if (ev->config)
+        (void)rd_run_watchset_add(watches, ev->config->index, rec);
     if (strcmp(rec->status, "ok") != 0) {
         const char *err = rd_record_info(rec, "error");
         rd_warn("%s %s %ld: %s%s%s", rec->workload, rec->phase, rec->run, rec->status,
@@ -215,6 +219,7 @@ int rd_cmd_http(int argc, char **argv)
     int exit_code = RD_EXIT_OK;
     struct rd_session session;
     struct rd_recordset tset;
+    struct rd_run_watchset watches = {0};
     rd_session_init(&session, output);
     rd_recordset_init(&tset);
     char *server_text = strdup(server), *bg_text = background ? strdup(background) : NULL;
@@ -287,7 +292,7 @@ int rd_cmd_http(int argc, char **argv)
         exit_code = rd_tool_fail(s, &d, NULL);
         goto done;
     }
-    rd_session_on_report(&session, report, NULL);
+    rd_session_on_report(&session, report, &watches);
     struct rd_http_spec spec = {
         .server_argv = server_argv, .load_argv = load_argv, .background_argv = bg_argv,
         .server_cpus = server_cpus, .load_cpus = load_cpus, .background_cpus = bg_cpus,
@@ -307,10 +312,16 @@ int rd_cmd_http(int argc, char **argv)
         rd_tool_guard_summary(&guard);
     if (s) {
         exit_code = rd_tool_fail(s, &d, "the server is stopped and finished runs are stored");
-    } else if (session.failed) {
-        exit_code = RD_EXIT_RUN_FAILED;
+    } else {
+        /* As after `run`; a failed run was warned as it happened. */
+        struct rd_run_warn_ctx wc = {.warmups = -1, .warmup_hint = "-W/--warmup",
+                                     .no_failures = true};
+        rd_run_watchset_warn(&watches, &wc);
+        if (session.failed)
+            exit_code = RD_EXIT_RUN_FAILED;
     }
 done:
+    rd_run_watchset_release(&watches);
     rd_recordset_release(&tset);
     rd_session_release(&session);
     free(server_argv);

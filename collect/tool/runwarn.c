@@ -11,6 +11,7 @@
 
 #include "summary.h"
 #include "rundown/array.h"
+#include "rundown/buf.h"
 #include "rundown/cli.h"
 
 /* hyperfine's threshold on the modified z-score (Iglewicz and Hoaglin). */
@@ -28,6 +29,8 @@ void rd_run_watch_init(struct rd_run_watch *w, const char *name)
 rd_status rd_run_watch_add(struct rd_run_watch *w, const struct rd_record *r)
 {
     double wall;
+    if (strcmp(r->phase, "warmup") == 0)
+        w->warmups_seen++;
     if (strcmp(r->phase, "measure") != 0)
         return RD_OK;
     if (strcmp(r->status, "ok") != 0) {
@@ -36,7 +39,7 @@ rd_status rd_run_watch_add(struct rd_run_watch *w, const struct rd_record *r)
             w->exit_code = r->exit_code;
         return RD_OK;
     }
-    if (!rd_record_metric(r, "wall_ms", &wall))
+    if (!rd_record_metric(r, w->metric ? w->metric : "wall_ms", &wall))
         return RD_OK;
     if (RD_ARRAY_GROW(w->walls, w->cap, w->n + 1))
         return RD_ERR_NOMEM;
@@ -65,10 +68,21 @@ double rd_run_modified_z(const double *sorted, size_t n, double x)
     return mad > 0 ? 0.6745 * (x - median) / mad : 0;
 }
 
+/* "123.4 ms", or "5123 req/s" when the watch is of rps. */
+static void format_value(const struct rd_run_watch *w, double v, char *out, size_t size)
+{
+    if (w->metric && strcmp(w->metric, "rps") == 0)
+        snprintf(out, size, "%.0f req/s", v);
+    else
+        rd_format_ms(v, out, size);
+}
+
 int rd_run_watch_warn(const struct rd_run_watch *w, const struct rd_run_warn_ctx *c)
 {
     int said = 0;
-    if (w->failed) {
+    bool time = !w->metric || strcmp(w->metric, "wall_ms") == 0;
+    const char *warmup = c->warmup_hint ? c->warmup_hint : "-w/--warmup";
+    if (w->failed && !c->no_failures) {
         rd_warn("%s: %ld measured run%s failed (last exit code %d); if a non-zero exit is "
                 "expected, consider -i/--ignore-failure", w->name, w->failed,
                 w->failed == 1 ? "" : "s", w->exit_code);
@@ -84,25 +98,88 @@ int rd_run_watch_warn(const struct rd_run_watch *w, const struct rd_run_warn_ctx
     size_t outliers = 0;
     for (size_t i = 0; i < w->n; i++)
         outliers += fabs(rd_run_modified_z(sorted, w->n, w->walls[i])) > OUTLIER_Z;
-    bool slow_first = c->warmups == 0 && rd_run_modified_z(sorted, w->n, w->walls[0]) > OUTLIER_Z;
+    /* slower: a larger time, fewer requests per second */
+    double z_first = rd_run_modified_z(sorted, w->n, w->walls[0]);
+    long warmups = c->warmups >= 0 ? c->warmups : w->warmups_seen;
+    bool slow_first = warmups == 0 && (time ? z_first : -z_first) > OUTLIER_Z;
     double mean = gsl_stats_mean(w->walls, 1, w->n);
     free(sorted);
     if (slow_first) {
         char first[32];
-        rd_format_ms(w->walls[0], first, sizeof first);
+        format_value(w, w->walls[0], first, sizeof first);
         rd_warn("%s: the first run was much slower than the rest (%s), maybe caches were "
-                "cold; consider -w/--warmup", w->name, first);
+                "cold; consider %s", w->name, first, warmup);
         said++;
     } else if (outliers) {
         rd_warn("%s: statistical outliers in %zu of %zu runs; consider a quieter machine "
-                "(other programs, load) or more warmup runs (-w)", w->name, outliers, w->n);
+                "(other programs, load) or more warmup runs (%s)", w->name, outliers, w->n,
+                warmup);
         said++;
     }
-    if (mean < SHORT_MS) {
+    if (time && mean < SHORT_MS) {
         rd_warn("%s: it ran for less than 5 ms on average, so the times are mostly process "
                 "start-up and not precise%s", w->name,
                 c->shell ? "; consider -N to run it without a shell" : "");
         said++;
     }
     return said;
+}
+
+rd_status rd_run_watchset_add(struct rd_run_watchset *s, size_t index,
+                              const struct rd_record *r)
+{
+    if (index >= s->n) {
+        size_t cap = s->n;
+        struct rd_run_watch *w = realloc(s->w, (index + 1) * sizeof *w);
+        if (!w)
+            return RD_ERR_NOMEM;
+        s->w = w;
+        char **names = realloc(s->names, (index + 1) * sizeof *names);
+        if (!names)
+            return RD_ERR_NOMEM;
+        s->names = names;
+        for (size_t i = cap; i <= index; i++) {
+            rd_run_watch_init(&s->w[i], NULL);
+            s->names[i] = NULL;
+        }
+        s->n = index + 1;
+    }
+    struct rd_run_watch *w = &s->w[index];
+    if (!s->names[index]) {
+        struct rd_buf id = RD_BUF_INIT;
+        rd_status st = rd_record_config_id(r, &id);
+        size_t len = strlen(r->workload) + 2 + id.len;
+        if (!st && !(s->names[index] = malloc(len)))
+            st = RD_ERR_NOMEM;
+        if (!st)
+            snprintf(s->names[index], len, "%s%s%s", r->workload, id.len ? " " : "",
+                     id.len ? id.ptr : "");
+        rd_buf_release(&id);
+        RD_TRY(st);
+        w->name = s->names[index];
+    }
+    double v;
+    if (!w->metric && strcmp(r->phase, "measure") == 0 && strcmp(r->status, "ok") == 0)
+        w->metric = rd_record_metric(r, "rps", &v) ? "rps" : "wall_ms";
+    return rd_run_watch_add(w, r);
+}
+
+int rd_run_watchset_warn(const struct rd_run_watchset *s, const struct rd_run_warn_ctx *c)
+{
+    int said = 0;
+    for (size_t i = 0; i < s->n; i++)
+        if (s->names[i])
+            said += rd_run_watch_warn(&s->w[i], c);
+    return said;
+}
+
+void rd_run_watchset_release(struct rd_run_watchset *s)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        rd_run_watch_release(&s->w[i]);
+        free(s->names[i]);
+    }
+    free(s->w);
+    free(s->names);
+    memset(s, 0, sizeof *s);
 }

@@ -134,7 +134,7 @@ static void exact_and_missing_sides(void **state)
     assert_int_equal(rows[3].change, RD_CHANGE_NONE);
     assert_false(rows[2].regression || rows[3].regression);
     assert_int_equal(flagged, 1);
-    assert_string_equal(rd_change_name(RD_CHANGE_NONE), "~");
+    assert_string_equal(rd_change_name(RD_CHANGE_NONE), "—");
 }
 
 /* ---- the gate by simulation ---- */
@@ -146,7 +146,7 @@ static struct rd_compare_side draw(gsl_rng *rng, size_t n, double sigma, double 
     double v[MAX_N];
     for (size_t j = 0; j < n; j++)
         v[j] = gsl_ran_lognormal(rng, 0, sigma) * scale;
-    return (struct rd_compare_side){ (double)n, rd_stats_mean(v, n), rd_stats_sd(v, n) };
+    return (struct rd_compare_side){ (double)n, rd_stats_mean(v, n), rd_stats_sd(v, n), NAN };
 }
 
 /* Share of repetitions in which --fail-if-slower 0 fires; comparison 0 is
