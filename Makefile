@@ -99,8 +99,10 @@ memcheck: all
 	scripts/memcheck.sh $(BUILD)
 
 # Performance figures (docs/performance.md): analyze against pandas + scipy
-# and a bare cJSON parse, render, and the runner against hyperfine -N.
-# About 10 minutes on an idle machine.
+# and a bare cJSON parse, render, the runner against hyperfine -N on `true`
+# and `sleep 0.01`, and analyze and render from 10^3 to 10^5 configs and
+# 10^4 to 10^6 runs under /usr/bin/time -v (bench/scale.sh). About 20
+# minutes on an idle machine.
 PERF_BUILD ?= build-perf
 bench-perf: deps-debian
 	@scripts/deps.sh bench
@@ -109,6 +111,7 @@ bench-perf: deps-debian
 	BUILD=$(PERF_BUILD) bench/analyze.sh
 	BUILD=$(PERF_BUILD) bench/render.sh
 	bench/runner.sh $(PERF_BUILD)
+	BUILD=$(PERF_BUILD) bench/scale.sh
 
 # PREFIX/bin/rundown-{collect,analyze,render}, PREFIX/share/rundown/templates/,
 # PREFIX/share/man/man1/; DESTDIR stages it (packaging). The installed tree

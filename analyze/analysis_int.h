@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "analysis.h"
+#include "embed.h"
 #include "rundown/arena.h"
 #include "rundown/record.h"
 #include "rundown/strmap.h"
@@ -167,6 +168,7 @@ struct rd_analysis {
     size_t records, measured; /* run records read, of them not warmups */
     bool unnumbered;         /* a run without a run number was read (see struct half
                               * in ingest.c) */
+    struct rd_embed embed;   /* the runs and check errors analysis.json embeds */
 };
 
 /** c's series of 'metric', or NULL. */

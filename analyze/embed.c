@@ -4,33 +4,43 @@
  * runs for the Raw runs sheet and runs.csv, up to a cap, and the error text
  * of every failed check (a bool metric at 0) for the pass/fail matrix.
  *
- * The stores are read a second time, one record at a time: ingest keeps
- * only the values it needs for the statistics (analysis_int.h), not whole
- * records, and a store from standard input cannot be read again (its runs
- * are not embedded; docs/analysis.md says so).
+ * Ingest hands every record to rd_embed_note as it reads it, so the stores
+ * are read once (issue 31): the first runs are kept as JSON text, the
+ * rest only counted. A store from standard input is not noted (its runs
+ * are not embedded; docs/analysis.md says so), as when the stores were
+ * read a second time here.
  */
 #include "embed.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "analysis_int.h"
 #include "rundown/analysis_keys.h"
-#include "rundown/buf.h"
+#include "rundown/array.h"
 #include "rundown/metrics.h"
-#include "rundown/store.h"
-#include "rundown/strmap.h"
 
-struct embed {
-    struct jw *w;            /* raw_runs.items */
-    struct jw errs;          /* check_errors, written after raw_runs */
-    struct rd_buf errs_text, key, line;
-    struct rd_strmap seen;   /* workload, config and metric with an error */
-    struct rd_arena texts;   /* the error texts read from logs */
-    size_t total, embedded, cap;
-    rd_status st;
-};
+void rd_embed_init(struct rd_embed *e, size_t cap)
+{
+    *e = (struct rd_embed){ .cap = cap, .runs_text = RD_BUF_INIT,
+                            .errors_text = RD_BUF_INIT, .key = RD_BUF_INIT,
+                            .line = RD_BUF_INIT };
+    rd_strmap_init(&e->seen);
+    rd_arena_init(&e->texts);
+}
+
+void rd_embed_release(struct rd_embed *e)
+{
+    free(e->runs);
+    free(e->errors);
+    rd_buf_release(&e->runs_text);
+    rd_buf_release(&e->errors_text);
+    rd_buf_release(&e->key);
+    rd_buf_release(&e->line);
+    rd_strmap_release(&e->seen);
+    rd_arena_release(&e->texts);
+}
 
 static bool is_bool_metric(const char *name)
 {
@@ -41,9 +51,10 @@ static bool is_bool_metric(const char *name)
 
 /* A "rundown:info KEY=VALUE" line for key in a run's stdout log. Logs are
  * recorded relative to the store (older stores: to where collect ran,
- * data/raw/logs/... beside data/raw/x.jsonl). */
-static const char *log_error(struct embed *e, const char *store, const char *log,
-                             const char *key)
+ * data/raw/logs/... beside data/raw/x.jsonl). NULL and *st set when out
+ * of memory. */
+static const char *log_error(struct rd_embed *e, const char *store, const char *log,
+                             const char *key, rd_status *st)
 {
     const char *slash = strrchr(store, '/'), *at = strstr(log, "logs/");
     FILE *f = NULL;
@@ -70,138 +81,150 @@ static const char *log_error(struct embed *e, const char *store, const char *log
             continue;
         char *v = text + 13 + klen + 1;
         v[strcspn(v, "\r\n")] = '\0';
-        if (!(found = rd_arena_strdup(&e->texts, v)))
-            e->st = RD_ERR_NOMEM;
+        if (!(found = rd_arena_strdup(&e->texts, v))) {
+            *st = RD_ERR_NOMEM;
+            break;
+        }
     }
     fclose(f);
     return found;
 }
 
+/* Keeps the error object of key[0..key_len) (one not seen yet): the key
+ * and the object's text go to errors_text. */
+static rd_status keep_error(struct rd_embed *e, const char *key, size_t key_len,
+                            const char *obj, size_t obj_len)
+{
+    int added = 0;
+    RD_TRY(RD_ARRAY_GROW(e->errors, e->caperrors, e->nerrors + 1));
+    RD_TRY(rd_strmap_putn(&e->seen, key, key_len, 1, &added));
+    struct rd_embed_error *x = &e->errors[e->nerrors];
+    x->key_off = e->errors_text.len;
+    x->key_len = key_len;
+    RD_TRY(rd_buf_add(&e->errors_text, key, key_len));
+    x->off = e->errors_text.len;
+    x->len = obj_len;
+    RD_TRY(rd_buf_add(&e->errors_text, obj, obj_len));
+    e->nerrors++;
+    return RD_OK;
+}
+
 /* The first error text of each failed check of a measured run, per
  * workload, config and metric, in store and line order. */
-static void check_errors(struct embed *e, const char *store, const struct rd_record *rec)
+static rd_status check_errors(struct rd_embed *e, const char *store,
+                              const struct rd_record *rec)
 {
     if (!rec->workload || (rec->phase && strcmp(rec->phase, "measure") != 0))
-        return;
-    for (size_t k = 0; k < rec->nmetrics && e->st == RD_OK; k++) {
+        return RD_OK;
+    for (size_t k = 0; k < rec->nmetrics; k++) {
         const char *name = rec->metrics[k].name;
         if (rec->metrics[k].value != 0 || !is_bool_metric(name))
             continue;
         rd_buf_reset(&e->key);
-        e->st = rd_buf_addf(&e->key, "%s%c", rec->workload, '\0');
-        if (e->st == RD_OK)
-            e->st = rd_record_config_id(rec, &e->key);
-        if (e->st == RD_OK)
-            e->st = rd_buf_addf(&e->key, "%c%s", '\0', name);
-        if (e->st != RD_OK || rd_strmap_findn(&e->seen, e->key.ptr, e->key.len))
+        RD_TRY(rd_buf_addf(&e->key, "%s%c", rec->workload, '\0'));
+        RD_TRY(rd_record_config_id(rec, &e->key));
+        RD_TRY(rd_buf_addf(&e->key, "%c%s", '\0', name));
+        if (rd_strmap_findn(&e->seen, e->key.ptr, e->key.len))
             continue;
-        size_t seen_len = e->key.len;
         /* compat_express_ok fails with compat_express_error. */
         size_t n = strlen(name);
         rd_buf_reset(&e->line);
-        if ((e->st = rd_buf_addf(&e->line, "%.*s_error",
-                                 (int)(n > 3 && strcmp(name + n - 3, "_ok") == 0 ? n - 3 : n),
-                                 name)) != RD_OK)
-            return;
+        RD_TRY(rd_buf_addf(&e->line, "%.*s_error",
+                           (int)(n > 3 && strcmp(name + n - 3, "_ok") == 0 ? n - 3 : n),
+                           name));
         /* log_error reuses e->line: the key is copied first. */
         const char *info_key = rd_arena_strdup(&e->texts, e->line.ptr);
-        if (!info_key) {
-            e->st = RD_ERR_NOMEM;
-            return;
-        }
+        if (!info_key)
+            return RD_ERR_NOMEM;
+        rd_status st = RD_OK;
         const char *err = rd_record_info(rec, info_key);
-        for (size_t s = 0; !err && s < rec->source.len; s++)
+        for (size_t s = 0; !err && st == RD_OK && s < rec->source.len; s++)
             if (strcmp(rec->source.items[s].key, "stdout_log") == 0)
-                err = log_error(e, store, rec->source.items[s].value, info_key);
-        if (!err || e->st != RD_OK)
+                err = log_error(e, store, rec->source.items[s].value, info_key, &st);
+        RD_TRY(st);
+        if (!err)
             continue;
-        int added = 0;
-        if ((e->st = rd_strmap_putn(&e->seen, e->key.ptr, seen_len, 1, &added)) != RD_OK)
-            return;
-        jw_obj(&e->errs, NULL, false);
-        jw_str(&e->errs, RD_AK_WORKLOAD, rec->workload);
-        jw_obj(&e->errs, RD_AK_CONFIG, false);
+        /* The object as check_errors' compact array writes it. */
+        struct jw j;
+        rd_buf_reset(&e->line);
+        jw_init(&j, &e->line);
+        jw_obj(&j, NULL, false);
+        jw_str(&j, RD_AK_WORKLOAD, rec->workload);
+        jw_obj(&j, RD_AK_CONFIG, false);
         for (size_t l = 0; l < rec->config.len; l++)
-            jw_str(&e->errs, rec->config.items[l].key, rec->config.items[l].value);
-        jw_end(&e->errs, '}');
-        jw_str(&e->errs, RD_AK_METRIC, name);
-        jw_str(&e->errs, RD_AK_ERROR, err);
-        jw_end(&e->errs, '}');
+            jw_str(&j, rec->config.items[l].key, rec->config.items[l].value);
+        jw_end(&j, '}');
+        jw_str(&j, RD_AK_METRIC, name);
+        jw_str(&j, RD_AK_ERROR, err);
+        jw_end(&j, '}');
+        RD_TRY(j.st);
+        /* Less the newline jw puts after a document of its own. */
+        RD_TRY(keep_error(e, e->key.ptr, e->key.len, e->line.ptr, e->line.len - 1));
     }
+    return RD_OK;
 }
 
-static void embed_run(struct embed *e, const char *store, const struct rd_record *rec)
+static rd_status keep_run(struct rd_embed *e, uint32_t input, const char *json, size_t len)
+{
+    RD_TRY(RD_ARRAY_GROW(e->runs, e->capruns, e->nruns + 1));
+    e->runs[e->nruns] = (struct rd_embed_run){ input, e->runs_text.len, len };
+    RD_TRY(rd_buf_add(&e->runs_text, json, len));
+    e->nruns++;
+    return RD_OK;
+}
+
+rd_status rd_embed_note(struct rd_embed *e, const char *store, uint32_t input,
+                        const struct rd_record *rec)
 {
     e->total++;
-    check_errors(e, store, rec);
-    if (e->embedded >= e->cap || e->st != RD_OK)
-        return;
-    e->embedded++;
+    RD_TRY(check_errors(e, store, rec));
+    rd_arena_reset(&e->texts);
+    if (e->nruns >= e->cap)
+        return RD_OK;
     rd_buf_reset(&e->line);
-    if ((e->st = rd_record_to_json(rec, &e->line)) != RD_OK)
-        return;
+    RD_TRY(rd_record_to_json(rec, &e->line));
     size_t len = e->line.len;
     while (len > 0 && e->line.ptr[len - 1] == '\n')
         len--;
-    jw_obj(e->w, NULL, false);
-    jw_str(e->w, RD_AK_STORE, store);
-    jw_raw(e->w, RD_AK_RECORD, e->line.ptr, len);
-    jw_end(e->w, '}');
+    return keep_run(e, input, e->line.ptr, len);
 }
 
-/* A store that can be read again: a regular file (not standard input, not
- * a FIFO, whose runs are gone). */
-static bool rereadable(const char *path)
+rd_status rd_embed_merge(struct rd_embed *a, const struct rd_embed *b)
 {
-    struct stat st;
-    return strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+    a->total += b->total;
+    for (size_t i = 0; i < b->nruns && a->nruns < a->cap; i++)
+        RD_TRY(keep_run(a, b->runs[i].input, b->runs_text.ptr + b->runs[i].off,
+                        b->runs[i].len));
+    for (size_t i = 0; i < b->nerrors; i++) {
+        const struct rd_embed_error *x = &b->errors[i];
+        const char *key = b->errors_text.ptr + x->key_off;
+        if (!rd_strmap_findn(&a->seen, key, x->key_len))
+            RD_TRY(keep_error(a, key, x->key_len, b->errors_text.ptr + x->off, x->len));
+    }
+    return RD_OK;
 }
 
-rd_status rd_embed_write(const struct rd_analysis *a, struct jw *w, size_t cap,
-                         struct rd_diag *d)
+rd_status rd_embed_write(const struct rd_analysis *a, struct jw *w, struct rd_diag *d)
 {
-    struct embed e = { .w = w, .errs_text = RD_BUF_INIT, .key = RD_BUF_INIT,
-                       .line = RD_BUF_INIT, .cap = cap };
-    rd_strmap_init(&e.seen);
-    rd_arena_init(&e.texts);
-    jw_init(&e.errs, &e.errs_text);
-    jw_arr(&e.errs, NULL, false);
+    const struct rd_embed *e = &a->embed;
     jw_obj(w, RD_AK_RAW_RUNS, true);
-    jw_num(w, RD_AK_CAP, (double)cap);
+    jw_num(w, RD_AK_CAP, (double)e->cap);
     jw_arr(w, RD_AK_ITEMS, true);
-    for (size_t i = 0; i < a->ninputs && e.st == RD_OK; i++) {
-        const char *path = a->inputs[i];
-        if (!rereadable(path))
-            continue;
-        struct rd_store_reader rd;
-        struct rd_diag quiet;
-        rd_diag_init(&quiet, path);
-        /* The analysis judged the store already: a store that changed
-         * since is embedded up to the line that no longer reads. */
-        if (rd_store_open(&rd, path, &quiet) != RD_OK)
-            continue;
-        struct rd_record rec;
-        int got = 0;
-        while (e.st == RD_OK && rd_store_next(&rd, &rec, &got, &quiet) == RD_OK && got)
-            embed_run(&e, path, &rec);
-        rd_store_close(&rd);
+    for (size_t i = 0; i < e->nruns; i++) {
+        jw_obj(w, NULL, false);
+        jw_str(w, RD_AK_STORE, a->inputs[e->runs[i].input]);
+        jw_raw(w, RD_AK_RECORD, e->runs_text.ptr + e->runs[i].off, e->runs[i].len);
+        jw_end(w, '}');
     }
     jw_end(w, ']');
-    jw_num(w, RD_AK_TOTAL, (double)e.total);
-    jw_num(w, RD_AK_EMBEDDED, (double)e.embedded);
+    jw_num(w, RD_AK_TOTAL, (double)e->total);
+    jw_num(w, RD_AK_EMBEDDED, (double)e->nruns);
     jw_end(w, '}');
-    jw_end(&e.errs, ']');
-    if (e.st == RD_OK)
-        e.st = e.errs.st;
-    /* Less the newline jw puts after a document of its own. */
-    if (e.st == RD_OK)
-        jw_raw(w, RD_AK_CHECK_ERRORS, e.errs_text.ptr, e.errs_text.len - 1);
-    rd_buf_release(&e.errs_text);
-    rd_buf_release(&e.key);
-    rd_buf_release(&e.line);
-    rd_strmap_release(&e.seen);
-    rd_arena_release(&e.texts);
-    if (e.st != RD_OK)
-        return rd_diag_set(d, e.st, NULL, 0, 0, "out of memory embedding the raw runs");
+    jw_arr(w, RD_AK_CHECK_ERRORS, false);
+    for (size_t i = 0; i < e->nerrors; i++)
+        jw_raw(w, NULL, e->errors_text.ptr + e->errors[i].off, e->errors[i].len);
+    jw_end(w, ']');
+    if (w->st != RD_OK)
+        return rd_diag_set(d, w->st, NULL, 0, 0, "out of memory embedding the raw runs");
     return RD_OK;
 }

@@ -56,6 +56,7 @@ rd_status rd_analysis_new(const struct rd_analyze_opts *o, struct rd_analysis **
     rd_strmap_init(&a->wl_map);
     rd_strmap_init(&a->cfg_map);
     rd_strmap_init(&a->digest_map);
+    rd_embed_init(&a->embed, RD_EMBED_RUNS_MAX);
     *out = a;
     return RD_OK;
 }
@@ -86,6 +87,7 @@ void rd_analysis_free(struct rd_analysis *a)
     free(a->envs);
     free(a->inputs);
     free(a->sources);
+    rd_embed_release(&a->embed);
     rd_strmap_release(&a->digest_map);
     rd_strmap_release(&a->metric_map);
     rd_strmap_release(&a->wl_map);
@@ -524,8 +526,10 @@ static rd_status add_record(struct rd_analysis *a, const struct rd_record *r,
     return RD_OK;
 }
 
+/* Reads the records of rd into a; with 'embed', each is noted for
+ * analysis.json's raw runs and check errors as well (embed.h). */
 static rd_status ingest(struct rd_analysis *a, struct rd_store_reader *rd, uint32_t input,
-                        struct rd_diag *d)
+                        bool embed, struct rd_diag *d)
 {
     struct rd_record rec;
     struct rd_buf key = RD_BUF_INIT;
@@ -536,6 +540,8 @@ static rd_status ingest(struct rd_analysis *a, struct rd_store_reader *rd, uint3
         if (s || !got)
             break;
         s = add_record(a, &rec, rd->path, rd->line, input, &key, d);
+        if (!s && embed && (s = rd_embed_note(&a->embed, rd->path, input, &rec)) != RD_OK)
+            rd_diag_set(d, s, rd->path, 0, 0, "out of memory embedding the raw runs");
         if (s)
             break;
     }
@@ -563,6 +569,7 @@ struct half {
     struct rd_analysis *a;
     const char *path;
     uint32_t input;
+    bool embed;
     long long start, end;
     unsigned lines; /* read, when the part was read to its end */
     rd_status s;
@@ -578,7 +585,7 @@ static void *read_half(void *arg)
     rd_diag_init(&h->d, h->path);
     h->s = rd_store_open_range(&rd, h->path, h->start, h->end, &h->d);
     if (!h->s) {
-        h->s = ingest(h->a, &rd, h->input, &h->d);
+        h->s = ingest(h->a, &rd, h->input, h->embed, &h->d);
         h->lines = rd.line;
         rd_store_close(&rd);
     }
@@ -753,6 +760,14 @@ static rd_status merge_half(struct rd_analysis *a, const struct rd_analysis *b,
     return s;
 }
 
+/* A store whose runs are embedded: a regular file (not standard input,
+ * not a FIFO), which render's users can go back to. */
+static bool embeddable(const char *path)
+{
+    struct stat st;
+    return strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 static rd_status read_store(struct rd_analysis *a, const char *path, struct rd_diag *d)
 {
     RD_TRY(RD_ARRAY_GROW(a->inputs, a->capinputs, a->ninputs + 1));
@@ -761,12 +776,13 @@ static rd_status read_store(struct rd_analysis *a, const char *path, struct rd_d
     size_t most = a->o.threads < MAX_PARTS ? a->o.threads : MAX_PARTS;
     size_t parts = split_points(path, a->o.split_bytes, most, at, &size);
     uint32_t input = (uint32_t)(a->ninputs - 1);
+    bool embed = embeddable(path);
     /* Parts 1.. on threads of their own; a part whose analysis or thread
      * cannot be had is read here in its turn instead. */
     struct half h[MAX_PARTS];
     for (size_t i = 1; i < parts; i++) {
-        h[i] = (struct half){NULL, path, input, at[i - 1], i + 1 < parts ? at[i] : size,
-                             0, RD_OK, {0}, 0, false};
+        h[i] = (struct half){NULL, path, input, embed, at[i - 1],
+                             i + 1 < parts ? at[i] : size, 0, RD_OK, {0}, 0, false};
         if (rd_analysis_new(&a->o, &h[i].a) != RD_OK)
             h[i].a = NULL;
         else if (pthread_create(&h[i].tid, NULL, read_half, &h[i]) == 0)
@@ -777,7 +793,7 @@ static rd_status read_store(struct rd_analysis *a, const char *path, struct rd_d
                             : rd_store_open(&rd, path, d);
     unsigned line0 = 0;
     if (!s) {
-        s = ingest(a, &rd, input, d);
+        s = ingest(a, &rd, input, embed, d);
         line0 = rd.line;
         rd_store_close(&rd);
     }
@@ -795,13 +811,15 @@ static rd_status read_store(struct rd_analysis *a, const char *path, struct rd_d
             s = rd_store_open_range(&rd, path, p->start, p->end, d);
             if (!s) {
                 rd.line = line0;
-                s = ingest(a, &rd, input, d);
+                s = ingest(a, &rd, input, embed, d);
                 line0 = rd.line;
                 rd_store_close(&rd);
             }
         } else {
             unsigned conflict;
             s = merge_half(a, p->a, path, line0, &conflict, d);
+            if (!s)
+                s = rd_embed_merge(&a->embed, &p->a->embed);
             a->records += p->a->records, a->measured += p->a->measured;
             if (!s && p->s && (!conflict || (p->d.line && line0 + p->d.line < conflict))) {
                 *d = p->d;

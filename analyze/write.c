@@ -479,7 +479,7 @@ static rd_status write_document(struct rd_analysis *a, struct rd_buf *out,
     RD_TRY(rd_machines_write(a, &w));
     if (o->published_dir)
         RD_TRY(rd_replication_write(a, &w, d));
-    RD_TRY(rd_embed_write(a, &w, RD_EMBED_RUNS_MAX, d));
+    RD_TRY(rd_embed_write(a, &w, d));
     jw_end(&w, '}');
     return w.st;
 }

@@ -11,20 +11,16 @@
 # percentiles of both distributions and the share each candidate threshold
 # flags. The hog is bounded by timeout(1) and killed by its pid.
 set -eu
-build=${1:-build}
-runs=${2:-200}
-C=$build/collect/rundown-collect
-tmp=$(mktemp -d)
-hog=
-trap '[ -n "$hog" ] && kill "$hog" 2>/dev/null; rm -rf "$tmp"' EXIT
-"$C" check || { echo "the machine is not quiet: the quiet figures would be wrong" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
+bench_start 200 "$@"
+bench_quiet "the machine is not quiet: the quiet figures would be wrong"
 for cmd in 'sleep 0.05' 'sleep 0.5' "sh -c 'i=0; while [ \$i -lt 200000 ]; do i=\$((i+1)); done'"; do
     "$C" run --contention warn -r "$runs" -q -o "$tmp/quiet.jsonl" "$cmd" 2>/dev/null
     timeout 3600 sh -c 'while :; do :; done' &
     hog=$!
     sleep 1
     "$C" run --contention warn -r "$runs" -q -o "$tmp/hog.jsonl" "$cmd" 2>/dev/null
-    kill "$hog"; wait "$hog" 2>/dev/null || true; hog=
+    bench_stop_hog
 done
 python3 - "$tmp/quiet.jsonl" "$tmp/hog.jsonl" <<'PY'
 import json, sys

@@ -11,13 +11,9 @@
 #
 # Needs node, deno and bun on PATH; run on a quiet machine.
 set -eu
-build=${1:-build}
-runs=${2:-8}
-C=$build/collect/rundown-collect
-tmp=$(mktemp -d)
-hogger=
-trap '[ -n "$hogger" ] && kill -- "$hogger" 2>/dev/null; rm -rf "$tmp"' EXIT
-"$C" check || { echo "the machine is not quiet" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
+bench_start 8 "$@"
+bench_quiet "the machine is not quiet"
 loop='let s=0; for (let i=0;i<3e8;i++) s+=i; console.log(s)'
 collect() { # MODE STORE
     local t0 t1
@@ -32,9 +28,9 @@ collect wait "$tmp/quiet.jsonl"
 # The hog comes and goes, bounded: at most 1 h, killed with its group.
 setsid bash -c 'end=$((SECONDS+3600)); while [ $SECONDS -lt $end ]; do
     timeout 5 sh -c "while :; do :; done"; sleep 5; done' &
-hogger=$!
+hog=$!
 collect wait "$tmp/busy.jsonl"
-kill -- -"$hogger" 2>/dev/null || kill "$hogger"; hogger=
+bench_stop_hog
 python3 - "$tmp" <<'PY'
 import json, sys, statistics as st
 d = sys.argv[1]

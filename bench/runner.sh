@@ -4,12 +4,18 @@
 #
 #   bench/runner.sh [BUILD]      (default BUILD=build)
 #
-# 1. Overhead on `true`: PAIRS interleaved pairs; in each pair hyperfine -N
-#    and rundown-collect run each time RUNS runs of /bin/true (order of the
-#    two alternates between pairs), and the pair's figure is the difference of
-#    their medians. Reported: the median of each tool over all pairs, and the
-#    median of the paired differences (rundown - hyperfine; <= 0 means
-#    rundown adds no more than hyperfine does).
+# 1. Overhead on `true` and on `sleep 0.01` (issue 31: at most 1.0x
+#    hyperfine -N on both): for each command, PAIRS interleaved pairs; in
+#    each pair hyperfine -N and rundown-collect run each time RUNS runs of
+#    it (order of the two alternates between pairs), and the pair's figure
+#    is the ratio (and the difference) of their medians. Reported: the
+#    median of each tool over all pairs, and the median of the paired
+#    ratios rundown / hyperfine (<= 1.0 means rundown adds no more than
+#    hyperfine does) and differences. rundown runs as a user runs it: the
+#    tree sampler and the contention guard on (their defaults).
+# 1b. What the tree sampler and the contention guard cost: rundown with
+#    both on (the defaults) against rundown with --sample-interval 0
+#    --contention off, PAIRS interleaved pairs on `true`, paired ratio.
 # 2. `sleep 0.1`: PAIRS rounds of (rundown on `sleep 0`, rundown on
 #    `sleep 0.1`, hyperfine -N on both); the median of sleep 0.1 minus 100 ms
 #    should stay within the spawn floor measured alongside, which for
@@ -39,9 +45,13 @@ hf() {  # hyperfine median (ms) of RUNS runs of "$@"
         -- "$*" >/dev/null 2>&1
     python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["median"]*1000)' "$TMP/hf.json"
 }
-rd() {  # rundown median (ms) of RUNS runs of "$@"
+rd() {  # rundown median (ms) of RUNS runs of "$@" (after --: rundown's own options)
+    local opts=()
+    while [ "$1" != -- ]; do opts+=("$1"); shift; done
+    shift
     rm -f "$TMP/rd.jsonl"
-    "$RC" run -w 3 -r "$RUNS" --env bench -o "$TMP/rd.jsonl" --log-dir "$TMP/logs" -- "$@" >/dev/null
+    "$RC" run "${opts[@]}" -w 3 -r "$RUNS" --env bench -o "$TMP/rd.jsonl" \
+        --log-dir "$TMP/logs" -- "$@" >/dev/null
     python3 - "$TMP/rd.jsonl" <<'PY'
 import json, statistics, sys
 v = [json.loads(l)["metrics"]["wall_ms"] for l in open(sys.argv[1])
@@ -49,28 +59,43 @@ v = [json.loads(l)["metrics"]["wall_ms"] for l in open(sys.argv[1])
 print(statistics.median(v))
 PY
 }
+paired() {  # NAME A_LABEL B_LABEL FILE: medians, paired ratio and difference of b over a
+    python3 - "$@" <<'PY'
+import statistics, sys
+name, la, lb, path = sys.argv[1:]
+rows = [tuple(map(float, l.split())) for l in open(path)]
+a = [x for x, _ in rows]; b = [y for _, y in rows]
+q = [y / x for x, y in rows]; d = [y - x for x, y in rows]
+print(f"{name}: {la} median {statistics.median(a):.3f} ms, {lb} median "
+      f"{statistics.median(b):.3f} ms; {lb} / {la} paired median {statistics.median(q):.3f}x "
+      f"(min {min(q):.3f}, max {max(q):.3f}), difference {statistics.median(d):+.3f} ms")
+PY
+}
 
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores, $(uname -sr)"
 echo "hyperfine: $(hyperfine --version); rundown-collect: $("$RC" --version)"
 echo "pairs: $PAIRS, runs per tool and pair: $RUNS, load: $(cut -d' ' -f1-3 /proc/loadavg)"
+for cmd in "$TRUE" "sleep 0.01"; do
+    : > "$TMP/pairs"
+    for i in $(seq 1 "$PAIRS"); do
+        # shellcheck disable=SC2086
+        if [ $((i % 2)) -eq 1 ]; then h=$(hf $cmd); r=$(rd -- $cmd)
+        else r=$(rd -- $cmd); h=$(hf $cmd); fi
+        echo "$h $r" >> "$TMP/pairs"
+    done
+    paired "${cmd##*/}" "hyperfine -N" rundown "$TMP/pairs"
+done
 : > "$TMP/pairs"
 for i in $(seq 1 "$PAIRS"); do
-    if [ $((i % 2)) -eq 1 ]; then h=$(hf "$TRUE"); r=$(rd "$TRUE")
-    else r=$(rd "$TRUE"); h=$(hf "$TRUE"); fi
-    echo "$h $r" >> "$TMP/pairs"
+    if [ $((i % 2)) -eq 1 ]; then b=$(rd --sample-interval 0 --contention off -- "$TRUE")
+        a=$(rd -- "$TRUE")
+    else a=$(rd -- "$TRUE"); b=$(rd --sample-interval 0 --contention off -- "$TRUE"); fi
+    echo "$b $a" >> "$TMP/pairs"
 done
-python3 - "$TMP/pairs" <<'PY'
-import statistics, sys
-rows = [tuple(map(float, l.split())) for l in open(sys.argv[1])]
-h = [a for a, _ in rows]; r = [b for _, b in rows]; d = [b - a for a, b in rows]
-print(f"true: hyperfine -N median {statistics.median(h):.3f} ms, "
-      f"rundown median {statistics.median(r):.3f} ms, "
-      f"paired difference (rundown - hyperfine) median {statistics.median(d):+.3f} ms "
-      f"(min {min(d):+.3f}, max {max(d):+.3f})")
-PY
+paired "true, sampler and guard" "both off" "both on (defaults)" "$TMP/pairs"
 : > "$TMP/sleep"
 for i in $(seq 1 "$PAIRS"); do
-    f=$(rd sleep 0); s=$(rd sleep 0.1); g=$(hf sleep 0); h=$(hf sleep 0.1)
+    f=$(rd -- sleep 0); s=$(rd -- sleep 0.1); g=$(hf sleep 0); h=$(hf sleep 0.1)
     echo "$f $s $g $h" >> "$TMP/sleep"
 done
 python3 - "$TMP/sleep" <<'PY'

@@ -7,9 +7,9 @@
  * largest of k normals, which unit panels resolve up to k = 100 and more;
  * the families of a report are smaller); the outer one over s is GSL's
  * adaptive QAGS from 0 to where the chi density has no mass left. The
- * root is Brent's method (roots.h) on the cdf, bracketed by the normal's quantile
- * at p (d >= it for every k: the k = 2 case at df = infinity) and a
- * doubling upper end.
+ * root is roots.h's quantile search (Brent's method) on the cdf, bracketed
+ * below by the normal's quantile at p less 1 (d >= that quantile for every
+ * k: the k = 2 case at df = infinity).
  */
 #include <math.h>
 #include <pthread.h>
@@ -95,28 +95,17 @@ double rd_mcb_cdf(double d, double k, double df)
     return fmin(1, fmax(0, v));
 }
 
-struct root {
-    double p, k, df;
-};
-
-static double root_f(double d, void *arg)
+static double cdf_at(double d, void *arg)
 {
-    const struct root *r = arg;
-    return rd_mcb_cdf(d, r->k, r->df) - r->p;
+    const double *k_df = arg;
+    return rd_mcb_cdf(d, k_df[0], k_df[1]);
 }
 
 double rd_mcb_quantile(double p, double k, double df)
 {
     if (!(p > 0 && p < 1) || isnan(rd_mcb_cdf(0, k, df)))
         return NAN;
-    struct root r = { p, k, df };
-    double lo = p > 0.5 ? gsl_cdf_ugaussian_Pinv(p) - 1 : -40, hi = fabs(lo) + 1;
-    while (root_f(hi, &r) < 0) {
-        hi *= 2;
-        if (hi > 1e6)
-            return NAN;
-    }
-    if (root_f(lo, &r) > 0)
-        return NAN;
-    return rd_root_brent(root_f, &r, lo, hi, 1e-11);
+    double k_df[2] = { k, df };
+    double lo = p > 0.5 ? gsl_cdf_ugaussian_Pinv(p) - 1 : -40;
+    return rd_root_quantile(cdf_at, k_df, p, lo, fabs(lo) + 1, false, 1e-11);
 }

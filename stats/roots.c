@@ -1,7 +1,8 @@
 /*
- * roots.c - Brent's method on a bracket (see roots.h).
+ * roots.c - Brent's method on a bracket, a cdf's quantile by it (see roots.h).
  */
 #include <math.h>
+#include <stdbool.h>
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_roots.h>
@@ -28,4 +29,33 @@ double rd_root_brent(double (*f)(double x, void *arg), void *arg, double lo, dou
     }
     gsl_root_fsolver_free(s);
     return root;
+}
+
+struct quantile {
+    double (*cdf)(double x, void *arg);
+    void *arg;
+    double p;
+};
+
+static double cdf_minus_p(double x, void *arg)
+{
+    const struct quantile *q = arg;
+    return q->cdf(x, q->arg) - q->p;
+}
+
+double rd_root_quantile(double (*cdf)(double x, void *arg), void *arg, double p, double lo,
+                        double hi, bool raise_lo, double tol)
+{
+    struct quantile q = { cdf, arg, p };
+    double at_hi;
+    while ((at_hi = cdf_minus_p(hi, &q)) < 0) {
+        if (raise_lo)
+            lo = hi;
+        hi *= 2;
+        if (hi > 1e6)
+            return NAN;
+    }
+    if (isnan(at_hi) || !(cdf_minus_p(lo, &q) <= 0))
+        return NAN;
+    return rd_root_brent(cdf_minus_p, &q, lo, hi, tol);
 }

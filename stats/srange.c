@@ -465,28 +465,17 @@ double rd_srange_sf_integral(double q, double k, double df)
     return sf_checked(q, k, df, false);
 }
 
-struct quantile_target {
-    double p, k, df;
-};
-
-static double cdf_minus_p(double q, void *arg)
+static double cdf_at(double q, void *arg)
 {
-    const struct quantile_target *t = arg;
-    return rd_srange_cdf(q, t->k, t->df) - t->p;
+    const double *k_df = arg;
+    return rd_srange_cdf(q, k_df[0], k_df[1]);
 }
 
 double rd_srange_quantile(double p, double k, double df)
 {
     if (bad_args(1, k, df) || !(p > 0 && p < 1))
         return NAN;
-    struct quantile_target target = { p, k, df };
-    /* Bracket the root: the cdf rises from 0 at q = 0. */
-    double lo = 0, hi = 4;
-    while (cdf_minus_p(hi, &target) < 0) {
-        lo = hi;
-        hi *= 2;
-        if (hi > 1e6)
-            return NAN;
-    }
-    return rd_root_brent(cdf_minus_p, &target, lo, hi, 1e-12);
+    double k_df[2] = { k, df };
+    /* The cdf rises from 0 at q = 0. */
+    return rd_root_quantile(cdf_at, k_df, p, 0, 4, true, 1e-12);
 }

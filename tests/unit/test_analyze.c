@@ -23,6 +23,7 @@
 
 #include "analysis.h"
 #include "analyze_test.h"
+#include "embed.h"
 #include "rundown/json.h"
 
 static void test_clear_winner(void **state)
@@ -605,6 +606,49 @@ static void test_split_threads(void **state)
     rd_buf_release(&many);
 }
 
+/* The raw runs and failed checks' errors analysis.json embeds are taken
+ * as ingest reads the store (embed.c), by every reading thread: split or
+ * not, the same first runs up to the cap, the same count of all runs, and
+ * each failed check's first error text in file order. */
+static void test_split_embed(void **state)
+{
+    (void)state;
+    struct rd_buf text = RD_BUF_INIT;
+    /* More runs than the cap, so that the cap falls in a later part. */
+    size_t n = RD_EMBED_RUNS_MAX + 50;
+    for (size_t r = 1; r <= n; r++) {
+        /* compat_ok fails at runs 7 (no error text: a later one counts),
+         * 20 (text A), n - 5 (text B, later: left out) for config x, and
+         * at run n - 3 (text C) for config y. */
+        const char *cfg = r == n - 3 ? "y" : "x";
+        bool fail = r == 7 || r == 20 || r == n - 5 || r == n - 3;
+        const char *err = r == 20 ? ",\"info\":{\"compat_error\":\"A\"}"
+                          : r == n - 5 ? ",\"info\":{\"compat_error\":\"B\"}"
+                          : r == n - 3 ? ",\"info\":{\"compat_error\":\"C\"}" : "";
+        rd_buf_addf(&text,
+                    "{\"schema\":\"rundown.run/1\",\"workload\":\"w\","
+                    "\"config\":{\"runtime\":\"%s\"},\"run\":%zu%s,"
+                    "\"metrics\":{\"wall_ms\":%zu.5,\"compat_ok\":%d}}\n",
+                    cfg, r, err, 10 + r % 7, fail ? 0 : 1);
+    }
+    assert_int_equal(same_split_or_not(text.ptr), RD_OK);
+    struct rd_buf out = RD_BUF_INIT;
+    struct rd_diag d;
+    assert_int_equal(analyse_on(write_store("split.jsonl", text.ptr), 3, NULL, &out, &d), RD_OK);
+    char want[64];
+    snprintf(want, sizeof want, "\"total\":%zu", n);
+    assert_non_null(strstr(out.ptr, want));
+    snprintf(want, sizeof want, "\"embedded\":%d", RD_EMBED_RUNS_MAX);
+    assert_non_null(strstr(out.ptr, want));
+    const char *errs = strstr(out.ptr, "\"check_errors\":");
+    assert_non_null(errs);
+    assert_non_null(strstr(errs, "\"runtime\":\"x\"},\"metric\":\"compat_ok\",\"error\":\"A\""));
+    assert_non_null(strstr(errs, "\"runtime\":\"y\"},\"metric\":\"compat_ok\",\"error\":\"C\""));
+    assert_null(strstr(errs, "\"error\":\"B\""));
+    rd_buf_release(&out);
+    rd_buf_release(&text);
+}
+
 #define DIGEST(h) ",\"source\":{\"digest\":\"sha256:" h h h h h h h h "\"}"
 #define D1 DIGEST("d1d1d1d1")
 #define D2 DIGEST("d2d2d2d2")
@@ -826,6 +870,7 @@ int main(void)
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_replication),
         cmocka_unit_test(test_split_threads),
+        cmocka_unit_test(test_split_embed),
         cmocka_unit_test(test_duplicate_sources),
         cmocka_unit_test(test_sink_pieces),
         cmocka_unit_test(test_workload_without_metrics),

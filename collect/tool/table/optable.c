@@ -31,6 +31,14 @@
      "the longest wait for quiet before a run; then the run\n"                        \
      "is taken and marked contended", NULL}
 
+/* Rows run and http (and import, for -o) share. */
+#define BETTER_ROW                                                                     \
+    {CO_BETTER, 0, "better", "NAME=DIR", NULL,                                         \
+     "the better direction (lower or higher) of metric NAME,\n"                         \
+     "stored as info.metric_better (repeatable)", NULL}
+#define STORE_OUTPUT_ROW(group)                                                        \
+    {'o', 'o', "output", "STORE", "standard output", "append to STORE", group}
+
 static const struct rd_opt run_opts[] = {
     {'w', 'w', "warmup", "N", "0", "warmup runs per command, stored as phase warmup", "Runs"},
     {'r', 'r', "runs", "N", "10", "measured runs per command", NULL},
@@ -74,14 +82,12 @@ static const struct rd_opt run_opts[] = {
     {CO_NAMES, 0, "names", "A,B,...", "its text",
      "the 'command' label of each command, all at once", NULL},
     {'l', 'l', "label", "KEY=VAL", NULL, "a config label for every run (repeatable)", NULL},
-    {CO_BETTER, 0, "better", "NAME=DIR", NULL,
-     "the better direction (lower or higher) of metric NAME,\n"
-     "stored as info.metric_better (repeatable)", NULL},
+    BETTER_ROW,
     {CO_SUITE, 0, "suite", "NAME", NULL, "the suite the runs belong to", NULL},
     {CO_ENV, 0, "env", "ID", "the machine's, as env-ID.json next to STORE",
      "the environment id the runs point to", NULL},
     CONTENTION_ROWS,
-    {'o', 'o', "output", "STORE", "standard output", "append to STORE", "Output"},
+    STORE_OUTPUT_ROW("Output"),
     {CO_LOG_DIR, 0, "log-dir", "DIR", "'logs' next to STORE; none without -o",
      "keep each run's stdout/stderr (1 MiB each) under DIR", NULL},
     {'q', 'q', "quiet", NULL, NULL, "no progress line and no summary", NULL},
@@ -141,7 +147,7 @@ static const struct rd_opt import_opts[] = {
     {CO_PHASE, 0, "phase", "PHASE", "measure", "measure or warmup", NULL},
     {'r', 'r', "run", "N", "after the runs already in STORE with the same workload and config",
      "number the first run N", NULL},
-    {'o', 'o', "output", "STORE", "standard output", "append to STORE", NULL},
+    STORE_OUTPUT_ROW(NULL),
     {'q', 'q', "quiet", NULL, NULL,
      "say nothing on success (else one line per FILE: the runs,\n"
      "the tool, the workload and the configs)", NULL},
@@ -200,13 +206,11 @@ static const struct rd_opt http_opts[] = {
      "the load tool's importer (wrk, hey, ab, autocannon, ...)", NULL},
     {'w', 'w', "workload", "NAME", "http", "the workload", "Facts of the runs"},
     {'l', 'l', "label", "KEY=VAL", NULL, "a config label (repeatable)", NULL},
-    {CO_BETTER, 0, "better", "NAME=DIR", NULL,
-     "the better direction (lower or higher) of metric NAME,\n"
-     "stored as info.metric_better (repeatable)", NULL},
+    BETTER_ROW,
     {'s', 's', "suite", "NAME", NULL, "the suite the runs belong to", NULL},
     {CO_ENV, 0, "env", "ID", "captured, next to STORE", "the environment id", NULL},
     CONTENTION_ROWS,
-    {'o', 'o', "output", "STORE", "standard output", "append to STORE", "Output"},
+    STORE_OUTPUT_ROW("Output"),
     {CO_LOG_DIR, 0, "log-dir", "DIR", "'logs' next to STORE", "keep outputs under DIR", NULL},
     {0, 0, NULL, NULL, NULL, NULL, NULL},
 };
