@@ -10,9 +10,9 @@
  * reference, and every other config's ratio to it (the primary metric's
  * means, config / reference) is given on each machine with its log-scale
  * interval, then across machines with machines as a random level, and
- * whether the machines agree (stats/machines.c). The log-scale interval
- * of one machine is stats/machines.c's own until the verdicts' shared one
- * lands.
+ * whether the machines agree (stats/machines.c: DerSimonian-Laird with
+ * the HKSJ interval, Cochran's Q). Each machine's log-scale interval is
+ * the verdicts' delta method (stats/logratio.h).
  */
 #include <math.h>
 #include <stdio.h>
@@ -259,6 +259,7 @@ static rd_status write_group(struct rd_analysis *a, struct jw *w, const struct w
         jw_num(w, RD_AK_RATIO, b.k ? b.ratio : NAN);
         jw_num(w, RD_AK_RATIO_CI_LOW, b.low);
         jw_num(w, RD_AK_RATIO_CI_HIGH, b.high);
+        jw_num(w, RD_AK_TAU2, b.tau2);
         jw_num(w, RD_AK_Q, b.q);
         jw_num(w, RD_AK_P, b.q_p);
         jw_bool(w, RD_AK_CONSISTENT, b.consistent);

@@ -6,6 +6,7 @@
 
 #include <gsl/gsl_cdf.h>
 
+#include "logratio.h"
 #include "mcb.h"
 #include "scale.h"
 #include "srange.h"
@@ -81,20 +82,12 @@ static bool better(double a, double b, bool higher)
     return higher ? a > b : a < b;
 }
 
-/* The squared relative standard error of a mean, the delta method's part
- * of var(log mean). */
-static double rel_var(const struct rd_verdict_sample *a)
+/* log a - log b's standard error (logratio.h); *df its Welch df, NaN
+ * when both are constant or a mean is zero. */
+static double lr_se(const struct rd_verdict_sample *a, const struct rd_verdict_sample *b,
+                    double *df)
 {
-    return a->sd * a->sd / (a->n * a->mean * a->mean);
-}
-
-/* Welch-Satterthwaite degrees of freedom of log a - log b; NaN when both
- * are constant or a mean is zero. */
-static double welch_df(const struct rd_verdict_sample *a, const struct rd_verdict_sample *b)
-{
-    double va = rel_var(a), vb = rel_var(b);
-    double den = va * va / (a->n - 1) + vb * vb / (b->n - 1);
-    return den > 0 && isfinite(den) ? (va + vb) * (va + vb) / den : NAN;
+    return rd_log_ratio_se(a->mean, a->sd, a->n, b->mean, b->sd, b->n, df);
 }
 
 /* Is the mean clearly positive at critical value c? */
@@ -180,8 +173,8 @@ static void compare_with_best(const struct rd_verdict_sample *a,
     if (!(a->mean > 0 && b->mean > 0))
         return;
     row->ratio = a->mean / b->mean;
-    double lr = log(a->mean) - log(b->mean);
-    double se = sqrt(rel_var(a) + rel_var(b));
+    double lr = log(a->mean) - log(b->mean), df;
+    double se = lr_se(a, b, &df);
     if (se == 0) {
         /* Both constant: the measured ratio is the ratio. */
         row->exact = row->estimable = true;
@@ -196,7 +189,6 @@ static void compare_with_best(const struct rd_verdict_sample *a,
      * each comparison's own df, as Games and Howell take it, let 8.5 % of
      * A/A families of 15 configs at CV 20 % call one worse); the
      * comparison's own df for its joint equivalence test alone. */
-    double df = welch_df(a, b);
     row->df = isnan(df) ? res->df : fmax(1, floor(df));
     double c = res->crit, d = res->crit_eq;
     if (!(clearly_positive(a, c) && clearly_positive(b, c)))
@@ -240,7 +232,7 @@ static void joint_equivalence(const struct rd_verdict_sample *x, size_t k,
             all = false;
             continue;
         }
-        double lr = log(row->ratio), se = sqrt(rel_var(&x[i]) + rel_var(b));
+        double lr = log(row->ratio), se = lr_se(&x[i], b, NULL);
         double t1 = rd_verdict_equivalence_critical_value(s->alpha, 2, row->df);
         all = inside(exp(lr - t1 * se), exp(lr + t1 * se), s->margin);
     }
@@ -250,7 +242,7 @@ static void joint_equivalence(const struct rd_verdict_sample *x, size_t k,
         struct rd_verdict_row *row = &rows[i];
         if (i == res->best || row->verdict != RD_VERDICT_INCONCLUSIVE)
             continue;
-        double lr = log(row->ratio), se = sqrt(rel_var(&x[i]) + rel_var(b));
+        double lr = log(row->ratio), se = lr_se(&x[i], b, NULL);
         double t1 = rd_verdict_equivalence_critical_value(s->alpha, 2, row->df);
         row->eq_ci_low = exp(lr - t1 * se);
         row->eq_ci_high = exp(lr + t1 * se);
@@ -324,7 +316,8 @@ static rd_status decide(const struct rd_verdict_sample *x, size_t k,
     for (size_t i = 0; i < k; i++) {
         if (i == res->best || !usable(&x[i]))
             continue;
-        double d = welch_df(&x[i], b);
+        double d;
+        lr_se(&x[i], b, &d);
         if (!isnan(d))
             df = fmin(df, d);
     }

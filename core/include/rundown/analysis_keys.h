@@ -279,6 +279,7 @@
 #define RD_AK_N_REFERENCE "n_reference"
 #define RD_AK_K "k"
 #define RD_AK_Q "q"
+#define RD_AK_TAU2 "tau2"  /* machines[].comparisons[]: DerSimonian-Laird tau^2 of the logs */
 
 /* ---- raw_runs and check_errors (issue 27): what render once re-read
  *      from the stores and their logs (also: workload, config, metric,
