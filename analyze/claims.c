@@ -273,14 +273,38 @@ static enum rd_claim_judgement write_pairs(struct claim_ctx *x, const struct sid
     return j;
 }
 
+/* The two sides of ratio claim cl: a over b. */
+static void ratio_sides(const cJSON *cl, const cJSON *common, const char *by, struct side s[2])
+{
+    const cJSON *rat = cJSON_GetObjectItemCaseSensitive(cl, "ratio");
+    s[0] = (struct side){
+        .q = { common, cJSON_GetObjectItemCaseSensitive(cl, "a"), by, rd_json_str(rat, "a") } };
+    s[1] = (struct side){
+        .q = { common, cJSON_GetObjectItemCaseSensitive(cl, "b"), by, rd_json_str(rat, "b") } };
+}
+
+bool rd_claim_ratio_configs(const struct rd_analysis *a, const struct wl *wl, const cJSON *cl,
+                            const struct cfg *out[2])
+{
+    if (strcmp(claim_kind(cl) ? claim_kind(cl) : "", "ratio") != 0) {
+        out[0] = out[1] = NULL;
+        return false;
+    }
+    struct side s[2];
+    ratio_sides(cl, cJSON_GetObjectItemCaseSensitive(cl, "labels"), rd_json_str(cl, "by"), s);
+    for (int i = 0; i < 2; i++) {
+        side_find(a, wl, -1, &s[i]);
+        out[i] = s[i].c;
+    }
+    return true;
+}
+
 static enum rd_claim_judgement claim_ratio(struct claim_ctx *x, const cJSON *cl,
                                            const cJSON *common, const char *by)
 {
     const cJSON *rat = cJSON_GetObjectItemCaseSensitive(cl, "ratio");
-    struct side s[2] = {
-        { .q = { common, cJSON_GetObjectItemCaseSensitive(cl, "a"), by, rd_json_str(rat, "a") } },
-        { .q = { common, cJSON_GetObjectItemCaseSensitive(cl, "b"), by, rd_json_str(rat, "b") } },
-    };
+    struct side s[2];
+    ratio_sides(cl, common, by, s);
     double value = NAN, lo = NAN, hi = NAN;
     if (rd_json_num(rat, "value", &value))
         lo = hi = value;

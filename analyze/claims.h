@@ -65,6 +65,16 @@ enum rd_claim_judgement rd_claim_judge_order(const bool *agrees, const double *p
  *  labels only c has are ignored)? Figures and claims match configs so. */
 bool rd_cfg_has_labels(const struct cfg *c, const struct cJSON *labels);
 
+struct wl;
+
+/**
+ * The configs of ratio claim cl (already checked) in workload wl: out[0]
+ * its a, out[1] its b, each NULL when no config or several match. False
+ * (both NULL) when cl is not a ratio claim.
+ */
+bool rd_claim_ratio_configs(const struct rd_analysis *a, const struct wl *wl,
+                            const struct cJSON *cl, const struct cfg *out[2]);
+
 /**
  * Writes "replication_claims":[...] (every claim of a workload this
  * analysis has, judged or not evaluated with the reason) and

@@ -10,9 +10,9 @@
  * reference, and every other config's ratio to it (the primary metric's
  * means, config / reference) is given on each machine with its log-scale
  * interval, then across machines with machines as a random level, and
- * whether the machines agree (stats/machines.c). The log-scale interval
- * of one machine is stats/machines.c's own until the verdicts' shared one
- * lands.
+ * whether the machines agree (stats/machines.c: DerSimonian-Laird with
+ * the HKSJ interval, Cochran's Q). Each machine's log-scale interval is
+ * the verdicts' delta method (stats/logratio.h).
  */
 #include <math.h>
 #include <stdio.h>
@@ -20,12 +20,14 @@
 #include <string.h>
 
 #include "analysis_int.h"
+#include "claims.h"
 #include "jw.h"
 #include "machines.h"
 #include "stats.h"
 #include "rundown/analysis_keys.h"
 #include "rundown/array.h"
 #include "rundown/buf.h"
+#include "rundown/json.h"
 #include "rundown/metrics.h"
 #include "rundown/numfmt.h"
 
@@ -145,6 +147,61 @@ static const char *group_metric(const struct rd_analysis *a, const struct wl *co
     return NULL;
 }
 
+/* One comparison of comparisons[]: config x against reference y on the
+ * machines g[0..n) (their samples x[i * stride], y[i * stride]); r and mr
+ * are the caller's room for n machines. Nothing is written for a config
+ * measured on fewer than two machines (no cross-machine claim). */
+static rd_status write_comparison(struct rd_analysis *a, struct jw *w, const struct wl *const *g,
+                                  size_t n, const struct sample *x, const struct sample *y,
+                                  size_t stride, const char *config, const char *ref,
+                                  struct rd_log_ratio *r, struct rd_machine_ratio *mr,
+                                  struct rd_buf *text)
+{
+    size_t on = 0;
+    rd_status st;
+    for (size_t i = 0; i < n; i++) {
+        const struct sample *u = &x[i * stride], *v = &y[i * stride];
+        if ((st = rd_log_ratio(u->mean, u->sd, u->n, v->mean, v->sd, v->n, a->o.confidence,
+                               &r[i])))
+            return st;
+        mr[i] = (struct rd_machine_ratio){r[i].log_ratio, r[i].se};
+        on += u->n > 0 && v->n > 0;
+    }
+    if (on < 2)
+        return RD_OK;
+    struct rd_between_machines b;
+    if ((st = rd_between_machines(mr, n, a->o.confidence, a->o.alpha, &b)))
+        return st;
+    jw_obj(w, NULL, true);
+    jw_str(w, RD_AK_CONFIG, config);
+    jw_arr(w, RD_AK_PER_MACHINE, true);
+    for (size_t i = 0; i < n; i++) {
+        jw_obj(w, NULL, false);
+        jw_str(w, RD_AK_MACHINE, g[i]->machine);
+        jw_str(w, RD_AK_WORKLOAD, g[i]->name);
+        jw_num(w, RD_AK_RATIO, isnan(r[i].log_ratio) ? NAN : exp(r[i].log_ratio));
+        jw_num(w, RD_AK_RATIO_CI_LOW, r[i].low);
+        jw_num(w, RD_AK_RATIO_CI_HIGH, r[i].high);
+        jw_num(w, RD_AK_N, x[i * stride].n);
+        jw_num(w, RD_AK_N_REFERENCE, y[i * stride].n);
+        jw_end(w, '}');
+    }
+    jw_end(w, ']');
+    jw_num(w, RD_AK_K, (double)b.k);
+    jw_num(w, RD_AK_RATIO, b.k ? b.ratio : NAN);
+    jw_num(w, RD_AK_RATIO_CI_LOW, b.low);
+    jw_num(w, RD_AK_RATIO_CI_HIGH, b.high);
+    jw_num(w, RD_AK_TAU2, b.tau2);
+    jw_num(w, RD_AK_Q, b.q);
+    jw_num(w, RD_AK_P, b.q_p);
+    jw_bool(w, RD_AK_CONSISTENT, b.consistent);
+    rd_buf_reset(text);
+    comparison_text(text, config, ref, g, r, n, &b);
+    jw_str(w, RD_AK_TEXT, text->ptr ? text->ptr : "");
+    jw_end(w, '}');
+    return w->st;
+}
+
 /* One workload's entry of "machines": g[0..n) are its machines. */
 static rd_status write_group(struct rd_analysis *a, struct jw *w, const struct wl *const *g,
                              size_t n)
@@ -222,51 +279,10 @@ static rd_status write_group(struct rd_analysis *a, struct jw *w, const struct w
     jw_end(w, '}');
     jw_arr(w, RD_AK_COMPARISONS, true);
     struct rd_buf text = RD_BUF_INIT;
-    for (size_t c = 0; c < nids && !st && ref != SIZE_MAX; c++) {
-        if (c == ref)
-            continue;
-        size_t on = 0;
-        for (size_t i = 0; i < n; i++) {
-            const struct sample *x = &s[i * nids + c], *y = &s[i * nids + ref];
-            if ((st = rd_log_ratio(x->mean, x->sd, x->n, y->mean, y->sd, y->n,
-                                   a->o.confidence, &r[i])))
-                break;
-            mr[i] = (struct rd_machine_ratio){r[i].log_ratio, r[i].se};
-            on += x->n > 0 && y->n > 0;
-        }
-        if (st || on < 2)
-            continue;  /* a config measured on one machine has no cross-machine claim */
-        struct rd_between_machines b;
-        if ((st = rd_between_machines(mr, n, a->o.confidence, a->o.alpha, &b)))
-            break;
-        jw_obj(w, NULL, true);
-        jw_str(w, RD_AK_CONFIG, ids[c]);
-        jw_arr(w, RD_AK_PER_MACHINE, true);
-        for (size_t i = 0; i < n; i++) {
-            const struct sample *x = &s[i * nids + c], *y = &s[i * nids + ref];
-            jw_obj(w, NULL, false);
-            jw_str(w, RD_AK_MACHINE, g[i]->machine);
-            jw_str(w, RD_AK_WORKLOAD, g[i]->name);
-            jw_num(w, RD_AK_RATIO, isnan(r[i].log_ratio) ? NAN : exp(r[i].log_ratio));
-            jw_num(w, RD_AK_RATIO_CI_LOW, r[i].low);
-            jw_num(w, RD_AK_RATIO_CI_HIGH, r[i].high);
-            jw_num(w, RD_AK_N, x->n);
-            jw_num(w, RD_AK_N_REFERENCE, y->n);
-            jw_end(w, '}');
-        }
-        jw_end(w, ']');
-        jw_num(w, RD_AK_K, (double)b.k);
-        jw_num(w, RD_AK_RATIO, b.k ? b.ratio : NAN);
-        jw_num(w, RD_AK_RATIO_CI_LOW, b.low);
-        jw_num(w, RD_AK_RATIO_CI_HIGH, b.high);
-        jw_num(w, RD_AK_Q, b.q);
-        jw_num(w, RD_AK_P, b.q_p);
-        jw_bool(w, RD_AK_CONSISTENT, b.consistent);
-        rd_buf_reset(&text);
-        comparison_text(&text, ids[c], ids[ref], g, r, n, &b);
-        jw_str(w, RD_AK_TEXT, text.ptr ? text.ptr : "");
-        jw_end(w, '}');
-    }
+    for (size_t c = 0; c < nids && !st && ref != SIZE_MAX; c++)
+        if (c != ref)
+            st = write_comparison(a, w, g, n, s + c, s + ref, nids, ids[c], ids[ref], r, mr,
+                                  &text);
     rd_buf_release(&text);
     jw_end(w, ']');
     jw_end(w, '}');
@@ -280,21 +296,129 @@ out:
     return st ? st : w->st;
 }
 
-rd_status rd_machines_write(struct rd_analysis *a, struct jw *w)
+/* The per-machine workloads, by base name then name, into *out (the
+ * caller's to free); *n 0 (and *out NULL) with one machine. */
+static rd_status machine_wls(const struct rd_analysis *a, const struct wl ***out, size_t *n)
 {
-    size_t n = 0;
+    *out = NULL;
+    *n = 0;
     for (size_t i = 0; i < a->nwls; i++)
-        n += a->wls[i].base != NULL;
-    if (n == 0)
-        return RD_OK;  /* one machine: no section */
-    const struct wl **g = malloc(n * sizeof *g);
+        *n += a->wls[i].base != NULL;
+    if (*n == 0)
+        return RD_OK;
+    const struct wl **g = malloc(*n * sizeof *g);
     if (!g)
         return RD_ERR_NOMEM;
-    n = 0;
+    size_t k = 0;
     for (size_t i = 0; i < a->nwls; i++)
         if (a->wls[i].base)
-            g[n++] = &a->wls[i];
-    qsort(g, n, sizeof *g, cmp_machine_wl);
+            g[k++] = &a->wls[i];
+    qsort(g, k, sizeof *g, cmp_machine_wl);
+    *out = g;
+    return RD_OK;
+}
+
+/* One ratio claim (doc's claim idx) across the machines g[0..n) of its
+ * workload; nothing when no machine has its a and its b. */
+static rd_status write_claim(struct rd_analysis *a, struct jw *w, const cJSON *doc,
+                             const cJSON *cl, const char *file, size_t idx,
+                             const struct wl *const *g, size_t n)
+{
+    const char *metric = rd_json_str(cl, "metric");
+    int64_t mid = rd_analysis_metric_id(a, metric);
+    if (mid < 0)
+        return RD_OK;
+    struct sample *x = calloc(2 * n, sizeof *x);
+    struct rd_log_ratio *r = calloc(n, sizeof *r);
+    struct rd_machine_ratio *mr = calloc(n, sizeof *mr);
+    rd_status st = RD_ERR_NOMEM;
+    if (!x || !r || !mr)
+        goto out;
+    st = RD_OK;
+    const char *id[2] = {NULL, NULL};
+    for (size_t i = 0; i < n; i++) {
+        const struct cfg *c[2];
+        if (!rd_claim_ratio_configs(a, g[i], cl, c))
+            goto out;  /* not a ratio claim */
+        for (int s = 0; s < 2; s++) {
+            x[s * n + i] = (struct sample){NAN, NAN, 0};
+            if (!c[s])
+                continue;
+            x[s * n + i] = sample_of(a, g[i], c[s]->id, (uint32_t)mid);
+            if (!id[s])
+                id[s] = c[s]->id;
+        }
+    }
+    if (!id[0] || !id[1])
+        goto out;
+    struct rd_metric_def def;
+    rd_metric_describe(metric, &def);
+    jw_obj(w, NULL, true);
+    jw_str(w, RD_AK_WORKLOAD, g[0]->base);
+    jw_str(w, RD_AK_METRIC, metric);
+    jw_str(w, RD_AK_BETTER, rd_better_name(def.better));
+    jw_arr(w, RD_AK_MACHINE_IDS, false);
+    for (size_t i = 0; i < n; i++)
+        jw_str(w, NULL, g[i]->machine);
+    jw_end(w, ']');
+    jw_str(w, RD_AK_REFERENCE, id[1]);
+    jw_obj(w, RD_AK_CLAIM, false);
+    jw_str(w, RD_AK_FILE, file);
+    jw_str(w, RD_AK_STUDY, rd_json_str(doc, "study"));
+    jw_num(w, RD_AK_INDEX, (double)idx);
+    jw_str(w, RD_AK_TEXT, rd_json_str(cl, "text"));
+    jw_end(w, '}');
+    jw_arr(w, RD_AK_COMPARISONS, true);
+    struct rd_buf text = RD_BUF_INIT;
+    st = write_comparison(a, w, g, n, x, x + n, 1, id[0], id[1], r, mr, &text);
+    rd_buf_release(&text);
+    jw_end(w, ']');
+    jw_end(w, '}');
+out:
+    free(x);
+    free(r);
+    free(mr);
+    return st ? st : w->st;
+}
+
+rd_status rd_machines_claims_write(struct rd_analysis *a, struct jw *w, cJSON *const *docs,
+                                   const char *const *files, size_t ndocs)
+{
+    const struct wl **g;
+    size_t n;
+    RD_TRY(machine_wls(a, &g, &n));
+    if (n == 0)
+        return RD_OK;  /* one machine: no section */
+    rd_status st = RD_OK;
+    jw_arr(w, RD_AK_MACHINE_CLAIMS, true);
+    for (size_t d = 0; d < ndocs && !st; d++) {
+        const cJSON *cl, *claims = cJSON_GetObjectItemCaseSensitive(docs[d], "claims");
+        size_t idx = 0;
+        cJSON_ArrayForEach(cl, claims) {
+            idx++;
+            const char *wname = rd_json_str(cl, "workload");
+            size_t lo = 0, hi;
+            while (lo < n && strcmp(g[lo]->base, wname ? wname : "") != 0)
+                lo++;
+            for (hi = lo; hi < n && strcmp(g[hi]->base, g[lo]->base) == 0; hi++)
+                ;
+            if (hi - lo >= 2 &&
+                (st = write_claim(a, w, docs[d], cl, files[d], idx, g + lo, hi - lo)))
+                break;
+        }
+    }
+    jw_end(w, ']');
+    free(g);
+    return st ? st : w->st;
+}
+
+rd_status rd_machines_write(struct rd_analysis *a, struct jw *w)
+{
+    const struct wl **g;
+    size_t n;
+    RD_TRY(machine_wls(a, &g, &n));
+    if (n == 0)
+        return RD_OK;  /* one machine: no section */
     rd_status st = RD_OK;
     jw_arr(w, RD_AK_MACHINES, true);
     for (size_t i = 0, j; i < n && !st; i = j) {

@@ -257,6 +257,8 @@ rd_status rd_replication_write(struct rd_analysis *a, struct jw *w, struct rd_di
     }
     if (!st)
         st = rd_claims_write(a, w, docs, (const char *const *)names, files, n, d);
+    if (!st)
+        st = rd_machines_claims_write(a, w, docs, files, n);
     for (size_t i = 0; docs && i < n; i++)
         cJSON_Delete(docs[i]);
     free(docs);

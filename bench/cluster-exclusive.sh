@@ -4,10 +4,12 @@
 # suite as 2 array tasks on one node, one at a time (the scripts as
 # written: --exclusive, %1) against both at once (the same scripts with
 # --exclusive and the throttle taken out and one core per task, as a site
-# that shares nodes runs them). Prints, per way and config, the runs, the
-# mean wall time, its CV, and the contention figures the runs recorded
-# (machine_others_cpu_pct, machine_steal_pct, machine_cpu_pressure_pct:
-# "-" when this rundown does not record them).
+# that shares nodes runs them). Prints the machine and date; per way and
+# config the runs kept, those the guard marked contended and its wait,
+# the mean wall time and CV (of the runs kept, and of all), and the
+# contention figures the runs recorded (machine_others_cpu_pct,
+# machine_steal_pct, machine_cpu_pressure_pct: "-" when not recorded);
+# per way the tasks' overlap and elapsed time; per config shared / alone.
 #
 #   bench/cluster-exclusive.sh [RUNS]      (RUNS per config, default 10)
 #
@@ -59,23 +61,47 @@ sbatch --parsable shared/slurm/tasks.sh >/dev/null || exit 1
 slurm_wait_queue 1200 || { echo "cluster-exclusive: 'shared' did not end in 20 min" >&2; exit 1; }
 
 python3 - <<'PY'
-import datetime, glob, json, statistics
+# Everything docs/cluster.md ("Why exclusive nodes matter") quotes: the
+# machine and date, per way and config the runs kept, how many the guard
+# marked contended, their wait for a quiet machine, the mean wall time
+# and CV of the runs kept (contended ones left out, as analyze does) and
+# of all, the contention figures; per way the tasks' overlap and elapsed
+# time; then shared / alone per config.
+import datetime, glob, json, os, platform, statistics
 def t(r): return datetime.datetime.fromisoformat(r["started_at"].replace("Z", "+00:00")).timestamp()
-print("way      config  runs  mean wall_ms  CV %   others_cpu %  steal %  pressure %  tasks overlap")
+def mean(v): return statistics.mean(v) if v else float("nan")
+def cv(v): return 100 * statistics.stdev(v) / statistics.mean(v) if len(v) > 1 else float("nan")
+print(f"machine: {platform.node()}, {os.cpu_count()} CPUs, {platform.release()}; "
+      f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC")
+print("way      config  runs  contended  wait_s  mean wall_ms  CV %  all: mean   CV %"
+      "  others_cpu %  steal %  pressure %")
+kept = {}
+ways = {}
 for way in ("alone", "shared"):
-    recs = [json.loads(l) for f in glob.glob(f"{way}/shards/*/spin.jsonl") for l in open(f)]
+    files = glob.glob(f"{way}/shards/*/spin.jsonl")
+    per = [[json.loads(l) for l in open(f)] for f in files]
+    recs = [r for rs in per for r in rs]
     spans = sorted((min(t(r) for r in rs), max(t(r) + r["metrics"]["wall_ms"] / 1000 for r in rs))
-                   for f in glob.glob(f"{way}/shards/*/spin.jsonl")
-                   for rs in [[json.loads(l) for l in open(f)]])
+                   for rs in per if rs)
     overlap = sum(max(0, a[1] - b[0]) for a, b in zip(spans, spans[1:]))
+    elapsed = spans[-1][1] - spans[0][0] if spans else float("nan")
+    ways[way] = (overlap, elapsed, len(spans))
     for k in ("a", "b"):
-        rs = [r for r in recs if r["config"]["k"] == k and r["status"] == "ok"]
-        w = [r["metrics"]["wall_ms"] for r in rs]
+        ok = [r for r in recs if r["config"]["k"] == k and r["status"] == "ok"]
+        good = [r for r in ok if not r.get("contended")]
+        w_all = [r["metrics"]["wall_ms"] for r in ok]
+        w = [r["metrics"]["wall_ms"] for r in good]
+        kept[(way, k)] = mean(w) if w else mean(w_all)
+        waits = [r.get("info", {}).get("contention_wait_s", 0) for r in ok]
         def m(name):
-            v = [r["metrics"][name] for r in rs if name in r["metrics"]]
+            v = [r["metrics"][name] for r in ok if name in r["metrics"]]
             return f"{statistics.mean(v):.1f}" if v else "-"
-        cv = 100 * statistics.stdev(w) / statistics.mean(w) if len(w) > 1 else float("nan")
-        print(f"{way:8} {k:7} {len(w):4}  {statistics.mean(w):12.1f}  {cv:5.1f}  "
+        print(f"{way:8} {k:7} {len(w):4}  {len(ok) - len(good):9}  {sum(waits):6.1f}  "
+              f"{mean(w):12.1f}  {cv(w):4.1f}  {mean(w_all):9.1f}  {cv(w_all):5.1f}  "
               f"{m('machine_others_cpu_pct'):>12}  {m('machine_steal_pct'):>7}  "
-              f"{m('machine_cpu_pressure_pct'):>10}  {overlap:.1f} s")
+              f"{m('machine_cpu_pressure_pct'):>10}")
+for way, (overlap, elapsed, n) in ways.items():
+    print(f"{way}: {n} tasks, overlap {overlap:.1f} s, elapsed {elapsed:.1f} s")
+for k in ("a", "b"):
+    print(f"config {k}: shared / alone mean wall time {kept[('shared', k)] / kept[('alone', k)]:.3f}")
 PY

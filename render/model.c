@@ -773,49 +773,73 @@ static rd_status read_claims(struct rd_report *r, const cJSON *arr, const cJSON 
 
 /* ---- machines[]: workloads measured on several machines ---- */
 
-static rd_status read_machines(struct rd_report *r, const cJSON *arr)
+/* One entry of machines[] (or machine_claims[], same shape) into *m. */
+static rd_status read_machine_entry(struct rd_report *r, const cJSON *j, struct rd_rmachines *m)
+{
+    *m = (struct rd_rmachines){
+        .workload = str(j, RD_AK_WORKLOAD), .metric = str(j, RD_AK_METRIC),
+        .better = str(j, RD_AK_BETTER), .reference = str(j, RD_AK_REFERENCE),
+    };
+    RD_TRY(read_strings(r, member(j, RD_AK_MACHINE_IDS, true), &m->machine_ids,
+                        &m->nmachine_ids));
+    const cJSON *cmps = member(j, RD_AK_COMPARISONS, true), *cj;
+    struct rd_rmachine_cmp *cs;
+    if (!ALLOC_ARRAY(r, cs, (size_t)cJSON_GetArraySize(cmps)))
+        return RD_ERR_NOMEM;
+    m->cmps = cs;
+    cJSON_ArrayForEach(cj, cmps) {
+        struct rd_rmachine_cmp *c = &cs[m->ncmps++];
+        *c = (struct rd_rmachine_cmp){
+            .config = str(cj, RD_AK_CONFIG), .text = str(cj, RD_AK_TEXT),
+            .k = num(cj, RD_AK_K), .ratio = num(cj, RD_AK_RATIO),
+            .ratio_ci_low = num(cj, RD_AK_RATIO_CI_LOW),
+            .ratio_ci_high = num(cj, RD_AK_RATIO_CI_HIGH), .q = num(cj, RD_AK_Q),
+            .p = num(cj, RD_AK_P),
+            .consistent = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cj, RD_AK_CONSISTENT)),
+        };
+        const cJSON *per = member(cj, RD_AK_PER_MACHINE, true), *pj;
+        struct rd_rmachine_ratio *ps;
+        if (!ALLOC_ARRAY(r, ps, (size_t)cJSON_GetArraySize(per)))
+            return RD_ERR_NOMEM;
+        c->per = ps;
+        cJSON_ArrayForEach(pj, per)
+            ps[c->nper++] = (struct rd_rmachine_ratio){
+                .machine = str(pj, RD_AK_MACHINE), .workload = str(pj, RD_AK_WORKLOAD),
+                .ratio = num(pj, RD_AK_RATIO), .ratio_ci_low = num(pj, RD_AK_RATIO_CI_LOW),
+                .ratio_ci_high = num(pj, RD_AK_RATIO_CI_HIGH), .n = num(pj, RD_AK_N),
+                .n_reference = num(pj, RD_AK_N_REFERENCE),
+            };
+    }
+    return RD_OK;
+}
+
+/* machines[], then machine_claims[]: a published study's ratio claim
+ * across machines is shown as one more workload of the section, named
+ * "WORKLOAD, claim N of STUDY" (its reference the claim's b). */
+static rd_status read_machines(struct rd_report *r, const cJSON *arr, const cJSON *claims)
 {
     struct rd_rmachines *out;
-    if (!ALLOC_ARRAY(r, out, (size_t)cJSON_GetArraySize(arr)))
+    if (!ALLOC_ARRAY(r, out, (size_t)cJSON_GetArraySize(arr) +
+                                 (size_t)cJSON_GetArraySize(claims)))
         return RD_ERR_NOMEM;
     r->machines = out;
     const cJSON *j;
-    cJSON_ArrayForEach(j, arr) {
+    cJSON_ArrayForEach(j, arr)
+        RD_TRY(read_machine_entry(r, j, &out[r->nmachines++]));
+    cJSON_ArrayForEach(j, claims) {
         struct rd_rmachines *m = &out[r->nmachines++];
-        *m = (struct rd_rmachines){
-            .workload = str(j, RD_AK_WORKLOAD), .metric = str(j, RD_AK_METRIC),
-            .better = str(j, RD_AK_BETTER), .reference = str(j, RD_AK_REFERENCE),
-        };
-        RD_TRY(read_strings(r, member(j, RD_AK_MACHINE_IDS, true), &m->machine_ids,
-                            &m->nmachine_ids));
-        const cJSON *cmps = member(j, RD_AK_COMPARISONS, true), *cj;
-        struct rd_rmachine_cmp *cs;
-        if (!ALLOC_ARRAY(r, cs, (size_t)cJSON_GetArraySize(cmps)))
-            return RD_ERR_NOMEM;
-        m->cmps = cs;
-        cJSON_ArrayForEach(cj, cmps) {
-            struct rd_rmachine_cmp *c = &cs[m->ncmps++];
-            *c = (struct rd_rmachine_cmp){
-                .config = str(cj, RD_AK_CONFIG), .text = str(cj, RD_AK_TEXT),
-                .k = num(cj, RD_AK_K), .ratio = num(cj, RD_AK_RATIO),
-                .ratio_ci_low = num(cj, RD_AK_RATIO_CI_LOW),
-                .ratio_ci_high = num(cj, RD_AK_RATIO_CI_HIGH), .q = num(cj, RD_AK_Q),
-                .p = num(cj, RD_AK_P),
-                .consistent = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cj, RD_AK_CONSISTENT)),
-            };
-            const cJSON *per = member(cj, RD_AK_PER_MACHINE, true), *pj;
-            struct rd_rmachine_ratio *ps;
-            if (!ALLOC_ARRAY(r, ps, (size_t)cJSON_GetArraySize(per)))
-                return RD_ERR_NOMEM;
-            c->per = ps;
-            cJSON_ArrayForEach(pj, per)
-                ps[c->nper++] = (struct rd_rmachine_ratio){
-                    .machine = str(pj, RD_AK_MACHINE), .workload = str(pj, RD_AK_WORKLOAD),
-                    .ratio = num(pj, RD_AK_RATIO), .ratio_ci_low = num(pj, RD_AK_RATIO_CI_LOW),
-                    .ratio_ci_high = num(pj, RD_AK_RATIO_CI_HIGH), .n = num(pj, RD_AK_N),
-                    .n_reference = num(pj, RD_AK_N_REFERENCE),
-                };
-        }
+        RD_TRY(read_machine_entry(r, j, m));
+        const cJSON *cl = member(j, RD_AK_CLAIM, false);
+        const char *study = str(cl, RD_AK_STUDY);
+        if (!study)
+            study = str(cl, RD_AK_FILE);
+        struct rd_buf b = RD_BUF_INIT;
+        rd_status st = rd_buf_addf(&b, "%s, claim %.0f of %s", m->workload ? m->workload : "",
+                                   num(cl, RD_AK_INDEX), study ? study : "a study");
+        if (!st && !(m->workload = rd_arena_strndup(&r->arena, b.ptr, b.len)))
+            st = RD_ERR_NOMEM;
+        rd_buf_release(&b);
+        RD_TRY(st);
     }
     return RD_OK;
 }
@@ -903,7 +927,8 @@ static rd_status read_document(struct rd_report *r, const cJSON *root, struct rd
     RD_TRY(read_replication(r, member(root, RD_AK_REPLICATION, true)));
     RD_TRY(read_claims(r, member(root, RD_AK_REPLICATION_CLAIMS, true),
                        member(root, RD_AK_REPLICATION_SUMMARY, true)));
-    RD_TRY(read_machines(r, member(root, RD_AK_MACHINES, true)));
+    RD_TRY(read_machines(r, member(root, RD_AK_MACHINES, true),
+                          member(root, RD_AK_MACHINE_CLAIMS, true)));
     RD_TRY(read_strings(r, member(root, RD_AK_INPUTS, true), &r->inputs, &r->ninputs));
     RD_TRY(read_check_errors(r, member(root, RD_AK_CHECK_ERRORS, true)));
     const cJSON *raw = member(root, RD_AK_RAW_RUNS, false);

@@ -1,18 +1,23 @@
 /*
  * machines.h - one ratio measured on several machines: the interval for
  * it with machines as a random level, and whether the machines agree
- * (issue 30, "claims across machines"; docs/methods.md).
+ * (issue 30, "claims across machines"; docs/methods.md §7b).
  *
- * Each machine gives the log of its ratio (config / reference) and that
- * log's standard error. Machines are a sample of machines: the interval
- * is Student's t on the machines' log ratios, mean +- t(k-1) sd / sqrt k,
- * so its width comes from how far the machines differ (Kalibera and Jones
- * 2013: replicate at the level where the variance is), and it is made
- * back into a ratio with exp. Whether they agree is Cochran's Q on the
- * same logs with weights 1 / se^2: Q ~ chi-square(k - 1) when every
- * machine measures the same ratio. An interim module of its own (log-ratio
- * intervals): when the verdicts' shared log-scale interval lands, the
- * per-machine logs and errors come from it.
+ * Each machine gives the log of its ratio (config / reference) y_i and
+ * that log's standard error s_i (logratio.h, the verdicts' delta method).
+ * Machines are a sample of machines (Kalibera and Jones 2013: replicate
+ * at the level where the variance is), so the ratios are pooled by a
+ * random-effects meta-analysis: DerSimonian and Laird's (1986) moment
+ * estimate of the between-machine variance tau^2, the weights
+ * 1 / (s_i^2 + tau^2), and the Hartung-Knapp-Sidik-Jonkman interval
+ * (Hartung and Knapp 2001, Sidik and Jonkman 2002): Student's t at k - 1
+ * df on the weighted spread of the y_i, which holds its level with few
+ * machines where the normal interval does not (IntHout et al. 2014), with
+ * Roever, Knapp and Friede's (2015) floor (the spread factor at least 1),
+ * so machines that happen to agree closely never give an interval
+ * narrower than their own errors allow. Whether they agree is Cochran's
+ * Q on the same logs with weights 1 / s_i^2: Q ~ chi-square(k - 1) when
+ * every machine measures the same ratio.
  *
  * Pure numerics: no analysis structures, no I/O. GSL gives the quantiles.
  */
@@ -22,27 +27,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "logratio.h"
 #include "rundown/status.h"
-
-/** One machine's ratio of two means, on the log scale. */
-struct rd_log_ratio {
-    double log_ratio;   /* log(mean1 / mean2); NaN when not estimable */
-    double se;          /* its standard error (delta method) */
-    double df;          /* Welch-Satterthwaite degrees of freedom */
-    double low, high;   /* the ratio's interval: exp(log_ratio -+ t(df) se) */
-};
-
-/**
- * The ratio mean1 / mean2 of two samples (mean, sd, n each) on the log
- * scale: log(mean1) - log(mean2) with the delta method's standard error
- * sqrt(sd1^2 / (n1 mean1^2) + sd2^2 / (n2 mean2^2)) and Welch's degrees
- * of freedom for those two parts, so the interval is always positive. Not
- * estimable (NaN) when a mean is not positive or an n is below 2; a zero
- * standard error gives the point as its interval. RD_ERR_USAGE for a
- * confidence outside (0, 1), RD_ERR_STATS when the quantile fails.
- */
-rd_status rd_log_ratio(double mean1, double sd1, double n1, double mean2, double sd2, double n2,
-                       double confidence, struct rd_log_ratio *out);
 
 /** One machine's ratio: the log of it and the log's standard error. */
 struct rd_machine_ratio {
@@ -53,15 +39,16 @@ struct rd_machine_ratio {
 /** The ratio across machines. */
 struct rd_between_machines {
     size_t k;           /* machines with an estimable ratio */
-    double ratio;       /* exp(mean of their log ratios) */
-    double low, high;   /* the between-machine interval; NaN with k < 2 */
+    double ratio;       /* exp(the random-effects mean of their log ratios) */
+    double low, high;   /* the between-machine interval (DL, HKSJ); NaN with k < 2 */
+    double tau2;        /* DerSimonian-Laird between-machine variance of the logs */
     double q, q_p;      /* Cochran's Q and its p (chi-square, k - 1 df); NaN with k < 2 */
     bool consistent;    /* k >= 2 and q_p >= alpha: no sign that machines differ */
 };
 
 /**
  * The between-machine interval at 'confidence' (0.95) and the agreement
- * test at 'alpha' over the machines of m[0..n) whose ratio is estimable.
+ * test at 'alpha' (above) over the machines of m[0..n) whose ratio is estimable.
  * RD_ERR_USAGE for confidence or alpha outside (0, 1); RD_ERR_STATS when
  * a quantile fails. With fewer than 2 estimable machines, out->k says how
  * many and the rest is NaN (there is no between-machine claim).

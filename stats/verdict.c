@@ -6,6 +6,7 @@
 
 #include <gsl/gsl_cdf.h>
 
+#include "logratio.h"
 #include "mcb.h"
 #include "scale.h"
 #include "srange.h"
@@ -82,25 +83,37 @@ static bool better(double a, double b, bool higher)
 }
 
 /* The squared relative standard error of a mean, the delta method's part
- * of var(log mean). */
+ * of var(log mean) (as rd_log_ratio_se takes it). */
 static double rel_var(const struct rd_verdict_sample *a)
 {
     return a->sd * a->sd / (a->n * a->mean * a->mean);
 }
 
-/* The degrees of freedom of a sample's variance of the mean. */
+/* The degrees of freedom of a sample's variance of the mean: n - 1, or
+ * the two-level (sessions) Satterthwaite df when the sample carries one. */
 static double own_df(const struct rd_verdict_sample *a)
 {
     return a->df > 0 ? a->df : a->n - 1;
 }
 
-/* Welch-Satterthwaite degrees of freedom of log a - log b; NaN when both
- * are constant or a mean is zero. */
+/* Welch-Satterthwaite degrees of freedom of log a - log b at each
+ * sample's own df; NaN when both are constant or a mean is zero. */
 static double welch_df(const struct rd_verdict_sample *a, const struct rd_verdict_sample *b)
 {
     double va = rel_var(a), vb = rel_var(b);
     double den = va * va / own_df(a) + vb * vb / own_df(b);
     return den > 0 && isfinite(den) ? (va + vb) * (va + vb) / den : NAN;
+}
+
+/* log a - log b's standard error (logratio.h); *df its Welch df, NaN
+ * when both are constant or a mean is zero. */
+static double lr_se(const struct rd_verdict_sample *a, const struct rd_verdict_sample *b,
+                    double *df)
+{
+    double se = rd_log_ratio_se(a->mean, a->sd, a->n, b->mean, b->sd, b->n, NULL);
+    if (df)
+        *df = welch_df(a, b);
+    return se;
 }
 
 /* Is the mean clearly positive at critical value c? */
@@ -186,8 +199,8 @@ static void compare_with_best(const struct rd_verdict_sample *a,
     if (!(a->mean > 0 && b->mean > 0))
         return;
     row->ratio = a->mean / b->mean;
-    double lr = log(a->mean) - log(b->mean);
-    double se = sqrt(rel_var(a) + rel_var(b));
+    double lr = log(a->mean) - log(b->mean), df;
+    double se = lr_se(a, b, &df);
     if (se == 0) {
         /* Both constant: the measured ratio is the ratio. */
         row->exact = row->estimable = true;
@@ -202,7 +215,6 @@ static void compare_with_best(const struct rd_verdict_sample *a,
      * each comparison's own df, as Games and Howell take it, let 8.5 % of
      * A/A families of 15 configs at CV 20 % call one worse); the
      * comparison's own df for its joint equivalence test alone. */
-    double df = welch_df(a, b);
     row->df = isnan(df) ? res->df : fmax(1, floor(df));
     double c = res->crit, d = res->crit_eq;
     if (!(clearly_positive(a, c) && clearly_positive(b, c)))
@@ -257,7 +269,7 @@ static void joint_equivalence(const struct rd_verdict_sample *x, size_t k,
             all = false;
             continue;
         }
-        double lr = log(row->ratio), se = sqrt(rel_var(&x[i]) + rel_var(b));
+        double lr = log(row->ratio), se = lr_se(&x[i], b, NULL);
         double t1 = one_sided_t(s->alpha, &x[i], b, row->df);
         all = inside(exp(lr - t1 * se), exp(lr + t1 * se), s->margin);
     }
@@ -267,7 +279,7 @@ static void joint_equivalence(const struct rd_verdict_sample *x, size_t k,
         struct rd_verdict_row *row = &rows[i];
         if (i == res->best || row->verdict != RD_VERDICT_INCONCLUSIVE)
             continue;
-        double lr = log(row->ratio), se = sqrt(rel_var(&x[i]) + rel_var(b));
+        double lr = log(row->ratio), se = lr_se(&x[i], b, NULL);
         double t1 = one_sided_t(s->alpha, &x[i], b, row->df);
         row->eq_ci_low = exp(lr - t1 * se);
         row->eq_ci_high = exp(lr + t1 * se);
@@ -341,7 +353,8 @@ static rd_status decide(const struct rd_verdict_sample *x, size_t k,
     for (size_t i = 0; i < k; i++) {
         if (i == res->best || !usable(&x[i]))
             continue;
-        double d = welch_df(&x[i], b);
+        double d;
+        lr_se(&x[i], b, &d);
         if (!isnan(d))
             df = fmin(df, d);
     }

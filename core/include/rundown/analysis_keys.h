@@ -284,6 +284,12 @@
 #define RD_AK_N_REFERENCE "n_reference"
 #define RD_AK_K "k"
 #define RD_AK_Q "q"
+#define RD_AK_TAU2 "tau2"  /* machines[].comparisons[]: DerSimonian-Laird tau^2 of the logs */
+/* machine_claims[]: the ratio claims of --published across machines, each
+ * shaped as a machines[] entry (reference: the claim's b) with "claim":
+ * {file, study, index, text} */
+#define RD_AK_MACHINE_CLAIMS "machine_claims"
+#define RD_AK_CLAIM "claim"
 
 /* ---- raw_runs and check_errors (issue 27): what render once re-read
  *      from the stores and their logs (also: workload, config, metric,
