@@ -28,7 +28,9 @@
  * (rd_settle_judge), as the analysis and the collector judge them.
  * RD_SETTLE_SUITES=N runs N suites per cell instead of 2,000 (racing
  * cells: instead of 400 for A/A, 300 for the study-like suites), as
- * bench/racing_calibration.sh does for the tables in the docs.
+ * bench/racing_calibration.sh does for the tables in the docs;
+ * RD_SETTLE_TESTS=PATTERN runs only the tests whose names match it
+ * (cmocka's filter, e.g. racing_*).
  */
 #include <math.h>
 #include <setjmp.h>
@@ -310,5 +312,10 @@ int main(void)
         cmocka_unit_test(racing_a_a_stays_within_alpha),
         cmocka_unit_test(racing_spends_a_third_on_study_like_suites),
     };
+    /* RD_SETTLE_TESTS=racing_* (bench/racing_calibration.sh): only the
+     * tests of that name pattern */
+    const char *only = getenv("RD_SETTLE_TESTS");
+    if (only && *only)
+        cmocka_set_test_filter(only);
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
