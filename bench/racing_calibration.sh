@@ -5,9 +5,9 @@
 # suites per cell instead of the test's 2,000 (precision rule), 400
 # (racing A/A) and 300 (study-like suites), niced. CPU only: it needs no
 # quiet machine. Each look of the race decides the verdicts at its own
-# tiny level (a studentized-range quantile each), so the racing cells
-# cost about 0.1 CPU second per suite and cell; on a loaded machine take
-# a smaller N.
+# tiny level (a studentized-range quantile each): the racing tests at
+# N = 600 took 6.5 minutes at nice 15 beside a load average of 15
+# (2026-12-02); on a loaded machine take a smaller N.
 #
 #   bench/racing_calibration.sh                          # N = 10000, every table
 #   SUITES=600 TESTS='racing_*' bench/racing_calibration.sh   # racing's tables only
