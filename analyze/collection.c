@@ -26,8 +26,8 @@ static double info_num(const char *v, double def)
 }
 
 /* The race as the collector ran it (stats/settle.h, rd_settle_race),
- * replayed on the runs analysed: a look after each round r from runs_min
- * on, with each config's values of its first r runs (in arrival order),
+ * replayed on the runs analysed: a look after each round r from the
+ * first look's (rd_settle_race_first) on, with each config's values of its first r runs (in arrival order),
  * while some config not eliminated has r runs. at[i] receives the round
  * whose look eliminated config i, 0 for none. */
 static rd_status replay_race(const struct wctx *x, const struct rd_settle_rule *rule,
@@ -46,7 +46,8 @@ static rd_status replay_race(const struct wctx *x, const struct rd_settle_rule *
     struct rd_verdict_sample *smp = calloc(x->k ? x->k : 1, sizeof *smp);
     bool *out = calloc(x->k ? x->k : 1, sizeof *out);
     rd_status st = smp && out ? RD_OK : RD_ERR_NOMEM;
-    for (long r = rule->runs_min; !st && r <= rule->runs_max; r++) {
+    for (long r = rd_settle_race_first(rule->runs_min, rule->runs_max);
+         !st && r <= rule->runs_max; r++) {
         bool any = false;
         for (size_t i = 0; i < x->k; i++) {
             const struct prep *p = &x->preps[i];

@@ -329,6 +329,16 @@ static const char *intern(struct wctx *x, const char *s)
     return rd_arena_strdup(&x->tmp, s);
 }
 
+/* Whether the best was compared with no other config: a family of one
+ * with no config worse. A raced workload's family holds its contenders
+ * only (stats/settle.h, rd_settle_judge), and the configs the race
+ * eliminated, counted worse, were compared with the best at its looks:
+ * its last contender is not "the only config in the comparison". */
+static bool best_alone(const struct key_verdicts *kv)
+{
+    return kv->res.family <= 1 && kv->res.n_worse == 0;
+}
+
 static rd_status describe_configs(struct wctx *x, struct reco *rc, const char *const *dq_why)
 {
     const struct key_verdicts *kv = &rc->keys[0];
@@ -337,8 +347,8 @@ static rd_status describe_configs(struct wctx *x, struct reco *rc, const char *c
         const struct rd_verdict_row *r = &kv->rows[i];
         switch (r->verdict) {
         case RD_VERDICT_BEST:
-            snprintf(buf, sizeof buf, kv->res.family > 1 ? "the best mean"
-                                                         : "the only config in the comparison");
+            snprintf(buf, sizeof buf, best_alone(kv) ? "the only config in the comparison"
+                                                       : "the best mean");
             break;
         case RD_VERDICT_EQUIVALENT:
             fmt_row_text(x, kv, i, row, sizeof row);
@@ -350,6 +360,8 @@ static rd_status describe_configs(struct wctx *x, struct reco *rc, const char *c
             if (r->beyond_margin == 1)
                 snprintf(buf, sizeof buf, "more than %g %% %s than the best: %s",
                          100 * rc->margin, worse_word(kv), row);
+            else if (r->beyond_margin < 0) /* eliminated by the race: no interval */
+                snprintf(buf, sizeof buf, "%s than the best: %s", worse_word(kv), row);
             else
                 snprintf(buf, sizeof buf, "%s than the best, perhaps by less than %g %%: %s",
                          worse_word(kv), 100 * rc->margin, row);
@@ -456,7 +468,7 @@ static void compose_reason(struct wctx *x, struct reco *rc)
         mean_pm(x, best, mp, sizeof mp);
         switch (kv->res.decision) {
         case RD_DECISION_CLEAR: {
-            if (kv->res.family == 1) {
+            if (best_alone(kv)) {
                 say(rc, "%s: %s; the only config in the comparison", name, mp);
                 break;
             }
@@ -473,6 +485,8 @@ static void compose_reason(struct wctx *x, struct reco *rc)
             if (kv->rows[near].beyond_margin == 1)
                 snprintf(how, sizeof how, "more than %g %% %s", 100 * rc->margin,
                          worse_word(kv));
+            else if (kv->rows[near].beyond_margin < 0) /* eliminated by the race */
+                snprintf(how, sizeof how, "%s", worse_word(kv));
             else
                 snprintf(how, sizeof how, "%s, perhaps by less than %g %%", worse_word(kv),
                          100 * rc->margin);

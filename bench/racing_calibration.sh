@@ -2,15 +2,19 @@
 # bench/racing_calibration.sh - the tables of docs/methods.md §6b
 # ("Adaptive collection": the precision rule's calibration, and racing
 # against it): tests/unit/test_settle_calibration.c with N simulated
-# suites per cell instead of the test's 2,000 (precision rule) and 600
-# (racing), niced. CPU only: it needs no quiet machine. About 4 CPU
-# minutes at N = 10,000 on one core of the 2-core box.
+# suites per cell instead of the test's 2,000 (precision rule), 400
+# (racing A/A) and 300 (study-like suites), niced. CPU only: it needs no
+# quiet machine. Each look of the race decides the verdicts at its own
+# tiny level (a studentized-range quantile each): the racing tests at
+# N = 600 took 6.5 minutes at nice 15 beside a load average of 15
+# (2026-12-02); on a loaded machine take a smaller N.
 #
-#   bench/racing_calibration.sh            # N = 10000
-#   SUITES=2000 bench/racing_calibration.sh
+#   bench/racing_calibration.sh                          # N = 10000, every table
+#   SUITES=600 TESTS='racing_*' bench/racing_calibration.sh   # racing's tables only
 #
 # Environment: BUILD (default build, made when missing), SUITES (N, at
-# least 100). Prints the test's Markdown rows as they come.
+# least 100), TESTS (a cmocka name pattern: only those tests). Prints the
+# test's Markdown rows.
 set -eu
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,6 +25,6 @@ SUITES=${SUITES:-10000}
 [ -f "$BUILD/CMakeCache.txt" ] ||
     cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 nice cmake --build "$BUILD" --target test_settle_calibration >/dev/null
-echo "# test_settle_calibration, $SUITES suites per cell"
-RD_SETTLE_SUITES=$SUITES nice "$BUILD/tests/test_settle_calibration" |
+echo "# test_settle_calibration, $SUITES suites per cell${TESTS:+, tests $TESTS}"
+RD_SETTLE_SUITES=$SUITES RD_SETTLE_TESTS=${TESTS:-} nice "$BUILD/tests/test_settle_calibration" |
     grep -E '^(\||A/A bound|racing A/A bound|\[  (FAILED|ERROR) )'

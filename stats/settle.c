@@ -101,13 +101,20 @@ static double pocock_spent(double alpha, double t)
     return alpha * log1p((M_E - 1) * fmin(fmax(t, 0), 1));
 }
 
+long rd_settle_race_first(long runs_min, long runs_max)
+{
+    long first = runs_max < RD_SETTLE_RACE_FIRST ? runs_max : RD_SETTLE_RACE_FIRST;
+    return runs_min > first ? runs_min : first;
+}
+
 double rd_settle_race_level(double alpha, long round, long runs_min, long runs_max)
 {
-    if (round < runs_min || round > runs_max || runs_max < 1)
+    const long first = rd_settle_race_first(runs_min, runs_max);
+    if (round < first || round > runs_max || runs_max < 1)
         return 0;
     double at = pocock_spent(alpha, (double)round / (double)runs_max);
-    if (round == runs_min)
-        return at;
+    if (round == first)
+        return at; /* everything the rounds before it would have spent */
     return at - pocock_spent(alpha, (double)(round - 1) / (double)runs_max);
 }
 
@@ -180,6 +187,7 @@ rd_status rd_settle_judge(const struct rd_verdict_sample *x, size_t k,
         rows[i].verdict = RD_VERDICT_WORSE;
         rows[i].ratio = b < k && x[b].mean != 0 ? x[i].mean / x[b].mean : NAN;
         rows[i].estimable = true;
+        rows[i].beyond_margin = -1; /* no interval: neither "more than M %" nor "perhaps less" */
         rows[i].runs_needed = 0;
         res->n_worse++;
         res->n_disqualified--;

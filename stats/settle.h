@@ -110,18 +110,34 @@ enum rd_settle_stop rd_settle_stop_reason(const enum rd_settle_state *states, si
  * the family (and in the analysis). The level of round r is the increment
  * of a Pocock-type alpha-spending function (Lan and DeMets 1983),
  * a(t) = alpha ln(1 + (e - 1) t), over the information fraction
- * t = r / runs_max: a(runs_min / runs_max) at the first look, a(r / max) -
- * a((r - 1) / max) at each later one. The increments sum to at most
- * alpha over all looks up to runs_max, and using each as the level of its
- * own look is the Bonferroni bound on their union, which the correlation
- * of the looks only makes safer. The race spends alpha / 10 (a tenth of
+ * t = r / runs_max. The first look is after round r0 =
+ * rd_settle_race_first: runs_min, but not before RD_SETTLE_RACE_FIRST
+ * runs (unless runs_max is smaller). It spends a(r0 / runs_max), all that
+ * the rounds before it would have; each later look r spends a(r / max) -
+ * a((r - 1) / max). The increments sum to at most alpha over all looks up
+ * to runs_max, and using each as the level of its own look is the
+ * Bonferroni bound on their union, which the correlation of the looks
+ * only makes safer. Why not look before 5 runs: a config's relative
+ * standard error has n - 1 df, so a pair of configs of unequal CVs has a
+ * Welch df near 2 at n = 3, where the critical values at these levels are
+ * 40-50 (qtukey(1 - 0.0008, 21, 2.5) / sqrt(2) = 43.2, R); spread over
+ * looks at 3, 4 and 5 runs the alpha bought almost nothing at 3 and 4 and
+ * left the look at 5 too little to eliminate the study's 9x slower
+ * configs (docs/methods.md §6b). The race spends alpha / 10 (a tenth of
  * the rule's alpha): the analysis judges everything collected at alpha
  * again, and the two add. The stopping rule of the contenders stays
  * the precision rule above, which reads spreads and spends nothing.
  */
 
-/** The level of the look after round 'round' (0 before runs_min or past
- *  runs_max: no look). */
+/** The fewest runs per config before the race's first look. */
+#define RD_SETTLE_RACE_FIRST 5
+
+/** The round of the race's first look: runs_min, but at least
+ *  RD_SETTLE_RACE_FIRST (or runs_max, when that is smaller). */
+long rd_settle_race_first(long runs_min, long runs_max);
+
+/** The level of the look after round 'round' (0 before
+ *  rd_settle_race_first or past runs_max: no look). */
 double rd_settle_race_level(double alpha, long round, long runs_min, long runs_max);
 
 /**

@@ -255,10 +255,13 @@ static void note_stops(const struct rd_suite *s, const bool *keep,
         if (!keep[w] || !s->workloads[w].settle)
             continue;
         size_t out = run->eliminated ? run->eliminated[w] : 0;
+        /* the race left one config: settled without it being precise */
+        bool last = stopped[w] == RD_STOP_SETTLED && out + 1 >= s->workloads[w].nconfigs;
         if (out)
             rd_note("%s: %s (%zu config%s eliminated as slower than the best)",
                     s->workloads[w].name,
-                    stopped[w] == RD_STOP_SETTLED
+                    last ? "settled: the race left one config"
+                    : stopped[w] == RD_STOP_SETTLED
                         ? "settled: every config left in the race is as precise as the target"
                         : why[stopped[w]],
                     out, out == 1 ? "" : "s");

@@ -34,6 +34,31 @@ static void look_levels_spend_a_tenth_of_alpha(void **state)
     assert_float_equal(sum, 0.005, 1e-15);
 }
 
+/* min 3 (the study suite's): no look before 5 runs, where a pair of
+ * configs of unequal CVs has a Welch df near 2; the first look, at 5,
+ * spends all the rounds before it would have (stats/settle.h). */
+static void the_first_look_waits_for_five_runs(void **state)
+{
+    (void)state;
+    assert_int_equal(rd_settle_race_first(3, 30), 5);
+    assert_int_equal(rd_settle_race_first(7, 30), 7);
+    assert_int_equal(rd_settle_race_first(3, 4), 4); /* max below 5: the last round */
+    assert_true(rd_settle_race_level(0.005, 3, 3, 30) == 0);
+    assert_true(rd_settle_race_level(0.005, 4, 3, 30) == 0);
+    /* R: a <- function(t) 0.005 * log(1 + (exp(1) - 1) * t)
+     *    print(c(a(5/30), a(6/30) - a(5/30)), digits = 10):
+     *    0.0012591615448 0.0002178111008; with max 4 the one look, at 4,
+     *    spends a(1) = 0.005 */
+    assert_float_equal(rd_settle_race_level(0.005, 5, 3, 30), 0.0012591615448, 1e-12);
+    assert_float_equal(rd_settle_race_level(0.005, 6, 3, 30), 0.0002178111008, 1e-12);
+    assert_float_equal(rd_settle_race_level(0.005, 3, 3, 4), 0, 0);
+    assert_float_equal(rd_settle_race_level(0.005, 4, 3, 4), 0.005, 1e-15);
+    double sum = 0;
+    for (long r = 1; r <= 30; r++)
+        sum += rd_settle_race_level(0.005, r, 3, 30);
+    assert_float_equal(sum, 0.005, 1e-15);
+}
+
 static void a_clearly_slower_config_is_eliminated(void **state)
 {
     (void)state;
@@ -112,6 +137,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(look_levels_spend_a_tenth_of_alpha),
+        cmocka_unit_test(the_first_look_waits_for_five_runs),
         cmocka_unit_test(a_clearly_slower_config_is_eliminated),
         cmocka_unit_test(nothing_goes_when_the_best_was_eliminated),
         cmocka_unit_test(done_and_why),
