@@ -130,8 +130,15 @@ struct rd_strays {
  * PR_SET_CHILD_SUBREAPER). Each gets SIGTERM, then SIGKILL after grace_s,
  * and is reaped; the children they leave are re-parented here too, and
  * killed in the next round. out (when not NULL) says which were killed.
+ *
+ * A child in process group 'group' (the server's, which rd_proc_stop has
+ * sent SIGTERM already; 0: none) is one of its workers on its way out,
+ * re-parented here because the leader ended first (Node's cluster, a
+ * pre-fork server): it is given grace_s to end and is noted only when it
+ * has to be SIGKILLed. A child already ended (a zombie) is reaped and not
+ * noted.
  */
-void rd_proc_kill_strays(double grace_s, struct rd_strays *out);
+void rd_proc_kill_strays(double grace_s, pid_t group, struct rd_strays *out);
 
 /** Zeroes p so that rd_proc_release() is safe before any spawn. */
 void rd_proc_init(struct rd_proc *p);
