@@ -302,9 +302,12 @@ int rd_cmd_http(int argc, char **argv)
     rd_guard_init(&guard, &cont, NULL);
     rd_guard_on_note(&guard, rd_tool_guard_note, NULL);
     spec.guard = cont.mode == RD_CONTENTION_OFF ? NULL : &guard;
-    s = rd_server_runs(&session, cfg, &spec, runs, fresh, &d);
-    if (spec.guard)
+    struct rd_redos redos;
+    s = rd_server_runs(&session, cfg, &spec, runs, fresh, &redos, &d);
+    if (spec.guard) {
         rd_tool_guard_summary(&guard);
+        rd_tool_redo_note(redos.redone, redos.capped, "config");
+    }
     if (s) {
         exit_code = rd_tool_fail(s, &d, "the server is stopped and finished runs are stored");
     } else if (session.failed) {
