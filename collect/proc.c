@@ -800,8 +800,9 @@ void rd_proc_kill_strays(double grace_s, pid_t group, struct rd_strays *out)
             pid_t pg = 0;
             bool alive = proc_state(kids[i], &state, &pg) && state != 'Z' && state != 'X';
             /* A worker of the stopped group has its SIGTERM already; one
-             * that has ended is only reaped. */
-            member[i] = !alive || (group > 0 && pg == group);
+             * that has ended (or that the leader's reap killed with the
+             * group) is only reaped. */
+            member[i] = group > 0 && (!alive || pg == group);
             if (member[i])
                 continue;
             if (out)

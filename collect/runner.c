@@ -898,7 +898,9 @@ out:
     rd_proc_stop(&ss.server, stop_s);
     if (spec->logs.dir && ss.server.out.logged == 0)
         unlink(sp.out);
-    pid_t group = ss.server.pid; /* the server leads its own group */
+    /* The server leads its own group; a server rundown stopped had the
+     * whole group told to end. */
+    pid_t group = ss.server.stopped ? ss.server.pid : 0;
     rd_proc_release(&ss.server);
     /* What the server started outside its group (a daemon after setsid or
      * a double fork) came to rundown, the subreaper: stop it too. Its
