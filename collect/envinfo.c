@@ -479,9 +479,13 @@ rd_status rd_env_write_once(const char *dir, const cJSON *env, const char *id,
         st = first ? write_env(path, first, d) : RD_ERR_NOMEM;
         cJSON_Delete(first);
     } else if (!st && cJSON_GetObjectItemCaseSensitive(env, "check")) {
+        /* A file that is not an environment object (edited, cut) is kept
+         * as it is, as before checks were added: the collection goes on. */
         cJSON *have = NULL;
-        st = rd_json_parse_file(path, &have, d);
-        if (!st && cJSON_IsObject(have) && add_check(have, env))
+        struct rd_diag ignored;
+        rd_diag_init(&ignored, NULL);
+        if (rd_json_parse_file(path, &have, &ignored) == RD_OK && cJSON_IsObject(have) &&
+            add_check(have, env))
             st = write_env(path, have, d);
         cJSON_Delete(have);
     }
