@@ -30,6 +30,7 @@
 #include "rundown/buf.h"
 #include "rundown/fsutil.h"
 #include "rundown/json.h"
+#include "rundown/store.h"
 #include "rundown/strmap.h"
 
 const char *const *rd_env_tool_version_argv(const char *tool)
@@ -393,6 +394,64 @@ void rd_env_set_root(cJSON *env, const char *root)
     cJSON_AddItemToObject(env, "root", str_or_null(root));
 }
 
+/* This capture's check, stamped with its time, for the list "checks". */
+static cJSON *stamped_check(const cJSON *env)
+{
+    const cJSON *chk = cJSON_GetObjectItemCaseSensitive(env, "check");
+    const char *at = rd_json_str(env, "captured_at");
+    cJSON *c = chk ? cJSON_Duplicate(chk, true) : NULL;
+    if (c && at && !cJSON_GetObjectItemCaseSensitive(c, "captured_at"))
+        cJSON_AddStringToObject(c, "captured_at", at);
+    return c;
+}
+
+/* Adds env's check to the environment 'have' (read from its file): "check"
+ * becomes the latest collection's, and "checks" lists every collection's
+ * in order (the first capture's check, from before the list existed, at
+ * its head). false when nothing changed (the same check again, as an
+ * import of the same --env file gives). */
+static bool add_check(cJSON *have, const cJSON *env)
+{
+    cJSON *c = stamped_check(env);
+    if (!c)
+        return false;
+    cJSON *list = cJSON_GetObjectItemCaseSensitive(have, "checks");
+    if (!cJSON_IsArray(list)) {
+        cJSON_DeleteItemFromObjectCaseSensitive(have, "checks");
+        list = cJSON_AddArrayToObject(have, "checks");
+        cJSON *first = list ? stamped_check(have) : NULL;
+        if (first)
+            cJSON_AddItemToArray(list, first);
+    }
+    const char *at = rd_json_str(c, "captured_at");
+    const cJSON *e;
+    cJSON_ArrayForEach(e, list) {
+        const char *eat = rd_json_str(e, "captured_at");
+        if (at && eat && strcmp(at, eat) == 0) {
+            cJSON_Delete(c);
+            return false;
+        }
+    }
+    if (!list || !cJSON_AddItemToArray(list, c)) {
+        cJSON_Delete(c);
+        return false;
+    }
+    cJSON *latest = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(env, "check"), true);
+    if (latest)
+        cJSON_ReplaceItemInObjectCaseSensitive(have, "check", latest);
+    return true;
+}
+
+static rd_status write_env(const char *path, const cJSON *env, struct rd_diag *d)
+{
+    struct rd_buf b = RD_BUF_INIT;
+    rd_status st = rd_json_write(env, &b, true);
+    if (!st)
+        st = rd_write_file_atomic(path, b.ptr, b.len, d);
+    rd_buf_release(&b);
+    return st;
+}
+
 rd_status rd_env_write_once(const char *dir, const cJSON *env, const char *id,
                             char *path, size_t pathsize, struct rd_diag *d)
 {
@@ -400,14 +459,38 @@ rd_status rd_env_write_once(const char *dir, const cJSON *env, const char *id,
     if (st)
         return st;
     snprintf(path, pathsize, "%s/%s.json", dir, id);
-    struct stat sb;
-    if (stat(path, &sb) == 0)
-        return RD_OK;
-    struct rd_buf b = RD_BUF_INIT;
-    st = rd_json_write(env, &b, true);
+    /* Collections that start together take turns at the file, so neither
+     * a first capture nor a check is lost to the other's write. */
+    struct rd_buf lockpath = RD_BUF_INIT;
+    struct rd_store_lock lock;
+    rd_store_lock_init(&lock);
+    st = rd_buf_addf(&lockpath, "%s.lock", path);
     if (!st)
-        st = rd_write_file_atomic(path, b.ptr, b.len, d);
-    rd_buf_release(&b);
+        st = rd_store_lock(&lock, lockpath.ptr, RD_LOCK_WAIT | RD_LOCK_FILE, NULL, d);
+    struct stat sb;
+    if (!st && stat(path, &sb) != 0) {
+        cJSON *first = cJSON_Duplicate(env, true);
+        cJSON *c = first ? stamped_check(env) : NULL;
+        if (c) {
+            cJSON *list = cJSON_AddArrayToObject(first, "checks");
+            if (!list || !cJSON_AddItemToArray(list, c))
+                cJSON_Delete(c);
+        }
+        st = first ? write_env(path, first, d) : RD_ERR_NOMEM;
+        cJSON_Delete(first);
+    } else if (!st && cJSON_GetObjectItemCaseSensitive(env, "check")) {
+        /* A file that is not an environment object (edited, cut) is kept
+         * as it is, as before checks were added: the collection goes on. */
+        cJSON *have = NULL;
+        struct rd_diag ignored;
+        rd_diag_init(&ignored, NULL);
+        if (rd_json_parse_file(path, &have, &ignored) == RD_OK && cJSON_IsObject(have) &&
+            add_check(have, env))
+            st = write_env(path, have, d);
+        cJSON_Delete(have);
+    }
+    rd_store_unlock(&lock);
+    rd_buf_release(&lockpath);
     return st;
 }
 

@@ -66,7 +66,11 @@ void rd_env_set_root(cJSON *env, const char *root);
 
 /**
  * Writes env as DIR/<id>.json unless that file exists (the first capture
- * of an environment is kept). The written or existing path goes to path.
+ * of an environment is kept). When it exists and env holds a pre-flight
+ * "check", the file takes this collection's check: "check" becomes it and
+ * "checks" (every collection's check, each with its "captured_at") gains
+ * it; the rest of the file stays. Writers take turns through the lock
+ * file DIR/<id>.json.lock. The written or existing path goes to path.
  */
 rd_status rd_env_write_once(const char *dir, const cJSON *env, const char *id,
                             char *path, size_t pathsize, struct rd_diag *d);

@@ -765,15 +765,46 @@ static void note_stray(struct rd_strays *out, pid_t pid)
     out->count++;
 }
 
-void rd_proc_kill_strays(double grace_s, struct rd_strays *out)
+/* The state letter and process group of pid from /proc/PID/stat; false
+ * when it is gone. */
+static bool proc_state(pid_t pid, char *state, pid_t *pgrp)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return false;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    /* After the command's closing parenthesis (which may hold any byte). */
+    const char *p = strrchr(buf, ')');
+    long ppid, pg;
+    if (!p || sscanf(p + 1, " %c %ld %ld", state, &ppid, &pg) != 3)
+        return false;
+    *pgrp = (pid_t)pg;
+    return true;
+}
+
+void rd_proc_kill_strays(double grace_s, pid_t group, struct rd_strays *out)
 {
     pid_t kids[256];
+    bool member[256];
     /* Rounds: a killed stray's own children come to us next. */
     for (int round = 0; round < 64; round++) {
         size_t n = list_children(kids, sizeof kids / sizeof kids[0]);
         if (n == 0)
             return;
         for (size_t i = 0; i < n; i++) {
+            char state = '?';
+            pid_t pg = 0;
+            bool alive = proc_state(kids[i], &state, &pg) && state != 'Z' && state != 'X';
+            /* A worker of the stopped group has its SIGTERM already; one
+             * that has ended (or that the leader's reap killed with the
+             * group) is only reaped. */
+            member[i] = group > 0 && (!alive || pg == group);
+            if (member[i])
+                continue;
             if (out)
                 note_stray(out, kids[i]);
             kill(kids[i], SIGTERM);
@@ -782,6 +813,8 @@ void rd_proc_kill_strays(double grace_s, struct rd_strays *out)
         for (size_t i = 0; i < n; i++) {
             while (waitpid(kids[i], NULL, WNOHANG) == 0) {
                 if (rd_now() >= until) {
+                    if (member[i] && out)
+                        note_stray(out, kids[i]);
                     kill(kids[i], SIGKILL);
                     while (waitpid(kids[i], NULL, 0) < 0 && errno == EINTR)
                         ;

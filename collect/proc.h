@@ -130,8 +130,17 @@ struct rd_strays {
  * PR_SET_CHILD_SUBREAPER). Each gets SIGTERM, then SIGKILL after grace_s,
  * and is reaped; the children they leave are re-parented here too, and
  * killed in the next round. out (when not NULL) says which were killed.
+ *
+ * 'group' is the server's process group when rd_proc_stop stopped it
+ * (sent the group SIGTERM; 0 when the server ended by itself, or for
+ * none). Then a child in that group is one of its workers on its way out,
+ * re-parented here because the leader ended first (Node's cluster, a
+ * pre-fork server): it is given grace_s to end and is noted only when it
+ * has to be SIGKILLed; a child already ended (a zombie, perhaps killed with
+ * the group when the leader was reaped) is reaped and not noted. A server
+ * that ended by itself stopped nothing: whatever it left is noted.
  */
-void rd_proc_kill_strays(double grace_s, struct rd_strays *out);
+void rd_proc_kill_strays(double grace_s, pid_t group, struct rd_strays *out);
 
 /** Zeroes p so that rd_proc_release() is safe before any spawn. */
 void rd_proc_init(struct rd_proc *p);

@@ -774,7 +774,8 @@ double rd_load_default_timeout(char *const *argv)
 const char *rd_strays_note(const struct rd_strays *st, char *buf, size_t size)
 {
     snprintf(buf, size, "the server left %d process%s running after it stopped (outside its "
-             "process group); killed: %s", st->count, st->count == 1 ? "" : "es", st->what);
+             "process group, or ignoring its SIGTERM); killed: %s", st->count,
+             st->count == 1 ? "" : "es", st->what);
     return buf;
 }
 
@@ -897,10 +898,14 @@ out:
     rd_proc_stop(&ss.server, stop_s);
     if (spec->logs.dir && ss.server.out.logged == 0)
         unlink(sp.out);
+    /* The server leads its own group; a server rundown stopped had the
+     * whole group told to end. */
+    pid_t group = ss.server.stopped ? ss.server.pid : 0;
     rd_proc_release(&ss.server);
     /* What the server started outside its group (a daemon after setsid or
-     * a double fork) came to rundown, the subreaper: stop it too. */
-    rd_proc_kill_strays(stop_s < 1 ? stop_s : 1, spec->strays);
+     * a double fork) came to rundown, the subreaper: stop it too. Its
+     * workers still ending after the leader are only waited for. */
+    rd_proc_kill_strays(stop_s < 1 ? stop_s : 1, group, spec->strays);
     if (spec->guard)
         rd_guard_set_live_ms(spec->guard, 0); /* reaped: in RUSAGE_CHILDREN now */
     if (!st && ss.port) {

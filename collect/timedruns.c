@@ -30,9 +30,18 @@ static rd_status timed_run(struct rd_session *s, const struct rd_timed_spec *spe
     rd_recordset_init(&set);
     struct rd_record *r = rd_recordset_add(&set);
     *contended = false;
+    rd_status st = r ? RD_OK : RD_ERR_NOMEM;
+    /* The wait for a quiet machine comes before the store's lock: a writer
+     * that waits up to --contention-wait must not keep the others from
+     * appending meanwhile. The run's number is not known yet (another
+     * writer may take the next one while this one waits). */
+    if (!st && spec->guard)
+        st = rd_guard_wait(spec->guard, phase == RD_PHASE_WARMUP ? "next warmup run"
+                                                                 : "next measure run", d);
     /* The store is held from numbering to storing, so no other writer
      * takes the number or the log names meanwhile. */
-    rd_status st = r ? rd_session_lock(s, d) : RD_ERR_NOMEM;
+    if (!st)
+        st = rd_session_lock(s, d);
     /* --resume counts again under the lock: another writer topping up the
      * same store may have stored the runs this one planned. */
     if (!st && spec->top_up && phase == RD_PHASE_MEASURE &&
@@ -43,12 +52,8 @@ static rd_status timed_run(struct rd_session *s, const struct rd_timed_spec *spe
     }
     if (!st)
         st = rd_session_begin_run(s, c->config, phase, 0, r);
-    if (!st) {
+    if (!st)
         rd_session_starting(s, step, c->config, r);
-        char what[64];
-        snprintf(what, sizeof what, "%s %ld", r->phase, r->run);
-        st = spec->guard ? rd_guard_wait(spec->guard, what, d) : RD_OK;
-    }
     if (!st) {
         char stem[1024];
         log_stem(c->config, r, stem, sizeof stem);

@@ -120,9 +120,11 @@ rd_status rd_gnuplot_run(const char *gnuplot, const char *dir, const char *scrip
     close(pipefd[1]);
     if (rc != 0) {
         close(pipefd[0]);
-        return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0,
-                           "cannot run '%s': %s (install gnuplot-nox, or leave 'charts' out of --formats)",
-                           shown, strerror(rc));
+        return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "cannot run '%s': %s%s", shown,
+                           strerror(rc),
+                           rc == ENOENT || rc == EACCES
+                               ? " (install gnuplot-nox, or leave 'charts' out of --formats)"
+                               : "");
     }
     char err[4096];
     size_t elen = 0;

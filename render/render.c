@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -152,9 +154,80 @@ static rd_status check_outputs(const char *dir, unsigned f, bool charts, struct 
     return st;
 }
 
+/* Open files a render needs besides standard input, output and error,
+ * measured as the lowest `ulimit -n` that renders tests/cases/render/
+ * _data/analysis.json, less 3: charts 7 (gnuplot's pipes, the staging
+ * folder's lock, the chart files), xlsx 3 (the workbook's zip), any other
+ * format 1. */
+static int fds_needed(unsigned f)
+{
+    return f & (RD_FMT_CHARTS | RD_FMT_CHARTS_SCRIPT) ? 7 : f & RD_FMT_XLSX ? 3 : 1;
+}
+
+/* Refuses a render that would run out of open files part-way (under a low
+ * `ulimit -n`, or with many inherited): said before anything is made, so
+ * the output folder stays as it was. */
+static rd_status check_fds(unsigned f, struct rd_diag *d)
+{
+    int need = fds_needed(f), fds[8], n = 0, e = 0;
+    while (n < need) {
+        fds[n] = open("/dev/null", O_RDONLY | O_CLOEXEC);
+        if (fds[n] < 0) {
+            e = errno;
+            break;
+        }
+        n++;
+    }
+    for (int i = 0; i < n; i++)
+        close(fds[i]);
+    if (n == need || (e != EMFILE && e != ENFILE))
+        return RD_OK;  /* no /dev/null: nothing to judge by */
+    struct rlimit rl;
+    char limit[64] = "";
+    if (e == EMFILE && getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+        snprintf(limit, sizeof limit, " (ulimit -n is %llu)", (unsigned long long)rl.rlim_cur);
+    return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0,
+                       "cannot render: %s%s; these formats need %d open files besides "
+                       "standard input, output and error, and %d are left (raise ulimit -n, "
+                       "or ask for fewer formats)", strerror(e), limit, need, n);
+}
+
+/* Every entry a render may write into its output folder. */
+static const char *const report_entries[] = {
+    "report.md", "report.html", "report.xlsx", "report.tex",
+    "runs.csv", "summary.csv", "comparisons.csv", "charts",
+};
+
+/* The entries an earlier render left that this one does not write (an
+ * earlier render with other formats, perhaps of another analysis): the
+ * commit removes them with the rest, so the folder never mixes two
+ * reports. Their names go to 'gone' ("report.html, summary.csv"). */
+static rd_status retire_stale(struct rd_stage *stage, const char *dir, struct rd_buf *gone)
+{
+    struct rd_buf p = RD_BUF_INIT;
+    rd_status st = RD_OK;
+    for (size_t i = 0; i < sizeof report_entries / sizeof report_entries[0] && !st; i++) {
+        const char *name = report_entries[i];
+        struct stat sb;
+        if (rd_stage_has(stage, name))
+            continue;
+        rd_buf_reset(&p);
+        st = rd_buf_addf(&p, "%s/%s", dir, name);
+        if (st || lstat(p.ptr, &sb) != 0)
+            continue;
+        st = rd_stage_retire(stage, name);
+        if (!st)
+            st = rd_buf_addf(gone, "%s%s%s", gone->len ? ", " : "", name,
+                             S_ISDIR(sb.st_mode) ? "/" : "");
+    }
+    rd_buf_release(&p);
+    return st;
+}
+
 rd_status rd_render(const struct rd_report *r, const struct rd_render_opts *o,
                     struct rd_diag *d)
 {
+    struct rd_buf gone = RD_BUF_INIT;
     const char *tdir = o->templates_dir ? o->templates_dir : rd_render_default_templates();
     unsigned f = o->formats;
     bool charts = f & (RD_FMT_CHARTS | RD_FMT_CHARTS_SCRIPT);
@@ -175,7 +248,9 @@ rd_status rd_render(const struct rd_report *r, const struct rd_render_opts *o,
 
     struct rd_stage stage;
     struct made made = { 0 };
-    st = check_outputs(o->out_dir, f, charts, d);
+    st = check_fds(f, d);
+    if (st == RD_OK)
+        st = check_outputs(o->out_dir, f, charts, d);
     if (st == RD_OK)
         st = make_dirs(&made, o->out_dir, d);
     if (st != RD_OK) {
@@ -210,8 +285,18 @@ rd_status rd_render(const struct rd_report *r, const struct rd_render_opts *o,
     if (st == RD_OK && (f & RD_FMT_CSV))
         st = rd_render_csv(r, &stage, d);
     if (st == RD_OK)
+        st = retire_stale(&stage, o->out_dir, &gone);
+    if (st == RD_OK)
         st = rd_stage_commit(&stage, d);
     rd_stage_release(&stage);
+    if (st == RD_OK && gone.len && o->warn) {
+        struct rd_buf msg = RD_BUF_INIT;
+        if (rd_buf_addf(&msg, "removed from '%s' what an earlier render with other formats "
+                        "left there, so it holds one report: %s", o->out_dir, gone.ptr) == RD_OK)
+            o->warn(o->warn_ctx, msg.ptr);
+        rd_buf_release(&msg);
+    }
+    rd_buf_release(&gone);
     /* A failed render leaves the output folder as it was: the folder it
      * created goes too (rmdir only removes it when empty, and the staging
      * folder is gone by now). */

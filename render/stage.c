@@ -188,6 +188,27 @@ const char *rd_stage_tmp(const struct rd_stage *s, const char *rel)
     return NULL;
 }
 
+bool rd_stage_has(const struct rd_stage *s, const char *name)
+{
+    size_t len = strlen(name);
+    for (size_t i = 0; i < s->n; i++) {
+        const char *rel = s->items[i].rel;
+        if (strncmp(rel, name, len) == 0 && (rel[len] == '\0' || rel[len] == '/'))
+            return true;
+    }
+    return false;
+}
+
+rd_status rd_stage_retire(struct rd_stage *s, const char *name)
+{
+    RD_TRY(RD_ARRAY_GROW(s->retired, s->rcap, s->nretired + 1));
+    s->retired[s->nretired] = strdup(name);
+    if (!s->retired[s->nretired])
+        return RD_ERR_NOMEM;
+    s->nretired++;
+    return RD_OK;
+}
+
 /* ---- the commit ---- */
 
 /* How an entry got into place, so that it can be put back. */
@@ -195,7 +216,8 @@ enum moved {
     MOVED_NOT,       /* not yet */
     MOVED_SWAPPED,   /* exchanged with the previous version, now in the stage */
     MOVED_NEW,       /* there was no previous version */
-    MOVED_TWO_STEPS  /* previous version renamed to 'aside', then the new one in */
+    MOVED_TWO_STEPS, /* previous version renamed to 'aside', then the new one in */
+    MOVED_OUT        /* a retired entry, moved from the output folder to src */
 };
 
 struct entry {
@@ -203,12 +225,20 @@ struct entry {
     char *src;    /* in the staging folder */
     char *dst;    /* in the output folder */
     char *aside;  /* the previous version during a two-step move */
+    bool retire;  /* moved out of the output folder, not into it */
     enum moved how;
 };
 
 static int move_in(struct entry *e)
 {
     struct stat st;
+    if (e->retire) {
+        /* Gone meanwhile: nothing to retire. */
+        if (rename(e->dst, e->src) != 0)
+            return errno == ENOENT ? 0 : -1;
+        e->how = MOVED_OUT;
+        return 0;
+    }
     if (lstat(e->dst, &st) != 0) {
         if (errno != ENOENT || rename(e->src, e->dst) != 0)
             return -1;
@@ -243,6 +273,8 @@ static int move_back(struct entry *e)
         return renameat2(AT_FDCWD, e->src, AT_FDCWD, e->dst, RENAME_EXCHANGE);
     case MOVED_NEW:
         return rename(e->dst, e->src);
+    case MOVED_OUT:
+        return rename(e->src, e->dst);
     case MOVED_TWO_STEPS:
         return rename(e->dst, e->src) == 0 ? rename(e->aside, e->dst) : -1;
     case MOVED_NOT:
@@ -263,16 +295,27 @@ static void sync_path(const char *path)
 /* The entries in staging order: the first part of each staged name. */
 static rd_status list_entries(const struct rd_stage *s, struct entry **out, size_t *n)
 {
-    struct entry *es = calloc(s->n ? s->n : 1, sizeof *es);
+    struct entry *es = calloc(s->n + s->nretired + 1, sizeof *es);
     if (!es)
         return RD_ERR_NOMEM;
     size_t k = 0;
     rd_status st = RD_OK;
+    /* The retired first: a name is never both retired and staged. */
+    for (size_t i = 0; i < s->nretired && st == RD_OK; i++) {
+        struct entry *e = &es[k++];
+        e->retire = true;
+        e->name = strdup(s->retired[i]);
+        e->src = e->name ? join(s->path, "/.retired-", e->name) : NULL;
+        e->dst = e->name ? join(s->dir, "/", e->name) : NULL;
+        e->aside = e->name ? strdup("") : NULL;
+        if (!e->src || !e->dst || !e->aside)
+            st = RD_ERR_NOMEM;
+    }
     for (size_t i = 0; i < s->n && st == RD_OK; i++) {
         const char *rel = s->items[i].rel;
         size_t len = strcspn(rel, "/");
         bool seen = false;
-        for (size_t j = 0; j < k && !seen; j++)
+        for (size_t j = s->nretired; j < k && !seen; j++)
             seen = strlen(es[j].name) == len && strncmp(es[j].name, rel, len) == 0;
         if (seen)
             continue;
@@ -370,17 +413,23 @@ rd_status rd_stage_commit(struct rd_stage *s, struct rd_diag *d)
 void rd_stage_release(struct rd_stage *s)
 {
     /* After a commit the staging folder holds the previous versions; after
-     * a failure, the new files. Either way it goes, then its entry. */
+     * a failure, the new files. Either way it goes, then its entry. Its
+     * lock is let go first: the removal needs that descriptor when open
+     * files run short (ulimit -n). */
+    if (s->lock_fd >= 0)
+        close(s->lock_fd);
+    s->lock_fd = -1;
     if (s->path)
         rd_remove_tree(s->path);
     rd_cleanup_drop(s->cleanup);
-    if (s->lock_fd >= 0)
-        close(s->lock_fd);
     for (size_t i = 0; i < s->n; i++) {
         free(s->items[i].rel);
         free(s->items[i].tmp);
     }
     free(s->items);
+    for (size_t i = 0; i < s->nretired; i++)
+        free(s->retired[i]);
+    free(s->retired);
     free(s->dir);
     free(s->path);
     memset(s, 0, sizeof *s);

@@ -39,6 +39,8 @@ struct rd_stage {
     int cleanup;   /* its rd_cleanup entry */
     struct rd_stage_item *items;
     size_t n, cap;
+    char **retired; /* entries of the output folder the commit removes */
+    size_t nretired, rcap;
 };
 
 /**
@@ -47,6 +49,19 @@ struct rd_stage {
  * naming the folder when it cannot be created.
  */
 rd_status rd_stage_init(struct rd_stage *s, const char *dir, struct rd_diag *d);
+
+/** Whether this render staged 'name' ("report.md") or anything under
+ *  the folder 'name' ("charts"). */
+bool rd_stage_has(const struct rd_stage *s, const char *name);
+
+/**
+ * Marks the entry 'name' of the output folder (a file or a folder this
+ * render does not stage) to be removed by the commit, with the other
+ * entries: it is moved into the staging folder (and so removed with it),
+ * and put back when the commit is undone. An entry missing at the commit
+ * is skipped. RD_ERR_NOMEM only.
+ */
+rd_status rd_stage_retire(struct rd_stage *s, const char *name);
 
 /**
  * Writes 'data' to the staged file for dir/rel and fsyncs it. 'rel' is a

@@ -33,20 +33,6 @@ static const char *const rate_pct_keys[] = { "p1", "p2_5", "p50", "p97_5" };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
-rd_status rd_autocannon_per_second(double v, double interval_ms, double *out)
-{
-    static const double pow10[] = { 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1,
-                                     1e1,  1e2,  1e3,  1e4,  1e5,  1e6 };
-    for (int k = 0; k < 13; k++)
-        if (interval_ms * pow10[k] == 1000)
-            return rd_scale10_finite(v, k - 6, out);
-    double x = v * (1000 / interval_ms);
-    if (isfinite(v) && !isfinite(x))
-        return RD_ERR_PARSE;
-    *out = x;
-    return RD_OK;
-}
-
 /* A JSON rate per sample as a per-second metric; node is where it was read. */
 static rd_status set_per_second(struct rd_jdoc *doc, struct rd_record *r, const cJSON *node,
                                 const char *what, const char *name, double x,
@@ -127,12 +113,6 @@ static rd_status json_info_str(struct rd_jdoc *doc, struct rd_record *r,
     if (!s && v)
         s = rd_record_set_info(r, info, v->valuestring);
     return s;
-}
-
-void rd_autocannon_socket_errors(struct rd_load_tally *t, double errors, double timeouts)
-{
-    t->errors_timeout = timeouts;
-    t->errors_connect = errors > timeouts ? errors - timeouts : 0;
 }
 
 static rd_status json_run(struct rd_jdoc *doc, void *ctx)

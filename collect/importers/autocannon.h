@@ -1,7 +1,9 @@
 /*
  * autocannon.h - what the two readers of autocannon's output share:
  * autocannon.c (the --json lines, detection and the table entry) and
- * autocannon_text.c (the text report).
+ * autocannon_text.c (the text report). The shared helpers live in
+ * autocannon_common.c, so neither reader calls back into the other
+ * (autocannon.c calls rd_autocannon_parse_text, never the reverse).
  */
 #ifndef RUNDOWN_AUTOCANNON_H
 #define RUNDOWN_AUTOCANNON_H

@@ -187,56 +187,59 @@ static rd_status parse_calibration(struct parser *p, const struct rd_line *l,
                        (int)tok[8].len, tok[8].ptr);
 }
 
-/* "    Latency   635.91us    0.89ms  12.92ms   93.69%" */
-static rd_status parse_latency_row(struct parser *p, const struct rd_line *l,
-                                   struct rd_record *r)
+/*
+ * The Thread Stats rows, one table: "    Latency   635.91us    0.89ms
+ * 12.92ms   93.69%" (durations) and "    Req/Sec    56.20k     8.07k
+ * 62.00k    86.54%" (counts with k and M, per thread). Each row is its
+ * label, then Avg, Stdev, Max and +/- Stdev, stored under the row's four
+ * metric names.
+ */
+struct stats_row {
+    const char *label;
+    bool duration;             /* durations in ms; else counts (k, M) */
+    const char *metrics[4];    /* Avg, Stdev, Max, +/- Stdev (a percent) */
+};
+
+static const struct stats_row stats_rows[] = {
+    { "Latency", true, { "latency_mean_ms", "latency_stdev_ms", "latency_max_ms",
+                         "latency_within_stdev_pct" } },
+    { "Req/Sec", false, { "req_per_thread_mean", "req_per_thread_stdev",
+                          "req_per_thread_max", "req_per_thread_within_stdev_pct" } },
+};
+
+static rd_status parse_stats_row(struct parser *p, const struct rd_line *l,
+                                 const struct stats_row *row, struct rd_record *r)
 {
     struct rd_token tok[MAX_TOKENS];
     size_t n = rd_tokenize(l, tok, MAX_TOKENS);
-    if (n == 0 || !rd_token_is(&tok[0], "Latency"))
-        return fail_line(p, l, "the 'Latency' row of Thread Stats");
-    if (n > 5)
-        return rd_expect_fail(p->d, l, &tok[5], "end of line after the Latency row");
-    double avg, sd, max, pct;
-    RD_TRY(rd_tok_duration_ms(l, n > 1 ? &tok[1] : NULL, &avg, p->d));
-    RD_TRY(rd_tok_duration_ms(l, n > 2 ? &tok[2] : NULL, &sd, p->d));
-    RD_TRY(rd_tok_duration_ms(l, n > 3 ? &tok[3] : NULL, &max, p->d));
-    RD_TRY(rd_tok_percent(l, n > 4 ? &tok[4] : NULL, &pct, p->d));
+    char what[64];
+    if (n == 0 || !rd_token_is(&tok[0], row->label)) {
+        snprintf(what, sizeof what, "the '%s' row of Thread Stats", row->label);
+        return fail_line(p, l, what);
+    }
+    if (n > 5) {
+        snprintf(what, sizeof what, "end of line after the %s row", row->label);
+        return rd_expect_fail(p->d, l, &tok[5], what);
+    }
+    double v[4];
+    for (size_t i = 0; i < 3; i++) {
+        const struct rd_token *t = n > i + 1 ? &tok[i + 1] : NULL;
+        RD_TRY(row->duration ? rd_tok_duration_ms(l, t, &v[i], p->d)
+                             : rd_tok_count(l, t, &v[i], p->d));
+    }
+    RD_TRY(rd_tok_percent(l, n > 4 ? &tok[4] : NULL, &v[3], p->d));
     /* The Avg column is "%8.8s": a mean of 999995..999999 us prints as
      * "1000.00m" (cut from "1000.00ms"), which reads as 1000 minutes. A mean
      * above the maximum is impossible, so such a value was milliseconds. */
     const struct rd_token *a = &tok[1];
-    if (a->len >= 2 && a->ptr[a->len - 1] == 'm' && isfinite(max) && avg > max) {
-        double v;
-        if (rd_parse_double(a->ptr, a->len - 1, &v) == RD_OK)
-            avg = v;
+    if (row->duration && a->len >= 2 && a->ptr[a->len - 1] == 'm' && isfinite(v[2]) &&
+        v[0] > v[2]) {
+        double ms;
+        if (rd_parse_double(a->ptr, a->len - 1, &ms) == RD_OK)
+            v[0] = ms;
     }
-    RD_TRY(rd_record_set_metric(r, "latency_mean_ms", avg));
-    RD_TRY(rd_record_set_metric(r, "latency_stdev_ms", sd));
-    RD_TRY(rd_record_set_metric(r, "latency_max_ms", max));
-    RD_TRY(rd_record_set_metric(r, "latency_within_stdev_pct", pct));
-    return RD_OK;
-}
-
-/* "    Req/Sec    56.20k     8.07k   62.00k    86.54%": per thread. */
-static rd_status parse_reqsec_row(struct parser *p, const struct rd_line *l,
-                                  struct rd_record *r)
-{
-    struct rd_token tok[MAX_TOKENS];
-    size_t n = rd_tokenize(l, tok, MAX_TOKENS);
-    if (n == 0 || !rd_token_is(&tok[0], "Req/Sec"))
-        return fail_line(p, l, "the 'Req/Sec' row of Thread Stats");
-    if (n > 5)
-        return rd_expect_fail(p->d, l, &tok[5], "end of line after the Req/Sec row");
-    double avg, sd, max, pct;
-    RD_TRY(rd_tok_count(l, n > 1 ? &tok[1] : NULL, &avg, p->d));
-    RD_TRY(rd_tok_count(l, n > 2 ? &tok[2] : NULL, &sd, p->d));
-    RD_TRY(rd_tok_count(l, n > 3 ? &tok[3] : NULL, &max, p->d));
-    RD_TRY(rd_tok_percent(l, n > 4 ? &tok[4] : NULL, &pct, p->d));
-    RD_TRY(rd_record_set_metric(r, "req_per_thread_mean", avg));
-    RD_TRY(rd_record_set_metric(r, "req_per_thread_stdev", sd));
-    RD_TRY(rd_record_set_metric(r, "req_per_thread_max", max));
-    RD_TRY(rd_record_set_metric(r, "req_per_thread_within_stdev_pct", pct));
+    for (size_t i = 0; i < 4; i++)
+        RD_TRY(rd_record_set_metric(r, row->metrics[i], v[i]));
     return RD_OK;
 }
 
@@ -441,6 +444,68 @@ static rd_status parse_rate_line(struct parser *p, const struct rd_line *l, bool
     return rd_record_set_metric(r, "rps", v);
 }
 
+/* "Non-2xx or 3xx responses: 12" */
+static rd_status parse_non2xx(struct parser *p, const struct rd_line *l, struct rd_record *r)
+{
+    struct rd_token tok[8];
+    size_t n = rd_tokenize(l, tok, 8);
+    if (n != 5)
+        return fail_line(p, l, "'Non-2xx or 3xx responses: <N>'");
+    double v;
+    RD_TRY(rd_tok_uint(l, &tok[4], &v, p->d));
+    return rd_record_set_metric(r, "non_2xx", v);
+}
+
+static rd_status parse_rps(struct parser *p, const struct rd_line *l, struct rd_record *r)
+{
+    return parse_rate_line(p, l, false, r);
+}
+
+static rd_status parse_transfer(struct parser *p, const struct rd_line *l, struct rd_record *r)
+{
+    return parse_rate_line(p, l, true, r);
+}
+
+/*
+ * The lines after "<N> requests in <time>, <size> read", in wrk's order, as
+ * one table: the error lines wrk prints only when a count is not zero, then
+ * the two rates every report ends with. A line is matched by its start; a
+ * required one that does not match is parsed anyway, for its message.
+ */
+static const struct closing_line {
+    const char *start;
+    const char *what;  /* NULL: optional */
+    rd_status (*parse)(struct parser *p, const struct rd_line *l, struct rd_record *r);
+} closing_lines[] = {
+    { "Socket errors:", NULL, parse_socket_errors },
+    { "Non-2xx or 3xx responses:", NULL, parse_non2xx },
+    { "Requests/sec:", "'Requests/sec: <rate>'", parse_rps },
+    { "Transfer/sec:", "'Transfer/sec: <size>'", parse_transfer },
+};
+
+static rd_status parse_closing_lines(struct parser *p, struct rd_record *r)
+{
+    const size_t n = sizeof closing_lines / sizeof closing_lines[0];
+    struct rd_line l;
+    bool have = false;  /* l is read and not yet taken */
+    for (size_t i = 0; i < n; i++) {
+        const struct closing_line *c = &closing_lines[i];
+        if (!have) {
+            /* At the end of input the message names the next required line. */
+            size_t k = i;
+            while (!closing_lines[k].what)
+                k++;
+            RD_TRY(need_line(p, &l, closing_lines[k].what));
+            have = true;
+        }
+        if (!c->what && !rd_line_starts_with(&l, c->start))
+            continue;
+        RD_TRY(c->parse(p, &l, r));
+        have = false;
+    }
+    return RD_OK;
+}
+
 /* ---- Lua done() output ---- */
 
 /* Reads the script output after Transfer/sec up to the next report or
@@ -588,10 +653,12 @@ static rd_status parse_report(struct parser *p, const struct rd_line *running,
     rd_buf_release(&calib);
     RD_TRY(s);
 
-    RD_TRY(need_line(p, &l, "the 'Latency' row of Thread Stats"));
-    RD_TRY(parse_latency_row(p, &l, r));
-    RD_TRY(need_line(p, &l, "the 'Req/Sec' row of Thread Stats"));
-    RD_TRY(parse_reqsec_row(p, &l, r));
+    for (size_t i = 0; i < sizeof stats_rows / sizeof stats_rows[0]; i++) {
+        char what[64];
+        snprintf(what, sizeof what, "the '%s' row of Thread Stats", stats_rows[i].label);
+        RD_TRY(need_line(p, &l, what));
+        RD_TRY(parse_stats_row(p, &l, &stats_rows[i], r));
+    }
 
     static const char requests_what[] = "'<N> requests in <time>, <size> read'";
     RD_TRY(need_line(p, &l, requests_what));
@@ -617,24 +684,7 @@ static rd_status parse_report(struct parser *p, const struct rd_line *running,
                                         "errors_timeout", "non_2xx" };
     for (size_t i = 0; i < sizeof zero / sizeof zero[0]; i++)
         RD_TRY(rd_record_set_metric(r, zero[i], 0));
-    RD_TRY(need_line(p, &l, "'Requests/sec: <rate>'"));
-    if (rd_line_starts_with(&l, "Socket errors:")) {
-        RD_TRY(parse_socket_errors(p, &l, r));
-        RD_TRY(need_line(p, &l, "'Requests/sec: <rate>'"));
-    }
-    if (rd_line_starts_with(&l, "Non-2xx or 3xx responses:")) {
-        struct rd_token tok[8];
-        size_t n = rd_tokenize(&l, tok, 8);
-        if (n != 5)
-            return fail_line(p, &l, "'Non-2xx or 3xx responses: <N>'");
-        double v;
-        RD_TRY(rd_tok_uint(&l, &tok[4], &v, p->d));
-        RD_TRY(rd_record_set_metric(r, "non_2xx", v));
-        RD_TRY(need_line(p, &l, "'Requests/sec: <rate>'"));
-    }
-    RD_TRY(parse_rate_line(p, &l, false, r));
-    RD_TRY(need_line(p, &l, "'Transfer/sec: <size>'"));
-    RD_TRY(parse_rate_line(p, &l, true, r));
+    RD_TRY(parse_closing_lines(p, r));
     RD_TRY(parse_trailer(p, r));
 
     /* With no completed request wrk prints its guard values (0.00us) in

@@ -41,7 +41,7 @@ static void report(void *ctx, const struct rd_session_event *ev)
         rd_warn("%s", ev->note);
     if (ev->kind != RD_SESSION_STORED)
         return;
-    if (ev->config)
+    if (ev->config && watches)
         (void)rd_run_watchset_add(watches, ev->config->index, rec);
     if (strcmp(rec->status, "ok") != 0) {
         const char *err = rd_record_info(rec, "error");
@@ -127,76 +127,74 @@ static rd_status make_template(const struct rd_run_facts *facts, const char *ser
     return RD_OK;
 }
 
-int rd_cmd_http(int argc, char **argv)
-{
-    char *server = NULL, *background = NULL;
-    const char *url = NULL, *ready_url = NULL, *tool = NULL;
-    const char *output = NULL, *log_dir = NULL, *envopt = NULL;
-    const char *server_cpus = NULL, *load_cpus = NULL, *bg_cpus = NULL;
-    double warmup_load = 0, ready_timeout = 30, stop_timeout = 5, timeout = 0;
-    long runs = 5, warmups = 0;
-    bool shell = false, fresh = false;
+/* The command line of `http`. */
+struct http_opts {
+    char *server, *background;
+    const char *url, *ready_url, *tool, *output, *log_dir, *envopt;
+    const char *server_cpus, *load_cpus, *bg_cpus;
+    double warmup_load, ready_timeout, stop_timeout, timeout;
+    long runs, warmups;
+    bool shell, fresh;
     struct rd_run_facts facts;
-    rd_run_facts_init(&facts);
-    facts.workload = "http";
     struct rd_contention_opts cont;
-    rd_contention_defaults(&cont);
+    char **load_argv;
+};
+
+/* Options into o: -1 to go on, else the exit code (already printed). */
+static int http_options(struct http_opts *o, int argc, char **argv)
+{
     int c, took;
-    /* Whatever a server starts comes back to rundown when it is orphaned
-     * (a daemon's setsid() or double fork escapes the server's process
-     * group), so rd_proc_kill_strays() can stop it after the server. */
-    prctl(PR_SET_CHILD_SUBREAPER, 1);
     struct rd_opts p;
     rd_opts_begin(&p, &rd_collect_spec_http, argc, argv);
     while ((c = rd_opts_next(&p)) >= 0) {
         char *arg = rd_opts_arg(&p);
         char *end;
         unsigned char mask[128];
-        if (c == 'l' && rd_label_args_add(&facts.labels, arg) != RD_OK)
+        if (c == 'l' && rd_label_args_add(&o->facts.labels, arg) != RD_OK)
             return rd_usage_error("expected -l KEY=VALUE, got '%s'", arg);
         if (c == 'l')
             continue;
-        if ((took = rd_tool_fact_option(c, arg, &facts, &output)) >= 0 ||
-            (took = rd_tool_contention_option(c, arg, &cont)) >= 0) {
+        if ((took = rd_tool_fact_option(c, arg, &o->facts, &o->output)) >= 0 ||
+            (took = rd_tool_contention_option(c, arg, &o->cont)) >= 0) {
             if (took)
                 return took;
             continue;
         }
         switch (c) {
-        case CO_SERVER: server = arg; break;
-        case CO_URL: url = arg; break;
-        case CO_READY_URL: ready_url = arg; break;
+        case CO_SERVER: o->server = arg; break;
+        case CO_URL: o->url = arg; break;
+        case CO_READY_URL: o->ready_url = arg; break;
         case 'n':
         case 'W': {
             long v = strtol(arg, &end, 10);
             if (!*arg || *end || v < (c == 'n' ? 1 : 0) || v > 1000000)
                 return rd_usage_error("expected -%c N, a whole number >= %d, got '%s'", c,
                                       c == 'n' ? 1 : 0, arg);
-            *(c == 'n' ? &runs : &warmups) = v;
+            *(c == 'n' ? &o->runs : &o->warmups) = v;
             break;
         }
-        case CO_WARMUP_LOAD: if (parse_seconds(arg, "--warmup-load", true, &warmup_load)) return RD_EXIT_USAGE; break;
-        case CO_READY_TIMEOUT: if (parse_seconds(arg, "--ready-timeout", false, &ready_timeout)) return RD_EXIT_USAGE; break;
-        case CO_STOP_TIMEOUT: if (parse_seconds(arg, "--stop-timeout", false, &stop_timeout)) return RD_EXIT_USAGE; break;
-        case CO_TIMEOUT: if (parse_seconds(arg, "--timeout", false, &timeout)) return RD_EXIT_USAGE; break;
+        case CO_WARMUP_LOAD: if (parse_seconds(arg, "--warmup-load", true, &o->warmup_load)) return RD_EXIT_USAGE; break;
+        case CO_READY_TIMEOUT: if (parse_seconds(arg, "--ready-timeout", false, &o->ready_timeout)) return RD_EXIT_USAGE; break;
+        case CO_STOP_TIMEOUT: if (parse_seconds(arg, "--stop-timeout", false, &o->stop_timeout)) return RD_EXIT_USAGE; break;
+        case CO_TIMEOUT: if (parse_seconds(arg, "--timeout", false, &o->timeout)) return RD_EXIT_USAGE; break;
         case CO_SERVER_CPUS:
         case CO_LOAD_CPUS:
         case CO_BACKGROUND_CPUS:
             if (!rd_cpulist_parse(arg, mask))
                 return rd_usage_error("expected a CPU list like 0 or 0-1,3, got '%s'", arg);
-            *(c == CO_SERVER_CPUS ? &server_cpus : c == CO_LOAD_CPUS ? &load_cpus : &bg_cpus) = arg;
+            *(c == CO_SERVER_CPUS ? &o->server_cpus : c == CO_LOAD_CPUS ? &o->load_cpus : &o->bg_cpus) = arg;
             break;
-        case CO_BACKGROUND: background = arg; break;
-        case CO_SHELL: shell = true; break;
-        case CO_FRESH: fresh = true; break;
+        case CO_BACKGROUND: o->background = arg; break;
+        case CO_SHELL: o->shell = true; break;
+        case CO_FRESH: o->fresh = true; break;
         case 't':
             if (!rd_importer_find(arg))
                 return rd_usage_error("unknown tool '%s' (see 'rundown-collect import --help')",
                                       arg);
-            tool = arg;
+            o->tool = arg;
             break;
-        case CO_LOG_DIR: log_dir = arg; break;
-        case CO_ENV: envopt = arg; break;
+        case CO_LOG_DIR: o->log_dir = arg; break;
+        case CO_ENV: o->envopt = arg; break;
         }
     }
     if (c == RD_OPTS_EXIT)
@@ -204,112 +202,105 @@ int rd_cmd_http(int argc, char **argv)
     int next = rd_opts_index(&p);
     if (next < argc && strcmp(argv[next], "--") == 0)
         next++;
-    if (!server || !url)
+    if (!o->server || !o->url)
         return rd_usage_error("http needs --server CMD and --url URL");
     if (next >= argc)
         return rd_usage_error("http needs a load command: ... -- LOADCMD [ARG...]");
+    o->load_argv = argv + next;
     struct rd_diag d;
     rd_diag_init(&d, NULL);
     char host[256], path[2048];
     int port;
-    if (rd_url_parse(url, host, sizeof host, &port, path, sizeof path, &d) ||
-        (ready_url && rd_url_parse(ready_url, host, sizeof host, &port, path, sizeof path, &d)))
+    if (rd_url_parse(o->url, host, sizeof host, &port, path, sizeof path, &d) ||
+        (o->ready_url && rd_url_parse(o->ready_url, host, sizeof host, &port, path, sizeof path, &d)))
         return rd_usage_error("%s", d.msg);
+    return -1;
+}
 
-    int exit_code = RD_EXIT_OK;
-    struct rd_session session;
-    struct rd_recordset tset;
-    struct rd_run_watchset watches = {0};
-    rd_session_init(&session, output);
-    rd_recordset_init(&tset);
-    char *server_text = strdup(server), *bg_text = background ? strdup(background) : NULL;
-    char **server_argv = make_argv(server, shell);
-    char **bg_argv = background ? make_argv(background, shell) : NULL;
-    char **load_argv = argv + next;
+/* The programs exist and the port is free: else the exit code (printed). */
+static int http_preflight(const struct http_opts *o, char **server_argv, char **bg_argv)
+{
     char which[4096];
-    if (!server_text || !server_argv || !server_argv[0] || (background && (!bg_argv || !bg_argv[0]))) {
-        exit_code = rd_usage_error("empty --server or --background command");
-        goto done;
-    }
-    const char *progs[3] = {server_argv[0], load_argv[0], bg_argv ? bg_argv[0] : NULL};
-    for (int i = 0; i < 3; i++) {
-        if (progs[i] && !rd_which(progs[i], which, sizeof which)) {
-            exit_code = rd_usage_error("command not found: '%s'", progs[i]);
-            goto done;
-        }
-    }
+    const char *progs[3] = {server_argv[0], o->load_argv[0], bg_argv ? bg_argv[0] : NULL};
+    for (int i = 0; i < 3; i++)
+        if (progs[i] && !rd_which(progs[i], which, sizeof which))
+            return rd_usage_error("command not found: '%s'", progs[i]);
+    char host[256], path[2048];
+    int port;
+    struct rd_diag d;
+    rd_diag_init(&d, NULL);
+    const char *probe = o->ready_url ? o->ready_url : o->url;
+    rd_url_parse(probe, host, sizeof host, &port, path, sizeof path, &d);
     int port_state = rd_port_check(host, port);
     if (port_state) {
         char why[160];
         rd_port_problem(port_state, port, why, sizeof why);
-        exit_code = rd_error("%s (%s)%s", why, ready_url ? ready_url : url,
-                             port_state == RD_PORT_IN_USE ? ": stop what listens there first"
-                                                          : "");
-        exit_code = RD_EXIT_SYSTEM;
-        goto done;
+        rd_error("%s (%s)%s", why, probe,
+                 port_state == RD_PORT_IN_USE ? ": stop what listens there first" : "");
+        return RD_EXIT_SYSTEM;
     }
+    return -1;
+}
 
-    /* The versions of what is measured (the server, the background) and of
-     * the load tool: a tool rundown reads by its importer's command. */
-    const char *ltool = tool ? tool : basename(load_argv[0]);
+/* The environment file with the versions of what is measured (the server,
+ * the background) and of the load tool: a tool rundown reads by its
+ * importer's command. */
+static rd_status http_env(const struct http_opts *o, const struct rd_session *session,
+                          char **server_argv, char **bg_argv, struct rd_outputs *outs,
+                          struct rd_diag *d)
+{
+    const char *ltool = o->tool ? o->tool : basename(o->load_argv[0]);
     struct rd_env_probe probes[3];
     struct rd_env_program versions[3];
     size_t nprobes = 0;
-    rd_env_probe_program(&probes[nprobes++], "runtime", server_argv[shell ? 2 : 0], shell,
+    rd_env_probe_program(&probes[nprobes++], "runtime", server_argv[o->shell ? 2 : 0], o->shell,
                          &versions[0]);
     if (bg_argv)
-        rd_env_probe_program(&probes[nprobes++], "runtime", bg_argv[shell ? 2 : 0], shell,
+        rd_env_probe_program(&probes[nprobes++], "runtime", bg_argv[o->shell ? 2 : 0], o->shell,
                              &versions[1]);
     if (rd_env_tool_version_argv(ltool))
         probes[nprobes++] = (struct rd_env_probe){.kind = "tool", .name = ltool};
     else
-        rd_env_probe_program(&probes[nprobes++], "tool", load_argv[0], false, &versions[2]);
+        rd_env_probe_program(&probes[nprobes++], "tool", o->load_argv[0], false, &versions[2]);
     char pin[256];
-    snprintf(pin, sizeof pin, "server %s, load %s", server_cpus ? server_cpus : "any",
-             load_cpus ? load_cpus : "any");
-    struct rd_outputs outs;
+    snprintf(pin, sizeof pin, "server %s, load %s", o->server_cpus ? o->server_cpus : "any",
+             o->load_cpus ? o->load_cpus : "any");
     /* Before the version probe starts, so that a signal stops it too. */
     rd_proc_catch_signals();
-    rd_status s = rd_env_prepare_outputs(session.store, log_dir, envopt, probes, nprobes, pin,
-                                         &outs, &d);
-    if (s) {
-        exit_code = rd_tool_fail(s, &d, NULL);
-        goto done;
-    }
-    facts.env = outs.envid;
+    return rd_env_prepare_outputs(session->store, o->log_dir, o->envopt, probes, nprobes, pin,
+                                  outs, d);
+}
 
-    struct rd_record *tmpl = rd_recordset_add(&tset);
-    struct rd_session_config *cfg = NULL;
-    s = tmpl ? make_template(&facts, server_text, load_argv, url, bg_text, server_cpus,
-                             load_cpus, warmup_load, tmpl)
-             : RD_ERR_NOMEM;
-    /* Number runs after those already stored under the same key. */
-    if (!s)
-        s = rd_session_read_store(&session, &d);
-    if (!s)
-        s = rd_session_add_config(&session, tmpl, &cfg);
-    if (s) {
-        exit_code = rd_tool_fail(s, &d, NULL);
-        goto done;
-    }
-    rd_session_on_report(&session, report, &watches);
+/* The sessions, once the template is stored in the session: the exit code. */
+static int http_collect(struct http_opts *o, struct rd_session *session,
+                        struct rd_session_config *cfg, char **server_argv, char **bg_argv,
+                        const struct rd_outputs *outs)
+{
+    struct rd_diag d;
+    rd_diag_init(&d, NULL);
+    struct rd_run_watchset watches = {0};
+    rd_session_on_report(session, report, &watches);
     struct rd_http_spec spec = {
-        .server_argv = server_argv, .load_argv = load_argv, .background_argv = bg_argv,
-        .server_cpus = server_cpus, .load_cpus = load_cpus, .background_cpus = bg_cpus,
-        .url = url, .ready_url = ready_url ? ready_url : url, .ready_timeout_s = ready_timeout,
-        .stop_timeout_s = stop_timeout,
-        .timeout_s = timeout > 0 ? timeout : rd_load_default_timeout(load_argv),
-        .warmup_load_s = warmup_load,
-        .warmups = (int)warmups, .load_tool = tool,
-        .logs = {.dir = outs.log_dir, .shown = outs.log_shown},
+        .server_argv = server_argv, .load_argv = o->load_argv, .background_argv = bg_argv,
+        .server_cpus = o->server_cpus, .load_cpus = o->load_cpus, .background_cpus = o->bg_cpus,
+        .url = o->url, .ready_url = o->ready_url ? o->ready_url : o->url,
+        .ready_timeout_s = o->ready_timeout, .stop_timeout_s = o->stop_timeout,
+        .timeout_s = o->timeout > 0 ? o->timeout : rd_load_default_timeout(o->load_argv),
+        .warmup_load_s = o->warmup_load,
+        .warmups = (int)o->warmups, .load_tool = o->tool,
+        .logs = {.dir = outs->log_dir, .shown = outs->log_shown},
     };
     struct rd_guard guard;
-    rd_guard_init(&guard, &cont, NULL);
+    rd_guard_init(&guard, &o->cont, NULL);
     rd_guard_on_note(&guard, rd_tool_guard_note, NULL);
-    spec.guard = cont.mode == RD_CONTENTION_OFF ? NULL : &guard;
-    s = rd_server_runs(&session, cfg, &spec, runs, fresh, &d);
-    if (spec.guard)
+    spec.guard = o->cont.mode == RD_CONTENTION_OFF ? NULL : &guard;
+    struct rd_redos redos;
+    rd_status s = rd_server_runs(session, cfg, &spec, o->runs, o->fresh, &redos, &d);
+    if (spec.guard) {
         rd_tool_guard_summary(&guard);
+        rd_tool_redo_note(redos.redone, redos.capped, "config");
+    }
+    int exit_code = session->failed ? RD_EXIT_RUN_FAILED : RD_EXIT_OK;
     if (s) {
         exit_code = rd_tool_fail(s, &d, "the server is stopped and finished runs are stored");
     } else {
@@ -317,11 +308,57 @@ int rd_cmd_http(int argc, char **argv)
         struct rd_run_warn_ctx wc = {.warmups = -1, .warmup_hint = "-W/--warmup",
                                      .no_failures = true};
         rd_run_watchset_warn(&watches, &wc);
-        if (session.failed)
-            exit_code = RD_EXIT_RUN_FAILED;
     }
-done:
+    rd_session_on_report(session, report, NULL);
     rd_run_watchset_release(&watches);
+    return exit_code;
+}
+
+int rd_cmd_http(int argc, char **argv)
+{
+    struct http_opts o = {.ready_timeout = 30, .stop_timeout = 5, .runs = 5};
+    rd_run_facts_init(&o.facts);
+    o.facts.workload = "http";
+    rd_contention_defaults(&o.cont);
+    /* Whatever a server starts comes back to rundown when it is orphaned
+     * (a daemon's setsid() or double fork escapes the server's process
+     * group), so rd_proc_kill_strays() can stop it after the server. */
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+    int exit_code = http_options(&o, argc, argv);
+    if (exit_code >= 0)
+        return exit_code;
+
+    struct rd_diag d;
+    rd_diag_init(&d, NULL);
+    struct rd_session session;
+    struct rd_recordset tset;
+    rd_session_init(&session, o.output);
+    rd_recordset_init(&tset);
+    char *server_text = strdup(o.server), *bg_text = o.background ? strdup(o.background) : NULL;
+    char **server_argv = make_argv(o.server, o.shell);
+    char **bg_argv = o.background ? make_argv(o.background, o.shell) : NULL;
+    struct rd_outputs outs;
+    struct rd_record *tmpl = rd_recordset_add(&tset);
+    struct rd_session_config *cfg = NULL;
+    rd_status s = RD_OK;
+    if (!server_text || !server_argv || !server_argv[0] ||
+        (o.background && (!bg_argv || !bg_argv[0]))) {
+        exit_code = rd_usage_error("empty --server or --background command");
+    } else if ((exit_code = http_preflight(&o, server_argv, bg_argv)) < 0) {
+        s = http_env(&o, &session, server_argv, bg_argv, &outs, &d);
+        o.facts.env = s ? NULL : outs.envid;
+        if (!s)
+            s = tmpl ? make_template(&o.facts, server_text, o.load_argv, o.url, bg_text,
+                                     o.server_cpus, o.load_cpus, o.warmup_load, tmpl)
+                     : RD_ERR_NOMEM;
+        /* Number runs after those already stored under the same key. */
+        if (!s)
+            s = rd_session_read_store(&session, &d);
+        if (!s)
+            s = rd_session_add_config(&session, tmpl, &cfg);
+        exit_code = s ? rd_tool_fail(s, &d, NULL)
+                      : http_collect(&o, &session, cfg, server_argv, bg_argv, &outs);
+    }
     rd_recordset_release(&tset);
     rd_session_release(&session);
     free(server_argv);

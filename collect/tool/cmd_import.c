@@ -230,10 +230,10 @@ static void say_imported(const struct rd_recordset *set, size_t from, size_t to,
     rd_buf_release(&id);
 }
 
-int rd_cmd_import(int argc, char **argv)
+/* The options into o, and *next the first FILE: -1 to go on, else the
+ * exit code (--help, a usage error, already printed). */
+static int import_options(struct import_opts *o, int argc, char **argv, int *next)
 {
-    struct import_opts o = {0};
-    rd_label_args_init(&o.labels);
     int c;
     struct rd_opts p;
     rd_opts_begin(&p, &rd_collect_spec_import, argc, argv);
@@ -243,45 +243,50 @@ int rd_cmd_import(int argc, char **argv)
         case 't':
             if (!rd_importer_find(arg))
                 return rd_usage_error("unknown tool '%s' (--help lists the formats)", arg);
-            o.tool = arg;
+            o->tool = arg;
             break;
-        case 'v': o.verbose = 1; break;
-        case 'w': o.workload = arg; break;
+        case 'v': o->verbose = 1; break;
+        case 'w': o->workload = arg; break;
         case 'l':
-            if (rd_label_args_add(&o.labels, arg) != RD_OK)
+            if (rd_label_args_add(&o->labels, arg) != RD_OK)
                 return rd_usage_error("expected -l KEY=VALUE with a KEY of letters, digits, "
                                       "'_', '-' or '.', got '%s'", arg);
             break;
-        case 's': o.suite = arg; break;
-        case 'e': o.env = arg; break;
+        case 's': o->suite = arg; break;
+        case 'e': o->env = arg; break;
         case CO_PHASE:
             if (strcmp(arg, "measure") && strcmp(arg, "warmup"))
                 return rd_usage_error("expected --phase measure or warmup, got '%s'", arg);
-            o.phase = arg;
+            o->phase = arg;
             break;
         case 'r': {
             char *end;
-            o.first_run = strtol(arg, &end, 10);
-            if (*end || o.first_run <= 0)
+            o->first_run = strtol(arg, &end, 10);
+            if (*end || o->first_run <= 0)
                 return rd_usage_error("expected -r with a run number >= 1, got '%s'", arg);
             break;
         }
-        case 'o': o.output = arg; break;
-        case CO_ALLOW_DUP: o.allow_duplicate = true; break;
-        case 'q': o.quiet = true; break;
+        case 'o': o->output = arg; break;
+        case CO_ALLOW_DUP: o->allow_duplicate = true; break;
+        case 'q': o->quiet = true; break;
         }
     }
     if (c == RD_OPTS_EXIT)
         return rd_opts_exit_code(&p);
-    int next = rd_opts_index(&p);
-    if (next >= argc)
+    *next = rd_opts_index(&p);
+    if (*next >= argc)
         return rd_usage_error("import needs at least one FILE ('-' for standard input)");
+    return -1;
+}
 
+/* Reads argv[next..] and stores their runs together (all or none). */
+static int import_files(struct import_opts *o, int argc, char **argv, int next)
+{
     struct rd_recordset set;
     struct rd_diag d;
     rd_recordset_init(&set);
     rd_diag_init(&d, NULL);
-    rd_status s = o.env ? rd_env_resolve(o.env, o.output, o.envid, sizeof o.envid, &d) : RD_OK;
+    rd_status s = o->env ? rd_env_resolve(o->env, o->output, o->envid, sizeof o->envid, &d) : RD_OK;
     /* given[i]: the input of run i as the command line named it. */
     const char **given = NULL;
     size_t ngiven = 0, gcap = 0;
@@ -289,24 +294,24 @@ int rd_cmd_import(int argc, char **argv)
     if (!ends)
         s = RD_ERR_NOMEM;
     for (int i = next; i < argc && !s; i++) {
-        s = import_file(&o, argv[i], &set, &d);
+        s = import_file(o, argv[i], &set, &d);
         ends[i] = set.len;
         if (!s && RD_ARRAY_GROW(given, gcap, set.len))
             s = RD_ERR_NOMEM;
         while (!s && ngiven < set.len)
             given[ngiven++] = strcmp(argv[i], "-") == 0 ? "<stdin>" : argv[i];
     }
-    bool to_file = o.output && strcmp(o.output, "-") != 0;
+    bool to_file = o->output && strcmp(o->output, "-") != 0;
     struct rd_store_lock lock;
     rd_store_lock_init(&lock);
     if (!s)
-        s = apply_facts(&o, &set, &d);
+        s = apply_facts(o, &set, &d);
     if (!s && to_file)
-        s = rd_store_lock(&lock, o.output, RD_LOCK_WAIT, NULL, &d);
+        s = rd_store_lock(&lock, o->output, RD_LOCK_WAIT, NULL, &d);
     if (!s)
-        s = number_runs(&o, &set, &d);
+        s = number_runs(o, &set, &d);
     if (!s)
-        s = check_duplicates(&o, &set, given, &d);
+        s = check_duplicates(o, &set, given, &d);
     free(given);
     if (!s && to_file) {
         struct rd_buf lines = RD_BUF_INIT;
@@ -319,9 +324,17 @@ int rd_cmd_import(int argc, char **argv)
     }
     rd_store_unlock(&lock);
     int rc = s ? rd_fail(s, &d) : RD_EXIT_OK;
-    for (int i = next; i < argc && !s && !o.quiet; i++)
+    for (int i = next; i < argc && !s && !o->quiet; i++)
         say_imported(&set, i > next ? ends[i - 1] : 0, ends[i], argv[i]);
     free(ends);
     rd_recordset_release(&set);
     return rc;
+}
+
+int rd_cmd_import(int argc, char **argv)
+{
+    struct import_opts o = {0};
+    rd_label_args_init(&o.labels);
+    int next = argc, rc = import_options(&o, argc, argv, &next);
+    return rc >= 0 ? rc : import_files(&o, argc, argv, next);
 }

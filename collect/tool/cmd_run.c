@@ -24,7 +24,7 @@
 #include "runner.h"
 #include "session.h"
 #include "runwarn.h"
-#include "summary.h"
+#include "runsummary.h"
 #include "timedruns.h"
 #include "rundown/buf.h"
 #include "rundown/cli.h"
@@ -632,7 +632,13 @@ static int finish(const struct run_opts *o, const struct rd_run_tally *tallies, 
         return rd_fail(st, &d);
     if (!o->quiet) {
         FILE *out = o->output && strcmp(o->output, "-") ? stdout : stderr;
-        rd_run_summary_print(&sum, out);
+        struct rd_buf text = RD_BUF_INIT;
+        st = rd_run_summary_text(&sum, &text);
+        if (!st)
+            fputs(text.ptr, out);
+        rd_buf_release(&text);
+        if (st)
+            return rd_fail(st, &d);
         /* A summary lost to a full disk or a closed pipe is an output that
          * failed, as a failed --export-json is. */
         if (fflush(out) != 0 || ferror(out)) {
@@ -719,10 +725,7 @@ static int measure(struct run_opts *o, struct rd_session *session, struct run_cm
         fputs("\r\033[K", stderr);
     if (!o->quiet && spec.guard) {
         rd_tool_guard_summary(&guard);
-        if (spec.redone)
-            rd_note("contention: %ld contended runs were run again%s", spec.redone,
-                    spec.capped ? "; stopped at the cap (as many redos as runs) for a "
-                                  "command, so it has fewer quiet runs than asked" : "");
+        rd_tool_redo_note(spec.redone, spec.capped, "command");
     }
     int rc;
     if (st && rd_proc_interrupted) {

@@ -484,10 +484,7 @@ int rd_cmd_suite(int argc, char **argv)
         fputs("\r\033[K", stderr);
     if (run.guard) {
         rd_tool_guard_summary(&guard);
-        if (run.redone)
-            rd_note("contention: %ld contended runs were run again%s", run.redone,
-                    run.redo_capped ? "; stopped at the cap (as many redos as runs) for a "
-                                      "config, so it has fewer quiet runs than asked" : "");
+        rd_tool_redo_note(run.redone, run.redo_capped, "config");
     }
     if (!st)
         note_stops(&s, keep, stopped, &run);

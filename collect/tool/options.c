@@ -108,3 +108,12 @@ void rd_tool_guard_summary(const struct rd_guard *g)
             g->others_sum / (double)known, g->others_max, g->waited_s,
             g->gave_up ? ", and gave up waiting" : "");
 }
+
+void rd_tool_redo_note(long redone, bool capped, const char *unit)
+{
+    if (redone)
+        rd_note("contention: %ld contended runs were run again%s%s%s", redone,
+                capped ? "; stopped at the cap (as many redos as runs) for a " : "",
+                capped ? unit : "",
+                capped ? ", so it has fewer quiet runs than asked" : "");
+}

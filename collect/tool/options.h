@@ -24,6 +24,10 @@ void rd_tool_guard_note(void *ctx, const char *line);
  *  stderr after a collection (nothing when the guard is off). */
 void rd_tool_guard_summary(const struct rd_guard *g);
 
+/** "contention: 3 contended runs were run again" on stderr when redone,
+ *  and that the cap stopped them for a 'unit' ("command", "config"). */
+void rd_tool_redo_note(long redone, bool capped, const char *unit);
+
 /**
  * Takes option c (with its argument) when it is -w, -l, -s, --better or -o (optable.h's codes): returns
  * -1 when it is none of them, else an exit code (RD_EXIT_OK, or

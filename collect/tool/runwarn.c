@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "summary.h"
+#include "runsummary.h"
 #include "rundown/array.h"
 #include "rundown/buf.h"
 #include "rundown/cli.h"

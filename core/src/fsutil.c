@@ -13,9 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "rundown/fsutil.h"
@@ -441,14 +443,19 @@ rd_status rd_atomic_open(struct rd_atomic_file *af, const char *path, struct rd_
         return s;
     }
     snprintf(af->tmp_path, n + 16, "%s.tmp.XXXXXX", path);
+    rd_atomic_sweep(path);
     /* Held from mkstemp to the registration, so that a signal in between
      * does not leave the temporary behind. */
     sigset_t saved;
     rd_signals_hold(&saved);
     int fd = mkstemp(af->tmp_path);
     int e = errno;
-    if (fd >= 0)
+    if (fd >= 0) {
         af->cleanup = rd_cleanup_add(af->tmp_path, false);
+        /* Held until the commit or abort closes it: the mark of a live
+         * writer to rd_atomic_sweep. */
+        flock(fd, LOCK_EX | LOCK_NB);
+    }
     rd_signals_release(&saved);
     if (fd < 0) {
         free(af->path);
@@ -467,6 +474,42 @@ rd_status rd_atomic_open(struct rd_atomic_file *af, const char *path, struct rd_
         return rd_diag_set(d, RD_ERR_IO, path, 0, 0, "cannot open: %s", strerror(e));
     }
     return RD_OK;
+}
+
+int rd_atomic_sweep(const char *path)
+{
+    char dirbuf[PATH_MAX], basebuf[PATH_MAX];
+    if (strlen(path) >= sizeof dirbuf)
+        return 0;
+    strcpy(dirbuf, path);
+    strcpy(basebuf, path);
+    const char *dir = dirname(dirbuf), *base = basename(basebuf);
+    size_t blen = strlen(base);
+    DIR *dp = opendir(dir);
+    if (!dp)
+        return 0;
+    int dfd = dirfd(dp), removed = 0;
+    time_t now = time(NULL);
+    const struct dirent *e;
+    while ((e = readdir(dp)) != NULL) {
+        /* "<base>.tmp." and mkstemp's six characters. */
+        if (strncmp(e->d_name, base, blen) != 0 || strncmp(e->d_name + blen, ".tmp.", 5) != 0 ||
+            strlen(e->d_name + blen + 5) != 6)
+            continue;
+        int fd = openat(dfd, e->d_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+        if (fd < 0)
+            continue;
+        struct stat sb;
+        /* A live writer holds its lock; the age covers the moment between
+         * its mkstemp and its flock. */
+        if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
+            now - sb.st_mtime >= RD_ATOMIC_STALE_S && flock(fd, LOCK_EX | LOCK_NB) == 0 &&
+            unlinkat(dfd, e->d_name, 0) == 0)
+            removed++;
+        close(fd);
+    }
+    closedir(dp);
+    return removed;
 }
 
 /* Frees af and forgets its temporary, which is gone or renamed by now. */

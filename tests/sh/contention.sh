@@ -49,6 +49,31 @@ grep -q 'BUSY' "$tmp/check.out" || fail "check names nothing busy"
 grep -q '"contended":true' "$tmp/gaveup.jsonl" || fail "a run after a vain wait is not flagged"
 grep -q 'contention_wait_s' "$tmp/gaveup.jsonl" || fail "the wait is not recorded"
 grep -q 'waiting for a quiet machine' "$tmp/gaveup.err" || fail "no note names the busy processes"
+
+# 3b. A writer waiting for quiet holds no lock on the store: another
+#     writer (guard off) stores its runs meanwhile, so they come first.
+"$C" run --contention-wait 4 -r 1 -o "$tmp/shared.jsonl" 'sleep 0.1' 2>/dev/null &
+waiter=$!
+sleep 1
+"$C" run --contention off -r 2 -o "$tmp/shared.jsonl" 'true' 2>/dev/null ||
+    fail "the second writer failed"
+wait $waiter || fail "the waiting writer failed"
+first=$(grep -m1 '"phase":"measure"' "$tmp/shared.jsonl")
+case $first in
+*'"command":"true"'*) ;;
+*) fail "the writer waiting for quiet held the store: its run came first: $first" ;;
+esac
+
+# 3c. http redoes contended runs as run does, up to the cap (the load
+#     prints a stored wrk report: the runs themselves are fine).
+sample=$(cd "$(dirname "$0")/../.." && pwd)/data/samples/wrk-local-default.txt
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+"$C" http --contention warn -n 2 -o "$tmp/http.jsonl" --url "http://127.0.0.1:$port/" \
+    --server "python3 -m http.server --bind 127.0.0.1 $port" -- cat "$sample" >/dev/null 2>"$tmp/http.err" ||
+    fail "http beside the hog failed: $(cat "$tmp/http.err")"
+n=$(grep -c '"phase":"measure"' "$tmp/http.jsonl")
+[ "$n" = 4 ] || fail "http beside the hog: expected 2 runs and 2 redos, got $n: $(cat "$tmp/http.err")"
+grep -q 'stopped at the cap' "$tmp/http.err" || fail "http: the cap is not reported: $(cat "$tmp/http.err")"
 stop_hogs
 
 # 4. analyze leaves contended runs out by default and says so.
@@ -64,13 +89,27 @@ assert any(x["code"] == "contended" for x in a.get("warnings", []) + w.get("warn
 PY
 
 # 5. A quiet /proc: nothing is flagged, nothing waits.
-mkdir -p "$tmp/proc"
+mkdir -p "$tmp/proc" "$tmp/q"
 printf 'cpu  100 0 100 10000 0 0 0 0 0 0\ncpu0 50 0 50 5000 0 0 0 0 0 0\ncpu1 50 0 50 5000 0 0 0 0 0 0\n' >"$tmp/proc/stat"
-RUNDOWN_PROC_ROOT=$tmp/proc "$C" run -r 3 -o "$tmp/quiet.jsonl" 'sleep 0.05' 2>"$tmp/quiet.err" ||
+RUNDOWN_PROC_ROOT=$tmp/proc "$C" run -r 3 -o "$tmp/q/quiet.jsonl" 'sleep 0.05' 2>"$tmp/quiet.err" ||
     fail "quiet run failed"
-[ "$(grep -c '"phase":"measure"' "$tmp/quiet.jsonl")" = 3 ] || fail "quiet: expected 3 runs"
-! grep -q '"contended"' "$tmp/quiet.jsonl" || fail "a quiet run is flagged"
-grep -q '"machine_others_cpu_pct":0' "$tmp/quiet.jsonl" || fail "quiet: others not 0"
+[ "$(grep -c '"phase":"measure"' "$tmp/q/quiet.jsonl")" = 3 ] || fail "quiet: expected 3 runs"
+! grep -q '"contended"' "$tmp/q/quiet.jsonl" || fail "a quiet run is flagged"
+grep -q '"machine_others_cpu_pct":0' "$tmp/q/quiet.jsonl" || fail "quiet: others not 0"
+# Each collection's check goes into the environment file: "check" is the
+# latest, "checks" lists them all (here the two quiet runs into one store).
+RUNDOWN_PROC_ROOT=$tmp/proc "$C" run -r 1 -o "$tmp/q/quiet.jsonl" 'sleep 0.05' 2>/dev/null ||
+    fail "second quiet run failed"
+python3 - "$tmp" <<'PY' || fail "the environment does not keep each collection's check"
+import glob, json, sys
+envs = glob.glob(sys.argv[1] + "/q/env-*.json")
+assert len(envs) == 1, envs
+e = json.load(open(envs[0]))
+cs = e["checks"]
+assert len(cs) == 2, cs
+assert cs[0]["captured_at"] < cs[1]["captured_at"], cs
+assert e["check"]["quiet"] == cs[1]["quiet"] and "captured_at" not in e["check"]
+PY
 "$C" check --proc-root "$tmp/proc" --window 0.1 >"$tmp/qcheck.out" ||
     fail "check on a quiet /proc exited $?: $(cat "$tmp/qcheck.out")"
 

@@ -13,9 +13,9 @@ fails=0
 python3 "$ROOT/scripts/cycles.py" "$ROOT/scripts/cycles.allowed" "${libs[@]}" ||
     { echo "FAIL: the libraries have a cycle scripts/cycles.allowed does not list"; fails=1; }
 tmp=$(mktemp) && trap 'rm -f "$tmp"' EXIT
-grep -v '^collect/autocannon' "$ROOT/scripts/cycles.allowed" > "$tmp"
+grep -v '^analyze/pool.c' "$ROOT/scripts/cycles.allowed" > "$tmp"
 out=$(python3 "$ROOT/scripts/cycles.py" "$tmp" "${libs[@]}"); rc=$?
-[ $rc -eq 1 ] && [ "$out" = "cycles: a new call cycle between files: collect/autocannon.c <-> collect/autocannon_text.c" ] ||
+[ $rc -eq 1 ] && [ "$out" = "cycles: a new call cycle between files: analyze/pool.c <-> analyze/write.c" ] ||
     { echo "FAIL: an unlisted cycle: rc=$rc, '$out'"; fails=1; }
 [ $fails -eq 0 ] && echo "cycles: the check passes the build and names an unlisted cycle"
 exit $fails

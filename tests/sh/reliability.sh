@@ -59,5 +59,13 @@ for mode in setsid double; do
     ! grep -q 'still in use' err.txt || { fail "daemon $mode: port left in use"; cat err.txt; }
     no_leftovers "daemon $mode" "daemon_server.py $port" "$port"
 done
+# A worker of the server's own group that ends a moment after the leader
+# (re-parented to rundown meanwhile) was stopped with the group: no note.
+port=$(free_port)
+"$RC" http -n 1 -w d-workers -o daemon.jsonl --stop-timeout 2 --ready-timeout 10 \
+    --url "http://127.0.0.1:$port/" --server "python3 $daemon $port workers" -- true \
+    >/dev/null 2>err.txt
+! grep -q 'the server left' err.txt || { fail "daemon workers: a worker ending with its group is noted as left running"; cat err.txt; }
+no_leftovers "daemon workers" "daemon_server.py $port" "$port"
 
 finish reliability

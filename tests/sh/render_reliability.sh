@@ -35,5 +35,34 @@ if [ -n "$gp" ] && kill -0 "$gp" 2>/dev/null; then
     kill -KILL "$gp"
 fi
 
+# Stale files of other formats: a render with fewer formats into a folder
+# that holds an earlier render's report removes what it does not write, and
+# names it; a file that is no report output stays.
+"$RR" --formats md,html,csv -o keep "$A" 2>/dev/null || fail "stale: the first render failed"
+echo mine >keep/notes.txt
+"$RR" --formats md -o keep "$A" 2>stale.err || fail "stale: the second render failed: $(cat stale.err)"
+left=$(cd keep && ls -A | tr '\n' ' ')
+[ "$left" = "notes.txt report.md " ] || fail "stale: the folder holds '$left'"
+grep -q "removed from 'keep' what an earlier render with other formats left there, so it holds one report: report.html, runs.csv, summary.csv, comparisons.csv" stale.err ||
+    fail "stale: the removed files are not named: $(cat stale.err)"
+# The same formats again: nothing to remove, nothing said.
+"$RR" --formats md -o keep "$A" 2>stale.err || fail "stale: the third render failed"
+[ ! -s stale.err ] || fail "stale: a render of the same formats says: $(cat stale.err)"
+
+# Item 8: with few open files (`ulimit -n 8`: charts need 7 besides the
+# standard three) render refuses at once with a clear message and leaves
+# nothing: no staging folder, no new output folder, an earlier report whole.
+# (At `ulimit -n 4` the dynamic loader itself fails here, before render.)
+(ulimit -n 8 && exec "$RR" --formats md,charts -o few "$A") >few.out 2>few.err
+rc=$?
+[ $rc -eq 3 ] || fail "ulimit -n 8: render exited $rc: $(cat few.err)"
+grep -q "cannot render: Too many open files (ulimit -n is 8); these formats need 7 open files" few.err ||
+    fail "ulimit -n 8: the message does not say why: $(cat few.err)"
+[ ! -e few ] || fail "ulimit -n 8: left $(find few | tr '\n' ' ')"
+before=$(cd keep && ls -A && cat report.md | cksum)
+(ulimit -n 8 && exec "$RR" --formats all -o keep "$A") >/dev/null 2>&1
+[ "$(cd keep && ls -A && cat report.md | cksum)" = "$before" ] ||
+    fail "ulimit -n 8: the earlier report changed: $(ls -A keep)"
+
 [ $fails -eq 0 ] && echo "render_reliability: ok"
 exit $((fails > 0))

@@ -20,7 +20,9 @@ grep -q '^sleep 0.05$' out.txt && grep -q '^sleep 0.25$' out.txt || fail "summar
 [ "$(grep -c 'Time (mean ± σ):' out.txt)" -eq 2 ] || fail "summary: time lines"
 [ "$(grep -c 'Range (min … max):.*4 runs' out.txt)" -eq 2 ] || fail "summary: range lines"
 grep -q 'Peak memory:' out.txt || fail "summary: memory"
-grep -Eq '^  sleep 0.05 ran [0-9.]+× \([0-9.]+–[0-9.]+×\) faster than sleep 0.25, p (<|=) 0\.0' out.txt ||
+# The line's form only: which verdict 4 real sleeps give depends on the
+# machine's load; the verdict on given times is test_runsummary's (unit).
+grep -Eq '^  sleep 0.05 ran [0-9.]+× \([0-9.]+–[0-9.]+×\) faster than sleep 0.25, (p [<=] [0-9.]+|inconclusive \(p [<=] [0-9.]+\))$' out.txt ||
     { fail "summary: relative line"; cat out.txt; }
 # The JSON export against the store itself (means recomputed here).
 python3 - <<'PY' || fails=$((fails + 1))
@@ -34,7 +36,7 @@ for c, xs in runs.items():
     assert res[c]["runs"] == 4 and abs(res[c]["mean_ms"] - st.mean(xs)) < 1e-9, (c, res[c])
     assert abs(res[c]["sd_ms"] - st.stdev(xs)) < 1e-9 and res[c]["min_ms"] == min(xs), res[c]
 ratio = st.mean(runs["sleep 0.25"]) / st.mean(runs["sleep 0.05"])
-assert res["sleep 0.05"]["verdict"] == "best" and res["sleep 0.25"]["verdict"] == "worse", res
+assert res["sleep 0.05"]["verdict"] == "best" and res["sleep 0.25"]["verdict"] in ("worse", "inconclusive"), res
 assert abs(res["sleep 0.25"]["ratio"] - ratio) < 1e-9 * ratio, (ratio, res)
 assert res["sleep 0.25"]["ratio_ci_low"] < ratio < res["sleep 0.25"]["ratio_ci_high"], res
 md = open("m.md").read().splitlines()

@@ -1,16 +1,22 @@
 /*
  * test_fsutil - rd_path_relative on a tree made for the test (the
  * expected paths written by hand, as `realpath --relative-to=DIR PATH`
- * of coreutils prints them), and rd_path_dirname.
+ * of coreutils prints them), rd_path_dirname, and the sweep of the
+ * temporaries a killed writer left.
  */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <fcntl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "rundown/fsutil.h"
@@ -60,10 +66,77 @@ static void test_relative(void **state)
     assert_string_equal(dir, ".");
 }
 
+/* A temporary of out.json, last written 'age' seconds ago. */
+static int make_tmp(const char *dir, const char *suffix, int age)
+{
+    char p[600];
+    snprintf(p, sizeof p, "%s/out.json.tmp.%s", dir, suffix);
+    int fd = open(p, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "{\"half", 6), 6);
+    struct timespec t[2];
+    clock_gettime(CLOCK_REALTIME, &t[0]);
+    t[0].tv_sec -= age;
+    t[1] = t[0];
+    assert_int_equal(futimens(fd, t), 0);
+    return fd;
+}
+
+static bool exists(const char *dir, const char *name)
+{
+    char p[600];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    struct stat sb;
+    return stat(p, &sb) == 0;
+}
+
+/* The next write of out.json removes what a SIGKILLed writer left (old,
+ * unlocked), and keeps a live writer's (locked) and a new one (a writer
+ * between its mkstemp and its lock); other names are left alone. */
+static void test_atomic_sweep(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rundown-test-sweep-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    close(make_tmp(dir, "dead01", 60));
+    int live = make_tmp(dir, "live01", 60);
+    assert_int_equal(flock(live, LOCK_EX), 0);
+    close(make_tmp(dir, "young1", 0));
+    close(make_tmp(dir, "x", 60));  /* not mkstemp's six characters */
+    char other[600];
+    snprintf(other, sizeof other, "%s/other.json.tmp.dead02", dir);
+    FILE *f = fopen(other, "w");
+    assert_non_null(f);
+    fclose(f);
+    struct timespec t[2] = {{0, 0}, {0, 0}};
+    assert_int_equal(utimensat(AT_FDCWD, other, t, 0), 0);
+
+    char out[600];
+    snprintf(out, sizeof out, "%s/out.json", dir);
+    struct rd_diag d;
+    rd_diag_init(&d, NULL);
+    assert_int_equal(rd_write_file_atomic(out, "{}\n", 3, &d), RD_OK);
+    assert_false(exists(dir, "out.json.tmp.dead01"));
+    assert_true(exists(dir, "out.json.tmp.live01"));
+    assert_true(exists(dir, "out.json.tmp.young1"));
+    assert_true(exists(dir, "out.json.tmp.x"));
+    assert_true(exists(dir, "other.json.tmp.dead02"));
+    assert_true(exists(dir, "out.json"));
+    /* Once the live writer is gone, its temporary goes too. */
+    close(live);
+    assert_int_equal(rd_atomic_sweep(out), 1);
+    assert_false(exists(dir, "out.json.tmp.live01"));
+
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_relative),
+        cmocka_unit_test(test_atomic_sweep),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

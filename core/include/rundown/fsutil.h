@@ -86,6 +86,20 @@ struct rd_atomic_file {
  * "expected a regular file, got a FIFO with no reader").
  */
 rd_status rd_atomic_open(struct rd_atomic_file *af, const char *path, struct rd_diag *d);
+
+/** How old (seconds since its last write) a temporary must be before
+ *  rd_atomic_sweep takes it for a leftover. */
+#define RD_ATOMIC_STALE_S 10
+
+/**
+ * Removes the temporaries "<path>.tmp.XXXXXX" that writers of path killed
+ * (SIGKILL, a crash) left: one whose lock can be taken (a live writer
+ * holds it from rd_atomic_open to the commit) and that was last written
+ * RD_ATOMIC_STALE_S or more ago. rd_atomic_open calls it, so the next
+ * write of an output clears what an interrupted one left. Returns how many
+ * were removed.
+ */
+int rd_atomic_sweep(const char *path);
 /** Flushes, fsyncs, closes and renames. On failure the temporary is removed. */
 rd_status rd_atomic_commit(struct rd_atomic_file *af, struct rd_diag *d);
 /** Closes and removes the temporary; safe to call after commit. */

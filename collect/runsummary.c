@@ -1,7 +1,7 @@
 /*
- * summary - the end of `rundown-collect run` (summary.h).
+ * runsummary - the end of `rundown-collect run` (runsummary.h).
  */
-#include "summary.h"
+#include "runsummary.h"
 
 #include <math.h>
 #include <string.h>
@@ -124,7 +124,7 @@ static void relative_line(const struct rd_run_summary *s, size_t i, struct rd_bu
     }
 }
 
-void rd_run_summary_print(const struct rd_run_summary *s, FILE *out)
+rd_status rd_run_summary_text(const struct rd_run_summary *s, struct rd_buf *out)
 {
     struct rd_buf b = RD_BUF_INIT;
     for (size_t i = 0; i < s->k; i++) {
@@ -158,8 +158,10 @@ void rd_run_summary_print(const struct rd_run_summary *s, FILE *out)
             relative_line(s, i, &b);
         }
     }
-    fputs(b.ptr, out);
+    /* Composed apart, so out gains the whole text or (out of memory) none. */
+    rd_status st = rd_buf_addstr(out, b.ptr ? b.ptr : "");
     rd_buf_release(&b);
+    return st;
 }
 
 /* A command as a Markdown code span: pipes escaped for the table. */

@@ -1,18 +1,19 @@
 /*
- * summary.h - what `rundown-collect run` prints when its runs are done,
+ * runsummary.h - what `rundown-collect run` prints when its runs are done,
  * hyperfine's habit: per command the time (mean ± sd, min … max, user and
  * system), the tree's peak memory, and how much faster the fastest ran
  * than each other command, decided by the report's own verdict machinery
  * (verdict.h, in rd_stats), so the terminal and the report never disagree.
  * Also its Markdown and JSON exports (--export-markdown, --export-json).
  */
-#ifndef RUNDOWN_TOOL_SUMMARY_H
-#define RUNDOWN_TOOL_SUMMARY_H
+#ifndef RUNDOWN_RUNSUMMARY_H
+#define RUNDOWN_RUNSUMMARY_H
 
 #include <stdbool.h>
 #include <stdio.h>
 
 #include "verdict.h"
+#include "rundown/buf.h"
 #include "rundown/record.h"
 #include "rundown/status.h"
 
@@ -57,8 +58,9 @@ struct rd_run_summary {
 rd_status rd_run_summary_compute(struct rd_run_summary *s, const struct rd_run_tally *t,
                                  size_t k);
 
-/** The terminal summary: a block per command, then the relative lines. */
-void rd_run_summary_print(const struct rd_run_summary *s, FILE *out);
+/** The terminal summary: a block per command, then the relative lines,
+ *  appended to out. RD_ERR_NOMEM only. */
+rd_status rd_run_summary_text(const struct rd_run_summary *s, struct rd_buf *out);
 
 /** hyperfine's Markdown table (command, mean, min, max, relative) at path. */
 rd_status rd_run_summary_export_markdown(const struct rd_run_summary *s, const char *path,
