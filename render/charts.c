@@ -46,21 +46,45 @@
 
 /* ---- means: dots with the verdict's interval, the margin as a band ---- */
 
-/* The interval a config's dot carries: the verdict's simultaneous
- * interval of the ratio to the best, times the best's mean; the config's
- * own CI for the best and where the verdict has no interval. */
-static void row_interval(const struct rd_rworkload *w, size_t i, double best_mean,
-                         double *lo, double *hi)
+/* A note's font size, and the characters of it that fit in 'px'. */
+#define NOTE_PT 11.0
+static size_t note_fits(double px)
 {
-    const struct rd_rstats *s = rd_primary(&w->configs[i]);
-    const struct rd_rverdict *v = rd_config_verdict(w, (int)i);
-    *lo = s->ci_low;
-    *hi = s->ci_high;
-    if (v && v->verdict != RD_VERDICT_BEST && isfinite(best_mean) &&
-        isfinite(v->ratio_ci_low) && isfinite(v->ratio_ci_high)) {
-        *lo = best_mean * v->ratio_ci_low;
-        *hi = best_mean * v->ratio_ci_high;
+    /* Glyphs of the note's size run about 0.55 em wide. */
+    double n = px / (NOTE_PT * 0.55) - 1;
+    return n > 8 ? (size_t)n : 8;
+}
+
+/* The note of row i (at 'y' in its panel), beside its dot on the side
+ * with more room, or at the axis' start without a dot; cut to fit. */
+static rd_status means_note(struct rd_buf *g, const struct rd_layout *l, const struct rd_mrow *m,
+                            size_t i, size_t y, double lo, double hi)
+{
+    double plot = (l->xr - l->xl) * CHART_W;
+    double frac = isfinite(m->mean) && hi > lo ? (m->mean - lo) / (hi - lo) : 0;
+    bool left = frac > 0.5;
+    size_t fits = note_fits(plot * (left ? frac : 1 - frac));
+    struct rd_buf t = RD_BUF_INIT;
+    rd_status st = rd_buf_addstr(&t, m->note);
+    if (st == RD_OK && strlen(m->note) > fits) {
+        size_t cut = fits;
+        while (cut > 0 && ((unsigned char)m->note[cut] & 0xC0) == 0x80)
+            cut--;   /* not inside a character */
+        rd_buf_truncate(&t, cut);
+        st = rd_buf_addstr(&t, "\xe2\x80\xa6");
     }
+    if (st == RD_OK) st = rd_buf_addf(g, "set label %zu ", 200 + i);
+    if (st == RD_OK) st = rd_gp_str(g, t.ptr);
+    if (st == RD_OK && isfinite(m->mean))
+        st = rd_buf_addf(g, " at first %.17g, first %zu %s offset char %s,0", m->mean, y,
+                         left ? "right" : "left", left ? "-1.2" : "1.2");
+    else if (st == RD_OK)
+        st = rd_buf_addf(g, " at graph 0.01, first %zu left", y);
+    if (st == RD_OK)
+        st = rd_buf_addf(g, " noenhanced tc rgb '#555555' font sprintf(',%%g', %g * rd_fs) front\n",
+                         NOTE_PT);
+    rd_buf_release(&t);
+    return st;
 }
 
 rd_status rd_chart_means(const struct rd_report *r, const struct rd_rworkload *w,
@@ -72,51 +96,62 @@ rd_status rd_chart_means(const struct rd_report *r, const struct rd_rworkload *w
     double best = w->best >= 0 ? rd_primary(&w->configs[w->best])->mean : NAN;
     double margin = w->rec && isfinite(w->rec->margin) ? w->rec->margin : NAN;
     struct rd_span sp = { NAN, NAN };
+    struct rd_mrow *rows = st == RD_OK ? calloc(l.n + 1, sizeof *rows) : NULL;
+    if (st == RD_OK && !rows)
+        st = RD_ERR_NOMEM;
+    bool any_out = false, any_open = false;
+    for (size_t i = 0; i < l.n && st == RD_OK; i++) {
+        rd_means_row(w, l.rows[i], best, &rows[i]);
+        rd_means_span(&sp, &rows[i]);
+        any_out = any_out || l.out[i];
+        any_open = any_open || rows[i].open;
+    }
     if (st == RD_OK) st = rd_gp_comment(dat, "# ", c->title);
     if (st == RD_OK)
-        st = rd_buf_addstr(dat, "# one block per panel: mean\trow\tlow\thigh\tcolour\tdisqualified\n"
-                                "# low..high: the simultaneous interval of the verdict (the "
-                                "ratio to the best times the best's mean), the config's own CI "
-                                "for the best\n");
+        st = rd_buf_addstr(dat, "# one block per panel: mean\trow\tlow\thigh\tcolour\tdisqualified\n");
+    if (st == RD_OK)
+        st = rd_buf_addstr(dat, w->rec && w->rec->primary.nverdicts
+            ? "# low..high: the simultaneous interval of the verdict (the ratio to the best on "
+              "the log scale, times the best's mean); the best's own CI on the log scale; '?' "
+              "where there is none (disqualified, or not estimable: drawn as open arrows)\n"
+            : "# low..high: the config's CI\n");
     for (size_t p = 0; p < l.npanels && st == RD_OK; p++) {
         if (p)
             st = rd_buf_addstr(dat, "\n\n");
         for (size_t i = 0; i < l.panels[p].n && st == RD_OK; i++) {
-            size_t ci = l.rows[l.panels[p].first + i];
-            const struct rd_rconfig *rc = &w->configs[ci];
-            double lo, hi;
-            row_interval(w, ci, best, &lo, &hi);
-            rd_gp_span_add(&sp, rd_primary(rc)->mean);
-            rd_gp_span_add(&sp, lo);
-            rd_gp_span_add(&sp, hi);
+            size_t row = l.panels[p].first + i;
+            const struct rd_rconfig *rc = &w->configs[l.rows[row]];
             st = rd_gp_comment(dat, "# ", rc->name);
-            if (st == RD_OK) st = rd_gp_num(dat, rd_primary(rc)->mean);
+            if (st == RD_OK && rows[row].open)
+                st = rd_buf_addstr(dat, "# not estimable: no interval\n");
+            if (st == RD_OK) st = rd_gp_num(dat, rows[row].mean);
             if (st == RD_OK) st = rd_buf_addf(dat, "\t%zu\t", i);
-            if (st == RD_OK) st = rd_gp_num(dat, lo);
+            if (st == RD_OK) st = rd_gp_num(dat, rows[row].lo);
             if (st == RD_OK) st = rd_buf_addch(dat, '\t');
-            if (st == RD_OK) st = rd_gp_num(dat, hi);
+            if (st == RD_OK) st = rd_gp_num(dat, rows[row].hi);
             if (st == RD_OK)
                 st = rd_buf_addf(dat, "\t%u\t%d\n", rd_gp_colour(rd_runtime_colour(r, rc->runtime)),
-                                 l.out[l.panels[p].first + i] ? 1 : 0);
+                                 l.out[row] ? 1 : 0);
         }
     }
     if (isfinite(best) && isfinite(margin)) {
         rd_gp_span_add(&sp, best * (1 - margin));
         rd_gp_span_add(&sp, best * (1 + margin));
     }
+    double axis_lo, axis_hi;
+    rd_gp_range_of(&sp, &axis_lo, &axis_hi);
     struct rd_buf xl = RD_BUF_INIT, band = RD_BUF_INIT;
     if (st == RD_OK) st = rd_gp_ylabel(&xl, w->metric);
     if (st == RD_OK && isfinite(margin))
         st = rd_buf_addf(&band, "within %g %% of the best", margin * 100);
-    bool any_out = false;
-    for (size_t i = 0; i < l.n; i++)
-        any_out = any_out || l.out[i];
-    struct rd_entry extra[2];
+    struct rd_entry extra[3];
     size_t nextra = 0;
     if (band.len)
         extra[nextra++] = (struct rd_entry){ "\xe2\x96\x88", "#d0d0d0", band.ptr };
     if (any_out)
         extra[nextra++] = (struct rd_entry){ "\xe2\x97\x8b", "#333333", "disqualified" };
+    if (any_open)
+        extra[nextra++] = (struct rd_entry){ "\xe2\x86\x94", "#333333", "interval not estimable" };
     if (st == RD_OK) st = rd_gp_begin(g, r, w, &l, c->title, extra, nextra);
     for (size_t p = 0; p < l.npanels && st == RD_OK; p++) {
         st = rd_gp_panel_start(g, &l, p, xl.ptr, &sp);
@@ -127,19 +162,42 @@ rd_status rd_chart_means(const struct rd_report *r, const struct rd_rworkload *w
         if (st == RD_OK && isfinite(best))
             st = rd_buf_addf(g, "set arrow 1 from %.17g, graph 0 to %.17g, graph 1 nohead "
                                 "back lc rgb '#888888' dt 2\n", best, best);
+        /* Not estimable: the bounds are unknown, so open arrows run from
+         * the dot to both edges; a row without a dot gets its note. */
+        for (size_t i = 0; i < l.panels[p].n && st == RD_OK; i++) {
+            size_t row = l.panels[p].first + i;
+            const char *col = rd_runtime_colour(r, w->configs[l.rows[row]].runtime);
+            for (int side = 0; side < 2 && st == RD_OK && rows[row].open && isfinite(rows[row].mean); side++)
+                st = rd_buf_addf(g, "set arrow %zu from first %.17g, first %zu to graph %d, first %zu "
+                                    "head nofilled size screen 0.01,25 lw 1.2 lc rgb '%s' front\n",
+                                 20 + 2 * i + (size_t)side, rows[row].mean, i, side, i, col);
+            if (st == RD_OK && rows[row].note)
+                st = means_note(g, &l, &rows[row], i, i, axis_lo, axis_hi);
+        }
         if (st == RD_OK) st = rd_buf_addstr(g, "plot ");
-        if (st == RD_OK) st = rd_gp_file(g, c->stem, "dat");
+        /* Filled dots, open (disqualified) ones; a row without an
+         * interval ('?') keeps its dot, without a bar. */
+        for (int k = 0; k < 4 && st == RD_OK; k++) {
+            bool out = k % 2, bars = k < 2;
+            st = rd_buf_addstr(g, k ? ", \\\n     " : "");
+            if (st == RD_OK) st = rd_gp_file(g, c->stem, "dat");
+            if (st == RD_OK)
+                st = rd_buf_addf(g, bars ? " index %zu using 1:(%s && valid(3) ? $2 : NaN):3:4:5 "
+                                           "with xerrorbars pt %d ps 1.1 lw 1.5 lc rgb variable"
+                                         : " index %zu using 1:(%s && !valid(3) ? $2 : NaN):5 "
+                                           "with points pt %d ps 1.1 lc rgb variable",
+                                 p, out ? "$6 > 0" : "$6 == 0", out ? 6 : 7);
+        }
+        if (st == RD_OK) st = rd_buf_addch(g, '\n');
         if (st == RD_OK)
-            st = rd_buf_addf(g, " index %zu using 1:($6 > 0 ? NaN : $2):3:4:5 with xerrorbars "
-                                "pt 7 ps 1.1 lw 1.5 lc rgb variable, \\\n     ", p);
-        if (st == RD_OK) st = rd_gp_file(g, c->stem, "dat");
-        if (st == RD_OK)
-            st = rd_buf_addf(g, " index %zu using 1:($6 > 0 ? $2 : NaN):3:4:5 with xerrorbars "
-                                "pt 6 ps 1.1 lw 1.5 lc rgb variable\n", p);
-        if (st == RD_OK) st = rd_buf_addstr(g, "unset object 1\nunset arrow 1\nunset label 2\n");
+            st = rd_buf_addf(g, "unset object 1\nunset arrow 1\nunset label 2\n"
+                                "do for [i=20:%zu] { unset arrow i }\n"
+                                "do for [i=200:%zu] { unset label i }\n",
+                             21 + 2 * l.panels[p].n, 200 + l.panels[p].n);
     }
     if (st == RD_OK) st = rd_buf_addstr(g, "unset multiplot\n");
     *h = l.h;
+    free(rows);
     rd_buf_release(&xl);
     rd_buf_release(&band);
     rd_layout_release(&l);

@@ -263,6 +263,7 @@ static rd_status read_decision(struct rd_report *r, const cJSON *j, struct rd_rd
             .runs_needed = num(v, RD_AK_RUNS_NEEDED),
             .exact = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(v, RD_AK_EXACT)),
             .beyond_margin = beyond(v),
+            .estimable = !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(v, RD_AK_ESTIMABLE)),
             .why = str(v, RD_AK_WHY),
         };
     }
