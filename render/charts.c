@@ -30,6 +30,7 @@
  */
 #include "chartgp.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -340,19 +341,132 @@ static void pdf_date(const struct rd_report *r, char out[15])
         snprintf(out, 15, "20000101120000");
 }
 
-rd_status rd_render_charts(const struct rd_report *r, const struct rd_chart_plan *p,
-                           struct rd_stage *s, bool run, unsigned extra, const char *gnuplot,
-                           struct rd_diag *d)
+/* The script's lines for chart c on each wanted terminal: its comment,
+ * then per terminal the output and the body. */
+static rd_status chart_block(struct rd_buf *g, const struct rd_chart *c, const struct rd_buf *body,
+                             double h, const bool want[3])
+{
+    static const enum term terms[] = { TERM_SVG, TERM_PDF, TERM_PNG };
+    static const char *exts[] = { "svg", "pdf", "png" };
+    rd_status st = rd_buf_addstr(g, "\n");
+    if (st == RD_OK) st = rd_gp_comment(g, "# ", c->title);
+    for (size_t t = 0; t < 3 && st == RD_OK; t++) {
+        if (!want[t])
+            continue;
+        st = gp_terminal(g, terms[t], h);
+        if (st == RD_OK) st = rd_buf_addstr(g, "set output ");
+        if (st == RD_OK) st = rd_gp_file(g, c->stem, exts[t]);
+        if (st == RD_OK) st = rd_buf_addch(g, '\n');
+        if (st == RD_OK) st = rd_buf_addstr(g, body->ptr);
+        if (st == RD_OK) st = rd_buf_addstr(g, "unset output\n");
+    }
+    return st;
+}
+
+#define SCRIPT_HEAD "# rundown charts. Re-run from this folder: gnuplot report.gp\nset encoding utf8\n"
+
+/* The staged path of charts/<stem>.<ext> into rel; NULL when not staged. */
+static const char *staged_image(const struct rd_stage *s, struct rd_buf *rel, const char *stem,
+                                const char *ext)
+{
+    rd_buf_reset(rel);
+    if (rd_buf_addf(rel, "charts/%s.%s", stem, ext) != RD_OK)
+        return NULL;
+    return rd_stage_tmp(s, rel->ptr);
+}
+
+/* Writes a file of the staging folder in place (the stage made it). */
+static rd_status write_file(const char *path, const struct rd_buf *b, struct rd_diag *d)
+{
+    FILE *f = fopen(path, "wb");
+    bool ok = f && fwrite(b->ptr, 1, b->len, f) == b->len;
+    if (f && fclose(f) != 0)
+        ok = false;
+    return ok ? RD_OK : rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "cannot write '%s': %s", path,
+                                    strerror(errno));
+}
+
+/* gnuplot failed on the whole script: each chart is drawn alone from a
+ * script of its own, and one that fails again is left out, its images
+ * removed. Then report.gp is written again without the charts left out,
+ * so a user's re-run does not stop at them either. */
+static rd_status draw_one_by_one(struct rd_chart_plan *p, struct rd_buf *blocks,
+                                 struct rd_stage *s, const bool want[3],
+                                 const struct rd_render_opts *o, struct rd_diag *d)
+{
+    static const char *exts[] = { "svg", "pdf", "png" };
+    struct rd_buf dir = RD_BUF_INIT, path = RD_BUF_INIT, one = RD_BUF_INIT, rel = RD_BUF_INIT;
+    rd_status st = rd_buf_addf(&dir, "%s/charts", s->path);
+    if (st == RD_OK) st = rd_buf_addf(&path, "%s/", dir.ptr);
+    size_t at = path.len;
+    for (size_t i = 0; i < p->n && st == RD_OK; i++) {
+        /* <stem>.gp, so gnuplot's message names the chart */
+        rd_buf_truncate(&path, at);
+        st = rd_buf_addf(&path, "%s.gp", p->items[i].stem);
+        rd_buf_reset(&one);
+        if (st == RD_OK) st = rd_buf_addstr(&one, SCRIPT_HEAD);
+        if (st == RD_OK) st = rd_buf_addstr(&one, blocks[i].ptr);
+        if (st == RD_OK) st = write_file(path.ptr, &one, d);
+        struct rd_diag why;
+        rd_diag_init(&why, NULL);
+        bool started = false;
+        rd_status gs = st == RD_OK ? rd_gnuplot_run(o->gnuplot ? o->gnuplot : "gnuplot", dir.ptr,
+                                                    path.ptr + at, &started, &why)
+                                   : st;
+        unlink(path.ptr);
+        if (st != RD_OK || gs == RD_OK)
+            continue;
+        if (!started) {   /* the system's failure, not the chart's */
+            *d = why;
+            st = gs;
+            break;
+        }
+        if (!(p->items[i].left_out = strdup(why.msg)))
+            st = RD_ERR_NOMEM;
+        for (size_t e = 0; e < 3 && st == RD_OK; e++) {
+            const char *tmp = want[e] ? staged_image(s, &rel, p->items[i].stem, exts[e]) : NULL;
+            if (tmp)
+                unlink(tmp);
+        }
+        rd_buf_reset(&blocks[i]);
+        if (st == RD_OK) st = rd_buf_addstr(&blocks[i], "\n");
+        if (st == RD_OK) st = rd_gp_comment(&blocks[i], "# left out (gnuplot failed on it): ",
+                                            p->items[i].title);
+        if (st == RD_OK && o->warn) {
+            rd_buf_reset(&one);
+            st = rd_buf_addf(&one, "chart '%s' left out: %s", p->items[i].stem, why.msg);
+            if (st == RD_OK)
+                o->warn(o->warn_ctx, one.ptr);
+        }
+    }
+    /* report.gp again, without them */
+    rd_buf_reset(&one);
+    if (st == RD_OK) st = rd_buf_addstr(&one, SCRIPT_HEAD);
+    for (size_t i = 0; i < p->n && st == RD_OK; i++)
+        st = rd_buf_addstr(&one, blocks[i].ptr);
+    const char *gp = rd_stage_tmp(s, "charts/report.gp");
+    if (st == RD_OK && gp)
+        st = write_file(gp, &one, d);
+    rd_buf_release(&dir);
+    rd_buf_release(&path);
+    rd_buf_release(&one);
+    rd_buf_release(&rel);
+    return st;
+}
+
+rd_status rd_render_charts(const struct rd_report *r, struct rd_chart_plan *p,
+                           struct rd_stage *s, bool run, unsigned extra,
+                           const struct rd_render_opts *o, struct rd_diag *d)
 {
     struct rd_buf g = RD_BUF_INIT, dat = RD_BUF_INIT, rel = RD_BUF_INIT;
-    rd_status st = rd_buf_addstr(&g,
-        "# rundown charts. Re-run from this folder: gnuplot report.gp\n"
-        "set encoding utf8\n");
+    rd_status st = rd_buf_addstr(&g, SCRIPT_HEAD);
     /* PDF and PNG are opt-in: a cairo image costs about 25 times the CPU
      * of an SVG, and the Markdown and HTML reports both use the SVGs. */
-    const enum term terms[] = { TERM_SVG, TERM_PDF, TERM_PNG };
     const char *exts[] = { "svg", "pdf", "png" };
     const bool want[] = { true, (extra & RD_FMT_PDF) != 0, (extra & RD_FMT_PNG) != 0 };
+    struct rd_buf *blocks = calloc(p->n + 1, sizeof *blocks);
+    if (!blocks)
+        st = RD_ERR_NOMEM;
     for (size_t i = 0; i < p->n && st == RD_OK; i++) {
         const struct rd_chart *c = &p->items[i];
         const struct rd_rworkload *w = &r->workloads[c->workload];
@@ -371,18 +485,8 @@ rd_status rd_render_charts(const struct rd_report *r, const struct rd_chart_plan
         }
         if (st == RD_OK)
             st = rd_stage_write(s, rel.ptr, dat.ptr, dat.len, d);
-        if (st == RD_OK) st = rd_buf_addstr(&g, "\n");
-        if (st == RD_OK) st = rd_gp_comment(&g, "# ", c->title);
-        for (size_t t = 0; t < 3 && st == RD_OK; t++) {
-            if (!want[t])
-                continue;
-            st = gp_terminal(&g, terms[t], h);
-            if (st == RD_OK) st = rd_buf_addstr(&g, "set output ");
-            if (st == RD_OK) st = rd_gp_file(&g, c->stem, exts[t]);
-            if (st == RD_OK) st = rd_buf_addch(&g, '\n');
-            if (st == RD_OK) st = rd_buf_addstr(&g, body.ptr);
-            if (st == RD_OK) st = rd_buf_addstr(&g, "unset output\n");
-        }
+        if (st == RD_OK) st = chart_block(&blocks[i], c, &body, h, want);
+        if (st == RD_OK) st = rd_buf_addstr(&g, blocks[i].ptr);
         rd_buf_release(&body);
     }
     if (st == RD_OK)
@@ -402,25 +506,32 @@ rd_status rd_render_charts(const struct rd_report *r, const struct rd_chart_plan
         rd_buf_reset(&rel);
         if (st == RD_OK)
             st = rd_buf_addf(&rel, "%s/charts", s->path);
+        bool started = false;
         if (st == RD_OK)
-            st = rd_gnuplot_run(gnuplot ? gnuplot : "gnuplot", rel.ptr, "report.gp", d);
+            st = rd_gnuplot_run(o->gnuplot ? o->gnuplot : "gnuplot", rel.ptr, "report.gp",
+                                &started, d);
+        /* One chart gnuplot cannot draw must not cost the others, nor the
+         * report (issue 28). */
+        if (st == RD_ERR_IO && started)
+            st = draw_one_by_one(p, blocks, s, want, o, d);
         char date[15];
         pdf_date(r, date);
         /* Every image the script promises must exist before the commit. */
         for (size_t i = 0; i < p->n && st == RD_OK; i++) {
-            for (size_t e = 0; e < 3 && st == RD_OK; e++) {
+            for (size_t e = 0; e < 3 && st == RD_OK && !p->items[i].left_out; e++) {
                 if (!want[e])
                     continue;
-                rd_buf_reset(&rel);
-                st = rd_buf_addf(&rel, "charts/%s.%s", p->items[i].stem, exts[e]);
-                const char *tmp = rd_stage_tmp(s, rel.ptr);
-                if (st == RD_OK && (!tmp || access(tmp, R_OK) != 0))
+                const char *tmp = staged_image(s, &rel, p->items[i].stem, exts[e]);
+                if (!tmp || access(tmp, R_OK) != 0)
                     st = rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "gnuplot did not write '%s'", rel.ptr);
-                if (st == RD_OK && terms[e] == TERM_PDF)
+                if (st == RD_OK && e == 1)
                     st = rd_gnuplot_fix_pdf_date(tmp, date, d);
             }
         }
     }
+    for (size_t i = 0; blocks && i < p->n; i++)
+        rd_buf_release(&blocks[i]);
+    free(blocks);
     rd_buf_release(&g);
     rd_buf_release(&dat);
     rd_buf_release(&rel);
