@@ -62,6 +62,9 @@ struct rd_chart {
     char *title;        /* plain text; escape for the destination */
     size_t *configs;    /* the configs drawn (indexes into the workload's, in order) */
     size_t nconfigs;
+    /* Set by rd_render_charts when gnuplot failed on this chart: why (owned,
+     * freed with the plan); the report says so where the chart would be. */
+    char *left_out;
 };
 
 struct rd_chart_plan {
@@ -84,9 +87,12 @@ rd_status rd_chart_plan_make(const struct rd_report *r, struct rd_chart_plan *p)
 /**
  * Runs gnuplot in 'dir' over 'script' (gnuplot.c); its stderr goes into the
  * diag, and it is killed after two minutes or by the signal cleanup.
+ * *started (may be NULL) tells whether gnuplot ran at all: a failure with
+ * it set is the script's (a chart gnuplot could not draw), without it the
+ * system's (no gnuplot, no pipe).
  */
 rd_status rd_gnuplot_run(const char *gnuplot, const char *dir, const char *script,
-                         struct rd_diag *d);
+                         bool *started, struct rd_diag *d);
 
 /** Sets the CreationDate of the PDF at 'path' (written by cairo, which puts
  *  the clock there) to 'date' ("YYYYMMDDhhmmss"), in place. */
@@ -99,12 +105,16 @@ void rd_chart_plan_release(struct rd_chart_plan *p);
  * Writes charts/report.gp and the .dat files into the stage and, when
  * 'run' is set, runs one gnuplot over the script so that charts/<stem>.svg
  * (and charts/<stem>.pdf, charts/<stem>.png for the RD_FMT_PDF and
- * RD_FMT_PNG bits of 'extra') are staged too. 'gnuplot' is the binary
- * (PATH lookup).
+ * RD_FMT_PNG bits of 'extra') are staged too. o->gnuplot is the binary
+ * (PATH lookup). A failing chart never costs the report: when gnuplot
+ * fails on the script, each chart is drawn alone, and one gnuplot cannot
+ * draw is left out (its images removed, its block dropped from
+ * report.gp), its 'left_out' set and o->warn told why. Only a gnuplot
+ * that cannot be started, or a file that cannot be written, fails.
  */
-rd_status rd_render_charts(const struct rd_report *r, const struct rd_chart_plan *p,
-                           struct rd_stage *s, bool run, unsigned extra, const char *gnuplot,
-                           struct rd_diag *d);
+rd_status rd_render_charts(const struct rd_report *r, struct rd_chart_plan *p,
+                           struct rd_stage *s, bool run, unsigned extra,
+                           const struct rd_render_opts *o, struct rd_diag *d);
 
 /**
  * Builds the view report.md.tmpl renders into *out (initialised here).

@@ -9,6 +9,7 @@
 #include <float.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -388,22 +389,122 @@ rd_status rd_gp_header_off(struct rd_buf *g)
     return rd_buf_addstr(g, "do for [i=90:140] { unset label i }\n");
 }
 
-/* A value axis' range: zero always in it (a length from zero compares),
- * 4 % of the span added on each side that has values; [0:1] when there
- * is nothing to span. */
-rd_status rd_gp_range(struct rd_buf *g, const char *axis, const struct rd_span *sp)
+void rd_gp_range_of(const struct rd_span *sp, double *lo_out, double *hi_out)
 {
     double lo = isfinite(sp->lo) ? fmin(sp->lo, 0) : 0, hi = isfinite(sp->hi) ? fmax(sp->hi, 0) : 0;
     double span = hi - lo;
-    if (!(span > 0))
-        return rd_buf_addf(g, "set %srange [0:1]\n", axis);
+    if (!(span > 0)) {
+        *lo_out = 0;
+        *hi_out = 1;
+        return;
+    }
     /* Near the end of the doubles the padding would overflow (gnuplot
      * reads "inf" as an undefined variable): then none. */
     if (!isfinite(span))
         span = DBL_MAX;
     double a = lo < 0 ? lo - 0.04 * span : 0, b = hi > 0 ? hi + 0.04 * span : 0;
-    return rd_buf_addf(g, "set %srange [%.6g:%.6g]\n", axis, isfinite(a) ? a : lo,
-                       isfinite(b) ? b : hi);
+    *lo_out = isfinite(a) ? a : lo;
+    *hi_out = isfinite(b) ? b : hi;
+}
+
+/* A value axis' range: zero always in it (a length from zero compares),
+ * 4 % of the span added on each side that has values; [0:1] when there
+ * is nothing to span. */
+rd_status rd_gp_range(struct rd_buf *g, const char *axis, const struct rd_span *sp)
+{
+    double lo, hi;
+    rd_gp_range_of(sp, &lo, &hi);
+    return rd_buf_addf(g, "set %srange [%.6g:%.6g]\n", axis, lo, hi);
+}
+
+void rd_means_row(const struct rd_rworkload *w, size_t i, double best_mean, struct rd_mrow *row)
+{
+    const struct rd_rstats *s = rd_primary(&w->configs[i]);
+    const struct rd_rverdict *v = rd_config_verdict(w, (int)i);
+    *row = (struct rd_mrow){ s->mean, s->ci_low, s->ci_high, false, NULL };
+    if (!isfinite(s->mean)) {
+        row->lo = row->hi = NAN;
+        row->note = v && v->verdict == RD_VERDICT_DISQUALIFIED && v->why ? v->why : "no mean (no good run)";
+        return;
+    }
+    if (v && v->verdict == RD_VERDICT_DISQUALIFIED) {
+        /* Not compared: no interval, the reason instead. */
+        row->lo = row->hi = NAN;
+        row->note = v->why ? v->why : "disqualified";
+        return;
+    }
+    if (v && v->verdict != RD_VERDICT_BEST && (int)i != w->best) {
+        if (isfinite(best_mean) && isfinite(v->ratio_ci_low) && isfinite(v->ratio_ci_high)) {
+            row->lo = best_mean * v->ratio_ci_low;
+            row->hi = best_mean * v->ratio_ci_high;
+            if (row->lo > row->hi) {   /* a negative best: the ends swap */
+                double t = row->lo;
+                row->lo = row->hi;
+                row->hi = t;
+            }
+        } else if (!v->estimable || v->verdict == RD_VERDICT_INCONCLUSIVE) {
+            /* The verdict has no interval: drawing the config's own CI
+             * would show bounds the verdict did not find. */
+            row->lo = row->hi = NAN;
+            row->open = true;
+        }
+        return;
+    }
+    /* The best: its own CI, on the log scale when the mean is above zero,
+     * as the ratios' are. Without verdicts every row is its own CI, as
+     * the caption says ("with its CI"). */
+    double half = (s->ci_high - s->ci_low) / 2;
+    bool verdicts = w->rec && w->rec->primary.nverdicts;
+    if (verdicts && s->mean > 0 && isfinite(half)) {
+        if (half >= s->mean) {
+            row->lo = row->hi = NAN;
+            row->open = true;
+        } else {
+            row->lo = s->mean * exp(-half / s->mean);
+            row->hi = s->mean * exp(half / s->mean);
+        }
+    }
+}
+
+void rd_means_span(struct rd_span *sp, const struct rd_mrow *row)
+{
+    rd_gp_span_add(sp, row->mean);
+    rd_gp_span_add(sp, row->lo);
+    rd_gp_span_add(sp, row->hi);
+}
+
+size_t rd_gp_thin_ticks(const double *x, const char *const *text, size_t n, double lo, double hi,
+                        bool logx, double width_px, bool *show)
+{
+    double a = logx ? log(lo) : lo, span = (logx ? log(hi) : hi) - a;
+    double gap = FONT_PX * CHAR_EM;   /* a space between two labels */
+    size_t last = SIZE_MAX, shown = 0;
+    for (size_t k = 0; k < n; k++) {
+        show[k] = false;
+        double at = (logx ? log(x[k]) : x[k]) - a;
+        double px = span > 0 ? at / span * width_px : 0;
+        double half = (double)strlen(text[k]) * FONT_PX * CHAR_EM / 2;
+        bool clear = true;
+        if (last != SIZE_MAX) {
+            double lat = (logx ? log(x[last]) : x[last]) - a;
+            double lpx = span > 0 ? lat / span * width_px : 0;
+            double lhalf = (double)strlen(text[last]) * FONT_PX * CHAR_EM / 2;
+            clear = px - lpx >= half + lhalf + gap;
+            /* The last tick is the end of the scale (max): it stays, and
+             * the one before it gives way, unless that is the first. */
+            if (!clear && k + 1 == n && last > 0) {
+                show[last] = false;
+                shown--;
+                clear = true;
+            }
+        }
+        if (clear) {
+            show[k] = true;
+            shown++;
+            last = k;
+        }
+    }
+    return shown;
 }
 
 /* A horizontal chart's start: a multiplot with its title and legend. */

@@ -133,6 +133,43 @@ rd_status rd_gp_begin(struct rd_buf *g, const struct rd_report *r,
 rd_status rd_gp_panel_start(struct rd_buf *g, const struct rd_layout *l, size_t p,
                                 const char *xlabel, const struct rd_span *sp);
 
+/* A means chart's row: its dot, the interval around it, and a note. */
+struct rd_mrow {
+    double mean;        /* NaN: no dot */
+    double lo, hi;      /* the interval's ends; NaN when it has none */
+    bool open;          /* not estimable: open arrows from the dot to both
+                         * edges of the axis, for the ends are not known */
+    const char *note;   /* beside the dot (or at the row's start): a
+                         * disqualified config's reason, "no mean"; or NULL */
+};
+
+/* Row i of a means chart (i a config index of w; best_mean the best's
+ * mean, NaN without one). The interval is the one the verdict reads: the
+ * simultaneous log-scale interval of the ratio to the best, times the
+ * best's mean. The best carries its own CI on the log scale (mean ×
+ * exp(±half-width / mean): positive, as the others'); a verdict that is
+ * not estimable, or a best whose mean is not clearly above zero, is
+ * 'open'; a disqualified config has no interval and its reason as note.
+ * A mean not above zero, and every row of a workload without verdicts,
+ * keeps its CI as the analysis gives it. */
+void rd_means_row(const struct rd_rworkload *w, size_t i, double best_mean, struct rd_mrow *row);
+
+/* Adds what the axis must cover of a row: its dot and its finite ends
+ * (an open row adds its dot only: its arrows go to whatever edge). */
+void rd_means_span(struct rd_span *sp, const struct rd_mrow *row);
+
+/* The range rd_gp_range sets: zero and the span, 4 % added on each side
+ * that has values; [0:1] with nothing to span. */
+void rd_gp_range_of(const struct rd_span *sp, double *lo, double *hi);
+
+/* Which of n tick labels to print so that none meets another: text[k]
+ * centred at x[k] (ascending) on an axis [lo, hi] of width_px pixels
+ * (logarithmic when logx). The first is kept, then each that clears the
+ * last kept by a gap; the last is always kept (the one before it gives
+ * way). Fills show[], returns how many are shown. */
+size_t rd_gp_thin_ticks(const double *x, const char *const *text, size_t n, double lo, double hi,
+                        bool logx, double width_px, bool *show);
+
 rd_status rd_chart_means(const struct rd_report *r, const struct rd_rworkload *w,
                          const struct rd_chart *c, struct rd_buf *dat, struct rd_buf *g,
                          double *h);

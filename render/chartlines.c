@@ -174,12 +174,36 @@ rd_status rd_chart_latency(const struct rd_report *r, const struct rd_rworkload 
     /* x: 1 / (1 - p) on a log axis, so each decade of the tail gets the
      * same room (HdrHistogram's plot); y log when the values span more
      * than a factor 20, one range for every panel so they compare. */
-    struct rd_buf tics = RD_BUF_INIT;
-    for (size_t k = 0; k < sp.n && st == RD_OK; k++) {
-        st = rd_buf_addstr(&tics, k ? ", '" : "'");
-        if (st == RD_OK) st = pct_name(&tics, sp.p[k]);
-        if (st == RD_OK) st = rd_buf_addf(&tics, "' %.17g", sp.x[k]);
+    /* The legend sits right of the plot, as wide as its longest entry
+     * (gnuplot's "outside" key grows into the plot from the right). */
+    size_t longest = 0;
+    for (size_t i = 0; i < nwith; i++) {
+        size_t row = with[i];
+        size_t len = strlen(by_key ? l.names[row] : w->configs[l.rows[row]].name) +
+                     (l.out[row] && !by_key ? strlen(" (disqualified)") : 0);
+        longest = len > longest ? len : longest;
     }
+    double key_px = 70 + (double)longest * FONT_PX * CHAR_EM;
+    double xr = fmin(fmax(1 - key_px / CHART_W, 0.45), 0.78);
+    /* Tick labels that would meet a neighbour are left out (ab's p66,
+     * p75, p80 or autocannon's p97.5, p99 sit close on this axis); their
+     * tics stay. */
+    char names[24][16];
+    const char *texts[24];
+    bool show[24];
+    for (size_t k = 0; k < sp.n; k++) {
+        struct rd_buf t = RD_BUF_INIT;
+        if (pct_name(&t, sp.p[k]) != RD_OK)
+            st = RD_ERR_NOMEM;
+        snprintf(names[k], sizeof names[k], "%s", t.ptr);
+        texts[k] = names[k];
+        rd_buf_release(&t);
+    }
+    double xlo = sp.n ? sp.x[0] / 1.3 : 1, xhi = sp.n ? sp.x[sp.n - 1] * 1.3 : 10;
+    rd_gp_thin_ticks(sp.x, texts, sp.n, xlo, xhi, true, (xr - 0.10) * CHART_W, show);
+    struct rd_buf tics = RD_BUF_INIT;
+    for (size_t k = 0; k < sp.n && st == RD_OK; k++)
+        st = rd_buf_addf(&tics, "%s'%s' %.17g", k ? ", " : "", show[k] ? names[k] : "", sp.x[k]);
     struct rd_buf yl = RD_BUF_INIT;
     if (st == RD_OK) st = rd_buf_addstr(&yl, "latency (ms)");
     /* The tics of the upper panels: the same places, no words. */
@@ -205,13 +229,12 @@ rd_status rd_chart_latency(const struct rd_report *r, const struct rd_rworkload 
             rd_buf_release(&t);
         }
         if (st == RD_OK)
-            st = rd_buf_addf(g, "set lmargin at screen 0.10\nset rmargin at screen 0.66\n"
+            st = rd_buf_addf(g, "set lmargin at screen 0.10\nset rmargin at screen %.4f\n"
                                 "set tmargin at screen %.4f\nset bmargin at screen %.4f\n",
-                             top, bottom);
+                             xr, top, bottom);
         if (st == RD_OK)
             st = rd_buf_addf(g, "set logscale x\nset xrange [%.17g:%.17g]\nset xtics (%s)\n",
-                             sp.n ? sp.x[0] / 1.3 : 1, sp.n ? sp.x[sp.n - 1] * 1.3 : 10,
-                             last ? tics.ptr : blank.ptr);
+                             xlo, xhi, last ? tics.ptr : blank.ptr);
         if (st == RD_OK && logy)
             st = rd_buf_addf(g, "set logscale y\nset yrange [%.6g:%.6g]\n", ymin / 1.5,
                              isfinite(ymax * 1.5) ? ymax * 1.5 : ymax);
@@ -223,7 +246,10 @@ rd_status rd_chart_latency(const struct rd_report *r, const struct rd_rworkload 
         if (st == RD_OK) st = rd_gp_str(g, yl.ptr);
         if (st == RD_OK)
             st = rd_buf_addstr(g, " noenhanced\nset grid xtics ytics lc rgb '#dddddd'\nset border 3\n"
-                                  "set tics nomirror\nset key outside right top Left reverse noenhanced\n");
+                                  "set tics nomirror\n");
+        if (st == RD_OK)
+            st = rd_buf_addf(g, "set key at screen %.4f, screen %.4f left top Left reverse "
+                                "noenhanced\n", xr + 0.02, top);
         if (st == RD_OK)
             st = rd_buf_addstr(g, last ? "set xlabel 'percentile'\n" : "unset xlabel\n");
         if (st == RD_OK) st = rd_buf_addstr(g, "plot ");

@@ -110,6 +110,7 @@ static rd_status plan_add(struct rd_chart_plan *p, size_t *cap, size_t wi,
     c->key = key;
     c->stem = strdup(stem->ptr);
     c->title = strdup(title->ptr);
+    c->left_out = NULL;
     c->configs = malloc((sel->n ? sel->n : 1) * sizeof *c->configs);
     c->nconfigs = sel->n;
     if (!c->stem || !c->title || !c->configs) {
@@ -208,6 +209,7 @@ void rd_chart_plan_release(struct rd_chart_plan *p)
         free(p->items[i].stem);
         free(p->items[i].title);
         free(p->items[i].configs);
+        free(p->items[i].left_out);
     }
     free(p->items);
     memset(p, 0, sizeof *p);

@@ -30,6 +30,7 @@
  */
 #include "chartgp.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -46,21 +47,45 @@
 
 /* ---- means: dots with the verdict's interval, the margin as a band ---- */
 
-/* The interval a config's dot carries: the verdict's simultaneous
- * interval of the ratio to the best, times the best's mean; the config's
- * own CI for the best and where the verdict has no interval. */
-static void row_interval(const struct rd_rworkload *w, size_t i, double best_mean,
-                         double *lo, double *hi)
+/* A note's font size, and the characters of it that fit in 'px'. */
+#define NOTE_PT 11.0
+static size_t note_fits(double px)
 {
-    const struct rd_rstats *s = rd_primary(&w->configs[i]);
-    const struct rd_rverdict *v = rd_config_verdict(w, (int)i);
-    *lo = s->ci_low;
-    *hi = s->ci_high;
-    if (v && v->verdict != RD_VERDICT_BEST && isfinite(best_mean) &&
-        isfinite(v->ratio_ci_low) && isfinite(v->ratio_ci_high)) {
-        *lo = best_mean * v->ratio_ci_low;
-        *hi = best_mean * v->ratio_ci_high;
+    /* Glyphs of the note's size run about 0.55 em wide. */
+    double n = px / (NOTE_PT * 0.55) - 1;
+    return n > 8 ? (size_t)n : 8;
+}
+
+/* The note of row i (at 'y' in its panel), beside its dot on the side
+ * with more room, or at the axis' start without a dot; cut to fit. */
+static rd_status means_note(struct rd_buf *g, const struct rd_layout *l, const struct rd_mrow *m,
+                            size_t i, size_t y, double lo, double hi)
+{
+    double plot = (l->xr - l->xl) * CHART_W;
+    double frac = isfinite(m->mean) && hi > lo ? (m->mean - lo) / (hi - lo) : 0;
+    bool left = frac > 0.5;
+    size_t fits = note_fits(plot * (left ? frac : 1 - frac));
+    struct rd_buf t = RD_BUF_INIT;
+    rd_status st = rd_buf_addstr(&t, m->note);
+    if (st == RD_OK && strlen(m->note) > fits) {
+        size_t cut = fits;
+        while (cut > 0 && ((unsigned char)m->note[cut] & 0xC0) == 0x80)
+            cut--;   /* not inside a character */
+        rd_buf_truncate(&t, cut);
+        st = rd_buf_addstr(&t, "\xe2\x80\xa6");
     }
+    if (st == RD_OK) st = rd_buf_addf(g, "set label %zu ", 200 + i);
+    if (st == RD_OK) st = rd_gp_str(g, t.ptr);
+    if (st == RD_OK && isfinite(m->mean))
+        st = rd_buf_addf(g, " at first %.17g, first %zu %s offset char %s,0", m->mean, y,
+                         left ? "right" : "left", left ? "-1.2" : "1.2");
+    else if (st == RD_OK)
+        st = rd_buf_addf(g, " at graph 0.01, first %zu left", y);
+    if (st == RD_OK)
+        st = rd_buf_addf(g, " noenhanced tc rgb '#555555' font sprintf(',%%g', %g * rd_fs) front\n",
+                         NOTE_PT);
+    rd_buf_release(&t);
+    return st;
 }
 
 rd_status rd_chart_means(const struct rd_report *r, const struct rd_rworkload *w,
@@ -72,51 +97,62 @@ rd_status rd_chart_means(const struct rd_report *r, const struct rd_rworkload *w
     double best = w->best >= 0 ? rd_primary(&w->configs[w->best])->mean : NAN;
     double margin = w->rec && isfinite(w->rec->margin) ? w->rec->margin : NAN;
     struct rd_span sp = { NAN, NAN };
+    struct rd_mrow *rows = st == RD_OK ? calloc(l.n + 1, sizeof *rows) : NULL;
+    if (st == RD_OK && !rows)
+        st = RD_ERR_NOMEM;
+    bool any_out = false, any_open = false;
+    for (size_t i = 0; i < l.n && st == RD_OK; i++) {
+        rd_means_row(w, l.rows[i], best, &rows[i]);
+        rd_means_span(&sp, &rows[i]);
+        any_out = any_out || l.out[i];
+        any_open = any_open || rows[i].open;
+    }
     if (st == RD_OK) st = rd_gp_comment(dat, "# ", c->title);
     if (st == RD_OK)
-        st = rd_buf_addstr(dat, "# one block per panel: mean\trow\tlow\thigh\tcolour\tdisqualified\n"
-                                "# low..high: the simultaneous interval of the verdict (the "
-                                "ratio to the best times the best's mean), the config's own CI "
-                                "for the best\n");
+        st = rd_buf_addstr(dat, "# one block per panel: mean\trow\tlow\thigh\tcolour\tdisqualified\n");
+    if (st == RD_OK)
+        st = rd_buf_addstr(dat, w->rec && w->rec->primary.nverdicts
+            ? "# low..high: the simultaneous interval of the verdict (the ratio to the best on "
+              "the log scale, times the best's mean); the best's own CI on the log scale; '?' "
+              "where there is none (disqualified, or not estimable: drawn as open arrows)\n"
+            : "# low..high: the config's CI\n");
     for (size_t p = 0; p < l.npanels && st == RD_OK; p++) {
         if (p)
             st = rd_buf_addstr(dat, "\n\n");
         for (size_t i = 0; i < l.panels[p].n && st == RD_OK; i++) {
-            size_t ci = l.rows[l.panels[p].first + i];
-            const struct rd_rconfig *rc = &w->configs[ci];
-            double lo, hi;
-            row_interval(w, ci, best, &lo, &hi);
-            rd_gp_span_add(&sp, rd_primary(rc)->mean);
-            rd_gp_span_add(&sp, lo);
-            rd_gp_span_add(&sp, hi);
+            size_t row = l.panels[p].first + i;
+            const struct rd_rconfig *rc = &w->configs[l.rows[row]];
             st = rd_gp_comment(dat, "# ", rc->name);
-            if (st == RD_OK) st = rd_gp_num(dat, rd_primary(rc)->mean);
+            if (st == RD_OK && rows[row].open)
+                st = rd_buf_addstr(dat, "# not estimable: no interval\n");
+            if (st == RD_OK) st = rd_gp_num(dat, rows[row].mean);
             if (st == RD_OK) st = rd_buf_addf(dat, "\t%zu\t", i);
-            if (st == RD_OK) st = rd_gp_num(dat, lo);
+            if (st == RD_OK) st = rd_gp_num(dat, rows[row].lo);
             if (st == RD_OK) st = rd_buf_addch(dat, '\t');
-            if (st == RD_OK) st = rd_gp_num(dat, hi);
+            if (st == RD_OK) st = rd_gp_num(dat, rows[row].hi);
             if (st == RD_OK)
                 st = rd_buf_addf(dat, "\t%u\t%d\n", rd_gp_colour(rd_runtime_colour(r, rc->runtime)),
-                                 l.out[l.panels[p].first + i] ? 1 : 0);
+                                 l.out[row] ? 1 : 0);
         }
     }
     if (isfinite(best) && isfinite(margin)) {
         rd_gp_span_add(&sp, best * (1 - margin));
         rd_gp_span_add(&sp, best * (1 + margin));
     }
+    double axis_lo, axis_hi;
+    rd_gp_range_of(&sp, &axis_lo, &axis_hi);
     struct rd_buf xl = RD_BUF_INIT, band = RD_BUF_INIT;
     if (st == RD_OK) st = rd_gp_ylabel(&xl, w->metric);
     if (st == RD_OK && isfinite(margin))
         st = rd_buf_addf(&band, "within %g %% of the best", margin * 100);
-    bool any_out = false;
-    for (size_t i = 0; i < l.n; i++)
-        any_out = any_out || l.out[i];
-    struct rd_entry extra[2];
+    struct rd_entry extra[3];
     size_t nextra = 0;
     if (band.len)
         extra[nextra++] = (struct rd_entry){ "\xe2\x96\x88", "#d0d0d0", band.ptr };
     if (any_out)
         extra[nextra++] = (struct rd_entry){ "\xe2\x97\x8b", "#333333", "disqualified" };
+    if (any_open)
+        extra[nextra++] = (struct rd_entry){ "\xe2\x86\x94", "#333333", "interval not estimable" };
     if (st == RD_OK) st = rd_gp_begin(g, r, w, &l, c->title, extra, nextra);
     for (size_t p = 0; p < l.npanels && st == RD_OK; p++) {
         st = rd_gp_panel_start(g, &l, p, xl.ptr, &sp);
@@ -127,19 +163,42 @@ rd_status rd_chart_means(const struct rd_report *r, const struct rd_rworkload *w
         if (st == RD_OK && isfinite(best))
             st = rd_buf_addf(g, "set arrow 1 from %.17g, graph 0 to %.17g, graph 1 nohead "
                                 "back lc rgb '#888888' dt 2\n", best, best);
+        /* Not estimable: the bounds are unknown, so open arrows run from
+         * the dot to both edges; a row without a dot gets its note. */
+        for (size_t i = 0; i < l.panels[p].n && st == RD_OK; i++) {
+            size_t row = l.panels[p].first + i;
+            const char *col = rd_runtime_colour(r, w->configs[l.rows[row]].runtime);
+            for (int side = 0; side < 2 && st == RD_OK && rows[row].open && isfinite(rows[row].mean); side++)
+                st = rd_buf_addf(g, "set arrow %zu from first %.17g, first %zu to graph %d, first %zu "
+                                    "head nofilled size screen 0.01,25 lw 1.2 lc rgb '%s' front\n",
+                                 20 + 2 * i + (size_t)side, rows[row].mean, i, side, i, col);
+            if (st == RD_OK && rows[row].note)
+                st = means_note(g, &l, &rows[row], i, i, axis_lo, axis_hi);
+        }
         if (st == RD_OK) st = rd_buf_addstr(g, "plot ");
-        if (st == RD_OK) st = rd_gp_file(g, c->stem, "dat");
+        /* Filled dots, open (disqualified) ones; a row without an
+         * interval ('?') keeps its dot, without a bar. */
+        for (int k = 0; k < 4 && st == RD_OK; k++) {
+            bool out = k % 2, bars = k < 2;
+            st = rd_buf_addstr(g, k ? ", \\\n     " : "");
+            if (st == RD_OK) st = rd_gp_file(g, c->stem, "dat");
+            if (st == RD_OK)
+                st = rd_buf_addf(g, bars ? " index %zu using 1:(%s && valid(3) ? $2 : NaN):3:4:5 "
+                                           "with xerrorbars pt %d ps 1.1 lw 1.5 lc rgb variable"
+                                         : " index %zu using 1:(%s && !valid(3) ? $2 : NaN):5 "
+                                           "with points pt %d ps 1.1 lc rgb variable",
+                                 p, out ? "$6 > 0" : "$6 == 0", out ? 6 : 7);
+        }
+        if (st == RD_OK) st = rd_buf_addch(g, '\n');
         if (st == RD_OK)
-            st = rd_buf_addf(g, " index %zu using 1:($6 > 0 ? NaN : $2):3:4:5 with xerrorbars "
-                                "pt 7 ps 1.1 lw 1.5 lc rgb variable, \\\n     ", p);
-        if (st == RD_OK) st = rd_gp_file(g, c->stem, "dat");
-        if (st == RD_OK)
-            st = rd_buf_addf(g, " index %zu using 1:($6 > 0 ? $2 : NaN):3:4:5 with xerrorbars "
-                                "pt 6 ps 1.1 lw 1.5 lc rgb variable\n", p);
-        if (st == RD_OK) st = rd_buf_addstr(g, "unset object 1\nunset arrow 1\nunset label 2\n");
+            st = rd_buf_addf(g, "unset object 1\nunset arrow 1\nunset label 2\n"
+                                "do for [i=20:%zu] { unset arrow i }\n"
+                                "do for [i=200:%zu] { unset label i }\n",
+                             21 + 2 * l.panels[p].n, 200 + l.panels[p].n);
     }
     if (st == RD_OK) st = rd_buf_addstr(g, "unset multiplot\n");
     *h = l.h;
+    free(rows);
     rd_buf_release(&xl);
     rd_buf_release(&band);
     rd_layout_release(&l);
@@ -282,19 +341,132 @@ static void pdf_date(const struct rd_report *r, char out[15])
         snprintf(out, 15, "20000101120000");
 }
 
-rd_status rd_render_charts(const struct rd_report *r, const struct rd_chart_plan *p,
-                           struct rd_stage *s, bool run, unsigned extra, const char *gnuplot,
-                           struct rd_diag *d)
+/* The script's lines for chart c on each wanted terminal: its comment,
+ * then per terminal the output and the body. */
+static rd_status chart_block(struct rd_buf *g, const struct rd_chart *c, const struct rd_buf *body,
+                             double h, const bool want[3])
+{
+    static const enum term terms[] = { TERM_SVG, TERM_PDF, TERM_PNG };
+    static const char *exts[] = { "svg", "pdf", "png" };
+    rd_status st = rd_buf_addstr(g, "\n");
+    if (st == RD_OK) st = rd_gp_comment(g, "# ", c->title);
+    for (size_t t = 0; t < 3 && st == RD_OK; t++) {
+        if (!want[t])
+            continue;
+        st = gp_terminal(g, terms[t], h);
+        if (st == RD_OK) st = rd_buf_addstr(g, "set output ");
+        if (st == RD_OK) st = rd_gp_file(g, c->stem, exts[t]);
+        if (st == RD_OK) st = rd_buf_addch(g, '\n');
+        if (st == RD_OK) st = rd_buf_addstr(g, body->ptr);
+        if (st == RD_OK) st = rd_buf_addstr(g, "unset output\n");
+    }
+    return st;
+}
+
+#define SCRIPT_HEAD "# rundown charts. Re-run from this folder: gnuplot report.gp\nset encoding utf8\n"
+
+/* The staged path of charts/<stem>.<ext> into rel; NULL when not staged. */
+static const char *staged_image(const struct rd_stage *s, struct rd_buf *rel, const char *stem,
+                                const char *ext)
+{
+    rd_buf_reset(rel);
+    if (rd_buf_addf(rel, "charts/%s.%s", stem, ext) != RD_OK)
+        return NULL;
+    return rd_stage_tmp(s, rel->ptr);
+}
+
+/* Writes a file of the staging folder in place (the stage made it). */
+static rd_status write_file(const char *path, const struct rd_buf *b, struct rd_diag *d)
+{
+    FILE *f = fopen(path, "wb");
+    bool ok = f && fwrite(b->ptr, 1, b->len, f) == b->len;
+    if (f && fclose(f) != 0)
+        ok = false;
+    return ok ? RD_OK : rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "cannot write '%s': %s", path,
+                                    strerror(errno));
+}
+
+/* gnuplot failed on the whole script: each chart is drawn alone from a
+ * script of its own, and one that fails again is left out, its images
+ * removed. Then report.gp is written again without the charts left out,
+ * so a user's re-run does not stop at them either. */
+static rd_status draw_one_by_one(struct rd_chart_plan *p, struct rd_buf *blocks,
+                                 struct rd_stage *s, const bool want[3],
+                                 const struct rd_render_opts *o, struct rd_diag *d)
+{
+    static const char *exts[] = { "svg", "pdf", "png" };
+    struct rd_buf dir = RD_BUF_INIT, path = RD_BUF_INIT, one = RD_BUF_INIT, rel = RD_BUF_INIT;
+    rd_status st = rd_buf_addf(&dir, "%s/charts", s->path);
+    if (st == RD_OK) st = rd_buf_addf(&path, "%s/", dir.ptr);
+    size_t at = path.len;
+    for (size_t i = 0; i < p->n && st == RD_OK; i++) {
+        /* <stem>.gp, so gnuplot's message names the chart */
+        rd_buf_truncate(&path, at);
+        st = rd_buf_addf(&path, "%s.gp", p->items[i].stem);
+        rd_buf_reset(&one);
+        if (st == RD_OK) st = rd_buf_addstr(&one, SCRIPT_HEAD);
+        if (st == RD_OK) st = rd_buf_addstr(&one, blocks[i].ptr);
+        if (st == RD_OK) st = write_file(path.ptr, &one, d);
+        struct rd_diag why;
+        rd_diag_init(&why, NULL);
+        bool started = false;
+        rd_status gs = st == RD_OK ? rd_gnuplot_run(o->gnuplot ? o->gnuplot : "gnuplot", dir.ptr,
+                                                    path.ptr + at, &started, &why)
+                                   : st;
+        unlink(path.ptr);
+        if (st != RD_OK || gs == RD_OK)
+            continue;
+        if (!started) {   /* the system's failure, not the chart's */
+            *d = why;
+            st = gs;
+            break;
+        }
+        if (!(p->items[i].left_out = strdup(why.msg)))
+            st = RD_ERR_NOMEM;
+        for (size_t e = 0; e < 3 && st == RD_OK; e++) {
+            const char *tmp = want[e] ? staged_image(s, &rel, p->items[i].stem, exts[e]) : NULL;
+            if (tmp)
+                unlink(tmp);
+        }
+        rd_buf_reset(&blocks[i]);
+        if (st == RD_OK) st = rd_buf_addstr(&blocks[i], "\n");
+        if (st == RD_OK) st = rd_gp_comment(&blocks[i], "# left out (gnuplot failed on it): ",
+                                            p->items[i].title);
+        if (st == RD_OK && o->warn) {
+            rd_buf_reset(&one);
+            st = rd_buf_addf(&one, "chart '%s' left out: %s", p->items[i].stem, why.msg);
+            if (st == RD_OK)
+                o->warn(o->warn_ctx, one.ptr);
+        }
+    }
+    /* report.gp again, without them */
+    rd_buf_reset(&one);
+    if (st == RD_OK) st = rd_buf_addstr(&one, SCRIPT_HEAD);
+    for (size_t i = 0; i < p->n && st == RD_OK; i++)
+        st = rd_buf_addstr(&one, blocks[i].ptr);
+    const char *gp = rd_stage_tmp(s, "charts/report.gp");
+    if (st == RD_OK && gp)
+        st = write_file(gp, &one, d);
+    rd_buf_release(&dir);
+    rd_buf_release(&path);
+    rd_buf_release(&one);
+    rd_buf_release(&rel);
+    return st;
+}
+
+rd_status rd_render_charts(const struct rd_report *r, struct rd_chart_plan *p,
+                           struct rd_stage *s, bool run, unsigned extra,
+                           const struct rd_render_opts *o, struct rd_diag *d)
 {
     struct rd_buf g = RD_BUF_INIT, dat = RD_BUF_INIT, rel = RD_BUF_INIT;
-    rd_status st = rd_buf_addstr(&g,
-        "# rundown charts. Re-run from this folder: gnuplot report.gp\n"
-        "set encoding utf8\n");
+    rd_status st = rd_buf_addstr(&g, SCRIPT_HEAD);
     /* PDF and PNG are opt-in: a cairo image costs about 25 times the CPU
      * of an SVG, and the Markdown and HTML reports both use the SVGs. */
-    const enum term terms[] = { TERM_SVG, TERM_PDF, TERM_PNG };
     const char *exts[] = { "svg", "pdf", "png" };
     const bool want[] = { true, (extra & RD_FMT_PDF) != 0, (extra & RD_FMT_PNG) != 0 };
+    struct rd_buf *blocks = calloc(p->n + 1, sizeof *blocks);
+    if (!blocks)
+        st = RD_ERR_NOMEM;
     for (size_t i = 0; i < p->n && st == RD_OK; i++) {
         const struct rd_chart *c = &p->items[i];
         const struct rd_rworkload *w = &r->workloads[c->workload];
@@ -313,18 +485,8 @@ rd_status rd_render_charts(const struct rd_report *r, const struct rd_chart_plan
         }
         if (st == RD_OK)
             st = rd_stage_write(s, rel.ptr, dat.ptr, dat.len, d);
-        if (st == RD_OK) st = rd_buf_addstr(&g, "\n");
-        if (st == RD_OK) st = rd_gp_comment(&g, "# ", c->title);
-        for (size_t t = 0; t < 3 && st == RD_OK; t++) {
-            if (!want[t])
-                continue;
-            st = gp_terminal(&g, terms[t], h);
-            if (st == RD_OK) st = rd_buf_addstr(&g, "set output ");
-            if (st == RD_OK) st = rd_gp_file(&g, c->stem, exts[t]);
-            if (st == RD_OK) st = rd_buf_addch(&g, '\n');
-            if (st == RD_OK) st = rd_buf_addstr(&g, body.ptr);
-            if (st == RD_OK) st = rd_buf_addstr(&g, "unset output\n");
-        }
+        if (st == RD_OK) st = chart_block(&blocks[i], c, &body, h, want);
+        if (st == RD_OK) st = rd_buf_addstr(&g, blocks[i].ptr);
         rd_buf_release(&body);
     }
     if (st == RD_OK)
@@ -344,25 +506,32 @@ rd_status rd_render_charts(const struct rd_report *r, const struct rd_chart_plan
         rd_buf_reset(&rel);
         if (st == RD_OK)
             st = rd_buf_addf(&rel, "%s/charts", s->path);
+        bool started = false;
         if (st == RD_OK)
-            st = rd_gnuplot_run(gnuplot ? gnuplot : "gnuplot", rel.ptr, "report.gp", d);
+            st = rd_gnuplot_run(o->gnuplot ? o->gnuplot : "gnuplot", rel.ptr, "report.gp",
+                                &started, d);
+        /* One chart gnuplot cannot draw must not cost the others, nor the
+         * report (issue 28). */
+        if (st == RD_ERR_IO && started)
+            st = draw_one_by_one(p, blocks, s, want, o, d);
         char date[15];
         pdf_date(r, date);
         /* Every image the script promises must exist before the commit. */
         for (size_t i = 0; i < p->n && st == RD_OK; i++) {
-            for (size_t e = 0; e < 3 && st == RD_OK; e++) {
+            for (size_t e = 0; e < 3 && st == RD_OK && !p->items[i].left_out; e++) {
                 if (!want[e])
                     continue;
-                rd_buf_reset(&rel);
-                st = rd_buf_addf(&rel, "charts/%s.%s", p->items[i].stem, exts[e]);
-                const char *tmp = rd_stage_tmp(s, rel.ptr);
-                if (st == RD_OK && (!tmp || access(tmp, R_OK) != 0))
+                const char *tmp = staged_image(s, &rel, p->items[i].stem, exts[e]);
+                if (!tmp || access(tmp, R_OK) != 0)
                     st = rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "gnuplot did not write '%s'", rel.ptr);
-                if (st == RD_OK && terms[e] == TERM_PDF)
+                if (st == RD_OK && e == 1)
                     st = rd_gnuplot_fix_pdf_date(tmp, date, d);
             }
         }
     }
+    for (size_t i = 0; blocks && i < p->n; i++)
+        rd_buf_release(&blocks[i]);
+    free(blocks);
     rd_buf_release(&g);
     rd_buf_release(&dat);
     rd_buf_release(&rel);

@@ -25,8 +25,10 @@ extern char **environ;
 #define GNUPLOT_TIMEOUT_MS 120000
 
 rd_status rd_gnuplot_run(const char *gnuplot, const char *dir, const char *script,
-                         struct rd_diag *d)
+                         bool *started, struct rd_diag *d)
 {
+    if (started)
+        *started = false;
     int pipefd[2];
     if (pipe2(pipefd, O_CLOEXEC) != 0)
         return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "cannot create a pipe: %s", strerror(errno));
@@ -126,6 +128,8 @@ rd_status rd_gnuplot_run(const char *gnuplot, const char *dir, const char *scrip
                                ? " (install gnuplot-nox, or leave 'charts' out of --formats)"
                                : "");
     }
+    if (started)
+        *started = true;
     char err[4096];
     size_t elen = 0;
     /* gnuplot waits for nothing (stdin is /dev/null), but a broken font

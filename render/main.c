@@ -59,6 +59,7 @@ int main(int argc, char **argv)
         case RO_TEMPLATES: o.templates_dir = arg; break;
         case RO_FORMATS: formats = arg; break;
         case RO_GNUPLOT: o.gnuplot = arg; break;
+        case RO_STRICT: o.strict = true; break;
         case RO_MAX_INPUT:
             if (parse_size(arg, &max_input) != 0)
                 return rd_usage_error("--max-input: expected a size like 2GiB or 500000000, "

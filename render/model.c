@@ -263,6 +263,7 @@ static rd_status read_decision(struct rd_report *r, const cJSON *j, struct rd_rd
             .runs_needed = num(v, RD_AK_RUNS_NEEDED),
             .exact = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(v, RD_AK_EXACT)),
             .beyond_margin = beyond(v),
+            .estimable = !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(v, RD_AK_ESTIMABLE)),
             .why = str(v, RD_AK_WHY),
         };
     }
@@ -605,7 +606,11 @@ static rd_status read_environments(struct rd_report *r, const cJSON *envs)
         cJSON_ArrayForEach(f, e) {
             if (st != RD_OK)
                 break;
-            if (env_known_key(f->string) || env_row_exists(r, rows, f->string))
+            /* A local path (the suite's "root": /home/me/...) says where
+             * one person kept the files, nothing about the machine, and a
+             * report is shared: it is left out. */
+            if (env_known_key(f->string) || env_row_exists(r, rows, f->string) ||
+                (cJSON_IsString(f) && (f->valuestring[0] == '/' || f->valuestring[0] == '~')))
                 continue;
             const char *paths[] = { f->string, NULL };
             st = env_add_row(r, envs, f->string, paths, rows, &b);

@@ -110,6 +110,9 @@ struct rd_rverdict {
     double ratio, ratio_ci_low, ratio_ci_high;   /* the simultaneous interval */
     double p_adj, runs_needed;
     bool exact;
+    /* false only when the analysis says a mean is not clearly above zero
+     * at the critical value: no interval (analysis key 'estimable') */
+    bool estimable;
     /* 1: the interval lies wholly past the margin on the worse side; 0:
      * not; -1: no interval, or an analysis from before the key */
     int beyond_margin;

@@ -262,7 +262,7 @@ rd_status rd_render(const struct rd_report *r, const struct rd_render_opts *o,
         st = rd_chart_plan_make(r, &plan);
     if (st == RD_OK && charts)
         st = rd_render_charts(r, &plan, &stage, (f & RD_FMT_CHARTS) != 0,
-                              f & (RD_FMT_PNG | RD_FMT_PDF), o->gnuplot, d);
+                              f & (RD_FMT_PNG | RD_FMT_PDF), o, d);
     /* The Markdown links the SVGs only when charts are part of this render;
      * a link to an image that will not exist helps nobody. */
     if (st == RD_OK && (f & (RD_FMT_MD | RD_FMT_HTML)))
@@ -303,6 +303,11 @@ rd_status rd_render(const struct rd_report *r, const struct rd_render_opts *o,
     if (st != RD_OK)
         made_undo(&made);
     made_release(&made);
+    /* --strict: the report is written, but a chart left out fails it. */
+    for (size_t i = 0; st == RD_OK && o->strict && i < plan.n; i++)
+        if (plan.items[i].left_out)
+            st = rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "chart '%s' left out (--strict): %s",
+                             plan.items[i].stem, plan.items[i].left_out);
     rd_chart_plan_release(&plan);
     rd_buf_release(&md);
     rd_buf_release(&html);

@@ -41,6 +41,9 @@ struct rd_render_opts {
      * Excel's limit); NULL: nobody is told. Only main() prints. */
     void (*warn)(void *ctx, const char *msg);
     void *warn_ctx;
+    /* A chart left out (gnuplot failed on it) fails the render once
+     * everything else is written: RD_ERR_IO, the diag naming the chart. */
+    bool strict;
 };
 
 /**

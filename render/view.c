@@ -553,6 +553,11 @@ static void view_method(struct vb *v, const struct rd_report *r, struct rd_tval 
                                 "never counts as n."));
     take(v, items, NULL);
     v->glossary = arr(v, root, "metrics");
+    /* The seed the Methods section promises (issue 29). */
+    if (isfinite(r->seed)) {
+        chk(v, rd_buf_addf(&v->b, "%.0f", r->seed));
+        take(v, root, "seed");
+    }
 }
 
 rd_status rd_md_view(const struct rd_report *r, const struct rd_chart_plan *p, struct rd_tdata *out)

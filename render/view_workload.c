@@ -446,6 +446,9 @@ static void view_charts(struct vb *v, const struct rd_chart_plan *p, size_t wi, 
         struct rd_tval *c = obj(v, charts, NULL);
         str(v, c, "file", p->items[i].stem);
         str(v, c, "alt", p->items[i].title);
+        /* gnuplot failed on it: the report says so where it would be */
+        if (p->items[i].left_out)
+            str(v, c, "left_out", p->items[i].left_out);
     }
 }
 

@@ -22,6 +22,9 @@ static const struct rd_opt opts[] = {
      "also as PDF and as a 300 dpi PNG), charts-script (write\n"
      "the gnuplot script and data without running gnuplot)", NULL},
     {RO_GNUPLOT, 0, "gnuplot", "PATH", "gnuplot on PATH", "the gnuplot binary", NULL},
+    {RO_STRICT, 0, "strict", NULL, NULL,
+     "exit 3 when a chart had to be left out (gnuplot failed\n"
+     "on it); the report is written either way", NULL},
     {RO_MAX_INPUT, 0, "max-input", "SIZE", "1GiB",
      "refuse an analysis larger than SIZE (bytes, or with a\nunit: 512MiB, 4GiB)", NULL},
     {0, 0, NULL, NULL, NULL, NULL, NULL},
@@ -36,7 +39,7 @@ static const char *default_now(int code)
 const struct rd_cmd_spec rd_render_spec = {
     .tool = "rundown-render",
     .synopsis = "[-o DIR] [--templates DIR] [--formats LIST] [--gnuplot PATH]\n"
-                " [--max-input SIZE] ANALYSIS",
+                " [--max-input SIZE] [--strict] ANALYSIS",
     .about = "Renders an analysis (" RD_ANALYSIS_SCHEMA ", '-' for standard input) into a report.",
     .epilog = "Files are written into a staging folder and moved into place when every\n"
               "format has succeeded, so a failed or interrupted render leaves the\n"

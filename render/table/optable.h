@@ -6,7 +6,7 @@
 
 #include "rundown/opts.h"
 
-enum { RO_TEMPLATES = 256, RO_FORMATS, RO_GNUPLOT, RO_MAX_INPUT };
+enum { RO_TEMPLATES = 256, RO_FORMATS, RO_GNUPLOT, RO_MAX_INPUT, RO_STRICT };
 
 extern const struct rd_cmd_spec rd_render_spec;
 

@@ -26,7 +26,8 @@ static const char *DOC =
     "{\"schema\":\"rundown.analysis/1\",\"settings\":{\"alpha\":0.05},"
     "\"environments\":[{\"id\":\"e1\",\"cpu\":{\"model\":\"EPYC\",\"cores_logical\":2},"
     "  \"memory_kib\":25165824,\"runtimes\":{\"node\":{\"version\":\"v26.10.0\"},\"bun\":{\"version\":null}},"
-    "  \"captured_at\":\"2026-11-30T01:00:00Z\",\"governor\":null,\"hypervisor\":\"kvm\"}],"
+    "  \"captured_at\":\"2026-11-30T01:00:00Z\",\"governor\":null,\"hypervisor\":\"kvm\","
+    "  \"root\":\"/home/me/bench/workloads\",\"home\":\"~/bench\"}],"
     "\"workloads\":["
     " {\"name\":\"cpu heavy\",\"primary\":{\"metric\":\"wall_ms\",\"better\":\"lower\"},"
     "  \"baseline\":[\"runtime=node,workers=2\"],"
@@ -198,6 +199,10 @@ static void test_env(void **state)
     /* Rows come in the table's order: CPU before Memory before the unknown. */
     assert_true(env_row("CPU") < env_row("Memory"));
     assert_true(env_row("Memory") < env_row("hypervisor"));
+    /* A local path is no fact about the machine, and a report is shared
+     * (issue 29): the suite's root is left out. */
+    assert_null(env_row("root"));
+    assert_null(env_row("home"));
 }
 
 /* Each field as its type says, whatever the document holds there. */

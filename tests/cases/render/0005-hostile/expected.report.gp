@@ -29,11 +29,15 @@ set format x '%h'
 set xlabel 'heavycalc_ms (ms)' noenhanced
 set xrange [0:1064.68]
 set arrow 1 from 101.352, graph 0 to 101.352, graph 1 nohead back lc rgb '#888888' dt 2
-plot 'cpu_touch_PWNED3-means.dat' index 0 using 1:($6 > 0 ? NaN : $2):3:4:5 with xerrorbars pt 7 ps 1.1 lw 1.5 lc rgb variable, \
-     'cpu_touch_PWNED3-means.dat' index 0 using 1:($6 > 0 ? $2 : NaN):3:4:5 with xerrorbars pt 6 ps 1.1 lw 1.5 lc rgb variable
+plot 'cpu_touch_PWNED3-means.dat' index 0 using 1:($6 == 0 && valid(3) ? $2 : NaN):3:4:5 with xerrorbars pt 7 ps 1.1 lw 1.5 lc rgb variable, \
+     'cpu_touch_PWNED3-means.dat' index 0 using 1:($6 > 0 && valid(3) ? $2 : NaN):3:4:5 with xerrorbars pt 6 ps 1.1 lw 1.5 lc rgb variable, \
+     'cpu_touch_PWNED3-means.dat' index 0 using 1:($6 == 0 && !valid(3) ? $2 : NaN):5 with points pt 7 ps 1.1 lc rgb variable, \
+     'cpu_touch_PWNED3-means.dat' index 0 using 1:($6 > 0 && !valid(3) ? $2 : NaN):5 with points pt 6 ps 1.1 lc rgb variable
 unset object 1
 unset arrow 1
 unset label 2
+do for [i=20:33] { unset arrow i }
+do for [i=200:206] { unset label i }
 unset multiplot
 unset output
 
@@ -123,11 +127,15 @@ set format x '%h'
 set xlabel 'Requests per second (req/s)' noenhanced
 set xrange [0:44939.4]
 set arrow 1 from 41556, graph 0 to 41556, graph 1 nohead back lc rgb '#888888' dt 2
-plot 'img_src_http_evil.example_y.png-means.dat' index 0 using 1:($6 > 0 ? NaN : $2):3:4:5 with xerrorbars pt 7 ps 1.1 lw 1.5 lc rgb variable, \
-     'img_src_http_evil.example_y.png-means.dat' index 0 using 1:($6 > 0 ? $2 : NaN):3:4:5 with xerrorbars pt 6 ps 1.1 lw 1.5 lc rgb variable
+plot 'img_src_http_evil.example_y.png-means.dat' index 0 using 1:($6 == 0 && valid(3) ? $2 : NaN):3:4:5 with xerrorbars pt 7 ps 1.1 lw 1.5 lc rgb variable, \
+     'img_src_http_evil.example_y.png-means.dat' index 0 using 1:($6 > 0 && valid(3) ? $2 : NaN):3:4:5 with xerrorbars pt 6 ps 1.1 lw 1.5 lc rgb variable, \
+     'img_src_http_evil.example_y.png-means.dat' index 0 using 1:($6 == 0 && !valid(3) ? $2 : NaN):5 with points pt 7 ps 1.1 lc rgb variable, \
+     'img_src_http_evil.example_y.png-means.dat' index 0 using 1:($6 > 0 && !valid(3) ? $2 : NaN):5 with points pt 6 ps 1.1 lc rgb variable
 unset object 1
 unset arrow 1
 unset label 2
+do for [i=20:27] { unset arrow i }
+do for [i=200:203] { unset label i }
 unset multiplot
 unset output
 
@@ -180,7 +188,7 @@ set datafile missing '?'
 set multiplot
 set label 90 '<img src=http://evil.example/y.png>: latency by percentile (mean of runs)' at screen 0.5, screen 0.9454 center noenhanced font sprintf(',%g', 15 * rd_fs)
 set lmargin at screen 0.10
-set rmargin at screen 0.66
+set rmargin at screen 0.4500
 set tmargin at screen 0.8251
 set bmargin at screen 0.2295
 set logscale x
@@ -192,7 +200,7 @@ set ylabel 'latency (ms)' noenhanced
 set grid xtics ytics lc rgb '#dddddd'
 set border 3
 set tics nomirror
-set key outside right top Left reverse noenhanced
+set key at screen 0.4700, screen 0.8251 left top Left reverse noenhanced
 set xlabel 'percentile'
 plot 'img_src_http_evil.example_y.png-latency.dat' index 0 using 1:3 with linespoints lw 2 pt 5 ps 1 dt 1 lc rgb '#cc79a7' title '=1+1 / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)', \
      'img_src_http_evil.example_y.png-latency.dat' index 1 using 1:3 with linespoints lw 2 pt 7 ps 1 dt 1 lc rgb '#d55e00' title '<script>alert(1)</script>bun / @rd_png [link](https://evil.example/) ![img](http://evil.example/x.png)', \
@@ -229,11 +237,15 @@ set format x '%h'
 set xlabel 'Wall time (ms)' noenhanced
 set xrange [0:45.4154]
 set arrow 1 from 22.175000000000001, graph 0 to 22.175000000000001, graph 1 nohead back lc rgb '#888888' dt 2
-plot 'cold-start_system_touch_PWNED4-means.dat' index 0 using 1:($6 > 0 ? NaN : $2):3:4:5 with xerrorbars pt 7 ps 1.1 lw 1.5 lc rgb variable, \
-     'cold-start_system_touch_PWNED4-means.dat' index 0 using 1:($6 > 0 ? $2 : NaN):3:4:5 with xerrorbars pt 6 ps 1.1 lw 1.5 lc rgb variable
+plot 'cold-start_system_touch_PWNED4-means.dat' index 0 using 1:($6 == 0 && valid(3) ? $2 : NaN):3:4:5 with xerrorbars pt 7 ps 1.1 lw 1.5 lc rgb variable, \
+     'cold-start_system_touch_PWNED4-means.dat' index 0 using 1:($6 > 0 && valid(3) ? $2 : NaN):3:4:5 with xerrorbars pt 6 ps 1.1 lw 1.5 lc rgb variable, \
+     'cold-start_system_touch_PWNED4-means.dat' index 0 using 1:($6 == 0 && !valid(3) ? $2 : NaN):5 with points pt 7 ps 1.1 lc rgb variable, \
+     'cold-start_system_touch_PWNED4-means.dat' index 0 using 1:($6 > 0 && !valid(3) ? $2 : NaN):5 with points pt 6 ps 1.1 lc rgb variable
 unset object 1
 unset arrow 1
 unset label 2
+do for [i=20:29] { unset arrow i }
+do for [i=200:204] { unset label i }
 unset multiplot
 unset output
 

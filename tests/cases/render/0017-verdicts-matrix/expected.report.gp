@@ -33,11 +33,15 @@ set label 2 'mechanism: worker' at screen 0.1785, screen 0.8865 left noenhanced 
 set xrange [0:365.77]
 set object 1 rect from 95, graph 0 to 105, graph 1 behind fc rgb '#e4e4e4' fs solid 1.0 noborder
 set arrow 1 from 100, graph 0 to 100, graph 1 nohead back lc rgb '#888888' dt 2
-plot 'heavy-means.dat' index 0 using 1:($6 > 0 ? NaN : $2):3:4:5 with xerrorbars pt 7 ps 1.1 lw 1.5 lc rgb variable, \
-     'heavy-means.dat' index 0 using 1:($6 > 0 ? $2 : NaN):3:4:5 with xerrorbars pt 6 ps 1.1 lw 1.5 lc rgb variable
+plot 'heavy-means.dat' index 0 using 1:($6 == 0 && valid(3) ? $2 : NaN):3:4:5 with xerrorbars pt 7 ps 1.1 lw 1.5 lc rgb variable, \
+     'heavy-means.dat' index 0 using 1:($6 > 0 && valid(3) ? $2 : NaN):3:4:5 with xerrorbars pt 6 ps 1.1 lw 1.5 lc rgb variable, \
+     'heavy-means.dat' index 0 using 1:($6 == 0 && !valid(3) ? $2 : NaN):5 with points pt 7 ps 1.1 lc rgb variable, \
+     'heavy-means.dat' index 0 using 1:($6 > 0 && !valid(3) ? $2 : NaN):5 with points pt 6 ps 1.1 lc rgb variable
 unset object 1
 unset arrow 1
 unset label 2
+do for [i=20:39] { unset arrow i }
+do for [i=200:209] { unset label i }
 do for [i=90:140] { unset label i }
 set lmargin at screen 0.1785
 set rmargin at screen 0.9700
@@ -54,11 +58,15 @@ set label 2 'mechanism: process' at screen 0.1785, screen 0.5457 left noenhanced
 set xrange [0:365.77]
 set object 1 rect from 95, graph 0 to 105, graph 1 behind fc rgb '#e4e4e4' fs solid 1.0 noborder
 set arrow 1 from 100, graph 0 to 100, graph 1 nohead back lc rgb '#888888' dt 2
-plot 'heavy-means.dat' index 1 using 1:($6 > 0 ? NaN : $2):3:4:5 with xerrorbars pt 7 ps 1.1 lw 1.5 lc rgb variable, \
-     'heavy-means.dat' index 1 using 1:($6 > 0 ? $2 : NaN):3:4:5 with xerrorbars pt 6 ps 1.1 lw 1.5 lc rgb variable
+plot 'heavy-means.dat' index 1 using 1:($6 == 0 && valid(3) ? $2 : NaN):3:4:5 with xerrorbars pt 7 ps 1.1 lw 1.5 lc rgb variable, \
+     'heavy-means.dat' index 1 using 1:($6 > 0 && valid(3) ? $2 : NaN):3:4:5 with xerrorbars pt 6 ps 1.1 lw 1.5 lc rgb variable, \
+     'heavy-means.dat' index 1 using 1:($6 == 0 && !valid(3) ? $2 : NaN):5 with points pt 7 ps 1.1 lc rgb variable, \
+     'heavy-means.dat' index 1 using 1:($6 > 0 && !valid(3) ? $2 : NaN):5 with points pt 6 ps 1.1 lc rgb variable
 unset object 1
 unset arrow 1
 unset label 2
+do for [i=20:39] { unset arrow i }
+do for [i=200:209] { unset label i }
 do for [i=90:140] { unset label i }
 set lmargin at screen 0.1785
 set rmargin at screen 0.9700
@@ -75,11 +83,15 @@ set label 2 'mechanism: sequential' at screen 0.1785, screen 0.2049 left noenhan
 set xrange [0:365.77]
 set object 1 rect from 95, graph 0 to 105, graph 1 behind fc rgb '#e4e4e4' fs solid 1.0 noborder
 set arrow 1 from 100, graph 0 to 100, graph 1 nohead back lc rgb '#888888' dt 2
-plot 'heavy-means.dat' index 2 using 1:($6 > 0 ? NaN : $2):3:4:5 with xerrorbars pt 7 ps 1.1 lw 1.5 lc rgb variable, \
-     'heavy-means.dat' index 2 using 1:($6 > 0 ? $2 : NaN):3:4:5 with xerrorbars pt 6 ps 1.1 lw 1.5 lc rgb variable
+plot 'heavy-means.dat' index 2 using 1:($6 == 0 && valid(3) ? $2 : NaN):3:4:5 with xerrorbars pt 7 ps 1.1 lw 1.5 lc rgb variable, \
+     'heavy-means.dat' index 2 using 1:($6 > 0 && valid(3) ? $2 : NaN):3:4:5 with xerrorbars pt 6 ps 1.1 lw 1.5 lc rgb variable, \
+     'heavy-means.dat' index 2 using 1:($6 == 0 && !valid(3) ? $2 : NaN):5 with points pt 7 ps 1.1 lc rgb variable, \
+     'heavy-means.dat' index 2 using 1:($6 > 0 && !valid(3) ? $2 : NaN):5 with points pt 6 ps 1.1 lc rgb variable
 unset object 1
 unset arrow 1
 unset label 2
+do for [i=20:27] { unset arrow i }
+do for [i=200:203] { unset label i }
 unset multiplot
 unset output
 
