@@ -81,7 +81,7 @@ BUDGET ?= 45m
 # collection starts only when `rundown-collect check` finds it quiet, unless
 # BENCH_BUSY_OK=1 says to go ahead anyway.
 bench: deps all
-	@$(COLLECT) check || [ "$(BENCH_BUSY_OK)" = 1 ] || { \
+	@$(COLLECT) check --window 5 || [ "$(BENCH_BUSY_OK)" = 1 ] || { \
 	  echo "make bench: the machine is busy (above); wait, or BENCH_BUSY_OK=1 make bench" >&2; exit 1; }
 	$(COLLECT) suite --resume --budget $(BUDGET) -o data/raw data/suites/js-runtimes.json
 

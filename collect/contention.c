@@ -169,7 +169,8 @@ static double window(struct rd_guard *g, char *top, size_t size)
                               (int)busy[i].pid, busy[i].comm, busy[i].pct);
     if (!ok)
         return NAN;
-    return isnan(l.others_pct) ? NAN : fmax(l.others_pct - own_pct, 0);
+    double foreign = rd_machine_load_foreign_pct(&l);
+    return isnan(foreign) ? NAN : fmax(foreign - own_pct, 0);
 }
 
 rd_status rd_guard_wait(struct rd_guard *g, const char *what, struct rd_diag *d)
@@ -182,12 +183,13 @@ rd_status rd_guard_wait(struct rd_guard *g, const char *what, struct rd_diag *d)
     if (g->nhist > 0) {
         struct rd_machine_load l;
         judged_load(g, &now, &l);
-        if (l.wall_s >= RD_CONTENTION_WINDOW_S && !isnan(l.others_pct)) {
-            g->last_quiet = l.others_pct <= g->o.threshold_pct;
+        double foreign = rd_machine_load_foreign_pct(&l);
+        if (l.wall_s >= RD_CONTENTION_WINDOW_S && !isnan(foreign)) {
+            g->last_quiet = foreign <= g->o.threshold_pct;
             known = true;
         } else {
             /* Too short to say anything new: the last reading stands. */
-            known = !isnan(l.others_pct);
+            known = !isnan(foreign);
         }
     }
     push(g, &now);
@@ -211,13 +213,13 @@ rd_status rd_guard_wait(struct rd_guard *g, const char *what, struct rd_diag *d)
             break;
         if (waited >= g->o.wait_s) {
             g->gave_up++;
-            note(g, "%s: the machine is still busy after %.0f s (others %.0f %% of a CPU, "
+            note(g, "%s: the machine is still busy after %.0f s (others and steal %.0f %% of a CPU, "
                  "threshold %g %%): running anyway", what, waited, pct, g->o.threshold_pct);
             break;
         }
         if (last_note < 0 || waited - last_note >= 1) {
             last_note = waited;
-            note(g, "%s: waiting for a quiet machine, others use %.0f %% of a CPU "
+            note(g, "%s: waiting for a quiet machine, others and steal use %.0f %% of a CPU "
                  "(threshold %g %%)%s%s; %.0f of %.0f s", what, pct, g->o.threshold_pct,
                  top[0] ? ": " : "", top, waited, g->o.wait_s);
         }
@@ -262,7 +264,7 @@ rd_status rd_guard_run_end(struct rd_guard *g, struct rd_record *rec)
         RD_TRY(rd_record_set_metric(rec, "machine_cpu_pressure_pct", run.pressure_pct));
     g->others_sum += run.others_pct;
     g->others_max = fmax(g->others_max, run.others_pct);
-    g->last_quiet = !(judged.others_pct > g->o.threshold_pct);
+    g->last_quiet = !(rd_machine_load_foreign_pct(&judged) > g->o.threshold_pct);
     rec->contended = !g->last_quiet;
     g->contended += rec->contended;
     return RD_OK;

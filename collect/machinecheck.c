@@ -144,10 +144,14 @@ static void load_now(struct rd_machine_check *c, const char *proc, double window
         "other processes use %.1f %% of a CPU (threshold %g %%)%s%s", l.others_pct,
         c->threshold_pct, list[0] ? ": " : "", list);
     if (!isnan(l.steal_pct)) {
-        bool stolen = l.steal_pct > c->threshold_pct;
+        /* Runs are judged by others' CPU and steal together
+         * (rd_machine_load_foreign_pct): so is the machine. */
+        bool stolen = !busy && rd_machine_load_foreign_pct(&l) > c->threshold_pct;
         add(c, "steal", stolen ? RD_FINDING_BUSY : RD_FINDING_OK,
-            stolen ? "the hypervisor gives this VM's CPUs to others: use dedicated CPUs" : NULL,
-            "steal %.1f %% of a CPU", l.steal_pct);
+            stolen ? "the hypervisor gives this VM's CPUs to others: use dedicated CPUs, or "
+                     "wait and check again" : NULL,
+            "steal %.1f %% of a CPU (runs are judged by others' CPU and steal together)",
+            l.steal_pct);
     }
     if (!isnan(l.pressure_pct)) {
         bool pressed = l.pressure_pct > c->threshold_pct;

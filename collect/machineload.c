@@ -134,6 +134,13 @@ void rd_machine_load_between(const struct rd_machine_snap *a, const struct rd_ma
                                  100);
 }
 
+double rd_machine_load_foreign_pct(const struct rd_machine_load *l)
+{
+    if (isnan(l->others_pct))
+        return NAN;
+    return l->others_pct + (isnan(l->steal_pct) ? 0 : l->steal_pct);
+}
+
 int rd_machine_ncpus(const char *proc_root)
 {
     char path[4096];

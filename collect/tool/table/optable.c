@@ -19,8 +19,8 @@
  * in run, http and suite (contention.h; check takes the threshold alone). */
 #define CONTENTION_THRESHOLD_ROW(group)                                               \
     {CO_CONTENTION_THRESHOLD, 0, "contention-threshold", "PCT", "25",                  \
-     "other processes' CPU, in percent of one CPU, above\n"                           \
-     "which a run is contended", group}
+     "other processes' CPU plus the hypervisor's steal, in\n"                         \
+     "percent of one CPU, above which a run is contended", group}
 #define CONTENTION_ROWS                                                                \
     {CO_CONTENTION, 0, "contention", "MODE", "wait; RUNDOWN_CONTENTION=MODE",          \
      "wait: before each run wait until other processes use\n"                         \
