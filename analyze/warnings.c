@@ -756,11 +756,14 @@ static rd_status tool_findings(struct findings *F)
         return st;
     if (distinct < 2)
         return RD_OK;
+    /* Decided per tool (within.c) unless compare_within says otherwise. */
+    bool by_tool = F->x->within && F->x->within->automatic;
     return add(F, "mixed_tools", LEVEL_WARNING, NULL, NULL, NULL, NULL, NULL,
                "the configs of this workload were measured with %zu load tools (%s): each "
-               "config's id names its tool, and a comparison across tools measures the tools "
-               "as much as the configs",
-               distinct, list);
+               "config's id names its tool, and %s",
+               distinct, list,
+               by_tool ? "the verdicts are made per tool (compare_within)"
+                        : "a comparison across tools measures the tools as much as the configs");
 }
 
 rd_status rd_warnings_collect(struct wctx *x, const struct reco *rc)
