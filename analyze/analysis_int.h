@@ -110,6 +110,13 @@ struct wl {
     const char *key_metrics; /* info.key_metrics: "rps,latency_p99_ms" */
     const char *guards;      /* info.guards: "latency_p99_ms<=100" */
     const char *max_error_rate; /* info.max_error_rate: a fraction */
+    /* info.compare_within: "tasks,tool", labels whose values are separate
+     * questions (within.c); "" none; NULL unset (one per load tool when
+     * the runs come from several). within_path and within_line: the store
+     * and line it was first read from, NULL when --set gave it. */
+    const char *compare_within;
+    const char *within_path;
+    unsigned within_line;
     /* An adaptive suite's stopping rule (info.until, runs_min, runs_max,
      * precision_target, precision_alpha; budget_s under a budget). */
     const char *until, *runs_min, *runs_max, *precision_target, *precision_alpha, *budget_s;

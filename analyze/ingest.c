@@ -445,6 +445,11 @@ static rd_status add_record(struct rd_analysis *a, const struct rd_record *r,
     RD_TRY(take_info(a, r, "key_metrics", &w->key_metrics));
     RD_TRY(take_info(a, r, "guards", &w->guards));
     RD_TRY(take_info(a, r, "max_error_rate", &w->max_error_rate));
+    if (!w->compare_within) {
+        RD_TRY(take_info(a, r, "compare_within", &w->compare_within));
+        w->within_path = w->compare_within ? path : NULL;
+        w->within_line = line;
+    }
     RD_TRY(take_info(a, r, "until", &w->until));
     RD_TRY(take_info(a, r, "runs_min", &w->runs_min));
     RD_TRY(take_info(a, r, "runs_max", &w->runs_max));
@@ -684,6 +689,12 @@ static rd_status merge_half(struct rd_analysis *a, const struct rd_analysis *b,
         for (size_t k = 0; k < sizeof info / sizeof info[0] && !s; k++)
             if (!*info[k] && binfo[k] && !(*info[k] = rd_arena_strdup(&a->strings, binfo[k])))
                 s = RD_ERR_NOMEM;
+        if (!w->compare_within && bw->compare_within) {
+            if (!(w->compare_within = rd_arena_strdup(&a->strings, bw->compare_within)))
+                s = RD_ERR_NOMEM;
+            w->within_path = path;
+            w->within_line = line0 + bw->within_line;
+        }
         if (w->first_metric < 0 && bw->first_metric >= 0)
             w->first_metric = mid[bw->first_metric];
         const char *benv[] = {bc->env, bc->env_other};

@@ -566,9 +566,8 @@ static rd_status test_findings(struct findings *F, size_t ti)
  * worse. Judged for the comparisons left inconclusive: a settled one
  * needs no warning.
  */
-static rd_status power_findings(struct findings *F, const struct reco *rc)
+static rd_status power_findings(struct findings *F, struct wctx *x, const struct reco *rc)
 {
-    struct wctx *x = F->x;
     double m = rc->margin, level = (1 - 2 * x->a->o.alpha) * 100;
     for (size_t ki = 0; ki < rc->nkeys; ki++) {
         const struct key_verdicts *kv = &rc->keys[ki];
@@ -766,11 +765,14 @@ static rd_status tool_findings(struct findings *F)
         return st;
     if (distinct < 2)
         return RD_OK;
+    /* Decided per tool (within.c) unless compare_within says otherwise. */
+    bool by_tool = F->x->within && F->x->within->automatic;
     return add(F, "mixed_tools", LEVEL_WARNING, NULL, NULL, NULL, NULL, NULL,
                "the configs of this workload were measured with %zu load tools (%s): each "
-               "config's id names its tool, and a comparison across tools measures the tools "
-               "as much as the configs",
-               distinct, list);
+               "config's id names its tool, and %s",
+               distinct, list,
+               by_tool ? "the verdicts are made per tool (compare_within)"
+                        : "a comparison across tools measures the tools as much as the configs");
 }
 
 rd_status rd_warnings_collect(struct wctx *x, const struct reco *rc)
@@ -789,8 +791,14 @@ rd_status rd_warnings_collect(struct wctx *x, const struct reco *rc)
     }
     for (size_t ti = 0; ti < x->ntested && !st; ti++)
         st = test_findings(&F, ti);
-    if (!st && rc->have)
-        st = power_findings(&F, rc);
+    /* Decided within a label (within.c): each part is its own family. */
+    for (size_t p = 0; x->within && p < x->within->nparts && !st; p++) {
+        struct wctx *y = &x->within->parts[p].sub;
+        if (y->rc.have)
+            st = power_findings(&F, y, &y->rc);
+    }
+    if (!st && rc->have && !x->within)
+        st = power_findings(&F, x, rc);
     if (!st && rc->have == false && x->k > 0 && x->have_primary) {
         const char *pm = x->a->metrics[x->primary];
         st = add(&F, "no_recommendation", LEVEL_WARNING, NULL, NULL, pm, NULL, NULL,

@@ -323,7 +323,7 @@ rd_status rd_wctx_analyse(struct wctx *x, struct rd_analysis *a, const uint32_t 
         RD_TRY(rd_compare_metric(x, ti));
     if (x->ntested)
         RD_TRY(rd_recommend(x, &x->rc));
-    return rd_warnings_collect(x, &x->rc);
+    return RD_OK;
 }
 
 /* The workload settings a run record's info may carry, and where each
@@ -341,6 +341,7 @@ static const char **setting_field(struct wl *w, const char *key, size_t len)
         {"key_metrics", offsetof(struct wl, key_metrics)},
         {"guards", offsetof(struct wl, guards)},
         {"max_error_rate", offsetof(struct wl, max_error_rate)},
+        {"compare_within", offsetof(struct wl, compare_within)},
     };
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         if (strlen(fields[i].key) == len && memcmp(fields[i].key, key, len) == 0)
@@ -377,9 +378,11 @@ rd_status rd_analysis_apply_settings(struct rd_analysis *a, struct rd_diag *d)
                 return rd_diag_set(d, RD_ERR_USAGE, NULL, 0, 0,
                                    "--set: unknown setting '%.*s' (expected margin, "
                                    "key_metrics, guards, max_error_rate, tie_breaker, "
-                                   "primary_metric or primary_better)",
+                                   "primary_metric, primary_better or compare_within)",
                                    (int)(eq - dot - 1), dot + 1);
             *field = eq + 1;
+            if (field == &wl->compare_within)
+                wl->within_path = NULL; /* the option's, for its messages */
             matched++;
         }
         if (!matched)

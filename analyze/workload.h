@@ -147,7 +147,46 @@ struct wctx {
     struct rd_arena tmp;      /* warning text, per workload */
     double *scratch;
     size_t scratch_cap;
+    struct within *within;    /* decisions per label value; NULL: none */
 };
+
+/* ---- within.c ---- */
+
+/* One value (of each compare_within label) and its configs, decided on
+ * their own in 'sub' (its prepared values borrowed from the workload's). */
+struct within_part {
+    const char **values;      /* [nkeys]: the part's label values (NULL: lacks it) */
+    size_t *pos;              /* [n]: its configs' positions in the workload */
+    size_t n;
+    struct wctx sub;
+};
+
+struct within {
+    const char **keys;        /* the labels */
+    size_t nkeys;
+    bool automatic;           /* from the load tools, not compare_within */
+    struct within_part *parts;
+    size_t nparts;
+    size_t *pos;              /* the parts' positions, one array */
+};
+
+/**
+ * Checks every workload's compare_within names labels its configs have:
+ * RD_ERR_USAGE naming the --set option, or RD_ERR_PARSE at the store and
+ * line the setting was read from, saying which labels there are.
+ */
+rd_status rd_within_check(struct rd_analysis *a, struct rd_diag *d);
+
+/**
+ * When x's workload names compare_within (or its runs come from several
+ * load tools and it names none), decides each value's configs on their
+ * own into x->within, and makes x->rc the workload's answer from them:
+ * each config's verdict from its part, the decision, the labels settled
+ * in every part, one sentence naming every part's decision. Nothing
+ * otherwise. x->rc must be decided. x->within is freed with x.
+ */
+rd_status rd_within_decide(struct wctx *x);
+void rd_within_release(struct within *wi);
 
 /* ---- collection.c ---- */
 
@@ -172,9 +211,11 @@ rd_status rd_collection_race(const struct wctx *x, long *at);
 
 /**
  * Analyses workload wl of a into x: configs, metrics, prepared values,
- * tests, recommendation and warnings. by_name lists every metric id of a
- * ordered by name. Call rd_wctx_release(x) afterwards, also on failure
- * (RD_ERR_NOMEM).
+ * tests and recommendation. by_name lists every metric id of a ordered by
+ * name. The caller then decides within labels (rd_within_decide) and
+ * collects the warnings (rd_warnings_collect), which read both: write.c
+ * does, so that workload.c calls neither back. Call rd_wctx_release(x)
+ * afterwards, also on failure (RD_ERR_NOMEM).
  */
 rd_status rd_wctx_analyse(struct wctx *x, struct rd_analysis *a, const uint32_t *by_name,
                           struct wl *wl);

@@ -327,11 +327,45 @@ static void write_recommendation(const struct wctx *x, struct jw *w)
     jw_end(w, '}');
 }
 
+/* The decisions per value of compare_within (within.c): the labels, and
+ * per part its values, its configs and its own recommendation. */
+static void write_within(const struct wctx *x, struct jw *w)
+{
+    const struct within *wi = x->within;
+    if (!wi || !wi->nparts)
+        return;
+    jw_arr(w, RD_AK_COMPARE_WITHIN, false);
+    for (size_t k = 0; k < wi->nkeys; k++)
+        jw_str(w, NULL, wi->keys[k]);
+    jw_end(w, ']');
+    jw_str(w, RD_AK_COMPARE_WITHIN_FROM, wi->automatic ? "load_tools" : "setting");
+    jw_arr(w, RD_AK_WITHIN, true);
+    for (size_t p = 0; p < wi->nparts; p++) {
+        const struct within_part *part = &wi->parts[p];
+        jw_obj(w, NULL, true);
+        jw_obj(w, RD_AK_VALUES, false);
+        for (size_t k = 0; k < wi->nkeys; k++)
+            jw_str(w, wi->keys[k], part->values[k]);
+        jw_end(w, '}');
+        jw_arr(w, RD_AK_CONFIGS, false);
+        for (size_t j = 0; j < part->n; j++)
+            jw_str(w, NULL, part->sub.cs[j]->id);
+        jw_end(w, ']');
+        write_recommendation(&part->sub, w);
+        jw_end(w, '}');
+    }
+    jw_end(w, ']');
+}
+
 rd_status rd_workload_write(struct rd_analysis *a, const uint32_t *by_name, struct wl *wl,
                             struct jw *w)
 {
     struct wctx x;
     rd_status st = rd_wctx_analyse(&x, a, by_name, wl);
+    if (!st && x.ntested)
+        st = rd_within_decide(&x);
+    if (!st)
+        st = rd_warnings_collect(&x, &x.rc);
     if (st)
         goto out;
     jw_obj(w, NULL, true);
@@ -401,11 +435,13 @@ rd_status rd_workload_write(struct rd_analysis *a, const uint32_t *by_name, stru
         jw_null(w, RD_AK_TESTS);
     }
     write_recommendation(&x, w);
+    write_within(&x, w);
     rd_collection_write(&x, w);
     rd_warnings_write(&x, w);
     jw_end(w, '}');
     st = w->st;
 out:
+    rd_within_release(x.within);
     rd_wctx_release(&x);
     return st;
 }
@@ -438,6 +474,7 @@ static rd_status write_document(struct rd_analysis *a, struct rd_buf *out,
 {
     RD_TRY(rd_machines_settle(a));
     RD_TRY(rd_analysis_apply_settings(a, d));
+    RD_TRY(rd_within_check(a, d));
     struct jw w;
     jw_init(&w, out);
     const struct rd_analyze_opts *o = &a->o;

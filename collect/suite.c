@@ -38,7 +38,7 @@ static const char *const workload_keys[] = {
     "command", "server", "load", "load_tool", "url", "ready_url", "port", "host",
     "background", "runs", "warmups", "warmup_load", "timeout", "ready_timeout",
     "stop_timeout", "cpus", "server_cpus", "load_cpus", "background_cpus", "env", "cwd",
-    "shell", "better", "until", "margin", "precision", NULL,
+    "shell", "better", "until", "margin", "precision", "compare_within", NULL,
 };
 static const char *const default_keys[] = {
     "runs", "until", "margin", "precision", "warmups", "warmup_load", "timeout", "ready_timeout", "stop_timeout", "cpus",
@@ -479,6 +479,45 @@ static rd_status parse_matrix(struct ctx *c, const cJSON *wj, struct rd_suite_wo
     return st;
 }
 
+/* "compare_within": ["tasks"], labels of the matrix whose values are
+ * separate questions (docs/suite.md); kept as "tasks,..." for the runs'
+ * info. */
+static rd_status parse_within(struct ctx *c, const cJSON *v, struct rd_suite_workload *w)
+{
+    if (!v)
+        return RD_OK;
+    if (!cJSON_IsArray(v))
+        return fail(c, "expected 'compare_within' to be an array of label names");
+    struct rd_buf b = RD_BUF_INIT;
+    rd_status st = RD_OK;
+    for (const cJSON *it = v->child; it && !st; it = it->next) {
+        if (!cJSON_IsString(it) || !*it->valuestring || strchr(it->valuestring, ',')) {
+            st = fail(c, "expected 'compare_within' to hold label names of the matrix");
+            break;
+        }
+        size_t k;
+        for (k = 0; k < w->nkeys && strcmp(w->keys[k], it->valuestring); k++)
+            ;
+        if (k == w->nkeys) {
+            char have[300] = "";
+            size_t len = 0;
+            for (size_t j = 0; j < w->nkeys && len < sizeof have; j++)
+                len += (size_t)snprintf(have + len, sizeof have - len, "%s%s", j ? ", " : "",
+                                        w->keys[j]);
+            st = fail(c, "'compare_within' names '%s', which is not a label of its matrix "
+                         "(expected one of: %s)",
+                      it->valuestring, *have ? have : "none");
+            break;
+        }
+        if ((b.len && (st = rd_buf_addch(&b, ','))) || (st = rd_buf_addstr(&b, it->valuestring)))
+            break;
+    }
+    if (!st && b.len && !(w->compare_within = sdup(c, b.ptr)))
+        st = RD_ERR_NOMEM;
+    rd_buf_release(&b);
+    return st;
+}
+
 static rd_status parse_workload(struct ctx *c, const cJSON *wj, const cJSON *top,
                                 struct rd_suite_workload *w)
 {
@@ -601,6 +640,7 @@ static rd_status parse_workload(struct ctx *c, const cJSON *wj, const cJSON *top
         return fail(c, "'url' needs a 'server' or a 'port'");
     }
     RD_TRY(parse_matrix(c, wj, w));
+    RD_TRY(parse_within(c, cJSON_GetObjectItemCaseSensitive(wj, "compare_within"), w));
     for (size_t k = 0; k < w->nkeys; k++) {
         if (strcmp(w->keys[k], "runtime") != 0)
             continue;
@@ -952,6 +992,8 @@ rd_status rd_suite_record(const struct rd_suite *s, size_t wi, size_t c, struct 
     char num[32];
     if (!st && !isnan(w->margin))
         st = rd_record_set_info(rec, "margin", rd_fmt_double(w->margin, num));
+    if (!st && w->compare_within)
+        st = rd_record_set_info(rec, "compare_within", w->compare_within);
     if (!st && w->settle) {
         /* The stopping rule, so the analysis can say why collection
          * stopped (docs/run-record.md, "Adaptive runs"). */

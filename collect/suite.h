@@ -59,6 +59,7 @@ struct rd_suite_workload {
     bool is_server, shell;
     struct rd_strv command, server, load, background;
     char *url, *ready_url, *host, *cwd, *load_tool;
+    char *compare_within;        /* "tasks,...": labels decided apart; NULL: none */
     int port;
     struct rd_suite_kv *env;
     size_t nenv;

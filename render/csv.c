@@ -200,9 +200,11 @@ static rd_status decision_rows(const struct rd_rworkload *w, const struct rd_rde
 {
     for (size_t i = 0; i < dc->nverdicts; i++) {
         const struct rd_rverdict *v = &dc->verdicts[i];
-        if (v->index < 0)
+        /* A value's own verdicts (within[]) are found by id. */
+        int ci = v->index >= 0 ? v->index : rd_workload_find(w, v->config);
+        if (ci < 0)
             continue;
-        RD_TRY(config_fields(b, w, &w->configs[v->index], k));
+        RD_TRY(config_fields(b, w, &w->configs[ci], k));
         RD_TRY(field(b, false, metric));
         RD_TRY(field(b, false, rd_workload_config_name(w, dc->best)));
         RD_TRY(field(b, false, rd_verdict_word(v->verdict)));
@@ -223,6 +225,22 @@ static rd_status decision_rows(const struct rd_rworkload *w, const struct rd_rde
     return RD_OK;
 }
 
+/* The rows of one recommendation: the primary metric's, then each other
+ * key metric's. */
+static rd_status decision_set(const struct rd_rworkload *w, const struct rd_rrecommendation *rec,
+                              const struct keys *k, struct rd_buf *b)
+{
+    RD_TRY(decision_rows(w, &rec->primary, w->metric, k, b));
+    for (size_t m = 0; m < rec->nkeys; m++) {
+        const struct rd_rdecision *dc = &rec->keys[m];
+        /* The first key metric is the primary one, already written. */
+        if (dc->metric && w->metric && strcmp(dc->metric, w->metric) == 0)
+            continue;
+        RD_TRY(decision_rows(w, dc, dc->metric, k, b));
+    }
+    return RD_OK;
+}
+
 static rd_status comparisons_csv(const struct rd_report *r, const struct keys *k,
                                  struct rd_buf *b)
 {
@@ -235,14 +253,12 @@ static rd_status comparisons_csv(const struct rd_report *r, const struct keys *k
         const struct rd_rworkload *w = &r->workloads[wi];
         if (!w->rec || rd_workload_categorical(w))
             continue;
-        RD_TRY(decision_rows(w, &w->rec->primary, w->metric, k, b));
-        for (size_t m = 0; m < w->rec->nkeys; m++) {
-            const struct rd_rdecision *dc = &w->rec->keys[m];
-            /* The first key metric is the primary one, already written. */
-            if (dc->metric && w->metric && strcmp(dc->metric, w->metric) == 0)
-                continue;
-            RD_TRY(decision_rows(w, dc, dc->metric, k, b));
-        }
+        /* Decided within a label: each config's row is its value's
+         * decision (its best, family, critical value). */
+        if (!w->rec->nwithin)
+            RD_TRY(decision_set(w, w->rec, k, b));
+        for (size_t p = 0; p < w->rec->nwithin; p++)
+            RD_TRY(decision_set(w, w->rec->within[p].rec, k, b));
     }
     return RD_OK;
 }

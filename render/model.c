@@ -271,13 +271,12 @@ static rd_status read_decision(struct rd_report *r, const cJSON *j, struct rd_rd
     return RD_OK;
 }
 
-static rd_status read_recommendation(struct rd_report *r, const cJSON *j, struct rd_rworkload *w)
+static rd_status read_rec(struct rd_report *r, const cJSON *j, struct rd_rrecommendation **recp)
 {
-    if (!j)
-        return RD_OK;
     struct rd_rrecommendation *rec;
     if (!ALLOC_ARRAY(r, rec, 1))
         return RD_ERR_NOMEM;
+    *recp = rec;
     rec->best = str(j, RD_AK_BEST);
     rec->recommended = str(j, RD_AK_RECOMMENDED);
     rec->reason = str(j, RD_AK_REASON);
@@ -285,7 +284,6 @@ static rd_status read_recommendation(struct rd_report *r, const cJSON *j, struct
     rec->guards = str(j, RD_AK_GUARDS);
     rec->margin = num(j, RD_AK_MARGIN);
     rec->max_error_rate = num(j, RD_AK_MAX_ERROR_RATE);
-    w->rec = rec;
     RD_TRY(read_decision(r, j, &rec->primary));
     rec->primary.metric = NULL;
     const cJSON *keys = member(j, RD_AK_KEY_METRICS, true), *k;
@@ -310,6 +308,40 @@ static rd_status read_recommendation(struct rd_report *r, const cJSON *j, struct
     rec->settled_values = sv;
     RD_TRY(read_strings(r, member(j, RD_AK_OPEN_LABELS, true), &rec->open_keys, &rec->nopen));
     return read_strings(r, member(j, RD_AK_TIED, true), &rec->tied, &rec->ntied);
+}
+
+/* The workload's recommendation, and its decisions per value ("within",
+ * a member of the workload beside it). */
+static rd_status read_recommendation(struct rd_report *r, const cJSON *j, const cJSON *wj,
+                                     struct rd_rworkload *w)
+{
+    if (!j)
+        return RD_OK;
+    RD_TRY(read_rec(r, j, &w->rec));
+    const cJSON *arr = member(wj, RD_AK_WITHIN, true), *p;
+    struct rd_rwithin *out;
+    if (!ALLOC_ARRAY(r, out, (size_t)cJSON_GetArraySize(arr)))
+        return RD_ERR_NOMEM;
+    cJSON_ArrayForEach(p, arr) {
+        const cJSON *pr = member(p, RD_AK_RECOMMENDATION, false), *v;
+        if (!cJSON_IsObject(pr))
+            continue;
+        struct rd_rwithin *o = &out[w->rec->nwithin];
+        struct rd_buf name = RD_BUF_INIT;
+        rd_status st = RD_OK;
+        cJSON_ArrayForEach(v, member(p, RD_AK_VALUES, false))
+            if (!st && cJSON_IsString(v) && v->string)
+                st = rd_buf_addf(&name, "%s%s=%s", name.len ? ", " : "", v->string,
+                                 v->valuestring);
+        o->name = st ? NULL : rd_arena_strdup(&r->arena, name.len ? name.ptr : "");
+        rd_buf_release(&name);
+        if (st || !o->name)
+            return st ? st : RD_ERR_NOMEM;
+        RD_TRY(read_rec(r, pr, &o->rec));
+        w->rec->nwithin++;
+    }
+    w->rec->within = out;
+    return RD_OK;
 }
 
 static rd_status read_warnings(struct rd_report *r, const cJSON *arr, struct rd_rworkload *w)
@@ -394,7 +426,7 @@ static rd_status read_workload(struct rd_report *r, const cJSON *j, size_t wi,
                                wi, ex);
         }
     }
-    RD_TRY(read_recommendation(r, member(j, RD_AK_RECOMMENDATION, false), w));
+    RD_TRY(read_recommendation(r, member(j, RD_AK_RECOMMENDATION, false), j, w));
     const cJSON *base = cJSON_GetArrayItem(member(j, RD_AK_BASELINE, true), 0);
     w->baseline = cJSON_IsString(base) ? find_config(w, base->valuestring) : -1;
     return RD_OK;

@@ -145,6 +145,16 @@ struct rd_rrecommendation {
      * answer per label; empty in analyses before issue 26 */
     const char *const *settled_keys, *const *settled_values, *const *open_keys;
     size_t nsettled, nopen;
+    /* The workload's "within": one decision per value of its
+     * compare_within labels (docs/analysis.md); none otherwise. */
+    struct rd_rwithin *within;
+    size_t nwithin;
+};
+
+/** One value's own decision (workloads[].within[]). */
+struct rd_rwithin {
+    const char *name;                    /* "tasks=10000" */
+    struct rd_rrecommendation *rec;      /* its recommendation (no within) */
 };
 
 /** "warning" (worth reading) or "info"; absent in analyses before issue 15. */

@@ -179,9 +179,64 @@ static rd_status labels_text(const struct rd_rrecommendation *rec, struct rd_buf
     return rec->nopen ? rd_buf_addstr(out, ": open") : RD_OK;
 }
 
+/* One value's decision (within[]): "clear: bun", "equivalent within 5 %:
+ * bun, deno", "inconclusive (3 candidates; about 12 runs per config would
+ * settle it)", with the labels it settles or leaves open. */
+static rd_status within_part_text(const struct rd_rworkload *w, const struct rd_rwithin *p,
+                                  double margin, struct rd_buf *out)
+{
+    const struct rd_rrecommendation *rec = p->rec;
+    const struct rd_rdecision *dc = &rec->primary;
+    int r = dc->recommended ? rd_workload_find(w, dc->recommended) : -1;
+    RD_TRY(rd_buf_addf(out, "%s: ", p->name));
+    switch (dc->decision) {
+    case RD_DECISION_CLEAR:
+        return rd_buf_addf(out, "clear, %s", r >= 0 ? w->configs[r].name : RD_UNDEF);
+    case RD_DECISION_EQUIVALENT: {
+        RD_TRY(rd_buf_addstr(out, "equivalent"));
+        if (isfinite(margin))
+            RD_TRY(rd_buf_addf(out, " within %g %%", margin));
+        size_t n = 0;
+        for (size_t k = 0; k < dc->nverdicts; k++) {
+            const struct rd_rverdict *v = &dc->verdicts[k];
+            int i = rd_workload_find(w, v->config);
+            if (i < 0 || (v->verdict != RD_VERDICT_BEST && v->verdict != RD_VERDICT_EQUIVALENT))
+                continue;
+            RD_TRY(rd_buf_addf(out, "%s%s", n++ ? ", " : ": ", w->configs[i].name));
+        }
+        if (r >= 0)
+            RD_TRY(rd_buf_addf(out, " (%s chosen)", w->configs[r].name));
+        return labels_text(rec, out);
+    }
+    case RD_DECISION_INCONCLUSIVE: {
+        size_t n = 0;
+        for (size_t k = 0; k < dc->nverdicts; k++)
+            n += dc->verdicts[k].verdict == RD_VERDICT_INCONCLUSIVE ||
+                 dc->verdicts[k].verdict == RD_VERDICT_BEST;
+        RD_TRY(rd_buf_addf(out, "inconclusive (%zu candidates", n));
+        if (isfinite(dc->runs_needed))
+            RD_TRY(rd_buf_addf(out, "; about %.0f runs per config would settle it",
+                               dc->runs_needed));
+        RD_TRY(rd_buf_addch(out, ')'));
+        return labels_text(rec, out);
+    }
+    default:
+        return rd_buf_addstr(out, "no decision");
+    }
+}
+
 rd_status rd_decision_text(const struct rd_rworkload *w, struct rd_buf *out)
 {
     const struct rd_rrecommendation *rec = w->rec;
+    if (rec && rec->nwithin) {
+        /* Decided within a label: a decision per value, not one. */
+        double m = isfinite(rec->margin) ? rec->margin * 100 : NAN;
+        for (size_t p = 0; p < rec->nwithin; p++) {
+            RD_TRY(rd_buf_addstr(out, p ? "; " : ""));
+            RD_TRY(within_part_text(w, &rec->within[p], m, out));
+        }
+        return RD_OK;
+    }
     double margin = rec && isfinite(rec->margin) ? rec->margin * 100 : NAN;
     switch (rd_workload_decision(w)) {
     case RD_DECISION_CLEAR:

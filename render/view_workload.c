@@ -388,6 +388,16 @@ static void view_rec(struct vb *v, const struct rd_rworkload *w, struct rd_tval 
         return;
     struct rd_tval *rv = obj(v, wv, "rec");
     int rec = w->recommended;
+    if (w->rec->nwithin) {
+        /* Decided within a label: one decision per value. */
+        chk(v, rd_buf_addstr(&v->b, "Decided per value: "));
+        chk(v, rd_decision_text(w, &v->b));
+        chk(v, rd_buf_addch(&v->b, '.'));
+        take(v, rv, "headline");
+        str(v, rv, "reason", w->rec->reason);
+        flag(v, rv, "has_reason", w->rec->reason != NULL);
+        return;
+    }
     switch (rd_workload_decision(w)) {
     case RD_DECISION_CLEAR:
     case RD_DECISION_EQUIVALENT:

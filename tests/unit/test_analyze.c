@@ -26,6 +26,77 @@
 #include "embed.h"
 #include "rundown/json.h"
 
+/* compare_within (info.compare_within, docs/analysis.md "Decisions
+ * within a label"): at n=1 a is faster, at n=2 b, each by the numbers of
+ * test_clear_winner (ratio 1.2948, log-scale CI 1.272235..1.317807 in a
+ * family of two, by R there). Each value is its own family; the
+ * workload's verdicts are each config's from its value, no one config is
+ * recommended, and rt, settled to a at n=1 and to b at n=2, is open. A
+ * label the workload lacks is an error at the store's line. */
+static void test_compare_within(void **state)
+{
+    (void)state;
+#define W ",\"info\":{\"compare_within\":\"n\"}"
+    const char *s = write_store("within.jsonl",
+        REC("w", "\"rt\":\"a\",\"n\":\"1\"", 1, W, "\"wall_ms\":100")
+        REC("w", "\"rt\":\"b\",\"n\":\"1\"", 1, W, "\"wall_ms\":130")
+        REC("w", "\"rt\":\"a\",\"n\":\"1\"", 2, W, "\"wall_ms\":101")
+        REC("w", "\"rt\":\"b\",\"n\":\"1\"", 2, W, "\"wall_ms\":131")
+        REC("w", "\"rt\":\"a\",\"n\":\"1\"", 3, W, "\"wall_ms\":99")
+        REC("w", "\"rt\":\"b\",\"n\":\"1\"", 3, W, "\"wall_ms\":129")
+        REC("w", "\"rt\":\"a\",\"n\":\"1\"", 4, W, "\"wall_ms\":100")
+        REC("w", "\"rt\":\"b\",\"n\":\"1\"", 4, W, "\"wall_ms\":128")
+        REC("w", "\"rt\":\"a\",\"n\":\"1\"", 5, W, "\"wall_ms\":102")
+        REC("w", "\"rt\":\"b\",\"n\":\"1\"", 5, W, "\"wall_ms\":132")
+        REC("w", "\"rt\":\"b\",\"n\":\"2\"", 1, W, "\"wall_ms\":100")
+        REC("w", "\"rt\":\"a\",\"n\":\"2\"", 1, W, "\"wall_ms\":130")
+        REC("w", "\"rt\":\"b\",\"n\":\"2\"", 2, W, "\"wall_ms\":101")
+        REC("w", "\"rt\":\"a\",\"n\":\"2\"", 2, W, "\"wall_ms\":131")
+        REC("w", "\"rt\":\"b\",\"n\":\"2\"", 3, W, "\"wall_ms\":99")
+        REC("w", "\"rt\":\"a\",\"n\":\"2\"", 3, W, "\"wall_ms\":129")
+        REC("w", "\"rt\":\"b\",\"n\":\"2\"", 4, W, "\"wall_ms\":100")
+        REC("w", "\"rt\":\"a\",\"n\":\"2\"", 4, W, "\"wall_ms\":128")
+        REC("w", "\"rt\":\"b\",\"n\":\"2\"", 5, W, "\"wall_ms\":102")
+        REC("w", "\"rt\":\"a\",\"n\":\"2\"", 5, W, "\"wall_ms\":132"));
+#undef W
+    struct rd_analyze_opts o;
+    opts(&o);
+    cJSON *doc = analyse_ok(s, &o);
+    const cJSON *wl = get(doc, "workloads.0");
+    assert_string_equal(gets_(wl, "compare_within.0"), "n");
+    assert_string_equal(gets_(wl, "compare_within_from"), "setting");
+    assert_int_equal(cJSON_GetArraySize(get(wl, "within")), 2);
+    assert_string_equal(gets_(wl, "within.0.values.n"), "1");
+    assert_string_equal(gets_(wl, "within.0.recommendation.recommended"), "n=1,rt=a");
+    assert_string_equal(gets_(wl, "within.0.recommendation.decision"), "clear");
+    assert_string_equal(gets_(wl, "within.1.recommendation.recommended"), "n=2,rt=b");
+    assert_true(getn(wl, "within.1.recommendation.family") == 2);
+    assert_string_equal(gets_(wl, "recommendation.decision"), "clear");
+    assert_true(cJSON_IsNull(get(wl, "recommendation.recommended")));
+    assert_true(getn(wl, "recommendation.family") == 4);
+    assert_string_equal(gets_(wl, "recommendation.open_labels.0"), "rt");
+    assert_null(cJSON_GetObjectItemCaseSensitive(get(wl, "recommendation.settled_labels"), "rt"));
+    /* configs by id: n=1,rt=a  n=1,rt=b  n=2,rt=a  n=2,rt=b */
+    assert_string_equal(gets_(wl, "recommendation.verdicts.0.verdict"), "best");
+    assert_string_equal(gets_(wl, "recommendation.verdicts.1.verdict"), "worse");
+    assert_string_equal(gets_(wl, "recommendation.verdicts.2.verdict"), "worse");
+    assert_string_equal(gets_(wl, "recommendation.verdicts.3.verdict"), "best");
+    assert_true(fabs(getn(wl, "recommendation.verdicts.1.ratio_ci_low") - 1.272235) < 1e-6);
+    assert_true(fabs(getn(wl, "recommendation.verdicts.2.ratio_ci_high") - 1.317807) < 1e-6);
+    cJSON_Delete(doc);
+
+    s = write_store("within-bad.jsonl",
+        REC("w", "\"rt\":\"a\"", 1, ",\"info\":{\"compare_within\":\"tasks\"}", "\"wall_ms\":1")
+        REC("w", "\"rt\":\"b\"", 1, "", "\"wall_ms\":2"));
+    rd_status st;
+    struct rd_diag d;
+    assert_null(analyse(s, &o, &st, &d));
+    assert_int_equal(st, RD_ERR_PARSE);
+    assert_int_equal(d.line, 1);
+    assert_non_null(strstr(d.msg, "info.compare_within names label 'tasks', which no config of "
+                                  "the workload has (expected one of its labels: rt)"));
+}
+
 static void test_clear_winner(void **state)
 {
     (void)state;
@@ -856,6 +927,7 @@ int main(void)
         return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_clear_winner),
+        cmocka_unit_test(test_compare_within),
         cmocka_unit_test(test_three_way_tie_broken_by_memory),
         cmocka_unit_test(test_tie_two_configs_memory),
         cmocka_unit_test(test_settled_and_open_labels),

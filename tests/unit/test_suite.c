@@ -475,6 +475,47 @@ static void test_record_info(void **state)
     rd_suite_release(&s);
 }
 
+/* compare_within: matrix labels, stored comma-separated in the runs' info;
+ * a name that is no label, or a value that is not an array of names, is
+ * an error naming what was expected. */
+static void test_compare_within(void **state)
+{
+    (void)state;
+    struct rd_suite s;
+    struct rd_diag d;
+    struct rd_recordset set;
+    assert_int_equal(parse(&s, mk("",
+        "{\"name\":\"w\",\"class\":\"cpu\",\"command\":\"true\","
+        "\"matrix\":{\"runtime\":[\"bun\"],\"tasks\":[\"1\",\"2\"],\"mode\":[\"x\"]},"
+        "\"compare_within\":[\"tasks\",\"mode\"]}"), &d), RD_OK);
+    rd_recordset_init(&set);
+    struct rd_record *r = rd_recordset_add(&set);
+    assert_int_equal(rd_suite_record(&s, 0, 0, r), RD_OK);
+    assert_string_equal(rd_record_info(r, "compare_within"), "tasks,mode");
+    rd_recordset_release(&set);
+    rd_suite_release(&s);
+    /* Without it, the runs say nothing. */
+    assert_int_equal(parse(&s, mk("", "{\"name\":\"w\",\"class\":\"cpu\",\"command\":\"true\"}"),
+                           &d), RD_OK);
+    rd_recordset_init(&set);
+    r = rd_recordset_add(&set);
+    assert_int_equal(rd_suite_record(&s, 0, 0, r), RD_OK);
+    assert_null(rd_record_info(r, "compare_within"));
+    rd_recordset_release(&set);
+    rd_suite_release(&s);
+    expect_error("", "{\"name\":\"w\",\"class\":\"cpu\",\"command\":\"true\","
+                     "\"matrix\":{\"runtime\":[\"bun\"],\"tasks\":[\"1\"]},"
+                     "\"compare_within\":[\"task\"]}",
+                 "workload 'w': 'compare_within' names 'task', which is not a label of its "
+                 "matrix (expected one of: runtime, tasks)");
+    expect_error("", "{\"name\":\"w\",\"class\":\"cpu\",\"command\":\"true\","
+                     "\"matrix\":{\"tasks\":[\"1\"]},\"compare_within\":\"tasks\"}",
+                 "expected 'compare_within' to be an array of label names");
+    expect_error("", "{\"name\":\"w\",\"class\":\"cpu\",\"command\":\"true\","
+                     "\"matrix\":{\"tasks\":[\"1\"]},\"compare_within\":[3]}",
+                 "expected 'compare_within' to hold label names of the matrix");
+}
+
 /* A config id from the suite is the one a record of the config carries:
  * keys sorted ("B" < "a" < "ab" < "b" by strcmp), whatever the file order. */
 static void test_config_id(void **state)
@@ -536,6 +577,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_matrix_order_exclude_include),
         cmocka_unit_test(test_better),
+        cmocka_unit_test(test_compare_within),
         cmocka_unit_test(test_expand_runtime_cmd),
         cmocka_unit_test(test_expand_shell_quotes),
         cmocka_unit_test(test_server_defaults_and_url),

@@ -220,6 +220,12 @@
 #define RD_AK_WHY "why"
 #define RD_AK_KEY_METRICS "key_metrics"
 #define RD_AK_GUARDS "guards"
+/* Decisions within a label (docs/analysis.md, "Decisions within a
+ * label"; also: configs, recommendation) */
+#define RD_AK_COMPARE_WITHIN "compare_within"
+#define RD_AK_COMPARE_WITHIN_FROM "compare_within_from"
+#define RD_AK_WITHIN "within"
+#define RD_AK_VALUES "values"
 
 /* ---- workloads[].warnings[] (also: config, metric, configs) ---- */
 
