@@ -48,7 +48,8 @@ static struct rd_compare_row row_of(double n1, double m1, double s1, double n2, 
                                     double s2)
 {
     return (struct rd_compare_row){ .workload = "w", .config = "c", .metric = "wall_ms",
-                                    .old = { n1, m1, s1 }, .new_ = { n2, m2, s2 } };
+                                    .old = { .n = n1, .mean = m1, .sd = s1 },
+                                    .new_ = { .n = n2, .mean = m2, .sd = s2 } };
 }
 
 static void matches_scipy(void **state)
