@@ -291,7 +291,7 @@ static void test_mixed_tools(void **state)
     assert_string_equal(rd_json_str(w, "message"),
                         "the configs of this workload were measured with 2 load tools "
                         "(wrk: 2 configs, hey: 1 config): each config's id names its tool, and "
-                        "a comparison across tools measures the tools as much as the configs");
+                        "the verdicts are made per tool (compare_within)");
     cJSON_Delete(doc);
 }
 

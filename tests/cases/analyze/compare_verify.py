@@ -10,7 +10,7 @@ Re-reads the stores, recomputes every comparison of each side with the
 first by formula (the interval of new/old on the log scale, exp(log r +- c
 se) with the delta-method se, at c = t_{1-alpha/(2m)} with the log-scale
 Welch df rounded down; equivalence on the 1 - 2 alpha/m interval at
-t_{1-alpha/m}; p = min(1, m * two-sided t p) for t = log r / se;
+t_{1-alpha/m} at the unrounded Welch df (as R's t.test takes it); p = min(1, m * two-sided t p) for t = log r / se;
 docs/methods.md), each side's half-width t_{(1+conf)/2, n-1} sd / sqrt(n),
 and an inconclusive comparison's runs_needed (verdict.c's runs_for for two
 configs: n = ((c + d + 2 z) s / log(1 + margin))^2 with c = z_{1-a/2},
@@ -165,9 +165,10 @@ for r, k, sd in pairs:
         close(s1, r["old"]["sd"], 1e-9, what + " old sd")
         close(m2, r["new"]["mean"], 1e-12, what + " new mean")
     va, vb = s2 * s2 / (n2 * m2 * m2), s1 * s1 / (n1 * m1 * m1)
-    df = math.floor((va + vb) ** 2 / (va * va / (n2 - 1) + vb * vb / (n1 - 1)))
+    welch = (va + vb) ** 2 / (va * va / (n2 - 1) + vb * vb / (n1 - 1))
+    df = math.floor(welch)
     c = stats.t.ppf(1 - alpha / (2 * m), df)
-    d = stats.t.ppf(1 - alpha / m, df)
+    d = stats.t.ppf(1 - alpha / m, welch)
     ratio = m2 / m1
     lr, se = math.log(ratio), math.sqrt(va + vb)
     lo, hi = math.exp(lr - c * se), math.exp(lr + c * se)
