@@ -320,6 +320,16 @@ static rd_status machine_wls(const struct rd_analysis *a, const struct wl ***out
 
 /* One ratio claim (doc's claim idx) across the machines g[0..n) of its
  * workload; nothing when no machine has its a and its b. */
+/* The end of the run of g (sorted by base) that starts at i: the machines
+ * of one workload. */
+static size_t same_base_end(const struct wl *const *g, size_t n, size_t i)
+{
+    size_t j = i;
+    while (j < n && strcmp(g[j]->base, g[i]->base) == 0)
+        j++;
+    return j;
+}
+
 static rd_status write_claim(struct rd_analysis *a, struct jw *w, const cJSON *doc,
                              const cJSON *cl, const char *file, size_t idx,
                              const struct wl *const *g, size_t n)
@@ -400,8 +410,7 @@ rd_status rd_machines_claims_write(struct rd_analysis *a, struct jw *w, cJSON *c
             size_t lo = 0, hi;
             while (lo < n && strcmp(g[lo]->base, wname ? wname : "") != 0)
                 lo++;
-            for (hi = lo; hi < n && strcmp(g[hi]->base, g[lo]->base) == 0; hi++)
-                ;
+            hi = same_base_end(g, n, lo);
             if (hi - lo >= 2 &&
                 (st = write_claim(a, w, docs[d], cl, files[d], idx, g + lo, hi - lo)))
                 break;
@@ -422,8 +431,7 @@ rd_status rd_machines_write(struct rd_analysis *a, struct jw *w)
     rd_status st = RD_OK;
     jw_arr(w, RD_AK_MACHINES, true);
     for (size_t i = 0, j; i < n && !st; i = j) {
-        for (j = i + 1; j < n && strcmp(g[j]->base, g[i]->base) == 0; j++)
-            ;
+        j = same_base_end(g, n, i);
         st = write_group(a, w, g + i, j - i);
     }
     jw_end(w, ']');
