@@ -257,8 +257,13 @@ static void test_tree_rss(void **state)
     assert_string_equal(r->status, "ok");
     assert_true(rd_record_metric(r, "max_rss_kib", &single));
     assert_true(rd_record_metric(r, "tree_rss_peak_kib", &tree));
-    assert_true(single >= 102400 && single < 102400 + 30 * 1024);
+    /* The program's own pages vary by build (ASan's shadow and allocator
+     * add about 30 MiB to each child), so single is not bounded by a fixed
+     * figure: it is one child, so the tree exceeds it by most of the other
+     * child's 50 MiB (90 %: the tree is sampled, not exact). */
+    assert_true(single >= 102400);
     assert_true(tree >= 153600);
+    assert_true(tree - single >= 0.9 * 51200);
     assert_non_null(strstr(rd_record_info(r, "tree_rss_method"), "every 20 ms"));
     assert_true(atoi(rd_record_info(r, "tree_rss_samples")) >= 10);
     rd_recordset_release(&set);
