@@ -321,6 +321,8 @@ rd_status rd_guard_run_end(struct rd_guard *g, struct rd_record *rec)
     if (isnan(run.others_pct)) {
         g->unknown++;
         rec->contended = slow;
+        if (slow)
+            RD_TRY(rd_record_set_info(rec, "contended_by", "speed"));
         g->contended += slow;
         g->slow += slow;
         g->last_quiet = !slow;
@@ -335,6 +337,9 @@ rd_status rd_guard_run_end(struct rd_guard *g, struct rd_record *rec)
     bool busy = rd_machine_load_foreign_pct(&judged) > g->o.threshold_pct;
     g->last_quiet = !busy && !slow;
     rec->contended = busy || slow;
+    if (rec->contended)
+        RD_TRY(rd_record_set_info(rec, "contended_by", busy && slow ? "load,speed"
+                                                       : busy      ? "load" : "speed"));
     g->contended += rec->contended;
     g->slow += slow;
     return RD_OK;

@@ -138,7 +138,8 @@ void rd_guard_run_begin(struct rd_guard *g);
  * rec (those that can be read), rec->contended, and
  * info.contention_wait_s when the guard waited before the run. A run is
  * contended when others' CPU and steal exceed the threshold or the CPUs
- * ran slower than min_speed_pct at its start or end. Off: does nothing.
+ * ran slower than min_speed_pct at its start or end; info.contended_by
+ * says which ("load", "speed" or "load,speed"). Off: does nothing.
  */
 rd_status rd_guard_run_end(struct rd_guard *g, struct rd_record *rec);
 

@@ -126,6 +126,14 @@ n=$(grep '"phase":"measure"' "$tmp/slow.jsonl" | grep -c '"contended":true')
 grep -q '"machine_speed_pct":50' "$tmp/slow.jsonl" || fail "slow CPUs: no machine_speed_pct 50"
 grep -q 'below 85 % of their best speed, the slowest at 50 %' "$tmp/slow.err" ||
     fail "slow CPUs: the summary does not say why: $(cat "$tmp/slow.err")"
+[ "$(grep -c '"contended_by":"speed"' "$tmp/slow.jsonl")" = 4 ] ||
+    fail "slow CPUs: the runs do not say the speed set them aside"
+"$A" -o "$tmp/slow.json" "$tmp/slow.jsonl" 2>/dev/null
+python3 - "$tmp/slow.json" <<'PY' || fail "the analysis does not count the slow runs"
+import json, sys
+c = json.load(open(sys.argv[1]))["workloads"][0]["contention"]
+assert c["slow_cpu_runs"] == 4 and c["speed_pct_min"] == 50, c
+PY
 #    In mode wait the run waits until the CPUs are fast again.
 printf '1 1\n1 2\n1 2\n1 1\n' >"$tmp/dip.speed"
 RUNDOWN_PROC_ROOT=$tmp/proc RUNDOWN_SPEED_PROBE=$tmp/dip.speed \
