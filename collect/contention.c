@@ -22,7 +22,7 @@ void rd_contention_defaults(struct rd_contention_opts *o)
     o->wait_s = RD_CONTENTION_WAIT_DEFAULT;
     o->min_speed_pct = RD_CONTENTION_MIN_SPEED_DEFAULT;
     const char *env = getenv("RUNDOWN_CONTENTION");
-    enum rd_contention_mode m;
+    enum rd_contention_mode m = o->mode;
     if (env && !rd_contention_parse_mode(env, "RUNDOWN_CONTENTION", &m, NULL))
         o->mode = m;
 }
