@@ -74,6 +74,10 @@ static inline bool rd_bw_ok(struct rd_bw *w, rd_status st)
     return w->st == RD_OK;
 }
 
+/** Evaluates 'call' (an rd_status expression writing to w->b or elsewhere)
+ *  only while w has no error, and keeps its error. */
+#define RD_BW_DO(w, call) ((void)((w)->st == RD_OK && rd_bw_ok((w), (call))))
+
 /** rd_buf_addstr, rd_buf_addch and rd_buf_addf through the writer. */
 void rd_bw_str(struct rd_bw *w, const char *s);
 void rd_bw_ch(struct rd_bw *w, char c);
