@@ -516,7 +516,7 @@ static rd_status write_document(struct rd_analysis *a, struct rd_buf *out,
     jw_end(&w, ']');
 
     jw_arr(&w, RD_AK_WORKLOADS, true);
-    RD_TRY(rd_workloads_write(a, &w, sink, d));
+    RD_TRY(rd_workloads_write(a, &w, rd_workload_write, sink, d));
     jw_end(&w, ']');
     RD_TRY(rd_machines_write(a, &w));
     if (o->published_dir)
