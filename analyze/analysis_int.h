@@ -10,6 +10,7 @@
 #ifndef RUNDOWN_ANALYZE_ANALYSIS_INT_H
 #define RUNDOWN_ANALYZE_ANALYSIS_INT_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -18,6 +19,28 @@
 #include "rundown/arena.h"
 #include "rundown/record.h"
 #include "rundown/strmap.h"
+
+/* A machine figure over runs (others' CPU, steal): how many runs have it,
+ * their sum and the largest. */
+struct mfig {
+    size_t n;
+    double sum, max;
+};
+
+static inline void mfig_add(struct mfig *f, double v)
+{
+    f->sum += v;
+    f->max = f->n++ ? fmax(f->max, v) : v;
+}
+
+static inline void mfig_merge(struct mfig *f, const struct mfig *g)
+{
+    if (g->n == 0)
+        return;
+    f->max = f->n ? fmax(f->max, g->max) : g->max;
+    f->n += g->n;
+    f->sum += g->sum;
+}
 
 struct series {
     uint32_t metric;   /* index into rd_analysis.metrics */
@@ -81,10 +104,10 @@ struct cfg {
     size_t env_unknown;      /* runs imported without an environment (info.env_unknown) */
     /* Contention (docs/methods.md, "Foreign load"): measured runs marked
      * contended, of them left out (without --include-contended), runs
-     * without machine_others_cpu_pct (contention unknown), and that
-     * metric's sum, count and largest value. */
-    size_t contended, contended_left_out, contention_unknown, others_n;
-    double others_sum, others_max;
+     * without machine_others_cpu_pct (contention unknown), that metric's
+     * and machine_steal_pct's count, sum and largest value. */
+    size_t contended, contended_left_out, contention_unknown;
+    struct mfig others, steal;
     double waited_s;         /* info.contention_wait_s summed: waiting for quiet */
     size_t speed_n;          /* runs with machine_speed_pct */
     double speed_min;        /* their lowest */

@@ -474,13 +474,13 @@ static rd_status add_record(struct rd_analysis *a, const struct rd_record *r,
         }
     }
 
-    double others;
-    if (rd_record_metric(r, "machine_others_cpu_pct", &others) && isfinite(others)) {
-        c->others_sum += others;
-        c->others_max = c->others_n++ ? fmax(c->others_max, others) : others;
-    } else if (!r->contended) {
+    double others, steal;
+    if (rd_record_metric(r, "machine_others_cpu_pct", &others) && isfinite(others))
+        mfig_add(&c->others, others);
+    else if (!r->contended)
         c->contention_unknown++;
-    }
+    if (rd_record_metric(r, "machine_steal_pct", &steal) && isfinite(steal))
+        mfig_add(&c->steal, steal);
     c->contended += r->contended;
     double speed;
     if (rd_record_metric(r, "machine_speed_pct", &speed) && isfinite(speed))
@@ -748,16 +748,13 @@ static rd_status merge_half(struct rd_analysis *a, const struct rd_analysis *b,
         c->contended += bc->contended;
         c->contended_left_out += bc->contended_left_out;
         c->contention_unknown += bc->contention_unknown;
-        c->others_max = c->others_n ? (bc->others_n ? fmax(c->others_max, bc->others_max)
-                                                    : c->others_max)
-                                    : bc->others_max;
-        c->others_n += bc->others_n;
+        mfig_merge(&c->others, &bc->others);
+        mfig_merge(&c->steal, &bc->steal);
         c->speed_min = c->speed_n ? (bc->speed_n ? fmin(c->speed_min, bc->speed_min)
                                                  : c->speed_min)
                                   : bc->speed_min;
         c->speed_n += bc->speed_n;
         c->slow_cpu += bc->slow_cpu;
-        c->others_sum += bc->others_sum;
         c->waited_s += bc->waited_s;
         c->derived_error_sum += bc->derived_error_sum;
         c->derived_error_runs += bc->derived_error_runs;

@@ -160,123 +160,109 @@ static int check_compare_args(const struct args *g)
  * over in place instead of letting getopt permute argv, which
  * POSIXLY_CORRECT would turn off.
  */
+/* --baseline KEY=VAL: -1 to go on, else the exit code (printed). */
+static int opt_baseline(struct args *g, const char *arg)
+{
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg)
+        return rd_usage_error("--baseline: expected KEY=VAL, got '%s'", arg);
+    free(g->baseline);
+    g->baseline = strdup(arg);
+    if (!g->baseline)
+        return rd_fail(RD_ERR_NOMEM, NULL);
+    g->baseline[eq - arg] = '\0';
+    g->o.baseline_key = g->baseline;
+    g->o.baseline_val = g->baseline + (eq - arg) + 1;
+    return -1;
+}
+
+/* --threads N: -1 to go on, else the exit code (printed). */
+static int opt_threads(struct args *g, const char *arg)
+{
+    char *end;
+    errno = 0;
+    unsigned long t = strtoul(arg, &end, 10);
+    if (errno || end == arg || *end || !isdigit((unsigned char)*arg) || t < 1 || t > 8)
+        return rd_usage_error("--threads: expected a whole number from 1 to 8, got '%s'", arg);
+    g->o.threads = t;
+    if (t == 1)
+        g->o.split_bytes = 0;
+    return -1;
+}
+
+/* --set WORKLOAD.KEY=VALUE: -1 to go on, else the exit code (printed). */
+static int opt_set(struct args *g, char *arg)
+{
+    const char *dot = strchr(arg, '.'), *eq = strchr(arg, '=');
+    if (!dot || dot == arg || !eq || eq < dot + 2)
+        return rd_usage_error("--set: expected WORKLOAD.KEY=VALUE, got '%s'", arg);
+    /* A margin of 0 or 1 and more makes every verdict meaningless:
+     * refused here rather than left to fall back to the default. */
+    double margin;
+    if ((size_t)(eq - dot - 1) == strlen("margin") && strncmp(dot + 1, "margin", 6) == 0 &&
+        parse_prob("--set WORKLOAD.margin", eq + 1, &margin))
+        return RD_EXIT_USAGE;
+    g->settings[g->nsettings++] = arg;
+    g->o.settings = g->settings;
+    g->o.nsettings = g->nsettings;
+    return -1;
+}
+
+/* One option (or operand) into g: -1 to go on, else the exit code
+ * (printed). */
+static int parse_option(struct args *g, int c, const char *name, char *arg)
+{
+    unsigned long long n;
+    switch (c) {
+    case RD_OPTS_OPERAND: g->stores[g->nstores++] = arg; break;
+    case 'o': g->outpath = arg; break;
+    case OPT_COMPARE:
+    case OPT_COMPARE_BY:
+    case OPT_FAIL_IF_SLOWER:
+    case OPT_FAIL_IF_INCONCLUSIVE:
+    case OPT_FORMAT:
+    case OPT_JSON:
+    case OPT_MARKDOWN:
+        return parse_compare_option(c, name, arg, &g->cmp) ? RD_EXIT_USAGE : -1;
+    case OPT_ALPHA: return parse_prob(name, arg, &g->o.alpha) ? RD_EXIT_USAGE : -1;
+    case OPT_CONFIDENCE: return parse_prob(name, arg, &g->o.confidence) ? RD_EXIT_USAGE : -1;
+    case OPT_MARGIN: return parse_prob(name, arg, &g->o.margin) ? RD_EXIT_USAGE : -1;
+    case OPT_MAX_ERROR_RATE:
+        return parse_prob(name, arg, &g->o.max_error_rate) ? RD_EXIT_USAGE : -1;
+    case OPT_BASELINE: return opt_baseline(g, arg);
+    case OPT_METRIC: g->o.metric = arg; break;
+    case OPT_BOOTSTRAP:
+        if (parse_count(name, arg, 100000000ULL, &n))
+            return RD_EXIT_USAGE;
+        g->o.bootstrap = (size_t)n;
+        break;
+    case OPT_SEED:
+        if (parse_count(name, arg, 4294967295ULL, &n))
+            return RD_EXIT_USAGE;
+        g->o.seed = (unsigned long)n;
+        break;
+    case OPT_PUBLISHED: g->o.published_dir = arg; break;
+    case OPT_TITLE: g->o.title = arg; break;
+    case OPT_THREADS: return opt_threads(g, arg);
+    case OPT_SET: return opt_set(g, arg);
+    case OPT_ALL_METRICS: g->o.all_metrics = true; break;
+    case OPT_EXCLUDE_OUTLIERS: g->o.exclude_outliers = true; break;
+    case OPT_POOL_ENVS: g->o.pool_envs = true; break;
+    case OPT_INCLUDE_CONTENDED: g->o.include_contended = true; break;
+    }
+    return -1;
+}
+
 static int parse_args(int argc, char **argv, struct args *g)
 {
     struct rd_opts p;
     rd_opts_begin(&p, &rd_analyze_spec, argc, argv);
-    int c;
+    int c, rc;
     while ((c = rd_opts_next(&p)) != RD_OPTS_END) {
         if (c == RD_OPTS_EXIT)
             return rd_opts_exit_code(&p);
-        char *arg = rd_opts_arg(&p);
-        const char *name = rd_opts_name(&p);
-        unsigned long long n;
-        switch (c) {
-        case RD_OPTS_OPERAND:
-            g->stores[g->nstores++] = arg;
-            break;
-        case 'o':
-            g->outpath = arg;
-            break;
-        case OPT_COMPARE:
-        case OPT_COMPARE_BY:
-        case OPT_FAIL_IF_SLOWER:
-        case OPT_FAIL_IF_INCONCLUSIVE:
-        case OPT_FORMAT:
-        case OPT_JSON:
-        case OPT_MARKDOWN:
-            if (parse_compare_option(c, name, arg, &g->cmp))
-                return RD_EXIT_USAGE;
-            break;
-        case OPT_ALPHA:
-            if (parse_prob(name, arg, &g->o.alpha))
-                return RD_EXIT_USAGE;
-            break;
-        case OPT_CONFIDENCE:
-            if (parse_prob(name, arg, &g->o.confidence))
-                return RD_EXIT_USAGE;
-            break;
-        case OPT_BASELINE: {
-            const char *eq = strchr(arg, '=');
-            if (!eq || eq == arg)
-                return rd_usage_error("--baseline: expected KEY=VAL, got '%s'", arg);
-            free(g->baseline);
-            g->baseline = strdup(arg);
-            if (!g->baseline)
-                return rd_fail(RD_ERR_NOMEM, NULL);
-            g->baseline[eq - arg] = '\0';
-            g->o.baseline_key = g->baseline;
-            g->o.baseline_val = g->baseline + (eq - arg) + 1;
-            break;
-        }
-        case OPT_METRIC:
-            g->o.metric = arg;
-            break;
-        case OPT_BOOTSTRAP:
-            if (parse_count(name, arg, 100000000ULL, &n))
-                return RD_EXIT_USAGE;
-            g->o.bootstrap = (size_t)n;
-            break;
-        case OPT_SEED:
-            if (parse_count(name, arg, 4294967295ULL, &n))
-                return RD_EXIT_USAGE;
-            g->o.seed = (unsigned long)n;
-            break;
-        case OPT_PUBLISHED:
-            g->o.published_dir = arg;
-            break;
-        case OPT_TITLE:
-            g->o.title = arg;
-            break;
-        case OPT_THREADS: {
-            char *end;
-            errno = 0;
-            unsigned long t = strtoul(arg, &end, 10);
-            if (errno || end == arg || *end || !isdigit((unsigned char)*arg) || t < 1 ||
-                t > 8)
-                return rd_usage_error("--threads: expected a whole number from 1 to 8, got '%s'",
-                                      arg);
-            g->o.threads = t;
-            if (t == 1)
-                g->o.split_bytes = 0;
-            break;
-        }
-        case OPT_MARGIN:
-            if (parse_prob(name, arg, &g->o.margin))
-                return RD_EXIT_USAGE;
-            break;
-        case OPT_MAX_ERROR_RATE:
-            if (parse_prob(name, arg, &g->o.max_error_rate))
-                return RD_EXIT_USAGE;
-            break;
-        case OPT_SET: {
-            const char *dot = strchr(arg, '.'), *eq = strchr(arg, '=');
-            if (!dot || dot == arg || !eq || eq < dot + 2)
-                return rd_usage_error("--set: expected WORKLOAD.KEY=VALUE, got '%s'", arg);
-            /* A margin of 0 or 1 and more makes every verdict meaningless:
-             * refused here rather than left to fall back to the default. */
-            double margin;
-            if ((size_t)(eq - dot - 1) == strlen("margin") && strncmp(dot + 1, "margin", 6) == 0 &&
-                parse_prob("--set WORKLOAD.margin", eq + 1, &margin))
-                return RD_EXIT_USAGE;
-            g->settings[g->nsettings++] = arg;
-            g->o.settings = g->settings;
-            g->o.nsettings = g->nsettings;
-            break;
-        }
-        case OPT_ALL_METRICS:
-            g->o.all_metrics = true;
-            break;
-        case OPT_EXCLUDE_OUTLIERS:
-            g->o.exclude_outliers = true;
-            break;
-        case OPT_POOL_ENVS:
-            g->o.pool_envs = true;
-            break;
-        case OPT_INCLUDE_CONTENDED:
-            g->o.include_contended = true;
-            break;
-        }
+        if ((rc = parse_option(g, c, rd_opts_name(&p), rd_opts_arg(&p))) >= 0)
+            return rc;
     }
     for (int i = rd_opts_index(&p); i < argc; i++) /* after "--" */
         g->stores[g->nstores++] = argv[i];

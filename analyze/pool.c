@@ -40,6 +40,7 @@ static int cmp_wl(const void *x, const void *y)
 struct wl_jobs {
     struct rd_analysis *a;
     const uint32_t *by_name;
+    rd_workload_writer *write_one;
     struct wl **order;          /* workloads by name */
     size_t n;
     struct jw at;               /* the writer inside "workloads":[ */
@@ -67,7 +68,7 @@ static bool write_next_workload(struct wl_jobs *j)
     struct jw w = j->at;
     w.b = &j->text[i];
     w.first[w.depth] = i == 0;
-    j->st[i] = rd_workload_write(j->a, j->by_name, j->order[i], &w);
+    j->st[i] = j->write_one(j->a, j->by_name, j->order[i], &w);
     if (j->st[i])
         atomic_store(&j->failed, true);
     atomic_store(&j->done[i], true);
@@ -114,11 +115,11 @@ static size_t count_values(const struct rd_analysis *a)
 
 #define MAX_WRITE_THREADS 8
 
-rd_status rd_workloads_write(struct rd_analysis *a, struct jw *w,
+rd_status rd_workloads_write(struct rd_analysis *a, struct jw *w, rd_workload_writer *write_one,
                              const struct rd_analysis_sink *sink, struct rd_diag *d)
 {
     size_t n = a->nwls;
-    struct wl_jobs j = {.a = a, .n = n, .at = *w, .sink = sink, .d = d};
+    struct wl_jobs j = {.a = a, .write_one = write_one, .n = n, .at = *w, .sink = sink, .d = d};
     struct named_metric *names = malloc((a->nmetrics ? a->nmetrics : 1) * sizeof *names);
     uint32_t *by_name = malloc((a->nmetrics ? a->nmetrics : 1) * sizeof *by_name);
     j.order = malloc((n ? n : 1) * sizeof *j.order);

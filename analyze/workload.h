@@ -245,7 +245,7 @@ enum rd_better rd_wl_metric_better(const struct rd_analysis *a, const struct wl 
 const struct metric_dir *rd_wl_metric_dir(const struct rd_analysis *a, const struct wl *w,
                                           uint32_t m);
 
-/* ---- workload.c ---- */
+/* ---- cfghelp.c (helpers apart from the driver, workload.c) ---- */
 /** Does some config of the workload hold metric id (-1: no)? */
 bool rd_wctx_has_metric(const struct wctx *x, int64_t id);
 /** Is mean u better than mean v under direction b? A NaN is never better. */
@@ -356,11 +356,18 @@ rd_status rd_workload_write(struct rd_analysis *a, const uint32_t *by_name, stru
 
 /* ---- pool.c ---- */
 
+/** Analyses workload wl and writes it as one member of an array to w
+ *  (rd_workload_write); called from several threads at once. */
+typedef rd_status rd_workload_writer(struct rd_analysis *a, const uint32_t *by_name,
+                                     struct wl *wl, struct jw *w);
+
 /**
- * Writes every workload, in name order, into the open array of w; with a
- * sink, w's buffer is handed to it as it grows (see rd_analysis_write_to).
+ * Writes every workload with write_one, in name order, into the open array
+ * of w; with a sink, w's buffer is handed to it as it grows (see
+ * rd_analysis_write_to). Generic over the writer, so the pool calls no
+ * file that calls it.
  */
-rd_status rd_workloads_write(struct rd_analysis *a, struct jw *w,
+rd_status rd_workloads_write(struct rd_analysis *a, struct jw *w, rd_workload_writer *write_one,
                              const struct rd_analysis_sink *sink, struct rd_diag *d);
 
 #endif

@@ -391,18 +391,18 @@ rd_status rd_workload_write(struct rd_analysis *a, const uint32_t *by_name, stru
     if (env_unknown > 0)
         jw_num(w, RD_AK_ENV_UNKNOWN_RUNS, (double)env_unknown);
     /* How quiet the machine was over the workload's runs. */
-    size_t runs = 0, contended = 0, unknown = 0, on = 0, sn = 0, slow = 0;
-    double osum = 0, omax = NAN, waited = 0, smin = NAN;
+    size_t runs = 0, contended = 0, unknown = 0;
+    struct mfig others = {0, 0, NAN}, steal = {0, 0, NAN};
+    double waited = 0, smin = NAN;
+    size_t sn = 0, slow = 0;
     for (size_t i = 0; i < x.k; i++) {
         const struct cfg *c = x.cs[i];
         runs += c->ok_runs + c->failed + c->timeouts + c->contended_left_out;
         contended += c->contended;
         unknown += rd_envs_check_quiet(a, c->env) ? 0 : c->contention_unknown;
-        osum += c->others_sum;
         waited += c->waited_s;
-        if (c->others_n)
-            omax = on ? fmax(omax, c->others_max) : c->others_max;
-        on += c->others_n;
+        mfig_merge(&others, &c->others);
+        mfig_merge(&steal, &c->steal);
         if (c->speed_n)
             smin = sn ? fmin(smin, c->speed_min) : c->speed_min;
         sn += c->speed_n;
@@ -412,9 +412,15 @@ rd_status rd_workload_write(struct rd_analysis *a, const uint32_t *by_name, stru
     jw_num(w, RD_AK_RUNS, (double)runs);
     jw_num(w, RD_AK_CONTENDED_RUNS, (double)contended);
     jw_num(w, RD_AK_CONTENTION_UNKNOWN_RUNS, (double)unknown);
-    jw_num(w, RD_AK_OTHERS_CPU_PCT_MEAN, on ? osum / (double)on : NAN);
-    jw_num(w, RD_AK_OTHERS_CPU_PCT_MAX, omax);
+    jw_num(w, RD_AK_OTHERS_CPU_PCT_MEAN, others.n ? others.sum / (double)others.n : NAN);
+    jw_num(w, RD_AK_OTHERS_CPU_PCT_MAX, others.max);
     jw_num(w, RD_AK_WAITED_S, waited);
+    /* Hypervisor steal, only where a run measured it (added after the
+     * keys above: analyses of stores without it stay as they were). */
+    if (steal.n) {
+        jw_num(w, RD_AK_STEAL_PCT_MEAN, steal.sum / (double)steal.n);
+        jw_num(w, RD_AK_STEAL_PCT_MAX, steal.max);
+    }
     if (sn) { /* runs collected with the CPU speed probe (docs/methods.md §6d) */
         jw_num(w, RD_AK_SPEED_PCT_MIN, smin);
         jw_num(w, RD_AK_SLOW_CPU_RUNS, (double)slow);
@@ -519,7 +525,7 @@ static rd_status write_document(struct rd_analysis *a, struct rd_buf *out,
     jw_end(&w, ']');
 
     jw_arr(&w, RD_AK_WORKLOADS, true);
-    RD_TRY(rd_workloads_write(a, &w, sink, d));
+    RD_TRY(rd_workloads_write(a, &w, rd_workload_write, sink, d));
     jw_end(&w, ']');
     RD_TRY(rd_machines_write(a, &w));
     if (o->published_dir)

@@ -144,6 +144,7 @@ static rd_status read_config(struct rd_report *r, const cJSON *j, struct rd_rcon
     }
     c->labels = out;
     c->failed_runs = num(j, RD_AK_FAILED_RUNS);
+    c->contended_runs = num(j, RD_AK_CONTENDED_RUNS);
     return read_metrics(r, member(j, RD_AK_METRICS, false), c, seen);
 }
 
@@ -390,6 +391,8 @@ static rd_status read_workload(struct rd_report *r, const cJSON *j, size_t wi,
     w->others_mean = num(cont, RD_AK_OTHERS_CPU_PCT_MEAN);
     w->others_max = num(cont, RD_AK_OTHERS_CPU_PCT_MAX);
     w->cont_waited_s = num(cont, RD_AK_WAITED_S);
+    w->steal_mean = num(cont, RD_AK_STEAL_PCT_MEAN);
+    w->steal_max = num(cont, RD_AK_STEAL_PCT_MAX);
     const cJSON *primary = member(j, RD_AK_PRIMARY, false);
     w->metric = str(primary, RD_AK_METRIC);
     const char *better = str(primary, RD_AK_BETTER);

@@ -58,6 +58,7 @@ struct rd_rconfig {
     size_t nmetrics;
     const struct rd_rstats *primary; /* the workload's primary metric, or NULL */
     double failed_runs;
+    double contended_runs;  /* measured runs marked contended; NaN: none said */
     int runtime;                     /* index into rd_report.runtimes, -1 without one */
 };
 
@@ -186,6 +187,7 @@ struct rd_rworkload {
     /* "contention": measured runs, of them contended and of unknown
      * contention, other processes' CPU (mean, max); NaN: none said */
     double cont_runs, cont_contended, cont_unknown, others_mean, others_max;
+    double steal_mean, steal_max;  /* hypervisor steal; NaN: none said */
     double cont_waited_s;   /* waited for quiet before its runs */
     /* derived */
     const char **keys;      /* label columns: runtime, mechanism, then sorted */
@@ -382,6 +384,23 @@ void rd_report_release(struct rd_report *r);
  * runs). RD_ERR_NOMEM is the only failure.
  */
 rd_status rd_report_derive(struct rd_report *r);
+
+/**
+ * How quiet the machine was over a workload's runs, the one wording every
+ * back end uses: "machine: 0 of 120 runs contended; others used 0.8 % of a
+ * CPU on average, at most 3.1 %", then steal, the wait for quiet and the
+ * runs of unknown contention where there are any. Appends nothing when the
+ * analysis says nothing of it. RD_ERR_NOMEM is the only failure.
+ */
+rd_status rd_machine_line(const struct rd_rworkload *w, struct rd_buf *out);
+
+/**
+ * The machine at the start of each collection, from the environments'
+ * "Load average at start" and "Quiet at start" rows: "2.53 on 2 CPUs:
+ * busy, quiet at start: no", one per environment with either, joined by
+ * "; ". Appends nothing when no environment has them.
+ */
+rd_status rd_machine_start(const struct rd_report *r, struct rd_buf *out);
 
 /** "higher is better", "lower is better" or "no better direction". */
 const char *rd_better_words(enum rd_better b);

@@ -9,8 +9,8 @@
  * workload's section, view_replication.c the published studies'.
  *
  * Reads the model only; knows nothing about Markdown syntax except the
- * anchors, the metric links it composes (rd_view_metric) and chart file
- * names it hands over.
+ * anchors, the metric links viewtext.c composes (rd_view_metric) and chart
+ * file names it hands over.
  */
 #include "view.h"
 
@@ -22,59 +22,6 @@
 #include "escape.h"
 #include "rundown/numfmt.h"
 #include "verdicts.h"
-
-
-void rd_view_text(struct vb *v, const char *s)
-{
-    chk(v, rd_escape_md(&v->b, s ? s : "", false));
-}
-
-/* A link title: every ASCII punctuation backslash-escaped (CommonMark
- * allows it for all of them; '"' would end the title, '|' the cell). */
-static void link_title(struct vb *v, const char *s)
-{
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p < 0x20)
-            chk(v, rd_buf_addch(&v->b, ' '));
-        else if ((*p >= '!' && *p <= '/') || (*p >= ':' && *p <= '@') ||
-                 (*p >= '[' && *p <= '`') || (*p >= '{' && *p <= '~'))
-            chk(v, rd_buf_addf(&v->b, "\\%c", *p));
-        else
-            chk(v, rd_buf_addch(&v->b, (char)*p));
-    }
-}
-
-void rd_view_metric(struct vb *v, const char *metric, bool inline_text)
-{
-    if (!metric) {
-        chk(v, rd_buf_addstr(&v->b, RD_UNDEF));
-        return;
-    }
-    struct rd_buf label = RD_BUF_INIT;
-    chk(v, rd_fmt_metric(&label, metric, inline_text));
-    chk(v, rd_buf_addch(&v->b, '['));
-    rd_view_text(v, label.ptr);
-    rd_buf_release(&label);
-    chk(v, rd_buf_addf(&v->b, "](#%s \"", v->r->slug_method ? v->r->slug_method : "method"));
-    link_title(v, metric);
-    chk(v, rd_buf_addstr(&v->b, "\")"));
-    /* The Method section lists every metric the report names, once. */
-    int added = 0;
-    chk(v, rd_strmap_put(&v->named, metric, 0, &added));
-    if (!added || !v->glossary)
-        return;
-    struct rd_metric_def def;
-    rd_metric_describe(metric, &def);
-    struct rd_tval *row = obj(v, v->glossary, NULL);
-    struct rd_buf t = RD_BUF_INIT;
-    chk(v, rd_fmt_metric(&t, metric, false));
-    str(v, row, "label", t.ptr);
-    rd_buf_release(&t);
-    str(v, row, "key", metric);
-    double scale;
-    str(v, row, "unit", rd_unit_shown(def.unit, &scale));
-    str(v, row, "better", rd_better_name(def.better));
-}
 
 static void view_header(struct vb *v, const struct rd_report *r, struct rd_tval *root)
 {

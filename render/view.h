@@ -66,6 +66,8 @@ static inline void chk(struct vb *v, rd_status st)
         v->oom = true;
 }
 
+/* ---- viewtext.c: the leaf every view calls ---- */
+
 /**
  * Appends a metric as the report names it in Markdown: its registry label
  * as a link to the Method section's list of metrics, the key as the link's

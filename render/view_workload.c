@@ -463,25 +463,13 @@ static void view_charts(struct vb *v, const struct rd_chart_plan *p, size_t wi, 
 }
 
 /* "machine: 0 of 120 runs contended; others used 0.8 % of a CPU on
- * average, at most 3.1 %", and how many runs nobody measured it for. */
+ * average, at most 3.1 %" (rd_machine_line). */
 static void view_machine_line(struct vb *v, const struct rd_rworkload *w, struct rd_tval *wv)
 {
-    if (isnan(w->cont_runs) || w->cont_runs <= 0)
+    size_t before = v->b.len;
+    chk(v, rd_machine_line(w, &v->b));
+    if (v->b.len == before)
         return;
-    double unknown = isnan(w->cont_unknown) ? 0 : w->cont_unknown;
-    double known = w->cont_runs - unknown;
-    if (known > 0)
-        chk(v, rd_buf_addf(&v->b, "machine: %.0f of %.0f runs contended", w->cont_contended,
-                           known));
-    if (known > 0 && !isnan(w->others_mean))
-        chk(v, rd_buf_addf(&v->b, "; others used %.1f %% of a CPU on average, at most %.1f %%",
-                           w->others_mean, w->others_max));
-    if (w->cont_waited_s >= 0.5)
-        chk(v, rd_buf_addf(&v->b, "; waited %.0f s for quiet", w->cont_waited_s));
-    if (unknown > 0)
-        chk(v, rd_buf_addf(&v->b, "%s%.0f of %.0f runs contention unknown (no foreign-load "
-                                  "figure: collected before rundown measured it, or imported)",
-                           known > 0 ? "; " : "machine: ", unknown, w->cont_runs));
     flag(v, wv, "has_machine_line", true);
     take(v, wv, "machine_line");
 }

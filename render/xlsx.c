@@ -499,6 +499,8 @@ static rd_status sheet_workload(struct book *b, const struct rd_report *r,
         headers_add(&h, stat_cols[k].header);
     headers_add(&h, "max RSS (MiB)");
     headers_add(&h, "failed runs");
+    /* Left out of every statistic unless analyze ran --include-contended. */
+    headers_add(&h, "contended runs");
     static const char *verdict_cols[] = { "verdict", "ratio to best", "ratio CI low",
                                           "ratio CI high", "p_adj", "runs needed" };
     for (size_t k = 0; k < 6; k++)
@@ -517,6 +519,7 @@ static rd_status sheet_workload(struct book *b, const struct rd_report *r,
         }
         put_num(b, ws, row, col++, rd_config_rss_mib(c), b->num);
         put_num(b, ws, row, col++, c->failed_runs, b->intf);
+        put_num(b, ws, row, col++, c->contended_runs, b->intf);
         /* The verdict against the best and the simultaneous interval it used. */
         const struct rd_rverdict *v = rd_config_verdict(w, (int)i);
         char phrase[64];
@@ -611,6 +614,9 @@ static rd_status sheet_workload(struct book *b, const struct rd_report *r,
 
 /* ---- Raw runs, as the analysis embeds them ---- */
 
+/* The columns before the labels: store ... started_at, contended. */
+#define RAW_FIXED 8
+
 struct raw_write {
     const struct rd_run_columns *cols;
     lxw_worksheet *ws;
@@ -635,15 +641,18 @@ static void raw_write(const struct rd_rrun *run, void *arg)
     put_str(b, ws, row, 4, rd_run_status_name(run->status), NULL);
     put_str(b, ws, row, 5, rec->env, NULL);
     put_str(b, ws, row, 6, rec->started_at, NULL);
+    if (rec->contended)
+        put_str(b, ws, row, 7, "yes", NULL);
     for (size_t i = 0; i < rec->config.len; i++) {
         int c = rd_run_columns_label(rw->cols, rec->config.items[i].key);
         if (c >= 0)
-            put_str(b, ws, row, (lxw_col_t)(7 + c), rec->config.items[i].value, NULL);
+            put_str(b, ws, row, (lxw_col_t)(RAW_FIXED + c), rec->config.items[i].value, NULL);
     }
     for (size_t i = 0; i < rec->nmetrics; i++) {
         int c = rd_run_columns_metric(rw->cols, rec->metrics[i].name);
         if (c >= 0)
-            put_num(b, ws, row, (lxw_col_t)(7 + rw->cols->nlabels + (size_t)c), rec->metrics[i].value, NULL);
+            put_num(b, ws, row, (lxw_col_t)(RAW_FIXED + rw->cols->nlabels + (size_t)c),
+                    rec->metrics[i].value, NULL);
     }
 }
 
@@ -660,12 +669,15 @@ static void sheet_raw(struct book *b, const struct rd_report *r, lxw_worksheet *
         rd_run_columns_release(&sc);
         return;
     }
-    static const char *fixed[] = { "store", "workload", "run", "phase", "status", "env", "started_at" };
-    put_strs(b, ws, 0, 0, fixed, 7, b->head);
+    /* "contended": "yes" for a run the guard marked (analyze leaves it
+     * out unless --include-contended), blank otherwise. */
+    static const char *fixed[RAW_FIXED] = { "store", "workload", "run", "phase", "status",
+                                            "env", "started_at", "contended" };
+    put_strs(b, ws, 0, 0, fixed, RAW_FIXED, b->head);
     for (size_t i = 0; i < sc.nlabels; i++)
-        put_str(b, ws, 0, (lxw_col_t)(7 + i), sc.labels[i], b->head);
+        put_str(b, ws, 0, (lxw_col_t)(RAW_FIXED + i), sc.labels[i], b->head);
     for (size_t i = 0; i < sc.nmetrics; i++)
-        put_str(b, ws, 0, (lxw_col_t)(7 + sc.nlabels + i), sc.metrics[i], b->head);
+        put_str(b, ws, 0, (lxw_col_t)(RAW_FIXED + sc.nlabels + i), sc.metrics[i], b->head);
     struct raw_write rw = { &sc, ws, b, 1 };
     rd_report_for_each_run(r, raw_write, &rw);
     /* analyze embeds at most its cap of runs: say so below the last. */
@@ -675,7 +687,7 @@ static void sheet_raw(struct book *b, const struct rd_report *r, lxw_worksheet *
                  "(rundown-analyze's cap)", r->raw_embedded, r->raw_total);
         put_str(b, ws, rw.row + 1, 0, note, NULL);
     }
-    lxw_col_t last = (lxw_col_t)(6 + sc.nlabels + sc.nmetrics);
+    lxw_col_t last = (lxw_col_t)(RAW_FIXED - 1 + sc.nlabels + sc.nmetrics);
     worksheet_freeze_panes(ws, 1, 0);
     XL(b, worksheet_autofilter(ws, 0, 0, rw.row > 1 ? rw.row - 1 : 1, last));
     XL(b, worksheet_set_column(ws, 0, 1, 22, NULL));

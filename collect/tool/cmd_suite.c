@@ -272,216 +272,227 @@ static void note_stops(const struct rd_suite *s, const bool *keep,
         rd_note("the budget is spent; continue with --resume");
 }
 
-int rd_cmd_suite(int argc, char **argv)
-{
-    bool resume = false, dry = false;
+/* The command line of `suite`. */
+struct suite_opts {
+    bool resume, dry, seed_given;
     /* The command line's contention options; NaN / -1: not given. */
-    struct rd_contention_opts cont_cli = {(enum rd_contention_mode)-1, NAN, NAN, NAN};
-    const char *only = NULL, *dir = ".";
-    unsigned shard_i = 1, shard_n = 1;
-    double budget_s = 0;
-    unsigned long long seed = 0;
-    bool seed_given = false;
+    struct rd_contention_opts cont;
+    const char *only, *dir, *path;
+    unsigned shard_i, shard_n;
+    double budget_s;
+    unsigned long long seed;
     /* --resume-from: argv holds the paths for as long as they are needed. */
-    const char **resume_from = calloc((size_t)argc + 1, sizeof *resume_from);
-    size_t nresume_from = 0;
-    if (!resume_from)
+    const char **resume_from;
+    size_t nresume_from;
+};
+
+/* One option into o: -1 to go on, else the exit code (already printed). */
+static int suite_option(struct suite_opts *o, int c, char *arg)
+{
+    int took = rd_tool_contention_option(c, arg, &o->cont);
+    if (took >= 0)
+        return took ? took : -1;
+    switch (c) {
+    case CO_RESUME: o->resume = true; break;
+    case CO_ONLY: o->only = arg; break;
+    case CO_SHARD:
+        if (!rd_shard_parse(arg, &o->shard_i, &o->shard_n))
+            return rd_usage_error("expected --shard I/N with 1 <= I <= N, got '%s'", arg);
+        break;
+    case CO_DRY_RUN: o->dry = true; break;
+    case CO_BUDGET: {
+        double ms;
+        if (rd_parse_duration_ms(arg, strlen(arg), &ms, 1000) != RD_OK || !(ms > 0))
+            return rd_usage_error("expected --budget TIME like 45m, 90s or 1.5h, got '%s'", arg);
+        o->budget_s = ms / 1000;
+        break;
+    }
+    case CO_SEED:
+        if (rd_parse_uint(arg, strlen(arg), &o->seed) != RD_OK || o->seed > 9007199254740992ULL)
+            return rd_usage_error("expected --seed N, a whole number from 0 to 2^53, got '%s'",
+                                  arg);
+        o->seed_given = true;
+        break;
+    case CO_RESUME_FROM: o->resume_from[o->nresume_from++] = arg; break;
+    case 'o': o->dir = arg; break;
+    }
+    return -1;
+}
+
+/* Options into o: -1 to go on, else the exit code (already printed). */
+static int suite_options(struct suite_opts *o, int argc, char **argv)
+{
+    o->resume_from = calloc((size_t)argc + 1, sizeof *o->resume_from);
+    if (!o->resume_from)
         return rd_fail(RD_ERR_NOMEM, NULL);
-    int c = 0, rc = -1;  /* rc >= 0: the command line is done with (help, a usage error) */
-    /* Whatever a server starts comes back to rundown when it is orphaned
-     * (a daemon's setsid() or double fork escapes the server's process
-     * group), so rd_proc_kill_strays() can stop it after the server. */
-    prctl(PR_SET_CHILD_SUBREAPER, 1);
+    int c = 0, rc = -1;
     struct rd_opts p;
     rd_opts_begin(&p, &rd_collect_spec_suite, argc, argv);
-    while (rc < 0 && (c = rd_opts_next(&p)) >= 0) {
-        char *arg = rd_opts_arg(&p);
-        int took = rd_tool_contention_option(c, arg, &cont_cli);
-        if (took >= 0) {
-            if (took)
-                rc = took;
-            continue;
-        }
-        switch (c) {
-        case CO_RESUME: resume = true; break;
-        case CO_ONLY: only = arg; break;
-        case CO_SHARD:
-            if (!rd_shard_parse(arg, &shard_i, &shard_n))
-                rc = rd_usage_error("expected --shard I/N with 1 <= I <= N, got '%s'", arg);
-            break;
-        case CO_DRY_RUN: dry = true; break;
-        case CO_BUDGET: {
-            double ms;
-            if (rd_parse_duration_ms(arg, strlen(arg), &ms, 1000) != RD_OK || !(ms > 0))
-                rc = rd_usage_error("expected --budget TIME like 45m, 90s or 1.5h, got '%s'",
-                                    arg);
-            budget_s = ms / 1000;
-            break;
-        }
-        case CO_SEED:
-            if (rd_parse_uint(arg, strlen(arg), &seed) != RD_OK ||
-                seed > 9007199254740992ULL)
-                rc = rd_usage_error("expected --seed N, a whole number from 0 to 2^53, got '%s'",
-                                    arg);
-            seed_given = true;
-            break;
-        case CO_RESUME_FROM: resume_from[nresume_from++] = arg; break;
-        case 'o': dir = arg; break;
-        }
-    }
-    if (rc < 0 && c == RD_OPTS_EXIT)
-        rc = rd_opts_exit_code(&p);
-    int next = rd_opts_index(&p);
-    if (rc < 0 && next + 1 != argc)
-        rc = rd_usage_error("suite needs exactly one SUITE.json");
-    if (rc < 0 && nresume_from && !resume)
-        rc = rd_usage_error("--resume-from needs --resume");
-    if (rc >= 0) {
-        free(resume_from);
+    while (rc < 0 && (c = rd_opts_next(&p)) >= 0)
+        rc = suite_option(o, c, rd_opts_arg(&p));
+    if (rc >= 0)
         return rc;
-    }
+    if (c == RD_OPTS_EXIT)
+        return rd_opts_exit_code(&p);
+    int next = rd_opts_index(&p);
+    if (next + 1 != argc)
+        return rd_usage_error("suite needs exactly one SUITE.json");
+    if (o->nresume_from && !o->resume)
+        return rd_usage_error("--resume-from needs --resume");
+    o->path = argv[next];
+    return -1;
+}
 
+/* What the command holds from loading the suite to its end. */
+struct suite_cmd {
+    struct suite_opts o;
     struct rd_suite s;
     struct rd_plan plan;
-    struct rd_diag d;
-    rd_diag_init(&d, argv[next]);
-    rd_plan_init(&plan);
-    int exit_code = RD_EXIT_OK;
-    rd_status st = rd_contract_expect(argv[next], RD_CONTRACT_SUITE, &d);
-    if (!st) st = rd_suite_load(&s, argv[next], rd_suite_clock_seed(), &d);
-    if (st) {
-        exit_code = rd_fail(st, &d);
-        goto out;
-    }
-    if (seed_given) {
-        s.seed = seed;
-        s.seed_given = true;
-    }
-    bool adaptive = false;
-    for (size_t w = 0; w < s.nworkloads; w++)
-        adaptive = adaptive || s.workloads[w].settle;
-    if (adaptive && shard_n > 1) {
-        exit_code = rd_usage_error("--shard cannot split workloads with \"until\": \"settled\": "
-                                   "whether a config needs another run depends on all of its runs");
-        goto out;
-    }
-    char store[4096], lockpath[4200];
-    snprintf(store, sizeof store, "%s/%s.jsonl", dir, s.name);
-    snprintf(lockpath, sizeof lockpath, "%s.lock", store);
     struct rd_session session;
-    rd_session_init(&session, store);
+    struct rd_store_lock lock;   /* the suite's lock (suite_lock_take) */
+    bool adaptive;               /* a workload runs "until": "settled" */
+    bool *keep;                  /* per workload: the plan holds it */
+    char store[4096], lockpath[4200];
+    struct rd_diag d;
+};
+
+/* Loads the suite and applies --seed: 0, else the exit code (printed). */
+static int suite_open(struct suite_cmd *x)
+{
+    rd_diag_init(&x->d, x->o.path);
+    rd_status st = rd_contract_expect(x->o.path, RD_CONTRACT_SUITE, &x->d);
+    if (!st) st = rd_suite_load(&x->s, x->o.path, rd_suite_clock_seed(), &x->d);
+    if (st)
+        return rd_fail(st, &x->d);
+    if (x->o.seed_given) {
+        x->s.seed = x->o.seed;
+        x->s.seed_given = true;
+    }
+    for (size_t w = 0; w < x->s.nworkloads; w++)
+        x->adaptive = x->adaptive || x->s.workloads[w].settle;
+    if (x->adaptive && x->o.shard_n > 1)
+        return rd_usage_error("--shard cannot split workloads with \"until\": \"settled\": "
+                              "whether a config needs another run depends on all of its runs");
+    snprintf(x->store, sizeof x->store, "%s/%s.jsonl", x->o.dir, x->s.name);
+    snprintf(x->lockpath, sizeof x->lockpath, "%s.lock", x->store);
+    rd_session_init(&x->session, x->store);
+    return 0;
+}
+
+/* The stored runs decide what an adaptive suite still needs, time the
+ * plan for --dry-run and give a resumed random order its seed. */
+static rd_status suite_read_stored(struct suite_cmd *x)
+{
+    if (x->o.dry || x->adaptive || (x->s.order == RD_ORDER_RANDOM && !x->s.seed_given))
+        rd_session_keep_records(&x->session);
+    rd_diag_init(&x->d, x->store);
+    rd_status st = rd_session_read_store(&x->session, &x->d);
+    if (st && !x->o.resume)
+        st = RD_OK; /* a dry run only times the plan with it */
+    /* The other stores' runs count as stored: in the index that --resume
+     * drops runs by and that keeps a redone server session from storing a
+     * warmup twice, not among the records an adaptive workload decides by
+     * (those of this machine). */
+    for (size_t k = 0; !st && k < x->o.nresume_from; k++) {
+        rd_diag_init(&x->d, x->o.resume_from[k]);
+        st = rd_run_index_load(&x->session.ix, x->o.resume_from[k], &x->d);
+    }
+    if (!st && x->o.resume)
+        take_stored_seed(&x->s, &x->session);
+    return st;
+}
+
+/* The plan, --shard, --only, --resume and the system check (programs,
+ * ports): 0, else the exit code (printed). */
+static int suite_plan(struct suite_cmd *x)
+{
     /* One suite per store at a time, for its whole life (suite_lock):
      * taken before --resume reads the store when DIR exists, else once it
      * is made (a suite refused before it runs writes nothing). */
-    struct rd_store_lock suite_lock;
-    rd_store_lock_init(&suite_lock);
     struct stat dir_st;
-    if (!dry && stat(dir, &dir_st) == 0 && (exit_code = suite_lock_take(&suite_lock, store, lockpath)))
-        goto out_session;
+    int rc;
+    if (!x->o.dry && stat(x->o.dir, &dir_st) == 0 &&
+        (rc = suite_lock_take(&x->lock, x->store, x->lockpath)))
+        return rc;
     /* Before any child starts (version probes), so that a signal stops it. */
     rd_proc_catch_signals();
-    /* The stored runs decide what an adaptive suite still needs, time the
-     * plan for --dry-run and give a resumed random order its seed. */
-    if (resume || dry) {
-        if (dry || adaptive || (s.order == RD_ORDER_RANDOM && !s.seed_given))
-            rd_session_keep_records(&session);
-        rd_diag_init(&d, store);
-        st = rd_session_read_store(&session, &d);
-        if (st && !resume)
-            st = RD_OK; /* a dry run only times the plan with it */
-        /* The other stores' runs count as stored: in the index that
-         * --resume drops runs by and that keeps a redone server session
-         * from storing a warmup twice, not among the records an adaptive
-         * workload decides by (those of this machine). */
-        for (size_t k = 0; !st && k < nresume_from; k++) {
-            rd_diag_init(&d, resume_from[k]);
-            st = rd_run_index_load(&session.ix, resume_from[k], &d);
-        }
-        if (!st && resume)
-            take_stored_seed(&s, &session);
+    rd_status st = x->o.resume || x->o.dry ? suite_read_stored(x) : RD_OK;
+    if (!st) st = rd_plan_build(&x->s, &x->plan, &x->d);
+    if (!st) st = rd_plan_shard(&x->plan, x->o.shard_i, x->o.shard_n);
+    if (!st && x->o.only) st = rd_plan_only(&x->s, &x->plan, x->o.only);
+    if (!st && x->o.resume) {
+        size_t before = x->plan.len;
+        st = rd_plan_drop_stored(&x->s, &x->plan, &x->session.ix);
+        if (!st && !x->o.dry && before != x->plan.len)
+            rd_note("resume: %zu of %zu runs are already in %s", before - x->plan.len, before,
+                    x->store);
     }
-    if (!st) st = rd_plan_build(&s, &plan, &d);
-    if (!st) st = rd_plan_shard(&plan, shard_i, shard_n);
-    if (!st && only) st = rd_plan_only(&s, &plan, only);
-    if (!st && resume) {
-        size_t before = plan.len;
-        st = rd_plan_drop_stored(&s, &plan, &session.ix);
-        if (!st && !dry && before != plan.len)
-            rd_note("resume: %zu of %zu runs are already in %s", before - plan.len, before,
-                    store);
-    }
-    if (st) {
-        exit_code = rd_fail(st, &d);
-        goto out_session;
-    }
-    bool *keep = calloc(s.nworkloads + 1, sizeof *keep);
-    for (size_t k = 0; keep && k < plan.len; k++)
-        keep[plan.items[k].workload] = true;
-    rd_diag_init(&d, NULL);
-    st = keep ? rd_suite_check_system(&s, keep, &d) : RD_ERR_NOMEM;
-    if (st) {
-        exit_code = rd_fail(st, &d);
-        goto out_keep;
-    }
+    if (st)
+        return rd_fail(st, &x->d);
+    x->keep = calloc(x->s.nworkloads + 1, sizeof *x->keep);
+    for (size_t k = 0; x->keep && k < x->plan.len; k++)
+        x->keep[x->plan.items[k].workload] = true;
+    rd_diag_init(&x->d, NULL);
+    st = x->keep ? rd_suite_check_system(&x->s, x->keep, &x->d) : RD_ERR_NOMEM;
+    return st ? rd_fail(st, &x->d) : 0;
+}
+
+/* --dry-run: the plan's summary, its times and every item. */
+static void suite_print_plan(struct suite_cmd *x)
+{
     static const char *const orders[] = {"interleaved", "random", "grouped"};
-    if (dry) {
-        printf("suite %s: %zu runs, order %s", s.name, plan.len, orders[s.order]);
-        if (adaptive)
-            printf(", at least %zu until settled", plan_minimum(&s, &plan, NULL, NULL));
-        if (s.order == RD_ORDER_RANDOM)
-            printf(", seed %llu", (unsigned long long)s.seed);
-        if (shard_n > 1)
-            printf(", shard %u/%u", shard_i, shard_n);
-        if (budget_s > 0)
-            printf(", budget %s", fmt_secs(budget_s, (char[32]){0}));
-        printf("\n");
-        print_times(&s, &plan, &session);
-        for (size_t k = 0; k < plan.len; k++)
-            print_item(&s, k + 1, &plan.items[k]);
-        goto out_keep;
-    }
-    if (plan.len == 0) {
-        rd_note("nothing to run");
-        goto out_keep;
-    }
-    char envid[64], logdir[4096];
-    rd_diag_init(&d, NULL);
-    st = rd_mkdir_p(dir, &d);
-    if (!st && suite_lock.fd < 0 && (exit_code = suite_lock_take(&suite_lock, store, lockpath)))
-        goto out_keep;
-    if (!st)
-        st = rd_suite_capture_env(&s, keep, dir, envid, sizeof envid, &d);
-    if (st) {
-        exit_code = rd_tool_fail(st, &d, NULL);
-        goto out_keep;
-    }
-    snprintf(logdir, sizeof logdir, "%s/logs", dir);
-    struct suite_ui ui = {&s, &plan, false};
-    rd_session_on_report(&session, report, &ui);
+    printf("suite %s: %zu runs, order %s", x->s.name, x->plan.len, orders[x->s.order]);
+    if (x->adaptive)
+        printf(", at least %zu until settled", plan_minimum(&x->s, &x->plan, NULL, NULL));
+    if (x->s.order == RD_ORDER_RANDOM)
+        printf(", seed %llu", (unsigned long long)x->s.seed);
+    if (x->o.shard_n > 1)
+        printf(", shard %u/%u", x->o.shard_i, x->o.shard_n);
+    if (x->o.budget_s > 0)
+        printf(", budget %s", fmt_secs(x->o.budget_s, (char[32]){0}));
+    printf("\n");
+    print_times(&x->s, &x->plan, &x->session);
+    for (size_t k = 0; k < x->plan.len; k++)
+        print_item(&x->s, k + 1, &x->plan.items[k]);
+}
+
+/* The contention options: the default, then the suite's "contention",
+ * then the command line. */
+static void suite_contention(const struct suite_cmd *x, struct rd_contention_opts *cont)
+{
+    const struct rd_suite *s = &x->s;
+    const struct rd_contention_opts *cli = &x->o.cont;
+    rd_contention_defaults(cont);
+    if (s->contention_mode >= 0 && !getenv("RUNDOWN_CONTENTION"))
+        cont->mode = (enum rd_contention_mode)s->contention_mode;
+    if (!isnan(s->contention_threshold)) cont->threshold_pct = s->contention_threshold;
+    if (!isnan(s->contention_wait)) cont->wait_s = s->contention_wait;
+    if (!isnan(s->contention_min_speed)) cont->min_speed_pct = s->contention_min_speed;
+    if ((int)cli->mode >= 0) cont->mode = cli->mode;
+    if (!isnan(cli->threshold_pct)) cont->threshold_pct = cli->threshold_pct;
+    if (!isnan(cli->wait_s)) cont->wait_s = cli->wait_s;
+    if (!isnan(cli->min_speed_pct)) cont->min_speed_pct = cli->min_speed_pct;
+}
+
+/* Runs the plan once the environment is recorded: the exit code. */
+static int suite_run(struct suite_cmd *x, const char *envid, const char *logdir)
+{
+    struct suite_ui ui = {&x->s, &x->plan, false};
+    rd_session_on_report(&x->session, report, &ui);
     ui.progress = rd_stderr_is_interactive();
+    enum rd_settle_stop *stopped = calloc(x->s.nworkloads + 1, sizeof *stopped);
+    size_t *eliminated = calloc(x->s.nworkloads + 1, sizeof *eliminated);
     /* The store is DIR/<name>.jsonl: its logs are "logs" to a reader. */
-    enum rd_settle_stop *stopped = calloc(s.nworkloads + 1, sizeof *stopped);
-    size_t *eliminated = calloc(s.nworkloads + 1, sizeof *eliminated);
-    struct rd_suite_run run = {&s, &plan, &session, envid, logdir, "logs", budget_s, stopped,
-                               false, eliminated, NULL, 0, false};
-    /* The default, then the suite's "contention", then the command line. */
+    struct rd_suite_run run = {&x->s, &x->plan, &x->session, envid, logdir, "logs",
+                               x->o.budget_s, stopped, false, eliminated, NULL, 0, false};
     struct rd_contention_opts cont;
-    rd_contention_defaults(&cont);
-    if (s.contention_mode >= 0 && !getenv("RUNDOWN_CONTENTION"))
-        cont.mode = (enum rd_contention_mode)s.contention_mode;
-    if (!isnan(s.contention_threshold)) cont.threshold_pct = s.contention_threshold;
-    if (!isnan(s.contention_wait)) cont.wait_s = s.contention_wait;
-    if ((int)cont_cli.mode >= 0) cont.mode = cont_cli.mode;
-    if (!isnan(cont_cli.threshold_pct)) cont.threshold_pct = cont_cli.threshold_pct;
-    if (!isnan(cont_cli.wait_s)) cont.wait_s = cont_cli.wait_s;
-    if (!isnan(s.contention_min_speed)) cont.min_speed_pct = s.contention_min_speed;
-    if (!isnan(cont_cli.min_speed_pct)) cont.min_speed_pct = cont_cli.min_speed_pct;
+    suite_contention(x, &cont);
     struct rd_guard guard;
     bool quiet = false;
     rd_guard_init(&guard, &cont, NULL);
     rd_guard_on_note(&guard, rd_tool_guard_note, &quiet);
     run.guard = cont.mode == RD_CONTENTION_OFF ? NULL : &guard;
-    st = stopped && eliminated ? rd_suite_run_plan(&run, &d) : RD_ERR_NOMEM;
+    rd_status st = stopped && eliminated ? rd_suite_run_plan(&run, &x->d) : RD_ERR_NOMEM;
     if (ui.progress)
         fputs("\r\033[K", stderr);
     if (run.guard) {
@@ -489,26 +500,76 @@ int rd_cmd_suite(int argc, char **argv)
         rd_tool_redo_note(run.redone, run.redo_capped, "config");
     }
     if (!st)
-        note_stops(&s, keep, stopped, &run);
+        note_stops(&x->s, x->keep, stopped, &run);
     free(stopped);
     free(eliminated);
     if (st && rd_proc_interrupted) {
-        rd_error("interrupted: finished runs are in %s; continue with --resume", store);
-        exit_code = rd_proc_interrupt_exit_code();
-    } else if (st) {
-        exit_code = rd_fail(st, &d);
-    } else if (session.failed) {
-        rd_note("%ld runs failed or timed out; they are stored in %s", session.failed, store);
-        exit_code = RD_EXIT_RUN_FAILED;
+        rd_error("interrupted: finished runs are in %s; continue with --resume", x->store);
+        return rd_proc_interrupt_exit_code();
     }
-out_keep:
-    free(keep);
-out_session:
-    rd_session_release(&session);
-    rd_store_unlock(&suite_lock);
-out:
-    rd_plan_release(&plan);
-    rd_suite_release(&s);
-    free(resume_from);
-    return exit_code;
+    if (st)
+        return rd_fail(st, &x->d);
+    if (x->session.failed) {
+        rd_note("%ld runs failed or timed out; they are stored in %s", x->session.failed,
+                x->store);
+        return RD_EXIT_RUN_FAILED;
+    }
+    return RD_EXIT_OK;
+}
+
+/* The folder, the suite's lock and the environment, then the runs: the
+ * exit code. */
+static int suite_collect(struct suite_cmd *x)
+{
+    char envid[64], logdir[4096];
+    int rc;
+    rd_diag_init(&x->d, NULL);
+    rd_status st = rd_mkdir_p(x->o.dir, &x->d);
+    if (!st && x->lock.fd < 0 && (rc = suite_lock_take(&x->lock, x->store, x->lockpath)))
+        return rc;
+    if (!st)
+        st = rd_suite_capture_env(&x->s, x->keep, x->o.dir, envid, sizeof envid, &x->d);
+    if (st)
+        return rd_tool_fail(st, &x->d, NULL);
+    snprintf(logdir, sizeof logdir, "%s/logs", x->o.dir);
+    return suite_run(x, envid, logdir);
+}
+
+int rd_cmd_suite(int argc, char **argv)
+{
+    struct suite_cmd *x = calloc(1, sizeof *x);
+    if (!x)
+        return rd_fail(RD_ERR_NOMEM, NULL);
+    x->o = (struct suite_opts){.cont = {(enum rd_contention_mode)-1, NAN, NAN, NAN}, .dir = ".",
+                               .shard_i = 1, .shard_n = 1};
+    /* Whatever a server starts comes back to rundown when it is orphaned
+     * (a daemon's setsid() or double fork escapes the server's process
+     * group), so rd_proc_kill_strays() can stop it after the server. */
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+    int rc = suite_options(&x->o, argc, argv);
+    if (rc >= 0) {
+        free(x->o.resume_from);
+        free(x);
+        return rc;
+    }
+    rd_plan_init(&x->plan);
+    rd_store_lock_init(&x->lock);
+    bool opened = (rc = suite_open(x)) == 0;
+    if (opened && !(rc = suite_plan(x))) {
+        if (x->o.dry)
+            suite_print_plan(x);
+        else if (x->plan.len == 0)
+            rd_note("nothing to run");
+        else
+            rc = suite_collect(x);
+    }
+    free(x->keep);
+    if (opened)
+        rd_session_release(&x->session);
+    rd_store_unlock(&x->lock);
+    rd_plan_release(&x->plan);
+    rd_suite_release(&x->s);
+    free(x->o.resume_from);
+    free(x);
+    return rc;
 }

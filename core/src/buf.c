@@ -393,3 +393,25 @@ char *rd_buf_detach(struct rd_buf *b, size_t *len)
     b->len = b->cap = 0;
     return p;
 }
+
+void rd_bw_str(struct rd_bw *w, const char *s)
+{
+    if (w->st == RD_OK)
+        w->st = rd_buf_addstr(w->b, s);
+}
+
+void rd_bw_ch(struct rd_bw *w, char c)
+{
+    if (w->st == RD_OK)
+        w->st = rd_buf_addch(w->b, c);
+}
+
+void rd_bw_f(struct rd_bw *w, const char *fmt, ...)
+{
+    if (w->st != RD_OK)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    w->st = rd_buf_vaddf(w->b, fmt, ap);
+    va_end(ap);
+}

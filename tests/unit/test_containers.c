@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "rundown/array.h"
+#include "rundown/buf.h"
 #include "rundown/strmap.h"
 #include "rundown/utf8.h"
 
@@ -137,6 +138,29 @@ static void utf8_decodes_and_rejects(void **state)
     assert_int_equal(rd_utf8_invalid_at("ok", 2), 2);
 }
 
+/* The writer of report.tex and the line charts keeps its first error:
+ * a buffer capped at 8 bytes takes "abcdef", refuses "ghi" (9 bytes), and
+ * nothing after that is written or replaces that error. */
+static void bw_keeps_first_error(void **state)
+{
+    (void)state;
+    struct rd_buf b;
+    rd_buf_init(&b, 8);
+    struct rd_bw w = RD_BW_INIT(&b);
+    rd_bw_str(&w, "abc");
+    rd_bw_f(&w, "%s", "def");
+    assert_int_equal(w.st, RD_OK);
+    assert_true(rd_bw_ok(&w, RD_OK));
+    rd_bw_str(&w, "ghi");
+    assert_int_equal(w.st, RD_ERR_NOMEM);
+    assert_false(rd_bw_ok(&w, RD_ERR_IO));
+    rd_bw_ch(&w, 'x');
+    rd_bw_f(&w, "%d", 1);
+    assert_int_equal(w.st, RD_ERR_NOMEM);
+    assert_string_equal(b.ptr, "abcdef");
+    rd_buf_release(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -145,6 +169,7 @@ int main(void)
         cmocka_unit_test(strmap_puts_finds_and_grows),
         cmocka_unit_test(strmap_keys_are_byte_strings),
         cmocka_unit_test(utf8_decodes_and_rejects),
+        cmocka_unit_test(bw_keeps_first_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

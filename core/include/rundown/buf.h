@@ -10,6 +10,7 @@
 #define RUNDOWN_BUF_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "rundown/status.h"
@@ -48,6 +49,40 @@ rd_status rd_buf_add_json_string(struct rd_buf *b, const char *s);
 
 /** Appends a number in its shortest round-trip form, or null for NaN/inf. */
 rd_status rd_buf_add_json_number(struct rd_buf *b, double v);
+/*
+ * A writer that remembers its first error, after git's strbuf writers:
+ * each call after a failure does nothing, so a back end writes a whole
+ * table without a check per call and looks at w->st once at the end.
+ *
+ *     struct rd_bw w = RD_BW_INIT(&out);
+ *     rd_bw_str(&w, "\\toprule\n");
+ *     rd_bw_ok(&w, rd_fmt_ratio(w.b, x));   // any rd_status-returning writer
+ *     return w.st;
+ */
+struct rd_bw {
+    struct rd_buf *b;
+    rd_status st;   /* the first error, RD_OK while there is none */
+};
+
+#define RD_BW_INIT(buf) { (buf), RD_OK }
+
+/** Keeps st when it is the writer's first error; true while none is kept. */
+static inline bool rd_bw_ok(struct rd_bw *w, rd_status st)
+{
+    if (w->st == RD_OK)
+        w->st = st;
+    return w->st == RD_OK;
+}
+
+/** Evaluates 'call' (an rd_status expression writing to w->b or elsewhere)
+ *  only while w has no error, and keeps its error. */
+#define RD_BW_DO(w, call) ((void)((w)->st == RD_OK && rd_bw_ok((w), (call))))
+
+/** rd_buf_addstr, rd_buf_addch and rd_buf_addf through the writer. */
+void rd_bw_str(struct rd_bw *w, const char *s);
+void rd_bw_ch(struct rd_bw *w, char c);
+void rd_bw_f(struct rd_bw *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /** Shortens the buffer to 'len' bytes (no-op when already shorter). */
 void rd_buf_truncate(struct rd_buf *b, size_t len);
 /**
