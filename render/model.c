@@ -1101,12 +1101,24 @@ static rd_status read_lazily(struct rd_report *r, const char *text, size_t len,
         st = read_document(r, root, d);
     if (st == RD_OK)
         st = rd_json_lazy_finish(&lz);
-    /* Not JSON somewhere: the whole text's parse names where. */
-    if (st != RD_OK && lz.json_error) {
-        rd_diag_init(d, shown);
-        st = rd_json_parse_arena(text, len, shown, 1, &lz.arenas[0], &root, d);
-        if (st == RD_OK)    /* the scan and cJSON disagree: never seen */
+    /* A failure is the whole parse's when the text is not JSON (which may
+     * be after the part that failed): the same message as before. That
+     * parse costs the memory the parts save, but only on the way out. */
+    if (st == RD_ERR_PARSE) {
+        rd_json_lazy_release(&lz);
+        struct rd_diag whole;
+        struct rd_arena tree;
+        rd_diag_init(&whole, shown);
+        rd_arena_init(&tree);
+        rd_status wst = rd_json_parse_arena(text, len, shown, 1, &tree, &root, &whole);
+        rd_arena_release(&tree);
+        if (wst != RD_OK) {
+            st = wst;
+            if (d)
+                *d = whole;
+        } else if (lz.json_error) {     /* the scan and cJSON disagree: never seen */
             st = rd_diag_set(d, RD_ERR_PARSE, shown, 0, 0, "expected JSON");
+        }
     }
     rd_json_lazy_release(&lz);
     r->lazy = NULL;
@@ -1125,24 +1137,27 @@ rd_status rd_report_parse(struct rd_report *r, const char *text, size_t len,
      * is copied into the report's arena; the parsed trees are freed once
      * read (a big array's elements one by one as they are read). */
     size_t min_span = defer_bytes();
-    struct rd_json_lazy probe;
+    struct rd_json_lazy whole;    /* cuts nothing: its walks are cJSON's */
+    struct rd_arena tree;
     cJSON *root = NULL;
-    rd_json_lazy_init(&probe, text, len, NULL, 0, (size_t)-1);
+    rd_json_lazy_init(&whole, text, len, NULL, 0, (size_t)-1);
+    rd_arena_init(&tree);
     rd_status st = RD_OK;
     /* A text with a byte that is not UTF-8 is refused; which message it
      * gets (its JSON's or the byte's) is the whole parse's. */
     if (len > min_span && rd_utf8_invalid_at(text, len) >= len) {
         st = read_lazily(r, text, len, shown, min_span, d);
     } else {
-        st = rd_json_parse_arena(text, len, shown, 1, &probe.arenas[0], &root, d);
+        st = rd_json_parse_arena(text, len, shown, 1, &tree, &root, d);
         if (st == RD_OK)
             st = check_utf8(text, len, shown, d);
-        r->lazy = &probe;
+        r->lazy = &whole;
         if (st == RD_OK)
             st = read_document(r, root, d);
         r->lazy = NULL;
     }
-    rd_json_lazy_release(&probe);
+    rd_json_lazy_release(&whole);
+    rd_arena_release(&tree);
     if (st == RD_OK)
         st = rd_report_derive(r);
     return st;

@@ -259,13 +259,26 @@ void rd_json_lazy_init(struct rd_json_lazy *lz, const char *text, size_t len,
     lz->keys = keys;
     lz->nkeys = nkeys;
     lz->min_span = min_span;
-    for (int i = 0; i <= RD_JSON_LAZY_DEPTH; i++)
+}
+
+/* An arena for depth 'slot' (the root's is 0). */
+static rd_status arena_for(struct rd_json_lazy *lz, size_t slot)
+{
+    size_t cap = lz->narenas;
+    if (slot < cap)
+        return RD_OK;
+    if (RD_ARRAY_GROW(lz->arenas, cap, slot + 1))
+        return RD_ERR_NOMEM;
+    for (size_t i = lz->narenas; i < cap; i++)
         rd_arena_init(&lz->arenas[i]);
+    lz->narenas = cap;
+    return RD_OK;
 }
 
 rd_status rd_json_lazy_root(struct rd_json_lazy *lz, cJSON **root)
 {
     const char *p = lz->text, *end = lz->text + lz->len;
+    RD_TRY(arena_for(lz, 0));
     RD_TRY(parse_part(lz, 0, &p, end, root));
     if (skip_ws(p, end) != end) {
         lz->json_error = true;
@@ -296,11 +309,14 @@ void rd_json_each_begin(struct rd_json_lazy *lz, struct rd_json_each *it, const 
         it->child = cJSON_IsArray(arr) ? arr->child : NULL;
         return;
     }
-    if (lz->depth == RD_JSON_LAZY_DEPTH) {
+    /* Deeper than cJSON nests (each walk is two levels down at least). */
+    if (lz->depth >= SCAN_DEPTH) {
         it->st = RD_ERR_PARSE;
         lz->json_error = true;
         return;
     }
+    if ((it->st = arena_for(lz, (size_t)lz->depth + 1)) != RD_OK)
+        return;
     d->walked = true;
     it->slot = ++lz->depth;
     it->p = d->text + 1;        /* past '[' */
@@ -384,8 +400,11 @@ rd_status rd_json_lazy_finish(struct rd_json_lazy *lz)
 
 void rd_json_lazy_release(struct rd_json_lazy *lz)
 {
-    for (int i = 0; i <= RD_JSON_LAZY_DEPTH; i++)
+    for (size_t i = 0; i < lz->narenas; i++)
         rd_arena_release(&lz->arenas[i]);
+    free(lz->arenas);
+    lz->arenas = NULL;
+    lz->narenas = 0;
     free(lz->deferred);
     lz->deferred = NULL;
     lz->ndeferred = lz->capdeferred = 0;

@@ -34,9 +34,6 @@
 #include "rundown/json.h"
 #include "rundown/status.h"
 
-/* How deep walks of cut-out arrays may nest (workloads, then configs). */
-#define RD_JSON_LAZY_DEPTH 6
-
 struct rd_json_deferred {
     const cJSON *node;     /* the empty array that stands for it in the tree */
     const char *text;      /* '[' ... ']' in the document's text */
@@ -52,7 +49,8 @@ struct rd_json_lazy {
     size_t nkeys, min_span;
     struct rd_json_deferred *deferred;   /* those of the trees alive now */
     size_t ndeferred, capdeferred;
-    struct rd_arena arenas[RD_JSON_LAZY_DEPTH + 1];   /* [0]: the root's tree */
+    struct rd_arena *arenas;   /* [0]: the root's tree; [i]: the walk at depth i */
+    size_t narenas;
     int depth;
     bool json_error;     /* a part was not JSON: parse the whole for the message */
 };
