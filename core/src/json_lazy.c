@@ -20,9 +20,10 @@
 /* cJSON refuses deeper nesting (CJSON_NESTING_LIMIT); so does the scan. */
 #define SCAN_DEPTH 1000
 
+/* White space as cJSON skips it between tokens: every byte up to a space. */
 static bool is_ws(char c)
 {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+    return (unsigned char)c <= ' ';
 }
 
 static const char *skip_ws(const char *p, const char *end)
@@ -278,9 +279,15 @@ static rd_status arena_for(struct rd_json_lazy *lz, size_t slot)
 rd_status rd_json_lazy_root(struct rd_json_lazy *lz, cJSON **root)
 {
     const char *p = lz->text, *end = lz->text + lz->len;
+    /* cJSON skips a byte-order mark before the root only. */
+    if (lz->len >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
+        p += 3;
     RD_TRY(arena_for(lz, 0));
     RD_TRY(parse_part(lz, 0, &p, end, root));
-    if (skip_ws(p, end) != end) {
+    /* After it only what rd_json_parse accepts there. */
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n' || *p == '\0'))
+        p++;
+    if (p != end) {
         lz->json_error = true;
         return RD_ERR_PARSE;
     }

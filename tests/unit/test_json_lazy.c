@@ -96,6 +96,25 @@ static void small_arrays_stay_whole(void **state)
     rd_json_lazy_release(&lz);
 }
 
+/* cJSON takes every byte up to a space for white space between tokens
+ * (a NUL too): so does the scan, or it would refuse what cJSON reads (as
+ * fuzz_render_model found). */
+static void control_bytes_are_white_space(void **state)
+{
+    (void)state;
+    static const char text[] = "{\"configs\": [{\"id\":\"a\"\0\0},\x1f{\"id\":\"b\"}\v]}";
+    struct rd_json_lazy lz;
+    cJSON *root = NULL;
+    rd_json_lazy_init(&lz, text, sizeof text - 1, keys, 2, 0);
+    assert_int_equal(rd_json_lazy_root(&lz, &root), RD_OK);
+    const cJSON *configs = cJSON_GetObjectItemCaseSensitive(root, "configs");
+    assert_int_equal(cJSON_GetArraySize(configs), 0);     /* cut out */
+    char out[64];
+    assert_int_equal(ids(&lz, configs, out, sizeof out), RD_OK);
+    assert_string_equal(out, "a,b");
+    rd_json_lazy_release(&lz);
+}
+
 /* Text that is not JSON inside a cut-out array, walked or not. */
 static void finds_bad_json_anywhere(void **state)
 {
@@ -132,6 +151,7 @@ int main(void)
         cmocka_unit_test(cuts_listed_arrays_of_objects),
         cmocka_unit_test(small_arrays_stay_whole),
         cmocka_unit_test(finds_bad_json_anywhere),
+        cmocka_unit_test(control_bytes_are_white_space),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
