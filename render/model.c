@@ -6,8 +6,11 @@
  * Only the fields the report cannot do without are validated; everything
  * optional (tests, pairs, recommendation, warnings, environments,
  * replication, inputs) may be absent, null or of another type, and then
- * reads as absent. Strings stay in the parsed document, which the report
- * keeps; arrays and text made here live in the report's arena.
+ * reads as absent. Everything kept (strings too) is copied into the
+ * report's arena and the parsed JSON is freed: an analysis of a MiB or
+ * more is parsed a part at a time (rundown/json_lazy.h), each config,
+ * pair, verdict and embedded run freed as soon as it is read, so that 10^5
+ * configs never stand as one cJSON tree (about four times the text).
  */
 #include "model.h"
 #include "verdicts.h"
@@ -22,6 +25,7 @@
 #include "rundown/fsutil.h"
 #include "rundown/record.h"
 #include "rundown/json.h"
+#include "rundown/json_lazy.h"
 #include "rundown/strmap.h"
 #include "rundown/verdict_words.h"
 #include "rundown/utf8.h"
@@ -47,10 +51,34 @@ static double num(const cJSON *obj, const char *key)
     return v->valuedouble;
 }
 
-/* A string member; NULL when missing or not a string. */
-static const char *str(const cJSON *obj, const char *key)
+/* A copy of s in the report's arena: an element of a big array is freed
+ * as soon as it is read (rundown/json_lazy.h). NULL stays NULL; a copy
+ * that fails is remembered and fails the read. */
+static const char *keep(struct rd_report *r, const char *s)
 {
-    return rd_json_str(obj, key);
+    if (!s)
+        return NULL;
+    const char *c = rd_arena_strdup(&r->arena, s);
+    r->oom = r->oom || !c;
+    return c;
+}
+
+/* A string member (a copy); NULL when missing or not a string. */
+static const char *str(struct rd_report *r, const cJSON *obj, const char *key)
+{
+    return keep(r, rd_json_str(obj, key));
+}
+
+/* The elements of an array, also one parsed a part at a time:
+ *   EACH(r, it, v, arr) { ... }  RD_TRY(rd_json_each_end(r->lazy, &it)); */
+#define EACH(r, it, v, arr)                                  \
+    for (rd_json_each_begin((r)->lazy, &(it), (arr));       \
+         ((v) = rd_json_each_next((r)->lazy, &(it))) != NULL;)
+
+/* The elements of an array or members of an object. */
+static size_t count(const struct rd_report *r, const cJSON *x)
+{
+    return rd_json_lazy_size(r->lazy, x);
 }
 
 /* A member that is an object (arrays alike with 'array'), else NULL. */
@@ -74,7 +102,7 @@ static void *alloc_array(struct rd_report *r, size_t n, size_t size)
 
 static rd_status read_stats(struct rd_report *r, const cJSON *j, struct rd_rstats *s)
 {
-    s->metric = j->string;
+    s->metric = keep(r, j->string);
     s->n = num(j, RD_AK_N);
     s->mean = num(j, RD_AK_MEAN);
     s->sd = num(j, RD_AK_SD);
@@ -94,7 +122,7 @@ static rd_status read_stats(struct rd_report *r, const cJSON *j, struct rd_rstat
     s->geomean = num(j, RD_AK_GEOMEAN);
     const cJSON *vals = member(j, RD_AK_VALUES, true), *v;
     double *out;
-    if (!ALLOC_ARRAY(r, out, (size_t)cJSON_GetArraySize(vals)))
+    if (!ALLOC_ARRAY(r, out, count(r, vals)))
         return RD_ERR_NOMEM;
     cJSON_ArrayForEach(v, vals)
         if (cJSON_IsNumber(v) && isfinite(v->valuedouble))
@@ -109,7 +137,7 @@ static rd_status read_metrics(struct rd_report *r, const cJSON *metrics, struct 
                               struct rd_strmap *seen)
 {
     struct rd_rstats *out;
-    if (!ALLOC_ARRAY(r, out, (size_t)cJSON_GetArraySize(metrics)))
+    if (!ALLOC_ARRAY(r, out, count(r, metrics)))
         return RD_ERR_NOMEM;
     c->metrics = out;
     rd_strmap_release(seen);
@@ -127,20 +155,20 @@ static rd_status read_config(struct rd_report *r, const cJSON *j, struct rd_rcon
                              size_t wi, size_t ci, struct rd_strmap *seen, struct rd_diag *d)
 {
     c->runtime = -1;
-    c->id = str(j, RD_AK_ID);
+    c->id = str(r, j, RD_AK_ID);
     if (!cJSON_IsObject(j) || !c->id)
         return rd_diag_set(d, RD_ERR_PARSE, r->path, 0, 0,
                            "workloads[%zu].configs[%zu]: expected 'id' to be a string", wi, ci);
     const cJSON *labels = member(j, RD_AK_LABELS, false), *l;
     struct rd_kv *out;
-    if (!ALLOC_ARRAY(r, out, (size_t)cJSON_GetArraySize(labels)))
+    if (!ALLOC_ARRAY(r, out, count(r, labels)))
         return RD_ERR_NOMEM;
     cJSON_ArrayForEach(l, labels) {
         if (!cJSON_IsString(l))
             return rd_diag_set(d, RD_ERR_PARSE, r->path, 0, 0,
                                "workloads[%zu].configs[%zu].labels.%.64s: expected a string",
                                wi, ci, l->string);
-        out[c->nlabels++] = (struct rd_kv){ l->string, l->valuestring };
+        out[c->nlabels++] = (struct rd_kv){ keep(r, l->string), keep(r, l->valuestring) };
     }
     c->labels = out;
     c->failed_runs = num(j, RD_AK_FAILED_RUNS);
@@ -166,19 +194,20 @@ static rd_status read_tests(struct rd_report *r, const cJSON *j, struct rd_rwork
     struct rd_rtests *t;
     if (!ALLOC_ARRAY(r, t, 1))
         return RD_ERR_NOMEM;
-    t->metric = str(j, RD_AK_METRIC);
+    t->metric = str(r, j, RD_AK_METRIC);
     t->anova = read_omnibus(member(j, RD_AK_ANOVA, false), RD_AK_F, RD_AK_DF1, RD_AK_DF2);
     t->welch_anova = read_omnibus(member(j, RD_AK_WELCH_ANOVA, false), RD_AK_F, RD_AK_DF1,
                                   RD_AK_DF2);
     t->kruskal = read_omnibus(member(j, RD_AK_KRUSKAL, false), RD_AK_H, RD_AK_DF, NULL);
     const cJSON *pairs = member(j, RD_AK_PAIRS, true), *p;
     struct rd_rpair *out;
-    if (!ALLOC_ARRAY(r, out, (size_t)cJSON_GetArraySize(pairs)))
+    if (!ALLOC_ARRAY(r, out, count(r, pairs)))
         return RD_ERR_NOMEM;
     /* Every entry is a row, even one that is not an object (all undefined). */
-    cJSON_ArrayForEach(p, pairs) {
+    struct rd_json_each it;
+    EACH(r, it, p, pairs) {
         out[t->npairs++] = (struct rd_rpair){
-            .a = str(p, RD_AK_A), .b = str(p, RD_AK_B),
+            .a = str(r, p, RD_AK_A), .b = str(r, p, RD_AK_B),
             .welch_t = num(p, RD_AK_WELCH_T), .welch_df = num(p, RD_AK_WELCH_DF),
             .p = num(p, RD_AK_P), .p_holm = num(p, RD_AK_P_HOLM),
             .mw_u = num(p, RD_AK_MW_U), .mw_p = num(p, RD_AK_MW_P),
@@ -190,7 +219,7 @@ static rd_status read_tests(struct rd_report *r, const cJSON *j, struct rd_rwork
     }
     t->pairs = out;
     w->tests = t;
-    return RD_OK;
+    return rd_json_each_end(r->lazy, &it);
 }
 
 /* The strings of a JSON array (other items are skipped) into *out. */
@@ -198,12 +227,12 @@ static rd_status read_strings(struct rd_report *r, const cJSON *arr, const char 
                               size_t *n)
 {
     const char **v;
-    if (!ALLOC_ARRAY(r, v, (size_t)cJSON_GetArraySize(arr)))
+    if (!ALLOC_ARRAY(r, v, count(r, arr)))
         return RD_ERR_NOMEM;
     const cJSON *x;
     cJSON_ArrayForEach(x, arr)
         if (cJSON_IsString(x))
-            v[(*n)++] = x->valuestring;
+            v[(*n)++] = keep(r, x->valuestring);
     *out = v;
     return RD_OK;
 }
@@ -237,13 +266,13 @@ static enum rd_decision_kind decision_kind(const char *s)
 /* The decision keys shared by the recommendation and each key metric. */
 static rd_status read_decision(struct rd_report *r, const cJSON *j, struct rd_rdecision *o)
 {
-    o->metric = str(j, RD_AK_METRIC);
-    const char *better = str(j, RD_AK_BETTER);
+    o->metric = str(r, j, RD_AK_METRIC);
+    const char *better = str(r, j, RD_AK_BETTER);
     int b = better ? rd_better_parse(better) : -1;
     o->better = b >= 0 ? (enum rd_better)b : RD_BETTER_NONE;
-    o->best = str(j, RD_AK_BEST);
-    o->recommended = str(j, RD_AK_RECOMMENDED);
-    o->decision = decision_kind(str(j, RD_AK_DECISION));
+    o->best = str(r, j, RD_AK_BEST);
+    o->recommended = str(r, j, RD_AK_RECOMMENDED);
+    o->decision = decision_kind(str(r, j, RD_AK_DECISION));
     o->family = num(j, RD_AK_FAMILY);
     o->critical_value = num(j, RD_AK_CRITICAL_VALUE);
     o->df = num(j, RD_AK_DF);
@@ -251,25 +280,26 @@ static rd_status read_decision(struct rd_report *r, const cJSON *j, struct rd_rd
     RD_TRY(read_strings(r, member(j, RD_AK_CANDIDATES, true), &o->candidates, &o->ncandidates));
     const cJSON *arr = member(j, RD_AK_VERDICTS, true), *v;
     struct rd_rverdict *out;
-    if (!ALLOC_ARRAY(r, out, (size_t)cJSON_GetArraySize(arr)))
+    if (!ALLOC_ARRAY(r, out, count(r, arr)))
         return RD_ERR_NOMEM;
-    cJSON_ArrayForEach(v, arr) {
+    struct rd_json_each it;
+    EACH(r, it, v, arr) {
         if (!cJSON_IsObject(v))
             continue;
         out[o->nverdicts++] = (struct rd_rverdict){
-            .config = str(v, RD_AK_CONFIG), .index = -1,
-            .verdict = verdict_kind(str(v, RD_AK_VERDICT)),
+            .config = str(r, v, RD_AK_CONFIG), .index = -1,
+            .verdict = verdict_kind(str(r, v, RD_AK_VERDICT)),
             .ratio = num(v, RD_AK_RATIO), .ratio_ci_low = num(v, RD_AK_RATIO_CI_LOW),
             .ratio_ci_high = num(v, RD_AK_RATIO_CI_HIGH), .p_adj = num(v, RD_AK_P_ADJ),
             .runs_needed = num(v, RD_AK_RUNS_NEEDED),
             .exact = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(v, RD_AK_EXACT)),
             .beyond_margin = beyond(v),
             .estimable = !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(v, RD_AK_ESTIMABLE)),
-            .why = str(v, RD_AK_WHY),
+            .why = str(r, v, RD_AK_WHY),
         };
     }
     o->verdicts = out;
-    return RD_OK;
+    return rd_json_each_end(r->lazy, &it);
 }
 
 static rd_status read_rec(struct rd_report *r, const cJSON *j, struct rd_rrecommendation **recp)
@@ -278,18 +308,18 @@ static rd_status read_rec(struct rd_report *r, const cJSON *j, struct rd_rrecomm
     if (!ALLOC_ARRAY(r, rec, 1))
         return RD_ERR_NOMEM;
     *recp = rec;
-    rec->best = str(j, RD_AK_BEST);
-    rec->recommended = str(j, RD_AK_RECOMMENDED);
-    rec->reason = str(j, RD_AK_REASON);
-    rec->tie_breaker = str(j, RD_AK_TIE_BREAKER);
-    rec->guards = str(j, RD_AK_GUARDS);
+    rec->best = str(r, j, RD_AK_BEST);
+    rec->recommended = str(r, j, RD_AK_RECOMMENDED);
+    rec->reason = str(r, j, RD_AK_REASON);
+    rec->tie_breaker = str(r, j, RD_AK_TIE_BREAKER);
+    rec->guards = str(r, j, RD_AK_GUARDS);
     rec->margin = num(j, RD_AK_MARGIN);
     rec->max_error_rate = num(j, RD_AK_MAX_ERROR_RATE);
     RD_TRY(read_decision(r, j, &rec->primary));
     rec->primary.metric = NULL;
     const cJSON *keys = member(j, RD_AK_KEY_METRICS, true), *k;
     struct rd_rdecision *out;
-    if (!ALLOC_ARRAY(r, out, (size_t)cJSON_GetArraySize(keys)))
+    if (!ALLOC_ARRAY(r, out, count(r, keys)))
         return RD_ERR_NOMEM;
     cJSON_ArrayForEach(k, keys)
         if (cJSON_IsObject(k))
@@ -297,13 +327,13 @@ static rd_status read_rec(struct rd_report *r, const cJSON *j, struct rd_rrecomm
     rec->keys = out;
     const cJSON *settled = member(j, RD_AK_SETTLED_LABELS, false), *s;
     const char **sk, **sv;
-    if (!ALLOC_ARRAY(r, sk, (size_t)cJSON_GetArraySize(settled)) ||
-        !ALLOC_ARRAY(r, sv, (size_t)cJSON_GetArraySize(settled)))
+    if (!ALLOC_ARRAY(r, sk, count(r, settled)) ||
+        !ALLOC_ARRAY(r, sv, count(r, settled)))
         return RD_ERR_NOMEM;
     cJSON_ArrayForEach(s, settled)
         if (cJSON_IsString(s) && s->string) {
-            sk[rec->nsettled] = s->string;
-            sv[rec->nsettled++] = s->valuestring;
+            sk[rec->nsettled] = keep(r, s->string);
+            sv[rec->nsettled++] = keep(r, s->valuestring);
         }
     rec->settled_keys = sk;
     rec->settled_values = sv;
@@ -321,7 +351,7 @@ static rd_status read_recommendation(struct rd_report *r, const cJSON *j, const 
     RD_TRY(read_rec(r, j, &w->rec));
     const cJSON *arr = member(wj, RD_AK_WITHIN, true), *p;
     struct rd_rwithin *out;
-    if (!ALLOC_ARRAY(r, out, (size_t)cJSON_GetArraySize(arr)))
+    if (!ALLOC_ARRAY(r, out, count(r, arr)))
         return RD_ERR_NOMEM;
     cJSON_ArrayForEach(p, arr) {
         const cJSON *pr = member(p, RD_AK_RECOMMENDATION, false), *v;
@@ -348,16 +378,16 @@ static rd_status read_recommendation(struct rd_report *r, const cJSON *j, const 
 static rd_status read_warnings(struct rd_report *r, const cJSON *arr, struct rd_rworkload *w)
 {
     struct rd_rwarning *out;
-    if (!ALLOC_ARRAY(r, out, (size_t)cJSON_GetArraySize(arr)))
+    if (!ALLOC_ARRAY(r, out, count(r, arr)))
         return RD_ERR_NOMEM;
     const cJSON *x;
     cJSON_ArrayForEach(x, arr) {
         struct rd_rwarning *o = &out[w->nwarnings++];
-        const char *level = str(x, RD_AK_LEVEL);
+        const char *level = str(r, x, RD_AK_LEVEL);
         double count = num(x, RD_AK_COUNT);
         *o = (struct rd_rwarning){
-            .code = str(x, RD_AK_CODE), .config = str(x, RD_AK_CONFIG),
-            .message = str(x, RD_AK_MESSAGE), .metric = str(x, RD_AK_METRIC),
+            .code = str(r, x, RD_AK_CODE), .config = str(r, x, RD_AK_CONFIG),
+            .message = str(r, x, RD_AK_MESSAGE), .metric = str(r, x, RD_AK_METRIC),
             .level = !level ? RD_LEVEL_UNSET
                      : strcmp(level, "info") == 0 ? RD_LEVEL_INFO : RD_LEVEL_WARNING,
             .count = isfinite(count) && count >= 1 ? count : 1,
@@ -377,12 +407,12 @@ static rd_status read_workload(struct rd_report *r, const cJSON *j, size_t wi,
     if (!cJSON_IsObject(j))
         return rd_diag_set(d, RD_ERR_PARSE, r->path, 0, 0,
                            "workloads[%zu]: expected an object", wi);
-    w->name = str(j, RD_AK_NAME);
+    w->name = str(r, j, RD_AK_NAME);
     if (!w->name || !*w->name)
         return rd_diag_set(d, RD_ERR_PARSE, r->path, 0, 0,
                            "workloads[%zu]: expected 'name' to be a non-empty string", wi);
-    w->klass = str(j, RD_AK_CLASS);
-    w->title = str(j, RD_AK_TITLE);
+    w->klass = str(r, j, RD_AK_CLASS);
+    w->title = str(r, j, RD_AK_TITLE);
     w->env_unknown_runs = num(j, RD_AK_ENV_UNKNOWN_RUNS);
     const cJSON *cont = member(j, RD_AK_CONTENTION, false);
     w->cont_runs = num(cont, RD_AK_RUNS);
@@ -394,8 +424,8 @@ static rd_status read_workload(struct rd_report *r, const cJSON *j, size_t wi,
     w->steal_mean = num(cont, RD_AK_STEAL_PCT_MEAN);
     w->steal_max = num(cont, RD_AK_STEAL_PCT_MAX);
     const cJSON *primary = member(j, RD_AK_PRIMARY, false);
-    w->metric = str(primary, RD_AK_METRIC);
-    const char *better = str(primary, RD_AK_BETTER);
+    w->metric = str(r, primary, RD_AK_METRIC);
+    const char *better = str(r, primary, RD_AK_BETTER);
     int b = better ? rd_better_parse(better) : -1;
     w->better = b >= 0 ? (enum rd_better)b : RD_BETTER_NONE;
     const cJSON *tests = member(j, RD_AK_TESTS, false);
@@ -406,15 +436,17 @@ static rd_status read_workload(struct rd_report *r, const cJSON *j, size_t wi,
     if (configs && !cJSON_IsArray(configs) && !cJSON_IsNull(configs))
         return rd_diag_set(d, RD_ERR_PARSE, r->path, 0, 0,
                            "workloads[%zu].configs: expected an array", wi);
-    if (!ALLOC_ARRAY(r, w->configs, (size_t)cJSON_GetArraySize(configs)))
+    if (!ALLOC_ARRAY(r, w->configs, count(r, configs)))
         return RD_ERR_NOMEM;
     const cJSON *c;
-    cJSON_ArrayForEach(c, configs) {
+    struct rd_json_each it;
+    EACH(r, it, c, configs) {
         struct rd_rconfig *rc = &w->configs[w->nconfigs];
         RD_TRY(read_config(r, c, rc, wi, w->nconfigs, seen, d));
         w->nconfigs++;
         rc->primary = rd_config_stats(rc, w->metric);
     }
+    RD_TRY(rd_json_each_end(r->lazy, &it));
     /* A primary metric that no config has is a broken analysis, not an
      * empty chart: say so now instead of letting gnuplot fail on it. */
     if (w->metric && w->nconfigs > 0) {
@@ -624,11 +656,11 @@ static rd_status read_environments(struct rd_report *r, const cJSON *envs)
         fields += cJSON_IsObject(e) ? (size_t)cJSON_GetArraySize(e) : 0;
     const char **ids;
     struct rd_renv_row *rows;
-    if (!ALLOC_ARRAY(r, ids, (size_t)cJSON_GetArraySize(envs)) ||
+    if (!ALLOC_ARRAY(r, ids, count(r, envs)) ||
         !ALLOC_ARRAY(r, rows, NENV_ROWS + fields))
         return RD_ERR_NOMEM;
     cJSON_ArrayForEach(e, envs)
-        ids[r->nenvs++] = str(e, RD_AK_ID);
+        ids[r->nenvs++] = str(r, e, RD_AK_ID);
     r->env_ids = ids;
     r->env_rows = rows;
     struct rd_buf b = RD_BUF_INIT;
@@ -648,7 +680,7 @@ static rd_status read_environments(struct rd_report *r, const cJSON *envs)
                 (cJSON_IsString(f) && (f->valuestring[0] == '/' || f->valuestring[0] == '~')))
                 continue;
             const char *paths[] = { f->string, NULL };
-            st = env_add_row(r, envs, f->string, paths, rows, &b);
+            st = env_add_row(r, envs, keep(r, f->string), paths, rows, &b);
         }
     }
     rd_buf_release(&b);
@@ -663,12 +695,12 @@ static rd_status read_settings(struct rd_report *r, const cJSON *s)
     r->confidence = num(s, RD_AK_CONFIDENCE);
     r->bootstrap = num(s, RD_AK_BOOTSTRAP);
     r->seed = num(s, RD_AK_SEED);
-    r->ratio_ci = str(s, RD_AK_RATIO_CI);
+    r->ratio_ci = str(r, s, RD_AK_RATIO_CI);
     r->runs = num(s, FIXTURE_RUNS);
     r->warmups = num(s, FIXTURE_WARMUPS);
-    r->order = str(s, FIXTURE_ORDER);
+    r->order = str(r, s, FIXTURE_ORDER);
     struct rd_rsetting *out;
-    if (!ALLOC_ARRAY(r, out, (size_t)cJSON_GetArraySize(s)))
+    if (!ALLOC_ARRAY(r, out, count(r, s)))
         return RD_ERR_NOMEM;
     r->settings = out;
     struct rd_buf b = RD_BUF_INIT;
@@ -676,7 +708,7 @@ static rd_status read_settings(struct rd_report *r, const cJSON *s)
     const cJSON *x;
     cJSON_ArrayForEach(x, s) {
         struct rd_rsetting *o = &out[r->nsettings++];
-        o->key = x->string;
+        o->key = keep(r, x->string);
         o->is_number = cJSON_IsNumber(x);
         o->number = x->valuedouble;
         rd_buf_reset(&b);
@@ -696,11 +728,12 @@ static rd_status read_labels(struct rd_report *r, const cJSON *labels, const str
                              size_t *n)
 {
     struct rd_kv *out;
-    if (!ALLOC_ARRAY(r, out, (size_t)cJSON_GetArraySize(labels)))
+    if (!ALLOC_ARRAY(r, out, count(r, labels)))
         return RD_ERR_NOMEM;
     const cJSON *l;
     cJSON_ArrayForEach(l, labels)
-        out[(*n)++] = (struct rd_kv){ l->string, cJSON_IsString(l) ? l->valuestring : NULL };
+        out[(*n)++] = (struct rd_kv){ keep(r, l->string),
+                                      cJSON_IsString(l) ? keep(r, l->valuestring) : NULL };
     *kv = out;
     return RD_OK;
 }
@@ -708,7 +741,7 @@ static rd_status read_labels(struct rd_report *r, const cJSON *labels, const str
 static rd_status read_replication(struct rd_report *r, const cJSON *arr)
 {
     struct rd_rreplication *out;
-    if (!ALLOC_ARRAY(r, out, (size_t)cJSON_GetArraySize(arr)))
+    if (!ALLOC_ARRAY(r, out, count(r, arr)))
         return RD_ERR_NOMEM;
     r->replication = out;
     const cJSON *j;
@@ -716,10 +749,10 @@ static rd_status read_replication(struct rd_report *r, const cJSON *arr)
         struct rd_rreplication *x = &out[r->nreplication++];
         const cJSON *pub = member(j, RD_AK_PUBLISHED, false), *ours = member(j, RD_AK_OURS, false);
         *x = (struct rd_rreplication){
-            .title = str(j, RD_AK_TITLE), .study = str(j, RD_AK_STUDY),
-            .machine = str(j, RD_AK_MACHINE), .workload = str(j, RD_AK_WORKLOAD),
-            .config = str(j, RD_AK_CONFIG), .metric = str(j, RD_AK_METRIC),
-            .statistic = str(j, RD_AK_STATISTIC), .note = str(j, RD_AK_NOTE),
+            .title = str(r, j, RD_AK_TITLE), .study = str(r, j, RD_AK_STUDY),
+            .machine = str(r, j, RD_AK_MACHINE), .workload = str(r, j, RD_AK_WORKLOAD),
+            .config = str(r, j, RD_AK_CONFIG), .metric = str(r, j, RD_AK_METRIC),
+            .statistic = str(r, j, RD_AK_STATISTIC), .note = str(r, j, RD_AK_NOTE),
             .approx = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, RD_AK_APPROX)),
             .params_differ = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, RD_AK_PARAMS_DIFFER)),
             .pub_mean = num(pub, RD_AK_MEAN), .pub_sd = num(pub, RD_AK_SD), .pub_n = num(pub, RD_AK_N),
@@ -738,20 +771,21 @@ static rd_status read_claim_configs(struct rd_report *r, const cJSON *j, struct 
 {
     const cJSON *labels = member(j, RD_AK_LABELS, true), *ids = member(j, RD_AK_CONFIGS, true);
     struct rd_rclaim_config *out;
-    if (!ALLOC_ARRAY(r, out, (size_t)cJSON_GetArraySize(labels)))
+    if (!ALLOC_ARRAY(r, out, count(r, labels)))
         return RD_ERR_NOMEM;
     x->configs = out;
     const cJSON *l;
     cJSON_ArrayForEach(l, labels) {
         struct rd_rclaim_config *c = &out[x->nconfigs];
         const cJSON *id = cJSON_GetArrayItem(ids, (int)x->nconfigs++);
-        c->id = cJSON_IsString(id) ? id->valuestring : NULL;
+        c->id = cJSON_IsString(id) ? keep(r, id->valuestring) : NULL;
         struct rd_kv *kv;
-        if (!ALLOC_ARRAY(r, kv, (size_t)cJSON_GetArraySize(l)))
+        if (!ALLOC_ARRAY(r, kv, count(r, l)))
             return RD_ERR_NOMEM;
         const cJSON *m, *given = cJSON_IsObject(l) ? l : NULL;
         cJSON_ArrayForEach(m, given)
-            kv[c->nlabels++] = (struct rd_kv){ m->string, cJSON_IsString(m) ? m->valuestring : NULL };
+            kv[c->nlabels++] = (struct rd_kv){
+                keep(r, m->string), cJSON_IsString(m) ? keep(r, m->valuestring) : NULL };
         c->labels = kv;
     }
     return RD_OK;
@@ -760,7 +794,7 @@ static rd_status read_claim_configs(struct rd_report *r, const cJSON *j, struct 
 static rd_status read_claims(struct rd_report *r, const cJSON *arr, const cJSON *summary)
 {
     struct rd_rclaim *out;
-    if (!ALLOC_ARRAY(r, out, (size_t)cJSON_GetArraySize(arr)))
+    if (!ALLOC_ARRAY(r, out, count(r, arr)))
         return RD_ERR_NOMEM;
     r->claims = out;
     const cJSON *j;
@@ -768,12 +802,13 @@ static rd_status read_claims(struct rd_report *r, const cJSON *arr, const cJSON 
         struct rd_rclaim *x = &out[r->nclaims++];
         const cJSON *claimed = member(j, RD_AK_CLAIMED, false);
         *x = (struct rd_rclaim){
-            .study = str(j, RD_AK_STUDY), .title = str(j, RD_AK_TITLE),
-            .kind = str(j, RD_AK_KIND), .workload = str(j, RD_AK_WORKLOAD),
-            .metric = str(j, RD_AK_METRIC), .better = str(j, RD_AK_BETTER),
-            .text = str(j, RD_AK_TEXT), .from = str(j, RD_AK_FROM), .ref = str(j, RD_AK_REF),
-            .note = str(j, RD_AK_NOTE), .statistic = str(j, RD_AK_STATISTIC),
-            .judgement = str(j, RD_AK_JUDGEMENT), .reason = str(j, RD_AK_REASON),
+            .study = str(r, j, RD_AK_STUDY), .title = str(r, j, RD_AK_TITLE),
+            .kind = str(r, j, RD_AK_KIND), .workload = str(r, j, RD_AK_WORKLOAD),
+            .metric = str(r, j, RD_AK_METRIC), .better = str(r, j, RD_AK_BETTER),
+            .text = str(r, j, RD_AK_TEXT), .from = str(r, j, RD_AK_FROM),
+            .ref = str(r, j, RD_AK_REF),
+            .note = str(r, j, RD_AK_NOTE), .statistic = str(r, j, RD_AK_STATISTIC),
+            .judgement = str(r, j, RD_AK_JUDGEMENT), .reason = str(r, j, RD_AK_REASON),
             .approx = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, RD_AK_APPROX)),
             .params_differ = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, RD_AK_PARAMS_DIFFER)),
             .margin = num(j, RD_AK_MARGIN), .claimed_ratio = num(claimed, RD_AK_RATIO),
@@ -784,25 +819,27 @@ static rd_status read_claims(struct rd_report *r, const cJSON *arr, const cJSON 
         RD_TRY(read_claim_configs(r, j, x));
         const cJSON *pairs = member(j, RD_AK_PAIRS, true), *pj;
         struct rd_rclaim_pair *pp;
-        if (!ALLOC_ARRAY(r, pp, (size_t)cJSON_GetArraySize(pairs)))
+        if (!ALLOC_ARRAY(r, pp, count(r, pairs)))
             return RD_ERR_NOMEM;
         x->pairs = pp;
-        cJSON_ArrayForEach(pj, pairs)
+        struct rd_json_each it;
+        EACH(r, it, pj, pairs)
             pp[x->npairs++] = (struct rd_rclaim_pair){
-                .a = str(pj, RD_AK_A), .b = str(pj, RD_AK_B), .ratio = num(pj, RD_AK_RATIO),
+                .a = str(r, pj, RD_AK_A), .b = str(r, pj, RD_AK_B), .ratio = num(pj, RD_AK_RATIO),
                 .ratio_ci_low = num(pj, RD_AK_RATIO_CI_LOW),
                 .ratio_ci_high = num(pj, RD_AK_RATIO_CI_HIGH), .p = num(pj, RD_AK_P),
                 .p_holm = num(pj, RD_AK_P_HOLM),
                 .agrees = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pj, RD_AK_AGREES)),
             };
+        RD_TRY(rd_json_each_end(r->lazy, &it));
     }
     struct rd_rclaim_study *st;
-    if (!ALLOC_ARRAY(r, st, (size_t)cJSON_GetArraySize(summary)))
+    if (!ALLOC_ARRAY(r, st, count(r, summary)))
         return RD_ERR_NOMEM;
     r->claim_studies = st;
     cJSON_ArrayForEach(j, summary)
         st[r->nclaim_studies++] = (struct rd_rclaim_study){
-            .study = str(j, RD_AK_STUDY), .title = str(j, RD_AK_TITLE),
+            .study = str(r, j, RD_AK_STUDY), .title = str(r, j, RD_AK_TITLE),
             .claims = num(j, RD_AK_CLAIMS), .consistent = num(j, RD_AK_CONSISTENT),
             .contradicted = num(j, RD_AK_CONTRADICTED),
             .inconclusive = num(j, RD_AK_INCONCLUSIVE),
@@ -817,20 +854,20 @@ static rd_status read_claims(struct rd_report *r, const cJSON *arr, const cJSON 
 static rd_status read_machine_entry(struct rd_report *r, const cJSON *j, struct rd_rmachines *m)
 {
     *m = (struct rd_rmachines){
-        .workload = str(j, RD_AK_WORKLOAD), .metric = str(j, RD_AK_METRIC),
-        .better = str(j, RD_AK_BETTER), .reference = str(j, RD_AK_REFERENCE),
+        .workload = str(r, j, RD_AK_WORKLOAD), .metric = str(r, j, RD_AK_METRIC),
+        .better = str(r, j, RD_AK_BETTER), .reference = str(r, j, RD_AK_REFERENCE),
     };
     RD_TRY(read_strings(r, member(j, RD_AK_MACHINE_IDS, true), &m->machine_ids,
                         &m->nmachine_ids));
     const cJSON *cmps = member(j, RD_AK_COMPARISONS, true), *cj;
     struct rd_rmachine_cmp *cs;
-    if (!ALLOC_ARRAY(r, cs, (size_t)cJSON_GetArraySize(cmps)))
+    if (!ALLOC_ARRAY(r, cs, count(r, cmps)))
         return RD_ERR_NOMEM;
     m->cmps = cs;
     cJSON_ArrayForEach(cj, cmps) {
         struct rd_rmachine_cmp *c = &cs[m->ncmps++];
         *c = (struct rd_rmachine_cmp){
-            .config = str(cj, RD_AK_CONFIG), .text = str(cj, RD_AK_TEXT),
+            .config = str(r, cj, RD_AK_CONFIG), .text = str(r, cj, RD_AK_TEXT),
             .k = num(cj, RD_AK_K), .ratio = num(cj, RD_AK_RATIO),
             .ratio_ci_low = num(cj, RD_AK_RATIO_CI_LOW),
             .ratio_ci_high = num(cj, RD_AK_RATIO_CI_HIGH), .q = num(cj, RD_AK_Q),
@@ -839,12 +876,12 @@ static rd_status read_machine_entry(struct rd_report *r, const cJSON *j, struct 
         };
         const cJSON *per = member(cj, RD_AK_PER_MACHINE, true), *pj;
         struct rd_rmachine_ratio *ps;
-        if (!ALLOC_ARRAY(r, ps, (size_t)cJSON_GetArraySize(per)))
+        if (!ALLOC_ARRAY(r, ps, count(r, per)))
             return RD_ERR_NOMEM;
         c->per = ps;
         cJSON_ArrayForEach(pj, per)
             ps[c->nper++] = (struct rd_rmachine_ratio){
-                .machine = str(pj, RD_AK_MACHINE), .workload = str(pj, RD_AK_WORKLOAD),
+                .machine = str(r, pj, RD_AK_MACHINE), .workload = str(r, pj, RD_AK_WORKLOAD),
                 .ratio = num(pj, RD_AK_RATIO), .ratio_ci_low = num(pj, RD_AK_RATIO_CI_LOW),
                 .ratio_ci_high = num(pj, RD_AK_RATIO_CI_HIGH), .n = num(pj, RD_AK_N),
                 .n_reference = num(pj, RD_AK_N_REFERENCE),
@@ -859,8 +896,8 @@ static rd_status read_machine_entry(struct rd_report *r, const cJSON *j, struct 
 static rd_status read_machines(struct rd_report *r, const cJSON *arr, const cJSON *claims)
 {
     struct rd_rmachines *out;
-    if (!ALLOC_ARRAY(r, out, (size_t)cJSON_GetArraySize(arr) +
-                                 (size_t)cJSON_GetArraySize(claims)))
+    if (!ALLOC_ARRAY(r, out, count(r, arr) +
+                                 count(r, claims)))
         return RD_ERR_NOMEM;
     r->machines = out;
     const cJSON *j;
@@ -870,9 +907,9 @@ static rd_status read_machines(struct rd_report *r, const cJSON *arr, const cJSO
         struct rd_rmachines *m = &out[r->nmachines++];
         RD_TRY(read_machine_entry(r, j, m));
         const cJSON *cl = member(j, RD_AK_CLAIM, false);
-        const char *study = str(cl, RD_AK_STUDY);
+        const char *study = str(r, cl, RD_AK_STUDY);
         if (!study)
-            study = str(cl, RD_AK_FILE);
+            study = str(r, cl, RD_AK_FILE);
         struct rd_buf b = RD_BUF_INIT;
         rd_status st = rd_buf_addf(&b, "%s, claim %.0f of %s", m->workload ? m->workload : "",
                                    num(cl, RD_AK_INDEX), study ? study : "a study");
@@ -889,15 +926,15 @@ static rd_status read_machines(struct rd_report *r, const cJSON *arr, const cJSO
 static rd_status read_check_errors(struct rd_report *r, const cJSON *arr)
 {
     struct rd_rcheck_error *out;
-    if (!ALLOC_ARRAY(r, out, (size_t)cJSON_GetArraySize(arr)))
+    if (!ALLOC_ARRAY(r, out, count(r, arr)))
         return RD_ERR_NOMEM;
     r->check_errors = out;
     const cJSON *j;
     cJSON_ArrayForEach(j, arr) {
         struct rd_rcheck_error *x = &out[r->ncheck_errors];
-        *x = (struct rd_rcheck_error){ .workload = str(j, RD_AK_WORKLOAD),
-                                       .metric = str(j, RD_AK_METRIC),
-                                       .error = str(j, RD_AK_ERROR) };
+        *x = (struct rd_rcheck_error){ .workload = str(r, j, RD_AK_WORKLOAD),
+                                       .metric = str(r, j, RD_AK_METRIC),
+                                       .error = str(r, j, RD_AK_ERROR) };
         RD_TRY(read_labels(r, member(j, RD_AK_CONFIG, false), &x->labels, &x->nlabels));
         if (x->workload && x->metric && x->error)
             r->ncheck_errors++;
@@ -915,34 +952,50 @@ static enum rd_run_status run_status(const char *s)
     return RD_RUN_OK;
 }
 
-size_t rd_report_for_each_run(const struct rd_report *r,
-                              void (*fn)(const struct rd_rrun *run, void *arg), void *arg)
+/* raw_runs.items: each run's store and its record as compact JSON text
+ * (what the runs sheet reads, one at a time, in rd_report_for_each_run). */
+static rd_status read_raw_runs(struct rd_report *r, const cJSON *items)
 {
-    const cJSON *raw = cJSON_GetObjectItemCaseSensitive(r->doc, RD_AK_RAW_RUNS);
-    const cJSON *items = cJSON_GetObjectItemCaseSensitive(raw, RD_AK_ITEMS), *it;
-    if (!cJSON_IsArray(items))
-        return 0;
-    size_t n = 0;
-    struct rd_arena arena;
-    rd_arena_init(&arena);
-    cJSON_ArrayForEach(it, items) {
+    struct rd_rraw *out;
+    if (!ALLOC_ARRAY(r, out, count(r, items)))
+        return RD_ERR_NOMEM;
+    r->raw_items = out;
+    const cJSON *it;
+    struct rd_json_each each;
+    EACH(r, each, it, items) {
         const cJSON *store = cJSON_GetObjectItemCaseSensitive(it, RD_AK_STORE);
         const cJSON *rec = cJSON_GetObjectItemCaseSensitive(it, RD_AK_RECORD);
         if (!cJSON_IsString(store) || !cJSON_IsObject(rec))
             continue;
+        char *text = cJSON_PrintUnformatted(rec);
+        const char *copy = keep(r, text);
+        cJSON_free(text);
+        if (!copy)
+            return RD_ERR_NOMEM;
+        out[r->nraw_items++] = (struct rd_rraw){ keep(r, store->valuestring), copy };
+    }
+    return rd_json_each_end(r->lazy, &each);
+}
+
+size_t rd_report_for_each_run(const struct rd_report *r,
+                              void (*fn)(const struct rd_rrun *run, void *arg), void *arg)
+{
+    size_t n = 0;
+    struct rd_arena arena;
+    rd_arena_init(&arena);
+    for (size_t i = 0; i < r->nraw_items; i++) {
         /* Through the store's own parser, so a run reads as it did from
          * the store: a malformed one is skipped (analyze wrote it). */
-        char *text = cJSON_PrintUnformatted(rec);
+        const char *text = r->raw_items[i].record;
         struct rd_record run_rec;
         struct rd_diag d;
         rd_diag_init(&d, r->path);
         rd_arena_reset(&arena);
-        if (text && rd_record_from_json(&run_rec, &arena, text, strlen(text), &d) == RD_OK) {
-            struct rd_rrun run = { store->valuestring, &run_rec, run_status(run_rec.status) };
+        if (rd_record_from_json(&run_rec, &arena, text, strlen(text), &d) == RD_OK) {
+            struct rd_rrun run = { r->raw_items[i].store, &run_rec, run_status(run_rec.status) };
             fn(&run, arg);
             n++;
         }
-        cJSON_free(text);
     }
     rd_arena_release(&arena);
     return n;
@@ -954,7 +1007,7 @@ static rd_status read_document(struct rd_report *r, const cJSON *root, struct rd
 {
     if (!cJSON_IsObject(root))
         return rd_diag_set(d, RD_ERR_PARSE, r->path, 0, 0, "expected a JSON object");
-    const char *schema = str(root, RD_AK_SCHEMA);
+    const char *schema = str(r, root, RD_AK_SCHEMA);
     if (!schema || strcmp(schema, RD_ANALYSIS_SCHEMA) != 0) {
         char got[80];
         rd_excerpt(schema ? schema : "", schema ? strlen(schema) : 0, 60, got, sizeof got);
@@ -972,33 +1025,37 @@ static rd_status read_document(struct rd_report *r, const cJSON *root, struct rd
     RD_TRY(read_strings(r, member(root, RD_AK_INPUTS, true), &r->inputs, &r->ninputs));
     RD_TRY(read_check_errors(r, member(root, RD_AK_CHECK_ERRORS, true)));
     const cJSON *raw = member(root, RD_AK_RAW_RUNS, false);
+    RD_TRY(read_raw_runs(r, member(raw, RD_AK_ITEMS, true)));
     r->raw_total = num(raw, RD_AK_TOTAL);
     r->raw_embedded = num(raw, RD_AK_EMBEDDED);
-    r->title = str(root, RD_AK_TITLE);
+    r->title = str(r, root, RD_AK_TITLE);
     if (!r->title || !*r->title)
         r->title = "Benchmark report";
-    r->date = str(root, FIXTURE_DATE);
+    r->date = str(r, root, FIXTURE_DATE);
     /* Else the day the runs were taken, which is in the analysis too. */
     if (!r->date)
-        r->date = str(cJSON_GetArrayItem(envs, 0), "captured_at");
+        r->date = str(r, cJSON_GetArrayItem(envs, 0), "captured_at");
 
     const cJSON *wls = cJSON_GetObjectItemCaseSensitive(root, RD_AK_WORKLOADS);
     if (!cJSON_IsArray(wls))
         return rd_diag_set(d, RD_ERR_PARSE, r->path, 0, 0, "expected 'workloads' to be an array");
-    if (!ALLOC_ARRAY(r, r->workloads, (size_t)cJSON_GetArraySize(wls)))
+    if (!ALLOC_ARRAY(r, r->workloads, count(r, wls)))
         return RD_ERR_NOMEM;
     struct rd_strmap seen;
     rd_strmap_init(&seen);
     rd_status st = RD_OK;
     const cJSON *j;
-    cJSON_ArrayForEach(j, wls) {
+    struct rd_json_each it;
+    EACH(r, it, j, wls) {
         st = read_workload(r, j, r->nworkloads, &r->workloads[r->nworkloads], &seen, d);
         if (st != RD_OK)
             break;
         r->nworkloads++;
     }
     rd_strmap_release(&seen);
-    return st;
+    RD_TRY(st);
+    RD_TRY(rd_json_each_end(r->lazy, &it));
+    return r->oom ? RD_ERR_NOMEM : RD_OK;
 }
 
 /* cJSON copies bytes inside strings as they are, so without this check a
@@ -1015,24 +1072,95 @@ static rd_status check_utf8(const char *text, size_t len, const char *path,
     return RD_OK;
 }
 
+/* The arrays that may be read an element at a time: those that grow with
+ * the configs (and the embedded runs). */
+static const char *const deferred_keys[] = {
+    RD_AK_WORKLOADS, RD_AK_CONFIGS, RD_AK_PAIRS, RD_AK_VERDICTS, RD_AK_ITEMS,
+};
+
+/* Arrays from this size on are read an element at a time: a small
+ * analysis is parsed whole, as before. RUNDOWN_RENDER_DEFER_BYTES sets
+ * it (the tests read every golden with 0: everything cut out). */
+static size_t defer_bytes(void)
+{
+    const char *e = getenv("RUNDOWN_RENDER_DEFER_BYTES");
+    char *end;
+    unsigned long long v = e && *e ? strtoull(e, &end, 10) : 0;
+    return e && *e && !*end ? (size_t)v : (size_t)1 << 20;
+}
+
+/* Reads the document with the arrays of deferred_keys parsed an element
+ * at a time when they are at least 'min_span' bytes. */
+static rd_status read_lazily(struct rd_report *r, const char *text, size_t len,
+                             const char *shown, size_t min_span, struct rd_diag *d)
+{
+    struct rd_json_lazy lz;
+    cJSON *root = NULL;
+    rd_json_lazy_init(&lz, text, len, deferred_keys, sizeof deferred_keys / sizeof *deferred_keys,
+                      min_span);
+    r->lazy = &lz;
+    rd_status st = rd_json_lazy_root(&lz, &root);
+    if (st == RD_OK)
+        st = read_document(r, root, d);
+    if (st == RD_OK)
+        st = rd_json_lazy_finish(&lz);
+    /* A failure is the whole parse's when the text is not JSON (which may
+     * be after the part that failed): the same message as before. That
+     * parse costs the memory the parts save, but only on the way out. */
+    if (st == RD_ERR_PARSE) {
+        rd_json_lazy_release(&lz);
+        struct rd_diag whole;
+        struct rd_arena tree;
+        rd_diag_init(&whole, shown);
+        rd_arena_init(&tree);
+        rd_status wst = rd_json_parse_arena(text, len, shown, 1, &tree, &root, &whole);
+        rd_arena_release(&tree);
+        if (wst != RD_OK) {
+            st = wst;
+            if (d)
+                *d = whole;
+        } else if (lz.json_error) {     /* the scan and cJSON disagree: never seen */
+            st = rd_diag_set(d, RD_ERR_PARSE, shown, 0, 0, "expected JSON");
+        }
+    }
+    rd_json_lazy_release(&lz);
+    r->lazy = NULL;
+    return st;
+}
+
 rd_status rd_report_parse(struct rd_report *r, const char *text, size_t len,
                           const char *shown, const char *path, struct rd_diag *d)
 {
-    cJSON *root = NULL;
     memset(r, 0, sizeof *r);
     rd_arena_init(&r->arena);
     r->path = path;
     r->total_runs = -1;
     /* JSON first: for a file that is not JSON at all, "expected JSON at
-     * 1:1" says more than the first odd byte. */
-    /* The tree in the report's arena, with the strings the model points
-     * to: read once, released once. */
-    rd_status st = rd_json_parse_arena(text, len, shown, 1, &r->arena, &root, d);
-    if (st == RD_OK)
-        st = check_utf8(text, len, shown, d);
-    r->doc = root;
-    if (st == RD_OK)
-        st = read_document(r, root, d);
+     * 1:1" says more than the first odd byte. Everything the model keeps
+     * is copied into the report's arena; the parsed trees are freed once
+     * read (a big array's elements one by one as they are read). */
+    size_t min_span = defer_bytes();
+    struct rd_json_lazy whole;    /* cuts nothing: its walks are cJSON's */
+    struct rd_arena tree;
+    cJSON *root = NULL;
+    rd_json_lazy_init(&whole, text, len, NULL, 0, (size_t)-1);
+    rd_arena_init(&tree);
+    rd_status st = RD_OK;
+    /* A text with a byte that is not UTF-8 is refused; which message it
+     * gets (its JSON's or the byte's) is the whole parse's. */
+    if (len > min_span && rd_utf8_invalid_at(text, len) >= len) {
+        st = read_lazily(r, text, len, shown, min_span, d);
+    } else {
+        st = rd_json_parse_arena(text, len, shown, 1, &tree, &root, d);
+        if (st == RD_OK)
+            st = check_utf8(text, len, shown, d);
+        r->lazy = &whole;
+        if (st == RD_OK)
+            st = read_document(r, root, d);
+        r->lazy = NULL;
+    }
+    rd_json_lazy_release(&whole);
+    rd_arena_release(&tree);
     if (st == RD_OK)
         st = rd_report_derive(r);
     return st;
@@ -1067,6 +1195,6 @@ void rd_report_release(struct rd_report *r)
         if (r->workloads[i].matrix)
             rd_matrix_release(r->workloads[i].matrix);
     }
-    rd_arena_release(&r->arena); /* and r->doc with it */
+    rd_arena_release(&r->arena);
     memset(r, 0, sizeof *r);
 }

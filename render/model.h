@@ -13,8 +13,11 @@
  * configs, label columns, the best, recommended and runner-up config,
  * anchors and file names for each workload, one colour per runtime.
  *
- * Strings point into the report's arena or into the parsed document, which
- * the report keeps; both live until rd_report_release.
+ * Strings and arrays are in the report's arena and live until
+ * rd_report_release. The parsed JSON is freed as soon as it is read: an
+ * analysis of 10^5 configs is read a config at a time
+ * (rundown/json_lazy.h), so render holds the text and the structs, never
+ * the whole tree (about four times the text).
  *
  * How to add a back end: write render/<name>.c with an rd_render_<name>()
  * taking a const struct rd_report and a staging area (stage.h), declare it
@@ -36,6 +39,13 @@
 #include "rundown/record.h"
 #include "rundown/status.h"
 #include "rundown/strmap.h"
+
+struct rd_json_lazy;
+
+/** An embedded run: its store and its record (compact JSON). */
+struct rd_rraw {
+    const char *store, *record;
+};
 
 /* A config's label and a published figure's label are a struct rd_kv
  * (rundown/record.h); value is NULL when the analysis holds no string. */
@@ -344,8 +354,13 @@ struct rd_report {
     long total_runs;               /* measured runs counted from n, or -1 */
     const char *slug_method;       /* anchors of the Method and Warnings sections */
     const char *slug_warnings;
-    struct rd_arena arena;
-    void *doc;                     /* the parsed document the strings point into, in arena */
+    /* The runs the analysis embeds (raw_runs.items): each its store and
+     * its record as JSON text, read one at a time (rd_report_for_each_run). */
+    const struct rd_rraw *raw_items;
+    size_t nraw_items;
+    struct rd_arena arena;         /* everything above */
+    struct rd_json_lazy *lazy;     /* model.c's, while it reads */
+    bool oom;                      /* model.c's: a copy into the arena failed */
 };
 
 /**

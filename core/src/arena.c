@@ -54,6 +54,14 @@ void rd_arena_reset(struct rd_arena *a)
 
 void *rd_arena_alloc(struct rd_arena *a, size_t size)
 {
+    void *p = rd_arena_alloc_uninit(a, size);
+    if (p)
+        memset(p, 0, size);
+    return p;
+}
+
+void *rd_arena_alloc_uninit(struct rd_arena *a, size_t size)
+{
     size = (size + 7) & ~(size_t)7;
     if (size == 0)
         size = 8;
@@ -76,7 +84,6 @@ void *rd_arena_alloc(struct rd_arena *a, size_t size)
     }
     void *p = (char *)b->data + b->used;
     b->used += size;
-    memset(p, 0, size);
     return p;
 }
 
@@ -84,7 +91,7 @@ char *rd_arena_strndup(struct rd_arena *a, const char *s, size_t len)
 {
     if (!s)
         return NULL;
-    char *p = rd_arena_alloc(a, len + 1);
+    char *p = rd_arena_alloc_uninit(a, len + 1);
     if (!p)
         return NULL;
     memcpy(p, s, len);

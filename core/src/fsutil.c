@@ -124,9 +124,18 @@ rd_status rd_read_input(const char *path, const struct rd_read_limits *lim,
              (unsigned long long)st.st_size > lim->max)
         s = too_big(name, lim, (unsigned long long)st.st_size, true, d);
     rd_buf_reset(out);
+    /* A regular file is read straight into a buffer of its size (one
+     * more byte to see it grew): no copy, no growing (an analysis of 10^5
+     * configs is 470 MiB). Standard input and the rest go by chunks. */
+    if (s == RD_OK && have_stat && S_ISREG(st.st_mode) && st.st_size > 0 &&
+        (unsigned long long)st.st_size < SIZE_MAX / 2)
+        (void)rd_buf_grow(out, (size_t)st.st_size + 1);
     char chunk[65536];
     while (s == RD_OK) {
-        ssize_t n = read(fd, chunk, sizeof chunk);
+        bool direct = out->cap > out->len + 1;
+        char *dst = direct ? out->ptr + out->len : chunk;
+        size_t room = direct ? out->cap - out->len - 1 : sizeof chunk;
+        ssize_t n = read(fd, dst, room);
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0) {
@@ -135,18 +144,21 @@ rd_status rd_read_input(const char *path, const struct rd_read_limits *lim,
         }
         if (n == 0)
             break;
-        const char *nul = (lim->flags & RD_READ_TEXT) ? memchr(chunk, '\0', (size_t)n) : NULL;
+        const char *nul = (lim->flags & RD_READ_TEXT) ? memchr(dst, '\0', (size_t)n) : NULL;
         if (nul) {
             s = rd_diag_set(d, RD_ERR_PARSE, name, 0, 0,
                             "expected text, got a NUL byte at offset %zu",
-                            out->len + (size_t)(nul - chunk));
+                            out->len + (size_t)(nul - dst));
             break;
         }
         if (lim->max && out->len + (size_t)n > lim->max) {
             s = too_big(name, lim, 0, false, d);
             break;
         }
-        if (rd_buf_add(out, chunk, (size_t)n)) {
+        if (direct) {
+            out->len += (size_t)n;
+            out->ptr[out->len] = '\0';
+        } else if (rd_buf_add(out, chunk, (size_t)n)) {
             s = rd_diag_set(d, RD_ERR_NOMEM, name, 0, 0, "out of memory");
             break;
         }

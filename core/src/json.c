@@ -44,7 +44,8 @@ static _Thread_local bool tl_parse_oom;
 static void *hook_malloc(size_t size)
 {
     struct rd_arena *a = tl_parse_arena;
-    void *p = a ? rd_arena_alloc(a, size) : malloc(size);
+    /* cJSON writes what it allocates (a node is zeroed by cJSON itself). */
+    void *p = a ? rd_arena_alloc_uninit(a, size) : malloc(size);
     if (a && !p)
         tl_parse_oom = true;
     return p;

@@ -6,10 +6,14 @@
  * fuzz_render a hundred times slower per input.
  *
  * A rejected document is fine; an accepted one must build its model
- * without a crash, a leak or a read past the input.
+ * without a crash, a leak or a read past the input. Every input is read a
+ * second time with every big array read an element at a time
+ * (RUNDOWN_RENDER_DEFER_BYTES=0, rundown/json_lazy.h): the same status,
+ * message and number of workloads and configs.
  */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "model.h"
 #include "rundown/numfmt.h"
@@ -17,12 +21,39 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* The configs of every workload, or ~0 when the parse failed. */
+static size_t configs_of(const struct rd_report *r, rd_status st)
+{
+    size_t n = r->nworkloads;
+    for (size_t i = 0; i < r->nworkloads; i++)
+        n += r->workloads[i].nconfigs << 16;
+    return st == RD_OK ? n : ~(size_t)0;
+}
+
+/* The input read with everything cut out agrees with the whole read. */
+static void same_in_parts(const uint8_t *data, size_t size, rd_status st, const struct rd_diag *d,
+                          size_t configs)
+{
+    struct rd_report r;
+    struct rd_diag d2;
+    rd_diag_init(&d2, NULL);
+    setenv("RUNDOWN_RENDER_DEFER_BYTES", "0", 1);
+    rd_status st2 = rd_report_parse(&r, (const char *)data, size, "fuzz", "fuzz", &d2);
+    unsetenv("RUNDOWN_RENDER_DEFER_BYTES");
+    if (st2 != st || strcmp(d->msg, d2.msg) != 0 || d->line != d2.line ||
+        configs_of(&r, st2) != configs)
+        abort();
+    rd_report_release(&r);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct rd_report r;
     struct rd_diag d;
     rd_diag_init(&d, NULL);
-    if (rd_report_parse(&r, (const char *)data, size, "fuzz", "fuzz", &d) == RD_OK) {
+    rd_status st = rd_report_parse(&r, (const char *)data, size, "fuzz", "fuzz", &d);
+    same_in_parts(data, size, st, &d, configs_of(&r, st));
+    if (st == RD_OK) {
         /* The lookups the stages make on every workload and config. */
         struct rd_buf b = RD_BUF_INIT;
         for (size_t i = 0; i < r.nworkloads; i++) {

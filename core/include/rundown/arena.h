@@ -24,6 +24,9 @@ void rd_arena_release(struct rd_arena *a);
 void rd_arena_reset(struct rd_arena *a);
 /** Returns zeroed memory owned by the arena, or NULL on OOM. */
 void *rd_arena_alloc(struct rd_arena *a, size_t size);
+/** rd_arena_alloc without zeroing: for memory written whole at once (a
+ *  parser's nodes and strings). */
+void *rd_arena_alloc_uninit(struct rd_arena *a, size_t size);
 /** Copies a NUL-terminated string into the arena; NULL in gives NULL out. */
 char *rd_arena_strdup(struct rd_arena *a, const char *s);
 /** Copies 'len' bytes and a NUL into the arena. */
