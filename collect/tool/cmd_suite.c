@@ -24,6 +24,7 @@
 #include "plan.h"
 #include "proc.h"
 #include "runner.h"
+#include "runwarn.h"
 #include "session.h"
 #include "suite.h"
 #include "suiterun.h"
@@ -38,13 +39,16 @@ struct suite_ui {
     const struct rd_suite *suite;
     const struct rd_plan *plan;
     bool progress;      /* a progress line is shown on stderr */
+    struct rd_run_watchset watches;  /* per config, for the warnings after */
 };
 
 /* The progress line before each plan item; a warning after each run that
  * failed or lost metric lines. */
 static void report(void *vui, const struct rd_session_event *ev)
 {
-    const struct suite_ui *ui = vui;
+    struct suite_ui *ui = vui;
+    if (!ui)  /* the plan is over */
+        return;
     if (ev->kind == RD_SESSION_STARTING) {
         if (!ui->progress)
             return;
@@ -63,6 +67,8 @@ static void report(void *vui, const struct rd_session_event *ev)
         return;
     }
     const struct rd_record *rec = ev->rec;
+    if (ev->config)
+        (void)rd_run_watchset_add(&ui->watches, ev->config->index, rec);
     if (strcmp(rec->status, "ok") != 0) {
         struct rd_buf id = RD_BUF_INIT;
         rd_record_config_id(rec, &id);
@@ -456,7 +462,7 @@ int rd_cmd_suite(int argc, char **argv)
         goto out_keep;
     }
     snprintf(logdir, sizeof logdir, "%s/logs", dir);
-    struct suite_ui ui = {&s, &plan, false};
+    struct suite_ui ui = {&s, &plan, false, {0}};
     rd_session_on_report(&session, report, &ui);
     ui.progress = rd_stderr_is_interactive();
     /* The store is DIR/<name>.jsonl: its logs are "logs" to a reader. */
@@ -486,8 +492,15 @@ int rd_cmd_suite(int argc, char **argv)
         rd_tool_guard_summary(&guard);
         rd_tool_redo_note(run.redone, run.redo_capped, "config");
     }
-    if (!st)
+    if (!st) {
         note_stops(&s, keep, stopped, &run);
+        /* As after run and http; a failed run was warned as it happened. */
+        struct rd_run_warn_ctx wc = {.warmups = -1, .warmup_hint = "the suite key warmups",
+                                     .no_failures = true};
+        rd_run_watchset_warn(&ui.watches, &wc);
+    }
+    rd_session_on_report(&session, report, NULL);
+    rd_run_watchset_release(&ui.watches);
     free(stopped);
     free(eliminated);
     if (st && rd_proc_interrupted) {
