@@ -67,8 +67,19 @@ static void report(void *vui, const struct rd_session_event *ev)
         return;
     }
     const struct rd_record *rec = ev->rec;
+    /* The workload's primary metric is what its runs measure (a program's
+     * own rundown:metric lines, not the time to start it). */
+    const char *metric = NULL;
+    bool higher = false;
+    for (size_t i = 0; i < ui->suite->nworkloads; i++)
+        if (strcmp(ui->suite->workloads[i].name, rec->workload) == 0) {
+            metric = ui->suite->workloads[i].primary_metric;
+            const char *b = ui->suite->workloads[i].primary_better;
+            higher = b && strcmp(b, "higher") == 0;
+            break;
+        }
     if (ev->config)
-        (void)rd_run_watchset_add(&ui->watches, ev->config->index, rec);
+        (void)rd_run_watchset_add(&ui->watches, ev->config->index, rec, metric, higher);
     if (strcmp(rec->status, "ok") != 0) {
         struct rd_buf id = RD_BUF_INIT;
         rd_record_config_id(rec, &id);
