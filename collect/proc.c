@@ -202,6 +202,16 @@ void rd_stream_consume(struct rd_stream *s, const char *data, size_t n)
     }
     if (s->metrics)
         rd_metric_scan_feed(&s->scan, data, n);
+    /* Standard error, not output: run without -o writes its records to
+     * standard output, which the command's own output must not break. */
+    for (size_t off = 0; s->echo && off < n;) {
+        ssize_t k = write(STDERR_FILENO, data + off, n - off);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            break;
+        off += (size_t)k;
+    }
 }
 
 void rd_stream_end(struct rd_stream *s)
@@ -369,6 +379,7 @@ rd_status rd_proc_spawn(struct rd_proc *p, const struct rd_proc_opts *o,
     p->out.keep.max = o->keep_stdout;
     p->err.keep.max = o->keep_stderr;
     p->out.metrics = o->metrics;
+    p->out.echo = p->err.echo = o->show_output;
     if (o->log_stdout && (p->out.log_fd = open_log(o->log_stdout, d)) < 0)
         return RD_ERR_IO;
     if (o->log_stderr && (p->err.log_fd = open_log(o->log_stderr, d)) < 0)

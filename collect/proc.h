@@ -64,6 +64,8 @@ struct rd_stream {
     struct rd_buf keep;  /* the first keep.max bytes, when keep.max > 0 */
     struct rd_buf tail;  /* the last RD_TAIL_BYTES bytes (messages) */
     bool metrics;        /* scan rundown:metric lines into scan */
+    bool echo;           /* also copy the bytes to standard error (run's
+                            --show-output); best effort, never an error */
     struct rd_metric_scan scan;
 };
 
@@ -95,6 +97,7 @@ struct rd_proc_opts {
     size_t keep_stdout;     /* bytes of stdout kept in memory (importers) */
     size_t keep_stderr;
     bool metrics;           /* parse rundown:metric lines on stdout */
+    bool show_output;       /* copy stdout and stderr to our stderr too */
     double timeout_s;       /* 0: none */
     double kill_grace_s;    /* SIGTERM → SIGKILL delay on timeout; 0: 1 s */
     bool die_with_parent;   /* SIGKILL the child when rundown dies (servers,

@@ -352,7 +352,7 @@ rd_status rd_runner_command(const struct rd_command_spec *spec, struct rd_record
         .argv = spec->argv, .envp = spec->envp, .cwd = spec->cwd, .cpus = spec->cpus,
         .log_stdout = spec->logs.dir ? lp.out : NULL,
         .log_stderr = spec->logs.dir ? lp.err : NULL,
-        .metrics = true, .timeout_s = spec->timeout_s,
+        .metrics = true, .timeout_s = spec->timeout_s, .show_output = spec->show_output,
     };
     int sample_ms = spec->sample_ms ? spec->sample_ms : RD_TREE_SAMPLE_MS_DEFAULT;
     struct rd_tree_sampler smp;

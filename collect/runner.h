@@ -70,6 +70,7 @@ struct rd_command_spec {
     struct rd_run_logs logs;
     struct rd_guard *guard; /* takes the foreign load around the run (the
                                caller waits for quiet before); NULL: none */
+    bool show_output;       /* the command's output to our stderr too */
 };
 
 /**

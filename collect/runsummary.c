@@ -6,6 +6,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "logratio.h"
+#include "srange.h"
 #include "rundown/buf.h"
 #include "rundown/fsutil.h"
 
@@ -54,6 +56,7 @@ rd_status rd_run_summary_compute(struct rd_run_summary *s, const struct rd_run_t
     memset(s, 0, sizeof *s);
     s->tallies = t;
     s->k = k < 64 ? k : 64;
+    s->reference = s->k;
     rd_verdict_settings_init(&s->settings);
     struct rd_verdict_sample samples[64];
     size_t eligible = 0;
@@ -69,6 +72,43 @@ rd_status rd_run_summary_compute(struct rd_run_summary *s, const struct rd_run_t
     for (size_t i = 0; i < s->k; i++)
         s->p[i] = rd_verdict_p_adjusted(&s->rows[i], &s->res);
     s->compared = true;
+    return RD_OK;
+}
+
+rd_status rd_run_summary_reference(struct rd_run_summary *s, size_t ref)
+{
+    const struct rd_run_tally *t = s->tallies, *r = &s->tallies[ref];
+    double family = 0, df = INFINITY, se[64], dfs[64];
+    for (size_t i = 0; i < s->k; i++)
+        family += t[i].n >= 2;
+    for (size_t i = 0; i < s->k; i++) {
+        s->ref[i] = (struct rd_run_refrow){NAN, NAN, NAN, NAN, false};
+        if (i == ref || t[i].n < 2 || r->n < 2 || !(t[i].mean > 0) || !(r->mean > 0))
+            continue;
+        se[i] = rd_log_ratio_se(t[i].mean, rd_run_tally_sd(&t[i]), (double)t[i].n, r->mean,
+                                rd_run_tally_sd(r), (double)r->n, &dfs[i]);
+        if (isfinite(dfs[i]) && floor(dfs[i]) < df)
+            df = floor(dfs[i]);
+        s->ref[i].compared = true;
+    }
+    s->reference = ref;
+    double crit = family >= 2 ? rd_verdict_critical_value(s->settings.alpha, family, df) : NAN;
+    for (size_t i = 0; i < s->k; i++) {
+        struct rd_run_refrow *row = &s->ref[i];
+        if (!row->compared)
+            continue;
+        row->ratio = t[i].mean / r->mean;
+        if (se[i] == 0) {  /* both constant: the ratio is exact, no test */
+            row->low = row->high = row->ratio;
+            continue;
+        }
+        if (isnan(crit))
+            return RD_ERR_STATS;
+        double lr = log(row->ratio);
+        row->low = exp(lr - crit * se[i]);
+        row->high = exp(lr + crit * se[i]);
+        row->p = rd_srange_sf(M_SQRT2 * fabs(lr / se[i]), family, df);
+    }
     return RD_OK;
 }
 
@@ -124,6 +164,29 @@ static void relative_line(const struct rd_run_summary *s, size_t i, struct rd_bu
     }
 }
 
+/* "ref ran 1.50× (1.40–1.60×) faster than b, p = 0.002", "b ran ... faster
+ * than ref", or no significant difference: command i against the reference. */
+static void reference_line(const struct rd_run_summary *s, size_t i, struct rd_buf *b)
+{
+    const struct rd_run_refrow *row = &s->ref[i];
+    const char *ref = s->tallies[s->reference].name, *other = s->tallies[i].name;
+    char p[64];
+    format_p(row->p, p, sizeof p);
+    if (!row->compared) {
+        rd_buf_addf(b, "%s: not compared with %s (each needs two runs that ended ok)\n",
+                    other, ref);
+    } else if (row->low > 1) {
+        rd_buf_addf(b, "%s ran %.2f× (%.2f–%.2f×) faster than %s, %s\n", ref, row->ratio,
+                    row->low, row->high, other, p);
+    } else if (row->high < 1) {
+        rd_buf_addf(b, "%s ran %.2f× (%.2f–%.2f×) faster than %s, %s\n", other,
+                    1 / row->ratio, 1 / row->high, 1 / row->low, ref, p);
+    } else {
+        rd_buf_addf(b, "%s and %s: no significant difference, %.2f× (%.2f–%.2f×), %s\n",
+                    other, ref, row->ratio, row->low, row->high, p);
+    }
+}
+
 rd_status rd_run_summary_text(const struct rd_run_summary *s, struct rd_buf *out)
 {
     struct rd_buf b = RD_BUF_INIT;
@@ -149,7 +212,15 @@ rd_status rd_run_summary_text(const struct rd_run_summary *s, struct rd_buf *out
             rd_buf_addf(&b, "  Peak memory:       %.1f MiB (%s)\n", t->mem_kib / 1024,
                         t->mem_tree ? "process tree" : "the command's own, max_rss_kib");
     }
-    if (s->compared) {
+    if (s->reference < s->k) {
+        rd_buf_addf(&b, "\nSummary (against the reference, %s)\n",
+                    s->tallies[s->reference].name);
+        for (size_t i = 0; i < s->k; i++)
+            if (i != s->reference && s->tallies[i].n > 0) {
+                rd_buf_addstr(&b, "  ");
+                reference_line(s, i, &b);
+            }
+    } else if (s->compared) {
         rd_buf_addstr(&b, "\nSummary\n");
         for (size_t i = 0; i < s->k; i++) {
             if (i == s->res.best || s->rows[i].verdict == RD_VERDICT_DISQUALIFIED)

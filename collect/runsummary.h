@@ -48,6 +48,14 @@ struct rd_run_summary {
     double p[64];                  /* adjusted p per row; NaN for none */
     struct rd_verdict_result res;
     struct rd_verdict_settings settings;
+    /* --reference: every command against this one instead of the fastest
+     * (rd_run_summary_reference); k: none */
+    size_t reference;
+    struct rd_run_refrow {
+        double ratio, low, high;   /* mean / the reference's mean, interval */
+        double p;                  /* adjusted p; NaN: none (exact, or no test) */
+        bool compared;             /* both have two runs or more */
+    } ref[64];
 };
 
 /**
@@ -57,6 +65,18 @@ struct rd_run_summary {
  */
 rd_status rd_run_summary_compute(struct rd_run_summary *s, const struct rd_run_tally *t,
                                  size_t k);
+
+/**
+ * hyperfine's --reference: compares every tally with tally 'ref' (after
+ * rd_run_summary_compute), as the verdicts compare with the best: the
+ * ratio of means on the log scale with the delta method's se, and the
+ * interval at the studentized range's critical value over sqrt 2 for the
+ * family of the tallies with two runs or more, at the smallest Welch df of
+ * the comparisons with the reference (rounded down); the adjusted p is the
+ * range's tail at sqrt 2 |t|. The text then reads relative to it.
+ * RD_ERR_STATS when the critical value cannot be computed.
+ */
+rd_status rd_run_summary_reference(struct rd_run_summary *s, size_t ref);
 
 /** The terminal summary: a block per command, then the relative lines,
  *  appended to out. RD_ERR_NOMEM only. */

@@ -62,7 +62,7 @@ static rd_status timed_run(struct rd_session *s, const struct rd_timed_spec *spe
             .sample_ms = spec->sample_ms,
             .prepare = spec->prepare, .cleanup = spec->cleanup,
             .logs = {.dir = spec->log_dir, .stem = stem, .shown = spec->log_shown},
-            .guard = spec->guard,
+            .guard = spec->guard, .show_output = spec->show_output,
         };
         rd_diag_init(d, NULL);
         st = rd_runner_command(&cs, r, d);

@@ -36,6 +36,7 @@ struct rd_timed_spec {
     const char *log_dir;    /* keep each run's output here; NULL: none */
     const char *log_shown;  /* log_dir as records name it; NULL: log_dir */
     bool ignore_failure;    /* a non-zero exit is stored with status ok (-i) */
+    bool show_output;       /* each run's output to stderr too (--show-output) */
     struct rd_guard *guard; /* waits for quiet before each run and judges
                                it (contention.h); NULL: none */
     /* out: measured runs run again because they came out contended, and

@@ -308,7 +308,7 @@ rd_status rd_report_derive(struct rd_report *r)
     rd_status st = RD_OK;
     const char *heading = NULL;
     /* The headings that come before the first workload in report.md. */
-    const char *before[] = { r->title, "Recommendations", "Machine and software", "Method" };
+    const char *before[] = { r->title, "Recommendations", "Machine and software", "Methods" };
     for (size_t i = 0; i < 4 && st == RD_OK; i++) {
         st = unique_slug(r, before[i], seen, &nseen, &b, &heading);
         if (i == 3 && st == RD_OK)

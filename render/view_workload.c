@@ -79,7 +79,7 @@ void rd_view_more(struct vb *v, struct rd_tval *parent, const char *key, size_t 
     take(v, parent, key);
 }
 
-/* "Class cpu; primary metric [Wall time](#method "wall_ms") (ms, lower is
+/* "Class cpu; primary metric [Wall time](#methods "wall_ms") (ms, lower is
  * better); 21 configs." */
 static void intro(struct vb *v, const struct rd_rworkload *w, struct rd_tval *wv)
 {
@@ -87,9 +87,20 @@ static void intro(struct vb *v, const struct rd_rworkload *w, struct rd_tval *wv
         rd_view_text(v, w->title);
         chk(v, rd_buf_addstr(&v->b, ". "));
     }
-    chk(v, rd_buf_addstr(&v->b, "Class "));
-    rd_view_text(v, w->klass ? w->klass : RD_UNDEF);
-    chk(v, rd_buf_addstr(&v->b, "; primary metric "));
+    /* What is unknown is left out or said in words, never a bare dash. */
+    if (w->klass) {
+        chk(v, rd_buf_addstr(&v->b, "Class "));
+        rd_view_text(v, w->klass);
+        chk(v, rd_buf_addstr(&v->b, "; primary metric "));
+    } else {
+        chk(v, rd_buf_addstr(&v->b, "Primary metric "));
+    }
+    if (!w->metric) {
+        chk(v, rd_buf_addf(&v->b, "none (no run of it holds a metric), %zu config%s.",
+                           w->nconfigs, w->nconfigs == 1 ? "" : "s"));
+        take(v, wv, "intro");
+        return;
+    }
     rd_view_metric(v, w->metric, false);
     struct rd_metric_def def;
     rd_metric_describe(w->metric ? w->metric : "", &def);
@@ -360,13 +371,19 @@ static void view_other(struct vb *v, const struct rd_rworkload *w, const struct 
 
 /* "One-way ANOVA F(2, 12) = 3.41, p = 0.067": two_df for an F test. */
 static void omnibus_part(struct vb *v, const char *label, const struct rd_romnibus *t,
-                         const char *stat, bool two_df)
+                         const char *stat, bool two_df, const char *needs)
 {
     if (!t->present)
         return;
     if (v->b.len)
         chk(v, rd_buf_addstr(&v->b, "; "));
     chk(v, rd_buf_addstr(&v->b, label));
+    if (!isfinite(t->stat) || !isfinite(t->p) ||
+        (two_df && (!isfinite(t->df1) || !isfinite(t->df2)))) {
+        /* Said why, not printed as dashes. */
+        chk(v, rd_buf_addf(&v->b, " undefined here (it needs %s)", needs));
+        return;
+    }
     if (two_df) {
         chk(v, rd_buf_addstr(&v->b, " F("));
         chk(v, fmt_count(&v->b, t->df1, 3));
@@ -524,9 +541,12 @@ void rd_view_workload(struct vb *v, const struct rd_chart_plan *p, size_t wi, st
     view_charts(v, p, wi, wv);
     const struct rd_rtests *t = w->tests;
     if (t) {
-        omnibus_part(v, "One-way ANOVA", &t->anova, "F", true);
-        omnibus_part(v, "Welch ANOVA", &t->welch_anova, "F", true);
-        omnibus_part(v, "Kruskal-Wallis", &t->kruskal, "H", false);
+        omnibus_part(v, "One-way ANOVA", &t->anova, "F", true,
+                     "some spread within the configs");
+        omnibus_part(v, "Welch ANOVA", &t->welch_anova, "F", true,
+                     "two runs or more of each config, not all equal");
+        omnibus_part(v, "Kruskal-Wallis", &t->kruskal, "H", false,
+                     "runs that are not all tied");
         if (v->b.len) {
             chk(v, rd_buf_addch(&v->b, '.'));
             take(v, wv, "omnibus");

@@ -42,10 +42,10 @@ void rd_view_metric(struct vb *v, const char *metric, bool inline_text)
     chk(v, rd_buf_addch(&v->b, '['));
     rd_view_text(v, label.ptr);
     rd_buf_release(&label);
-    chk(v, rd_buf_addf(&v->b, "](#%s \"", v->r->slug_method ? v->r->slug_method : "method"));
+    chk(v, rd_buf_addf(&v->b, "](#%s \"", v->r->slug_method ? v->r->slug_method : "methods"));
     link_title(v, metric);
     chk(v, rd_buf_addstr(&v->b, "\")"));
-    /* The Method section lists every metric the report names, once. */
+    /* The Methods section lists every metric the report names, once. */
     int added = 0;
     chk(v, rd_strmap_put(&v->named, metric, 0, &added));
     if (!added || !v->glossary)

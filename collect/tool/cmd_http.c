@@ -42,7 +42,7 @@ static void report(void *ctx, const struct rd_session_event *ev)
     if (ev->kind != RD_SESSION_STORED)
         return;
     if (ev->config && watches)
-        (void)rd_run_watchset_add(watches, ev->config->index, rec);
+        (void)rd_run_watchset_add(watches, ev->config->index, rec, NULL, false);
     if (strcmp(rec->status, "ok") != 0) {
         const char *err = rd_record_info(rec, "error");
         rd_warn("%s %s %ld: %s%s%s", rec->workload, rec->phase, rec->run, rec->status,

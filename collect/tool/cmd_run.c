@@ -39,7 +39,16 @@ struct run_cmd {
     char *tmpl;         /* with parameters: the command before they are put in */
     size_t param;       /* its parameter combination (index into the scan) */
     size_t operand;     /* the operand (command as typed) it came from */
+    char *shown;        /* with a scan: its name or text with the values put
+                           in, as hyperfine names it; NULL: the name or text */
 };
+
+/* What the terminal calls command c: the progress line, the summary and
+ * the warnings. */
+static const char *shown(const struct run_cmd *c)
+{
+    return c->shown ? c->shown : c->name ? c->name : c->text;
+}
 
 /* -L VAR a,b,c or -P VAR MIN MAX [-D STEP]: one parameter of a scan. */
 struct run_param {
@@ -52,7 +61,10 @@ struct run_param {
 
 struct run_opts {
     long runs, warmups, sample_ms, min_runs, max_runs;
-    bool runs_given, ignore_failure, resume, quiet;
+    bool runs_given, ignore_failure, resume, quiet, show_output;
+    const char *reference;  /* --reference CMD; NULL: the fastest */
+    size_t ref_added;       /* 1: CMD is an operand of its own, the first */
+    size_t ref_index;       /* the reference among the commands; MAX_COMMANDS: none */
     double timeout;
     const char *shell;  /* NULL: none (-N) */
     const char *output, *setup, *prepare, *conclude, *cleanup, *cpus, *log_dir, *env;
@@ -393,6 +405,8 @@ static int run_option(struct run_opts *o, struct rd_opts *p, int c, char *arg)
     case CO_ENV: o->env = arg; return RD_EXIT_OK;
     case CO_NAMES: o->names = arg; return RD_EXIT_OK;
     case 'q': o->quiet = true; return RD_EXIT_OK;
+    case CO_SHOW_OUTPUT: o->show_output = true; return RD_EXIT_OK;
+    case CO_REFERENCE: o->reference = arg; return RD_EXIT_OK;
     case CO_EXPORT_MD: o->export_markdown = arg; return RD_EXIT_OK;
     case CO_EXPORT_JSON: o->export_json = arg; return RD_EXIT_OK;
     default: {
@@ -416,6 +430,19 @@ static int settle_options(struct run_opts *o)
         o->runs = o->min_runs;
     if (o->max_runs && o->runs > o->max_runs)
         o->runs = o->max_runs;
+    if (o->names) {
+        if (o->ncmd_names)
+            return rd_usage_error("-n/--command-name and --names exclude each other");
+        char *save = NULL;
+        for (char *tok = strtok_r(o->names, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+            if (o->ncmd_names < MAX_COMMANDS)
+                o->cmd_names[o->ncmd_names++] = tok;
+            else
+                return rd_usage_error("--names gives more names than there are commands");
+    }
+    if (o->reference && (o->scan[0] || o->nparams))
+        return rd_usage_error("--reference cannot go with -L/-P: a scan's values are compared "
+                              "with each other (rundown-analyze --compare-by VAR=A,B,...)");
     if (o->step && !o->scan[0])
         return rd_usage_error("-D/--parameter-step-size needs -P/--parameter-scan");
     if (o->scan[0] && o->nparams == MAX_PARAMS)
@@ -472,26 +499,45 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o, int *first,
 static int name_commands(struct run_cmd *cmds, size_t ncmds, size_t noperands,
                          struct run_opts *o)
 {
-    if (o->names) {
-        if (o->ncmd_names)
-            return rd_usage_error("-n/--command-name and --names exclude each other");
-        char *save = NULL;
-        for (char *tok = strtok_r(o->names, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-            if (o->ncmd_names < MAX_COMMANDS)
-                o->cmd_names[o->ncmd_names++] = tok;
-            else
-                return rd_usage_error("--names gives more names than there are commands");
-    }
-    /* With a scan, one name per command as typed names all its values. */
-    bool per_operand = o->ncmd_names == noperands;
-    if (o->ncmd_names && !per_operand && o->ncmd_names != ncmds)
+    /* With a scan, one name per command as typed names all its values; a
+     * --reference run as a command of its own (the first) is named by its
+     * text. */
+    size_t skip = o->ref_added;
+    bool per_operand = o->ncmd_names == noperands - skip;
+    if (o->ncmd_names && !per_operand && o->ncmd_names != ncmds - skip)
         return rd_usage_error("%s gives %s names than there are commands",
                               o->names ? "--names" : "-n/--command-name",
-                              o->ncmd_names < noperands ? "fewer" : "more");
+                              o->ncmd_names < noperands - skip ? "fewer" : "more");
     for (size_t k = 0; k < ncmds; k++)
-        cmds[k].name = o->ncmd_names ? o->cmd_names[per_operand ? cmds[k].operand : k]
+        cmds[k].name = k < skip ? cmds[k].text
+                       : o->ncmd_names ? o->cmd_names[per_operand ? cmds[k].operand - skip
+                                                                  : k - skip]
                        : o->nparams ? (noperands > 1 ? cmds[k].tmpl : NULL)
                        : ncmds > 1 || !o->facts.labels.len ? cmds[k].text : NULL;
+    /* A scan's values are one config each: the terminal names each by its
+     * values put in ('sleep 0.05'), as hyperfine does, never all alike. */
+    for (size_t k = 0; k < ncmds && o->nparams; k++) {
+        size_t pick[MAX_PARAMS];
+        combination(o, cmds[k].param, pick);
+        if (!(cmds[k].shown = cmds[k].name ? substitute(cmds[k].name, o, pick)
+                                           : strdup(cmds[k].text)))
+            return rd_fail(RD_ERR_NOMEM, NULL);
+        if (cmds[k].name && strcmp(cmds[k].shown, cmds[k].name) == 0) {
+            /* a name without {VAR}: the values after it, 'first (d=0.5)' */
+            struct rd_buf b = RD_BUF_INIT;
+            rd_status st = rd_buf_addstr(&b, cmds[k].name);
+            for (size_t i = 0; i < o->nparams && !st; i++)
+                st = rd_buf_addf(&b, "%s%s=%s", i ? ", " : " (", o->params[i].var,
+                                 o->params[i].values[pick[i]]);
+            if (!st)
+                st = rd_buf_addch(&b, ')');
+            free(cmds[k].shown);
+            if (st || !(cmds[k].shown = rd_buf_detach(&b, NULL))) {
+                rd_buf_release(&b);
+                return rd_fail(RD_ERR_NOMEM, NULL);
+            }
+        }
+    }
     return RD_EXIT_OK;
 }
 
@@ -513,6 +559,48 @@ static int build_commands(int argc, char **argv, int first, bool lists, struct r
         i = lists && j < argc ? j + 1 : j;
     }
     return name_commands(cmds, *ncmds, noperands, o);
+}
+
+static void free_commands(struct run_cmd *cmds, size_t ncmds)
+{
+    for (size_t k = 0; k < ncmds; k++) {
+        free(cmds[k].argv);
+        free(cmds[k].text);
+        free(cmds[k].tmpl);
+        free(cmds[k].shown);
+        for (size_t w = 0; cmds[k].words && cmds[k].words[w]; w++)
+            free(cmds[k].words[w]);
+        free(cmds[k].words);
+    }
+}
+
+/* --reference CMD: the command it names (its text or its name), else CMD
+ * run as one more command, the first, as hyperfine runs it. Sets
+ * o->ref_index; an exit code. */
+static int find_reference(int argc, char **argv, int first, bool lists, struct run_opts *o,
+                          struct run_cmd *cmds, size_t *ncmds)
+{
+    for (size_t k = 0; k < *ncmds; k++)
+        if (strcmp(cmds[k].text, o->reference) == 0 ||
+            (cmds[k].name && strcmp(cmds[k].name, o->reference) == 0)) {
+            o->ref_index = k;
+            return RD_EXIT_OK;
+        }
+    if (lists)
+        return rd_usage_error("--reference '%s' is none of the commands: after '--' it must "
+                              "name one (its words as typed, or its -n name)", o->reference);
+    char **args = malloc((size_t)(argc - first + 1) * sizeof *args);
+    if (!args)
+        return rd_fail(RD_ERR_NOMEM, NULL);
+    args[0] = (char *)o->reference;
+    memcpy(args + 1, argv + first, (size_t)(argc - first) * sizeof *args);
+    free_commands(cmds, *ncmds);
+    *ncmds = 0;
+    o->ref_added = 1;
+    o->ref_index = 0;
+    int rc = build_commands(argc - first + 1, args, 0, false, o, cmds, ncmds);
+    free(args);
+    return rc;
 }
 
 /* The workload: --workload, else the program's name as typed (the first
@@ -571,10 +659,10 @@ static void report(void *vui, const struct rd_session_event *ev)
         return;
     }
     const struct run_cmd *rc = &ui->cmds[ev->config->index];
-    const char *name = ui->ncmds > 1 && rc->name ? rc->name : ui->workload;
+    const char *name = ui->ncmds > 1 && rc->name ? shown(rc) : ui->workload;
     if (ev->kind == RD_SESSION_STARTING) {
         if (ui->progress && r)
-            progress_line(ui, ev, rc->name ? rc->name : rc->text);
+            progress_line(ui, ev, shown(rc));
         return;
     }
     rd_run_tally_add(&ui->tallies[ev->config->index], r);
@@ -628,6 +716,8 @@ static int finish(const struct run_opts *o, const struct rd_run_tally *tallies, 
     struct rd_diag d;
     rd_diag_init(&d, NULL);
     rd_status st = rd_run_summary_compute(&sum, tallies, n);
+    if (!st && o->ref_index < n)
+        st = rd_run_summary_reference(&sum, o->ref_index);
     if (st)
         return rd_fail(st, &d);
     if (!o->quiet) {
@@ -696,12 +786,12 @@ static int measure(struct run_opts *o, struct rd_session *session, struct run_cm
     struct rd_run_tally tallies[MAX_COMMANDS];
     struct rd_run_watch watches[MAX_COMMANDS];
     for (size_t k = 0; k < ncmds; k++) {
-        rd_run_tally_init(&tallies[k], cmds[k].name ? cmds[k].name : cmds[k].text);
-        rd_run_watch_init(&watches[k], cmds[k].name ? cmds[k].name : cmds[k].text);
+        rd_run_tally_init(&tallies[k], shown(&cmds[k]));
+        rd_run_watch_init(&watches[k], shown(&cmds[k]));
     }
     const char *no_color = getenv("NO_COLOR");
     struct run_ui ui = {
-        .cmds = cmds, .ncmds = ncmds, .workload = workload, .progress = !o->quiet && isatty(STDERR_FILENO),
+        .cmds = cmds, .ncmds = ncmds, .workload = workload, .progress = !o->quiet && !o->show_output && isatty(STDERR_FILENO),
         .color = !no_color || !*no_color, .runs = o->runs, .tallies = tallies,
         .watches = watches,
     };
@@ -715,7 +805,7 @@ static int measure(struct run_opts *o, struct rd_session *session, struct run_cm
         .timeout_s = o->timeout, .prepare = o->prepare, .cleanup = o->conclude,
         .cpus = o->cpus, .sample_ms = (int)o->sample_ms, .top_up = o->resume,
         .log_dir = outs.log_dir, .log_shown = outs.log_shown,
-        .ignore_failure = o->ignore_failure,
+        .ignore_failure = o->ignore_failure, .show_output = o->show_output,
         .guard = o->contention.mode == RD_CONTENTION_OFF ? NULL : &guard,
     };
     if (!run_once("setup", o->setup, o, cmds, ncmds))
@@ -754,7 +844,7 @@ static int measure(struct run_opts *o, struct rd_session *session, struct run_cm
 
 int rd_cmd_run(int argc, char **argv)
 {
-    struct run_opts o = {.runs = 10};
+    struct run_opts o = {.runs = 10, .ref_index = MAX_COMMANDS};
     rd_run_facts_init(&o.facts);
     rd_contention_defaults(&o.contention);
     int first = 0, exit_code;
@@ -766,6 +856,8 @@ int rd_cmd_run(int argc, char **argv)
     struct rd_session session;
     rd_session_init(&session, o.output);
     exit_code = build_commands(argc, argv, first, lists, &o, cmds, &ncmds);
+    if (!exit_code && o.reference)
+        exit_code = find_reference(argc, argv, first, lists, &o, cmds, &ncmds);
     char workload[256];
     if (!exit_code) {
         /* --workload NAME is kept whole, as import -w keeps it: a cut name
@@ -776,14 +868,7 @@ int rd_cmd_run(int argc, char **argv)
         }
         exit_code = measure(&o, &session, cmds, ncmds, o.facts.workload);
     }
-    for (size_t k = 0; k < ncmds; k++) {
-        free(cmds[k].argv);
-        free(cmds[k].text);
-        free(cmds[k].tmpl);
-        for (size_t w = 0; cmds[k].words && cmds[k].words[w]; w++)
-            free(cmds[k].words[w]);
-        free(cmds[k].words);
-    }
+    free_commands(cmds, ncmds);
     rd_session_release(&session);
 free_params:
     for (size_t i = 0; i < o.nparams; i++)

@@ -24,6 +24,7 @@
 #include "plan.h"
 #include "proc.h"
 #include "runner.h"
+#include "runwarn.h"
 #include "session.h"
 #include "suite.h"
 #include "suiterun.h"
@@ -38,13 +39,16 @@ struct suite_ui {
     const struct rd_suite *suite;
     const struct rd_plan *plan;
     bool progress;      /* a progress line is shown on stderr */
+    struct rd_run_watchset watches;  /* per config, for the warnings after */
 };
 
 /* The progress line before each plan item; a warning after each run that
  * failed or lost metric lines. */
 static void report(void *vui, const struct rd_session_event *ev)
 {
-    const struct suite_ui *ui = vui;
+    struct suite_ui *ui = vui;
+    if (!ui)  /* the plan is over */
+        return;
     if (ev->kind == RD_SESSION_STARTING) {
         if (!ui->progress)
             return;
@@ -63,6 +67,19 @@ static void report(void *vui, const struct rd_session_event *ev)
         return;
     }
     const struct rd_record *rec = ev->rec;
+    /* The workload's primary metric is what its runs measure (a program's
+     * own rundown:metric lines, not the time to start it). */
+    const char *metric = NULL;
+    bool higher = false;
+    for (size_t i = 0; i < ui->suite->nworkloads; i++)
+        if (strcmp(ui->suite->workloads[i].name, rec->workload) == 0) {
+            metric = ui->suite->workloads[i].primary_metric;
+            const char *b = ui->suite->workloads[i].primary_better;
+            higher = b && strcmp(b, "higher") == 0;
+            break;
+        }
+    if (ev->config)
+        (void)rd_run_watchset_add(&ui->watches, ev->config->index, rec, metric, higher);
     if (strcmp(rec->status, "ok") != 0) {
         struct rd_buf id = RD_BUF_INIT;
         rd_record_config_id(rec, &id);
@@ -477,7 +494,7 @@ static void suite_contention(const struct suite_cmd *x, struct rd_contention_opt
 /* Runs the plan once the environment is recorded: the exit code. */
 static int suite_run(struct suite_cmd *x, const char *envid, const char *logdir)
 {
-    struct suite_ui ui = {&x->s, &x->plan, false};
+    struct suite_ui ui = {&x->s, &x->plan, false, {0}};
     rd_session_on_report(&x->session, report, &ui);
     ui.progress = rd_stderr_is_interactive();
     enum rd_settle_stop *stopped = calloc(x->s.nworkloads + 1, sizeof *stopped);
@@ -499,8 +516,15 @@ static int suite_run(struct suite_cmd *x, const char *envid, const char *logdir)
         rd_tool_guard_summary(&guard);
         rd_tool_redo_note(run.redone, run.redo_capped, "config");
     }
-    if (!st)
+    if (!st) {
         note_stops(&x->s, x->keep, stopped, &run);
+        /* As after run and http; a failed run was warned as it happened. */
+        struct rd_run_warn_ctx wc = {.warmups = -1, .warmup_hint = "the suite key warmups",
+                                     .no_failures = true};
+        rd_run_watchset_warn(&ui.watches, &wc);
+    }
+    rd_session_on_report(&x->session, report, NULL);
+    rd_run_watchset_release(&ui.watches);
     free(stopped);
     free(eliminated);
     if (st && rd_proc_interrupted) {

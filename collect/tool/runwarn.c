@@ -73,6 +73,8 @@ static void format_value(const struct rd_run_watch *w, double v, char *out, size
 {
     if (w->metric && strcmp(w->metric, "rps") == 0)
         snprintf(out, size, "%.0f req/s", v);
+    else if (w->metric && strcmp(w->metric, "wall_ms") != 0)
+        snprintf(out, size, "%s %.4g", w->metric, v);
     else
         rd_format_ms(v, out, size);
 }
@@ -101,7 +103,8 @@ int rd_run_watch_warn(const struct rd_run_watch *w, const struct rd_run_warn_ctx
     /* slower: a larger time, fewer requests per second */
     double z_first = rd_run_modified_z(sorted, w->n, w->walls[0]);
     long warmups = c->warmups >= 0 ? c->warmups : w->warmups_seen;
-    bool slow_first = warmups == 0 && (time ? z_first : -z_first) > OUTLIER_Z;
+    bool larger_better = w->higher || (w->metric && strcmp(w->metric, "rps") == 0);
+    bool slow_first = warmups == 0 && (larger_better ? -z_first : z_first) > OUTLIER_Z;
     double mean = gsl_stats_mean(w->walls, 1, w->n);
     free(sorted);
     if (slow_first) {
@@ -126,7 +129,7 @@ int rd_run_watch_warn(const struct rd_run_watch *w, const struct rd_run_warn_ctx
 }
 
 rd_status rd_run_watchset_add(struct rd_run_watchset *s, size_t index,
-                              const struct rd_record *r)
+                              const struct rd_record *r, const char *metric, bool higher)
 {
     if (index >= s->n) {
         size_t cap = s->n;
@@ -159,6 +162,10 @@ rd_status rd_run_watchset_add(struct rd_run_watchset *s, size_t index,
         w->name = s->names[index];
     }
     double v;
+    if (!w->metric && metric) {
+        w->metric = metric;
+        w->higher = higher;
+    }
     if (!w->metric && strcmp(r->phase, "measure") == 0 && strcmp(r->status, "ok") == 0)
         w->metric = rd_record_metric(r, "rps", &v) ? "rps" : "wall_ms";
     return rd_run_watch_add(w, r);

@@ -18,6 +18,7 @@ struct rd_run_watch {
     /* the metric watched: NULL, wall_ms; a set's watch takes rps when its
      * first run has it (a load run's time is its fixed duration) */
     const char *metric;
+    bool higher;            /* a larger value of it is better (not rps's own rule) */
     double *walls;          /* the metric of the ok measured runs, in run order */
     size_t n, cap;
     long failed;            /* measured runs not ok */
@@ -63,9 +64,12 @@ struct rd_run_watchset {
     size_t n;
 };
 
-/** Notes stored run r of session config 'index' (NULL config: ignored). */
+/** Notes stored run r of session config 'index' (NULL config: ignored).
+ *  metric: the one to watch (a suite workload's primary metric, 'higher'
+ *  when larger is better); NULL: rps when the first run has it, else
+ *  wall_ms. */
 rd_status rd_run_watchset_add(struct rd_run_watchset *s, size_t index,
-                              const struct rd_record *r);
+                              const struct rd_record *r, const char *metric, bool higher);
 /** rd_run_watch_warn on every watch, in the order the configs were added. */
 int rd_run_watchset_warn(const struct rd_run_watchset *s, const struct rd_run_warn_ctx *c);
 void rd_run_watchset_release(struct rd_run_watchset *s);

@@ -715,11 +715,28 @@ rd_status rd_record_from_json(struct rd_record *r, struct rd_arena *arena,
         size_t off = end && end >= line && end <= line + len ? (size_t)(end - line) : 0;
         if (off + 1 >= len)
             off = len;
+        /* The whole token, not its tail: back to where it starts. */
+        while (off > 0 && off < len && !strchr(",:{}[] \t", line[off - 1]))
+            off--;
+        /* An object whose line stops before its closing brace was cut
+         * (a write that died, a copy cut short): say so. */
+        size_t first = 0, last = len;
+        while (first < len && (line[first] == ' ' || line[first] == '\t'))
+            first++;
+        while (last > first && strchr(" \t\r", line[last - 1]))
+            last--;
+        bool cut = first < len && line[first] == '{' && line[last - 1] != '}';
         unsigned col = (unsigned)off + 1;
         char got[48];
         size_t left = len - off;
         end = line + off;
         rd_excerpt(end, left, 20, got, sizeof got);
+        if (cut)
+            return rd_diag_set(d, RD_ERR_PARSE, NULL, d ? d->line : 0, col,
+                               left ? "expected a JSON run record, got a line that ends "
+                                      "early at '%s' (truncated?)"
+                                    : "expected a JSON run record, got end of line "
+                                      "(truncated?)%s", got);
         return rd_diag_set(d, RD_ERR_PARSE, NULL, d ? d->line : 0, col,
                            left ? "expected a JSON run record, got '%s'"
                                 : "expected a JSON run record, got end of line%s",

@@ -106,7 +106,11 @@ static void bad_records(void **state)
     expect_error("{\"schema\":\"rundown.run/1\",\"workload\":\"w\",\"config\":{},\"metrics\":{}} {}",
                  68, "expected one run record per line, got more after it");
     expect_error("{\"schema\":\"rundown.run/1\",", 27,
-                 "expected a JSON run record, got end of line");
+                 "expected a JSON run record, got end of line (truncated?)");
+    /* A cut last line: the whole token it stops in, and "truncated" (issue 29) */
+    expect_error("{\"schema\":\"rundown.run/1\",\"workload\":\"na", 38,
+                 "expected a JSON run record, got a line that ends early at '\"na' (truncated?)");
+    expect_error("BROKEN line", 1, "expected a JSON run record, got 'BROKEN line'");
     expect_error("[1,2]", 1, "expected a run record object");
 }
 

@@ -101,11 +101,76 @@ static void test_one_command(void **state)
     rd_recordset_release(&set);
 }
 
+/* A tally of the given times, all measured and ok. */
+static void tally_of(struct rd_recordset *set, struct rd_run_tally *t, const char *name,
+                     const double *ms, size_t n)
+{
+    rd_run_tally_init(t, name);
+    for (size_t i = 0; i < n; i++)
+        rd_run_tally_add(t, add_run(set, "measure", "ok", ms[i], false));
+}
+
+/* --reference: every command against the reference, not the fastest. */
+static void test_reference(void **state)
+{
+    (void)state;
+    struct rd_recordset set;
+    rd_recordset_init(&set);
+    static const double a[] = {50, 51, 49, 50}, b[] = {60, 61, 59, 62},
+                        c[] = {100, 102, 98, 100}, d[] = {58, 62, 60, 61};
+    struct rd_run_tally t[3];
+    tally_of(&set, &t[0], "a", a, 4);
+    tally_of(&set, &t[1], "b", b, 4);
+    tally_of(&set, &t[2], "c", c, 4);
+    struct rd_run_summary s;
+    assert_int_equal(rd_run_summary_compute(&s, t, 3), RD_OK);
+    assert_int_equal(rd_run_summary_reference(&s, 1), RD_OK);
+    /* R (per x against r = b): v = var(.)/(n mean(.)^2); se = sqrt(v1 + v2);
+     * df = (v1+v2)^2/(v1^2/3 + v2^2/3), floor, smallest of the two: 5;
+     * crit = qtukey(0.95, 3, 5)/sqrt(2) = 3.2539112680;
+     * exp(log(ratio) -+ crit se).
+     * a: 0.8264462810 (0.7910951538, 0.8633771198)
+     * c: 1.6528925620 (1.5821903075, 1.7267542396)
+     * p = P(Q > sqrt(2)|log(ratio)/se|), k 3, df 5, by R's integrate() over the
+     * range's density and s = chi_5/sqrt(5) (R's ptukey is off this far in
+     * the tail: 7.30e-05 and 1.20e-06): a 7.418134166e-05, c 6.116389711e-07 */
+    assert_true(fabs(s.ref[0].ratio - 0.8264462810) < 1e-9);
+    assert_true(fabs(s.ref[0].low - 0.7910951538) < 1e-6);
+    assert_true(fabs(s.ref[0].high - 0.8633771198) < 1e-6);
+    assert_true(fabs(s.ref[0].p - 7.418134166e-05) < 1e-11);
+    assert_true(fabs(s.ref[2].low - 1.5821903075) < 1e-6);
+    assert_true(fabs(s.ref[2].high - 1.7267542396) < 1e-6);
+    assert_true(fabs(s.ref[2].p - 6.116389711e-07) < 1e-13);
+    assert_false(s.ref[1].compared);
+    struct rd_buf out = RD_BUF_INIT;
+    assert_int_equal(rd_run_summary_text(&s, &out), RD_OK);
+    /* 1/0.8264462810 = 1.21, 1/0.8633771198 = 1.158, 1/0.7910951538 = 1.264 */
+    assert_non_null(strstr(out.ptr, "\nSummary (against the reference, b)\n"
+                                    "  a ran 1.21× (1.16–1.26×) faster than b, p < 0.001\n"
+                                    "  b ran 1.65× (1.58–1.73×) faster than c, p < 0.001\n"));
+    rd_buf_release(&out);
+
+    /* Two alike: R, k = 2, df floor 5: qt(0.975, 5) = 2.5705818356,
+     * d/b 0.9958677686 (0.9514742218, 1.0423326137), p at k = 2 is 2 pt(-|t|, 5) = 0.8246929848 */
+    tally_of(&set, &t[2], "d", d, 4);
+    assert_int_equal(rd_run_summary_compute(&s, t + 1, 2), RD_OK);
+    assert_int_equal(rd_run_summary_reference(&s, 0), RD_OK);
+    assert_true(fabs(s.ref[1].low - 0.9514742218) < 1e-6);
+    assert_true(fabs(s.ref[1].p - 0.8246929848) < 1e-6);
+    rd_buf_init(&out, 0);
+    assert_int_equal(rd_run_summary_text(&s, &out), RD_OK);
+    assert_non_null(strstr(out.ptr, "  d and b: no significant difference, 1.00× "
+                                    "(0.95–1.04×), p = 0.825\n"));
+    rd_buf_release(&out);
+    rd_recordset_release(&set);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_summary),
         cmocka_unit_test(test_one_command),
+        cmocka_unit_test(test_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

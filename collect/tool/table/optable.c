@@ -97,6 +97,13 @@ static const struct rd_opt run_opts[] = {
     {CO_LOG_DIR, 0, "log-dir", "DIR", "'logs' next to STORE; none without -o",
      "keep each run's stdout/stderr (1 MiB each) under DIR", NULL},
     {'q', 'q', "quiet", NULL, NULL, "no progress line and no summary", NULL},
+    {CO_SHOW_OUTPUT, 0, "show-output", NULL, NULL,
+     "copy each run's stdout and stderr to standard error\n"
+     "as it comes (no progress line); the logs keep it too", NULL},
+    {CO_REFERENCE, 0, "reference", "CMD", "the fastest",
+     "compare every command with CMD in the summary: one\n"
+     "of the commands (its text or -n name), else run as\n"
+     "one more command, first", NULL},
     {CO_EXPORT_MD, 0, "export-markdown", "FILE", NULL, "the summary as a Markdown table", NULL},
     {CO_EXPORT_JSON, 0, "export-json", "FILE", NULL,
      "the summary as rundown.run-summary/1 JSON", NULL},
