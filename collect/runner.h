@@ -103,6 +103,12 @@ struct rd_http_spec {
                                       left running, killed after it stopped */
     struct rd_guard *guard;        /* waits for quiet before each load run and
                                       takes the foreign load around it; NULL: none */
+    /* Called before each wait for quiet (after = false) and after it
+     * (after = true); NULL: none. The caller's store lock is let go for
+     * the wait and taken again (rd_session_lend), so a session waiting up
+     * to --contention-wait keeps no other writer of its store waiting. */
+    rd_status (*around_wait)(void *ctx, bool after, struct rd_diag *d);
+    void *around_ctx;
 };
 
 /** The load timeout of `http` without --timeout when the load command's
