@@ -365,6 +365,16 @@ int rd_cmd_suite(int argc, char **argv)
                                    "whether a config needs another run depends on all of its runs");
         goto out;
     }
+    /* Refused before the store's folder, its lock or a log is made. */
+    bool servers = false;
+    for (size_t w = 0; w < s.nworkloads; w++)
+        servers = servers || s.workloads[w].is_server;
+    if (!dry && (st = rd_fds_check(servers ? RD_HTTP_FDS : RD_RUN_FDS, "collect",
+                                   servers ? "a suite's server runs" : "a suite's runs", NULL,
+                                   &d))) {
+        exit_code = rd_tool_fail(st, &d, NULL);
+        goto out;
+    }
     char store[4096], lockpath[4200];
     snprintf(store, sizeof store, "%s/%s.jsonl", dir, s.name);
     snprintf(lockpath, sizeof lockpath, "%s.lock", store);
