@@ -86,6 +86,9 @@ struct cfg {
     size_t contended, contended_left_out, contention_unknown, others_n;
     double others_sum, others_max;
     double waited_s;         /* info.contention_wait_s summed: waiting for quiet */
+    size_t speed_n;          /* runs with machine_speed_pct */
+    double speed_min;        /* their lowest */
+    size_t slow_cpu;         /* contended runs the CPU speed judged (info.contended_by) */
     /* Error rates of good load runs older than the error_rate metric,
      * derived from their counts (rd_load_tally_of_record): their sum and
      * number, pooled with the error_rate values by recommend.c. */

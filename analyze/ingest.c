@@ -482,6 +482,11 @@ static rd_status add_record(struct rd_analysis *a, const struct rd_record *r,
         c->contention_unknown++;
     }
     c->contended += r->contended;
+    double speed;
+    if (rd_record_metric(r, "machine_speed_pct", &speed) && isfinite(speed))
+        c->speed_min = c->speed_n++ ? fmin(c->speed_min, speed) : speed;
+    const char *by = rd_record_info(r, "contended_by");
+    c->slow_cpu += r->contended && by && strstr(by, "speed");
     const char *waited = rd_record_info(r, "contention_wait_s");
     double ws = waited ? strtod(waited, NULL) : 0;
     if (isfinite(ws) && ws > 0 && ws < 1e9)
@@ -747,6 +752,11 @@ static rd_status merge_half(struct rd_analysis *a, const struct rd_analysis *b,
                                                     : c->others_max)
                                     : bc->others_max;
         c->others_n += bc->others_n;
+        c->speed_min = c->speed_n ? (bc->speed_n ? fmin(c->speed_min, bc->speed_min)
+                                                 : c->speed_min)
+                                  : bc->speed_min;
+        c->speed_n += bc->speed_n;
+        c->slow_cpu += bc->slow_cpu;
         c->others_sum += bc->others_sum;
         c->waited_s += bc->waited_s;
         c->derived_error_sum += bc->derived_error_sum;

@@ -391,8 +391,8 @@ rd_status rd_workload_write(struct rd_analysis *a, const uint32_t *by_name, stru
     if (env_unknown > 0)
         jw_num(w, RD_AK_ENV_UNKNOWN_RUNS, (double)env_unknown);
     /* How quiet the machine was over the workload's runs. */
-    size_t runs = 0, contended = 0, unknown = 0, on = 0;
-    double osum = 0, omax = NAN, waited = 0;
+    size_t runs = 0, contended = 0, unknown = 0, on = 0, sn = 0, slow = 0;
+    double osum = 0, omax = NAN, waited = 0, smin = NAN;
     for (size_t i = 0; i < x.k; i++) {
         const struct cfg *c = x.cs[i];
         runs += c->ok_runs + c->failed + c->timeouts + c->contended_left_out;
@@ -403,6 +403,10 @@ rd_status rd_workload_write(struct rd_analysis *a, const uint32_t *by_name, stru
         if (c->others_n)
             omax = on ? fmax(omax, c->others_max) : c->others_max;
         on += c->others_n;
+        if (c->speed_n)
+            smin = sn ? fmin(smin, c->speed_min) : c->speed_min;
+        sn += c->speed_n;
+        slow += c->slow_cpu;
     }
     jw_obj(w, RD_AK_CONTENTION, false);
     jw_num(w, RD_AK_RUNS, (double)runs);
@@ -411,6 +415,10 @@ rd_status rd_workload_write(struct rd_analysis *a, const uint32_t *by_name, stru
     jw_num(w, RD_AK_OTHERS_CPU_PCT_MEAN, on ? osum / (double)on : NAN);
     jw_num(w, RD_AK_OTHERS_CPU_PCT_MAX, omax);
     jw_num(w, RD_AK_WAITED_S, waited);
+    if (sn) { /* runs collected with the CPU speed probe (docs/methods.md §6d) */
+        jw_num(w, RD_AK_SPEED_PCT_MIN, smin);
+        jw_num(w, RD_AK_SLOW_CPU_RUNS, (double)slow);
+    }
     jw_end(w, '}');
     if (a->o.baseline_key) {
         jw_arr(w, RD_AK_BASELINE, false);

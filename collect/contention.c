@@ -20,6 +20,7 @@ void rd_contention_defaults(struct rd_contention_opts *o)
     o->mode = RD_CONTENTION_WAIT;
     o->threshold_pct = RD_CONTENTION_THRESHOLD_DEFAULT;
     o->wait_s = RD_CONTENTION_WAIT_DEFAULT;
+    o->min_speed_pct = RD_CONTENTION_MIN_SPEED_DEFAULT;
     const char *env = getenv("RUNDOWN_CONTENTION");
     enum rd_contention_mode m;
     if (env && !rd_contention_parse_mode(env, "RUNDOWN_CONTENTION", &m, NULL))
@@ -70,6 +71,18 @@ rd_status rd_contention_parse_wait(const char *s, const char *what, double *out,
     return parse_number(s, what, 0, 1e9, "seconds, 0 or more", out, d);
 }
 
+rd_status rd_contention_parse_min_speed(const char *s, const char *what, double *out,
+                                        struct rd_diag *d)
+{
+    return parse_number(s, what, 0, 100, "a percentage of the fastest speed from 0 to 100", out,
+                        d);
+}
+
+static rd_status probe_source(void *ctx, struct rd_speed_reading *out, struct rd_diag *d)
+{
+    return rd_speed_source_read(ctx, out, d);
+}
+
 void rd_guard_init(struct rd_guard *g, const struct rd_contention_opts *o, const char *proc_root)
 {
     memset(g, 0, sizeof *g);
@@ -77,6 +90,17 @@ void rd_guard_init(struct rd_guard *g, const struct rd_contention_opts *o, const
     /* RUNDOWN_PROC_ROOT: a fixed /proc, so tests can have a quiet machine. */
     g->proc_root = proc_root ? proc_root : getenv("RUNDOWN_PROC_ROOT");
     g->self = getpid();
+    g->speed_t = -1;
+    g->speed_pct = g->run_speed_pct = g->speed_min = NAN;
+    rd_speed_source_init(&g->speed_source);
+    if (!g->speed_source.off)
+        rd_guard_on_probe(g, probe_source, &g->speed_source);
+}
+
+void rd_guard_on_probe(struct rd_guard *g, rd_speed_probe_fn fn, void *ctx)
+{
+    g->probe = fn;
+    g->probe_ctx = ctx;
 }
 
 void rd_guard_on_note(struct rd_guard *g, rd_contention_note_fn fn, void *ctx)
@@ -141,6 +165,35 @@ static bool nap(double s)
     return !rd_proc_interrupted;
 }
 
+/* Probes the CPUs' speed unless a reading younger than RD_SPEED_EVERY_S
+ * exists (always when 'fresh'): g->speed_pct, NaN when it cannot be read. */
+static void probe_speed(struct rd_guard *g, double now, bool fresh)
+{
+    if (!g->probe || (!fresh && g->speed_t >= 0 && now - g->speed_t < RD_SPEED_EVERY_S))
+        return;
+    struct rd_speed_reading r;
+    g->speed_pct = g->probe(g->probe_ctx, &r, NULL) ? NAN : rd_speed_pct(&r, g->speed_best_ms);
+    g->speed_t = now;
+}
+
+/* Unknown speed is no reason to wait or to set a run aside. */
+static bool fast_enough(const struct rd_guard *g, double pct)
+{
+    return !(pct < g->o.min_speed_pct);
+}
+
+/* What keeps the machine from being quiet, for the note lines. */
+static void busy_reason(const struct rd_guard *g, double others, char *out, size_t size)
+{
+    size_t o = 0;
+    if (!(others <= g->o.threshold_pct))
+        o += (size_t)snprintf(out, size, "others and steal use %.0f %% of a CPU (threshold %g %%)",
+                              others, g->o.threshold_pct);
+    if (!fast_enough(g, g->speed_pct) && o < size)
+        snprintf(out + o, size - o, "%sthe CPUs run at %.0f %% of their best speed (threshold "
+                 "%g %%)", o ? ", and " : "", g->speed_pct, g->o.min_speed_pct);
+}
+
 /* One window: the foreign load over it (the measured processes still
  * alive, a server, are rundown's) and its busiest foreign processes. */
 static double window(struct rd_guard *g, char *top, size_t size)
@@ -193,10 +246,12 @@ rd_status rd_guard_wait(struct rd_guard *g, const char *what, struct rd_diag *d)
         }
     }
     push(g, &now);
-    if (g->o.mode != RD_CONTENTION_WAIT || (known && g->last_quiet))
+    probe_speed(g, now.t, false);
+    if (g->o.mode != RD_CONTENTION_WAIT ||
+        (known && g->last_quiet && fast_enough(g, g->speed_pct)))
         return RD_OK;
     double start = now.t, last_note = -1;
-    char top[256];
+    char top[256], why[256];
     for (;;) {
         double pct = window(g, top, sizeof top);
         if (rd_proc_interrupted) {
@@ -204,24 +259,23 @@ rd_status rd_guard_wait(struct rd_guard *g, const char *what, struct rd_diag *d)
             return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "interrupted");
         }
         double waited = g->hist[g->nhist - 1].t - start;
-        if (isnan(pct)) {
-            g->last_quiet = true; /* nothing to judge by: never wait blind */
+        probe_speed(g, g->hist[g->nhist - 1].t, true);
+        /* Nothing to judge the load by: never wait blind on it. */
+        g->last_quiet = isnan(pct) || pct <= g->o.threshold_pct;
+        if (g->last_quiet && fast_enough(g, g->speed_pct))
             break;
-        }
-        g->last_quiet = pct <= g->o.threshold_pct;
-        if (g->last_quiet)
-            break;
+        busy_reason(g, isnan(pct) ? 0 : pct, why, sizeof why);
         if (waited >= g->o.wait_s) {
             g->gave_up++;
-            note(g, "%s: the machine is still busy after %.0f s (others and steal %.0f %% of a CPU, "
-                 "threshold %g %%): running anyway", what, waited, pct, g->o.threshold_pct);
+            note(g, "%s: the machine is still busy after %.0f s (%s): running anyway", what,
+                 waited, why);
             break;
         }
         if (last_note < 0 || waited - last_note >= 1) {
             last_note = waited;
-            note(g, "%s: waiting for a quiet machine, others and steal use %.0f %% of a CPU "
-                 "(threshold %g %%)%s%s; %.0f of %.0f s", what, pct, g->o.threshold_pct,
-                 top[0] ? ": " : "", top, waited, g->o.wait_s);
+            note(g, "%s: waiting for a quiet machine, %s%s%s; %.0f of %.0f s", what, why,
+                 top[0] && !g->last_quiet ? ": " : "", g->last_quiet ? "" : top, waited,
+                 g->o.wait_s);
         }
     }
     g->pending_wait_s = g->hist[g->nhist - 1].t - start;
@@ -235,6 +289,8 @@ void rd_guard_run_begin(struct rd_guard *g)
         return;
     take(g, &g->run_start);
     push(g, &g->run_start);
+    probe_speed(g, g->run_start.t, false);
+    g->run_speed_pct = g->speed_pct;
 }
 
 rd_status rd_guard_run_end(struct rd_guard *g, struct rd_record *rec)
@@ -247,6 +303,14 @@ rd_status rd_guard_run_end(struct rd_guard *g, struct rd_record *rec)
     rd_machine_load_between(&g->run_start, &end, &run);
     judged_load(g, &end, &judged);
     push(g, &end);
+    probe_speed(g, end.t, false);
+    /* The slower of the readings around the run (NaN when neither). */
+    double speed = isnan(g->run_speed_pct) ? g->speed_pct : fmin(g->run_speed_pct, g->speed_pct);
+    bool slow = !fast_enough(g, speed);
+    if (!isnan(speed)) {
+        RD_TRY(rd_record_set_metric(rec, "machine_speed_pct", speed));
+        g->speed_min = isnan(g->speed_min) ? speed : fmin(g->speed_min, speed);
+    }
     g->runs++;
     if (g->pending_wait_s > 0) {
         char b[32];
@@ -256,6 +320,12 @@ rd_status rd_guard_run_end(struct rd_guard *g, struct rd_record *rec)
     }
     if (isnan(run.others_pct)) {
         g->unknown++;
+        rec->contended = slow;
+        if (slow)
+            RD_TRY(rd_record_set_info(rec, "contended_by", "speed"));
+        g->contended += slow;
+        g->slow += slow;
+        g->last_quiet = !slow;
         return RD_OK;
     }
     RD_TRY(rd_record_set_metric(rec, "machine_others_cpu_pct", run.others_pct));
@@ -264,8 +334,13 @@ rd_status rd_guard_run_end(struct rd_guard *g, struct rd_record *rec)
         RD_TRY(rd_record_set_metric(rec, "machine_cpu_pressure_pct", run.pressure_pct));
     g->others_sum += run.others_pct;
     g->others_max = fmax(g->others_max, run.others_pct);
-    g->last_quiet = !(rd_machine_load_foreign_pct(&judged) > g->o.threshold_pct);
-    rec->contended = !g->last_quiet;
+    bool busy = rd_machine_load_foreign_pct(&judged) > g->o.threshold_pct;
+    g->last_quiet = !busy && !slow;
+    rec->contended = busy || slow;
+    if (rec->contended)
+        RD_TRY(rd_record_set_info(rec, "contended_by", busy && slow ? "load,speed"
+                                                       : busy      ? "load" : "speed"));
     g->contended += rec->contended;
+    g->slow += slow;
     return RD_OK;
 }

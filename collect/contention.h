@@ -15,6 +15,13 @@
  * guard sample a window of RD_CONTENTION_WINDOW_S, and repeats it while
  * the machine is busy, for at most the wait, naming the busiest foreign
  * processes through the note callback.
+ *
+ * The machine can also be busy where the guest cannot see it: the host
+ * runs another guest's work beside its vCPUs and they slow down, with no
+ * steal reported. The guard probes the CPUs' speed (speedprobe.h) before a
+ * run and after it (at most every RD_SPEED_EVERY_S: short runs share a
+ * reading) and judges the run by the slower reading against the fastest
+ * seen in this collection; in mode wait it also waits for the speed.
  */
 #ifndef RUNDOWN_CONTENTION_H
 #define RUNDOWN_CONTENTION_H
@@ -24,6 +31,7 @@
 
 #include "machineload.h"
 #include "rundown/record.h"
+#include "speedprobe.h"
 #include "rundown/status.h"
 
 enum rd_contention_mode { RD_CONTENTION_OFF, RD_CONTENTION_WARN, RD_CONTENTION_WAIT };
@@ -33,6 +41,14 @@ enum rd_contention_mode { RD_CONTENTION_OFF, RD_CONTENTION_WARN, RD_CONTENTION_W
  * bench/contention-threshold.sh, figures in docs/methods.md §6c. */
 #define RD_CONTENTION_THRESHOLD_DEFAULT 25.0
 #define RD_CONTENTION_WAIT_DEFAULT 60.0
+/* The slowest the CPUs may run, in percent of the fastest the speed probe
+ * has seen in this collection, before a run is contended (speedprobe.h).
+ * 85 %: the host's busy spells on the study's machine slowed a core to
+ * 41-56 % of its speed, while a steady core's readings vary by a few
+ * percent; figures in docs/methods.md §6d. */
+#define RD_CONTENTION_MIN_SPEED_DEFAULT 85.0
+/* A probe costs about 5 ms: runs closer together than this share one. */
+#define RD_SPEED_EVERY_S 0.5
 #define RD_CONTENTION_WINDOW_S 0.3
 #define RD_CONTENTION_JUDGE_S 0.5
 
@@ -40,10 +56,11 @@ struct rd_contention_opts {
     enum rd_contention_mode mode;
     double threshold_pct;       /* percent of one CPU */
     double wait_s;              /* the longest wait before a run */
+    double min_speed_pct;       /* percent of the fastest speed seen */
 };
 
-/** The defaults: wait, 25 %, 60 s. RUNDOWN_CONTENTION=off|warn|wait in
- *  the environment replaces the mode (the test harness sets "off"). */
+/** The defaults: wait, 25 %, 60 s, 85 %. RUNDOWN_CONTENTION=off|warn|wait
+ *  in the environment replaces the mode (the test harness sets "off"). */
 void rd_contention_defaults(struct rd_contention_opts *o);
 
 /** Parsers of the options; errors name 'what' (the option or suite key). */
@@ -53,9 +70,13 @@ rd_status rd_contention_parse_threshold(const char *s, const char *what, double 
                                         struct rd_diag *d);
 rd_status rd_contention_parse_wait(const char *s, const char *what, double *out,
                                    struct rd_diag *d);
+rd_status rd_contention_parse_min_speed(const char *s, const char *what, double *out,
+                                        struct rd_diag *d);
 const char *rd_contention_mode_name(enum rd_contention_mode m);
 
 typedef void (*rd_contention_note_fn)(void *ctx, const char *line);
+typedef rd_status (*rd_speed_probe_fn)(void *ctx, struct rd_speed_reading *out,
+                                       struct rd_diag *d);
 
 #define RD_GUARD_HISTORY 32
 
@@ -68,18 +89,33 @@ struct rd_guard {
     struct rd_machine_snap hist[RD_GUARD_HISTORY];  /* recent, oldest first */
     int nhist;
     bool last_quiet;            /* the last judged interval was quiet */
+    /* the CPU speed (speedprobe.h); probe NULL: not judged */
+    struct rd_speed_source speed_source;
+    rd_speed_probe_fn probe;
+    void *probe_ctx;
+    double speed_best_ms[RD_SPEED_CPUS_MAX];
+    double speed_t;             /* when the last probe ran; < 0: never */
+    double speed_pct;           /* its reading, percent of the best; NaN: unknown */
+    double run_speed_pct;       /* the reading the run in flight started at */
     struct rd_machine_snap run_start;
     double live_ms;             /* CPU so far of measured processes alive */
     double pending_wait_s;      /* waited before the run in flight */
     /* totals of the session, for its summary */
     double waited_s;            /* time spent waiting for quiet */
     long runs, contended, unknown, gave_up;
+    long slow;                  /* runs contended by the CPU speed */
     double others_sum, others_max;
+    double speed_min;           /* the slowest a run was judged at */
 };
 
 /** A guard with options o (copied); proc_root NULL: $RUNDOWN_PROC_ROOT
- *  when set (a test's fixed /proc), else /proc. */
+ *  when set (a test's fixed /proc), else /proc. The CPU speed comes from
+ *  rd_speed_source_init's source (RUNDOWN_SPEED_PROBE). The guard must
+ *  not move once initialised (it points into itself). */
 void rd_guard_init(struct rd_guard *g, const struct rd_contention_opts *o, const char *proc_root);
+
+/** Replaces the speed probe (fn NULL: none); for tests. */
+void rd_guard_on_probe(struct rd_guard *g, rd_speed_probe_fn fn, void *ctx);
 void rd_guard_on_note(struct rd_guard *g, rd_contention_note_fn fn, void *ctx);
 
 /** Tells the guard how much CPU the measured processes that are still
@@ -98,9 +134,12 @@ void rd_guard_run_begin(struct rd_guard *g);
 
 /**
  * Just after it ended: sets the metrics machine_others_cpu_pct,
- * machine_steal_pct and machine_cpu_pressure_pct of rec (those that can
- * be read), rec->contended, and info.contention_wait_s when the guard
- * waited before the run. Off: does nothing.
+ * machine_steal_pct, machine_cpu_pressure_pct and machine_speed_pct of
+ * rec (those that can be read), rec->contended, and
+ * info.contention_wait_s when the guard waited before the run. A run is
+ * contended when others' CPU and steal exceed the threshold or the CPUs
+ * ran slower than min_speed_pct at its start or end; info.contended_by
+ * says which ("load", "speed" or "load,speed"). Off: does nothing.
  */
 rd_status rd_guard_run_end(struct rd_guard *g, struct rd_record *rec);
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "machineload.h"
+#include "speedprobe.h"
 #include "rundown/json.h"
 #include "rundown/loadjudge.h"
 
@@ -105,6 +106,61 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* Probes the CPUs' speed every CHECK_PROBE_EVERY_S over the window (its
+ * CPU is rundown's own, which the foreign load leaves out), then judges
+ * how far the slowest reading fell below the fastest: the host's busy
+ * spells last seconds, so a window of a few seconds sees them. */
+#define CHECK_PROBE_EVERY_S 0.25
+static void probe_speed_over(struct rd_machine_check *c, double window_s)
+{
+    struct rd_speed_source src;
+    rd_speed_source_init(&src);
+    /* The slowest reading against the fastest, per CPU: the fastest and
+     * slowest time of each CPU is all that takes. */
+    double fastest[RD_SPEED_CPUS_MAX] = {0}, slowest[RD_SPEED_CPUS_MAX] = {0};
+    double until = now_s() + window_s;
+    int n = 0;
+    for (double next = now_s(); now_s() < until; usleep(20000)) {
+        struct rd_speed_reading r;
+        if (src.off || now_s() < next)
+            continue;
+        next += CHECK_PROBE_EVERY_S;
+        if (rd_speed_source_read(&src, &r, NULL) != RD_OK)
+            continue;
+        n++;
+        for (int i = 0; i < r.ncpu; i++) {
+            int cpu = r.cpu[i];
+            fastest[cpu] = fastest[cpu] > 0 ? fmin(fastest[cpu], r.ms[i]) : r.ms[i];
+            slowest[cpu] = fmax(slowest[cpu], r.ms[i]);
+        }
+    }
+    c->speed_probes = n;
+    for (int cpu = 0; cpu < RD_SPEED_CPUS_MAX; cpu++)
+        if (slowest[cpu] > 0) {
+            double pct = 100 * fastest[cpu] / slowest[cpu];
+            c->speed_min_pct = isnan(c->speed_min_pct) ? pct : fmin(c->speed_min_pct, pct);
+        }
+}
+
+/* The speed finding, after the load's. */
+static void speed_finding(struct rd_machine_check *c)
+{
+    int n = c->speed_probes;
+    if (n == 0)
+        return;
+    if (n < 2) {
+        add(c, "speed", RD_FINDING_ADVICE, "check over a longer --window (2 s or more)",
+            "CPU speed: one probe, nothing to compare it with");
+        return;
+    }
+    bool slow = c->speed_min_pct < c->min_speed_pct;
+    add(c, "speed", slow ? RD_FINDING_BUSY : RD_FINDING_OK,
+        slow ? "the host runs other work beside this VM's CPUs (no steal shows it): wait and "
+               "check again" : NULL,
+        "the CPUs ran at %.0f %% of their best speed or faster over %d probes (threshold "
+        "%g %%)", c->speed_min_pct, n, c->min_speed_pct);
+}
+
 /* The foreign load over the window and its busiest processes. */
 static void load_now(struct rd_machine_check *c, const char *proc, double window_s)
 {
@@ -112,9 +168,7 @@ static void load_now(struct rd_machine_check *c, const char *proc, double window
     struct rd_machine_snap a, b;
     bool listed = rd_proc_table_read(proc, &before);
     rd_machine_snap_take(proc, 0, &a);
-    double until = now_s() + window_s;
-    while (now_s() < until)
-        usleep(20000);
+    probe_speed_over(c, window_s);
     rd_machine_snap_take(proc, 0, &b);
     listed = listed && rd_proc_table_read(proc, &after);
     struct rd_machine_load l;
@@ -136,6 +190,7 @@ static void load_now(struct rd_machine_check *c, const char *proc, double window
     if (isnan(l.others_pct)) {
         add(c, "others", RD_FINDING_ADVICE, "give rundown a readable /proc/stat",
             "foreign load unknown: %s/stat cannot be read", proc);
+        speed_finding(c);
         return;
     }
     bool busy = l.others_pct > c->threshold_pct;
@@ -159,16 +214,20 @@ static void load_now(struct rd_machine_check *c, const char *proc, double window
             pressed ? "tasks wait for a CPU: fewer processes, or more CPUs" : NULL,
             "CPU pressure %.1f %% of the time", l.pressure_pct);
     }
+    speed_finding(c);
 }
 
 void rd_machine_check_run(struct rd_machine_check *c, const char *proc_root,
-                          const char *sys_root, double window_s, double threshold_pct)
+                          const char *sys_root, double window_s, double threshold_pct,
+                          double min_speed_pct)
 {
     const char *proc = proc_root ? proc_root : "/proc", *sys = sys_root ? sys_root : "/sys";
     char buf[512];
     memset(c, 0, sizeof *c);
     c->threshold_pct = threshold_pct;
+    c->min_speed_pct = min_speed_pct;
     c->load1 = c->others_pct = c->steal_pct = c->pressure_pct = NAN;
+    c->speed_min_pct = NAN;
     c->ncpus = rd_machine_ncpus(proc);
     cpu_set_t set;
     int allowed = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0;
@@ -257,6 +316,11 @@ cJSON *rd_machine_check_json(const struct rd_machine_check *c)
     rd_json_add_num(o, "steal_pct", c->steal_pct);
     rd_json_add_num(o, "cpu_pressure_pct", c->pressure_pct);
     cJSON_AddNumberToObject(o, "threshold_pct", c->threshold_pct);
+    if (c->speed_probes > 0) {
+        cJSON_AddNumberToObject(o, "speed_probes", c->speed_probes);
+        rd_json_add_num(o, "speed_min_pct", c->speed_min_pct);
+        cJSON_AddNumberToObject(o, "min_speed_pct", c->min_speed_pct);
+    }
     cJSON *fs = cJSON_AddArrayToObject(o, "findings");
     static const char *const levels[] = {"ok", "advice", "busy"};
     for (int i = 0; fs && i < c->nf; i++) {

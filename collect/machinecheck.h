@@ -5,7 +5,8 @@
  *
  * Findings come from /proc and /sys (roots injectable for tests). Only the
  * load of the moment decides quiet or not: foreign CPU over a short window
- * above the threshold, steal, or CPU pressure. The governor, turbo, ASLR,
+ * above the threshold, steal, CPU pressure, or CPUs that ran slower than
+ * min_speed_pct of their best in the window. The governor, turbo, ASLR,
  * swap, throttling and virtualisation are advice: they make runs noisier
  * or different from another machine's, not the machine busy.
  */
@@ -32,17 +33,22 @@ struct rd_machine_check {
     int ncpus;
     double load1, others_pct, steal_pct, pressure_pct;  /* NaN: unknown */
     double threshold_pct;
+    int speed_probes;            /* CPU speed readings over the window */
+    double speed_min_pct;        /* the slowest reading, % of the best; NaN: none */
+    double min_speed_pct;
     bool quiet;
     struct rd_finding f[RD_CHECK_MAX_FINDINGS];
     int nf;
 };
 
 /**
- * Checks the machine, sampling the foreign load over window_s seconds.
- * proc_root / sys_root NULL: /proc and /sys.
+ * Checks the machine, sampling the foreign load and the CPUs' speed
+ * (speedprobe.h) over window_s seconds. proc_root / sys_root NULL: /proc
+ * and /sys.
  */
 void rd_machine_check_run(struct rd_machine_check *c, const char *proc_root,
-                          const char *sys_root, double window_s, double threshold_pct);
+                          const char *sys_root, double window_s, double threshold_pct,
+                          double min_speed_pct);
 
 /** "docker", "podman", "kubernetes", "lxc", "container" or NULL. */
 const char *rd_machine_container_hint(void);

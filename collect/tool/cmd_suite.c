@@ -276,7 +276,7 @@ int rd_cmd_suite(int argc, char **argv)
 {
     bool resume = false, dry = false;
     /* The command line's contention options; NaN / -1: not given. */
-    struct rd_contention_opts cont_cli = {(enum rd_contention_mode)-1, NAN, NAN};
+    struct rd_contention_opts cont_cli = {(enum rd_contention_mode)-1, NAN, NAN, NAN};
     const char *only = NULL, *dir = ".";
     unsigned shard_i = 1, shard_n = 1;
     double budget_s = 0;
@@ -484,6 +484,8 @@ int rd_cmd_suite(int argc, char **argv)
     if ((int)cont_cli.mode >= 0) cont.mode = cont_cli.mode;
     if (!isnan(cont_cli.threshold_pct)) cont.threshold_pct = cont_cli.threshold_pct;
     if (!isnan(cont_cli.wait_s)) cont.wait_s = cont_cli.wait_s;
+    if (!isnan(s.contention_min_speed)) cont.min_speed_pct = s.contention_min_speed;
+    if (!isnan(cont_cli.min_speed_pct)) cont.min_speed_pct = cont_cli.min_speed_pct;
     struct rd_guard guard;
     bool quiet = false;
     rd_guard_init(&guard, &cont, NULL);

@@ -78,6 +78,9 @@ int rd_tool_contention_option(int c, const char *arg, struct rd_contention_opts 
     case CO_CONTENTION_WAIT:
         st = rd_contention_parse_wait(arg, "--contention-wait", &o->wait_s, &d);
         break;
+    case CO_MIN_SPEED:
+        st = rd_contention_parse_min_speed(arg, "--min-speed", &o->min_speed_pct, &d);
+        break;
     default:
         return -1;
     }
@@ -103,9 +106,13 @@ void rd_tool_guard_summary(const struct rd_guard *g)
         rd_note("contention: unknown (/proc/stat cannot be read)");
         return;
     }
+    char slow[160] = "";
+    if (g->slow)
+        snprintf(slow, sizeof slow, "; %ld on CPUs below %g %% of their best speed, the slowest "
+                 "at %.0f %%", g->slow, g->o.min_speed_pct, g->speed_min);
     rd_note("contention: %ld of %ld runs contended (others used %.1f %% of a CPU on average, "
-            "at most %.1f %%); waited %.1f s for quiet%s", g->contended, known,
-            g->others_sum / (double)known, g->others_max, g->waited_s,
+            "at most %.1f %%%s); waited %.1f s for quiet%s", g->contended, known,
+            g->others_sum / (double)known, g->others_max, slow, g->waited_s,
             g->gave_up ? ", and gave up waiting" : "");
 }
 

@@ -42,6 +42,7 @@ static const struct rd_metric_def registry[] = {
     {"latency_stdev_ms", "ms", L, "Latency sd"},
     {"machine_cpu_pressure_pct", "%", N, "CPU pressure (machine)"},
     {"machine_others_cpu_pct", "%", N, "Other processes' CPU"},
+    {"machine_speed_pct", "%", N, "CPU speed (machine, % of best)"},
     {"machine_steal_pct", "%", N, "CPU steal (machine)"},
     {"max_rss_kib", "KiB", L, "Max RSS"},
     {"non_2xx", "count", L, "Non-2xx responses"},

@@ -2,7 +2,8 @@
 # contention.sh - the guard against a busy machine (collect/contention.h):
 # runs beside a CPU hog are flagged and redone up to the cap, analyze
 # leaves them out, `check` says busy; on a quiet /proc (a fixed copy given
-# by RUNDOWN_PROC_ROOT) nothing is flagged. When the real machine is quiet
+# by RUNDOWN_PROC_ROOT) nothing is flagged; CPUs that slow down (fixed
+# speed readings, RUNDOWN_SPEED_PROBE) are. When the real machine is quiet
 # too, a hog that stops after 2 s is waited out. Every hog is bounded by
 # timeout(1) and killed by its pid. Label timing (tests/CMakeLists.txt).
 set -u
@@ -112,6 +113,42 @@ assert e["check"]["quiet"] == cs[1]["quiet"] and "captured_at" not in e["check"]
 PY
 "$C" check --proc-root "$tmp/proc" --window 0.1 >"$tmp/qcheck.out" ||
     fail "check on a quiet /proc exited $?: $(cat "$tmp/qcheck.out")"
+
+# 7. A host that slows the CPUs shows no steal and no foreign process: the
+#    speed probe sees it (fixed readings in RUNDOWN_SPEED_PROBE, one line
+#    per probe, the last repeating; CPU 1 at half its best from the second).
+printf '1 1\n1 2\n' >"$tmp/slow.speed"
+RUNDOWN_PROC_ROOT=$tmp/proc RUNDOWN_SPEED_PROBE=$tmp/slow.speed \
+    "$C" run --contention warn -r 2 -o "$tmp/slow.jsonl" 'sleep 0.6' 2>"$tmp/slow.err" ||
+    fail "run on slow CPUs failed: $(cat "$tmp/slow.err")"
+n=$(grep '"phase":"measure"' "$tmp/slow.jsonl" | grep -c '"contended":true')
+[ "$n" = 4 ] || fail "slow CPUs: expected 2 runs and 2 redos contended, got $n: $(cat "$tmp/slow.err")"
+grep -q '"machine_speed_pct":50' "$tmp/slow.jsonl" || fail "slow CPUs: no machine_speed_pct 50"
+grep -q 'below 85 % of their best speed, the slowest at 50 %' "$tmp/slow.err" ||
+    fail "slow CPUs: the summary does not say why: $(cat "$tmp/slow.err")"
+[ "$(grep -c '"contended_by":"speed"' "$tmp/slow.jsonl")" = 4 ] ||
+    fail "slow CPUs: the runs do not say the speed set them aside"
+"$A" -o "$tmp/slow.json" "$tmp/slow.jsonl" 2>/dev/null
+python3 - "$tmp/slow.json" <<'PY' || fail "the analysis does not count the slow runs"
+import json, sys
+c = json.load(open(sys.argv[1]))["workloads"][0]["contention"]
+assert c["slow_cpu_runs"] == 4 and c["speed_pct_min"] == 50, c
+PY
+#    In mode wait the run waits until the CPUs are fast again.
+printf '1 1\n1 2\n1 2\n1 1\n' >"$tmp/dip.speed"
+RUNDOWN_PROC_ROOT=$tmp/proc RUNDOWN_SPEED_PROBE=$tmp/dip.speed \
+    "$C" run --contention-wait 5 -r 1 -o "$tmp/dip.jsonl" 'sleep 0.05' 2>"$tmp/dip.err" ||
+    fail "run after a slow spell failed: $(cat "$tmp/dip.err")"
+grep -q 'the CPUs run at 50 % of their best speed' "$tmp/dip.err" ||
+    fail "no note says the CPUs are slow: $(cat "$tmp/dip.err")"
+! grep -q '"contended"' "$tmp/dip.jsonl" || fail "the slow spell was not waited out"
+grep -q 'contention_wait_s' "$tmp/dip.jsonl" || fail "the wait for speed is not recorded"
+#    check says busy when the speed fell in its window.
+printf '1\n1.5\n' >"$tmp/check.speed"
+RUNDOWN_SPEED_PROBE=$tmp/check.speed "$C" check --proc-root "$tmp/proc" --window 0.6 \
+    >"$tmp/scheck.out" && fail "check with a slow CPU passed: $(cat "$tmp/scheck.out")"
+grep -q '^BUSY *speed .*67 % of their best speed' "$tmp/scheck.out" ||
+    fail "check does not name the speed: $(cat "$tmp/scheck.out")"
 
 # 6. On a really quiet machine: a hog that stops after 2 s is waited out.
 if "$C" check --window 0.5 >/dev/null; then

@@ -21,6 +21,11 @@
     {CO_CONTENTION_THRESHOLD, 0, "contention-threshold", "PCT", "25",                  \
      "other processes' CPU plus the hypervisor's steal, in\n"                         \
      "percent of one CPU, above which a run is contended", group}
+#define MIN_SPEED_ROW(group)                                                          \
+    {CO_MIN_SPEED, 0, "min-speed", "PCT", "85",                                        \
+     "the CPUs' speed, probed around each run, in percent of\n"                       \
+     "the fastest seen, below which a run is contended\n"                             \
+     "(RUNDOWN_SPEED_PROBE=off: no probe)", group}
 #define CONTENTION_ROWS                                                                \
     {CO_CONTENTION, 0, "contention", "MODE", "wait; RUNDOWN_CONTENTION=MODE",          \
      "wait: before each run wait until other processes use\n"                         \
@@ -29,7 +34,8 @@
     CONTENTION_THRESHOLD_ROW(NULL),                                                    \
     {CO_CONTENTION_WAIT, 0, "contention-wait", "SEC", "60",                            \
      "the longest wait for quiet before a run; then the run\n"                        \
-     "is taken and marked contended", NULL}
+     "is taken and marked contended", NULL},                                          \
+    MIN_SPEED_ROW(NULL)
 
 /* Rows run and http (and import, for -o) share. */
 #define BETTER_ROW                                                                     \
@@ -333,7 +339,9 @@ const struct rd_cmd_spec rd_collect_spec_env = {
 
 static const struct rd_opt check_opts[] = {
     CONTENTION_THRESHOLD_ROW(NULL),
-    {CO_WINDOW, 0, "window", "SEC", "1", "how long to watch the load", NULL},
+    MIN_SPEED_ROW(NULL),
+    {CO_WINDOW, 0, "window", "SEC", "1", "how long to watch the load and probe the\n"
+     "CPUs' speed (every 0.25 s)", NULL},
     {CO_JSON, 0, "json", NULL, NULL, "the check as JSON (the environment's \"check\")", NULL},
     /* Hidden, for tests: read these instead of /proc and /sys. */
     {CO_PROC_ROOT, 0, "proc-root", "DIR", NULL, NULL, NULL},
@@ -344,15 +352,16 @@ static const struct rd_opt check_opts[] = {
 const struct rd_cmd_spec rd_collect_spec_check = {
     .tool = "rundown-collect",
     .command = "check",
-    .synopsis = "[--contention-threshold PCT] [--window SEC] [--json]",
+    .synopsis = "[--contention-threshold PCT] [--min-speed PCT] [--window SEC] [--json]",
     .about = "Looks at this machine as a benchmark needs it: the CPUs and whether rundown\n"
              "is pinned, the load average against the CPU count, the CPU other processes\n"
              "use now (over a short window) and the busiest of them, steal and CPU\n"
-             "pressure, the frequency governor and turbo, ASLR, swap and memory\n"
+             "pressure, how steady the CPUs' speed is (a fixed piece of work, timed\n"
+             "every 0.25 s), the frequency governor and turbo, ASLR, swap and memory\n"
              "pressure, thermal throttling, and whether this is a container or a VM.\n"
              "Each finding that calls for it says what to do.",
     .epilog = "Exit codes: 0 quiet, 1 busy (other processes, steal or CPU pressure above\n"
-              "the threshold), 2 usage.",
+              "the threshold, or CPUs slower than --min-speed of their best), 2 usage.",
     .order = RD_OPTS_PERMUTE,
     .opts = check_opts,
 };

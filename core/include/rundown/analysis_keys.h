@@ -102,6 +102,8 @@
 #define RD_AK_OTHERS_CPU_PCT_MEAN "others_cpu_pct_mean"
 #define RD_AK_OTHERS_CPU_PCT_MAX "others_cpu_pct_max"
 #define RD_AK_WAITED_S "waited_s"
+#define RD_AK_SPEED_PCT_MIN "speed_pct_min"
+#define RD_AK_SLOW_CPU_RUNS "slow_cpu_runs"
 #define RD_AK_METRICS "metrics"
 
 /* ---- configs[].metrics.NAME: the statistics of one metric (also: better) ---- */

@@ -1,0 +1,71 @@
+/*
+ * speedprobe.h - how fast the machine's CPUs run right now: a fixed piece
+ * of integer work, timed on each CPU rundown may use, at the same moment.
+ *
+ * Why: a virtual machine's CPUs can run at half speed for seconds at a time
+ * while nothing in the guest shows it. On the 2-vCPU machine of the
+ * 2026-12-02 study a fixed C loop took 78 ms for minutes and then 140-188 ms
+ * for seconds, with no other process running and a steal of 0 in
+ * /proc/stat (docs/methods.md §6d): the host gave the vCPU's core to
+ * someone else's work (a sibling hyperthread, a shared cache) without
+ * taking it away. Foreign CPU and steal (machineload.h) cannot see that;
+ * only the speed of known work can.
+ *
+ * The work is a chain of dependent multiply-adds (no memory traffic, no
+ * system calls: it measures the core and nothing the measured program
+ * could change), timed with each thread's own CPU clock so that waiting
+ * for the guest's scheduler (other processes, judged by machineload.h)
+ * does not count, while a core that runs slower, or a host preemption the
+ * guest is not told of, does. Each CPU keeps the fastest of a few
+ * repetitions, so one interrupt does not read as a slow machine.
+ *
+ * Threads (POSIX) pinned one per CPU with pthread_attr_setaffinity_np: no
+ * Debian library measures this, so it is written here.
+ */
+#ifndef RUNDOWN_SPEEDPROBE_H
+#define RUNDOWN_SPEEDPROBE_H
+
+#include <stdbool.h>
+
+#include "rundown/status.h"
+
+#define RD_SPEED_CPUS_MAX 64
+
+/** One probe: the time of the work on each CPU. */
+struct rd_speed_reading {
+    int ncpu;
+    int cpu[RD_SPEED_CPUS_MAX];   /* the CPU numbers, as the kernel counts */
+    double ms[RD_SPEED_CPUS_MAX]; /* the fastest repetition on each, CPU ms */
+};
+
+/** Probes every CPU in the process's affinity mask (up to
+ *  RD_SPEED_CPUS_MAX) at once. RD_ERR_IO when no thread could run. */
+rd_status rd_speed_probe(struct rd_speed_reading *out, struct rd_diag *d);
+
+/**
+ * Where readings come from: the CPUs, or, when $RUNDOWN_SPEED_PROBE names a
+ * file, its lines in turn (one reading per line, CPU ms of CPU 0, 1, ...;
+ * the last line repeats): a test's machine. RUNDOWN_SPEED_PROBE=off: none.
+ */
+struct rd_speed_source {
+    bool off;
+    const char *script;
+    long next;                    /* the script's next line, from 0 */
+};
+
+void rd_speed_source_init(struct rd_speed_source *s);
+
+/** A reading from the source; RD_ERR_IO/RD_ERR_PARSE when there is none
+ *  (off is RD_ERR_IO "speed probe off"). */
+rd_status rd_speed_source_read(struct rd_speed_source *s, struct rd_speed_reading *out,
+                               struct rd_diag *d);
+
+/**
+ * The machine's speed relative to the fastest it has been seen: per CPU
+ * best_ms / ms, updating best_ms (one per CPU of the reading, 0 = not seen
+ * yet) with the reading first; the slowest CPU's, in percent (100 = as
+ * fast as ever). A run may land on any of the CPUs, so the slowest decides.
+ */
+double rd_speed_pct(const struct rd_speed_reading *r, double best_ms[RD_SPEED_CPUS_MAX]);
+
+#endif

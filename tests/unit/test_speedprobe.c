@@ -1,0 +1,282 @@
+// links: rd_collect
+/*
+ * test_speedprobe - the CPU speed probe and how the contention guard and
+ * `check` judge by it: the speed against the best seen (hand-computed
+ * ratios), the real probe on every allowed CPU, the readings of a test's
+ * script, a slow reading making a run contended, the wait for speed, and
+ * check's finding.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "contention.h"
+#include "machinecheck.h"
+#include "rundown/arena.h"
+#include "rundown/record.h"
+#include "speedprobe.h"
+
+static struct rd_speed_reading reading(double cpu0, double cpu1)
+{
+    return (struct rd_speed_reading){.ncpu = 2, .cpu = {0, 1}, .ms = {cpu0, cpu1}};
+}
+
+/* By hand: the first reading is the best (100 %); CPU 0 at 1.25 ms against
+ * its best 1.0 runs at 1.0 / 1.25 = 80 %; a faster CPU 0 (0.8) becomes the
+ * best while CPU 1 at 2.5 against 2.0 is at 80 %; the slowest CPU decides. */
+static void speed_against_the_best(void **state)
+{
+    (void)state;
+    double best[RD_SPEED_CPUS_MAX] = {0};
+    struct rd_speed_reading r = reading(1.0, 2.0);
+    assert_true(fabs(rd_speed_pct(&r, best) - 100) < 1e-12);
+    r = reading(1.25, 2.0);
+    assert_true(fabs(rd_speed_pct(&r, best) - 80) < 1e-12);
+    r = reading(0.8, 2.5);
+    assert_true(fabs(rd_speed_pct(&r, best) - 80) < 1e-12);
+    assert_true(best[0] == 0.8 && best[1] == 2.0);
+    r = (struct rd_speed_reading){0};
+    assert_true(isnan(rd_speed_pct(&r, best)));
+}
+
+/* The real probe reads every CPU rundown may run on, each a positive time
+ * well under a second (about 1.5 ms of work per repetition). */
+static void real_probe_reads_every_allowed_cpu(void **state)
+{
+    (void)state;
+    cpu_set_t set;
+    assert_int_equal(sched_getaffinity(0, sizeof set, &set), 0);
+    int allowed = CPU_COUNT(&set) < RD_SPEED_CPUS_MAX ? CPU_COUNT(&set) : RD_SPEED_CPUS_MAX;
+    struct rd_speed_reading r;
+    struct rd_diag d;
+    rd_diag_init(&d, NULL);
+    assert_int_equal(rd_speed_probe(&r, &d), RD_OK);
+    assert_int_equal(r.ncpu, allowed);
+    for (int i = 0; i < r.ncpu; i++) {
+        assert_true(CPU_ISSET(r.cpu[i], &set));
+        assert_true(r.ms[i] > 0 && r.ms[i] < 1000);
+    }
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* RUNDOWN_SPEED_PROBE: off, or a script read line by line, the last
+ * repeating; a line without figures is an error naming the file and line. */
+static void script_source(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/rd-speed-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    write_file(path, "1.0 2.0\n1.25 2\n");
+    struct rd_speed_source src;
+    struct rd_speed_reading r;
+    struct rd_diag d;
+    rd_diag_init(&d, NULL);
+    setenv("RUNDOWN_SPEED_PROBE", path, 1);
+    rd_speed_source_init(&src);
+    assert_int_equal(rd_speed_source_read(&src, &r, &d), RD_OK);
+    assert_int_equal(r.ncpu, 2);
+    assert_true(r.ms[0] == 1.0 && r.ms[1] == 2.0);
+    assert_int_equal(rd_speed_source_read(&src, &r, &d), RD_OK);
+    assert_true(r.ms[0] == 1.25 && r.ms[1] == 2.0);
+    assert_int_equal(rd_speed_source_read(&src, &r, &d), RD_OK);
+    assert_true(r.ms[0] == 1.25);  /* the last line repeats */
+    write_file(path, "x\n");
+    rd_speed_source_init(&src);
+    assert_int_equal(rd_speed_source_read(&src, &r, &d), RD_ERR_PARSE);
+    assert_non_null(strstr(d.msg, "CPU milliseconds"));
+    setenv("RUNDOWN_SPEED_PROBE", "off", 1);
+    rd_speed_source_init(&src);
+    assert_true(src.off);
+    assert_int_equal(rd_speed_source_read(&src, &r, &d), RD_ERR_IO);
+    unsetenv("RUNDOWN_SPEED_PROBE");
+    unlink(path);
+}
+
+/* A probe that hands out fixed readings in turn, the last repeating. */
+struct fixed_probe {
+    const struct rd_speed_reading *r;
+    int n, next, calls;
+};
+
+static rd_status fixed_probe(void *ctx, struct rd_speed_reading *out, struct rd_diag *d)
+{
+    (void)d;
+    struct fixed_probe *p = ctx;
+    *out = p->r[p->next < p->n ? p->next : p->n - 1];
+    p->next++;
+    p->calls++;
+    return RD_OK;
+}
+
+/* A fixed /proc/stat with no foreign load, so only the speed judges. */
+static void quiet_proc(char *dir)
+{
+    assert_non_null(mkdtemp(dir));
+    char stat[256];
+    snprintf(stat, sizeof stat, "%s/stat", dir);
+    write_file(stat, "cpu  100 0 100 1000 0 0 0 0 0 0\n");
+}
+
+static void remove_dir(const char *dir)
+{
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* A run begun at full speed and ended with CPU 1 at half its best is
+ * contended with machine_speed_pct 50; runs closer than RD_SPEED_EVERY_S
+ * share a reading (the probe is not run again). */
+static void a_slow_cpu_makes_a_run_contended(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rd-speed-proc-XXXXXX";
+    quiet_proc(dir);
+    struct rd_contention_opts o;
+    rd_contention_defaults(&o);
+    o.mode = RD_CONTENTION_WARN;
+    struct rd_guard g;
+    rd_guard_init(&g, &o, dir);
+    const struct rd_speed_reading r[] = {reading(1.0, 1.0), reading(1.0, 2.0)};
+    struct fixed_probe p = {r, 2, 0, 0};
+    rd_guard_on_probe(&g, fixed_probe, &p);
+    struct rd_arena arena;
+    rd_arena_init(&arena);
+    struct rd_record fast, slow;
+    rd_record_init(&fast, &arena);
+    rd_record_init(&slow, &arena);
+    double v = NAN;
+
+    rd_guard_run_begin(&g);
+    assert_int_equal(rd_guard_run_end(&g, &fast), RD_OK);
+    assert_int_equal(p.calls, 1);  /* begin probed; end shared its reading */
+    assert_false(fast.contended);
+    assert_true(rd_record_metric(&fast, "machine_speed_pct", &v) && v == 100);
+
+    g.speed_t -= RD_SPEED_EVERY_S;  /* as if the last reading were old */
+    rd_guard_run_begin(&g);
+    assert_int_equal(rd_guard_run_end(&g, &slow), RD_OK);
+    assert_int_equal(p.calls, 2);
+    assert_true(slow.contended);
+    assert_true(rd_record_metric(&slow, "machine_speed_pct", &v) && v == 50);
+    assert_int_equal(g.slow, 1);
+    assert_int_equal(g.contended, 1);
+    assert_true(g.speed_min == 50);
+
+    rd_arena_release(&arena);
+    remove_dir(dir);
+}
+
+static void collect_note(void *ctx, const char *line)
+{
+    char *notes = ctx;
+    strncat(notes, line, 4095 - strlen(notes));
+    strncat(notes, "\n", 4095 - strlen(notes));
+}
+
+/* In mode wait the guard waits while the CPUs are slow, says so, and runs
+ * once they are fast again: two slow readings, then a fast one. */
+static void waits_for_speed(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rd-speed-proc-XXXXXX";
+    quiet_proc(dir);
+    struct rd_contention_opts o;
+    rd_contention_defaults(&o);
+    o.mode = RD_CONTENTION_WAIT;
+    o.wait_s = 5;
+    struct rd_guard g;
+    rd_guard_init(&g, &o, dir);
+    const struct rd_speed_reading r[] = {reading(1.0, 1.0), reading(2.0, 1.0), reading(2.0, 1.0),
+                                         reading(1.0, 1.0)};
+    struct fixed_probe p = {r, 4, 0, 0};
+    rd_guard_on_probe(&g, fixed_probe, &p);
+    char notes[4096] = "";
+    rd_guard_on_note(&g, collect_note, notes);
+    struct rd_diag d;
+    rd_diag_init(&d, NULL);
+    /* The first wait: no history, one window, the first (fast) reading. */
+    assert_int_equal(rd_guard_wait(&g, "w", &d), RD_OK);
+    p.next = 1;          /* from here on the CPU 0 is slow twice */
+    g.speed_t = -1;      /* and the next wait probes at once */
+    g.last_quiet = false;
+    assert_int_equal(rd_guard_wait(&g, "w", &d), RD_OK);
+    assert_true(p.next >= 4);  /* it probed until the fast reading */
+    assert_non_null(strstr(notes, "the CPUs run at 50 % of their best speed"));
+    assert_true(g.pending_wait_s > 0);
+    assert_int_equal(g.gave_up, 0);
+    remove_dir(dir);
+}
+
+/* check probes every 0.25 s over its window: a reading at 2/3 of the best
+ * is a busy machine (threshold 85 %), steady readings are quiet. */
+static void check_judges_the_speed(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rd-speed-proc-XXXXXX";
+    quiet_proc(dir);
+    char script[300];
+    snprintf(script, sizeof script, "%s/speed", dir);
+    setenv("RUNDOWN_SPEED_PROBE", script, 1);
+    struct rd_machine_check c;
+
+    write_file(script, "1.0\n1.5\n");
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85);
+    assert_true(c.speed_probes >= 2);
+    assert_true(fabs(c.speed_min_pct - 100.0 / 1.5) < 1e-9);
+    assert_false(c.quiet);
+    bool named = false;
+    for (int i = 0; i < c.nf; i++)
+        named = named || (strcmp(c.f[i].what, "speed") == 0 && c.f[i].level == RD_FINDING_BUSY);
+    assert_true(named);
+
+    write_file(script, "1.0\n1.05\n");
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85);
+    assert_true(fabs(c.speed_min_pct - 100.0 / 1.05) < 1e-9);
+    assert_true(c.quiet);
+    unsetenv("RUNDOWN_SPEED_PROBE");
+    remove_dir(dir);
+}
+
+static void option(void **state)
+{
+    (void)state;
+    struct rd_diag d;
+    double v;
+    rd_diag_init(&d, NULL);
+    assert_int_equal(rd_contention_parse_min_speed("90", "--min-speed", &v, &d), RD_OK);
+    assert_true(v == 90);
+    assert_int_equal(rd_contention_parse_min_speed("120", "--min-speed", &v, &d), RD_ERR_USAGE);
+    assert_non_null(strstr(d.msg, "--min-speed"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(speed_against_the_best),
+        cmocka_unit_test(real_probe_reads_every_allowed_cpu),
+        cmocka_unit_test(script_source),
+        cmocka_unit_test(a_slow_cpu_makes_a_run_contended),
+        cmocka_unit_test(waits_for_speed),
+        cmocka_unit_test(check_judges_the_speed),
+        cmocka_unit_test(option),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
