@@ -588,7 +588,13 @@ static rd_status load_run(struct session *ss, const char *phase, long run, bool 
         rd_tree_sampler_release(&pre);
         char what[64];
         snprintf(what, sizeof what, "%s %ld", phase, run);
-        RD_TRY(rd_guard_wait(sp->guard, what, ss->d));
+        if (sp->around_wait)
+            RD_TRY(sp->around_wait(sp->around_ctx, false, ss->d));
+        st = rd_guard_wait(sp->guard, what, ss->d);
+        if (!st && sp->around_wait)
+            st = sp->around_wait(sp->around_ctx, true, ss->d);
+        if (st)
+            return st;
     }
 
     struct rd_recordset set;

@@ -104,7 +104,22 @@ struct rd_http_spec {
                                       left running, killed after it stopped */
     struct rd_guard *guard;        /* waits for quiet before each load run and
                                       takes the foreign load around it; NULL: none */
+    /* Called before each wait for quiet (after = false) and after it
+     * (after = true); NULL: none. The caller's store lock is let go for
+     * the wait and taken again (rd_session_lend), so a session waiting up
+     * to --contention-wait keeps no other writer of its store waiting. */
+    rd_status (*around_wait)(void *ctx, bool after, struct rd_diag *d);
+    void *around_ctx;
 };
+
+/* The open files rundown-collect needs besides standard input, output and
+ * error (rd_fds_check before anything is made): the smallest `ulimit -n`
+ * at which `run -r 2 true` stores its runs is 12, and at which `http -n 2`
+ * with `python3 -m http.server` and `cat` as the load does, 22 (measured
+ * 2026-12-02), with one more open at the check than the standard three;
+ * a suite's server workloads are http's. */
+#define RD_RUN_FDS 8
+#define RD_HTTP_FDS 18
 
 /** The load timeout of `http` without --timeout when the load command's
  *  duration cannot be read: the suite's default timeout. */

@@ -26,12 +26,14 @@ static rd_status sessions(struct rd_session *s, struct rd_session_config *cfg,
                           struct rd_http_spec *spec, long runs, bool fresh_server,
                           long *contended, struct rd_diag *d)
 {
-    /* The wait for a quiet machine before the first run comes before the
-     * store's lock, so a writer waiting up to --contention-wait does not
-     * keep the others from appending; the session's later runs wait under
-     * it (their numbers are taken up front, below). */
+    /* No wait for a quiet machine holds the store's lock, so a writer
+     * waiting up to --contention-wait does not keep the others from
+     * appending: the first comes before the lock, and the runner lets the
+     * lock go for each wait before a load run (rd_session_lend). */
     if (spec->guard)
         RD_TRY(rd_guard_wait(spec->guard, "next server session", d));
+    spec->around_wait = spec->guard ? rd_session_lend : NULL;
+    spec->around_ctx = s;
     /* Held for the whole server session: its runs are numbered up front. */
     RD_TRY(rd_session_lock(s, d));
     long first_run = cfg->next_run[RD_PHASE_MEASURE];

@@ -210,6 +210,20 @@ void rd_session_unlock(struct rd_session *s)
     rd_store_unlock(&s->lock);
 }
 
+rd_status rd_session_lend(void *session, bool after, struct rd_diag *d)
+{
+    struct rd_session *s = session;
+    if (!after) {
+        s->lent = s->lock.fd >= 0;
+        rd_session_unlock(s);
+        return RD_OK;
+    }
+    if (!s->lent)
+        return RD_OK;
+    s->lent = false;
+    return rd_session_lock(s, d);
+}
+
 rd_status rd_session_read_store(struct rd_session *s, struct rd_diag *d)
 {
     if (!s->to_file)

@@ -122,6 +122,7 @@ struct rd_session {
     long long read_to;       /* bytes of the store in the index */
     unsigned lines_read;     /* lines of the store in the index */
     bool cut_tail;           /* the last line read had no newline */
+    bool lent;               /* rd_session_lend let the lock go, to take it back */
 };
 
 /**
@@ -166,6 +167,17 @@ rd_status rd_session_lock(struct rd_session *s, struct rd_diag *d);
 
 /** Releases the store's lock; a lock not held is ignored. */
 void rd_session_unlock(struct rd_session *s);
+
+/**
+ * The around_wait of rd_http_spec (runner.h), ctx a session: with
+ * after = false lets the store's lock go when the session holds it, with
+ * after = true takes it back (rd_session_lock: waiting, reading what was
+ * appended meanwhile) when it was let go. A wait for quiet in the middle
+ * of a server session so keeps no other writer of the store waiting; the
+ * session's runs keep their numbers unless another writer stored them
+ * first (rd_session_store then takes the next free ones).
+ */
+rd_status rd_session_lend(void *session, bool after, struct rd_diag *d);
 
 /**
  * Adds a config whose template is a copy of tmpl (suite, workload, labels,

@@ -408,6 +408,15 @@ static rd_status run_item(const struct rd_suite_run *run, const struct rd_plan_i
     if (!st) st = rd_suite_expand_string(s, it->workload, it->config, w->cwd, "cwd", &a, &cwd, d);
     rd_runner_slug(w->name, wslug, sizeof wslug);
     rd_runner_config_stem(&cfg->tmpl, cfg->id, cslug, sizeof cslug);
+    /* The wait for a quiet machine before a command's run comes before the
+     * store's lock (a server's runs let it go for theirs: rd_session_lend),
+     * so a suite waiting up to its contention wait keeps no other writer of
+     * its store waiting. */
+    if (!st && run->guard && !w->is_server) {
+        char what[64];
+        snprintf(what, sizeof what, "%s %ld", it->warmup ? "warmup" : "measure", it->run);
+        st = rd_guard_wait(run->guard, what, d);
+    }
     /* Held from numbering to storing (store.h): other writers wait. */
     if (!st)
         st = rd_session_lock(run->session, d);
@@ -429,11 +438,6 @@ static rd_status run_item(const struct rd_suite_run *run, const struct rd_plan_i
             .logs = {.dir = run->log_dir, .stem = stem, .shown = run->log_shown},
             .guard = run->guard,
         };
-        if (!st && run->guard) {
-            char what[64];
-            snprintf(what, sizeof what, "%s %ld", rec->phase, rec->run);
-            st = rd_guard_wait(run->guard, what, d);
-        }
         if (!st) st = rd_runner_command(&spec, rec, d);
         if (!st) st = rd_session_store(run->session, cfg, rec, d);
         if (!st)
@@ -455,7 +459,8 @@ static rd_status run_item(const struct rd_suite_run *run, const struct rd_plan_i
             .timeout_s = w->timeout, .warmup_load_s = w->warmup_load, .warmups = (int)w->warmups,
             .load_tool = w->load_tool,
             .logs = {.dir = run->log_dir, .stem = stem, .shown = run->log_shown},
-            .guard = run->guard,
+            .guard = run->guard, .around_wait = run->guard ? rd_session_lend : NULL,
+            .around_ctx = run->session,
         };
         struct rd_strays strays = {0};
         spec.strays = &strays;

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -164,34 +163,6 @@ static int fds_needed(unsigned f)
     return f & (RD_FMT_CHARTS | RD_FMT_CHARTS_SCRIPT) ? 7 : f & RD_FMT_XLSX ? 3 : 1;
 }
 
-/* Refuses a render that would run out of open files part-way (under a low
- * `ulimit -n`, or with many inherited): said before anything is made, so
- * the output folder stays as it was. */
-static rd_status check_fds(unsigned f, struct rd_diag *d)
-{
-    int need = fds_needed(f), fds[8], n = 0, e = 0;
-    while (n < need) {
-        fds[n] = open("/dev/null", O_RDONLY | O_CLOEXEC);
-        if (fds[n] < 0) {
-            e = errno;
-            break;
-        }
-        n++;
-    }
-    for (int i = 0; i < n; i++)
-        close(fds[i]);
-    if (n == need || (e != EMFILE && e != ENFILE))
-        return RD_OK;  /* no /dev/null: nothing to judge by */
-    struct rlimit rl;
-    char limit[64] = "";
-    if (e == EMFILE && getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
-        snprintf(limit, sizeof limit, " (ulimit -n is %llu)", (unsigned long long)rl.rlim_cur);
-    return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0,
-                       "cannot render: %s%s; these formats need %d open files besides "
-                       "standard input, output and error, and %d are left (raise ulimit -n, "
-                       "or ask for fewer formats)", strerror(e), limit, need, n);
-}
-
 /* Every entry a render may write into its output folder. */
 static const char *const report_entries[] = {
     "report.md", "report.html", "report.xlsx", "report.tex",
@@ -248,7 +219,8 @@ rd_status rd_render(const struct rd_report *r, const struct rd_render_opts *o,
 
     struct rd_stage stage;
     struct made made = { 0 };
-    st = check_fds(f, d);
+    /* Said before anything is made, so the output folder stays as it was. */
+    st = rd_fds_check(fds_needed(f), "render", "these formats", "ask for fewer formats", d);
     if (st == RD_OK)
         st = check_outputs(o->out_dir, f, charts, d);
     if (st == RD_OK)

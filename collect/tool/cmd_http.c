@@ -25,6 +25,7 @@
 #include "options.h"
 #include "proc.h"
 #include "runner.h"
+#include "rundown/fsutil.h"
 #include "serverruns.h"
 #include "runwarn.h"
 #include "session.h"
@@ -265,6 +266,8 @@ static rd_status http_env(const struct http_opts *o, const struct rd_session *se
     char pin[256];
     snprintf(pin, sizeof pin, "server %s, load %s", o->server_cpus ? o->server_cpus : "any",
              o->load_cpus ? o->load_cpus : "any");
+    /* Refused before the environment file or a log is made. */
+    RD_TRY(rd_fds_check(RD_HTTP_FDS, "collect", "a server's runs", NULL, d));
     /* Before the version probe starts, so that a signal stops it too. */
     rd_proc_catch_signals();
     return rd_env_prepare_outputs(session->store, o->log_dir, o->envopt, probes, nprobes, pin,

@@ -22,6 +22,7 @@
 #include "options.h"
 #include "proc.h"
 #include "runner.h"
+#include "rundown/fsutil.h"
 #include "session.h"
 #include "runwarn.h"
 #include "runsummary.h"
@@ -763,10 +764,16 @@ static int measure(struct run_opts *o, struct rd_session *session, struct run_cm
     struct rd_outputs outs;
     struct rd_diag d;
     rd_diag_init(&d, NULL);
+    /* Refused before the environment file or a log is made. */
+    rd_status st = rd_fds_check(RD_RUN_FDS, "collect", "runs", NULL, &d);
+    if (st) {
+        free(programs);
+        return rd_tool_fail(st, &d, NULL);
+    }
     /* Before any child starts (a version probe, --prepare), so that a
      * signal stops it too. */
     rd_proc_catch_signals();
-    rd_status st = rd_env_prepare_outputs(session->store, o->log_dir, o->env, probes, ncmds,
+    st = rd_env_prepare_outputs(session->store, o->log_dir, o->env, probes, ncmds,
                                           o->cpus, &outs, &d);
     free(programs);
     if (st)

@@ -390,6 +390,15 @@ static int suite_open(struct suite_cmd *x)
     if (x->adaptive && x->o.shard_n > 1)
         return rd_usage_error("--shard cannot split workloads with \"until\": \"settled\": "
                               "whether a config needs another run depends on all of its runs");
+    /* Refused before the store's folder, its lock or a log is made. */
+    bool servers = false;
+    for (size_t w = 0; w < x->s.nworkloads; w++)
+        servers = servers || x->s.workloads[w].is_server;
+    rd_status fst;
+    if (!x->o.dry && (fst = rd_fds_check(servers ? RD_HTTP_FDS : RD_RUN_FDS, "collect",
+                                         servers ? "a suite's server runs" : "a suite's runs",
+                                         NULL, &x->d)))
+        return rd_tool_fail(fst, &x->d, NULL);
     snprintf(x->store, sizeof x->store, "%s/%s.jsonl", x->o.dir, x->s.name);
     snprintf(x->lockpath, sizeof x->lockpath, "%s.lock", x->store);
     rd_session_init(&x->session, x->store);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -648,4 +649,33 @@ rd_status rd_path_relative(const char *path, const char *dir, struct rd_buf *out
     else if (!ups)
         RD_TRY(rd_buf_addch(out, '.'));
     return RD_OK;
+}
+
+rd_status rd_fds_check(int need, const char *what, const char *needs, const char *hint,
+                       struct rd_diag *d)
+{
+    int fds[32], n = 0, e = 0;
+    if (need > 32)
+        need = 32;
+    while (n < need) {
+        fds[n] = open("/dev/null", O_RDONLY | O_CLOEXEC);
+        if (fds[n] < 0) {
+            e = errno;
+            break;
+        }
+        n++;
+    }
+    for (int i = 0; i < n; i++)
+        close(fds[i]);
+    if (n == need || (e != EMFILE && e != ENFILE))
+        return RD_OK;  /* no /dev/null: nothing to judge by */
+    struct rlimit rl;
+    char limit[64] = "";
+    if (e == EMFILE && getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+        snprintf(limit, sizeof limit, " (ulimit -n is %llu)", (unsigned long long)rl.rlim_cur);
+    return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0,
+                       "cannot %s: %s%s; %s need %d open files besides standard input, output "
+                       "and error, and %d %s left (raise ulimit -n%s%s)",
+                       what, strerror(e), limit, needs, need, n, n == 1 ? "is" : "are",
+                       hint ? ", or " : "", hint ? hint : "");
 }

@@ -179,4 +179,17 @@ void rd_cleanup_child(pid_t pid);
 void rd_signals_hold(sigset_t *saved);
 void rd_signals_release(const sigset_t *saved);
 
+/**
+ * Refuses, before anything is made, work that would run out of open files
+ * part-way (a low `ulimit -n`, or many inherited descriptors): tries to
+ * open 'need' descriptors (at most 32) besides those open now and closes
+ * them again. When too few open, RD_ERR_IO "cannot WHAT: Too many open
+ * files (ulimit -n is N); NEEDS need K open files besides standard input,
+ * output and error, and M are left (raise ulimit -n, or HINT)", 'hint'
+ * NULL leaving out ", or HINT". Without /dev/null there is nothing to
+ * judge by: RD_OK.
+ */
+rd_status rd_fds_check(int need, const char *what, const char *needs, const char *hint,
+                       struct rd_diag *d);
+
 #endif
