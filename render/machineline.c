@@ -25,6 +25,12 @@ rd_status rd_machine_line(const struct rd_rworkload *w, struct rd_buf *out)
     if (known > 0 && !isnan(w->steal_mean))
         RD_TRY(rd_buf_addf(out, "; hypervisor steal %.1f %% on average, at most %.1f %%",
                            w->steal_mean, w->steal_max));
+    /* The speed probe (docs/methods.md §6d): runs on slow CPUs are among
+     * the contended ones, left out unless --include-contended. */
+    if (known > 0 && !isnan(w->speed_min))
+        RD_TRY(rd_buf_addf(out, "; CPUs at %.0f %% of their best speed or faster", w->speed_min));
+    if (known > 0 && w->slow_cpu_runs > 0)
+        RD_TRY(rd_buf_addf(out, " (%.0f of the contended runs on slow CPUs)", w->slow_cpu_runs));
     if (w->cont_waited_s >= 0.5)
         RD_TRY(rd_buf_addf(out, "; waited %.0f s for quiet", w->cont_waited_s));
     if (unknown > 0)

@@ -134,6 +134,10 @@ import json, sys
 c = json.load(open(sys.argv[1]))["workloads"][0]["contention"]
 assert c["slow_cpu_runs"] == 4 and c["speed_pct_min"] == 50, c
 PY
+"$build/render/rundown-render" -o "$tmp/slowrep" --formats md "$tmp/slow.json" 2>/dev/null ||
+    fail "render of the slow runs failed"
+grep -q 'CPUs at 50 % of their best speed or faster (4 of the contended runs on slow CPUs)' \
+    "$tmp"/slowrep/*.md || fail "the report's machine line does not name the slow CPUs"
 #    In mode wait the run waits until the CPUs are fast again.
 printf '1 1\n1 2\n1 2\n1 1\n' >"$tmp/dip.speed"
 RUNDOWN_PROC_ROOT=$tmp/proc RUNDOWN_SPEED_PROBE=$tmp/dip.speed \
