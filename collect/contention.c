@@ -293,6 +293,20 @@ void rd_guard_run_begin(struct rd_guard *g)
     g->run_speed_pct = g->speed_pct;
 }
 
+/* The verdict on a run: contended when the load or the speed says so,
+ * counted, and named in info.contended_by. */
+static rd_status judge(struct rd_guard *g, struct rd_record *rec, bool busy, bool slow)
+{
+    g->last_quiet = !busy && !slow;
+    rec->contended = busy || slow;
+    g->contended += rec->contended;
+    g->slow += slow;
+    if (!rec->contended)
+        return RD_OK;
+    return rd_record_set_info(rec, "contended_by", busy && slow ? "load,speed"
+                                                   : busy      ? "load" : "speed");
+}
+
 rd_status rd_guard_run_end(struct rd_guard *g, struct rd_record *rec)
 {
     if (g->o.mode == RD_CONTENTION_OFF || g->nhist == 0)
@@ -304,8 +318,9 @@ rd_status rd_guard_run_end(struct rd_guard *g, struct rd_record *rec)
     judged_load(g, &end, &judged);
     push(g, &end);
     probe_speed(g, end.t, false);
-    /* The slower of the readings around the run (NaN when neither). */
-    double speed = isnan(g->run_speed_pct) ? g->speed_pct : fmin(g->run_speed_pct, g->speed_pct);
+    /* The slower of the readings around the run (fmin skips a NaN; NaN
+     * when neither was read). */
+    double speed = fmin(g->run_speed_pct, g->speed_pct);
     bool slow = !fast_enough(g, speed);
     if (!isnan(speed)) {
         RD_TRY(rd_record_set_metric(rec, "machine_speed_pct", speed));
@@ -320,13 +335,7 @@ rd_status rd_guard_run_end(struct rd_guard *g, struct rd_record *rec)
     }
     if (isnan(run.others_pct)) {
         g->unknown++;
-        rec->contended = slow;
-        if (slow)
-            RD_TRY(rd_record_set_info(rec, "contended_by", "speed"));
-        g->contended += slow;
-        g->slow += slow;
-        g->last_quiet = !slow;
-        return RD_OK;
+        return judge(g, rec, false, slow);
     }
     RD_TRY(rd_record_set_metric(rec, "machine_others_cpu_pct", run.others_pct));
     RD_TRY(rd_record_set_metric(rec, "machine_steal_pct", run.steal_pct));
@@ -334,13 +343,5 @@ rd_status rd_guard_run_end(struct rd_guard *g, struct rd_record *rec)
         RD_TRY(rd_record_set_metric(rec, "machine_cpu_pressure_pct", run.pressure_pct));
     g->others_sum += run.others_pct;
     g->others_max = fmax(g->others_max, run.others_pct);
-    bool busy = rd_machine_load_foreign_pct(&judged) > g->o.threshold_pct;
-    g->last_quiet = !busy && !slow;
-    rec->contended = busy || slow;
-    if (rec->contended)
-        RD_TRY(rd_record_set_info(rec, "contended_by", busy && slow ? "load,speed"
-                                                       : busy      ? "load" : "speed"));
-    g->contended += rec->contended;
-    g->slow += slow;
-    return RD_OK;
+    return judge(g, rec, rd_machine_load_foreign_pct(&judged) > g->o.threshold_pct, slow);
 }
