@@ -9,9 +9,11 @@
 #
 #   bench/contention.sh [BUILD] [RUNS]     (default build, 8)
 #
-# Needs node, deno and bun on PATH; run on a quiet machine.
+# Runs the runtimes `make deps` pinned (data/workloads/node_modules/.bin)
+# ahead of any on PATH; run on a quiet machine.
 set -eu
 . "$(dirname "$0")/lib.sh"
+PATH=$(cd "$(dirname "$0")/.." && pwd)/data/workloads/node_modules/.bin:$PATH
 bench_start 8 "$@"
 bench_quiet "the machine is not quiet"
 loop='let s=0; for (let i=0;i<3e8;i++) s+=i; console.log(s)'
