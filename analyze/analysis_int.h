@@ -59,6 +59,13 @@ struct run_meta {
     uint32_t numbered : 1;  /* order is the record's run number */
 };
 
+/* A stretch in which one input store's collection took no measured run of
+ * any workload for longer than a session break allows (sessions.c). */
+struct pause {
+    uint32_t input;
+    double from, to;         /* the started_at of the runs either side */
+};
+
 /* A run whose source digest an earlier run holds: where each of the two
  * is (store and line), so the warning can name both. */
 struct dup_run {
@@ -195,6 +202,8 @@ struct rd_analysis {
     size_t nenvs, capenvs;
     const char **inputs;
     size_t ninputs, capinputs;
+    struct pause *pauses;    /* every store's pauses, by store then time (sessions.c) */
+    size_t npauses;
     struct rd_strmap digest_map; /* source digest (32 bytes) -> index into sources */
     struct source_run *sources;
     size_t nsources, capsources;

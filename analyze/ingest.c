@@ -86,6 +86,7 @@ void rd_analysis_free(struct rd_analysis *a)
     free(a->last_ids);
     free(a->envs);
     free(a->inputs);
+    free(a->pauses);
     free(a->sources);
     rd_embed_release(&a->embed);
     rd_strmap_release(&a->digest_map);

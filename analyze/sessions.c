@@ -8,19 +8,25 @@
  * rebooted machine, another build, a warmer room), and pooling them
  * treats one session's systematic offset as noise, or the runs of one
  * session as independent evidence (pseudo-replication). A session is one
- * store's stretch of a workload's runs without a long pause: runs from
- * different input stores are different sessions, and within a store the
- * workload's runs, in started_at order, are cut wherever the gap to the
- * next run is longer than both SESSION_GAP_FACTOR times the typical gap
- * (the median) and SESSION_GAP_MIN seconds. The workload's runs, not one
- * config's, set the typical gap: a suite runs them back to back, so a
- * pause shows in every config alike, and one config's few gaps could be
- * half pauses.
+ * store's stretch of collection without a long pause: runs from different
+ * input stores are different sessions, and within a store a workload's
+ * runs are cut only where the collection as a whole paused, i.e. where
+ * the store took no measured run of any workload for longer than both
+ * SESSION_GAP_FACTOR times its typical gap (the median) and
+ * SESSION_GAP_MIN seconds. The store's runs, not one workload's, tell a
+ * pause: a suite under a budget goes round its workloads, so a workload
+ * waits minutes between its rounds while the collection runs on, and
+ * reading those waits as pauses split one collection into as many
+ * "sessions" as rounds, each costing the intervals a degree of freedom
+ * (the 2026-12-02 study: 3 to 10 sessions a workload, intervals on 1 to
+ * 3 df). For the same reason the store's runs, not one config's, give the
+ * typical gap: a pause shows in every config alike.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "rundown/array.h"
 #include "workload.h"
 
 /* A gap is a session break when longer than both of these. */
@@ -56,29 +62,79 @@ void rd_sessions_release(struct sessions *s, size_t k)
     memset(s, 0, sizeof *s);
 }
 
+/* The pauses of one store's runs st[0..n), sorted by time, appended to
+ * a->pauses. */
+static rd_status store_pauses(struct rd_analysis *a, const struct stamp *st, size_t n,
+                              double *gaps, size_t *cap)
+{
+    size_t ng = 0;
+    for (size_t i = 1; i < n; i++)
+        gaps[ng++] = st[i].t - st[i - 1].t;
+    if (ng == 0)
+        return RD_OK;
+    rd_stats_sort(gaps, ng);
+    double cut = SESSION_GAP_FACTOR * rd_stats_quantile_sorted(gaps, ng, 0.5);
+    if (cut < SESSION_GAP_MIN)
+        cut = SESSION_GAP_MIN;
+    for (size_t i = 1; i < n; i++) {
+        if (!(st[i].t - st[i - 1].t > cut))
+            continue;
+        RD_TRY(RD_ARRAY_GROW(a->pauses, *cap, a->npauses + 1));
+        a->pauses[a->npauses++] = (struct pause){ st[i].input, st[i - 1].t, st[i].t };
+    }
+    return RD_OK;
+}
+
+rd_status rd_pauses_find(struct rd_analysis *a)
+{
+    free(a->pauses);
+    a->pauses = NULL;
+    a->npauses = 0;
+    size_t total = 0, cap = 0;
+    for (size_t i = 0; i < a->ncfgs; i++)
+        total += a->cfgs[i].nruns;
+    struct stamp *st = malloc((total ? total : 1) * sizeof *st);
+    double *gaps = malloc((total ? total : 1) * sizeof *gaps);
+    rd_status s = st && gaps ? RD_OK : RD_ERR_NOMEM;
+    size_t n = 0;
+    for (size_t i = 0; i < a->ncfgs && !s; i++)
+        for (uint32_t j = 0; j < a->cfgs[i].nruns; j++) {
+            const struct run_meta *r = &a->cfgs[i].runs[j];
+            if (!isnan(r->t))
+                st[n++] = (struct stamp){ r->t, r->input, (uint32_t)i, j };
+        }
+    if (!s && n > 1)
+        qsort(st, n, sizeof *st, cmp_stamp);
+    for (size_t b0 = 0, b1; b0 < n && !s; b0 = b1) {
+        for (b1 = b0 + 1; b1 < n && st[b1].input == st[b0].input; b1++)
+            ;
+        s = store_pauses(a, st + b0, b1 - b0, gaps, &cap);
+    }
+    free(st);
+    free(gaps);
+    return s;
+}
+
 /* Cuts the runs st[0..n) of one store, sorted by time, into sessions
- * numbered from *next on. */
+ * numbered from *next on: a new one after each of the store's pauses
+ * (p[0..np), sorted) that lies between two of them. The workload's runs
+ * are some of the store's, so a pause lies either wholly between two of
+ * them or outside both. */
 static void cut_store(struct sessions *out, const struct stamp *st, size_t n, uint32_t *next,
-                      double *gaps)
+                      const struct pause *p, size_t np)
 {
     size_t first = 0; /* the first run with a time */
     while (first < n && isnan(st[first].t))
         first++;
-    size_t ng = 0;
-    for (size_t i = first + 1; i < n; i++)
-        gaps[ng++] = st[i].t - st[i - 1].t;
-    double typical = 0;
-    if (ng > 0) {
-        rd_stats_sort(gaps, ng);
-        typical = rd_stats_quantile_sorted(gaps, ng, 0.5);
-    }
-    double cut = SESSION_GAP_FACTOR * typical;
-    if (cut < SESSION_GAP_MIN)
-        cut = SESSION_GAP_MIN;
     uint32_t id = (*next)++;
+    size_t at = 0; /* the first pause not before the previous run */
     for (size_t i = 0; i < n; i++) {
-        if (i > first && st[i].t - st[i - 1].t > cut)
-            id = (*next)++;
+        if (i > first) {
+            while (at < np && p[at].from < st[i - 1].t)
+                at++;
+            if (at < np && p[at].to <= st[i].t)
+                id = (*next)++;
+        }
         out->of[st[i].cfg][st[i].run] = id;
     }
 }
@@ -91,8 +147,7 @@ rd_status rd_sessions_find(const struct wctx *x, struct sessions *out)
         total += x->cs[i]->nruns;
     out->of = calloc(x->k ? x->k : 1, sizeof *out->of);
     struct stamp *st = malloc((total ? total : 1) * sizeof *st);
-    double *gaps = malloc((total ? total : 1) * sizeof *gaps);
-    rd_status s = out->of && st && gaps ? RD_OK : RD_ERR_NOMEM;
+    rd_status s = out->of && st ? RD_OK : RD_ERR_NOMEM;
     size_t n = 0;
     for (size_t i = 0; i < x->k && !s; i++) {
         const struct cfg *c = x->cs[i];
@@ -104,13 +159,18 @@ rd_status rd_sessions_find(const struct wctx *x, struct sessions *out)
     if (!s && n > 1)
         qsort(st, n, sizeof *st, cmp_stamp);
     uint32_t next = 0;
+    const struct pause *p = x->a->pauses, *pend = p + x->a->npauses;
     for (size_t a = 0, b; a < n && !s; a = b) {
         for (b = a + 1; b < n && st[b].input == st[a].input; b++)
             ;
-        cut_store(out, st + a, b - a, &next, gaps);
+        while (p < pend && p->input < st[a].input)
+            p++;
+        const struct pause *q = p;
+        while (q < pend && q->input == st[a].input)
+            q++;
+        cut_store(out, st + a, b - a, &next, p, (size_t)(q - p));
     }
     out->n = next;
     free(st);
-    free(gaps);
     return s;
 }

@@ -294,7 +294,10 @@ double rd_workload_margin(const struct rd_analysis *a, const struct wl *w);
 
 /* ---- sessions.c ---- */
 
-
+/** Finds the pauses of every input store's collection as a whole into
+ *  a->pauses, from the measured runs of all its workloads. Called once,
+ *  before any workload is analysed: rd_sessions_find reads them. */
+rd_status rd_pauses_find(struct rd_analysis *a);
 
 /** Finds the sessions of x's runs (docs/methods.md, "Sessions"). Release
  * with rd_sessions_release(s, x->k), also on failure (RD_ERR_NOMEM). */

@@ -487,6 +487,7 @@ static rd_status write_document(struct rd_analysis *a, struct rd_buf *out,
                                 const struct rd_analysis_sink *sink, struct rd_diag *d)
 {
     RD_TRY(rd_machines_settle(a));
+    RD_TRY(rd_pauses_find(a));
     RD_TRY(rd_analysis_apply_settings(a, d));
     RD_TRY(rd_within_check(a, d));
     struct jw w;

@@ -23,16 +23,23 @@
 #include "analyze_test.h"
 #include "stats.h"
 
-/* One run record with a started_at and an optional tool. */
+/* One run record of workload wl with a started_at and an optional tool. */
+static size_t rec_in(char *out, size_t size, const char *wl, const char *cfg, int run,
+                     const char *at, const char *tool, double v)
+{
+    int n = snprintf(out, size,
+                     "{\"schema\":\"rundown.run/1\",\"workload\":\"%s\",\"config\":{\"rt\":\"%s\"},"
+                     "\"run\":%d,\"started_at\":\"%s\"%s%s%s,\"metrics\":{\"wall_ms\":%.17g}}\n",
+                     wl, cfg, run, at, tool ? ",\"tool\":\"" : "", tool ? tool : "",
+                     tool ? "\"" : "", v);
+    return n > 0 ? (size_t)n : 0;
+}
+
+/* One run record of workload "w". */
 static size_t rec(char *out, size_t size, const char *cfg, int run, const char *at,
                   const char *tool, double v)
 {
-    int n = snprintf(out, size,
-                     "{\"schema\":\"rundown.run/1\",\"workload\":\"w\",\"config\":{\"rt\":\"%s\"},"
-                     "\"run\":%d,\"started_at\":\"%s\"%s%s%s,\"metrics\":{\"wall_ms\":%.17g}}\n",
-                     cfg, run, at, tool ? ",\"tool\":\"" : "", tool ? tool : "", tool ? "\"" : "",
-                     v);
-    return n > 0 ? (size_t)n : 0;
+    return rec_in(out, size, "w", cfg, run, at, tool, v);
 }
 
 /* The analysis of several stores, parsed. */
@@ -237,6 +244,61 @@ static void test_sessions_by_pause(void **state)
     cJSON_Delete(doc);
 }
 
+/* A suite under a budget goes round its workloads: workload w takes a
+ * round of 5 runs per config (2 s apart), then workload v runs for
+ * 'away' seconds (a run every 5 s), three times over. w waits minutes
+ * between its rounds while the collection runs on: one session. Only
+ * when the whole store pauses (v too) for longer than both 10 times the
+ * store's typical gap and 60 s does w's next round start a session.
+ * Run times of w: base[] + 20 in the rounds after a pause, so a session
+ * offset would show as a session_effect warning. */
+/* The time t seconds after 2026-11-30 10:00:00 UTC (t < 14 h). */
+static void stamp_at(char *at, size_t size, long t)
+{
+    snprintf(at, size, "2026-11-30T%02ld:%02ld:%02ld.000Z", 10 + t / 3600, t / 60 % 60, t % 60);
+}
+
+static void test_sessions_across_workloads(void **state)
+{
+    (void)state;
+    for (int paused = 0; paused < 2; paused++) {
+        static char text[1 << 16];
+        size_t o = 0;
+        long t = 0;
+        int vrun = 1;
+        for (int round = 0; round < 3; round++) {
+            for (int r = 0; r < 5; r++)
+                for (int c = 0; c < 2; c++, t += 2) {
+                    char at[64];
+                    stamp_at(at, sizeof at, t);
+                    o += rec_in(text + o, sizeof text - o, "w", c ? "b" : "a", 5 * round + r + 1,
+                                at, NULL, base[r] + (paused && round > 0 ? 20 : 0));
+                }
+            for (long away = 0; away < 300; away += 5, t += 5) {
+                char at[64];
+                stamp_at(at, sizeof at, t);
+                o += rec_in(text + o, sizeof text - o, "v", "a", vrun++, at, NULL, 50 + away % 3);
+            }
+            if (paused && round == 0)
+                t += 600; /* nothing runs for 10 minutes */
+        }
+        cJSON *doc = analyse_one(write_store("rounds.jsonl", text));
+        const cJSON *wl = get(doc, "workloads.1");
+        assert_string_equal(rd_json_str(wl, "name"), "w");
+        assert_string_equal(gets_(wl, "configs.0.id"), "rt=a");
+        if (!paused) {
+            /* one session: no two-level variance, the plain 15 - 1 df */
+            assert_null(cJSON_GetObjectItem(get(wl, "configs.0.metrics.wall_ms"), "sessions"));
+            assert_null(cJSON_GetObjectItem(get(wl, "configs.0.metrics.wall_ms"), "se_df"));
+            assert_false(has_warning(wl, "session_effect", NULL));
+        } else {
+            assert_true(getn(wl, "configs.0.metrics.wall_ms.sessions") == 2);
+            assert_true(has_warning(wl, "session_effect", "rt=a"));
+        }
+        cJSON_Delete(doc);
+    }
+}
+
 /* A store read twice: every run number twice, two sessions of equal
  * means (no session effect). */
 static void test_duplicate_runs(void **state)
@@ -305,6 +367,7 @@ int main(void)
         cmocka_unit_test(test_sessions_as_a_level),
         cmocka_unit_test(test_three_sessions),
         cmocka_unit_test(test_sessions_by_pause),
+        cmocka_unit_test(test_sessions_across_workloads),
         cmocka_unit_test(test_duplicate_runs),
         cmocka_unit_test(test_mixed_tools),
     };
