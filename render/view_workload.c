@@ -408,6 +408,10 @@ static void view_reason(struct vb *v, const struct rd_rworkload *w, struct rd_tv
     bool early = rec->fraction < 1, later = rec->fraction_before > 0;
     if (rec->reason && isfinite(rec->alpha_look) && (early || later)) {
         chk(v, rd_buf_addstr(&v->b, rec->reason));
+        /* the reason may end on a parenthesis, not a full stop */
+        size_t n = strlen(rec->reason);
+        if (n && rec->reason[n - 1] != '.')
+            chk(v, rd_buf_addstr(&v->b, "."));
         chk(v, rd_buf_addf(&v->b, " Judged at α = %.3g, below %g: ", rec->alpha_look,
                            isfinite(v->r->alpha) ? v->r->alpha : 0.05));
         if (early)
