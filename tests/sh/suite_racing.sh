@@ -7,10 +7,11 @@
 # metric is the command's own rundown:metric line, not the wall time: a
 # fake clock whose values repeat 5.0, 5.1, 5.2 ms (50.0, 50.1, 50.2 for
 # the slow config), so the verdict does not depend on the machine's load
-# (issue 27 item 6; it slept 0.005 and 0.05 s before). Half-width of the
-# fast configs' 95 % interval at the 10 runs of the cap, by hand:
-# sd 0.082 (of 5.0, 5.1, 5.2), t(0.975, 9) = 2.262, 2.262 * 0.082 /
-# sqrt(10) / 5.1 = 1.2 % > 0.5 %: never settled, so they run to the cap.
+# (issue 27 item 6; it slept 0.005 and 0.05 s before). The relative
+# half-width of a fast config's 95 % interval at the cap of 10 runs is
+# 1.23 % > 0.5 %, so neither settles and both run to the cap (R:
+# v <- c(rep(c(5.0, 5.1, 5.2), 3), 5.0); qt(0.975, 9) * sd(v) / sqrt(10) /
+# mean(v) = 0.01230576).
 . "$(dirname "$0")/require.bash" python3
 set -u
 . "$(dirname "$0")/runner_lib.bash" "$1"
