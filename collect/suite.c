@@ -104,16 +104,24 @@ static char *sdup(struct ctx *c, const char *s)
     return rd_arena_strdup(&c->s->arena, s);
 }
 
-/* A number or string JSON scalar as label text ("4" for 4). */
+/* Whether v is a JSON string or number: what a label value may be. */
+static bool is_scalar(const cJSON *v)
+{
+    return cJSON_IsString(v) || cJSON_IsNumber(v);
+}
+
+/* The label text of scalar v ("4" for 4), in b for a number. */
+static const char *scalar_view(const cJSON *v, char b[32])
+{
+    return cJSON_IsString(v) ? v->valuestring : rd_fmt_double(v->valuedouble, b);
+}
+
+/* A copy of scalar v's label text in the arena; NULL only when memory
+ * ran out (the callers check is_scalar first). */
 static char *scalar_text(struct ctx *c, const cJSON *v)
 {
-    if (cJSON_IsString(v))
-        return sdup(c, v->valuestring);
-    if (cJSON_IsNumber(v)) {
-        char b[32];
-        return sdup(c, rd_fmt_double(v->valuedouble, b));
-    }
-    return NULL;
+    char b[32];
+    return sdup(c, scalar_view(v, b));
 }
 
 /* An argv: a list of strings, or one string split at blanks. */
@@ -171,11 +179,11 @@ static rd_status parse_env(struct ctx *c, const cJSON *v, struct rd_suite_kv **o
     if (!*out)
         return RD_ERR_NOMEM;
     for (const cJSON *it = v->child; it; it = it->next) {
-        char *val = scalar_text(c, it);
-        if (!val || !*it->string || strchr(it->string, '='))
+        if (!is_scalar(it) || !*it->string || strchr(it->string, '='))
             return fail(c, "expected 'env' entry '%s' to be a string with a name without '='",
                         it->string);
-        if (!((*out)[*n].key = sdup(c, it->string)))
+        char *val = scalar_text(c, it);
+        if (!val || !((*out)[*n].key = sdup(c, it->string)))
             return RD_ERR_NOMEM;
         (*out)[(*n)++].value = val;
     }
@@ -346,136 +354,189 @@ static rd_status parse_runs(struct ctx *c, const cJSON *wj, const cJSON *top,
     return RD_OK;
 }
 
-static rd_status parse_matrix(struct ctx *c, const cJSON *wj, struct rd_suite_workload *w)
+/* The values of the matrix, in the order the file gives them: a label
+ * and its list each; nv[k] values of label k in vals[k]. */
+struct matrix {
+    size_t *nv;
+    char ***vals;
+    size_t total;  /* configs before 'exclude' and 'include' */
+};
+
+/* One label of "matrix", number k: a name, and a non-empty list of
+ * distinct strings or numbers. */
+static rd_status matrix_label(struct ctx *c, const cJSON *it, size_t k,
+                              struct rd_suite_workload *w, struct matrix *mx)
 {
-    const cJSON *m = cJSON_GetObjectItemCaseSensitive(wj, "matrix");
-    size_t total = 1;
+    if (!valid_name(it->string))
+        return fail(c, "expected matrix labels made of letters, digits, '.', '_', '-', got '%s'",
+                    it->string);
+    if (!(w->keys[k] = sdup(c, it->string)))
+        return RD_ERR_NOMEM;
+    if (!cJSON_IsArray(it) || cJSON_GetArraySize(it) == 0)
+        return fail(c, "expected matrix '%s' to be a non-empty list", it->string);
+    size_t n = mx->nv[k] = (size_t)cJSON_GetArraySize(it);
+    if (!(mx->vals[k] = rd_arena_alloc(&c->s->arena, n * sizeof **mx->vals)))
+        return RD_ERR_NOMEM;
+    size_t i = 0;
+    for (const cJSON *v = it->child; v; v = v->next, i++) {
+        if (!is_scalar(v))
+            return fail(c, "expected matrix '%s' values to be strings or numbers", it->string);
+        if (!(mx->vals[k][i] = scalar_text(c, v)))
+            return RD_ERR_NOMEM;
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(mx->vals[k][j], mx->vals[k][i]) == 0)
+                return fail(c, "matrix '%s' lists '%s' twice", it->string, mx->vals[k][i]);
+    }
+    if (mx->total > 100000 / n)
+        return fail(c, "the matrix has more than 100000 configs");
+    mx->total *= n;
+    return RD_OK;
+}
+
+/* "matrix": an object of label -> list of values; every label once. */
+static rd_status matrix_labels(struct ctx *c, const cJSON *m, struct rd_suite_workload *w,
+                               struct matrix *mx)
+{
     if (m && !cJSON_IsObject(m))
         return fail(c, "expected 'matrix' to be an object of label -> list of values");
     w->nkeys = m ? (size_t)cJSON_GetArraySize(m) : 0;
     w->keys = rd_arena_alloc(&c->s->arena, (w->nkeys + 1) * sizeof *w->keys);
-    size_t *nv = calloc(w->nkeys + 1, sizeof *nv);
-    char ***vals = calloc(w->nkeys + 1, sizeof *vals);
-    rd_status st = (!w->keys || !nv || !vals) ? RD_ERR_NOMEM : RD_OK;
+    mx->nv = calloc(w->nkeys + 1, sizeof *mx->nv);
+    mx->vals = calloc(w->nkeys + 1, sizeof *mx->vals);
+    mx->total = 1;
+    if (!w->keys || !mx->nv || !mx->vals)
+        return RD_ERR_NOMEM;
     size_t k = 0;
-    for (const cJSON *it = m ? m->child : NULL; it && !st; it = it->next, k++) {
-        if (!valid_name(it->string)) {
-            st = fail(c, "expected matrix labels made of letters, digits, '.', '_', '-', got '%s'",
-                      it->string);
-            break;
-        }
-        if (!(w->keys[k] = sdup(c, it->string))) {
-            st = RD_ERR_NOMEM;
-            break;
-        }
-        if (!cJSON_IsArray(it) || cJSON_GetArraySize(it) == 0) {
-            st = fail(c, "expected matrix '%s' to be a non-empty list", it->string);
-            break;
-        }
-        nv[k] = (size_t)cJSON_GetArraySize(it);
-        if (!(vals[k] = rd_arena_alloc(&c->s->arena, nv[k] * sizeof **vals))) {
-            st = RD_ERR_NOMEM;
-            break;
-        }
-        size_t i = 0;
-        for (const cJSON *v = it->child; v && !st; v = v->next, i++) {
-            vals[k][i] = scalar_text(c, v);
-            if (!vals[k][i])
-                st = fail(c, "expected matrix '%s' values to be strings or numbers", it->string);
-            for (size_t j = 0; j < i && !st; j++)
-                if (strcmp(vals[k][j], vals[k][i]) == 0)
-                    st = fail(c, "matrix '%s' lists '%s' twice", it->string, vals[k][i]);
-        }
-        if (total > 100000 / nv[k])
-            st = fail(c, "the matrix has more than 100000 configs");
-        total *= nv[k];
-    }
-    for (size_t a = 0; a < w->nkeys && !st; a++)
-        for (size_t b = 0; b < a && !st; b++)
+    for (const cJSON *it = m ? m->child : NULL; it; it = it->next, k++)
+        RD_TRY(matrix_label(c, it, k, w, mx));
+    for (size_t a = 0; a < w->nkeys; a++)
+        for (size_t b = 0; b < a; b++)
             if (strcmp(w->keys[a], w->keys[b]) == 0)
-                st = fail(c, "matrix label '%s' appears twice", w->keys[a]);
-    const cJSON *ex = cJSON_GetObjectItemCaseSensitive(wj, "exclude");
-    const cJSON *in = cJSON_GetObjectItemCaseSensitive(wj, "include");
-    size_t nin = in ? (size_t)cJSON_GetArraySize(in) : 0;
-    if (!st && ex && !cJSON_IsArray(ex))
-        st = fail(c, "expected 'exclude' to be a list of objects");
-    if (!st && in && !cJSON_IsArray(in))
-        st = fail(c, "expected 'include' to be a list of objects");
-    for (const cJSON *e = ex ? ex->child : NULL; e && !st; e = e->next) {
+                return fail(c, "matrix label '%s' appears twice", w->keys[a]);
+    return RD_OK;
+}
+
+/* The index of matrix label key in w, or w->nkeys. */
+static size_t label_index(const struct rd_suite_workload *w, const char *key)
+{
+    size_t j;
+    for (j = 0; j < w->nkeys && strcmp(w->keys[j], key) != 0; j++)
+        ;
+    return j;
+}
+
+/* The entries of "exclude" (a list): non-empty objects of matrix label ->
+ * value. */
+static rd_status check_exclude(struct ctx *c, const cJSON *ex, const struct rd_suite_workload *w)
+{
+    for (const cJSON *e = ex ? ex->child : NULL; e; e = e->next) {
         if (!cJSON_IsObject(e) || !e->child)
-            st = fail(c, "expected each 'exclude' entry to be a non-empty object");
-        for (const cJSON *kv = e->child; kv && !st; kv = kv->next) {
-            size_t j;
-            for (j = 0; j < w->nkeys && strcmp(w->keys[j], kv->string) != 0; j++)
-                ;
-            if (j == w->nkeys)
-                st = fail(c, "'exclude' names '%s', which is not a matrix label", kv->string);
-            else if (!cJSON_IsString(kv) && !cJSON_IsNumber(kv))
-                st = fail(c, "expected 'exclude' values to be strings or numbers");
+            return fail(c, "expected each 'exclude' entry to be a non-empty object");
+        for (const cJSON *kv = e->child; kv; kv = kv->next) {
+            if (label_index(w, kv->string) == w->nkeys)
+                return fail(c, "'exclude' names '%s', which is not a matrix label", kv->string);
+            if (!is_scalar(kv))
+                return fail(c, "expected 'exclude' values to be strings or numbers");
         }
     }
-    if (!st) {
-        w->configs = rd_arena_alloc(&c->s->arena,
-                                    (total + nin) * (w->nkeys ? w->nkeys : 1) * sizeof(char *));
-        if (!w->configs)
-            st = RD_ERR_NOMEM;
+    return RD_OK;
+}
+
+/* Whether an entry of "exclude" matches the config row (values in label
+ * order). */
+static bool excluded(const cJSON *ex, const struct rd_suite_workload *w, char *const *row)
+{
+    for (const cJSON *e = ex ? ex->child : NULL; e; e = e->next) {
+        bool all = true;
+        for (const cJSON *kv = e->child; kv && all; kv = kv->next) {
+            char b[32];
+            all = strcmp(row[label_index(w, kv->string)], scalar_view(kv, b)) == 0;
+        }
+        if (all)
+            return true;
     }
+    return false;
+}
+
+/* Every combination of the values, the first label slowest, less those
+ * "exclude" matches, into w->configs (room for nin more). */
+static rd_status expand_matrix(struct ctx *c, const cJSON *ex, size_t nin,
+                               struct rd_suite_workload *w, const struct matrix *mx)
+{
+    w->configs = rd_arena_alloc(&c->s->arena,
+                                (mx->total + nin) * (w->nkeys ? w->nkeys : 1) * sizeof(char *));
     size_t *idx = calloc(w->nkeys + 1, sizeof *idx);
-    if (!idx && !st)
-        st = RD_ERR_NOMEM;
+    if (!w->configs || !idx) {
+        free(idx);
+        return RD_ERR_NOMEM;
+    }
     w->nconfigs = 0;
-    for (size_t t = 0; t < total && !st; t++) {
+    for (size_t t = 0; t < mx->total; t++) {
         /* Mixed-radix counter, first key slowest. */
         size_t rem = t;
         for (size_t j = w->nkeys; j-- > 0;) {
-            idx[j] = rem % nv[j];
-            rem /= nv[j];
+            idx[j] = rem % mx->nv[j];
+            rem /= mx->nv[j];
         }
         char **row = &w->configs[w->nconfigs * w->nkeys];
         for (size_t j = 0; j < w->nkeys; j++)
-            row[j] = vals[j][idx[j]];
-        bool drop = false;
-        for (const cJSON *e = ex ? ex->child : NULL; e && !drop; e = e->next) {
-            bool all = true;
-            for (const cJSON *kv = e->child; kv && all; kv = kv->next) {
-                char *want = scalar_text(c, kv);
-                size_t j;
-                for (j = 0; strcmp(w->keys[j], kv->string) != 0; j++)
-                    ;
-                all = want && strcmp(row[j], want) == 0;
-            }
-            drop = all;
-        }
-        if (!drop)
+            row[j] = mx->vals[j][idx[j]];
+        if (!excluded(ex, w, row))
             w->nconfigs++;
     }
-    for (const cJSON *e = in ? in->child : NULL; e && !st; e = e->next) {
-        if (!cJSON_IsObject(e) || (size_t)cJSON_GetArraySize(e) != w->nkeys) {
-            st = fail(c, "expected each 'include' entry to give a value for every matrix label");
-            break;
-        }
+    free(idx);
+    return RD_OK;
+}
+
+/* "include": configs added after the matrix, each giving every label a
+ * value; one the matrix already has is not added twice. */
+static rd_status add_includes(struct ctx *c, const cJSON *in, struct rd_suite_workload *w)
+{
+    for (const cJSON *e = in ? in->child : NULL; e; e = e->next) {
+        if (!cJSON_IsObject(e) || (size_t)cJSON_GetArraySize(e) != w->nkeys)
+            return fail(c, "expected each 'include' entry to give a value for every matrix label");
         char **row = &w->configs[w->nconfigs * w->nkeys];
-        for (size_t j = 0; j < w->nkeys && !st; j++) {
+        for (size_t j = 0; j < w->nkeys; j++) {
             const cJSON *v = cJSON_GetObjectItemCaseSensitive(e, w->keys[j]);
-            row[j] = v ? scalar_text(c, v) : NULL;
-            if (!row[j])
-                st = fail(c, "expected 'include' to give '%s' as a string or number", w->keys[j]);
+            if (!is_scalar(v))
+                return fail(c, "expected 'include' to give '%s' as a string or number", w->keys[j]);
+            if (!(row[j] = scalar_text(c, v)))
+                return RD_ERR_NOMEM;
         }
         bool dupl = false;
-        for (size_t r = 0; r < w->nconfigs && !st && !dupl; r++) {
+        for (size_t r = 0; r < w->nconfigs && !dupl; r++) {
             bool same = true;
             for (size_t j = 0; j < w->nkeys && same; j++)
                 same = strcmp(w->configs[r * w->nkeys + j], row[j]) == 0;
             dupl = same;
         }
-        if (!st && !dupl)
+        if (!dupl)
             w->nconfigs++;
     }
+    return RD_OK;
+}
+
+/* "matrix", "exclude" and "include": the workload's configs. */
+static rd_status parse_matrix(struct ctx *c, const cJSON *wj, struct rd_suite_workload *w)
+{
+    const cJSON *ex = cJSON_GetObjectItemCaseSensitive(wj, "exclude");
+    const cJSON *in = cJSON_GetObjectItemCaseSensitive(wj, "include");
+    struct matrix mx = {0};
+    rd_status st = matrix_labels(c, cJSON_GetObjectItemCaseSensitive(wj, "matrix"), w, &mx);
+    if (!st && ex && !cJSON_IsArray(ex))
+        st = fail(c, "expected 'exclude' to be a list of objects");
+    if (!st && in && !cJSON_IsArray(in))
+        st = fail(c, "expected 'include' to be a list of objects");
+    if (!st)
+        st = check_exclude(c, ex, w);
+    if (!st)
+        st = expand_matrix(c, ex, in ? (size_t)cJSON_GetArraySize(in) : 0, w, &mx);
+    if (!st)
+        st = add_includes(c, in, w);
     if (!st && w->nconfigs == 0)
         st = fail(c, "'exclude' removes every config");
-    free(idx);
-    free(nv);
-    free(vals);
+    free(mx.nv);
+    free(mx.vals);
     return st;
 }
 

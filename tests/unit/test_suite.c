@@ -722,6 +722,67 @@ static void test_workload_parts(void **state)
     rd_suite_release(&s);
 }
 
+/* "matrix", "exclude", "include" and "env", piece by piece (matrix_label,
+ * matrix_labels, check_exclude, add_includes, parse_env): each error. */
+static void test_matrix_parts(void **state)
+{
+    (void)state;
+    char w[1024];
+    const char *cpu = "\"name\":\"w\",\"class\":\"cpu\",\"command\":\"a\"";
+#define MATRIX_ERROR(rest, needle)                                   \
+    do {                                                             \
+        snprintf(w, sizeof w, "{%s,%s}", cpu, rest);                 \
+        expect_error("", w, needle);                                 \
+    } while (0)
+    MATRIX_ERROR("\"matrix\":[1]", "workload 'w': expected 'matrix' to be an object of label -> "
+                                   "list of values");
+    MATRIX_ERROR("\"matrix\":{\"a b\":[1]}", "expected matrix labels made of letters, digits, "
+                                             "'.', '_', '-', got 'a b'");
+    MATRIX_ERROR("\"matrix\":{\"k\":[]}", "expected matrix 'k' to be a non-empty list");
+    MATRIX_ERROR("\"matrix\":{\"k\":[true]}", "expected matrix 'k' values to be strings or numbers");
+    MATRIX_ERROR("\"matrix\":{\"k\":[1,\"1\"]}", "matrix 'k' lists '1' twice");
+    MATRIX_ERROR("\"matrix\":{\"k\":[1]},\"exclude\":{}", "expected 'exclude' to be a list of "
+                                                         "objects");
+    MATRIX_ERROR("\"matrix\":{\"k\":[1]},\"include\":{}", "expected 'include' to be a list of "
+                                                         "objects");
+    /* exclude's shape is checked before include's entries. */
+    MATRIX_ERROR("\"matrix\":{\"k\":[1]},\"exclude\":{},\"include\":{}",
+                 "expected 'exclude' to be a list");
+    MATRIX_ERROR("\"matrix\":{\"k\":[1]},\"exclude\":[{}]",
+                 "expected each 'exclude' entry to be a non-empty object");
+    MATRIX_ERROR("\"matrix\":{\"k\":[1]},\"exclude\":[{\"j\":1}]",
+                 "'exclude' names 'j', which is not a matrix label");
+    MATRIX_ERROR("\"matrix\":{\"k\":[1]},\"exclude\":[{\"k\":[1]}]",
+                 "expected 'exclude' values to be strings or numbers");
+    MATRIX_ERROR("\"matrix\":{\"k\":[1],\"j\":[2]},\"include\":[{\"k\":3}]",
+                 "expected each 'include' entry to give a value for every matrix label");
+    MATRIX_ERROR("\"matrix\":{\"k\":[1],\"j\":[2]},\"include\":[{\"k\":3,\"i\":4}]",
+                 "expected 'include' to give 'j' as a string or number");
+    MATRIX_ERROR("\"env\":{\"A=B\":\"1\"}", "expected 'env' entry 'A=B' to be a string with a "
+                                            "name without '='");
+    MATRIX_ERROR("\"env\":{\"A\":[1]}", "expected 'env' entry 'A' to be");
+#undef MATRIX_ERROR
+
+    /* An exclude entry matches a number by its text (4 and "4"); an include
+     * the matrix already has is not added twice; env takes numbers. */
+    struct rd_suite s;
+    struct rd_diag d;
+    snprintf(w, sizeof w, "{%s,\"matrix\":{\"k\":[1,4],\"j\":[\"x\",\"y\"]},"
+             "\"exclude\":[{\"k\":\"4\",\"j\":\"y\"},{\"k\":1,\"j\":\"x\"}],"
+             "\"include\":[{\"k\":4,\"j\":\"x\"},{\"k\":\"7\",\"j\":\"x\"}],\"env\":{\"N\":2}}", cpu);
+    assert_int_equal(parse(&s, mk("", w), &d), RD_OK);
+    const struct rd_suite_workload *wl = &s.workloads[0];
+    static const char *const want[][2] = {{"1", "y"}, {"4", "x"}, {"7", "x"}};
+    assert_int_equal(wl->nconfigs, 3);
+    for (size_t c = 0; c < 3; c++) {
+        assert_string_equal(rd_suite_value(wl, c, 0), want[c][0]);
+        assert_string_equal(rd_suite_value(wl, c, 1), want[c][1]);
+    }
+    assert_int_equal(wl->nenv, 1);
+    assert_string_equal(wl->env[0].value, "2");
+    rd_suite_release(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -735,6 +796,7 @@ int main(void)
         cmocka_unit_test(test_top_level),
         cmocka_unit_test(test_runtimes_tools),
         cmocka_unit_test(test_workload_parts),
+        cmocka_unit_test(test_matrix_parts),
         cmocka_unit_test(test_plan_interleaved_grouped),
         cmocka_unit_test(test_plan_random),
         cmocka_unit_test(test_plan_shard),
