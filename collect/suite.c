@@ -131,6 +131,8 @@ static rd_status parse_strv(struct ctx *c, const cJSON *v, const char *what, str
     out->n = 0;
     if (cJSON_IsString(v)) {
         char *copy = sdup(c, v->valuestring);
+        if (!copy)
+            return RD_ERR_NOMEM;
         size_t n = 0;
         for (char *p = copy; *p;) {
             while (*p == ' ' || *p == '\t')
@@ -270,7 +272,7 @@ static rd_status get_str(struct ctx *c, const cJSON *w, const cJSON *top, const 
     if (!cJSON_IsString(v))
         return fail(c, "expected '%s' to be a string", key);
     *out = sdup(c, v->valuestring);
-    return RD_OK;
+    return *out ? RD_OK : RD_ERR_NOMEM;
 }
 
 static rd_status get_cpus(struct ctx *c, const cJSON *w, const cJSON *top, const char *key,

@@ -139,6 +139,37 @@ static rd_status parse_big_exclude(struct rd_diag *d)
     return parse_whole(big_text, big_whole, d);
 }
 
+/* Strings longer than the arena's free room, so that their copies are
+ * the allocations that grow it: a command given as one string (split at
+ * blanks) and a tie_breaker (a plain string setting). */
+static char long_text[32768];
+
+static bool long_whole(const struct rd_suite_workload *w)
+{
+    return w->nconfigs == 1 && w->command.n == 1500 && w->tie_breaker &&
+           strlen(w->tie_breaker) == 12000;
+}
+
+static rd_status parse_long_strings(struct rd_diag *d)
+{
+    return parse_whole(long_text, long_whole, d);
+}
+
+static void suite_long_strings(void **state)
+{
+    (void)state;
+    size_t len = (size_t)snprintf(long_text, sizeof long_text,
+        "{\"schema\":\"rundown.suite/1\",\"name\":\"t\","
+        "\"workloads\":[{\"name\":\"w\",\"class\":\"cpu\",\"command\":\"");
+    for (int i = 0; i < 1500; i++)
+        len += (size_t)snprintf(long_text + len, sizeof long_text - len, "%sabc", i ? " " : "");
+    len += (size_t)snprintf(long_text + len, sizeof long_text - len, "\",\"tie_breaker\":\"");
+    memset(long_text + len, 'm', 12000);
+    len += 12000;
+    snprintf(long_text + len, sizeof long_text - len, "\"}]}");
+    each_failure(parse_long_strings);
+}
+
 static void suite_exclude(void **state)
 {
     (void)state;
@@ -182,6 +213,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(suite_parser),
         cmocka_unit_test(suite_exclude),
+        cmocka_unit_test(suite_long_strings),
         cmocka_unit_test(store_reader),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
