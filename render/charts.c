@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 #include "escape.h"
+#include "gnuplot.h"
 #include "rundown/array.h"
 #include "rundown/metrics.h"
 #include "rundown/numfmt.h"
