@@ -49,22 +49,97 @@ static double num_or_nan(const cJSON *o, const char *key)
     return rd_json_num(o, key, &v) ? v : NAN;
 }
 
-static void write_entry(struct rd_analysis *a, struct jw *w, const cJSON *doc,
-                        const cJSON *fig, const char *file, const struct cfg *c)
+/* What one published figure is set beside: its statistic and published
+ * numbers, and this machine's runs of the matching config (ours: whether
+ * there are any), with the ratio and Welch's test where they apply. */
+struct figure_cmp {
+    const char *stat;
+    double pm, psd, pn;     /* published mean, sd, n */
+    bool params_differ;
+    bool ours;
+    double om, osd, on;     /* our mean, sd, n */
+    double ostat;           /* our value of the figure's statistic */
+    struct rd_ratio r;
+    struct rd_welch t;
+};
+
+/* Our value of statistic stat ("best", "min", "max" or "median"; the
+ * mean otherwise) of series s: a best-of-N figure is set beside our best
+ * run. */
+static rd_status our_statistic(const struct series *s, const char *metric, const char *stat,
+                               double mean, double *out)
+{
+    *out = mean;
+    if (strcmp(stat, "best") && strcmp(stat, "min") && strcmp(stat, "max") &&
+        strcmp(stat, "median"))
+        return RD_OK;
+    double *tmp = malloc(s->len * sizeof *tmp);
+    if (!tmp)
+        return RD_ERR_NOMEM;
+    memcpy(tmp, s->v, s->len * sizeof *tmp);
+    rd_stats_sort(tmp, s->len);
+    struct rd_metric_def def;
+    rd_metric_describe(metric, &def);
+    if (strcmp(stat, "median") == 0)
+        *out = rd_stats_quantile_sorted(tmp, s->len, 0.5);
+    else if (strcmp(stat, "min") == 0 ||
+             (strcmp(stat, "best") == 0 && def.better != RD_BETTER_HIGHER))
+        *out = tmp[0];
+    else
+        *out = tmp[s->len - 1];
+    free(tmp);
+    return RD_OK;
+}
+
+/* Figure fig of study doc against config c (NULL: no config matches). */
+static rd_status figure_compare(const struct rd_analysis *a, const cJSON *doc, const cJSON *fig,
+                                const struct cfg *c, struct figure_cmp *x)
 {
     const char *metric = rd_json_str(fig, "metric");
     /* Figures inherit the study's statistic and n when they give none. */
-    const char *stat = rd_json_str(fig, "statistic");
-    if (!stat)
-        stat = rd_json_str(doc, "statistic");
-    if (!stat)
-        stat = "mean";
-    double pm = num_or_nan(fig, "mean"), psd = num_or_nan(fig, "sd");
-    double pn = num_or_nan(fig, "n");
-    if (isnan(pn) && !cJSON_GetObjectItemCaseSensitive(fig, "n"))
-        pn = num_or_nan(doc, "n");
+    x->stat = rd_json_str(fig, "statistic");
+    if (!x->stat)
+        x->stat = rd_json_str(doc, "statistic");
+    if (!x->stat)
+        x->stat = "mean";
+    x->pm = num_or_nan(fig, "mean");
+    x->psd = num_or_nan(fig, "sd");
+    x->pn = num_or_nan(fig, "n");
+    if (isnan(x->pn) && !cJSON_GetObjectItemCaseSensitive(fig, "n"))
+        x->pn = num_or_nan(doc, "n");
     const cJSON *params = cJSON_GetObjectItemCaseSensitive(fig, "params");
-    bool params_differ = cJSON_IsObject(params) && params->child != NULL;
+    x->params_differ = cJSON_IsObject(params) && params->child != NULL;
+    x->r = (struct rd_ratio){ NAN, NAN, NAN, NAN };
+    x->t = (struct rd_welch){ NAN, NAN, NAN, NAN, NAN, NAN };
+    const struct series *s = NULL;
+    int64_t mid = rd_analysis_metric_id(a, metric);
+    if (c && mid >= 0)
+        s = rd_cfg_find_series(c, (uint32_t)mid);
+    x->ours = s && s->len > 0;
+    if (!x->ours)
+        return RD_OK;
+    x->om = rd_stats_mean(s->v, s->len);
+    x->osd = rd_stats_sd(s->v, s->len);
+    x->on = (double)s->len;
+    RD_TRY(our_statistic(s, metric, x->stat, x->om, &x->ostat));
+    if (strcmp(x->stat, "mean") == 0 && !x->params_differ) {
+        rd_stats_ratio_fieller(x->om, x->osd, x->on, x->pm, x->psd, x->pn, a->o.confidence,
+                               &x->r);
+        rd_stats_welch_summary(x->om, x->osd, x->on, x->pm, x->psd, x->pn, a->o.confidence,
+                               &x->t);
+    } else if (x->pm != 0) {
+        /* No sampling distribution for a best-of-N or a single value,
+         * and none across different workload parameters. */
+        x->r.ratio = x->ostat / x->pm;
+    }
+    return RD_OK;
+}
+
+/* Writes the entry of figure fig of study doc (file) against config c,
+ * with what figure_compare found. */
+static void write_entry(struct jw *w, const cJSON *doc, const cJSON *fig, const char *file,
+                        const struct cfg *c, const struct figure_cmp *x)
+{
     jw_obj(w, NULL, true);
     jw_str(w, RD_AK_FILE, file);
     jw_str(w, RD_AK_STUDY, rd_json_str(doc, "study"));
@@ -87,74 +162,49 @@ static void write_entry(struct rd_analysis *a, struct jw *w, const cJSON *doc,
     jw_end(w, '}');
     jw_str(w, RD_AK_CONFIG, c ? c->id : NULL);
     jw_str(w, RD_AK_ENV, c ? c->env : NULL);
-    jw_str(w, RD_AK_METRIC, metric);
-    jw_str(w, RD_AK_STATISTIC, stat);
+    jw_str(w, RD_AK_METRIC, rd_json_str(fig, "metric"));
+    jw_str(w, RD_AK_STATISTIC, x->stat);
     jw_bool(w, RD_AK_APPROX, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(fig, "approx")));
-    jw_bool(w, RD_AK_PARAMS_DIFFER, params_differ);
+    jw_bool(w, RD_AK_PARAMS_DIFFER, x->params_differ);
     jw_str(w, RD_AK_NOTE, rd_json_str(fig, "note"));
     jw_obj(w, RD_AK_PUBLISHED, false);
-    jw_num(w, RD_AK_MEAN, pm);
-    jw_num(w, RD_AK_SD, psd);
-    jw_num(w, RD_AK_N, pn);
+    jw_num(w, RD_AK_MEAN, x->pm);
+    jw_num(w, RD_AK_SD, x->psd);
+    jw_num(w, RD_AK_N, x->pn);
     jw_num(w, RD_AK_CI_LOW, num_or_nan(fig, "ci_low"));
     jw_num(w, RD_AK_CI_HIGH, num_or_nan(fig, "ci_high"));
     jw_end(w, '}');
-
-    const struct series *s = NULL;
-    int64_t mid = rd_analysis_metric_id(a, metric);
-    if (c && mid >= 0)
-        s = rd_cfg_find_series(c, (uint32_t)mid);
-    struct rd_ratio r = { NAN, NAN, NAN, NAN };
-    struct rd_welch t = { NAN, NAN, NAN, NAN, NAN, NAN };
-    if (!s || s->len == 0) {
+    if (!x->ours) {
         jw_null(w, RD_AK_OURS);
     } else {
-        double om = rd_stats_mean(s->v, s->len), osd = rd_stats_sd(s->v, s->len);
-        double on = (double)s->len;
-        /* Compare like with like: a best-of-N figure with our best run. */
-        double ostat = om;
-        if (strcmp(stat, "best") == 0 || strcmp(stat, "min") == 0 ||
-            strcmp(stat, "max") == 0 || strcmp(stat, "median") == 0) {
-            double *tmp = malloc(s->len * sizeof *tmp);
-            if (!tmp) {
-                w->st = RD_ERR_NOMEM;
-                return;
-            }
-            memcpy(tmp, s->v, s->len * sizeof *tmp);
-            rd_stats_sort(tmp, s->len);
-            struct rd_metric_def def;
-            rd_metric_describe(metric, &def);
-            if (strcmp(stat, "median") == 0)
-                ostat = rd_stats_quantile_sorted(tmp, s->len, 0.5);
-            else if (strcmp(stat, "min") == 0 ||
-                     (strcmp(stat, "best") == 0 && def.better != RD_BETTER_HIGHER))
-                ostat = tmp[0];
-            else
-                ostat = tmp[s->len - 1];
-            free(tmp);
-        }
         jw_obj(w, RD_AK_OURS, false);
-        jw_num(w, RD_AK_MEAN, om);
-        jw_num(w, RD_AK_SD, osd);
-        jw_num(w, RD_AK_N, on);
-        jw_num(w, RD_AK_STATISTIC, ostat);
+        jw_num(w, RD_AK_MEAN, x->om);
+        jw_num(w, RD_AK_SD, x->osd);
+        jw_num(w, RD_AK_N, x->on);
+        jw_num(w, RD_AK_STATISTIC, x->ostat);
         jw_end(w, '}');
-        if (strcmp(stat, "mean") == 0 && !params_differ) {
-            rd_stats_ratio_fieller(om, osd, on, pm, psd, pn, a->o.confidence, &r);
-            rd_stats_welch_summary(om, osd, on, pm, psd, pn, a->o.confidence, &t);
-        } else if (pm != 0) {
-            /* No sampling distribution for a best-of-N or a single value,
-             * and none across different workload parameters. */
-            r.ratio = ostat / pm;
-        }
     }
-    jw_num(w, RD_AK_RATIO, r.ratio);
-    jw_num(w, RD_AK_RATIO_CI_LOW, r.ci_low);
-    jw_num(w, RD_AK_RATIO_CI_HIGH, r.ci_high);
-    jw_num(w, RD_AK_WELCH_T, t.t);
-    jw_num(w, RD_AK_WELCH_DF, t.df);
-    jw_num(w, RD_AK_P, t.p);
+    jw_num(w, RD_AK_RATIO, x->r.ratio);
+    jw_num(w, RD_AK_RATIO_CI_LOW, x->r.ci_low);
+    jw_num(w, RD_AK_RATIO_CI_HIGH, x->r.ci_high);
+    jw_num(w, RD_AK_WELCH_T, x->t.t);
+    jw_num(w, RD_AK_WELCH_DF, x->t.df);
+    jw_num(w, RD_AK_P, x->t.p);
     jw_end(w, '}');
+}
+
+/* Figure fig against config c: worked out, then written. */
+static void figure_entry(struct rd_analysis *a, struct jw *w, const cJSON *doc,
+                         const cJSON *fig, const char *file, const struct cfg *c)
+{
+    struct figure_cmp x;
+    rd_status st = figure_compare(a, doc, fig, c, &x);
+    if (st != RD_OK) {
+        if (w->st == RD_OK)
+            w->st = st;
+        return;
+    }
+    write_entry(w, doc, fig, file, c, &x);
 }
 
 /* Reads one published file; *out is the caller's (cJSON_Delete). */
@@ -204,9 +254,9 @@ static rd_status replicate_file(struct rd_analysis *a, struct jw *w, const cJSON
                 qsort(m, nmatch, sizeof *m, cmp_cfgp);
         }
         if (nmatch == 0)
-            write_entry(a, w, doc, fig, file, NULL);
+            figure_entry(a, w, doc, fig, file, NULL);
         for (size_t i = 0; i < nmatch; i++)
-            write_entry(a, w, doc, fig, file, m[i]);
+            figure_entry(a, w, doc, fig, file, m[i]);
         free(m);
     }
     return w->st;

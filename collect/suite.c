@@ -104,16 +104,24 @@ static char *sdup(struct ctx *c, const char *s)
     return rd_arena_strdup(&c->s->arena, s);
 }
 
-/* A number or string JSON scalar as label text ("4" for 4). */
+/* Whether v is a JSON string or number: what a label value may be. */
+static bool is_scalar(const cJSON *v)
+{
+    return cJSON_IsString(v) || cJSON_IsNumber(v);
+}
+
+/* The label text of scalar v ("4" for 4), in b for a number. */
+static const char *scalar_view(const cJSON *v, char b[32])
+{
+    return cJSON_IsString(v) ? v->valuestring : rd_fmt_double(v->valuedouble, b);
+}
+
+/* A copy of scalar v's label text in the arena; NULL only when memory
+ * ran out (the callers check is_scalar first). */
 static char *scalar_text(struct ctx *c, const cJSON *v)
 {
-    if (cJSON_IsString(v))
-        return sdup(c, v->valuestring);
-    if (cJSON_IsNumber(v)) {
-        char b[32];
-        return sdup(c, rd_fmt_double(v->valuedouble, b));
-    }
-    return NULL;
+    char b[32];
+    return sdup(c, scalar_view(v, b));
 }
 
 /* An argv: a list of strings, or one string split at blanks. */
@@ -123,6 +131,8 @@ static rd_status parse_strv(struct ctx *c, const cJSON *v, const char *what, str
     out->n = 0;
     if (cJSON_IsString(v)) {
         char *copy = sdup(c, v->valuestring);
+        if (!copy)
+            return RD_ERR_NOMEM;
         size_t n = 0;
         for (char *p = copy; *p;) {
             while (*p == ' ' || *p == '\t')
@@ -171,11 +181,11 @@ static rd_status parse_env(struct ctx *c, const cJSON *v, struct rd_suite_kv **o
     if (!*out)
         return RD_ERR_NOMEM;
     for (const cJSON *it = v->child; it; it = it->next) {
-        char *val = scalar_text(c, it);
-        if (!val || !*it->string || strchr(it->string, '='))
+        if (!is_scalar(it) || !*it->string || strchr(it->string, '='))
             return fail(c, "expected 'env' entry '%s' to be a string with a name without '='",
                         it->string);
-        if (!((*out)[*n].key = sdup(c, it->string)))
+        char *val = scalar_text(c, it);
+        if (!val || !((*out)[*n].key = sdup(c, it->string)))
             return RD_ERR_NOMEM;
         (*out)[(*n)++].value = val;
     }
@@ -262,7 +272,7 @@ static rd_status get_str(struct ctx *c, const cJSON *w, const cJSON *top, const 
     if (!cJSON_IsString(v))
         return fail(c, "expected '%s' to be a string", key);
     *out = sdup(c, v->valuestring);
-    return RD_OK;
+    return *out ? RD_OK : RD_ERR_NOMEM;
 }
 
 static rd_status get_cpus(struct ctx *c, const cJSON *w, const cJSON *top, const char *key,
@@ -346,136 +356,189 @@ static rd_status parse_runs(struct ctx *c, const cJSON *wj, const cJSON *top,
     return RD_OK;
 }
 
-static rd_status parse_matrix(struct ctx *c, const cJSON *wj, struct rd_suite_workload *w)
+/* The values of the matrix, in the order the file gives them: a label
+ * and its list each; nv[k] values of label k in vals[k]. */
+struct matrix {
+    size_t *nv;
+    char ***vals;
+    size_t total;  /* configs before 'exclude' and 'include' */
+};
+
+/* One label of "matrix", number k: a name, and a non-empty list of
+ * distinct strings or numbers. */
+static rd_status matrix_label(struct ctx *c, const cJSON *it, size_t k,
+                              struct rd_suite_workload *w, struct matrix *mx)
 {
-    const cJSON *m = cJSON_GetObjectItemCaseSensitive(wj, "matrix");
-    size_t total = 1;
+    if (!valid_name(it->string))
+        return fail(c, "expected matrix labels made of letters, digits, '.', '_', '-', got '%s'",
+                    it->string);
+    if (!(w->keys[k] = sdup(c, it->string)))
+        return RD_ERR_NOMEM;
+    if (!cJSON_IsArray(it) || cJSON_GetArraySize(it) == 0)
+        return fail(c, "expected matrix '%s' to be a non-empty list", it->string);
+    size_t n = mx->nv[k] = (size_t)cJSON_GetArraySize(it);
+    if (!(mx->vals[k] = rd_arena_alloc(&c->s->arena, n * sizeof **mx->vals)))
+        return RD_ERR_NOMEM;
+    size_t i = 0;
+    for (const cJSON *v = it->child; v; v = v->next, i++) {
+        if (!is_scalar(v))
+            return fail(c, "expected matrix '%s' values to be strings or numbers", it->string);
+        if (!(mx->vals[k][i] = scalar_text(c, v)))
+            return RD_ERR_NOMEM;
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(mx->vals[k][j], mx->vals[k][i]) == 0)
+                return fail(c, "matrix '%s' lists '%s' twice", it->string, mx->vals[k][i]);
+    }
+    if (mx->total > 100000 / n)
+        return fail(c, "the matrix has more than 100000 configs");
+    mx->total *= n;
+    return RD_OK;
+}
+
+/* "matrix": an object of label -> list of values; every label once. */
+static rd_status matrix_labels(struct ctx *c, const cJSON *m, struct rd_suite_workload *w,
+                               struct matrix *mx)
+{
     if (m && !cJSON_IsObject(m))
         return fail(c, "expected 'matrix' to be an object of label -> list of values");
     w->nkeys = m ? (size_t)cJSON_GetArraySize(m) : 0;
     w->keys = rd_arena_alloc(&c->s->arena, (w->nkeys + 1) * sizeof *w->keys);
-    size_t *nv = calloc(w->nkeys + 1, sizeof *nv);
-    char ***vals = calloc(w->nkeys + 1, sizeof *vals);
-    rd_status st = (!w->keys || !nv || !vals) ? RD_ERR_NOMEM : RD_OK;
+    mx->nv = calloc(w->nkeys + 1, sizeof *mx->nv);
+    mx->vals = calloc(w->nkeys + 1, sizeof *mx->vals);
+    mx->total = 1;
+    if (!w->keys || !mx->nv || !mx->vals)
+        return RD_ERR_NOMEM;
     size_t k = 0;
-    for (const cJSON *it = m ? m->child : NULL; it && !st; it = it->next, k++) {
-        if (!valid_name(it->string)) {
-            st = fail(c, "expected matrix labels made of letters, digits, '.', '_', '-', got '%s'",
-                      it->string);
-            break;
-        }
-        if (!(w->keys[k] = sdup(c, it->string))) {
-            st = RD_ERR_NOMEM;
-            break;
-        }
-        if (!cJSON_IsArray(it) || cJSON_GetArraySize(it) == 0) {
-            st = fail(c, "expected matrix '%s' to be a non-empty list", it->string);
-            break;
-        }
-        nv[k] = (size_t)cJSON_GetArraySize(it);
-        if (!(vals[k] = rd_arena_alloc(&c->s->arena, nv[k] * sizeof **vals))) {
-            st = RD_ERR_NOMEM;
-            break;
-        }
-        size_t i = 0;
-        for (const cJSON *v = it->child; v && !st; v = v->next, i++) {
-            vals[k][i] = scalar_text(c, v);
-            if (!vals[k][i])
-                st = fail(c, "expected matrix '%s' values to be strings or numbers", it->string);
-            for (size_t j = 0; j < i && !st; j++)
-                if (strcmp(vals[k][j], vals[k][i]) == 0)
-                    st = fail(c, "matrix '%s' lists '%s' twice", it->string, vals[k][i]);
-        }
-        if (total > 100000 / nv[k])
-            st = fail(c, "the matrix has more than 100000 configs");
-        total *= nv[k];
-    }
-    for (size_t a = 0; a < w->nkeys && !st; a++)
-        for (size_t b = 0; b < a && !st; b++)
+    for (const cJSON *it = m ? m->child : NULL; it; it = it->next, k++)
+        RD_TRY(matrix_label(c, it, k, w, mx));
+    for (size_t a = 0; a < w->nkeys; a++)
+        for (size_t b = 0; b < a; b++)
             if (strcmp(w->keys[a], w->keys[b]) == 0)
-                st = fail(c, "matrix label '%s' appears twice", w->keys[a]);
-    const cJSON *ex = cJSON_GetObjectItemCaseSensitive(wj, "exclude");
-    const cJSON *in = cJSON_GetObjectItemCaseSensitive(wj, "include");
-    size_t nin = in ? (size_t)cJSON_GetArraySize(in) : 0;
-    if (!st && ex && !cJSON_IsArray(ex))
-        st = fail(c, "expected 'exclude' to be a list of objects");
-    if (!st && in && !cJSON_IsArray(in))
-        st = fail(c, "expected 'include' to be a list of objects");
-    for (const cJSON *e = ex ? ex->child : NULL; e && !st; e = e->next) {
+                return fail(c, "matrix label '%s' appears twice", w->keys[a]);
+    return RD_OK;
+}
+
+/* The index of matrix label key in w, or w->nkeys. */
+static size_t label_index(const struct rd_suite_workload *w, const char *key)
+{
+    size_t j;
+    for (j = 0; j < w->nkeys && strcmp(w->keys[j], key) != 0; j++)
+        ;
+    return j;
+}
+
+/* The entries of "exclude" (a list): non-empty objects of matrix label ->
+ * value. */
+static rd_status check_exclude(struct ctx *c, const cJSON *ex, const struct rd_suite_workload *w)
+{
+    for (const cJSON *e = ex ? ex->child : NULL; e; e = e->next) {
         if (!cJSON_IsObject(e) || !e->child)
-            st = fail(c, "expected each 'exclude' entry to be a non-empty object");
-        for (const cJSON *kv = e->child; kv && !st; kv = kv->next) {
-            size_t j;
-            for (j = 0; j < w->nkeys && strcmp(w->keys[j], kv->string) != 0; j++)
-                ;
-            if (j == w->nkeys)
-                st = fail(c, "'exclude' names '%s', which is not a matrix label", kv->string);
-            else if (!cJSON_IsString(kv) && !cJSON_IsNumber(kv))
-                st = fail(c, "expected 'exclude' values to be strings or numbers");
+            return fail(c, "expected each 'exclude' entry to be a non-empty object");
+        for (const cJSON *kv = e->child; kv; kv = kv->next) {
+            if (label_index(w, kv->string) == w->nkeys)
+                return fail(c, "'exclude' names '%s', which is not a matrix label", kv->string);
+            if (!is_scalar(kv))
+                return fail(c, "expected 'exclude' values to be strings or numbers");
         }
     }
-    if (!st) {
-        w->configs = rd_arena_alloc(&c->s->arena,
-                                    (total + nin) * (w->nkeys ? w->nkeys : 1) * sizeof(char *));
-        if (!w->configs)
-            st = RD_ERR_NOMEM;
+    return RD_OK;
+}
+
+/* Whether an entry of "exclude" matches the config row (values in label
+ * order). */
+static bool excluded(const cJSON *ex, const struct rd_suite_workload *w, char *const *row)
+{
+    for (const cJSON *e = ex ? ex->child : NULL; e; e = e->next) {
+        bool all = true;
+        for (const cJSON *kv = e->child; kv && all; kv = kv->next) {
+            char b[32];
+            all = strcmp(row[label_index(w, kv->string)], scalar_view(kv, b)) == 0;
+        }
+        if (all)
+            return true;
     }
+    return false;
+}
+
+/* Every combination of the values, the first label slowest, less those
+ * "exclude" matches, into w->configs (room for nin more). */
+static rd_status expand_matrix(struct ctx *c, const cJSON *ex, size_t nin,
+                               struct rd_suite_workload *w, const struct matrix *mx)
+{
+    w->configs = rd_arena_alloc(&c->s->arena,
+                                (mx->total + nin) * (w->nkeys ? w->nkeys : 1) * sizeof(char *));
     size_t *idx = calloc(w->nkeys + 1, sizeof *idx);
-    if (!idx && !st)
-        st = RD_ERR_NOMEM;
+    if (!w->configs || !idx) {
+        free(idx);
+        return RD_ERR_NOMEM;
+    }
     w->nconfigs = 0;
-    for (size_t t = 0; t < total && !st; t++) {
+    for (size_t t = 0; t < mx->total; t++) {
         /* Mixed-radix counter, first key slowest. */
         size_t rem = t;
         for (size_t j = w->nkeys; j-- > 0;) {
-            idx[j] = rem % nv[j];
-            rem /= nv[j];
+            idx[j] = rem % mx->nv[j];
+            rem /= mx->nv[j];
         }
         char **row = &w->configs[w->nconfigs * w->nkeys];
         for (size_t j = 0; j < w->nkeys; j++)
-            row[j] = vals[j][idx[j]];
-        bool drop = false;
-        for (const cJSON *e = ex ? ex->child : NULL; e && !drop; e = e->next) {
-            bool all = true;
-            for (const cJSON *kv = e->child; kv && all; kv = kv->next) {
-                char *want = scalar_text(c, kv);
-                size_t j;
-                for (j = 0; strcmp(w->keys[j], kv->string) != 0; j++)
-                    ;
-                all = want && strcmp(row[j], want) == 0;
-            }
-            drop = all;
-        }
-        if (!drop)
+            row[j] = mx->vals[j][idx[j]];
+        if (!excluded(ex, w, row))
             w->nconfigs++;
     }
-    for (const cJSON *e = in ? in->child : NULL; e && !st; e = e->next) {
-        if (!cJSON_IsObject(e) || (size_t)cJSON_GetArraySize(e) != w->nkeys) {
-            st = fail(c, "expected each 'include' entry to give a value for every matrix label");
-            break;
-        }
+    free(idx);
+    return RD_OK;
+}
+
+/* "include": configs added after the matrix, each giving every label a
+ * value; one the matrix already has is not added twice. */
+static rd_status add_includes(struct ctx *c, const cJSON *in, struct rd_suite_workload *w)
+{
+    for (const cJSON *e = in ? in->child : NULL; e; e = e->next) {
+        if (!cJSON_IsObject(e) || (size_t)cJSON_GetArraySize(e) != w->nkeys)
+            return fail(c, "expected each 'include' entry to give a value for every matrix label");
         char **row = &w->configs[w->nconfigs * w->nkeys];
-        for (size_t j = 0; j < w->nkeys && !st; j++) {
+        for (size_t j = 0; j < w->nkeys; j++) {
             const cJSON *v = cJSON_GetObjectItemCaseSensitive(e, w->keys[j]);
-            row[j] = v ? scalar_text(c, v) : NULL;
-            if (!row[j])
-                st = fail(c, "expected 'include' to give '%s' as a string or number", w->keys[j]);
+            if (!is_scalar(v))
+                return fail(c, "expected 'include' to give '%s' as a string or number", w->keys[j]);
+            if (!(row[j] = scalar_text(c, v)))
+                return RD_ERR_NOMEM;
         }
         bool dupl = false;
-        for (size_t r = 0; r < w->nconfigs && !st && !dupl; r++) {
+        for (size_t r = 0; r < w->nconfigs && !dupl; r++) {
             bool same = true;
             for (size_t j = 0; j < w->nkeys && same; j++)
                 same = strcmp(w->configs[r * w->nkeys + j], row[j]) == 0;
             dupl = same;
         }
-        if (!st && !dupl)
+        if (!dupl)
             w->nconfigs++;
     }
+    return RD_OK;
+}
+
+/* "matrix", "exclude" and "include": the workload's configs. */
+static rd_status parse_matrix(struct ctx *c, const cJSON *wj, struct rd_suite_workload *w)
+{
+    const cJSON *ex = cJSON_GetObjectItemCaseSensitive(wj, "exclude");
+    const cJSON *in = cJSON_GetObjectItemCaseSensitive(wj, "include");
+    struct matrix mx = {0};
+    rd_status st = matrix_labels(c, cJSON_GetObjectItemCaseSensitive(wj, "matrix"), w, &mx);
+    if (!st && ex && !cJSON_IsArray(ex))
+        st = fail(c, "expected 'exclude' to be a list of objects");
+    if (!st && in && !cJSON_IsArray(in))
+        st = fail(c, "expected 'include' to be a list of objects");
+    if (!st)
+        st = check_exclude(c, ex, w);
+    if (!st)
+        st = expand_matrix(c, ex, in ? (size_t)cJSON_GetArraySize(in) : 0, w, &mx);
+    if (!st)
+        st = add_includes(c, in, w);
     if (!st && w->nconfigs == 0)
         st = fail(c, "'exclude' removes every config");
-    free(idx);
-    free(nv);
-    free(vals);
+    free(mx.nv);
+    free(mx.vals);
     return st;
 }
 
@@ -518,29 +581,23 @@ static rd_status parse_within(struct ctx *c, const cJSON *v, struct rd_suite_wor
     return st;
 }
 
-static rd_status parse_workload(struct ctx *c, const cJSON *wj, const cJSON *top,
-                                struct rd_suite_workload *w)
+/* "class": a lower-case word (cpu, io, mixed, startup, fileio, ...). */
+static rd_status parse_class(struct ctx *c, const cJSON *wj, struct rd_suite_workload *w)
 {
-    rd_status st;
-    if (!cJSON_IsObject(wj))
-        return fail(c, "expected each workload to be an object");
-    const char *name = rd_json_str(wj, "name");
-    if (!valid_name(name))
-        return fail(c, "expected each workload to have a 'name' of letters, digits, '.', '_', '-'");
-    if (!(w->name = sdup(c, name)))
-        return RD_ERR_NOMEM;
-    snprintf(c->where_buf, sizeof c->where_buf, "workload '%s'", w->name);
-    c->where = c->where_buf;
-    RD_TRY(check_keys(c, wj, workload_keys, NULL));
     const char *klass = rd_json_str(wj, "class");
     if (!klass || !*klass)
         return fail(c, "expected a 'class' (cpu, io, mixed, startup, fileio, ...)");
     for (const char *p = klass; *p; p++)
         if (!islower((unsigned char)*p) && !isdigit((unsigned char)*p) && *p != '-' && *p != '_')
             return fail(c, "expected 'class' to be a lower-case word, got '%s'", klass);
-    if (!(w->klass = sdup(c, klass)))
-        return RD_ERR_NOMEM;
+    return (w->klass = sdup(c, klass)) ? RD_OK : RD_ERR_NOMEM;
+}
 
+/* What runs: a "command", or a "server" with its "load" (and a
+ * "background"); "shell" says whether they go through sh -c. */
+static rd_status parse_commands(struct ctx *c, const cJSON *wj, const cJSON *top,
+                                struct rd_suite_workload *w)
+{
     const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(wj, "command");
     const cJSON *srv = cJSON_GetObjectItemCaseSensitive(wj, "server");
     const cJSON *load = cJSON_GetObjectItemCaseSensitive(wj, "load");
@@ -556,15 +613,22 @@ static rd_status parse_workload(struct ctx *c, const cJSON *wj, const cJSON *top
     if (sh && !cJSON_IsBool(sh))
         return fail(c, "expected 'shell' to be true or false");
     w->shell = sh && cJSON_IsTrue(sh);
-    if (cmd && (st = parse_strv(c, cmd, "command", &w->command)))
+    rd_status st = RD_OK;
+    if ((cmd && (st = parse_strv(c, cmd, "command", &w->command))) ||
+        (srv && (st = parse_strv(c, srv, "server", &w->server))) ||
+        (load && (st = parse_strv(c, load, "load", &w->load))) ||
+        (bg && (st = parse_strv(c, bg, "background", &w->background))))
         return st;
-    if (srv && (st = parse_strv(c, srv, "server", &w->server)))
-        return st;
-    if (load && (st = parse_strv(c, load, "load", &w->load)))
-        return st;
-    if (bg && (st = parse_strv(c, bg, "background", &w->background)))
-        return st;
+    return RD_OK;
+}
 
+/* "primary": a metric name or {"metric", "better"} (rps for a server,
+ * wall_ms otherwise); which way is better comes from it, from "better",
+ * or from the metric registry, else it is an error. Then "better" and
+ * "tie_breaker". */
+static rd_status parse_primary(struct ctx *c, const cJSON *wj, const cJSON *top,
+                               struct rd_suite_workload *w)
+{
     const cJSON *prim = cJSON_GetObjectItemCaseSensitive(wj, "primary");
     const char *pm = w->is_server ? "rps" : "wall_ms", *pb = NULL;
     if (cJSON_IsString(prim)) {
@@ -602,9 +666,16 @@ static rd_status parse_workload(struct ctx *c, const cJSON *wj, const cJSON *top
     w->primary_better = sdup(c, pb);
     if (!w->primary_metric || !w->primary_better)
         return RD_ERR_NOMEM;
-    RD_TRY(get_str(c, wj, top, "tie_breaker",
-                   w->is_server ? "server_rss_peak_kib" : "tree_rss_peak_kib", &w->tie_breaker));
+    return get_str(c, wj, top, "tie_breaker",
+                   w->is_server ? "server_rss_peak_kib" : "tree_rss_peak_kib", &w->tie_breaker);
+}
 
+/* Runs, warm-ups, time limits, CPU lists, the working folder, the load
+ * tool and the environment, each with the top level's default. */
+static rd_status parse_run_settings(struct ctx *c, const cJSON *wj, const cJSON *top,
+                                    struct rd_suite_workload *w)
+{
+    rd_status st;
     if ((st = parse_runs(c, wj, top, w)) ||
         (st = get_long(c, wj, top, "warmups", 0, 0, &w->warmups)) ||
         (st = get_secs(c, wj, top, "warmup_load", 0, true, &w->warmup_load)) ||
@@ -618,7 +689,14 @@ static rd_status parse_workload(struct ctx *c, const cJSON *wj, const cJSON *top
         (st = get_str(c, wj, top, "cwd", "{root}", &w->cwd)) ||
         (st = get_str(c, wj, top, "load_tool", NULL, &w->load_tool)))
         return st;
-    RD_TRY(parse_env(c, get(wj, top, "env"), &w->env, &w->nenv));
+    return parse_env(c, get(wj, top, "env"), &w->env, &w->nenv);
+}
+
+/* "port" (0 picks a free one; a server needs one), "host", and the
+ * "url" and "ready_url" a port gives. */
+static rd_status parse_address(struct ctx *c, const cJSON *wj, const cJSON *top,
+                               struct rd_suite_workload *w)
+{
     const cJSON *port = get(wj, top, "port");
     if (port && (!cJSON_IsNumber(port) || port->valuedouble != floor(port->valuedouble) ||
                  port->valuedouble < 0 || port->valuedouble > 65535))
@@ -634,13 +712,17 @@ static rd_status parse_workload(struct ctx *c, const cJSON *wj, const cJSON *top
     RD_TRY(get_str(c, wj, top, "host", "127.0.0.1", &w->host));
     if (w->is_server || port) {
         RD_TRY(get_str(c, wj, top, "url", "http://{host}:{port}/", &w->url));
-        RD_TRY(get_str(c, wj, top, "ready_url", w->url, &w->ready_url));
-    } else if (cJSON_GetObjectItemCaseSensitive(wj, "url") ||
-               cJSON_GetObjectItemCaseSensitive(wj, "ready_url")) {
-        return fail(c, "'url' needs a 'server' or a 'port'");
+        return get_str(c, wj, top, "ready_url", w->url, &w->ready_url);
     }
-    RD_TRY(parse_matrix(c, wj, w));
-    RD_TRY(parse_within(c, cJSON_GetObjectItemCaseSensitive(wj, "compare_within"), w));
+    if (cJSON_GetObjectItemCaseSensitive(wj, "url") ||
+        cJSON_GetObjectItemCaseSensitive(wj, "ready_url"))
+        return fail(c, "'url' needs a 'server' or a 'port'");
+    return RD_OK;
+}
+
+/* Every value of a "runtime" label names one of the suite's runtimes. */
+static rd_status check_runtime_labels(struct ctx *c, const struct rd_suite_workload *w)
+{
     for (size_t k = 0; k < w->nkeys; k++) {
         if (strcmp(w->keys[k], "runtime") != 0)
             continue;
@@ -654,6 +736,31 @@ static rd_status parse_workload(struct ctx *c, const cJSON *wj, const cJSON *top
         }
     }
     return RD_OK;
+}
+
+/* One entry of "workloads"; top gives the defaults. Messages name the
+ * workload from its name on. */
+static rd_status parse_workload(struct ctx *c, const cJSON *wj, const cJSON *top,
+                                struct rd_suite_workload *w)
+{
+    if (!cJSON_IsObject(wj))
+        return fail(c, "expected each workload to be an object");
+    const char *name = rd_json_str(wj, "name");
+    if (!valid_name(name))
+        return fail(c, "expected each workload to have a 'name' of letters, digits, '.', '_', '-'");
+    if (!(w->name = sdup(c, name)))
+        return RD_ERR_NOMEM;
+    snprintf(c->where_buf, sizeof c->where_buf, "workload '%s'", w->name);
+    c->where = c->where_buf;
+    RD_TRY(check_keys(c, wj, workload_keys, NULL));
+    RD_TRY(parse_class(c, wj, w));
+    RD_TRY(parse_commands(c, wj, top, w));
+    RD_TRY(parse_primary(c, wj, top, w));
+    RD_TRY(parse_run_settings(c, wj, top, w));
+    RD_TRY(parse_address(c, wj, top, w));
+    RD_TRY(parse_matrix(c, wj, w));
+    RD_TRY(parse_within(c, cJSON_GetObjectItemCaseSensitive(wj, "compare_within"), w));
+    return check_runtime_labels(c, w);
 }
 
 /* Expands every template of every config once, so placeholders fail now. */
@@ -742,9 +849,203 @@ static rd_status parse_contention(struct ctx *c, struct rd_suite *s, const cJSON
     return RD_OK;
 }
 
+/* "schema", the top level's keys and the suite's "name". */
+static rd_status parse_head(struct ctx *c, const cJSON *root)
+{
+    if (!cJSON_IsObject(root))
+        return fail(c, "expected a JSON object");
+    const char *schema = rd_json_str(root, "schema");
+    if (!schema || strcmp(schema, RD_SUITE_SCHEMA) != 0)
+        return fail(c, "expected \"schema\": \"%s\"", RD_SUITE_SCHEMA);
+    RD_TRY(check_keys(c, root, top_keys, default_keys));
+    const char *name = rd_json_str(root, "name");
+    if (!valid_name(name))
+        return fail(c, "expected a 'name' of letters, digits, '.', '_', '-'");
+    return (c->s->name = sdup(c, name)) ? RD_OK : RD_ERR_NOMEM;
+}
+
+/* {root}: "root" (default ".") relative to the folder of the suite file
+ * at path, made absolute; the folder must exist. */
+static rd_status parse_root(struct ctx *c, const cJSON *v, const char *path)
+{
+    if (v && !cJSON_IsString(v))
+        return fail(c, "expected 'root' to be a string");
+    char dirbuf[PATH_MAX], joined[PATH_MAX * 2], real[PATH_MAX];
+    snprintf(dirbuf, sizeof dirbuf, "%s", path);
+    const char *rel = v ? v->valuestring : ".";
+    if (rel[0] == '/')
+        snprintf(joined, sizeof joined, "%s", rel);
+    else
+        snprintf(joined, sizeof joined, "%s/%s", dirname(dirbuf), rel);
+    if (!realpath(joined, real))
+        return fail(c, "root folder '%s' does not exist", joined);
+    return (c->s->root = sdup(c, real)) ? RD_OK : RD_ERR_NOMEM;
+}
+
+/* "order" (interleaved by default) and "seed": a file without a seed
+ * gets the caller's (main() takes it from the clock), recorded in every
+ * record and printed by --dry-run, so that a random order can be replayed
+ * by putting it in the file. */
+static rd_status parse_order(struct ctx *c, const cJSON *root, uint64_t seed_default)
+{
+    struct rd_suite *s = c->s;
+    const char *order = rd_json_str(root, "order");
+    if (cJSON_GetObjectItemCaseSensitive(root, "order") && !order)
+        return fail(c, "expected 'order' to be a string");
+    if (!order || strcmp(order, "interleaved") == 0)
+        s->order = RD_ORDER_INTERLEAVED;
+    else if (strcmp(order, "random") == 0)
+        s->order = RD_ORDER_RANDOM;
+    else if (strcmp(order, "grouped") == 0)
+        s->order = RD_ORDER_GROUPED;
+    else
+        return fail(c, "expected 'order' to be interleaved, random or grouped, got '%s'", order);
+    const cJSON *seed = cJSON_GetObjectItemCaseSensitive(root, "seed");
+    s->seed = seed_default;
+    if (!seed)
+        return RD_OK;
+    if (!cJSON_IsNumber(seed) || seed->valuedouble < 0 ||
+        seed->valuedouble != floor(seed->valuedouble) || seed->valuedouble > 9007199254740992.0)
+        return fail(c, "expected 'seed' to be a whole number >= 0");
+    s->seed = (uint64_t)seed->valuedouble;
+    s->seed_given = true;
+    return RD_OK;
+}
+
+/* A runtime without "version_cmd" is asked with its cmd and --version. */
+static rd_status default_version_cmd(struct ctx *c, struct rd_suite_runtime *rt)
+{
+    rt->version_cmd.v = rd_arena_alloc(&c->s->arena, (rt->cmd.n + 2) * sizeof(char *));
+    if (!rt->version_cmd.v)
+        return RD_ERR_NOMEM;
+    memcpy(rt->version_cmd.v, rt->cmd.v, rt->cmd.n * sizeof(char *));
+    if (!(rt->version_cmd.v[rt->cmd.n] = sdup(c, "--version")))
+        return RD_ERR_NOMEM;
+    rt->version_cmd.n = rt->cmd.n + 1;
+    return RD_OK;
+}
+
+/* One entry of "runtimes": "name": {"cmd", "version_cmd", "env",
+ * "description"}. */
+static rd_status parse_runtime(struct ctx *c, const cJSON *r, struct rd_suite_runtime *rt)
+{
+    static const char *const rkeys[] = {"cmd", "version_cmd", "env", "description", NULL};
+    if (!valid_name(r->string))
+        return fail(c, "expected a runtime name of letters, digits, '.', '_', '-'");
+    if (!cJSON_IsObject(r))
+        return fail(c, "expected an object with 'cmd'");
+    RD_TRY(check_keys(c, r, rkeys, NULL));
+    if (!(rt->name = sdup(c, r->string)))
+        return RD_ERR_NOMEM;
+    const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(r, "cmd");
+    const cJSON *ver = cJSON_GetObjectItemCaseSensitive(r, "version_cmd");
+    if (!cmd)
+        return fail(c, "expected a 'cmd'");
+    RD_TRY(parse_strv(c, cmd, "cmd", &rt->cmd));
+    if (ver) {
+        RD_TRY(parse_strv(c, ver, "version_cmd", &rt->version_cmd));
+        RD_TRY(check_version_cmd(c, &rt->version_cmd));
+    } else {
+        RD_TRY(default_version_cmd(c, rt));
+    }
+    return parse_env(c, cJSON_GetObjectItemCaseSensitive(r, "env"), &rt->env, &rt->nenv);
+}
+
+/* "runtimes": an object of name -> runtime (none is fine). */
+static rd_status parse_runtimes(struct ctx *c, const cJSON *rts)
+{
+    struct rd_suite *s = c->s;
+    if (rts && !cJSON_IsObject(rts))
+        return fail(c, "expected 'runtimes' to be an object of name -> runtime");
+    s->nruntimes = rts ? (size_t)cJSON_GetArraySize(rts) : 0;
+    s->runtimes = rd_arena_alloc(&s->arena, (s->nruntimes + 1) * sizeof *s->runtimes);
+    if (!s->runtimes)
+        return RD_ERR_NOMEM;
+    rd_status st = RD_OK;
+    size_t i = 0;
+    for (const cJSON *r = rts ? rts->child : NULL; r && !st; r = r->next, i++) {
+        snprintf(c->where_buf, sizeof c->where_buf, "runtime '%s'", r->string);
+        c->where = c->where_buf;
+        st = parse_runtime(c, r, &s->runtimes[i]);
+    }
+    c->where = NULL;
+    return st;
+}
+
+/* "tools": an object of name -> {"version_cmd": [...]}, the load tools'
+ * version commands (none is fine). */
+static rd_status parse_tools(struct ctx *c, const cJSON *tools)
+{
+    static const char *const tkeys[] = {"version_cmd", NULL};
+    struct rd_suite *s = c->s;
+    if (tools && !cJSON_IsObject(tools))
+        return fail(c, "expected 'tools' to be an object of name -> {\"version_cmd\": [...]}");
+    s->ntools = 0;
+    s->tools = rd_arena_alloc(&s->arena,
+                              ((tools ? (size_t)cJSON_GetArraySize(tools) : 0) + 1) * sizeof *s->tools);
+    if (!s->tools)
+        return RD_ERR_NOMEM;
+    rd_status st = RD_OK;
+    for (const cJSON *t = tools ? tools->child : NULL; t && !st; t = t->next) {
+        snprintf(c->where_buf, sizeof c->where_buf, "tool '%s'", t->string);
+        c->where = c->where_buf;
+        const cJSON *ver = cJSON_GetObjectItemCaseSensitive(t, "version_cmd");
+        if (!cJSON_IsObject(t) || !ver) {
+            st = fail(c, "expected an object with 'version_cmd'");
+        } else if (!(st = check_keys(c, t, tkeys, NULL))) {
+            struct rd_suite_tool *tl = &s->tools[s->ntools++];
+            tl->name = sdup(c, t->string);
+            st = tl->name ? parse_strv(c, ver, "version_cmd", &tl->version_cmd) : RD_ERR_NOMEM;
+            if (!st)
+                st = check_version_cmd(c, &tl->version_cmd);
+        }
+    }
+    c->where = NULL;
+    return st;
+}
+
+/* "workloads": a non-empty list, names unique, every template of every
+ * config expanded once (so that a bad placeholder fails now). root gives
+ * the defaults. */
+static rd_status parse_workloads(struct ctx *c, const cJSON *root)
+{
+    struct rd_suite *s = c->s;
+    const cJSON *ws = cJSON_GetObjectItemCaseSensitive(root, "workloads");
+    if (!cJSON_IsArray(ws) || cJSON_GetArraySize(ws) == 0)
+        return fail(c, "expected 'workloads' to be a non-empty list");
+    s->nworkloads = (size_t)cJSON_GetArraySize(ws);
+    s->workloads = rd_arena_alloc(&s->arena, s->nworkloads * sizeof *s->workloads);
+    if (!s->workloads)
+        return RD_ERR_NOMEM;
+    rd_status st = RD_OK;
+    size_t i = 0;
+    for (const cJSON *wj = ws->child; wj && !st; wj = wj->next, i++) {
+        c->where = NULL;
+        st = parse_workload(c, wj, root, &s->workloads[i]);
+        for (size_t j = 0; j < i && !st; j++)
+            if (strcmp(s->workloads[j].name, s->workloads[i].name) == 0)
+                st = fail(c, "the name is used by another workload");
+        if (!st)
+            st = check_templates(s, i, c->d);
+    }
+    c->where = NULL;
+    return st;
+}
+
+/* The plan holds every run up front: it is capped, so that a slip such as
+ * "runs": 1000000000 is a message rather than an out-of-memory kill. */
+static rd_status check_plan_size(struct ctx *c)
+{
+    double planned = rd_suite_planned_runs(c->s);
+    if (planned > RD_PLAN_MAX)
+        return fail(c, "expected at most %d runs in all, got %.0f (configs x (runs + warmups), "
+                       "summed over the workloads): lower 'runs' or split the suite",
+                    RD_PLAN_MAX, planned);
+    return RD_OK;
+}
+
 rd_status rd_suite_parse(struct rd_suite *s, const char *text, size_t len, const char *path,
-                         uint64_t seed_default,
-                         struct rd_diag *d)
+                         uint64_t seed_default, struct rd_diag *d)
 {
     rd_suite_init(s);
     s->path = rd_arena_strdup(&s->arena, path);
@@ -755,198 +1056,14 @@ rd_status rd_suite_parse(struct rd_suite *s, const char *text, size_t len, const
     rd_status st = rd_json_parse_unique(text, len, s->path, 1, &root, d);
     if (st)
         return st;
-    if (!cJSON_IsObject(root)) {
-        st = fail(&c, "expected a JSON object");
-        goto out;
-    }
-    const char *schema = rd_json_str(root, "schema");
-    if (!schema || strcmp(schema, RD_SUITE_SCHEMA) != 0) {
-        st = fail(&c, "expected \"schema\": \"%s\"", RD_SUITE_SCHEMA);
-        goto out;
-    }
-    if ((st = check_keys(&c, root, top_keys, default_keys)))
-        goto out;
-    const char *name = rd_json_str(root, "name");
-    if (!valid_name(name)) {
-        st = fail(&c, "expected a 'name' of letters, digits, '.', '_', '-'");
-        goto out;
-    }
-    if (!(s->name = sdup(&c, name))) {
-        st = RD_ERR_NOMEM;
-        goto out;
-    }
-
-    /* {root}: relative to the suite file's folder, made absolute. */
-    char dirbuf[PATH_MAX], joined[PATH_MAX * 2], real[PATH_MAX];
-    snprintf(dirbuf, sizeof dirbuf, "%s", path);
-    const char *dir = dirname(dirbuf);
-    const cJSON *rootv = cJSON_GetObjectItemCaseSensitive(root, "root");
-    if (rootv && !cJSON_IsString(rootv)) {
-        st = fail(&c, "expected 'root' to be a string");
-        goto out;
-    }
-    const char *rel = rootv ? rootv->valuestring : ".";
-    if (rel[0] == '/')
-        snprintf(joined, sizeof joined, "%s", rel);
-    else
-        snprintf(joined, sizeof joined, "%s/%s", dir, rel);
-    if (!realpath(joined, real)) {
-        st = fail(&c, "root folder '%s' does not exist", joined);
-        goto out;
-    }
-    if (!(s->root = sdup(&c, real))) {
-        st = RD_ERR_NOMEM;
-        goto out;
-    }
-
-    const char *order = rd_json_str(root, "order");
-    if (cJSON_GetObjectItemCaseSensitive(root, "order") && !order) {
-        st = fail(&c, "expected 'order' to be a string");
-        goto out;
-    }
-    if (!order || strcmp(order, "interleaved") == 0)
-        s->order = RD_ORDER_INTERLEAVED;
-    else if (strcmp(order, "random") == 0)
-        s->order = RD_ORDER_RANDOM;
-    else if (strcmp(order, "grouped") == 0)
-        s->order = RD_ORDER_GROUPED;
-    else {
-        st = fail(&c, "expected 'order' to be interleaved, random or grouped, got '%s'", order);
-        goto out;
-    }
-    const cJSON *seed = cJSON_GetObjectItemCaseSensitive(root, "seed");
-    if (seed) {
-        if (!cJSON_IsNumber(seed) || seed->valuedouble < 0 ||
-            seed->valuedouble != floor(seed->valuedouble) || seed->valuedouble > 9007199254740992.0) {
-            st = fail(&c, "expected 'seed' to be a whole number >= 0");
-            goto out;
-        }
-        s->seed = (uint64_t)seed->valuedouble;
-        s->seed_given = true;
-    } else {
-        /* The caller's (main() takes it from the clock): recorded in every
-         * record and printed by --dry-run, so a random order can be
-         * replayed by putting it in the file. */
-        s->seed = seed_default;
-    }
-
-    if ((st = parse_contention(&c, s, cJSON_GetObjectItemCaseSensitive(root, "contention"))))
-        goto out;
-
-    const cJSON *rts = cJSON_GetObjectItemCaseSensitive(root, "runtimes");
-    if (rts && !cJSON_IsObject(rts)) {
-        st = fail(&c, "expected 'runtimes' to be an object of name -> runtime");
-        goto out;
-    }
-    s->nruntimes = rts ? (size_t)cJSON_GetArraySize(rts) : 0;
-    s->runtimes = rd_arena_alloc(&s->arena, (s->nruntimes + 1) * sizeof *s->runtimes);
-    if (!s->runtimes) {
-        st = RD_ERR_NOMEM;
-        goto out;
-    }
-    size_t i = 0;
-    for (const cJSON *r = rts ? rts->child : NULL; r && !st; r = r->next, i++) {
-        struct rd_suite_runtime *rt = &s->runtimes[i];
-        snprintf(c.where_buf, sizeof c.where_buf, "runtime '%s'", r->string);
-        c.where = c.where_buf;
-        static const char *const rkeys[] = {"cmd", "version_cmd", "env", "description", NULL};
-        if (!valid_name(r->string))
-            st = fail(&c, "expected a runtime name of letters, digits, '.', '_', '-'");
-        else if (!cJSON_IsObject(r))
-            st = fail(&c, "expected an object with 'cmd'");
-        else if (!(st = check_keys(&c, r, rkeys, NULL))) {
-            if (!(rt->name = sdup(&c, r->string)))
-                st = RD_ERR_NOMEM;
-            const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(r, "cmd");
-            const cJSON *ver = cJSON_GetObjectItemCaseSensitive(r, "version_cmd");
-            if (!st && !cmd)
-                st = fail(&c, "expected a 'cmd'");
-            if (!st)
-                st = parse_strv(&c, cmd, "cmd", &rt->cmd);
-            if (!st && ver)
-                st = parse_strv(&c, ver, "version_cmd", &rt->version_cmd);
-            if (!st && ver)
-                st = check_version_cmd(&c, &rt->version_cmd);
-            if (!st && !ver) {
-                rt->version_cmd.v = rd_arena_alloc(&s->arena, (rt->cmd.n + 2) * sizeof(char *));
-                if (!rt->version_cmd.v) {
-                    st = RD_ERR_NOMEM;
-                } else {
-                    memcpy(rt->version_cmd.v, rt->cmd.v, rt->cmd.n * sizeof(char *));
-                    if (!(rt->version_cmd.v[rt->cmd.n] = sdup(&c, "--version")))
-                        st = RD_ERR_NOMEM;
-                    rt->version_cmd.n = rt->cmd.n + 1;
-                }
-            }
-            if (!st)
-                st = parse_env(&c, cJSON_GetObjectItemCaseSensitive(r, "env"), &rt->env, &rt->nenv);
-        }
-    }
-    c.where = NULL;
-    if (st)
-        goto out;
-
-    const cJSON *tools = cJSON_GetObjectItemCaseSensitive(root, "tools");
-    if (tools && !cJSON_IsObject(tools)) {
-        st = fail(&c, "expected 'tools' to be an object of name -> {\"version_cmd\": [...]}");
-        goto out;
-    }
-    s->ntools = 0;
-    s->tools = rd_arena_alloc(&s->arena,
-                              ((tools ? (size_t)cJSON_GetArraySize(tools) : 0) + 1) * sizeof *s->tools);
-    if (!s->tools) {
-        st = RD_ERR_NOMEM;
-        goto out;
-    }
-    for (const cJSON *t = tools ? tools->child : NULL; t && !st; t = t->next) {
-        static const char *const tkeys[] = {"version_cmd", NULL};
-        snprintf(c.where_buf, sizeof c.where_buf, "tool '%s'", t->string);
-        c.where = c.where_buf;
-        const cJSON *ver = cJSON_GetObjectItemCaseSensitive(t, "version_cmd");
-        if (!cJSON_IsObject(t) || !ver)
-            st = fail(&c, "expected an object with 'version_cmd'");
-        else if (!(st = check_keys(&c, t, tkeys, NULL))) {
-            struct rd_suite_tool *tl = &s->tools[s->ntools++];
-            tl->name = sdup(&c, t->string);
-            st = tl->name ? parse_strv(&c, ver, "version_cmd", &tl->version_cmd) : RD_ERR_NOMEM;
-            if (!st)
-                st = check_version_cmd(&c, &tl->version_cmd);
-        }
-    }
-    c.where = NULL;
-    if (st)
-        goto out;
-
-    const cJSON *ws = cJSON_GetObjectItemCaseSensitive(root, "workloads");
-    if (!cJSON_IsArray(ws) || cJSON_GetArraySize(ws) == 0) {
-        st = fail(&c, "expected 'workloads' to be a non-empty list");
-        goto out;
-    }
-    s->nworkloads = (size_t)cJSON_GetArraySize(ws);
-    s->workloads = rd_arena_alloc(&s->arena, s->nworkloads * sizeof *s->workloads);
-    if (!s->workloads || !s->runtimes || !s->tools) {
-        st = RD_ERR_NOMEM;
-        goto out;
-    }
-    i = 0;
-    for (const cJSON *wj = ws->child; wj && !st; wj = wj->next, i++) {
-        c.where = NULL;
-        st = parse_workload(&c, wj, root, &s->workloads[i]);
-        for (size_t j = 0; j < i && !st; j++)
-            if (strcmp(s->workloads[j].name, s->workloads[i].name) == 0)
-                st = fail(&c, "the name is used by another workload");
-        if (!st)
-            st = check_templates(s, i, d);
-    }
-    /* The plan holds every run up front: cap it, so that a slip such as
-     * "runs": 1000000000 is a message rather than an out-of-memory kill. */
-    double planned = st ? 0 : rd_suite_planned_runs(s);
-    c.where = NULL;
-    if (!st && planned > RD_PLAN_MAX)
-        st = fail(&c, "expected at most %d runs in all, got %.0f (configs x (runs + warmups), "
-                      "summed over the workloads): lower 'runs' or split the suite",
-                  RD_PLAN_MAX, planned);
-out:
+    if (!(st = parse_head(&c, root)) &&
+        !(st = parse_root(&c, cJSON_GetObjectItemCaseSensitive(root, "root"), path)) &&
+        !(st = parse_order(&c, root, seed_default)) &&
+        !(st = parse_contention(&c, s, cJSON_GetObjectItemCaseSensitive(root, "contention"))) &&
+        !(st = parse_runtimes(&c, cJSON_GetObjectItemCaseSensitive(root, "runtimes"))) &&
+        !(st = parse_tools(&c, cJSON_GetObjectItemCaseSensitive(root, "tools"))) &&
+        !(st = parse_workloads(&c, root)))
+        st = check_plan_size(&c);
     cJSON_Delete(root);
     return st;
 }

@@ -1,28 +1,19 @@
 /*
- * backends.h - what the back ends share inside rd_render: the chart plan
- * and each back end's entry point. Not for use outside render/.
+ * backends.h - each back end's entry point, and the caps on what a report
+ * shows that they share. The chart plan is chartplan.h, the gnuplot
+ * process gnuplot.h. Not for use outside render/.
  */
 #ifndef RD_RENDER_BACKENDS_H
 #define RD_RENDER_BACKENDS_H
 
 #include <stdbool.h>
 
+#include "chartplan.h"
 #include "model.h"
 #include "render.h"
 #include "rundown/buf.h"
 #include "stage.h"
 #include "tdata.h"
-
-enum rd_chart_kind {
-    RD_CHART_MEANS,    /* mean and CI per config */
-    RD_CHART_RUNS,     /* every run as a dot */
-    RD_CHART_LATENCY,  /* latency percentile curves (HTTP) */
-    RD_CHART_SCALING   /* mean against a numeric label */
-};
-
-/** The most configs one chart draws; a workload with more shows these
- *  many, chosen by mean, and the chart's title says so. */
-#define RD_CHART_MAX_CONFIGS 50
 
 /** The most rows a table of report.md (and so report.html) lists per
  *  workload: the configs of rd_workload_select, the pairs between them,
@@ -53,53 +44,6 @@ static inline size_t rd_report_shown_workloads(const struct rd_report *r)
  * every one" under a capped table holds. */
 _Static_assert(RD_REPORT_MAX_WORKLOADS <= RD_XLSX_MAX_WORKLOAD_SHEETS,
                "a workload shown in report.md must have a sheet in report.xlsx");
-
-struct rd_chart {
-    size_t workload;
-    enum rd_chart_kind kind;
-    const char *key;    /* the numeric label of a scaling chart */
-    char *stem;         /* file name without extension, sanitised, unique */
-    char *title;        /* plain text; escape for the destination */
-    size_t *configs;    /* the configs drawn (indexes into the workload's, in order) */
-    size_t nconfigs;
-    /* Set by rd_render_charts when gnuplot failed on this chart: why (owned,
-     * freed with the plan); the report says so where the chart would be. */
-    char *left_out;
-};
-
-struct rd_chart_plan {
-    struct rd_chart *items;
-    size_t n;
-};
-
-/** Dots per config in a runs chart. A million runs would make a 100 MiB
- *  SVG that no browser draws; 500 dots already show the whole spread. */
-#define RD_RUNS_MAX_POINTS 500
-
-/**
- * The percentile a latency metric holds: 99.9 for latency_p99_9_ms, 100
- * for latency_max_ms; NaN for any other name.
- */
-double rd_latency_percentile(const char *metric);
-
-/** Decides which charts the report has; same input, same plan. */
-rd_status rd_chart_plan_make(const struct rd_report *r, struct rd_chart_plan *p);
-/**
- * Runs gnuplot in 'dir' over 'script' (gnuplot.c); its stderr goes into the
- * diag, and it is killed after two minutes or by the signal cleanup.
- * *started (may be NULL) tells whether gnuplot ran at all: a failure with
- * it set is the script's (a chart gnuplot could not draw), without it the
- * system's (no gnuplot, no pipe).
- */
-rd_status rd_gnuplot_run(const char *gnuplot, const char *dir, const char *script,
-                         bool *started, struct rd_diag *d);
-
-/** Sets the CreationDate of the PDF at 'path' (written by cairo, which puts
- *  the clock there) to 'date' ("YYYYMMDDhhmmss"), in place. */
-rd_status rd_gnuplot_fix_pdf_date(const char *path, const char *date, struct rd_diag *d);
-
-/** Frees the plan's items; p is left empty. */
-void rd_chart_plan_release(struct rd_chart_plan *p);
 
 /**
  * Writes charts/report.gp and the .dat files into the stage and, when
@@ -148,14 +92,5 @@ rd_status rd_render_tex(const struct rd_report *r, struct rd_buf *out);
 rd_status rd_render_xlsx(const struct rd_report *r, const struct rd_render_opts *o,
                          struct rd_stage *s, struct rd_diag *d);
 
-/* Shared helpers for text back ends. */
-
-/**
- * The ratio X/ref for two configs of w with its CI and Holm p, from the
- * pair test in either orientation (or from the means, without CI, when no
- * pair is stored). Values undefined in the analysis come back NaN.
- */
-void rd_compare(const struct rd_rworkload *w, int x, int ref, double *ratio,
-                double *lo, double *hi, double *p_holm);
 
 #endif

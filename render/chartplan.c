@@ -4,7 +4,7 @@
  * recommended config, the best one and then the best means, and its
  * caption says so.
  */
-#include "backends.h"
+#include "chartplan.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backends.h"
 #include "escape.h"
 #include "rundown/array.h"
 #include "rundown/metrics.h"

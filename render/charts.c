@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 #include "escape.h"
+#include "gnuplot.h"
 #include "rundown/array.h"
 #include "rundown/metrics.h"
 #include "rundown/numfmt.h"
@@ -66,198 +67,273 @@ static rd_status means_note(struct rd_buf *g, const struct rd_layout *l, const s
     bool left = frac > 0.5;
     size_t fits = note_fits(plot * (left ? frac : 1 - frac));
     struct rd_buf t = RD_BUF_INIT;
-    rd_status st = rd_buf_addstr(&t, m->note);
-    if (st == RD_OK && strlen(m->note) > fits) {
+    struct rd_bw w = RD_BW_INIT(g), tw = RD_BW_INIT(&t);
+    rd_bw_str(&tw, m->note);
+    if (tw.st == RD_OK && strlen(m->note) > fits) {
         size_t cut = fits;
         while (cut > 0 && ((unsigned char)m->note[cut] & 0xC0) == 0x80)
             cut--;   /* not inside a character */
         rd_buf_truncate(&t, cut);
-        st = rd_buf_addstr(&t, "\xe2\x80\xa6");
+        rd_bw_str(&tw, "\xe2\x80\xa6");
     }
-    if (st == RD_OK) st = rd_buf_addf(g, "set label %zu ", 200 + i);
-    if (st == RD_OK) st = rd_gp_str(g, t.ptr);
-    if (st == RD_OK && isfinite(m->mean))
-        st = rd_buf_addf(g, " at first %.17g, first %zu %s offset char %s,0", m->mean, y,
-                         left ? "right" : "left", left ? "-1.2" : "1.2");
-    else if (st == RD_OK)
-        st = rd_buf_addf(g, " at graph 0.01, first %zu left", y);
-    if (st == RD_OK)
-        st = rd_buf_addf(g, " noenhanced tc rgb '#555555' font sprintf(',%%g', %g * rd_fs) front\n",
-                         NOTE_PT);
+    rd_bw_ok(&w, tw.st);
+    rd_bw_f(&w, "set label %zu ", 200 + i);
+    RD_BW_DO(&w, rd_gp_str(g, t.ptr));
+    if (isfinite(m->mean))
+        rd_bw_f(&w, " at first %.17g, first %zu %s offset char %s,0", m->mean, y,
+                left ? "right" : "left", left ? "-1.2" : "1.2");
+    else
+        rd_bw_f(&w, " at graph 0.01, first %zu left", y);
+    rd_bw_f(&w, " noenhanced tc rgb '#555555' font sprintf(',%%g', %g * rd_fs) front\n", NOTE_PT);
     rd_buf_release(&t);
-    return st;
+    return w.st;
+}
+
+/* What a means chart draws: a row per config of the layout, the span its
+ * axis covers, the best's mean and the margin around it. */
+struct means {
+    struct rd_layout l;
+    struct rd_mrow *rows;
+    struct rd_span sp;
+    double best, margin;
+    bool any_out, any_open;
+};
+
+static rd_status means_rows(const struct rd_rworkload *w, const struct rd_chart *c,
+                            struct means *m)
+{
+    m->best = w->best >= 0 ? rd_primary(&w->configs[w->best])->mean : NAN;
+    m->margin = w->rec && isfinite(w->rec->margin) ? w->rec->margin : NAN;
+    m->sp = (struct rd_span){ NAN, NAN };
+    RD_TRY(rd_layout_make(w, c, 24, &m->l));
+    if (!(m->rows = calloc(m->l.n + 1, sizeof *m->rows)))
+        return RD_ERR_NOMEM;
+    for (size_t i = 0; i < m->l.n; i++) {
+        rd_means_row(w, m->l.rows[i], m->best, &m->rows[i]);
+        rd_means_span(&m->sp, &m->rows[i]);
+        m->any_out = m->any_out || m->l.out[i];
+        m->any_open = m->any_open || m->rows[i].open;
+    }
+    if (isfinite(m->best) && isfinite(m->margin)) {
+        rd_gp_span_add(&m->sp, m->best * (1 - m->margin));
+        rd_gp_span_add(&m->sp, m->best * (1 + m->margin));
+    }
+    return RD_OK;
+}
+
+/* The data file: one block per panel, a line per row. */
+static void means_data(const struct rd_report *r, const struct rd_rworkload *w,
+                       const struct rd_chart *c, const struct means *m, struct rd_bw *d)
+{
+    const struct rd_layout *l = &m->l;
+    RD_BW_DO(d, rd_gp_comment(d->b, "# ", c->title));
+    rd_bw_str(d, "# one block per panel: mean\trow\tlow\thigh\tcolour\tdisqualified\n");
+    rd_bw_str(d, w->rec && w->rec->primary.nverdicts
+        ? "# low..high: the simultaneous interval of the verdict (the ratio to the best on "
+          "the log scale, times the best's mean); the best's own CI on the log scale; '?' "
+          "where there is none (disqualified, or not estimable: drawn as open arrows)\n"
+        : "# low..high: the config's CI\n");
+    for (size_t p = 0; p < l->npanels && d->st == RD_OK; p++) {
+        if (p)
+            rd_bw_str(d, "\n\n");
+        for (size_t i = 0; i < l->panels[p].n && d->st == RD_OK; i++) {
+            size_t row = l->panels[p].first + i;
+            const struct rd_rconfig *rc = &w->configs[l->rows[row]];
+            RD_BW_DO(d, rd_gp_comment(d->b, "# ", rc->name));
+            if (m->rows[row].open)
+                rd_bw_str(d, "# not estimable: no interval\n");
+            RD_BW_DO(d, rd_gp_num(d->b, m->rows[row].mean));
+            rd_bw_f(d, "\t%zu\t", i);
+            RD_BW_DO(d, rd_gp_num(d->b, m->rows[row].lo));
+            rd_bw_ch(d, '\t');
+            RD_BW_DO(d, rd_gp_num(d->b, m->rows[row].hi));
+            rd_bw_f(d, "\t%u\t%d\n", rd_gp_colour(rd_runtime_colour(r, rc->runtime)),
+                    l->out[row] ? 1 : 0);
+        }
+    }
+}
+
+/* Panel p of the script: the margin's band, the best's line, the open
+ * arrows and notes of its rows, then the dots with their bars. */
+static void means_panel(const struct rd_report *r, const struct rd_rworkload *w,
+                        const struct rd_chart *c, const struct means *m, size_t p,
+                        const char *xlabel, double axis_lo, double axis_hi, struct rd_bw *g)
+{
+    const struct rd_layout *l = &m->l;
+    double best = m->best, margin = m->margin;
+    RD_BW_DO(g, rd_gp_panel_start(g->b, l, p, xlabel, &m->sp));
+    if (isfinite(best * (1 - margin)) && isfinite(best * (1 + margin)))
+        rd_bw_f(g, "set object 1 rect from %.17g, graph 0 to %.17g, graph 1 "
+                   "behind fc rgb '#e4e4e4' fs solid 1.0 noborder\n",
+                best * (1 - margin), best * (1 + margin));
+    if (isfinite(best))
+        rd_bw_f(g, "set arrow 1 from %.17g, graph 0 to %.17g, graph 1 nohead "
+                   "back lc rgb '#888888' dt 2\n", best, best);
+    /* Not estimable: the bounds are unknown, so open arrows run from
+     * the dot to both edges; a row without a dot gets its note. */
+    for (size_t i = 0; i < l->panels[p].n && g->st == RD_OK; i++) {
+        size_t row = l->panels[p].first + i;
+        const struct rd_mrow *mr = &m->rows[row];
+        const char *col = rd_runtime_colour(r, w->configs[l->rows[row]].runtime);
+        for (int side = 0; side < 2 && mr->open && isfinite(mr->mean); side++)
+            rd_bw_f(g, "set arrow %zu from first %.17g, first %zu to graph %d, first %zu "
+                       "head nofilled size screen 0.01,25 lw 1.2 lc rgb '%s' front\n",
+                    20 + 2 * i + (size_t)side, mr->mean, i, side, i, col);
+        if (mr->note)
+            RD_BW_DO(g, means_note(g->b, l, mr, i, i, axis_lo, axis_hi));
+    }
+    rd_bw_str(g, "plot ");
+    /* Filled dots, open (disqualified) ones; a row without an
+     * interval ('?') keeps its dot, without a bar. */
+    for (int k = 0; k < 4; k++) {
+        bool out = k % 2, bars = k < 2;
+        rd_bw_str(g, k ? ", \\\n     " : "");
+        RD_BW_DO(g, rd_gp_file(g->b, c->stem, "dat"));
+        rd_bw_f(g, bars ? " index %zu using 1:(%s && valid(3) ? $2 : NaN):3:4:5 "
+                          "with xerrorbars pt %d ps 1.1 lw 1.5 lc rgb variable"
+                        : " index %zu using 1:(%s && !valid(3) ? $2 : NaN):5 "
+                          "with points pt %d ps 1.1 lc rgb variable",
+                p, out ? "$6 > 0" : "$6 == 0", out ? 6 : 7);
+    }
+    rd_bw_ch(g, '\n');
+    rd_bw_f(g, "unset object 1\nunset arrow 1\nunset label 2\n"
+               "do for [i=20:%zu] { unset arrow i }\n"
+               "do for [i=200:%zu] { unset label i }\n",
+            21 + 2 * l->panels[p].n, 200 + l->panels[p].n);
 }
 
 rd_status rd_chart_means(const struct rd_report *r, const struct rd_rworkload *w,
-                             const struct rd_chart *c, struct rd_buf *dat, struct rd_buf *g,
-                             double *h)
+                         const struct rd_chart *c, struct rd_buf *dat, struct rd_buf *g,
+                         double *h)
 {
-    struct rd_layout l;
-    rd_status st = rd_layout_make(w, c, 24, &l);
-    double best = w->best >= 0 ? rd_primary(&w->configs[w->best])->mean : NAN;
-    double margin = w->rec && isfinite(w->rec->margin) ? w->rec->margin : NAN;
-    struct rd_span sp = { NAN, NAN };
-    struct rd_mrow *rows = st == RD_OK ? calloc(l.n + 1, sizeof *rows) : NULL;
-    if (st == RD_OK && !rows)
-        st = RD_ERR_NOMEM;
-    bool any_out = false, any_open = false;
-    for (size_t i = 0; i < l.n && st == RD_OK; i++) {
-        rd_means_row(w, l.rows[i], best, &rows[i]);
-        rd_means_span(&sp, &rows[i]);
-        any_out = any_out || l.out[i];
-        any_open = any_open || rows[i].open;
-    }
-    if (st == RD_OK) st = rd_gp_comment(dat, "# ", c->title);
-    if (st == RD_OK)
-        st = rd_buf_addstr(dat, "# one block per panel: mean\trow\tlow\thigh\tcolour\tdisqualified\n");
-    if (st == RD_OK)
-        st = rd_buf_addstr(dat, w->rec && w->rec->primary.nverdicts
-            ? "# low..high: the simultaneous interval of the verdict (the ratio to the best on "
-              "the log scale, times the best's mean); the best's own CI on the log scale; '?' "
-              "where there is none (disqualified, or not estimable: drawn as open arrows)\n"
-            : "# low..high: the config's CI\n");
-    for (size_t p = 0; p < l.npanels && st == RD_OK; p++) {
-        if (p)
-            st = rd_buf_addstr(dat, "\n\n");
-        for (size_t i = 0; i < l.panels[p].n && st == RD_OK; i++) {
-            size_t row = l.panels[p].first + i;
-            const struct rd_rconfig *rc = &w->configs[l.rows[row]];
-            st = rd_gp_comment(dat, "# ", rc->name);
-            if (st == RD_OK && rows[row].open)
-                st = rd_buf_addstr(dat, "# not estimable: no interval\n");
-            if (st == RD_OK) st = rd_gp_num(dat, rows[row].mean);
-            if (st == RD_OK) st = rd_buf_addf(dat, "\t%zu\t", i);
-            if (st == RD_OK) st = rd_gp_num(dat, rows[row].lo);
-            if (st == RD_OK) st = rd_buf_addch(dat, '\t');
-            if (st == RD_OK) st = rd_gp_num(dat, rows[row].hi);
-            if (st == RD_OK)
-                st = rd_buf_addf(dat, "\t%u\t%d\n", rd_gp_colour(rd_runtime_colour(r, rc->runtime)),
-                                 l.out[row] ? 1 : 0);
-        }
-    }
-    if (isfinite(best) && isfinite(margin)) {
-        rd_gp_span_add(&sp, best * (1 - margin));
-        rd_gp_span_add(&sp, best * (1 + margin));
-    }
+    struct means m = {0};
+    struct rd_bw d = RD_BW_INIT(dat), gw = RD_BW_INIT(g);
+    rd_bw_ok(&gw, means_rows(w, c, &m));
+    if (gw.st == RD_OK)
+        means_data(r, w, c, &m, &d);
+    rd_bw_ok(&gw, d.st);
     double axis_lo, axis_hi;
-    rd_gp_range_of(&sp, &axis_lo, &axis_hi);
+    rd_gp_range_of(&m.sp, &axis_lo, &axis_hi);
     struct rd_buf xl = RD_BUF_INIT, band = RD_BUF_INIT;
-    if (st == RD_OK) st = rd_gp_ylabel(&xl, w->metric);
-    if (st == RD_OK && isfinite(margin))
-        st = rd_buf_addf(&band, "within %g %% of the best", margin * 100);
+    RD_BW_DO(&gw, rd_gp_ylabel(&xl, w->metric));
+    if (isfinite(m.margin))
+        RD_BW_DO(&gw, rd_buf_addf(&band, "within %g %% of the best", m.margin * 100));
     struct rd_entry extra[3];
     size_t nextra = 0;
     if (band.len)
         extra[nextra++] = (struct rd_entry){ "\xe2\x96\x88", "#d0d0d0", band.ptr };
-    if (any_out)
+    if (m.any_out)
         extra[nextra++] = (struct rd_entry){ "\xe2\x97\x8b", "#333333", "disqualified" };
-    if (any_open)
+    if (m.any_open)
         extra[nextra++] = (struct rd_entry){ "\xe2\x86\x94", "#333333", "interval not estimable" };
-    if (st == RD_OK) st = rd_gp_begin(g, r, w, &l, c->title, extra, nextra);
-    for (size_t p = 0; p < l.npanels && st == RD_OK; p++) {
-        st = rd_gp_panel_start(g, &l, p, xl.ptr, &sp);
-        if (st == RD_OK && isfinite(best * (1 - margin)) && isfinite(best * (1 + margin)))
-            st = rd_buf_addf(g, "set object 1 rect from %.17g, graph 0 to %.17g, graph 1 "
-                                "behind fc rgb '#e4e4e4' fs solid 1.0 noborder\n",
-                             best * (1 - margin), best * (1 + margin));
-        if (st == RD_OK && isfinite(best))
-            st = rd_buf_addf(g, "set arrow 1 from %.17g, graph 0 to %.17g, graph 1 nohead "
-                                "back lc rgb '#888888' dt 2\n", best, best);
-        /* Not estimable: the bounds are unknown, so open arrows run from
-         * the dot to both edges; a row without a dot gets its note. */
-        for (size_t i = 0; i < l.panels[p].n && st == RD_OK; i++) {
-            size_t row = l.panels[p].first + i;
-            const char *col = rd_runtime_colour(r, w->configs[l.rows[row]].runtime);
-            for (int side = 0; side < 2 && st == RD_OK && rows[row].open && isfinite(rows[row].mean); side++)
-                st = rd_buf_addf(g, "set arrow %zu from first %.17g, first %zu to graph %d, first %zu "
-                                    "head nofilled size screen 0.01,25 lw 1.2 lc rgb '%s' front\n",
-                                 20 + 2 * i + (size_t)side, rows[row].mean, i, side, i, col);
-            if (st == RD_OK && rows[row].note)
-                st = means_note(g, &l, &rows[row], i, i, axis_lo, axis_hi);
-        }
-        if (st == RD_OK) st = rd_buf_addstr(g, "plot ");
-        /* Filled dots, open (disqualified) ones; a row without an
-         * interval ('?') keeps its dot, without a bar. */
-        for (int k = 0; k < 4 && st == RD_OK; k++) {
-            bool out = k % 2, bars = k < 2;
-            st = rd_buf_addstr(g, k ? ", \\\n     " : "");
-            if (st == RD_OK) st = rd_gp_file(g, c->stem, "dat");
-            if (st == RD_OK)
-                st = rd_buf_addf(g, bars ? " index %zu using 1:(%s && valid(3) ? $2 : NaN):3:4:5 "
-                                           "with xerrorbars pt %d ps 1.1 lw 1.5 lc rgb variable"
-                                         : " index %zu using 1:(%s && !valid(3) ? $2 : NaN):5 "
-                                           "with points pt %d ps 1.1 lc rgb variable",
-                                 p, out ? "$6 > 0" : "$6 == 0", out ? 6 : 7);
-        }
-        if (st == RD_OK) st = rd_buf_addch(g, '\n');
-        if (st == RD_OK)
-            st = rd_buf_addf(g, "unset object 1\nunset arrow 1\nunset label 2\n"
-                                "do for [i=20:%zu] { unset arrow i }\n"
-                                "do for [i=200:%zu] { unset label i }\n",
-                             21 + 2 * l.panels[p].n, 200 + l.panels[p].n);
-    }
-    if (st == RD_OK) st = rd_buf_addstr(g, "unset multiplot\n");
-    *h = l.h;
-    free(rows);
+    RD_BW_DO(&gw, rd_gp_begin(g, r, w, &m.l, c->title, extra, nextra));
+    for (size_t p = 0; p < m.l.npanels && gw.st == RD_OK; p++)
+        means_panel(r, w, c, &m, p, xl.ptr, axis_lo, axis_hi, &gw);
+    rd_bw_str(&gw, "unset multiplot\n");
+    *h = m.l.h;
+    free(m.rows);
     rd_buf_release(&xl);
     rd_buf_release(&band);
-    rd_layout_release(&l);
-    return st;
+    rd_layout_release(&m.l);
+    return gw.st;
 }
 
 /* ---- runs: every run as a dot, failed runs counted at the row's end ---- */
 
-rd_status rd_chart_runs(const struct rd_report *r, const struct rd_rworkload *w,
-                            const struct rd_chart *c, struct rd_buf *dat, struct rd_buf *g,
-                            double *h)
+/* The dots of row i of a panel: every run, or past RD_RUNS_MAX_POINTS
+ * order statistics at even steps from min to max (the same spread, a
+ * bounded chart, and the same picture on every render). A fixed spread
+ * instead of random jitter keeps the chart the same too. */
+static void runs_row(const struct rd_report *r, const struct rd_rconfig *rc, size_t i, bool out,
+                     double **sorted, size_t *cap, struct rd_span *sp, struct rd_bw *d)
 {
-    struct rd_layout l;
-    rd_status st = rd_layout_make(w, c, 96, &l);
-    struct rd_span sp = { NAN, NAN };
-    if (st == RD_OK) st = rd_gp_comment(dat, "# ", c->title);
-    if (st == RD_OK)
-        st = rd_buf_addstr(dat, "# per panel two blocks: value\trow + jitter\tcolour\tdisqualified; "
-                                "then mean\trow (drawn as a tick)\n");
+    const double *vals = NULL;
+    size_t n = 0;
+    RD_BW_DO(d, rd_gp_config_values(rc, sorted, cap, &vals, &n));
+    RD_BW_DO(d, rd_gp_comment(d->b, "# ", rc->name));
+    size_t shown = n > RD_RUNS_MAX_POINTS ? RD_RUNS_MAX_POINTS : n;
+    if (shown < n)
+        rd_bw_f(d, "# %zu runs: %zu order statistics at even steps from the smallest to the largest\n",
+                n, shown);
+    for (size_t j = 0; j < shown && d->st == RD_OK; j++) {
+        double y = shown < n ? vals[(size_t)((double)j * (double)(n - 1) / (double)(shown - 1) + 0.5)]
+                             : vals[j];
+        rd_gp_span_add(sp, y);
+        RD_BW_DO(d, rd_gp_num(d->b, y));
+        rd_bw_f(d, "\t%g\t%u\t%d\n", (double)i + ((double)(j % 7) - 3.0) * 0.07,
+                rd_gp_colour(rd_runtime_colour(r, rc->runtime)), out ? 1 : 0);
+    }
+}
+
+/* The data file: per panel a block of dots, then a block of means. */
+static void runs_data(const struct rd_report *r, const struct rd_rworkload *w,
+                      const struct rd_chart *c, const struct rd_layout *l, struct rd_span *sp,
+                      struct rd_bw *d)
+{
+    RD_BW_DO(d, rd_gp_comment(d->b, "# ", c->title));
+    rd_bw_str(d, "# per panel two blocks: value\trow + jitter\tcolour\tdisqualified; "
+                 "then mean\trow (drawn as a tick)\n");
     double *sorted = NULL;
     size_t cap = 0;
-    for (size_t p = 0; p < l.npanels && st == RD_OK; p++) {
+    for (size_t p = 0; p < l->npanels && d->st == RD_OK; p++) {
         if (p)
-            st = rd_buf_addstr(dat, "\n\n");
-        for (size_t i = 0; i < l.panels[p].n && st == RD_OK; i++) {
-            size_t row = l.panels[p].first + i;
-            const struct rd_rconfig *rc = &w->configs[l.rows[row]];
-            const double *vals = NULL;
-            size_t n = 0;
-            st = rd_gp_config_values(rc, &sorted, &cap, &vals, &n);
-            if (st == RD_OK) st = rd_gp_comment(dat, "# ", rc->name);
-            size_t shown = n > RD_RUNS_MAX_POINTS ? RD_RUNS_MAX_POINTS : n;
-            if (st == RD_OK && shown < n)
-                st = rd_buf_addf(dat, "# %zu runs: %zu order statistics at even steps from the smallest to the largest\n", n, shown);
-            for (size_t j = 0; j < shown && st == RD_OK; j++) {
-                /* Past the cap the dots are order statistics at even steps
-                 * from min to max: the same spread, a bounded chart, and
-                 * the same picture on every render. A fixed spread instead
-                 * of random jitter keeps the chart the same too. */
-                double y = shown < n ? vals[(size_t)((double)j * (double)(n - 1) / (double)(shown - 1) + 0.5)]
-                                     : vals[j];
-                rd_gp_span_add(&sp, y);
-                st = rd_gp_num(dat, y);
-                if (st == RD_OK)
-                    st = rd_buf_addf(dat, "\t%g\t%u\t%d\n", (double)i + ((double)(j % 7) - 3.0) * 0.07,
-                                     rd_gp_colour(rd_runtime_colour(r, rc->runtime)), l.out[row] ? 1 : 0);
-            }
+            rd_bw_str(d, "\n\n");
+        for (size_t i = 0; i < l->panels[p].n && d->st == RD_OK; i++) {
+            size_t row = l->panels[p].first + i;
+            runs_row(r, &w->configs[l->rows[row]], i, l->out[row], &sorted, &cap, sp, d);
         }
-        if (st == RD_OK) st = rd_buf_addstr(dat, "\n\n");
-        for (size_t i = 0; i < l.panels[p].n && st == RD_OK; i++) {
-            st = rd_gp_num(dat, rd_primary(&w->configs[l.rows[l.panels[p].first + i]])->mean);
-            if (st == RD_OK) st = rd_buf_addf(dat, "\t%zu\n", i);
+        rd_bw_str(d, "\n\n");
+        for (size_t i = 0; i < l->panels[p].n && d->st == RD_OK; i++) {
+            RD_BW_DO(d, rd_gp_num(d->b, rd_primary(&w->configs[l->rows[l->panels[p].first + i]])->mean));
+            rd_bw_f(d, "\t%zu\n", i);
         }
     }
     free(sorted);
+}
+
+/* Panel p of the script: the failed runs' counts, then the dots, the
+ * open dots of disqualified configs and the means' ticks. */
+static void runs_panel(const struct rd_rworkload *w, const struct rd_chart *c,
+                       const struct rd_layout *l, size_t p, const char *xlabel,
+                       const struct rd_span *sp, struct rd_bw *g)
+{
+    RD_BW_DO(g, rd_gp_panel_start(g->b, l, p, xlabel, sp));
+    /* Failed and timed-out runs have no value to place: their count at
+     * the row's end, in the legend's mark. */
+    for (size_t i = 0; i < l->panels[p].n; i++) {
+        double f = w->configs[l->rows[l->panels[p].first + i]].failed_runs;
+        if (isfinite(f) && f > 0)
+            rd_bw_f(g, "set label %zu '\xe2\x9c\x97 %.0f failed' at graph 1.01, first %zu "
+                       "left tc rgb '#d55e00' noenhanced\n", 10 + i, f, i);
+    }
+    rd_bw_str(g, "plot ");
+    RD_BW_DO(g, rd_gp_file(g->b, c->stem, "dat"));
+    rd_bw_f(g, " index %zu using 1:($4 > 0 ? NaN : $2):3 with points pt 7 ps 0.8 "
+               "lc rgb variable, \\\n     ", 2 * p);
+    RD_BW_DO(g, rd_gp_file(g->b, c->stem, "dat"));
+    rd_bw_f(g, " index %zu using 1:($4 > 0 ? $2 : NaN):3 with points pt 6 ps 0.8 "
+               "lc rgb variable, \\\n     ", 2 * p);
+    RD_BW_DO(g, rd_gp_file(g->b, c->stem, "dat"));
+    rd_bw_f(g, " index %zu using 1:($2-0.36):(0):(0.72) with vectors nohead "
+               "lw 2 lc rgb '#222222'\n", 2 * p + 1);
+    rd_bw_f(g, "do for [i=10:%zu] { unset label i }\nunset label 2\n", 10 + l->panels[p].n);
+}
+
+rd_status rd_chart_runs(const struct rd_report *r, const struct rd_rworkload *w,
+                        const struct rd_chart *c, struct rd_buf *dat, struct rd_buf *g,
+                        double *h)
+{
+    struct rd_layout l;
+    struct rd_span sp = { NAN, NAN };
+    struct rd_bw d = RD_BW_INIT(dat), gw = RD_BW_INIT(g);
+    rd_bw_ok(&gw, rd_layout_make(w, c, 96, &l));
+    if (gw.st == RD_OK)
+        runs_data(r, w, c, &l, &sp, &d);
+    rd_bw_ok(&gw, d.st);
     struct rd_buf xl = RD_BUF_INIT;
-    if (st == RD_OK) st = rd_gp_ylabel(&xl, w->metric);
+    RD_BW_DO(&gw, rd_gp_ylabel(&xl, w->metric));
     bool any_out = false, any_failed = false;
-    for (size_t i = 0; i < l.n; i++) {
+    for (size_t i = 0; gw.st == RD_OK && i < l.n; i++) {
         double f = w->configs[l.rows[i]].failed_runs;
         any_out = any_out || l.out[i];
         any_failed = any_failed || (isfinite(f) && f > 0);
@@ -269,39 +345,14 @@ rd_status rd_chart_runs(const struct rd_report *r, const struct rd_rworkload *w,
         extra[nextra++] = (struct rd_entry){ "\xe2\x97\x8b", "#333333", "disqualified" };
     if (any_failed)
         extra[nextra++] = (struct rd_entry){ "\xe2\x9c\x97", "#d55e00", "failed runs (no value)" };
-    if (st == RD_OK) st = rd_gp_begin(g, r, w, &l, c->title, extra, nextra);
-    for (size_t p = 0; p < l.npanels && st == RD_OK; p++) {
-        st = rd_gp_panel_start(g, &l, p, xl.ptr, &sp);
-        /* Failed and timed-out runs have no value to place: their count at
-         * the row's end, in the legend's mark. */
-        for (size_t i = 0; i < l.panels[p].n && st == RD_OK; i++) {
-            double f = w->configs[l.rows[l.panels[p].first + i]].failed_runs;
-            if (isfinite(f) && f > 0)
-                st = rd_buf_addf(g, "set label %zu '\xe2\x9c\x97 %.0f failed' at graph 1.01, first %zu "
-                                    "left tc rgb '#d55e00' noenhanced\n", 10 + i, f, i);
-        }
-        if (st == RD_OK) st = rd_buf_addstr(g, "plot ");
-        if (st == RD_OK) st = rd_gp_file(g, c->stem, "dat");
-        if (st == RD_OK)
-            st = rd_buf_addf(g, " index %zu using 1:($4 > 0 ? NaN : $2):3 with points pt 7 ps 0.8 "
-                                "lc rgb variable, \\\n     ", 2 * p);
-        if (st == RD_OK) st = rd_gp_file(g, c->stem, "dat");
-        if (st == RD_OK)
-            st = rd_buf_addf(g, " index %zu using 1:($4 > 0 ? $2 : NaN):3 with points pt 6 ps 0.8 "
-                                "lc rgb variable, \\\n     ", 2 * p);
-        if (st == RD_OK) st = rd_gp_file(g, c->stem, "dat");
-        if (st == RD_OK)
-            st = rd_buf_addf(g, " index %zu using 1:($2-0.36):(0):(0.72) with vectors nohead "
-                                "lw 2 lc rgb '#222222'\n", 2 * p + 1);
-        if (st == RD_OK)
-            st = rd_buf_addf(g, "do for [i=10:%zu] { unset label i }\nunset label 2\n",
-                             10 + l.panels[p].n);
-    }
-    if (st == RD_OK) st = rd_buf_addstr(g, "unset multiplot\n");
+    RD_BW_DO(&gw, rd_gp_begin(g, r, w, &l, c->title, extra, nextra));
+    for (size_t p = 0; p < l.npanels && gw.st == RD_OK; p++)
+        runs_panel(w, c, &l, p, xl.ptr, &sp, &gw);
+    rd_bw_str(&gw, "unset multiplot\n");
     *h = l.h;
     rd_buf_release(&xl);
     rd_layout_release(&l);
-    return st;
+    return gw.st;
 }
 
 /* The terminal lines of one chart: SVG for the reports, PDF for print and
@@ -348,19 +399,20 @@ static rd_status chart_block(struct rd_buf *g, const struct rd_chart *c, const s
 {
     static const enum term terms[] = { TERM_SVG, TERM_PDF, TERM_PNG };
     static const char *exts[] = { "svg", "pdf", "png" };
-    rd_status st = rd_buf_addstr(g, "\n");
-    if (st == RD_OK) st = rd_gp_comment(g, "# ", c->title);
-    for (size_t t = 0; t < 3 && st == RD_OK; t++) {
+    struct rd_bw w = RD_BW_INIT(g);
+    rd_bw_str(&w, "\n");
+    RD_BW_DO(&w, rd_gp_comment(g, "# ", c->title));
+    for (size_t t = 0; t < 3 && w.st == RD_OK; t++) {
         if (!want[t])
             continue;
-        st = gp_terminal(g, terms[t], h);
-        if (st == RD_OK) st = rd_buf_addstr(g, "set output ");
-        if (st == RD_OK) st = rd_gp_file(g, c->stem, exts[t]);
-        if (st == RD_OK) st = rd_buf_addch(g, '\n');
-        if (st == RD_OK) st = rd_buf_addstr(g, body->ptr);
-        if (st == RD_OK) st = rd_buf_addstr(g, "unset output\n");
+        RD_BW_DO(&w, gp_terminal(g, terms[t], h));
+        rd_bw_str(&w, "set output ");
+        RD_BW_DO(&w, rd_gp_file(g, c->stem, exts[t]));
+        rd_bw_ch(&w, '\n');
+        rd_bw_str(&w, body->ptr);
+        rd_bw_str(&w, "unset output\n");
     }
-    return st;
+    return w.st;
 }
 
 #define SCRIPT_HEAD "# rundown charts. Re-run from this folder: gnuplot report.gp\nset encoding utf8\n"

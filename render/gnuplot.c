@@ -4,7 +4,7 @@
  * kept for the message, killed when it takes too long; and the PDF dates
  * made fixed, so reruns give the same bytes.
  */
-#include "backends.h"
+#include "gnuplot.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -8,7 +8,6 @@
  */
 #include "verdicts.h"
 
-#include "backends.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -110,4 +110,12 @@ void rd_matrix_release(struct rd_matrix *m);
  *  when some did; the em dash without runs. */
 rd_status rd_mcell_mark(const struct rd_mcell *c, struct rd_buf *out);
 
+/**
+ * The ratio X/ref for two configs of w with its CI and Holm p, from the
+ * pair test in either orientation (or from the means, without CI, when no
+ * pair is stored). Values undefined in the analysis come back NaN.
+ */
+void rd_compare(const struct rd_rworkload *w, int x, int ref, double *ratio,
+                double *lo, double *hi, double *p_holm);
+
 #endif

@@ -748,12 +748,12 @@ static int finish(const struct run_opts *o, const struct rd_run_tally *tallies, 
     return exit_code;
 }
 
-/* The outputs (environment, logs) and the session's configs, then the
- * interleaved runs, the summary and the exports. An exit code. */
-static int measure(struct run_opts *o, struct rd_session *session, struct run_cmd *cmds,
-                   size_t ncmds, const char *workload)
+/* The environment file and the log folder, with the version of every
+ * program measured (asked once per program), once enough descriptors are
+ * known to be free. An exit code on failure, else -1. */
+static int prepare_outputs(struct run_opts *o, const struct rd_session *session,
+                           const struct run_cmd *cmds, size_t ncmds, struct rd_outputs *outs)
 {
-    /* The version of every program measured, asked once per program. */
     struct rd_env_probe probes[MAX_COMMANDS];
     struct rd_env_program *programs = calloc(ncmds, sizeof *programs);
     if (!programs)
@@ -761,32 +761,79 @@ static int measure(struct run_opts *o, struct rd_session *session, struct run_cm
     for (size_t k = 0; k < ncmds; k++)
         rd_env_probe_program(&probes[k], "runtime", o->shell ? cmds[k].text : cmds[k].argv[0],
                              o->shell != NULL, &programs[k]);
-    struct rd_outputs outs;
     struct rd_diag d;
     rd_diag_init(&d, NULL);
     /* Refused before the environment file or a log is made. */
     rd_status st = rd_fds_check(RD_RUN_FDS, "collect", "runs", NULL, &d);
-    if (st) {
-        free(programs);
-        return rd_tool_fail(st, &d, NULL);
+    if (!st) {
+        /* Before any child starts (a version probe, --prepare), so that a
+         * signal stops it too. */
+        rd_proc_catch_signals();
+        st = rd_env_prepare_outputs(session->store, o->log_dir, o->env, probes, ncmds, o->cpus,
+                                    outs, &d);
     }
-    /* Before any child starts (a version probe, --prepare), so that a
-     * signal stops it too. */
-    rd_proc_catch_signals();
-    st = rd_env_prepare_outputs(session->store, o->log_dir, o->env, probes, ncmds,
-                                          o->cpus, &outs, &d);
     free(programs);
     if (st)
         return rd_tool_fail(st, &d, NULL);
-    o->facts.env = outs.envid;
+    o->facts.env = outs->envid;
+    return -1;
+}
 
-    /* Number runs after those already stored for the same key. */
-    struct rd_timed_command timed[MAX_COMMANDS];
-    st = rd_session_read_store(session, &d);
+/* The session's configs, one per command, whose runs are numbered after
+ * those the store already holds for the same key. */
+static rd_status add_configs(struct rd_session *session, const struct run_opts *o,
+                             const struct run_cmd *cmds, size_t ncmds,
+                             struct rd_timed_command *timed, struct rd_diag *d)
+{
+    rd_status st = rd_session_read_store(session, d);
     for (size_t k = 0; k < ncmds && !st; k++) {
         timed[k].argv = cmds[k].argv;
         st = add_command_config(session, o, &cmds[k], &timed[k].config);
     }
+    return st;
+}
+
+/* The exit code of runs that ended with st: interrupted, failed, a failed
+ * --cleanup, nothing to do (--resume), else the summary, its exports and
+ * the warnings about the runs. */
+static int conclude(const struct run_opts *o, const struct rd_session *session, rd_status st,
+                    struct rd_diag *d, const struct run_ui *ui)
+{
+    if (st && rd_proc_interrupted) {
+        rd_error("interrupted; %ld finished runs are stored", session->stored);
+        return rd_proc_interrupt_exit_code();
+    }
+    if (st)
+        return rd_fail(st, d);
+    if (!run_once("cleanup", o->cleanup, o, ui->cmds, ui->ncmds))
+        return RD_EXIT_RUN_FAILED;
+    if (o->resume && session->stored == 0) {
+        /* Not a summary of no runs ("no run ended ok"): there was nothing to run. */
+        rd_note("nothing to do: %ld runs already stored in %s (%ld per command)",
+                o->runs * (long)ui->ncmds, o->output, o->runs);
+        return RD_EXIT_OK;
+    }
+    int rc = finish(o, ui->tallies, ui->ncmds, session->failed ? RD_EXIT_RUN_FAILED : RD_EXIT_OK);
+    struct rd_run_warn_ctx wc = {.warmups = o->warmups, .shell = o->shell != NULL,
+                                 .ignore_failure = o->ignore_failure};
+    for (size_t k = 0; k < ui->ncmds && !o->quiet; k++)
+        rd_run_watch_warn(&ui->watches[k], &wc);
+    return rc;
+}
+
+/* The outputs (environment, logs) and the session's configs, then
+ * --setup, the interleaved runs, and their end. An exit code. */
+static int measure(struct run_opts *o, struct rd_session *session, struct run_cmd *cmds,
+                   size_t ncmds, const char *workload)
+{
+    struct rd_outputs outs;
+    int rc = prepare_outputs(o, session, cmds, ncmds, &outs);
+    if (rc >= 0)
+        return rc;
+    struct rd_diag d;
+    rd_diag_init(&d, NULL);
+    struct rd_timed_command timed[MAX_COMMANDS];
+    rd_status st = add_configs(session, o, cmds, ncmds, timed, &d);
     if (st)
         return rd_tool_fail(st, &d, NULL);
 
@@ -815,34 +862,17 @@ static int measure(struct run_opts *o, struct rd_session *session, struct run_cm
         .ignore_failure = o->ignore_failure, .show_output = o->show_output,
         .guard = o->contention.mode == RD_CONTENTION_OFF ? NULL : &guard,
     };
-    if (!run_once("setup", o->setup, o, cmds, ncmds))
-        return RD_EXIT_RUN_FAILED;
-    st = rd_timed_runs(session, &spec, &d);
-    if (ui.progress)
-        fputs("\r\033[K", stderr);
-    if (!o->quiet && spec.guard) {
-        rd_tool_guard_summary(&guard);
-        rd_tool_redo_note(spec.redone, spec.capped, "command");
-    }
-    int rc;
-    if (st && rd_proc_interrupted) {
-        rd_error("interrupted; %ld finished runs are stored", session->stored);
-        rc = rd_proc_interrupt_exit_code();
-    } else if (st) {
-        rc = rd_fail(st, &d);
-    } else if (!run_once("cleanup", o->cleanup, o, cmds, ncmds)) {
+    if (!run_once("setup", o->setup, o, cmds, ncmds)) {
         rc = RD_EXIT_RUN_FAILED;
-    } else if (o->resume && session->stored == 0) {
-        /* Not a summary of no runs ("no run ended ok"): there was nothing to run. */
-        rd_note("nothing to do: %ld runs already stored in %s (%ld per command)",
-                o->runs * (long)ncmds, o->output, o->runs);
-        rc = RD_EXIT_OK;
     } else {
-        rc = finish(o, tallies, ncmds, session->failed ? RD_EXIT_RUN_FAILED : RD_EXIT_OK);
-        struct rd_run_warn_ctx wc = {.warmups = o->warmups, .shell = o->shell != NULL,
-                                     .ignore_failure = o->ignore_failure};
-        for (size_t k = 0; k < ncmds && !o->quiet; k++)
-            rd_run_watch_warn(&watches[k], &wc);
+        st = rd_timed_runs(session, &spec, &d);
+        if (ui.progress)
+            fputs("\r\033[K", stderr);
+        if (!o->quiet && spec.guard) {
+            rd_tool_guard_summary(&guard);
+            rd_tool_redo_note(spec.redone, spec.capped, "command");
+        }
+        rc = conclude(o, session, st, &d, &ui);
     }
     for (size_t k = 0; k < ncmds; k++)
         rd_run_watch_release(&watches[k]);

@@ -4,6 +4,7 @@
 #include "rundown/contract.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -55,11 +56,19 @@ enum rd_contract rd_contract_sniff(const char *path)
     FILE *f = fopen(path, "rb");
     if (!f)
         return RD_CONTRACT_UNKNOWN;
-    static char buf[SNIFF_BYTES + 1];
+    /* The caller's own buffer, not a static one: two threads may sniff
+     * at once. Too little memory for it is not knowing. */
+    char *buf = malloc(SNIFF_BYTES + 1);
+    if (!buf) {
+        fclose(f);
+        return RD_CONTRACT_UNKNOWN;
+    }
     size_t n = fread(buf, 1, SNIFF_BYTES, f);
     fclose(f);
     buf[n] = '\0';
-    return schema_in(buf);
+    enum rd_contract kind = schema_in(buf);
+    free(buf);
+    return kind;
 }
 
 /* "is an analysis", "is a run store" ... */

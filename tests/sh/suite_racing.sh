@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
 # suite_racing.sh BUILD ROOT - racing in an adaptive suite (docs/methods.md
-# §6b): a config ten times slower (sleep 0.05 against 0.005) is eliminated
-# after a look of the race and gets no more runs, while the two fast
-# contenders (the same command) go on (the precision target of 0.5 %
-# keeps them running); its runs stay in the store and the analysis says at which look it
-# went. Timing-dependent (label timing): the slow config's t against the
-# fast ones is about 45 ms over its run-to-run spread.
+# §6b): a config ten times slower is eliminated after a look of the race
+# and gets no more runs, while the two fast contenders (the same command)
+# go on (the precision target of 0.5 % keeps them running); its runs stay
+# in the store and the analysis says at which look it went. The primary
+# metric is the command's own rundown:metric line, not the wall time: a
+# fake clock whose values repeat 5.0, 5.1, 5.2 ms (50.0, 50.1, 50.2 for
+# the slow config), so the verdict does not depend on the machine's load
+# (issue 27 item 6; it slept 0.005 and 0.05 s before). The relative
+# half-width of a fast config's 95 % interval at the cap of 10 runs is
+# 1.23 % > 0.5 %, so neither settles and both run to the cap (R:
+# v <- c(rep(c(5.0, 5.1, 5.2), 3), 5.0); qt(0.975, 9) * sd(v) / sqrt(10) /
+# mean(v) = 0.01230576).
 . "$(dirname "$0")/require.bash" python3
 set -u
 . "$(dirname "$0")/runner_lib.bash" "$1"
@@ -14,9 +20,9 @@ cat > s.json <<JSON
 {"schema": "rundown.suite/1", "name": "race", "root": ".",
  "runs": {"min": 4, "max": 10}, "until": "settled", "precision": 0.005,
  "workloads": [
-  {"name": "sleep", "class": "cpu", "primary": {"metric": "wall_ms", "better": "lower"},
+  {"name": "sleep", "class": "cpu", "primary": {"metric": "calc_ms", "better": "lower"},
    "matrix": {"s": ["a", "b", "slow"]},
-   "command": ["sh", "-c", "case \$1 in slow) sleep 0.05;; *) sleep 0.005;; esac", "sh", "{s}"]}
+   "command": ["sh", "-c", "f=\$1.n; n=\$(cat \$f 2>/dev/null || echo 0); echo \$((n + 1)) >\$f; case \$1 in slow) b=50;; *) b=5;; esac; echo rundown:metric calc_ms=\$b.\$((n % 3))", "sh", "{s}"]}
  ]}
 JSON
 "$RC" suite -o out s.json 2> err.txt || { fail "suite failed"; cat err.txt; }

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,18 +83,106 @@ static void each_failure(rd_status (*attempt)(struct rd_diag *d))
     assert_true(failed > 0);
 }
 
-static rd_status parse_suite(struct rd_diag *d)
+/* Parses text: a parse that ends RD_OK under a failed allocation must be
+ * the whole suite (whole() says), not one that lost a part to the failure. */
+static rd_status parse_whole(const char *text, bool (*whole)(const struct rd_suite_workload *),
+                             struct rd_diag *d)
 {
     struct rd_suite s;
-    rd_status st = rd_suite_parse(&s, suite_text, sizeof suite_text - 1, SUITE_PATH, 1, d);
+    rd_status st = rd_suite_parse(&s, text, strlen(text), SUITE_PATH, 1, d);
+    if (st == RD_OK && !(s.nworkloads == 1 && whole(&s.workloads[0])))
+        st = rd_diag_set(d, RD_ERR_PARSE, NULL, 0, 0, "an RD_OK parse that is not whole "
+                         "(%zu configs)", s.workloads[0].nconfigs);
     rd_suite_release(&s);
     return st;
+}
+
+/* The matrix gives node 1, node 4, bun 1 (bun 4 excluded), and the
+ * include adds node 8. */
+static bool small_whole(const struct rd_suite_workload *w)
+{
+    static const char *const want[][2] = {{"node", "1"}, {"node", "4"}, {"bun", "1"},
+                                          {"node", "8"}};
+    bool whole = w->nkeys == 2 && w->nconfigs == 4 && w->nenv == 1;
+    for (size_t c = 0; whole && c < 4; c++)
+        whole = strcmp(rd_suite_value(w, c, 0), want[c][0]) == 0 &&
+                strcmp(rd_suite_value(w, c, 1), want[c][1]) == 0;
+    return whole;
+}
+
+static rd_status parse_suite(struct rd_diag *d)
+{
+    return parse_whole(suite_text, small_whole, d);
 }
 
 static void suite_parser(void **state)
 {
     (void)state;
     each_failure(parse_suite);
+}
+
+/* A matrix of 2 x 300 configs whose 'exclude' drops the 300 of bun: the
+ * exclude's checks allocate often enough that the arena grows among them,
+ * so a failure there is reached; an RD_OK must hold the 300 of node. */
+static char big_text[8192];
+
+static bool big_whole(const struct rd_suite_workload *w)
+{
+    bool whole = w->nconfigs == 300;
+    for (size_t c = 0; whole && c < w->nconfigs; c++)
+        whole = strcmp(rd_suite_value(w, c, 0), "node") == 0;
+    return whole;
+}
+
+static rd_status parse_big_exclude(struct rd_diag *d)
+{
+    return parse_whole(big_text, big_whole, d);
+}
+
+/* Strings longer than the arena's free room, so that their copies are
+ * the allocations that grow it: a command given as one string (split at
+ * blanks) and a tie_breaker (a plain string setting). */
+static char long_text[32768];
+
+static bool long_whole(const struct rd_suite_workload *w)
+{
+    return w->nconfigs == 1 && w->command.n == 1500 && w->tie_breaker &&
+           strlen(w->tie_breaker) == 12000;
+}
+
+static rd_status parse_long_strings(struct rd_diag *d)
+{
+    return parse_whole(long_text, long_whole, d);
+}
+
+static void suite_long_strings(void **state)
+{
+    (void)state;
+    size_t len = (size_t)snprintf(long_text, sizeof long_text,
+        "{\"schema\":\"rundown.suite/1\",\"name\":\"t\","
+        "\"workloads\":[{\"name\":\"w\",\"class\":\"cpu\",\"command\":\"");
+    for (int i = 0; i < 1500; i++)
+        len += (size_t)snprintf(long_text + len, sizeof long_text - len, "%sabc", i ? " " : "");
+    len += (size_t)snprintf(long_text + len, sizeof long_text - len, "\",\"tie_breaker\":\"");
+    memset(long_text + len, 'm', 12000);
+    len += 12000;
+    snprintf(long_text + len, sizeof long_text - len, "\"}]}");
+    each_failure(parse_long_strings);
+}
+
+static void suite_exclude(void **state)
+{
+    (void)state;
+    size_t len = (size_t)snprintf(big_text, sizeof big_text,
+        "{\"schema\":\"rundown.suite/1\",\"name\":\"t\","
+        "\"runtimes\":{\"node\":{\"cmd\":\"node\"},\"bun\":{\"cmd\":\"bun\"}},"
+        "\"workloads\":[{\"name\":\"w\",\"class\":\"cpu\",\"command\":\"true\","
+        "\"exclude\":[{\"runtime\":\"bun\"}],"
+        "\"matrix\":{\"runtime\":[\"node\",\"bun\"],\"workers\":[");
+    for (int i = 1; i <= 300; i++)
+        len += (size_t)snprintf(big_text + len, sizeof big_text - len, "%s%d", i > 1 ? "," : "", i);
+    snprintf(big_text + len, sizeof big_text - len, "]}}]}");
+    each_failure(parse_big_exclude);
 }
 
 static rd_status read_store(struct rd_diag *d)
@@ -123,6 +212,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(suite_parser),
+        cmocka_unit_test(suite_exclude),
+        cmocka_unit_test(suite_long_strings),
         cmocka_unit_test(store_reader),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -572,6 +573,216 @@ static void test_version_cmd(void **state)
     rd_arena_release(&a);
 }
 
+/* A whole suite text that must fail with needle in a message naming the
+ * suite file (what main() prints as "FILE: message"). */
+static void expect_text_error(const char *text, const char *needle)
+{
+    struct rd_suite s;
+    struct rd_diag d;
+    rd_status st = parse(&s, text, &d);
+    if (st != RD_ERR_PARSE || !strstr(d.msg, needle))
+        fail_msg("expected an error containing '%s', got status %d '%s'", needle, st, d.msg);
+    assert_string_equal(d.path, SUITE_PATH);
+    rd_suite_release(&s);
+}
+
+#define HEAD "{\"schema\":\"rundown.suite/1\",\"name\":\"t\","
+#define ONE_WORKLOAD "\"workloads\":[{\"name\":\"w\",\"class\":\"cpu\",\"command\":\"true\"}]}"
+
+/* The top level, piece by piece (parse_head, parse_root, parse_order):
+ * each error names the file, and "root" and "seed" land where the docs say. */
+static void test_top_level(void **state)
+{
+    (void)state;
+    expect_text_error("[1]", "expected a JSON object");
+    expect_text_error("{\"schema\":\"rundown.suite/1\",\"name\":\"a b\"," ONE_WORKLOAD,
+                      "expected a 'name' of letters, digits, '.', '_', '-'");
+    expect_text_error(HEAD "\"root\":3," ONE_WORKLOAD, "expected 'root' to be a string");
+    expect_text_error(HEAD "\"root\":\"no-such-folder\"," ONE_WORKLOAD,
+                      "root folder '" RD_SOURCE_DIR "/tests/unit/no-such-folder' does not exist");
+    expect_text_error(HEAD "\"order\":1," ONE_WORKLOAD, "expected 'order' to be a string");
+    expect_text_error(HEAD "\"seed\":-1," ONE_WORKLOAD, "expected 'seed' to be a whole number >= 0");
+    expect_text_error(HEAD "\"seed\":1.5," ONE_WORKLOAD, "expected 'seed' to be a whole number");
+    /* 2^53 + 2: past the doubles that hold every whole number. */
+    expect_text_error(HEAD "\"seed\":9007199254740994," ONE_WORKLOAD,
+                      "expected 'seed' to be a whole number");
+    expect_text_error(HEAD "\"workloads\":[]}", "expected 'workloads' to be a non-empty list");
+    expect_text_error(HEAD "\"workloads\":{}}", "expected 'workloads' to be a non-empty list");
+
+    struct rd_suite s;
+    struct rd_diag d;
+    /* "root" is relative to the suite file's folder, made absolute; the
+     * seed is the caller's (1, parse()) unless the file gives one. */
+    assert_int_equal(parse(&s, HEAD "\"root\":\"..\"," ONE_WORKLOAD, &d), RD_OK);
+    char want[PATH_MAX];
+    assert_non_null(realpath(RD_SOURCE_DIR "/tests", want));
+    assert_string_equal(s.root, want);
+    assert_int_equal(s.order, RD_ORDER_INTERLEAVED);
+    assert_int_equal(s.seed, 1);
+    assert_false(s.seed_given);
+    rd_suite_release(&s);
+    assert_int_equal(parse(&s, HEAD "\"root\":\"/\",\"order\":\"grouped\",\"seed\":0," ONE_WORKLOAD,
+                           &d), RD_OK);
+    assert_string_equal(s.root, "/");
+    assert_int_equal(s.order, RD_ORDER_GROUPED);
+    assert_int_equal(s.seed, 0);
+    assert_true(s.seed_given);
+    rd_suite_release(&s);
+}
+
+/* "runtimes" and "tools" (parse_runtime, parse_tools): errors name the
+ * entry; a runtime without version_cmd is asked with cmd --version. */
+static void test_runtimes_tools(void **state)
+{
+    (void)state;
+    expect_text_error(HEAD "\"runtimes\":[]," ONE_WORKLOAD,
+                      "expected 'runtimes' to be an object of name -> runtime");
+    expect_text_error(HEAD "\"runtimes\":{\"a b\":{\"cmd\":\"x\"}}," ONE_WORKLOAD,
+                      "runtime 'a b': expected a runtime name of letters");
+    expect_text_error(HEAD "\"runtimes\":{\"x\":\"x\"}," ONE_WORKLOAD,
+                      "runtime 'x': expected an object with 'cmd'");
+    expect_text_error(HEAD "\"runtimes\":{\"x\":{\"version_cmd\":\"x -v\"}}," ONE_WORKLOAD,
+                      "runtime 'x': expected a 'cmd'");
+    expect_text_error(HEAD "\"runtimes\":{\"x\":{\"cmd\":\"x\",\"args\":1}}," ONE_WORKLOAD,
+                      "runtime 'x': unknown key 'args'");
+    expect_text_error(HEAD "\"tools\":[\"wrk\"]," ONE_WORKLOAD,
+                      "expected 'tools' to be an object of name -> {\"version_cmd\": [...]}");
+    expect_text_error(HEAD "\"tools\":{\"wrk\":{}}," ONE_WORKLOAD,
+                      "tool 'wrk': expected an object with 'version_cmd'");
+    expect_text_error(HEAD "\"tools\":{\"wrk\":{\"version_cmd\":\"wrk -v\",\"x\":1}}," ONE_WORKLOAD,
+                      "tool 'wrk': unknown key 'x'");
+    /* A workload's message is not prefixed by the last runtime's name. */
+    expect_text_error(HEAD "\"runtimes\":{\"x\":{\"cmd\":\"x\"}},"
+                      "\"workloads\":[{\"name\":\"w\",\"command\":\"true\"}]}",
+                      "workload 'w': expected a 'class'");
+    expect_text_error(HEAD "\"tools\":{\"wrk\":{\"version_cmd\":\"wrk -v\"}},\"workloads\":[1]}",
+                      "expected each workload to be an object");
+    struct rd_suite s;
+    struct rd_diag d;
+    rd_diag_init(&d, NULL);
+    assert_int_equal(parse(&s, HEAD "\"runtimes\":{\"x\":{\"cmd\":\"/bin/x -q\"}},"
+                               "\"tools\":{\"wrk\":{\"version_cmd\":[\"wrk\",\"-v\"]}},"
+                               ONE_WORKLOAD, &d), RD_OK);
+    assert_int_equal(s.nruntimes, 1);
+    assert_int_equal(s.runtimes[0].version_cmd.n, 3);
+    assert_string_equal(s.runtimes[0].version_cmd.v[0], "/bin/x");
+    assert_string_equal(s.runtimes[0].version_cmd.v[1], "-q");
+    assert_string_equal(s.runtimes[0].version_cmd.v[2], "--version");
+    assert_int_equal(s.ntools, 1);
+    assert_string_equal(s.tools[0].name, "wrk");
+    assert_int_equal(s.tools[0].version_cmd.n, 2);
+    rd_suite_release(&s);
+}
+
+/* A workload, piece by piece (parse_class, parse_commands, parse_primary,
+ * parse_run_settings, parse_address): the errors no other test reaches. */
+static void test_workload_parts(void **state)
+{
+    (void)state;
+    expect_error("", "{\"name\":\"w\",\"class\":\"CPU\",\"command\":\"a\"}",
+                 "workload 'w': expected 'class' to be a lower-case word, got 'CPU'");
+    expect_error("", "{\"name\":\"w\",\"class\":\"io\",\"server\":\"b\",\"port\":0}",
+                 "workload 'w': a 'server' workload needs a 'load' command");
+    expect_error("", "{\"name\":\"w\",\"class\":\"cpu\",\"command\":\"a\",\"background\":\"b\"}",
+                 "workload 'w': 'background' needs a 'server'");
+    expect_error("", "{\"name\":\"w\",\"class\":\"cpu\",\"command\":\"a\",\"shell\":1}",
+                 "workload 'w': expected 'shell' to be true or false");
+    expect_error("", "{\"name\":\"w\",\"class\":\"cpu\",\"command\":\"a\",\"primary\":{\"m\":1}}",
+                 "workload 'w': unknown key 'primary.m'");
+    expect_error("", "{\"name\":\"w\",\"class\":\"cpu\",\"command\":\"a\","
+                     "\"primary\":{\"metric\":\"x\",\"better\":\"up\"}}",
+                 "expected 'primary.better' to be \"lower\" or \"higher\", got 'up'");
+    expect_error("", "{\"name\":\"w\",\"class\":\"cpu\",\"command\":\"a\",\"primary\":\"\"}",
+                 "expected 'primary' to name a metric");
+    expect_error("", "{\"name\":\"w\",\"class\":\"cpu\",\"command\":\"a\",\"port\":70000}",
+                 "workload 'w': expected 'port' to be a whole number 0-65535");
+    expect_error("", "{\"name\":\"w\",\"class\":\"cpu\",\"command\":\"a\",\"url\":\"http://x/\"}",
+                 "workload 'w': 'url' needs a 'server' or a 'port'");
+    expect_error("\"timeout\":-1,", "{\"name\":\"w\",\"class\":\"cpu\",\"command\":\"a\"}",
+                 "workload 'w': expected 'timeout'");
+
+    struct rd_suite s;
+    struct rd_diag d;
+    /* A command workload: wall_ms, lower is better (the registry); a
+     * port without a server still gives the default url. */
+    assert_int_equal(parse(&s, mk("", "{\"name\":\"w\",\"class\":\"cpu\",\"command\":\"a b\","
+                                      "\"shell\":true,\"port\":8080,\"primary\":"
+                                      "{\"metric\":\"ops\",\"better\":\"higher\"}}"), &d), RD_OK);
+    const struct rd_suite_workload *w = &s.workloads[0];
+    assert_false(w->is_server);
+    assert_true(w->shell);
+    assert_int_equal(w->command.n, 2);
+    assert_string_equal(w->primary_metric, "ops");
+    assert_string_equal(w->primary_better, "higher");
+    assert_string_equal(w->tie_breaker, "tree_rss_peak_kib");
+    assert_int_equal(w->port, 8080);
+    assert_string_equal(w->url, "http://{host}:{port}/");
+    assert_string_equal(w->ready_url, w->url);
+    assert_string_equal(w->cwd, "{root}");
+    rd_suite_release(&s);
+}
+
+/* "matrix", "exclude", "include" and "env", piece by piece (matrix_label,
+ * matrix_labels, check_exclude, add_includes, parse_env): each error. */
+static void test_matrix_parts(void **state)
+{
+    (void)state;
+    char w[1024];
+    const char *cpu = "\"name\":\"w\",\"class\":\"cpu\",\"command\":\"a\"";
+#define MATRIX_ERROR(rest, needle)                                   \
+    do {                                                             \
+        snprintf(w, sizeof w, "{%s,%s}", cpu, rest);                 \
+        expect_error("", w, needle);                                 \
+    } while (0)
+    MATRIX_ERROR("\"matrix\":[1]", "workload 'w': expected 'matrix' to be an object of label -> "
+                                   "list of values");
+    MATRIX_ERROR("\"matrix\":{\"a b\":[1]}", "expected matrix labels made of letters, digits, "
+                                             "'.', '_', '-', got 'a b'");
+    MATRIX_ERROR("\"matrix\":{\"k\":[]}", "expected matrix 'k' to be a non-empty list");
+    MATRIX_ERROR("\"matrix\":{\"k\":[true]}", "expected matrix 'k' values to be strings or numbers");
+    MATRIX_ERROR("\"matrix\":{\"k\":[1,\"1\"]}", "matrix 'k' lists '1' twice");
+    MATRIX_ERROR("\"matrix\":{\"k\":[1]},\"exclude\":{}", "expected 'exclude' to be a list of "
+                                                         "objects");
+    MATRIX_ERROR("\"matrix\":{\"k\":[1]},\"include\":{}", "expected 'include' to be a list of "
+                                                         "objects");
+    /* exclude's shape is checked before include's entries. */
+    MATRIX_ERROR("\"matrix\":{\"k\":[1]},\"exclude\":{},\"include\":{}",
+                 "expected 'exclude' to be a list");
+    MATRIX_ERROR("\"matrix\":{\"k\":[1]},\"exclude\":[{}]",
+                 "expected each 'exclude' entry to be a non-empty object");
+    MATRIX_ERROR("\"matrix\":{\"k\":[1]},\"exclude\":[{\"j\":1}]",
+                 "'exclude' names 'j', which is not a matrix label");
+    MATRIX_ERROR("\"matrix\":{\"k\":[1]},\"exclude\":[{\"k\":[1]}]",
+                 "expected 'exclude' values to be strings or numbers");
+    MATRIX_ERROR("\"matrix\":{\"k\":[1],\"j\":[2]},\"include\":[{\"k\":3}]",
+                 "expected each 'include' entry to give a value for every matrix label");
+    MATRIX_ERROR("\"matrix\":{\"k\":[1],\"j\":[2]},\"include\":[{\"k\":3,\"i\":4}]",
+                 "expected 'include' to give 'j' as a string or number");
+    MATRIX_ERROR("\"env\":{\"A=B\":\"1\"}", "expected 'env' entry 'A=B' to be a string with a "
+                                            "name without '='");
+    MATRIX_ERROR("\"env\":{\"A\":[1]}", "expected 'env' entry 'A' to be");
+#undef MATRIX_ERROR
+
+    /* An exclude entry matches a number by its text (4 and "4"); an include
+     * the matrix already has is not added twice; env takes numbers. */
+    struct rd_suite s;
+    struct rd_diag d;
+    snprintf(w, sizeof w, "{%s,\"matrix\":{\"k\":[1,4],\"j\":[\"x\",\"y\"]},"
+             "\"exclude\":[{\"k\":\"4\",\"j\":\"y\"},{\"k\":1,\"j\":\"x\"}],"
+             "\"include\":[{\"k\":4,\"j\":\"x\"},{\"k\":\"7\",\"j\":\"x\"}],\"env\":{\"N\":2}}", cpu);
+    assert_int_equal(parse(&s, mk("", w), &d), RD_OK);
+    const struct rd_suite_workload *wl = &s.workloads[0];
+    static const char *const want[][2] = {{"1", "y"}, {"4", "x"}, {"7", "x"}};
+    assert_int_equal(wl->nconfigs, 3);
+    for (size_t c = 0; c < 3; c++) {
+        assert_string_equal(rd_suite_value(wl, c, 0), want[c][0]);
+        assert_string_equal(rd_suite_value(wl, c, 1), want[c][1]);
+    }
+    assert_int_equal(wl->nenv, 1);
+    assert_string_equal(wl->env[0].value, "2");
+    rd_suite_release(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -582,6 +793,10 @@ int main(void)
         cmocka_unit_test(test_expand_shell_quotes),
         cmocka_unit_test(test_server_defaults_and_url),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_top_level),
+        cmocka_unit_test(test_runtimes_tools),
+        cmocka_unit_test(test_workload_parts),
+        cmocka_unit_test(test_matrix_parts),
         cmocka_unit_test(test_plan_interleaved_grouped),
         cmocka_unit_test(test_plan_random),
         cmocka_unit_test(test_plan_shard),
