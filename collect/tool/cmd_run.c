@@ -69,7 +69,7 @@ struct run_opts {
     double timeout;
     const char *shell;  /* NULL: none (-N) */
     const char *output, *setup, *prepare, *conclude, *cleanup, *cpus, *log_dir, *env;
-    const char *export_markdown, *export_json;
+    const char *export_markdown, *export_json, *export_csv;
     char *names;
     const char *cmd_names[MAX_COMMANDS];
     size_t ncmd_names;
@@ -410,6 +410,7 @@ static int run_option(struct run_opts *o, struct rd_opts *p, int c, char *arg)
     case CO_REFERENCE: o->reference = arg; return RD_EXIT_OK;
     case CO_EXPORT_MD: o->export_markdown = arg; return RD_EXIT_OK;
     case CO_EXPORT_JSON: o->export_json = arg; return RD_EXIT_OK;
+    case CO_EXPORT_CSV: o->export_csv = arg; return RD_EXIT_OK;
     default: {
         int took = rd_tool_fact_option(c, arg, &o->facts, &o->output);
         if (took < 0)
@@ -504,17 +505,22 @@ static int name_commands(struct run_cmd *cmds, size_t ncmds, size_t noperands,
      * --reference run as a command of its own (the first) is named by its
      * text. */
     size_t skip = o->ref_added;
-    bool per_operand = o->ncmd_names == noperands - skip;
+    /* hyperfine's rule for -n: fewer names than commands name the first
+     * ones, the rest go by their text; more are refused. --names names
+     * them all. */
+    bool per_operand = o->ncmd_names == noperands - skip ||
+                       (!o->names && o->ncmd_names < noperands - skip);
     if (o->ncmd_names && !per_operand && o->ncmd_names != ncmds - skip)
         return rd_usage_error("%s gives %s names than there are commands",
                               o->names ? "--names" : "-n/--command-name",
                               o->ncmd_names < noperands - skip ? "fewer" : "more");
-    for (size_t k = 0; k < ncmds; k++)
+    for (size_t k = 0; k < ncmds; k++) {
+        size_t at = k < skip ? 0 : per_operand ? cmds[k].operand - skip : k - skip;
         cmds[k].name = k < skip ? cmds[k].text
-                       : o->ncmd_names ? o->cmd_names[per_operand ? cmds[k].operand - skip
-                                                                  : k - skip]
-                       : o->nparams ? (noperands > 1 ? cmds[k].tmpl : NULL)
+                       : at < o->ncmd_names ? o->cmd_names[at]
+                       : o->nparams ? (noperands > 1 || o->ncmd_names ? cmds[k].tmpl : NULL)
                        : ncmds > 1 || !o->facts.labels.len ? cmds[k].text : NULL;
+    }
     /* A scan's values are one config each: the terminal names each by its
      * values put in ('sleep 0.05'), as hyperfine does, never all alike. */
     for (size_t k = 0; k < ncmds && o->nparams; k++) {
@@ -666,8 +672,8 @@ static void report(void *vui, const struct rd_session_event *ev)
             progress_line(ui, ev, shown(rc));
         return;
     }
-    rd_run_tally_add(&ui->tallies[ev->config->index], r);
-    /* Only the warnings miss a time that cannot be kept. */
+    /* A time that cannot be kept fails the JSON and CSV exports only. */
+    (void)rd_run_tally_add(&ui->tallies[ev->config->index], r);
     (void)rd_run_watch_add(&ui->watches[ev->config->index], r);
     if (strcmp(r->status, "ok") != 0) {
         if (ui->progress)
@@ -745,6 +751,8 @@ static int finish(const struct run_opts *o, const struct rd_run_tally *tallies, 
         return rd_fail(st, &d);
     if (o->export_json && (st = rd_run_summary_export_json(&sum, o->export_json, &d)))
         return rd_fail(st, &d);
+    if (o->export_csv && (st = rd_run_summary_export_csv(&sum, o->export_csv, &d)))
+        return rd_fail(st, &d);
     return exit_code;
 }
 
@@ -795,6 +803,14 @@ static int measure(struct run_opts *o, struct rd_session *session, struct run_cm
     for (size_t k = 0; k < ncmds; k++) {
         rd_run_tally_init(&tallies[k], shown(&cmds[k]));
         rd_run_watch_init(&watches[k], shown(&cmds[k]));
+        /* hyperfine's "parameters" of the exports */
+        size_t pick[MAX_PARAMS];
+        combination(o, cmds[k].param, pick);
+        for (size_t i = 0; i < o->nparams && i < RD_RUN_TALLY_PARAMS; i++) {
+            tallies[k].param_var[i] = o->params[i].var;
+            tallies[k].param_value[i] = o->params[i].values[pick[i]];
+        }
+        tallies[k].nparams = o->nparams < RD_RUN_TALLY_PARAMS ? o->nparams : RD_RUN_TALLY_PARAMS;
     }
     const char *no_color = getenv("NO_COLOR");
     struct run_ui ui = {
@@ -844,8 +860,10 @@ static int measure(struct run_opts *o, struct rd_session *session, struct run_cm
         for (size_t k = 0; k < ncmds && !o->quiet; k++)
             rd_run_watch_warn(&watches[k], &wc);
     }
-    for (size_t k = 0; k < ncmds; k++)
+    for (size_t k = 0; k < ncmds; k++) {
         rd_run_watch_release(&watches[k]);
+        rd_run_tally_release(&tallies[k]);
+    }
     return rc;
 }
 

@@ -104,9 +104,15 @@ static const struct rd_opt run_opts[] = {
      "compare every command with CMD in the summary: one\n"
      "of the commands (its text or -n name), else run as\n"
      "one more command, first", NULL},
-    {CO_EXPORT_MD, 0, "export-markdown", "FILE", NULL, "the summary as a Markdown table", NULL},
+    {CO_EXPORT_MD, 0, "export-markdown", "FILE", NULL,
+     "the summary as hyperfine's Markdown table (the\n"
+     "relative column with its interval)", NULL},
     {CO_EXPORT_JSON, 0, "export-json", "FILE", NULL,
-     "the summary as rundown.run-summary/1 JSON", NULL},
+     "the summary and every run's time and exit code in\n"
+     "hyperfine's JSON layout (seconds), so its scripts\n"
+     "read it", NULL},
+    {CO_EXPORT_CSV, 0, "export-csv", "FILE", NULL,
+     "the summary in hyperfine's CSV layout (seconds)", NULL},
     /* Hidden: the letter of an option that moved, for a clear message. */
     {CO_OLD_W, 'W', NULL, "N", NULL, NULL, NULL},
     {0, 0, NULL, NULL, NULL, NULL, NULL},
