@@ -455,18 +455,28 @@ static int settle_options(struct run_opts *o)
 }
 
 /*
- * Reads the options into *o and finds the operands: *first is the first
- * and *lists says whether they are argv lists separated by '--'. -1 to go
- * on, else an exit code.
+ * Reads the options into *o and gathers the operands into *ops (*nops of
+ * them; the caller frees the array, not the words): as in hyperfine,
+ * options may come after the commands ('CMD' --export-json F), up to a
+ * '--', after which every word is a command's (*lists: argv lists
+ * separated by '--'). -1 to go on, else an exit code.
  */
-static int parse_run_args(int argc, char **argv, struct run_opts *o, int *first, bool *lists)
+static int parse_run_args(int argc, char **argv, struct run_opts *o, char ***ops, int *nops,
+                          bool *lists)
 {
     struct rd_opts p;
     int c, rc;
     rd_opts_begin(&p, &rd_collect_spec_run, argc, argv);
-    /* The spec stops at the first operand, so `run -- ls -l` runs `ls -l`. */
+    if (!(*ops = malloc((size_t)argc * sizeof **ops)))
+        return rd_fail(RD_ERR_NOMEM, NULL);
+    *nops = 0;
     const char *last_arg = NULL;
     while ((c = rd_opts_next(&p)) >= 0) {
+        if (c == RD_OPTS_OPERAND) {
+            (*ops)[(*nops)++] = rd_opts_arg(&p);
+            last_arg = NULL;
+            continue;
+        }
         last_arg = rd_opts_arg(&p);
         if ((rc = run_option(o, &p, c, rd_opts_arg(&p))))
             return rc;
@@ -475,21 +485,23 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o, int *first,
         return rd_opts_exit_code(&p);
     if ((rc = settle_options(o)))
         return rc;
-    /* Any '--' makes the operands argv lists, for exact arguments; without
-     * one each operand is a whole command, as hyperfine users type it.
-     * getopt takes a '--' right after the options: one that was no option's
-     * argument counts too. */
+    /* Any '--' makes the operands after it argv lists, for exact
+     * arguments; before it each operand is a whole command, as hyperfine
+     * users type it. A '--' that was an option's argument is none. */
     int next = rd_opts_index(&p);
     *lists = next > 1 && argv[next - 1] != last_arg && strcmp(argv[next - 1], "--") == 0;
-    if (next < argc && strcmp(argv[next], "--") == 0)
-        *lists = true, next++;
-    if (next >= argc)
+    if (*lists && *nops)
+        return rd_usage_error("'%s' before '--': after a '--' every command is its words "
+                              "('-- CMD ARG... -- CMD2 ARG...'); put them all after it, or "
+                              "quote each command and drop the '--'", (*ops)[0]);
+    for (int i = next; i < argc; i++)
+        (*ops)[(*nops)++] = argv[i];
+    if (*nops == 0)
         return rd_usage_error("run needs a command: rundown-collect run [OPTIONS] 'CMD ARG...'");
     if (o->resume && (!o->output || strcmp(o->output, "-") == 0))
         return rd_usage_error("--resume needs -o STORE: the runs to top up are counted there");
-    for (int i = next; i < argc; i++)
-        *lists = *lists || strcmp(argv[i], "--") == 0;
-    *first = next;
+    for (int i = 0; i < *nops; i++)
+        *lists = *lists || strcmp((*ops)[i], "--") == 0;
     return -1;
 }
 
@@ -872,17 +884,18 @@ int rd_cmd_run(int argc, char **argv)
     struct run_opts o = {.runs = 10, .ref_index = MAX_COMMANDS};
     rd_run_facts_init(&o.facts);
     rd_contention_defaults(&o.contention);
-    int first = 0, exit_code;
+    int nops = 0, exit_code;
+    char **ops = NULL;
     bool lists = false;
-    if ((exit_code = parse_run_args(argc, argv, &o, &first, &lists)) >= 0)
+    if ((exit_code = parse_run_args(argc, argv, &o, &ops, &nops, &lists)) >= 0)
         goto free_params;
     struct run_cmd cmds[MAX_COMMANDS];
     size_t ncmds = 0;
     struct rd_session session;
     rd_session_init(&session, o.output);
-    exit_code = build_commands(argc, argv, first, lists, &o, cmds, &ncmds);
+    exit_code = build_commands(nops, ops, 0, lists, &o, cmds, &ncmds);
     if (!exit_code && o.reference)
-        exit_code = find_reference(argc, argv, first, lists, &o, cmds, &ncmds);
+        exit_code = find_reference(nops, ops, 0, lists, &o, cmds, &ncmds);
     char workload[256];
     if (!exit_code) {
         /* --workload NAME is kept whole, as import -w keeps it: a cut name
@@ -896,6 +909,7 @@ int rd_cmd_run(int argc, char **argv)
     free_commands(cmds, ncmds);
     rd_session_release(&session);
 free_params:
+    free(ops);
     for (size_t i = 0; i < o.nparams; i++)
         for (size_t v = 0; v < o.params[i].n; v++)
             free(o.params[i].values[v]);

@@ -128,7 +128,8 @@ const struct rd_cmd_spec rd_collect_spec_run = {
         "(quotes and backslashes respected) but run without a shell; with -S SHELL\n"
         "it is run by SHELL -c. After '--', each word is one argument and '--'\n"
         "separates the commands. The options are hyperfine's, with hyperfine's\n"
-        "meanings; the workload is --workload.\n"
+        "meanings, before or after the commands (up to a '--'); the workload is\n"
+        "--workload.\n"
         "\n"
         "Runs each command RUNS times (after WARMUP warmup runs) and stores one\n"
         RD_RUN_SCHEMA " record per run: wall_ms (CLOCK_MONOTONIC), user_ms, sys_ms,\n"
@@ -146,7 +147,8 @@ const struct rd_cmd_spec rd_collect_spec_run = {
         "with the interval and adjusted p of the report's verdicts. It goes to\n"
         "standard output with -o, else to standard error.",
     .epilog = EXIT_RUN,
-    .order = RD_OPTS_STOP,
+    /* options after the commands too, as hyperfine takes them */
+    .order = RD_OPTS_IN_PLACE,
     .opts = run_opts,
 };
 
