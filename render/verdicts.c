@@ -252,12 +252,16 @@ rd_status rd_decision_text(const struct rd_rworkload *w, struct rd_buf *out)
     case RD_DECISION_INCONCLUSIVE: {
         RD_TRY(rd_buf_addstr(out, "inconclusive: "));
         double need = rec->primary.runs_needed, have = fewest_runs(w);
-        if (isfinite(need) && isfinite(have) && need > have)
-            RD_TRY(rd_buf_addf(out, "about %.0f more runs per config would settle it",
-                               need - have));
-        else if (isfinite(need))
-            RD_TRY(rd_buf_addf(out, "about %.0f runs per config would settle it", need));
-        else
+        /* thousands separated, as every other count of the report */
+        if (isfinite(need) && isfinite(have) && need > have) {
+            RD_TRY(rd_buf_addstr(out, "about "));
+            RD_TRY(rd_fmt_fixed(out, need - have, 0));
+            RD_TRY(rd_buf_addstr(out, " more runs per config would settle it"));
+        } else if (isfinite(need)) {
+            RD_TRY(rd_buf_addstr(out, "about "));
+            RD_TRY(rd_fmt_fixed(out, need, 0));
+            RD_TRY(rd_buf_addstr(out, " runs per config would settle it"));
+        } else
             RD_TRY(rd_buf_addstr(out, "a difference at the margin may not settle with more runs"));
         size_t n = 0;
         for (size_t k = 0; k < rec->primary.nverdicts; k++)

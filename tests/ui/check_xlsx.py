@@ -74,12 +74,19 @@ def same(where, got, expected):
         errors.append("%s: expected %r, got %r" % (where, expected, got))
 
 
-def verdict_phrase(where, got, v):
-    """The workbook says a `worse` verdict in words (issue 26): "slower"
+def verdict_phrase(where, got, v, margin):
+    """The workbook says a verdict in words (issue 26): `worse` as "slower"
     (or "worse") when the interval excludes no difference, "more than M %
-    slower" only when beyond_margin is true; every other verdict as is."""
+    slower" only when beyond_margin is true; `equivalent` as "equivalent
+    within M %" with the workload's margin M; every other verdict as is."""
     global checked
     verdict = (v or {}).get("verdict") or ""
+    if verdict == "equivalent" and margin is not None:
+        checked += 1
+        m = re.fullmatch(r"equivalent within ([0-9.]+) %", got or "")
+        if not m or abs(float(m.group(1)) - 100 * margin) > 1e-9 * max(1, 100 * margin):
+            errors.append("%s: expected 'equivalent within %g %%', got %r" % (where, 100 * margin, got))
+        return
     if verdict != "worse":
         return same(where, got, verdict)
     checked += 1
@@ -203,7 +210,7 @@ def check_recommendations(a, rows):
         for v in (nc.get("labels") or {}).values():
             if v not in cell("nearest other config"):
                 errors.append("%s nearest: %r lacks label %r" % (where, cell("nearest other config"), v))
-        verdict_phrase(where + " its verdict", cell("its verdict"), near)
+        verdict_phrase(where + " its verdict", cell("its verdict"), near, num(rec, "margin"))
         compare(where + " ratio", cell("ratio to best"), num(near, "ratio"))
         compare(where + " ratio CI low", cell("ratio CI low"), num(near, "ratio_ci_low"))
         compare(where + " ratio CI high", cell("ratio CI high"), num(near, "ratio_ci_high"))
@@ -244,7 +251,8 @@ def check_workload(w, rows):
         compare("sheet %s, %s, failed runs" % (w["name"], c["id"]), r[head.index("failed runs")],
                 num(c, "failed_runs"))
         v = verdict_of(w, c["id"]) or {}
-        verdict_phrase("sheet %s, %s, verdict" % (w["name"], c["id"]), r[head.index("verdict")], v)
+        verdict_phrase("sheet %s, %s, verdict" % (w["name"], c["id"]), r[head.index("verdict")], v,
+                       num(w.get("recommendation") or {}, "margin"))
         for k, key in (("ratio to best", "ratio"), ("ratio CI low", "ratio_ci_low"),
                        ("ratio CI high", "ratio_ci_high"), ("p_adj", "p_adj"),
                        ("runs needed", "runs_needed")):

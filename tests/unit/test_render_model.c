@@ -403,6 +403,14 @@ static void test_verdicts(void **state)
     assert_string_equal(b.ptr, "inconclusive: about 35 more runs per config would settle it "
                                "(2 candidates)");
     rd_buf_reset(&b);
+    /* Counts of four digits are grouped, as the report's other counts:
+     * 2,070 needed, 5 had, 2,065 more. */
+    r.workloads[0].rec->primary.runs_needed = 2070;
+    rd_decision_text(w, &b);
+    assert_string_equal(b.ptr, "inconclusive: about 2,065 more runs per config would settle it "
+                               "(2 candidates)");
+    r.workloads[0].rec->primary.runs_needed = 40;
+    rd_buf_reset(&b);
     rd_verdict_ratio_text(w, rd_config_verdict(w, 2), NULL, &b);
     assert_string_equal(b.ptr, "2.50\xc3\x97 slower (2.20\xe2\x80\x93" "2.80\xc3\x97)");
     rd_buf_reset(&b);
