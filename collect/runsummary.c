@@ -264,7 +264,23 @@ rd_status rd_run_summary_text(const struct rd_run_summary *s, struct rd_buf *out
                 rd_buf_addstr(&b, "  ");
                 reference_line(s, i, &b);
             }
-    } else if (s->compared) {
+    } else if (!s->compared) {
+        /* Under two runs a side there is no interval and no test; the
+         * ratio of the means is still what hyperfine says of one run. */
+        size_t fastest = s->k, timed = 0;
+        for (size_t i = 0; i < s->k; i++)
+            if (s->tallies[i].n > 0 && s->tallies[i].mean > 0) {
+                timed++;
+                if (fastest == s->k || s->tallies[i].mean < s->tallies[fastest].mean)
+                    fastest = i;
+            }
+        if (timed >= 2)
+            rd_buf_addstr(&b, "\nSummary (too few runs for an interval or a test)\n");
+        for (size_t i = 0; i < s->k && timed >= 2; i++)
+            if (i != fastest && s->tallies[i].n > 0 && s->tallies[i].mean > 0)
+                rd_buf_addf(&b, "  %s ran %.2f× faster than %s\n", s->tallies[fastest].name,
+                            s->tallies[i].mean / s->tallies[fastest].mean, s->tallies[i].name);
+    } else {
         rd_buf_addstr(&b, "\nSummary\n");
         for (size_t i = 0; i < s->k; i++) {
             if (i == s->res.best || s->rows[i].verdict == RD_VERDICT_DISQUALIFIED)

@@ -102,6 +102,18 @@ static void test_one_command(void **state)
     /* hyperfine's words for one run: no "± -", no range of one */
     assert_string_equal(b.ptr, "only\n  Time (abs ≡):      2.500 s    [User: -, System: -]\n");
     rd_buf_release(&b);
+    /* Two commands of one run each: the ratio without an interval, as
+     * hyperfine says it ('only' 2500 / 'quick' 1000 = 2.50) */
+    struct rd_run_tally two[2] = {t};
+    rd_run_tally_init(&two[1], "quick");
+    rd_run_tally_add(&two[1], add_run(&set, "measure", "ok", 1000, false));
+    assert_int_equal(rd_run_summary_compute(&s, two, 2), RD_OK);
+    rd_buf_init(&b, 0);
+    assert_int_equal(rd_run_summary_text(&s, &b), RD_OK);
+    assert_non_null(strstr(b.ptr, "\nSummary (too few runs for an interval or a test)\n"
+                                  "  quick ran 2.50× faster than only\n"));
+    rd_buf_release(&b);
+    rd_run_tally_release(&two[1]);
     rd_run_tally_release(&t);
     rd_recordset_release(&set);
 }
