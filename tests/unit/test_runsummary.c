@@ -169,6 +169,7 @@ static void test_reference(void **state)
 
     /* Two alike: R, k = 2, df floor 5: qt(0.975, 5) = 2.5705818356,
      * d/b 0.9958677686 (0.9514742218, 1.0423326137), p at k = 2 is 2 pt(-|t|, 5) = 0.8246929848 */
+    rd_run_tally_release(&t[2]);
     tally_of(&set, &t[2], "d", d, 4);
     assert_int_equal(rd_run_summary_compute(&s, t + 1, 2), RD_OK);
     assert_int_equal(rd_run_summary_reference(&s, 0), RD_OK);
