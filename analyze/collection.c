@@ -118,8 +118,12 @@ void rd_collection_write(const struct wctx *x, struct jw *w)
      * level the race leaves (rd_settle_judge), and as precise as the whole
      * family of k configs would need (stats/settle.h, rd_settle_config). */
     struct rd_settle_rule fin = rule;
+    /* ... and at the level the workload's last look spends (looks.c),
+     * as the collector does: the state says settled only when the
+     * analysis's intervals are that narrow. */
+    fin.alpha = rd_looks_level(x, rule.alpha);
     if (rd_collection_raced(x))
-        fin.alpha = rd_settle_final_alpha(rule.alpha);
+        fin.alpha = rd_settle_final_alpha(fin.alpha);
     for (size_t i = 0; i < x->k; i++) {
         const struct prep *p = x->ntested ? &x->preps[i] : NULL;
         double n = p && p->have ? (double)p->sum.n : 0;

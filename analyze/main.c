@@ -202,6 +202,16 @@ static int opt_set(struct args *g, char *arg)
     if ((size_t)(eq - dot - 1) == strlen("margin") && strncmp(dot + 1, "margin", 6) == 0 &&
         parse_prob("--set WORKLOAD.margin", eq + 1, &margin))
         return RD_EXIT_USAGE;
+    /* A planned maximum sets the level of every verdict (looks.c): a
+     * whole count of runs, or refused. */
+    if ((size_t)(eq - dot - 1) == strlen("runs_max") && strncmp(dot + 1, "runs_max", 8) == 0) {
+        char *end;
+        errno = 0;
+        long long v = strtoll(eq + 1, &end, 10);
+        if (end == eq + 1 || *end || errno || v < 1)
+            return rd_usage_error("--set WORKLOAD.runs_max: expected a whole number of runs "
+                                  "of 1 or more, got '%s'", eq + 1);
+    }
     g->settings[g->nsettings++] = arg;
     g->o.settings = g->settings;
     g->o.nsettings = g->nsettings;

@@ -82,8 +82,8 @@ static void fmt_row(const struct wctx *x, const struct key_verdicts *kv, size_t 
     bool eq = row->verdict == RD_VERDICT_EQUIVALENT;
     /* a raced workload's contenders are judged at the level the race
      * leaves (rd_settle_judge) */
-    double alpha = kv->ti == 0 && rd_collection_raced(x) ? rd_settle_final_alpha(x->a->o.alpha)
-                                                         : x->a->o.alpha;
+    double look = rd_looks_level(x, x->a->o.alpha);
+    double alpha = kv->ti == 0 && rd_collection_raced(x) ? rd_settle_final_alpha(look) : look;
     double level = 100 * (1 - (eq ? 2 : 1) * alpha);
     rd_status st = rd_fmt_rel_interval(&b, row->ratio, eq ? row->eq_ci_low : row->ratio_ci_low,
                                        eq ? row->eq_ci_high : row->ratio_ci_high);
@@ -96,9 +96,9 @@ static void fmt_row(const struct wctx *x, const struct key_verdicts *kv, size_t 
                  "not estimable: at the family's critical value a mean's interval reaches "
                  "zero, %s", p);
     else if (st == RD_OK && b.len)
-        snprintf(detail, dsize, "%g %% CI %s, %s", level, b.ptr, p);
+        snprintf(detail, dsize, "%.4g %% CI %s, %s", level, b.ptr, p);
     else
-        snprintf(detail, dsize, "%g %% CI unbounded, %s", level, p);
+        snprintf(detail, dsize, "%.4g %% CI unbounded, %s", level, p);
     rd_buf_release(&b);
 }
 
@@ -267,7 +267,9 @@ static rd_status decide_metric(struct wctx *x, struct reco *rc, size_t ti,
         in[i] = rd_levels_sample(&pp[i], pp[i].have && !rc->disqualified[i]);
     struct rd_verdict_settings s;
     rd_verdict_settings_init(&s);
-    s.alpha = x->a->o.alpha;
+    /* the level the workload's last look spends (looks.c): alpha
+     * without a planned maximum */
+    s.alpha = rd_looks_level(x, x->a->o.alpha);
     s.margin = rc->margin;
     s.higher_is_better = kv->better == RD_BETTER_HIGHER;
     /* A raced workload's primary metric: the configs the race eliminated

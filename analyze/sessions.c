@@ -159,7 +159,8 @@ rd_status rd_sessions_find(const struct wctx *x, struct sessions *out)
     if (!s && n > 1)
         qsort(st, n, sizeof *st, cmp_stamp);
     uint32_t next = 0;
-    const struct pause *p = x->a->pauses, *pend = p + x->a->npauses;
+    /* no pause found: pauses is NULL, and NULL + 0 is undefined (UBSan) */
+    const struct pause *p = x->a->pauses, *pend = p ? p + x->a->npauses : p;
     for (size_t a = 0, b; a < n && !s; a = b) {
         for (b = a + 1; b < n && st[b].input == st[a].input; b++)
             ;

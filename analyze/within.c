@@ -169,6 +169,7 @@ static rd_status decide_part(struct wctx *x, struct within_part *p)
     s->tested = x->tested;
     s->ntested = x->nkeys; /* only the key metrics get verdicts */
     s->nkeys = x->nkeys;
+    s->looks = x->looks; /* the workload's looks: one level for its parts */
     s->cs = malloc((p->n ? p->n : 1) * sizeof *s->cs);
     size_t np = s->ntested * p->n;
     s->preps = malloc((np ? np : 1) * sizeof *s->preps);

@@ -278,6 +278,7 @@ rd_status rd_wctx_analyse(struct wctx *x, struct rd_analysis *a, const uint32_t 
             RD_TRY(rd_prep_series(x, x->cs[i], rd_cfg_find_series(x->cs[i], x->tested[ti]),
                                   true, &x->preps[ti * x->k + i]));
     RD_TRY(rd_levels_apply(x));
+    RD_TRY(rd_looks_find(x));
     for (size_t ti = 0; ti < x->ntested; ti++)
         RD_TRY(rd_compare_metric(x, ti));
     if (x->ntested)
@@ -301,6 +302,7 @@ static const char **setting_field(struct wl *w, const char *key, size_t len)
         {"guards", offsetof(struct wl, guards)},
         {"max_error_rate", offsetof(struct wl, max_error_rate)},
         {"compare_within", offsetof(struct wl, compare_within)},
+        {"runs_max", offsetof(struct wl, runs_max)},
     };
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         if (strlen(fields[i].key) == len && memcmp(fields[i].key, key, len) == 0)
@@ -337,7 +339,7 @@ rd_status rd_analysis_apply_settings(struct rd_analysis *a, struct rd_diag *d)
                 return rd_diag_set(d, RD_ERR_USAGE, NULL, 0, 0,
                                    "--set: unknown setting '%.*s' (expected margin, "
                                    "key_metrics, guards, max_error_rate, tie_breaker, "
-                                   "primary_metric, primary_better or compare_within)",
+                                   "primary_metric, primary_better, compare_within or runs_max)",
                                    (int)(eq - dot - 1), dot + 1);
             *field = eq + 1;
             if (field == &wl->compare_within)

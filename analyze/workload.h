@@ -123,6 +123,18 @@ struct sessions {
     size_t n;         /* sessions in the workload */
 };
 
+/* The workload's looks at its data (looks.c; docs/methods.md §6
+ * "Looks"): its sessions, and the information fraction its verdicts
+ * spend alpha by when the runs carry a planned maximum. */
+struct looks {
+    size_t n;         /* looks: the workload's sessions (1 at least) */
+    double runs_max;  /* planned maximum runs per config; 0: none */
+    double n_last;    /* the most good values of a config by the last look */
+    double t, t_prev; /* information fraction of the last look and of the
+                         last earlier one below it (0: none) */
+    bool spend;       /* the level is a(t) - a(t_prev), not alpha */
+};
+
 /* Everything about the workload being written. */
 struct wctx {
     struct rd_analysis *a;
@@ -144,6 +156,7 @@ struct wctx {
     struct warn *warns;
     size_t nwarns, capwarns;
     struct sessions sess;     /* each run's session (sessions.c) */
+    struct looks looks;       /* the level its verdicts spend (looks.c) */
     struct rd_arena tmp;      /* warning text, per workload */
     double *scratch;
     size_t scratch_cap;
@@ -303,6 +316,17 @@ rd_status rd_pauses_find(struct rd_analysis *a);
  * with rd_sessions_release(s, x->k), also on failure (RD_ERR_NOMEM). */
 rd_status rd_sessions_find(const struct wctx *x, struct sessions *out);
 void rd_sessions_release(struct sessions *s, size_t k);
+
+/* ---- looks.c ---- */
+
+/** Fills x->looks from x->sess and the primary metric's prepared values
+ *  (x->preps[0..k)), after rd_levels_apply. */
+rd_status rd_looks_find(struct wctx *x);
+
+/** The level of the workload's verdicts for a procedure at alpha: the
+ *  last look's increment of the spending function when the runs carry a
+ *  planned maximum (stats/settle.h, rd_settle_look_level), else alpha. */
+double rd_looks_level(const struct wctx *x, double alpha);
 
 /* ---- levels.c ---- */
 

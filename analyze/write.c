@@ -12,6 +12,7 @@
 
 #include "embed.h"
 #include "jw.h"
+#include "settle.h"
 #include "rundown/analysis_keys.h"
 #include "workload.h"
 
@@ -298,6 +299,16 @@ static void write_recommendation(const struct wctx *x, struct jw *w)
      * data (methods.md §6a); absent for one, whose bytes stay as they were. */
     if (x->sess.n >= 2)
         jw_num(w, RD_AK_LOOKS, (double)x->sess.n);
+    /* The level its verdicts spend at this look (looks.c), only when the
+     * runs carry a planned maximum: without one it is alpha, and the
+     * bytes of such an analysis stay as they were. A raced workload's
+     * primary metric: its contenders' level (rd_settle_final_alpha). */
+    if (x->looks.spend) {
+        double look = rd_looks_level(x, a->o.alpha);
+        jw_num(w, RD_AK_ALPHA_LOOK, rd_collection_raced(x) ? rd_settle_final_alpha(look) : look);
+        jw_num(w, RD_AK_INFORMATION_FRACTION, x->looks.t);
+        jw_num(w, RD_AK_INFORMATION_FRACTION_BEFORE, x->looks.t_prev);
+    }
     write_decision(x, w, &rc->keys[0]);
     jw_obj(w, RD_AK_SETTLED_LABELS, false);
     for (size_t s = 0; s < rc->nsettled; s++)

@@ -257,6 +257,10 @@ struct wl_state {
      * per-config scratch */
     bool race;
     long looked;
+    /* the most good values of a config the store held when this
+     * collection began: the information fraction of the earlier looks
+     * (docs/methods.md §6, "Looks") */
+    double n_before;
     struct rd_verdict_settings vs;
     struct rd_verdict_sample *x;
     bool *out;
@@ -320,11 +324,23 @@ static rd_status race_look(struct wl_state *ws, const struct rd_suite_workload *
 }
 
 /* The precision rule of the contenders: judged among themselves, at the
- * level the race leaves (stats/settle.h, rd_settle_judge), so collection
- * stops on the interval the analysis will draw. */
-static struct rd_settle_rule contenders_rule(const struct wl_state *ws)
+ * level the race leaves (stats/settle.h, rd_settle_judge) of the level
+ * this look spends (the increment of the spending function from the
+ * store's runs at the start to the runs now, over runs_max, as the
+ * analysis's looks.c reads them), so collection stops on the interval
+ * the analysis will draw. */
+static struct rd_settle_rule contenders_rule(const struct wl_state *ws, size_t nconfigs)
 {
     struct rd_settle_rule fin = ws->rule;
+    double most = 0;
+    for (size_t c = 0; c < nconfigs; c++)
+        if (ws->cfgs[c].in_play && ws->cfgs[c].n > most)
+            most = ws->cfgs[c].n;
+    /* nothing new yet: the store's last look as the analysis reads it
+     * alone (its earlier looks are not known here) */
+    double before = most > ws->n_before ? ws->n_before : 0;
+    fin.alpha = rd_settle_look_level(fin.alpha, rd_settle_fraction(before, (double)fin.runs_max),
+                                     rd_settle_fraction(most, (double)fin.runs_max));
     if (ws->race)
         fin.alpha = rd_settle_final_alpha(fin.alpha);
     return fin;
@@ -332,7 +348,7 @@ static struct rd_settle_rule contenders_rule(const struct wl_state *ws)
 
 static void precision_states(struct wl_state *ws, const struct rd_suite_workload *w)
 {
-    const struct rd_settle_rule fin = contenders_rule(ws);
+    const struct rd_settle_rule fin = contenders_rule(ws, w->nconfigs);
     ws->kc = ws->k;
     for (size_t c = 0; ws->race && c < w->nconfigs; c++)
         ws->kc -= ws->cfgs[c].in_play && ws->out[c];
@@ -592,6 +608,8 @@ static rd_status runner_init(struct runner *r, struct rd_suite_run *run)
         for (size_t c = 0; c < w->nconfigs; c++) {
             ws->cfgs[c].in_play = in_play[c] || ws->cfgs[c].runs > 0;
             ws->k += ws->cfgs[c].in_play;
+            if (ws->cfgs[c].n > ws->n_before)
+                ws->n_before = ws->cfgs[c].n;
         }
         free(in_play);
         RD_TRY(update_states(ws, w));
@@ -647,7 +665,7 @@ static double round_value(const struct rd_suite *s, size_t wi, const struct wl_s
         if (!collects(ws, c) || (!cs->runs && !cs->timed))
             continue;
         double sd = cs->n > 1 ? sqrt(cs->m2 / (cs->n - 1)) : NAN;
-        double hw = rd_settle_halfwidth(cs->n, cs->mean, sd, ws->k, contenders_rule(ws).alpha);
+        double hw = rd_settle_halfwidth(cs->n, cs->mean, sd, ws->k, contenders_rule(ws, w->nconfigs).alpha);
         /* no relative width yet (too few good values, a mean <= 0): as
          * far from the target as it gets */
         double rel = isnan(hw) ? 100 : hw / ws->rule.target;

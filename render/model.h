@@ -149,6 +149,9 @@ struct rd_rrecommendation {
     size_t ntied;
     const char *tie_breaker, *guards;          /* metric, "m<=x,..."; may be NULL */
     double margin, max_error_rate;
+    /* alpha_look, information_fraction and _before (docs/analysis.md):
+     * NaN when the runs carry no planned maximum (the level is alpha) */
+    double alpha_look, fraction, fraction_before;
     struct rd_rdecision primary;               /* decision, family, verdicts, ... */
     struct rd_rdecision *keys;                 /* key_metrics[], when several */
     size_t nkeys;

@@ -399,6 +399,29 @@ static void omnibus_part(struct vb *v, const char *label, const struct rd_romnib
 }
 
 
+/* The sentence, and when the look spent less than alpha (an early look
+ * at a planned maximum, or a later one: docs/methods.md §6 "Looks") one
+ * clause that says the level. */
+static void view_reason(struct vb *v, const struct rd_rworkload *w, struct rd_tval *rv)
+{
+    const struct rd_rrecommendation *rec = w->rec;
+    bool early = rec->fraction < 1, later = rec->fraction_before > 0;
+    if (rec->reason && isfinite(rec->alpha_look) && (early || later)) {
+        chk(v, rd_buf_addstr(&v->b, rec->reason));
+        chk(v, rd_buf_addf(&v->b, " Judged at α = %.3g, below %g: ", rec->alpha_look,
+                           isfinite(v->r->alpha) ? v->r->alpha : 0.05));
+        if (early)
+            chk(v, rd_buf_addf(&v->b, "the runs are %.0f %% of the planned maximum%s.",
+                               100 * rec->fraction, later ? ", and earlier looks spent some" : ""));
+        else
+            chk(v, rd_buf_addstr(&v->b, "earlier looks spent the rest."));
+        take(v, rv, "reason");
+    } else {
+        str(v, rv, "reason", rec->reason);
+    }
+    flag(v, rv, "has_reason", rec->reason != NULL);
+}
+
 static void view_rec(struct vb *v, const struct rd_rworkload *w, struct rd_tval *wv)
 {
     if (!w->rec)
@@ -411,8 +434,7 @@ static void view_rec(struct vb *v, const struct rd_rworkload *w, struct rd_tval 
         chk(v, rd_decision_text(w, &v->b));
         chk(v, rd_buf_addch(&v->b, '.'));
         take(v, rv, "headline");
-        str(v, rv, "reason", w->rec->reason);
-        flag(v, rv, "has_reason", w->rec->reason != NULL);
+        view_reason(v, w, rv);
         return;
     }
     switch (rd_workload_decision(w)) {
@@ -429,8 +451,7 @@ static void view_rec(struct vb *v, const struct rd_rworkload *w, struct rd_tval 
         break;
     }
     take(v, rv, "headline");
-    str(v, rv, "reason", w->rec->reason);
-    flag(v, rv, "has_reason", w->rec->reason != NULL);
+    view_reason(v, w, rv);
 }
 
 /* "3 warnings (2 outliers, 1 trend)": the details are in the Warnings

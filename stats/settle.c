@@ -96,9 +96,22 @@ enum rd_settle_stop rd_settle_stop_reason(const enum rd_settle_state *states, si
 
 /* Lan and DeMets' Pocock-type spending function: spends alpha early
  * enough that a config several times slower goes at the first look. */
-static double pocock_spent(double alpha, double t)
+double rd_settle_spent(double alpha, double t)
 {
     return alpha * log1p((M_E - 1) * fmin(fmax(t, 0), 1));
+}
+
+double rd_settle_look_level(double alpha, double t_prev, double t)
+{
+    double at = rd_settle_spent(alpha, t) - rd_settle_spent(alpha, t_prev);
+    return at > 0 ? at : 0;
+}
+
+double rd_settle_fraction(double n, double runs_max)
+{
+    if (!(runs_max >= 1) || !(n > 0))
+        return 0;
+    return n >= runs_max ? 1 : n / runs_max;
 }
 
 long rd_settle_race_first(long runs_min, long runs_max)
@@ -112,10 +125,10 @@ double rd_settle_race_level(double alpha, long round, long runs_min, long runs_m
     const long first = rd_settle_race_first(runs_min, runs_max);
     if (round < first || round > runs_max || runs_max < 1)
         return 0;
-    double at = pocock_spent(alpha, (double)round / (double)runs_max);
+    double t = (double)round / (double)runs_max;
     if (round == first)
-        return at; /* everything the rounds before it would have spent */
-    return at - pocock_spent(alpha, (double)(round - 1) / (double)runs_max);
+        return rd_settle_spent(alpha, t); /* everything the rounds before it would have spent */
+    return rd_settle_look_level(alpha, (double)(round - 1) / (double)runs_max, t);
 }
 
 rd_status rd_settle_race(const struct rd_settle_rule *r, long round,

@@ -129,6 +129,24 @@ enum rd_settle_stop rd_settle_stop_reason(const enum rd_settle_state *states, si
  * the precision rule above, which reads spreads and spends nothing.
  */
 
+/** The alpha the Pocock-type spending function of Lan and DeMets (1983)
+ *  has spent by information fraction t: alpha ln(1 + (e - 1) t), t taken
+ *  into [0, 1]. The race's looks and the looks of the analysis (a
+ *  workload's sessions, docs/methods.md §6 "Looks") both spend by it. */
+double rd_settle_spent(double alpha, double t);
+
+/** The level of a look at information fraction t whose last earlier look
+ *  was at t_prev (0 for the first): the increment a(t) - a(t_prev) of
+ *  rd_settle_spent, 0 when t does not exceed t_prev. The increments of
+ *  looks up to t = 1 sum to at most alpha; each used as its own look's
+ *  level is the Bonferroni bound on their union. */
+double rd_settle_look_level(double alpha, double t_prev, double t);
+
+/** The information fraction of n runs per config against a planned
+ *  maximum of runs_max: n / runs_max, 1 from runs_max on, 0 when either
+ *  is not positive. */
+double rd_settle_fraction(double n, double runs_max);
+
 /** The fewest runs per config before the race's first look. */
 #define RD_SETTLE_RACE_FIRST 5
 

@@ -125,10 +125,18 @@ static struct cell simulate_min(unsigned long seed, int suites, size_t k, const 
                 assert_int_equal(rd_settle_race(&rule, round, x, k, &s, out, &ne), RD_OK);
             }
             /* the contenders' precision rule: as precise as the whole
-             * family would need, at the level the race leaves */
+             * family would need, at the level the race leaves of the
+             * level this one look spends (docs/methods.md §6 "Looks":
+             * a(n / max) for a collection from an empty store, as the
+             * collector and the analysis take it) */
+            double most = 0;
+            for (size_t i = 0; i < k; i++)
+                most = n[i] > most ? n[i] : most;
+            struct rd_settle_rule look = fin;
+            look.alpha = rd_settle_look_level(fin.alpha, 0, rd_settle_fraction(most, RUNS_MAX));
             for (size_t i = 0; i < k; i++)
                 st[i] = out[i] ? RD_SETTLE_ELIMINATED
-                               : rd_settle_config(&fin, (long)n[i], n[i], mean[i], x[i].sd, k);
+                               : rd_settle_config(&look, (long)n[i], n[i], mean[i], x[i].sd, k);
             done = rd_settle_done(st, k);
         }
         for (size_t i = 0; i < k; i++) {
@@ -137,6 +145,10 @@ static struct cell simulate_min(unsigned long seed, int suites, size_t k, const 
             runs += (size_t)n[i];
             at_max += st[i] == RD_SETTLE_MAX;
         }
+        double most = 0;
+        for (size_t i = 0; i < k; i++)
+            most = n[i] > most ? n[i] : most;
+        s.alpha = rd_settle_look_level(rule.alpha, 0, rd_settle_fraction(most, RUNS_MAX));
         struct rd_verdict_row rows[MAX_K];
         struct rd_verdict_result res;
         assert_int_equal(rd_settle_judge(x, k, &s, race ? out : NULL, rows, &res), RD_OK);

@@ -208,6 +208,10 @@
 #define RD_AK_CRITICAL_VALUE "critical_value"
 #define RD_AK_CANDIDATES "candidates"
 #define RD_AK_LOOKS "looks" /* only with 2 sessions or more (methods.md §6a) */
+/* only when the runs carry a planned maximum (methods.md §6, "Looks") */
+#define RD_AK_ALPHA_LOOK "alpha_look"
+#define RD_AK_INFORMATION_FRACTION "information_fraction"
+#define RD_AK_INFORMATION_FRACTION_BEFORE "information_fraction_before"
 #define RD_AK_RUNS_NEEDED "runs_needed"
 #define RD_AK_VERDICTS "verdicts"
 #define RD_AK_VERDICT "verdict"
