@@ -4,10 +4,12 @@
 #include "runsummary.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "logratio.h"
 #include "srange.h"
+#include "rundown/array.h"
 #include "rundown/buf.h"
 #include "rundown/fsutil.h"
 
@@ -17,13 +19,23 @@ void rd_run_tally_init(struct rd_run_tally *t, const char *name)
     t->name = name;
 }
 
-void rd_run_tally_add(struct rd_run_tally *t, const struct rd_record *r)
+rd_status rd_run_tally_add(struct rd_run_tally *t, const struct rd_record *r)
 {
     double wall, v;
     /* A contended run is left out, as the report leaves it out. */
     if (strcmp(r->phase, "measure") != 0 || strcmp(r->status, "ok") != 0 || r->contended ||
         !rd_record_metric(r, "wall_ms", &wall))
-        return;
+        return RD_OK;
+    rd_status st = RD_OK;
+    size_t cap = t->times_cap;
+    if (!t->times_lost && !(st = RD_ARRAY_GROW(t->times, cap, (size_t)t->n + 1)))
+        st = RD_ARRAY_GROW(t->exit_codes, t->times_cap, (size_t)t->n + 1);
+    if (!st && !t->times_lost) {
+        t->times[t->n] = wall;
+        /* -i stores a non-zero exit with status ok: hyperfine lists it */
+        t->exit_codes[t->n] = r->has_exit_code ? r->exit_code : 0;
+    }
+    t->times_lost |= st != RD_OK;
     t->n++;
     double delta = wall - t->mean;
     t->mean += delta / (double)t->n;
@@ -43,6 +55,33 @@ void rd_run_tally_add(struct rd_run_tally *t, const struct rd_record *r)
     } else if (!t->mem_tree && rd_record_metric(r, "max_rss_kib", &v) && v > t->mem_kib) {
         t->mem_kib = v;
     }
+    return st;
+}
+
+void rd_run_tally_release(struct rd_run_tally *t)
+{
+    free(t->times);
+    free(t->exit_codes);
+    rd_run_tally_init(t, t->name);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double rd_run_tally_median(const struct rd_run_tally *t)
+{
+    size_t n = (size_t)t->n;
+    double *v = n && !t->times_lost ? malloc(n * sizeof *v) : NULL;
+    if (!v)
+        return NAN;
+    memcpy(v, t->times, n * sizeof *v);
+    qsort(v, n, sizeof *v, cmp_double);
+    double m = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    free(v);
+    return m;
 }
 
 double rd_run_tally_sd(const struct rd_run_tally *t)
@@ -204,10 +243,15 @@ rd_status rd_run_summary_text(const struct rd_run_summary *s, struct rd_buf *out
         rd_format_ms(t->max, hi, sizeof hi);
         rd_format_ms(t->user_n ? t->user_sum / (double)t->user_n : NAN, user, sizeof user);
         rd_format_ms(t->sys_n ? t->sys_sum / (double)t->sys_n : NAN, sys, sizeof sys);
-        rd_buf_addf(&b, "  Time (mean ± σ):   %s ± %s    [User: %s, System: %s]\n", mean, sd,
-                    user, sys);
-        rd_buf_addf(&b, "  Range (min … max): %s … %s    %ld run%s\n", lo, hi, t->n,
-                    t->n == 1 ? "" : "s");
+        if (t->n == 1) {
+            /* hyperfine's words for one run: no spread, no range */
+            rd_buf_addf(&b, "  Time (abs ≡):      %s    [User: %s, System: %s]\n", mean, user,
+                        sys);
+        } else {
+            rd_buf_addf(&b, "  Time (mean ± σ):   %s ± %s    [User: %s, System: %s]\n", mean,
+                        sd, user, sys);
+            rd_buf_addf(&b, "  Range (min … max): %s … %s    %ld runs\n", lo, hi, t->n);
+        }
         if (t->mem_kib > 0)
             rd_buf_addf(&b, "  Peak memory:       %.1f MiB (%s)\n", t->mem_kib / 1024,
                         t->mem_tree ? "process tree" : "the command's own, max_rss_kib");
@@ -220,7 +264,23 @@ rd_status rd_run_summary_text(const struct rd_run_summary *s, struct rd_buf *out
                 rd_buf_addstr(&b, "  ");
                 reference_line(s, i, &b);
             }
-    } else if (s->compared) {
+    } else if (!s->compared) {
+        /* Under two runs a side there is no interval and no test; the
+         * ratio of the means is still what hyperfine says of one run. */
+        size_t fastest = s->k, timed = 0;
+        for (size_t i = 0; i < s->k; i++)
+            if (s->tallies[i].n > 0 && s->tallies[i].mean > 0) {
+                timed++;
+                if (fastest == s->k || s->tallies[i].mean < s->tallies[fastest].mean)
+                    fastest = i;
+            }
+        if (timed >= 2)
+            rd_buf_addstr(&b, "\nSummary (too few runs for an interval or a test)\n");
+        for (size_t i = 0; i < s->k && timed >= 2; i++)
+            if (i != fastest && s->tallies[i].n > 0 && s->tallies[i].mean > 0)
+                rd_buf_addf(&b, "  %s ran %.2f× faster than %s\n", s->tallies[fastest].name,
+                            s->tallies[i].mean / s->tallies[fastest].mean, s->tallies[i].name);
+    } else {
         rd_buf_addstr(&b, "\nSummary\n");
         for (size_t i = 0; i < s->k; i++) {
             if (i == s->res.best || s->rows[i].verdict == RD_VERDICT_DISQUALIFIED)
@@ -236,95 +296,217 @@ rd_status rd_run_summary_text(const struct rd_run_summary *s, struct rd_buf *out
 }
 
 /* A command as a Markdown code span: pipes escaped for the table. */
-static void add_code_cell(struct rd_buf *b, const char *text)
+static void add_code_cell(struct rd_bw *w, const char *text)
 {
     const char *fence = strchr(text, '`') ? "`` " : "`";
-    rd_buf_addstr(b, fence);
+    rd_bw_str(w, fence);
     for (const char *p = text; *p; p++) {
         if (*p == '|')
-            rd_buf_addch(b, '\\');
+            rd_bw_ch(w, '\\');
         if (*p != '\n')
-            rd_buf_addch(b, *p);
+            rd_bw_ch(w, *p);
     }
-    rd_buf_addstr(b, strchr(text, '`') ? " ``" : "`");
+    rd_bw_str(w, strchr(text, '`') ? " ``" : "`");
 }
 
-rd_status rd_run_summary_export_markdown(const struct rd_run_summary *s, const char *path,
-                                         struct rd_diag *d)
+static void compose_markdown(struct rd_bw *w, const struct rd_run_summary *s)
 {
-    struct rd_buf b = RD_BUF_INIT;
-    rd_buf_addstr(&b, "| Command | Mean [ms] | Min [ms] | Max [ms] | Relative |\n"
-                      "|:---|---:|---:|---:|---:|\n");
+    rd_bw_str(w, "| Command | Mean [ms] | Min [ms] | Max [ms] | Relative |\n"
+                  "|:---|---:|---:|---:|---:|\n");
     for (size_t i = 0; i < s->k; i++) {
         const struct rd_run_tally *t = &s->tallies[i];
-        rd_buf_addstr(&b, "| ");
-        add_code_cell(&b, t->name);
+        rd_bw_str(w, "| ");
+        add_code_cell(w, t->name);
         if (t->n == 0) {
-            rd_buf_addstr(&b, " | - | - | - | - |\n");
+            rd_bw_str(w, " | - | - | - | - |\n");
             continue;
         }
-        rd_buf_addf(&b, " | %.2f ± %.2f | %.2f | %.2f | ", t->mean,
-                    t->n > 1 ? rd_run_tally_sd(t) : 0.0, t->min, t->max);
+        if (t->n > 1)
+            rd_bw_f(w, " | %.2f ± %.2f | %.2f | %.2f | ", t->mean, rd_run_tally_sd(t), t->min,
+                    t->max);
+        else  /* hyperfine leaves out the ± of one run */
+            rd_bw_f(w, " | %.2f | %.2f | %.2f | ", t->mean, t->min, t->max);
         const struct rd_verdict_row *row = &s->rows[i];
         if (!s->compared || row->verdict == RD_VERDICT_DISQUALIFIED)
-            rd_buf_addstr(&b, "- |\n");
+            rd_bw_str(w, "- |\n");
         else if (i == s->res.best)
-            rd_buf_addstr(&b, "1.00 |\n");
+            rd_bw_str(w, "1.00 |\n");
         else if (isfinite(row->ratio_ci_low) && isfinite(row->ratio_ci_high))
-            rd_buf_addf(&b, "%.2f (%.2f–%.2f) |\n", row->ratio, row->ratio_ci_low,
-                        row->ratio_ci_high);
+            rd_bw_f(w, "%.2f (%.2f–%.2f) |\n", row->ratio, row->ratio_ci_low,
+                    row->ratio_ci_high);
         else
-            rd_buf_addf(&b, "%.2f |\n", row->ratio);
+            rd_bw_f(w, "%.2f |\n", row->ratio);
     }
-    rd_status st = rd_write_file_atomic(path, b.ptr, b.len, d);
-    rd_buf_release(&b);
-    return st;
 }
 
-static void add_number(struct rd_buf *b, const char *key, double v)
+/* ",\"key\": " and ms in seconds; null when undefined. */
+static void add_seconds(struct rd_bw *w, const char *key, double ms)
 {
-    rd_buf_addf(b, ",\"%s\":", key);
-    if (isfinite(v))
-        rd_buf_add_json_number(b, v);
-    else
-        rd_buf_addstr(b, "null");
+    rd_bw_f(w, ",\n      \"%s\": ", key);
+    RD_BW_DO(w, rd_buf_add_json_number(w->b, ms / 1000));
+}
+
+static double user_ms(const struct rd_run_tally *t)
+{
+    return t->user_n ? t->user_sum / (double)t->user_n : NAN;
+}
+
+static double sys_ms(const struct rd_run_tally *t)
+{
+    return t->sys_n ? t->sys_sum / (double)t->sys_n : NAN;
+}
+
+/* RD_OK when every tally kept its times, else a diag naming the command
+ * whose times were lost to memory. */
+static rd_status check_times(const struct rd_run_summary *s, struct rd_diag *d)
+{
+    for (size_t i = 0; i < s->k; i++)
+        if (s->tallies[i].times_lost)
+            return rd_diag_set(d, RD_ERR_NOMEM, NULL, 0, 0,
+                               "out of memory keeping the run times of '%s'",
+                               s->tallies[i].name);
+    return RD_OK;
+}
+
+/* "[\n        a,\n        b\n      ]" as hyperfine (serde_json's pretty
+ * printer) writes an array; "[]" when empty. */
+static void add_array(struct rd_bw *w, const struct rd_run_tally *t, bool codes)
+{
+    rd_bw_ch(w, '[');
+    for (long i = 0; i < t->n; i++) {
+        rd_bw_str(w, i ? ",\n        " : "\n        ");
+        if (codes)
+            rd_bw_f(w, "%d", t->exit_codes[i]);
+        else
+            RD_BW_DO(w, rd_buf_add_json_number(w->b, t->times[i] / 1000));
+    }
+    rd_bw_str(w, t->n ? "\n      ]" : "]");
+}
+
+/* One element of hyperfine's "results", indented as hyperfine indents. */
+static void add_hyperfine_result(struct rd_bw *w, const struct rd_run_tally *t)
+{
+    rd_bw_str(w, "    {\n      \"command\": ");
+    RD_BW_DO(w, rd_buf_add_json_string(w->b, t->name));
+    add_seconds(w, "mean", t->n ? t->mean : NAN);
+    add_seconds(w, "stddev", rd_run_tally_sd(t));
+    add_seconds(w, "median", rd_run_tally_median(t));
+    add_seconds(w, "user", user_ms(t));
+    add_seconds(w, "system", sys_ms(t));
+    add_seconds(w, "min", t->n ? t->min : NAN);
+    add_seconds(w, "max", t->n ? t->max : NAN);
+    rd_bw_str(w, ",\n      \"times\": ");
+    add_array(w, t, false);
+    rd_bw_str(w, ",\n      \"exit_codes\": ");
+    add_array(w, t, true);
+    if (t->nparams) {
+        rd_bw_str(w, ",\n      \"parameters\": {");
+        for (size_t p = 0; p < t->nparams; p++) {
+            rd_bw_str(w, p ? ",\n        " : "\n        ");
+            RD_BW_DO(w, rd_buf_add_json_string(w->b, t->param_var[p]));
+            rd_bw_str(w, ": ");
+            RD_BW_DO(w, rd_buf_add_json_string(w->b, t->param_value[p]));
+        }
+        rd_bw_str(w, "\n      }");
+    }
+    rd_bw_str(w, "\n    }");
+}
+
+static void compose_json(struct rd_bw *w, const struct rd_run_summary *s)
+{
+    rd_bw_str(w, "{\n  \"results\": [");
+    for (size_t i = 0; i < s->k; i++) {
+        rd_bw_str(w, i ? ",\n" : "\n");
+        add_hyperfine_result(w, &s->tallies[i]);
+    }
+    rd_bw_str(w, "\n  ]\n}\n");
+}
+
+/* The text compose() makes of s, written atomically at path unless
+ * composing it failed: a file is whole or not there. */
+static rd_status export(const struct rd_run_summary *s, const char *path, struct rd_diag *d,
+                        void (*compose)(struct rd_bw *, const struct rd_run_summary *))
+{
+    if (compose != compose_markdown)  /* the table needs no run's time */
+        RD_TRY(check_times(s, d));
+    struct rd_buf b = RD_BUF_INIT;
+    struct rd_bw w = RD_BW_INIT(&b);
+    compose(&w, s);
+    rd_status st = w.st ? rd_diag_set(d, w.st, NULL, 0, 0, "out of memory writing '%s'", path)
+                        : rd_write_file_atomic(path, b.ptr, b.len, d);
+    rd_buf_release(&b);
+    return st;
 }
 
 rd_status rd_run_summary_export_json(const struct rd_run_summary *s, const char *path,
                                      struct rd_diag *d)
 {
-    struct rd_buf b = RD_BUF_INIT;
-    rd_buf_addstr(&b, "{\"schema\":\"rundown.run-summary/1\",\"results\":[");
+    return export(s, path, d, compose_json);
+}
+
+rd_status rd_run_summary_export_markdown(const struct rd_run_summary *s, const char *path,
+                                         struct rd_diag *d)
+{
+    return export(s, path, d, compose_markdown);
+}
+
+/* A CSV field, quoted as hyperfine (the csv crate) quotes it: when it holds
+ * a comma, a quote or a line break, with quotes doubled. */
+static void add_csv_field(struct rd_bw *w, const char *text)
+{
+    if (!strpbrk(text, ",\"\r\n")) {
+        rd_bw_str(w, text);
+        return;
+    }
+    rd_bw_ch(w, '"');
+    for (const char *p = text; *p; p++) {
+        if (*p == '"')
+            rd_bw_ch(w, '"');
+        rd_bw_ch(w, *p);
+    }
+    rd_bw_ch(w, '"');
+}
+
+/* ",v" in seconds; hyperfine writes 0 for what it does not know. */
+static void add_csv_seconds(struct rd_bw *w, double ms)
+{
+    char num[32];
+    rd_bw_ch(w, ',');
+    rd_bw_str(w, rd_fmt_double(isfinite(ms) ? ms / 1000 : 0.0, num));
+}
+
+static void compose_csv(struct rd_bw *w, const struct rd_run_summary *s)
+{
+    rd_bw_str(w, "command,mean,stddev,median,user,system,min,max");
+    /* a scan's columns, named by the first command's parameters (every
+     * command of a scan has the same ones) */
+    size_t np = s->k ? s->tallies[0].nparams : 0;
+    for (size_t p = 0; p < np; p++) {
+        rd_bw_ch(w, ',');
+        rd_bw_str(w, "parameter_");
+        add_csv_field(w, s->tallies[0].param_var[p]);
+    }
+    rd_bw_ch(w, '\n');
     for (size_t i = 0; i < s->k; i++) {
         const struct rd_run_tally *t = &s->tallies[i];
-        const struct rd_verdict_row *row = &s->rows[i];
-        rd_buf_addstr(&b, i ? ",\n{\"command\":" : "\n{\"command\":");
-        rd_buf_add_json_string(&b, t->name);
-        rd_buf_addf(&b, ",\"runs\":%ld", t->n);
-        add_number(&b, "mean_ms", t->n ? t->mean : NAN);
-        add_number(&b, "sd_ms", rd_run_tally_sd(t));
-        add_number(&b, "min_ms", t->n ? t->min : NAN);
-        add_number(&b, "max_ms", t->n ? t->max : NAN);
-        add_number(&b, "user_ms", t->user_n ? t->user_sum / (double)t->user_n : NAN);
-        add_number(&b, "sys_ms", t->sys_n ? t->sys_sum / (double)t->sys_n : NAN);
-        add_number(&b, "peak_memory_kib", t->mem_kib > 0 ? t->mem_kib : NAN);
-        rd_buf_addf(&b, ",\"peak_memory_metric\":%s",
-                    t->mem_kib <= 0 ? "null"
-                    : t->mem_tree ? "\"tree_rss_peak_kib\"" : "\"max_rss_kib\"");
-        bool compared = s->compared && row->verdict != RD_VERDICT_DISQUALIFIED;
-        rd_buf_addf(&b, ",\"verdict\":");
-        if (compared)
-            rd_buf_add_json_string(&b, rd_verdict_name(row->verdict));
-        else
-            rd_buf_addstr(&b, "null");
-        add_number(&b, "ratio", compared ? row->ratio : NAN);
-        add_number(&b, "ratio_ci_low", compared ? row->ratio_ci_low : NAN);
-        add_number(&b, "ratio_ci_high", compared ? row->ratio_ci_high : NAN);
-        add_number(&b, "p_adjusted", compared ? s->p[i] : NAN);
-        rd_buf_addch(&b, '}');
+        add_csv_field(w, t->name);
+        add_csv_seconds(w, t->n ? t->mean : NAN);
+        add_csv_seconds(w, rd_run_tally_sd(t));
+        add_csv_seconds(w, rd_run_tally_median(t));
+        add_csv_seconds(w, user_ms(t));
+        add_csv_seconds(w, sys_ms(t));
+        add_csv_seconds(w, t->n ? t->min : NAN);
+        add_csv_seconds(w, t->n ? t->max : NAN);
+        for (size_t p = 0; p < np; p++) {
+            rd_bw_ch(w, ',');
+            add_csv_field(w, p < t->nparams ? t->param_value[p] : "");
+        }
+        rd_bw_ch(w, '\n');
     }
-    rd_buf_addstr(&b, "\n]}\n");
-    rd_status st = rd_write_file_atomic(path, b.ptr, b.len, d);
-    rd_buf_release(&b);
-    return st;
+}
+
+rd_status rd_run_summary_export_csv(const struct rd_run_summary *s, const char *path,
+                                    struct rd_diag *d)
+{
+    return export(s, path, d, compose_csv);
 }

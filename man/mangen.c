@@ -6,7 +6,8 @@
  *                           for a subcommand of rundown-collect) replaced
  *                           by the options, "@VERSION@" by the version
  *   rd-mangen --list TOOL   every option of TOOL, one "--long" or "-s" a
- *                           line (for the test that checks the pages)
+ *                           line, after "COMMAND " for a subcommand's (for
+ *                           the test that checks the pages)
  *
  * A build tool, not installed: it prints and exits like a front end.
  */
@@ -45,6 +46,8 @@ static int list(const char *tool)
         for (const struct rd_opt *o = specs[i]->opts; o->code; o++) {
             if (!o->help)
                 continue;
+            if (specs[i]->command)
+                printf("%s ", specs[i]->command);
             if (o->long_name)
                 printf("--%s\n", o->long_name);
             else

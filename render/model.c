@@ -511,7 +511,10 @@ static const struct env_row env_rows[] = {
  * bookkeeping like id and schema), so no generic row repeats it. */
 static bool env_known_key(const char *key)
 {
-    static const char *skip[] = { RD_AK_ID, RD_AK_SCHEMA, "rundown_version", "kernel_build" };
+    /* "checks": every collection's check, findings and all; the machine
+     * line sums them up (contention), "check" (the latest) is Quiet at start. */
+    static const char *skip[] = { RD_AK_ID, RD_AK_SCHEMA, "rundown_version", "kernel_build",
+                                  "checks" };
     for (size_t i = 0; i < sizeof skip / sizeof skip[0]; i++)
         if (strcmp(key, skip[i]) == 0)
             return true;
@@ -592,7 +595,8 @@ static rd_status env_value(struct rd_report *r, const cJSON *env, const char *co
     *text = NULL;
     for (size_t k = 0; paths[k]; k++) {
         const cJSON *v = json_path(env, paths[k]);
-        if (!v)
+        /* an empty object or list ("tools": {}) holds no fact */
+        if (!v || ((cJSON_IsObject(v) || cJSON_IsArray(v)) && !v->child))
             continue;
         *present = true;
         if (cJSON_IsNull(v))

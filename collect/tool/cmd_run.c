@@ -69,7 +69,7 @@ struct run_opts {
     double timeout;
     const char *shell;  /* NULL: none (-N) */
     const char *output, *setup, *prepare, *conclude, *cleanup, *cpus, *log_dir, *env;
-    const char *export_markdown, *export_json;
+    const char *export_markdown, *export_json, *export_csv;
     char *names;
     const char *cmd_names[MAX_COMMANDS];
     size_t ncmd_names;
@@ -410,6 +410,7 @@ static int run_option(struct run_opts *o, struct rd_opts *p, int c, char *arg)
     case CO_REFERENCE: o->reference = arg; return RD_EXIT_OK;
     case CO_EXPORT_MD: o->export_markdown = arg; return RD_EXIT_OK;
     case CO_EXPORT_JSON: o->export_json = arg; return RD_EXIT_OK;
+    case CO_EXPORT_CSV: o->export_csv = arg; return RD_EXIT_OK;
     default: {
         int took = rd_tool_fact_option(c, arg, &o->facts, &o->output);
         if (took < 0)
@@ -454,18 +455,28 @@ static int settle_options(struct run_opts *o)
 }
 
 /*
- * Reads the options into *o and finds the operands: *first is the first
- * and *lists says whether they are argv lists separated by '--'. -1 to go
- * on, else an exit code.
+ * Reads the options into *o and gathers the operands into *ops (*nops of
+ * them; the caller frees the array, not the words): as in hyperfine,
+ * options may come after the commands ('CMD' --export-json F), up to a
+ * '--', after which every word is a command's (*lists: argv lists
+ * separated by '--'). -1 to go on, else an exit code.
  */
-static int parse_run_args(int argc, char **argv, struct run_opts *o, int *first, bool *lists)
+static int parse_run_args(int argc, char **argv, struct run_opts *o, char ***ops, int *nops,
+                          bool *lists)
 {
     struct rd_opts p;
     int c, rc;
     rd_opts_begin(&p, &rd_collect_spec_run, argc, argv);
-    /* The spec stops at the first operand, so `run -- ls -l` runs `ls -l`. */
+    if (!(*ops = malloc((size_t)argc * sizeof **ops)))
+        return rd_fail(RD_ERR_NOMEM, NULL);
+    *nops = 0;
     const char *last_arg = NULL;
     while ((c = rd_opts_next(&p)) >= 0) {
+        if (c == RD_OPTS_OPERAND) {
+            (*ops)[(*nops)++] = rd_opts_arg(&p);
+            last_arg = NULL;
+            continue;
+        }
         last_arg = rd_opts_arg(&p);
         if ((rc = run_option(o, &p, c, rd_opts_arg(&p))))
             return rc;
@@ -474,21 +485,23 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o, int *first,
         return rd_opts_exit_code(&p);
     if ((rc = settle_options(o)))
         return rc;
-    /* Any '--' makes the operands argv lists, for exact arguments; without
-     * one each operand is a whole command, as hyperfine users type it.
-     * getopt takes a '--' right after the options: one that was no option's
-     * argument counts too. */
+    /* Any '--' makes the operands after it argv lists, for exact
+     * arguments; before it each operand is a whole command, as hyperfine
+     * users type it. A '--' that was an option's argument is none. */
     int next = rd_opts_index(&p);
     *lists = next > 1 && argv[next - 1] != last_arg && strcmp(argv[next - 1], "--") == 0;
-    if (next < argc && strcmp(argv[next], "--") == 0)
-        *lists = true, next++;
-    if (next >= argc)
+    if (*lists && *nops)
+        return rd_usage_error("'%s' before '--': after a '--' every command is its words "
+                              "('-- CMD ARG... -- CMD2 ARG...'); put them all after it, or "
+                              "quote each command and drop the '--'", (*ops)[0]);
+    for (int i = next; i < argc; i++)
+        (*ops)[(*nops)++] = argv[i];
+    if (*nops == 0)
         return rd_usage_error("run needs a command: rundown-collect run [OPTIONS] 'CMD ARG...'");
     if (o->resume && (!o->output || strcmp(o->output, "-") == 0))
         return rd_usage_error("--resume needs -o STORE: the runs to top up are counted there");
-    for (int i = next; i < argc; i++)
-        *lists = *lists || strcmp(argv[i], "--") == 0;
-    *first = next;
+    for (int i = 0; i < *nops; i++)
+        *lists = *lists || strcmp((*ops)[i], "--") == 0;
     return -1;
 }
 
@@ -504,17 +517,22 @@ static int name_commands(struct run_cmd *cmds, size_t ncmds, size_t noperands,
      * --reference run as a command of its own (the first) is named by its
      * text. */
     size_t skip = o->ref_added;
-    bool per_operand = o->ncmd_names == noperands - skip;
+    /* hyperfine's rule for -n: fewer names than commands name the first
+     * ones, the rest go by their text; more are refused. --names names
+     * them all. */
+    bool per_operand = o->ncmd_names == noperands - skip ||
+                       (!o->names && o->ncmd_names < noperands - skip);
     if (o->ncmd_names && !per_operand && o->ncmd_names != ncmds - skip)
         return rd_usage_error("%s gives %s names than there are commands",
                               o->names ? "--names" : "-n/--command-name",
                               o->ncmd_names < noperands - skip ? "fewer" : "more");
-    for (size_t k = 0; k < ncmds; k++)
+    for (size_t k = 0; k < ncmds; k++) {
+        size_t at = k < skip ? 0 : per_operand ? cmds[k].operand - skip : k - skip;
         cmds[k].name = k < skip ? cmds[k].text
-                       : o->ncmd_names ? o->cmd_names[per_operand ? cmds[k].operand - skip
-                                                                  : k - skip]
-                       : o->nparams ? (noperands > 1 ? cmds[k].tmpl : NULL)
+                       : at < o->ncmd_names ? o->cmd_names[at]
+                       : o->nparams ? (noperands > 1 || o->ncmd_names ? cmds[k].tmpl : NULL)
                        : ncmds > 1 || !o->facts.labels.len ? cmds[k].text : NULL;
+    }
     /* A scan's values are one config each: the terminal names each by its
      * values put in ('sleep 0.05'), as hyperfine does, never all alike. */
     for (size_t k = 0; k < ncmds && o->nparams; k++) {
@@ -666,8 +684,8 @@ static void report(void *vui, const struct rd_session_event *ev)
             progress_line(ui, ev, shown(rc));
         return;
     }
-    rd_run_tally_add(&ui->tallies[ev->config->index], r);
-    /* Only the warnings miss a time that cannot be kept. */
+    /* A time that cannot be kept fails the JSON and CSV exports only. */
+    (void)rd_run_tally_add(&ui->tallies[ev->config->index], r);
     (void)rd_run_watch_add(&ui->watches[ev->config->index], r);
     if (strcmp(r->status, "ok") != 0) {
         if (ui->progress)
@@ -744,6 +762,8 @@ static int finish(const struct run_opts *o, const struct rd_run_tally *tallies, 
     if (o->export_markdown && (st = rd_run_summary_export_markdown(&sum, o->export_markdown, &d)))
         return rd_fail(st, &d);
     if (o->export_json && (st = rd_run_summary_export_json(&sum, o->export_json, &d)))
+        return rd_fail(st, &d);
+    if (o->export_csv && (st = rd_run_summary_export_csv(&sum, o->export_csv, &d)))
         return rd_fail(st, &d);
     return exit_code;
 }
@@ -842,6 +862,14 @@ static int measure(struct run_opts *o, struct rd_session *session, struct run_cm
     for (size_t k = 0; k < ncmds; k++) {
         rd_run_tally_init(&tallies[k], shown(&cmds[k]));
         rd_run_watch_init(&watches[k], shown(&cmds[k]));
+        /* hyperfine's "parameters" of the exports */
+        size_t pick[MAX_PARAMS];
+        combination(o, cmds[k].param, pick);
+        for (size_t i = 0; i < o->nparams && i < RD_RUN_TALLY_PARAMS; i++) {
+            tallies[k].param_var[i] = o->params[i].var;
+            tallies[k].param_value[i] = o->params[i].values[pick[i]];
+        }
+        tallies[k].nparams = o->nparams < RD_RUN_TALLY_PARAMS ? o->nparams : RD_RUN_TALLY_PARAMS;
     }
     const char *no_color = getenv("NO_COLOR");
     struct run_ui ui = {
@@ -874,8 +902,10 @@ static int measure(struct run_opts *o, struct rd_session *session, struct run_cm
         }
         rc = conclude(o, session, st, &d, &ui);
     }
-    for (size_t k = 0; k < ncmds; k++)
+    for (size_t k = 0; k < ncmds; k++) {
         rd_run_watch_release(&watches[k]);
+        rd_run_tally_release(&tallies[k]);
+    }
     return rc;
 }
 
@@ -884,17 +914,18 @@ int rd_cmd_run(int argc, char **argv)
     struct run_opts o = {.runs = 10, .ref_index = MAX_COMMANDS};
     rd_run_facts_init(&o.facts);
     rd_contention_defaults(&o.contention);
-    int first = 0, exit_code;
+    int nops = 0, exit_code;
+    char **ops = NULL;
     bool lists = false;
-    if ((exit_code = parse_run_args(argc, argv, &o, &first, &lists)) >= 0)
+    if ((exit_code = parse_run_args(argc, argv, &o, &ops, &nops, &lists)) >= 0)
         goto free_params;
     struct run_cmd cmds[MAX_COMMANDS];
     size_t ncmds = 0;
     struct rd_session session;
     rd_session_init(&session, o.output);
-    exit_code = build_commands(argc, argv, first, lists, &o, cmds, &ncmds);
+    exit_code = build_commands(nops, ops, 0, lists, &o, cmds, &ncmds);
     if (!exit_code && o.reference)
-        exit_code = find_reference(argc, argv, first, lists, &o, cmds, &ncmds);
+        exit_code = find_reference(nops, ops, 0, lists, &o, cmds, &ncmds);
     char workload[256];
     if (!exit_code) {
         /* --workload NAME is kept whole, as import -w keeps it: a cut name
@@ -908,6 +939,7 @@ int rd_cmd_run(int argc, char **argv)
     free_commands(cmds, ncmds);
     rd_session_release(&session);
 free_params:
+    free(ops);
     for (size_t i = 0; i < o.nparams; i++)
         for (size_t v = 0; v < o.params[i].n; v++)
             free(o.params[i].values[v]);

@@ -14,11 +14,24 @@ for tool in rundown-collect rundown-analyze rundown-render; do
     # -ww: every warning; -P-cbou: plain text, no overstrike, to grep.
     text=$(LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -P-cbou "$page" 2>"$build/man/$tool.err")
     [ -s "$build/man/$tool.err" ] && fail "$tool.1: groff says: $(cat "$build/man/$tool.err")"
+    # A subcommand's option is looked for in its own part of OPTIONS (from
+    # its heading to the next), so one command's table missing from the
+    # page is caught even when another command has the same option.
     n=0
-    while IFS= read -r opt; do
+    commands=$("$build/man/rd-mangen" --list "$tool" | awk 'NF == 2 { print $1 }' | sort -u)
+    while read -r cmd opt; do
+        [ -n "$opt" ] || { opt=$cmd; cmd=""; }
         n=$((n + 1))
-        grep -qE -- "(^|[^A-Za-z0-9-])$opt([^A-Za-z0-9-]|\$)" <<<"$text" ||
-            fail "$tool.1 does not list $opt"
+        part=$text
+        if [ -n "$cmd" ]; then
+            part=$(awk -v c="$cmd" -v all="$(echo $commands)" '
+                BEGIN { split(all, names, " "); for (i in names) heading["   " names[i]] = 1 }
+                /^EXIT STATUS$/ { on = 0 }
+                $0 in heading { on = ($0 == "   " c) }
+                on' <<<"$text")
+        fi
+        grep -qE -- "(^|[^A-Za-z0-9-])$opt([^A-Za-z0-9-]|\$)" <<<"$part" ||
+            fail "$tool.1 does not list $opt${cmd:+ under $cmd}"
     done < <("$build/man/rd-mangen" --list "$tool")
     [ $n -gt 0 ] || fail "rd-mangen --list $tool listed nothing"
     for section in NAME SYNOPSIS DESCRIPTION OPTIONS "EXIT STATUS" ENVIRONMENT FILES \

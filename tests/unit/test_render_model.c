@@ -27,7 +27,8 @@ static const char *DOC =
     "\"environments\":[{\"id\":\"e1\",\"cpu\":{\"model\":\"EPYC\",\"cores_logical\":2},"
     "  \"memory_kib\":25165824,\"runtimes\":{\"node\":{\"version\":\"v26.10.0\"},\"bun\":{\"version\":null}},"
     "  \"captured_at\":\"2026-11-30T01:00:00Z\",\"governor\":null,\"hypervisor\":\"kvm\","
-    "  \"root\":\"/home/me/bench/workloads\",\"home\":\"~/bench\"}],"
+    "  \"root\":\"/home/me/bench/workloads\",\"home\":\"~/bench\",\"tools\":{},"
+    "  \"check\":{\"quiet\":true},\"checks\":[{\"quiet\":true,\"findings\":[{\"what\":\"load\"}]}]}],"
     "\"workloads\":["
     " {\"name\":\"cpu heavy\",\"primary\":{\"metric\":\"wall_ms\",\"better\":\"lower\"},"
     "  \"baseline\":[\"runtime=node,workers=2\"],"
@@ -203,6 +204,12 @@ static void test_env(void **state)
      * (issue 29): the suite's root is left out. */
     assert_null(env_row("root"));
     assert_null(env_row("home"));
+    /* Each collection's check (the list beside "check") is the machine
+     * line's to sum up, not a row of flattened findings; an empty object
+     * says nothing. */
+    assert_null(env_row("checks"));
+    assert_null(env_row("Load tools"));
+    assert_non_null(env_row("Quiet at start"));
 }
 
 /* Each field as its type says, whatever the document holds there. */

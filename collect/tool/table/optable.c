@@ -104,9 +104,15 @@ static const struct rd_opt run_opts[] = {
      "compare every command with CMD in the summary: one\n"
      "of the commands (its text or -n name), else run as\n"
      "one more command, first", NULL},
-    {CO_EXPORT_MD, 0, "export-markdown", "FILE", NULL, "the summary as a Markdown table", NULL},
+    {CO_EXPORT_MD, 0, "export-markdown", "FILE", NULL,
+     "the summary as hyperfine's Markdown table (the\n"
+     "relative column with its interval)", NULL},
     {CO_EXPORT_JSON, 0, "export-json", "FILE", NULL,
-     "the summary as rundown.run-summary/1 JSON", NULL},
+     "the summary and every run's time and exit code in\n"
+     "hyperfine's JSON layout (seconds), so its scripts\n"
+     "read it", NULL},
+    {CO_EXPORT_CSV, 0, "export-csv", "FILE", NULL,
+     "the summary in hyperfine's CSV layout (seconds)", NULL},
     /* Hidden: the letter of an option that moved, for a clear message. */
     {CO_OLD_W, 'W', NULL, "N", NULL, NULL, NULL},
     {0, 0, NULL, NULL, NULL, NULL, NULL},
@@ -122,7 +128,8 @@ const struct rd_cmd_spec rd_collect_spec_run = {
         "(quotes and backslashes respected) but run without a shell; with -S SHELL\n"
         "it is run by SHELL -c. After '--', each word is one argument and '--'\n"
         "separates the commands. The options are hyperfine's, with hyperfine's\n"
-        "meanings; the workload is --workload.\n"
+        "meanings, before or after the commands (up to a '--'); the workload is\n"
+        "--workload.\n"
         "\n"
         "Runs each command RUNS times (after WARMUP warmup runs) and stores one\n"
         RD_RUN_SCHEMA " record per run: wall_ms (CLOCK_MONOTONIC), user_ms, sys_ms,\n"
@@ -140,7 +147,8 @@ const struct rd_cmd_spec rd_collect_spec_run = {
         "with the interval and adjusted p of the report's verdicts. It goes to\n"
         "standard output with -o, else to standard error.",
     .epilog = EXIT_RUN,
-    .order = RD_OPTS_STOP,
+    /* options after the commands too, as hyperfine takes them */
+    .order = RD_OPTS_IN_PLACE,
     .opts = run_opts,
 };
 

@@ -94,7 +94,7 @@ static inline int rd_opts_exit_code(const struct rd_opts *p) { return p->exit_co
 /**
  * The word after the option just returned, taken as a further value of it
  * (-P VAR MIN MAX takes three); NULL when there is none. Only for
- * RD_OPTS_STOP, where getopt does not reorder argv.
+ * RD_OPTS_STOP and RD_OPTS_IN_PLACE, where getopt does not reorder argv.
  */
 char *rd_opts_take(struct rd_opts *p);
 
