@@ -386,13 +386,16 @@ static int compare_main(const struct args *g)
     struct rd_comparison c;
     struct rd_buf out = RD_BUF_INIT;
     st = rd_comparison_build(&c, &g->o, &in, &s, &d);
-    if (!st)
+    /* A comparison of nothing is an error, not a table headed "over 0
+     * comparisons": nothing is written before the message. */
+    bool nothing = !st && c.family == 0;
+    if (!st && !nothing)
         st = rd_comparison_format(&c, g->cmp.format, &out);
-    if (!st)
+    if (!st && !nothing)
         st = write_output(g->outpath, &out, &d);
     int rc = st ? rd_fail(st, &d) : 0;
     /* A gate over no comparison would pass whatever the runs say. */
-    if (!st && c.family == 0) {
+    if (nothing) {
         char others[512];
         other_sides(&c, g->cmp.by.key ? g->cmp.by.key : "", others, sizeof others);
         if (g->cmp.by.key)
