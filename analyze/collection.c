@@ -91,6 +91,12 @@ bool rd_collection_raced(const struct wctx *x)
     return x->w->until && x->ntested && x->better != RD_BETTER_NONE;
 }
 
+double rd_collection_level(const struct wctx *x, double alpha, size_t ti)
+{
+    double look = rd_looks_level(x, alpha);
+    return ti == 0 && rd_collection_raced(x) ? rd_settle_final_alpha(look) : look;
+}
+
 rd_status rd_collection_race(const struct wctx *x, long *at)
 {
     const struct rd_settle_rule rule = rule_of(x->w);
@@ -115,15 +121,12 @@ void rd_collection_write(const struct wctx *x, struct jw *w)
         return;
     }
     /* The contenders' precision rule, as the collector applies it: at the
-     * level the race leaves (rd_settle_judge), and as precise as the whole
+     * level the workload's last look spends and the race leaves of it
+     * (looks.c, rd_settle_judge), so the state says settled only when the
+     * analysis's intervals are that narrow, and as precise as the whole
      * family of k configs would need (stats/settle.h, rd_settle_config). */
     struct rd_settle_rule fin = rule;
-    /* ... and at the level the workload's last look spends (looks.c),
-     * as the collector does: the state says settled only when the
-     * analysis's intervals are that narrow. */
-    fin.alpha = rd_looks_level(x, rule.alpha);
-    if (rd_collection_raced(x))
-        fin.alpha = rd_settle_final_alpha(fin.alpha);
+    fin.alpha = rd_collection_level(x, rule.alpha, 0);
     for (size_t i = 0; i < x->k; i++) {
         const struct prep *p = x->ntested ? &x->preps[i] : NULL;
         double n = p && p->have ? (double)p->sum.n : 0;

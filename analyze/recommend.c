@@ -82,8 +82,7 @@ static void fmt_row(const struct wctx *x, const struct key_verdicts *kv, size_t 
     bool eq = row->verdict == RD_VERDICT_EQUIVALENT;
     /* a raced workload's contenders are judged at the level the race
      * leaves (rd_settle_judge) */
-    double look = rd_looks_level(x, x->a->o.alpha);
-    double alpha = kv->ti == 0 && rd_collection_raced(x) ? rd_settle_final_alpha(look) : look;
+    double alpha = rd_collection_level(x, x->a->o.alpha, kv->ti);
     double level = 100 * (1 - (eq ? 2 : 1) * alpha);
     rd_status st = rd_fmt_rel_interval(&b, row->ratio, eq ? row->eq_ci_low : row->ratio_ci_low,
                                        eq ? row->eq_ci_high : row->ratio_ci_high);

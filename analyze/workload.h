@@ -215,6 +215,12 @@ void rd_collection_write(const struct wctx *x, struct jw *w);
  *  primary metric that has a better direction). */
 bool rd_collection_raced(const struct wctx *x);
 
+/** The level the verdicts of tested metric ti are stated at, from the
+ *  analysis's alpha: the level the workload's last look spends
+ *  (rd_looks_level), and for a raced workload's primary metric the part
+ *  of it the race leaves its contenders (rd_settle_final_alpha). */
+double rd_collection_level(const struct wctx *x, double alpha, size_t ti);
+
 /** The race replayed on the runs analysed: at[0..k) receives the round
  *  whose look eliminated each config, 0 for none (all 0 when the
  *  workload did not race). */

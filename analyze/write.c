@@ -12,7 +12,6 @@
 
 #include "embed.h"
 #include "jw.h"
-#include "settle.h"
 #include "rundown/analysis_keys.h"
 #include "workload.h"
 
@@ -304,8 +303,7 @@ static void write_recommendation(const struct wctx *x, struct jw *w)
      * bytes of such an analysis stay as they were. A raced workload's
      * primary metric: its contenders' level (rd_settle_final_alpha). */
     if (x->looks.spend) {
-        double look = rd_looks_level(x, a->o.alpha);
-        jw_num(w, RD_AK_ALPHA_LOOK, rd_collection_raced(x) ? rd_settle_final_alpha(look) : look);
+        jw_num(w, RD_AK_ALPHA_LOOK, rd_collection_level(x, a->o.alpha, 0));
         jw_num(w, RD_AK_INFORMATION_FRACTION, x->looks.t);
         jw_num(w, RD_AK_INFORMATION_FRACTION_BEFORE, x->looks.t_prev);
     }
