@@ -62,6 +62,16 @@ void rd_sessions_release(struct sessions *s, size_t k)
     memset(s, 0, sizeof *s);
 }
 
+/* The end of the store whose runs begin at st[from] in st[0..n), sorted
+ * by store. */
+static size_t store_end(const struct stamp *st, size_t n, size_t from)
+{
+    size_t end = from + 1;
+    while (end < n && st[end].input == st[from].input)
+        end++;
+    return end;
+}
+
 /* The pauses of one store's runs st[0..n), sorted by time, appended to
  * a->pauses. */
 static rd_status store_pauses(struct rd_analysis *a, const struct stamp *st, size_t n,
@@ -106,8 +116,7 @@ rd_status rd_pauses_find(struct rd_analysis *a)
     if (!s && n > 1)
         qsort(st, n, sizeof *st, cmp_stamp);
     for (size_t b0 = 0, b1; b0 < n && !s; b0 = b1) {
-        for (b1 = b0 + 1; b1 < n && st[b1].input == st[b0].input; b1++)
-            ;
+        b1 = store_end(st, n, b0);
         s = store_pauses(a, st + b0, b1 - b0, gaps, &cap);
     }
     free(st);
@@ -162,8 +171,7 @@ rd_status rd_sessions_find(const struct wctx *x, struct sessions *out)
     /* no pause found: pauses is NULL, and NULL + 0 is undefined (UBSan) */
     const struct pause *p = x->a->pauses, *pend = p ? p + x->a->npauses : p;
     for (size_t a = 0, b; a < n && !s; a = b) {
-        for (b = a + 1; b < n && st[b].input == st[a].input; b++)
-            ;
+        b = store_end(st, n, a);
         while (p < pend && p->input < st[a].input)
             p++;
         const struct pause *q = p;

@@ -251,15 +251,13 @@ rd_status rd_decision_text(const struct rd_rworkload *w, struct rd_buf *out)
     case RD_DECISION_INCONCLUSIVE: {
         RD_TRY(rd_buf_addstr(out, "inconclusive: "));
         double need = rec->primary.runs_needed, have = fewest_runs(w);
-        /* thousands separated, as every other count of the report */
-        if (isfinite(need) && isfinite(have) && need > have) {
+        if (isfinite(need)) {
+            bool more = isfinite(have) && need > have;
             RD_TRY(rd_buf_addstr(out, "about "));
-            RD_TRY(rd_fmt_fixed(out, need - have, 0));
-            RD_TRY(rd_buf_addstr(out, " more runs per config would settle it"));
-        } else if (isfinite(need)) {
-            RD_TRY(rd_buf_addstr(out, "about "));
-            RD_TRY(rd_fmt_fixed(out, need, 0));
-            RD_TRY(rd_buf_addstr(out, " runs per config would settle it"));
+            /* thousands separated, as every other count of the report */
+            RD_TRY(rd_fmt_fixed(out, more ? need - have : need, 0));
+            RD_TRY(rd_buf_addstr(out, more ? " more runs per config would settle it"
+                                           : " runs per config would settle it"));
         } else
             RD_TRY(rd_buf_addstr(out, "a difference at the margin may not settle with more runs"));
         size_t n = 0;
