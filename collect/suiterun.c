@@ -284,12 +284,16 @@ static void note_run(const struct rd_suite_workload *w, struct cfg_state *c,
 {
     if (!rec->phase || strcmp(rec->phase, "measure") != 0)
         return;
-    c->runs++;
     c->last_contended = rec->contended;
-    double x;
     /* A contended run says little of the config: the stopping rule, like
-     * the report, leaves it out. */
-    if (rec->contended || !rec->status || strcmp(rec->status, "ok") != 0 ||
+     * the analysis (which counts neither its value nor the run itself),
+     * leaves it out, so the run made again in its place is the one that
+     * counts towards runs_min and runs_max. */
+    if (rec->contended)
+        return;
+    c->runs++;
+    double x;
+    if (!rec->status || strcmp(rec->status, "ok") != 0 ||
         !rd_record_metric(rec, w->primary_metric, &x) || isnan(x))
         return;
     c->n++;
@@ -647,38 +651,46 @@ static bool owes_minimum(const struct rd_suite *s, const struct rd_plan *plan, s
     return !s->workloads[wi].settle || it->warmup || ws->cfgs[it->config].runs < ws->rule.runs_min;
 }
 
-/* What the workload's next round buys per second: how much it narrows
- * the widest interval of its configs still collecting (relative to the
- * target, and no further than the target), over the seconds one round of
- * them takes (eliminated configs take none). One more value of n shrinks
- * a half-width h by about h (1 - sqrt(n / (n + 1))); the critical value
- * falling with the df only adds to it, alike for every workload. Rounds,
- * not single runs, are what the budget hands out: the precision rule
- * stops a workload's configs together, which keeps its design balanced
- * (docs/methods.md §6b). */
+/* What the workload's next round buys per second: the share of the way
+ * to a settled answer that one round of its configs still collecting
+ * covers, over the seconds the round takes (eliminated configs take none).
+ * The way is the verdicts' runs-needed figure (rd_verdict_runs_for) for
+ * the family the workload is judged in, at its level, at the widest
+ * spread among those configs: the runs per config after which every open
+ * comparison settles with the verdicts' power whatever the true ratios.
+ * It reads each config's own spread and mean, never a difference between
+ * configs, so the budget's order is as blind to the differences as the
+ * precision rule (docs/methods.md §6b). A workload a few runs from settled
+ * gets its rounds before one that would need thousands: the budget buys
+ * answers, not narrower open intervals. Rounds, not single runs, are what
+ * the budget hands out: the precision rule stops a workload's configs
+ * together, which keeps its design balanced. */
 static double round_value(const struct rd_suite *s, size_t wi, const struct wl_state *ws)
 {
     const struct rd_suite_workload *w = &s->workloads[wi];
-    double widest = 0, n_widest = 0, secs = 0;
+    double cv_widest = 0, n_fewest = INFINITY, secs = 0;
     for (size_t c = 0; c < w->nconfigs; c++) {
         const struct cfg_state *cs = &ws->cfgs[c];
         if (!collects(ws, c) || (!cs->runs && !cs->timed))
             continue;
-        double sd = cs->n > 1 ? sqrt(cs->m2 / (cs->n - 1)) : NAN;
-        double hw = rd_settle_halfwidth(cs->n, cs->mean, sd, ws->k, contenders_rule(ws, w->nconfigs).alpha);
-        /* no relative width yet (too few good values, a mean <= 0): as
-         * far from the target as it gets */
-        double rel = isnan(hw) ? 100 : hw / ws->rule.target;
-        if (rel > widest) {
-            widest = rel;
-            n_widest = cs->n;
-        }
+        /* no spread yet (fewer than 2 good values, a mean <= 0): as far
+         * from settled as it gets */
+        double cv = cs->n > 1 && cs->mean > 0 ? sqrt(cs->m2 / (cs->n - 1)) / cs->mean : INFINITY;
+        cv_widest = fmax(cv_widest, cv);
+        n_fewest = fmin(n_fewest, cs->n);
         double run_s = cs->timed ? cs->secs / (double)cs->timed : ws->stored_run_s;
         secs += isnan(run_s) ? 1 : fmax(run_s, 1e-3);
     }
-    double gain = widest >= 100 ? widest
-                                : fmin(widest * (1 - sqrt(n_widest / (n_widest + 1))), widest - 1);
-    return secs > 0 ? fmax(gain, 0) / secs : 0;
+    size_t family = ws->race ? ws->kc : ws->k;
+    /* one contender left: the race has answered; more runs only make its
+     * mean more precise, which any open answer needs more */
+    if (!(secs > 0) || family < 2)
+        return 0;
+    struct rd_verdict_settings vs = ws->vs;
+    vs.alpha = contenders_rule(ws, w->nconfigs).alpha;
+    double need = rd_verdict_runs_for(sqrt(2.0) * cv_widest, family, family - 1, &vs);
+    double more = isfinite(need) ? fmax(need - n_fewest, 1) : 1e6;
+    return 1 / (more * secs);
 }
 
 /* The workload the next round goes to; nworkloads when none is left.

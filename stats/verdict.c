@@ -288,6 +288,22 @@ static void joint_equivalence(const struct rd_verdict_sample *x, size_t k,
     }
 }
 
+/* The margin on the log scale, on the worse side of 1. */
+static double margin_log_of(const struct rd_verdict_settings *s)
+{
+    return s->higher_is_better ? -log1p(-fmin(s->margin, 0.999999)) : log1p(s->margin);
+}
+
+double rd_verdict_runs_for(double spread, size_t k, size_t open,
+                           const struct rd_verdict_settings *s)
+{
+    double margin_log = margin_log_of(s);
+    if (!(spread >= 0) || !isfinite(spread) || k < 2 || !(margin_log > 0))
+        return INFINITY;
+    double power = pow(s->power, 1.0 / (double)(open ? open : 1));
+    return runs_for(spread, (double)k, margin_log, power, s);
+}
+
 /* runs_needed of every open row: the n at which all of them settle with
  * the settings' power, each given power^(1 / open) (the rows share the
  * best, so they are not independent; the product bound is the safe side). */
@@ -298,20 +314,14 @@ static void fill_runs_needed(const struct rd_verdict_sample *x, size_t k,
     if (!res->n_inconclusive)
         return;
     const struct rd_verdict_sample *b = &x[res->best];
-    double power = pow(s->power, 1.0 / (double)res->n_inconclusive);
-    double margin_log = s->higher_is_better ? -log1p(-fmin(s->margin, 0.999999))
-                                            : log1p(s->margin);
     for (size_t i = 0; i < k; i++) {
         struct rd_verdict_row *row = &rows[i];
         if (row->verdict != RD_VERDICT_INCONCLUSIVE || i == res->best)
             continue;
-        if (isnan(row->ratio) || !(margin_log > 0)) {
-            row->runs_needed = -1;
-            continue;
-        }
         double cv_a = x[i].sd / x[i].mean, cv_b = b->sd / b->mean;
-        double n = runs_for(sqrt(cv_a * cv_a + cv_b * cv_b), (double)res->family, margin_log,
-                            power, s);
+        double n = isnan(row->ratio) ? INFINITY
+                 : rd_verdict_runs_for(sqrt(cv_a * cv_a + cv_b * cv_b), res->family,
+                                       res->n_inconclusive, s);
         if (!isfinite(n)) {
             row->runs_needed = -1;
             continue;

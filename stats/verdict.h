@@ -154,6 +154,18 @@ rd_status rd_verdict_decide(const struct rd_verdict_sample *samples, size_t k,
                             struct rd_verdict_row *rows, struct rd_verdict_result *res);
 
 /**
+ * Runs per config after which 'open' comparisons with the best, in a family
+ * of k configs, all settle (equivalent or worse) with the settings' power,
+ * each of relative spread at most 'spread' (the sd of log a - log b for
+ * one run of each: sqrt(cv_a^2 + cv_b^2)), whatever the true ratios: the
+ * figure behind rd_verdict_row.runs_needed, which reads the spreads only,
+ * never a difference between configs. INFINITY when no number of runs
+ * would (k < 2, a spread that is not finite, a margin of 0); at most 1e6.
+ */
+double rd_verdict_runs_for(double spread, size_t k, size_t open,
+                           const struct rd_verdict_settings *s);
+
+/**
  * The critical value on the t scale of a family of k comparisons with the
  * best at df degrees of freedom (a whole number, or INFINITY): the
  * studentized range quantile at 1 - alpha over sqrt 2, which for k = 2 is

@@ -153,6 +153,31 @@ RUNDOWN_SPEED_PROBE=$tmp/check.speed "$C" check --proc-root "$tmp/proc" --window
     >"$tmp/scheck.out" && fail "check with a slow CPU passed: $(cat "$tmp/scheck.out")"
 grep -q '^BUSY *speed .*67 % of their best speed' "$tmp/scheck.out" ||
     fail "check does not name the speed: $(cat "$tmp/scheck.out")"
+#    A suite's contended run does not count towards its workload's runs:
+#    the run made again in its place does, as the analysis counts them
+#    (the 2nd probe is slow: the first measured run is contended and made
+#    again; then 3 good runs of 3, where counting the contended one gave
+#    2 and an open workload).
+mkdir -p "$tmp/sw"
+printf '1\n2\n1\n' >"$tmp/sw/slow.speed"
+cat >"$tmp/sw/s.json" <<'JSON'
+{"schema": "rundown.suite/1", "name": "sw", "root": ".", "until": "settled",
+ "runs": {"min": 3, "max": 3}, "contention": {"mode": "warn"},
+ "workloads": [{"name": "one", "class": "cpu", "primary": {"metric": "v_ms", "better": "lower"},
+                "command": ["sh", "-c", "sleep 0.6; echo rundown:metric v_ms=100"]}]}
+JSON
+(cd "$tmp/sw" && RUNDOWN_PROC_ROOT=$tmp/proc RUNDOWN_SPEED_PROBE=$tmp/sw/slow.speed \
+    "$C" suite -o out s.json 2>"$tmp/sw/err") || fail "suite on a slow spell failed: $(cat "$tmp/sw/err")"
+"$A" -o "$tmp/sw/a.json" "$tmp/sw/out/sw.jsonl" 2>/dev/null
+python3 - "$tmp/sw" <<'PY' || fail "a contended run counted towards the suite's runs"
+import json, sys
+d = sys.argv[1]
+runs = [json.loads(l) for l in open(d + "/out/sw.jsonl")]
+m = [bool(r.get("contended")) for r in runs if r["phase"] == "measure"]
+assert m.count(False) == 3 and m[0], m
+c = json.load(open(d + "/a.json"))["workloads"][0]["collection"]
+assert c["stopped"] == "settled" and c["configs"][0]["runs"] == 3, c
+PY
 
 # 6. On a really quiet machine: a hog that stops after 2 s is waited out.
 if "$C" check --window 0.5 >/dev/null; then
