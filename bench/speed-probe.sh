@@ -45,7 +45,7 @@ print(f"runs {len(runs)} (others + steal <= 25 %); wall {st.mean(wall):.1f} ms m
       f"CV {cv(wall):.2f} %; speed reading min {min(speed):.0f} %, median "
       f"{st.median(speed):.0f} %; Spearman rho(speed, wall) = {rho:.2f}")
 print(f"{'--min-speed':>11} {'flagged':>8} {'kept CV':>8} {'kept mean ms':>13}")
-for t in (0, 70, 80, 85, 90, 95):
+for t in (0, 70, 80, 85, 90, 95, 96, 97):
     kept = [w for w, s, _ in runs if s >= t]
     print(f"{t:>10} % {100 * (1 - len(kept) / len(runs)):>7.1f} % {cv(kept):>7.2f} % "
           f"{st.mean(kept):>13.1f}")
