@@ -32,6 +32,7 @@ static void tex_text(struct rd_bw *o, const char *s)
     static const struct { const char *utf8, *tex; } signs[] = {
         { "\xc3\x97", "$\\times$" }, { "\xe2\x80\x93", "--" }, { "\xe2\x80\x94", "---" },
         { "\xc2\xb1", "$\\pm$" }, { "\xe2\x9c\x93", "\\rdpass{}" }, { "\xe2\x9c\x97", "\\rdfail{}" },
+        { "\xce\xb1", "$\\alpha$" },
     };
     struct rd_buf chunk = RD_BUF_INIT;
     struct rd_bw c = RD_BW_INIT(&chunk);
@@ -275,9 +276,14 @@ static void workload_caption(const struct rd_report *r, const struct rd_rworkloa
                  "each config's verdict against the best, and its ratio to the best with the "
                  "simultaneous %g\\,\\%% interval the verdict used.", conf, level);
     if (w->rec && w->rec->reason) {
+        struct rd_buf reason = RD_BUF_INIT;
         rd_bw_ch(cap, ' ');
-        tex_text(cap, w->rec->reason);
-        rd_bw_ch(cap, '.');
+        if (rd_bw_ok(cap, rd_reason_with_look(w->rec, r->alpha, &reason)))
+            tex_text(cap, reason.ptr);
+        /* the look's clause, when there is one, ends on its full stop */
+        if (reason.len <= strlen(w->rec->reason))
+            rd_bw_ch(cap, '.');
+        rd_buf_release(&reason);
     }
     machine_sentence(cap, w);
 }

@@ -486,3 +486,24 @@ rd_status rd_mcell_mark(const struct rd_mcell *c, struct rd_buf *out)
         return rd_buf_addstr(out, "\xe2\x9c\x97");
     return rd_buf_addf(out, "\xe2\x9c\x97 %.0f/%.0f", c->passed, c->runs);
 }
+
+rd_status rd_reason_with_look(const struct rd_rrecommendation *rec, double alpha,
+                              struct rd_buf *out)
+{
+    if (!rec || !rec->reason)
+        return RD_OK;
+    RD_TRY(rd_buf_addstr(out, rec->reason));
+    bool early = rec->fraction < 1, later = rec->fraction_before > 0;
+    if (!isfinite(rec->alpha_look) || !(early || later))
+        return RD_OK;
+    /* the reason may end on a parenthesis, not a full stop */
+    size_t n = strlen(rec->reason);
+    if (n && rec->reason[n - 1] != '.')
+        RD_TRY(rd_buf_addstr(out, "."));
+    RD_TRY(rd_buf_addf(out, " Judged at α = %.3g, below %g: ", rec->alpha_look,
+                       isfinite(alpha) ? alpha : 0.05));
+    if (early)
+        return rd_buf_addf(out, "the runs are %.0f %% of the planned maximum%s.",
+                           100 * rec->fraction, later ? ", and earlier looks spent some" : "");
+    return rd_buf_addstr(out, "earlier looks spent the rest.");
+}

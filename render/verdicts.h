@@ -29,6 +29,18 @@ const char *rd_verdict_phrase(const struct rd_rverdict *v, enum rd_better better
 const char *rd_config_verdict_phrase(const struct rd_rworkload *w, const struct rd_rverdict *v,
                                      char *buf, size_t size);
 
+/**
+ * The workload's reason followed, when its look spent less than alpha (an
+ * early look at a planned maximum, or a later one: docs/methods.md §6
+ * "Looks"), by the clause that says the level: "... Judged at α =
+ * 0.0204, below 0.05: the runs are 33 % of the planned maximum." Appended
+ * to out; nothing when the workload has no reason. alpha is the report's
+ * (NaN: 0.05). The Markdown view, the workbook and report.tex say it
+ * alike. RD_ERR_NOMEM when out cannot grow.
+ */
+rd_status rd_reason_with_look(const struct rd_rrecommendation *rec, double alpha,
+                              struct rd_buf *out);
+
 /** "clear", "equivalent", "inconclusive", "no-data"; NULL when unknown. */
 const char *rd_decision_word(enum rd_decision_kind d);
 

@@ -399,29 +399,16 @@ static void omnibus_part(struct vb *v, const char *label, const struct rd_romnib
 }
 
 
-/* The sentence, and when the look spent less than alpha (an early look
- * at a planned maximum, or a later one: docs/methods.md §6 "Looks") one
- * clause that says the level. */
+/* The sentence, with the look's level when it spent less than alpha
+ * (rd_reason_with_look). */
 static void view_reason(struct vb *v, const struct rd_rworkload *w, struct rd_tval *rv)
 {
     const struct rd_rrecommendation *rec = w->rec;
-    bool early = rec->fraction < 1, later = rec->fraction_before > 0;
-    if (rec->reason && isfinite(rec->alpha_look) && (early || later)) {
-        chk(v, rd_buf_addstr(&v->b, rec->reason));
-        /* the reason may end on a parenthesis, not a full stop */
-        size_t n = strlen(rec->reason);
-        if (n && rec->reason[n - 1] != '.')
-            chk(v, rd_buf_addstr(&v->b, "."));
-        chk(v, rd_buf_addf(&v->b, " Judged at α = %.3g, below %g: ", rec->alpha_look,
-                           isfinite(v->r->alpha) ? v->r->alpha : 0.05));
-        if (early)
-            chk(v, rd_buf_addf(&v->b, "the runs are %.0f %% of the planned maximum%s.",
-                               100 * rec->fraction, later ? ", and earlier looks spent some" : ""));
-        else
-            chk(v, rd_buf_addstr(&v->b, "earlier looks spent the rest."));
+    if (rec->reason) {
+        chk(v, rd_reason_with_look(rec, v->r->alpha, &v->b));
         take(v, rv, "reason");
     } else {
-        str(v, rv, "reason", rec->reason);
+        str(v, rv, "reason", NULL);
     }
     flag(v, rv, "has_reason", rec->reason != NULL);
 }

@@ -311,7 +311,9 @@ static void sheet_recommendations(struct book *b, const struct rd_report *r, lxw
                             x->why ? x->why : "disqualified");
         }
         put_str(b, ws, row, 21, t.len ? t.ptr : NULL, b->wrap);
-        put_str(b, ws, row, 23, w->rec ? w->rec->reason : NULL, b->wrap);
+        rd_buf_reset(&t);
+        b->oom |= rd_reason_with_look(w->rec, r->alpha, &t) != RD_OK;
+        put_str(b, ws, row, 23, t.len ? t.ptr : NULL, b->wrap);
     }
     if (r->nworkloads > RD_XLSX_MAX_WORKLOAD_SHEETS) {
         rd_buf_reset(&t);
