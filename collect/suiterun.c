@@ -302,6 +302,12 @@ static void note_run(const struct rd_suite_workload *w, struct cfg_state *c,
     c->m2 += delta * (x - c->mean);
 }
 
+/* The sample sd of c's good values so far; NaN below 2. */
+static double cfg_sd(const struct cfg_state *c)
+{
+    return c->n > 1 ? sqrt(c->m2 / (c->n - 1)) : NAN;
+}
+
 /* One look of the race after the round the contenders are at (once per
  * round: a look spends its level). */
 static rd_status race_look(struct wl_state *ws, const struct rd_suite_workload *w)
@@ -316,7 +322,7 @@ static rd_status race_look(struct wl_state *ws, const struct rd_suite_workload *
     for (size_t c = 0; c < w->nconfigs; c++) {
         const struct cfg_state *cs = &ws->cfgs[c];
         ws->x[c] = (struct rd_verdict_sample){
-            .n = cs->n, .mean = cs->mean, .sd = cs->n > 1 ? sqrt(cs->m2 / (cs->n - 1)) : NAN,
+            .n = cs->n, .mean = cs->mean, .sd = cfg_sd(cs),
             .eligible = cs->in_play && cs->n >= 2 && cs->state != RD_SETTLE_UNUSABLE };
     }
     size_t ne;
@@ -358,7 +364,7 @@ static void precision_states(struct wl_state *ws, const struct rd_suite_workload
         ws->kc -= ws->cfgs[c].in_play && ws->out[c];
     for (size_t c = 0; c < w->nconfigs; c++) {
         struct cfg_state *cs = &ws->cfgs[c];
-        double sd = cs->n > 1 ? sqrt(cs->m2 / (cs->n - 1)) : NAN;
+        double sd = cfg_sd(cs);
         /* as precise as the whole family would need (not the contenders'
          * smaller one): the contenders of a race are then judged among
          * themselves on intervals at least as narrow as the precision
@@ -675,7 +681,7 @@ static double round_value(const struct rd_suite *s, size_t wi, const struct wl_s
             continue;
         /* no spread yet (fewer than 2 good values, a mean <= 0): as far
          * from settled as it gets */
-        double cv = cs->n > 1 && cs->mean > 0 ? sqrt(cs->m2 / (cs->n - 1)) / cs->mean : INFINITY;
+        double cv = cs->n > 1 && cs->mean > 0 ? cfg_sd(cs) / cs->mean : INFINITY;
         cv_widest = fmax(cv_widest, cv);
         n_fewest = fmin(n_fewest, cs->n);
         double run_s = cs->timed ? cs->secs / (double)cs->timed : ws->stored_run_s;
