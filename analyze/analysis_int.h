@@ -213,74 +213,12 @@ struct rd_analysis {
     struct rd_embed embed;   /* the runs and check errors analysis.json embeds */
 };
 
+/* ingest.c's helpers on what it read; each other module of analyze/ that
+ * exports functions declares them in its own header (wctx.h lists them). */
+
 /** c's series of 'metric', or NULL. */
 struct series *rd_cfg_find_series(const struct cfg *c, uint32_t metric);
 /** The id of metric 'name' (NULL allowed), or -1 when no run holds it. */
 int64_t rd_analysis_metric_id(const struct rd_analysis *a, const char *name);
-
-/* ---- envs.c: the environments the runs name ---- */
-
-/** The interned copy of environment id 'env' (*interned), noted with the
- *  folder of the store at 'path' the first time it is named. */
-rd_status rd_envs_note(struct rd_analysis *a, const char *env, const char *path,
-                       const char **interned);
-/** Loads the environments first named by the store just read, in the
- *  order it named them; a file that is no environment object is
- *  RD_ERR_PARSE naming it. */
-rd_status rd_envs_load_new(struct rd_analysis *a, struct rd_diag *d);
-
-/** Whether environment 'env' (an id, may be NULL) says its check found the
- *  machine quiet: runs of unknown contention in it are then taken as quiet
- *  (imports with `import --env FILE`, docs/methods.md §6c). */
-bool rd_envs_check_quiet(const struct rd_analysis *a, const char *env);
-
-/* ---- sources.c: runs counted once, by their source digest ---- */
-
-/**
- * Is r (read at line of store 'input') a later copy of a run already
- * read, by its source.digest? Then *dup is set and the copy is noted with
- * the config of the run that is counted. Records without a digest are
- * never copies.
- */
-rd_status rd_sources_check(struct rd_analysis *a, const struct rd_record *r, uint32_t input,
-                           unsigned line, bool *dup);
-/** Notes r's digest (if it has one) as counted in config cfg. */
-rd_status rd_sources_keep(struct rd_analysis *a, const struct rd_record *r, uint32_t cfg,
-                          uint32_t input, unsigned line);
-/** Does the partial analysis b hold a digest a holds? */
-bool rd_sources_overlap(const struct rd_analysis *a, const struct rd_analysis *b);
-/** Moves b's digests and copies into a: cfg_of[i] is a's config of b's
- *  config i, and b's lines follow line0 of the store. */
-rd_status rd_sources_merge(struct rd_analysis *a, const struct rd_analysis *b,
-                           const uint32_t *cfg_of, unsigned line0);
-
-/* ---- directions.c: info.metric_better ---- */
-
-/** Merges a run's info.metric_better ("NAME=lower,NAME=higher") into w. */
-rd_status rd_directions_note(struct rd_analysis *a, struct wl *w, const char *text);
-/** Merges the directions of b's workload bw into a's w. */
-rd_status rd_directions_merge(struct rd_analysis *a, struct wl *w, const struct wl *bw);
-
-/* Replication section (replicate.c): appends "replication":[...] members. */
-struct jw;
-
-/* ---- crossmachine.c: claims across machines ---- */
-
-struct cJSON;
-
-/** Names the first machine of every workload measured on several
- *  machines NAME@ENV, like the others (once, before anything is written). */
-rd_status rd_machines_settle(struct rd_analysis *a);
-/** Appends the "machines" member when a workload was measured on several
- *  machines; nothing otherwise. */
-rd_status rd_machines_write(struct rd_analysis *a, struct jw *w);
-/** Appends "machine_claims": every ratio claim of the n published
- *  documents docs (read from files[i]) on a workload measured on several
- *  machines, its a over its b on each machine and across them, shaped as
- *  a "machines" entry; nothing when no workload was measured on several. */
-rd_status rd_machines_claims_write(struct rd_analysis *a, struct jw *w, struct cJSON *const *docs,
-                                   const char *const *files, size_t n);
-
-rd_status rd_replication_write(struct rd_analysis *a, struct jw *w, struct rd_diag *d);
 
 #endif

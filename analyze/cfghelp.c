@@ -9,8 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cfghelp.h"
+#include "wctx.h"
 #include "rundown/numfmt.h"
-#include "workload.h"
 
 bool rd_wctx_has_metric(const struct wctx *x, int64_t id)
 {

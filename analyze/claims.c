@@ -22,13 +22,15 @@
 #include <string.h>
 
 #include "analysis_int.h"
+#include "cfghelp.h"
+#include "directions.h"
 #include "jw.h"
 #include "rundown/analysis_keys.h"
 #include "rundown/array.h"
 #include "rundown/buf.h"
 #include "rundown/json.h"
+#include "recommend.h"
 #include "stats.h"
-#include "workload.h"
 
 const char *rd_claim_judgement_name(enum rd_claim_judgement j)
 {

@@ -12,10 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collection.h"
 #include "jw.h"
+#include "looks.h"
 #include "settle.h"
 #include "verdict.h"
-#include "workload.h"
 #include "rundown/analysis_keys.h"
 #include "rundown/units.h"
 

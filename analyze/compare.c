@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "workload.h"
+#include "compare.h"
+#include "cfghelp.h"
+#include "directions.h"
 
 /* Above this many configs a workload compares each config with the best
  * only: all pairs would be k(k-1)/2 tests (half a million at k = 1000). */

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "crossmachine.h"
 #include "analysis_int.h"
 #include "claims.h"
 #include "jw.h"

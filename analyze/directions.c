@@ -11,8 +11,9 @@
  */
 #include <string.h>
 
+#include "directions.h"
+#include "wctx.h"
 #include "rundown/array.h"
-#include "workload.h"
 
 /* Merges one direction; a second, different one is a conflict. */
 static rd_status merge_one(struct rd_analysis *a, struct wl *w, const char *metric,

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "envs.h"
 #include "analysis_int.h"
 #include "rundown/analysis_keys.h"
 #include "rundown/array.h"

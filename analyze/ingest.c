@@ -19,6 +19,9 @@
 #include <unistd.h>
 
 #include "analysis_int.h"
+#include "directions.h"
+#include "envs.h"
+#include "sources.h"
 #include "rundown/array.h"
 #include "rundown/contract.h"
 #include "rundown/loadrate.h"

@@ -13,8 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "levels.h"
 #include "nested.h"
-#include "workload.h"
+#include "sessions.h"
 
 void rd_levels_sessions_of(const struct wctx *x, size_t i, const struct prep *p,
                            uint32_t *out)

@@ -21,8 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "looks.h"
 #include "settle.h"
-#include "workload.h"
 #include "rundown/units.h"
 
 /* info.runs_max as a positive count, 0 when absent or not one. */

@@ -17,8 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pool.h"
 #include "jw.h"
-#include "workload.h"
+#include "stats.h"
 
 struct named_metric {
     const char *name;

@@ -14,10 +14,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "recommend.h"
+#include "cfghelp.h"
+#include "collection.h"
+#include "compare.h"
+#include "directions.h"
+#include "levels.h"
+#include "looks.h"
+#include "settle.h"
 #include "rundown/metrics.h"
 #include "rundown/numfmt.h"
-#include "settle.h"
-#include "workload.h"
 
 /* ---- numbers in words: rundown/numfmt.h, the rules the report's tables use ---- */
 

@@ -17,14 +17,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "replicate.h"
 #include "analysis_int.h"
 #include "claims.h"
+#include "crossmachine.h"
 #include "jw.h"
+#include "stats.h"
 #include "rundown/analysis_keys.h"
 #include "rundown/array.h"
 #include "rundown/json.h"
 #include "rundown/metrics.h"
-#include "stats.h"
 
 static int cmp_str(const void *x, const void *y)
 {

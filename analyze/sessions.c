@@ -26,8 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sessions.h"
 #include "rundown/array.h"
-#include "workload.h"
 
 /* A gap is a session break when longer than both of these. */
 #define SESSION_GAP_FACTOR 10

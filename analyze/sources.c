@@ -13,6 +13,7 @@
  */
 #include <string.h>
 
+#include "sources.h"
 #include "analysis_int.h"
 #include "rundown/array.h"
 

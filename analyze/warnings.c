@@ -19,12 +19,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "warnings.h"
+#include "cfghelp.h"
 #include "jw.h"
+#include "levels.h"
+#include "within.h"
 #include "rundown/analysis_keys.h"
 #include "rundown/array.h"
 #include "rundown/buf.h"
 #include "rundown/strmap.h"
-#include "workload.h"
 
 #define LEVEL_WARNING "warning"
 #define LEVEL_INFO "info"

@@ -16,7 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "workload.h"
+#include "within.h"
+#include "compare.h"
+#include "recommend.h"
 
 static const char *label_of(const struct cfg *c, const char *key)
 {

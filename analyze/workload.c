@@ -14,9 +14,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "workload.h"
+#include "cfghelp.h"
+#include "compare.h"
+#include "directions.h"
+#include "levels.h"
+#include "looks.h"
+#include "recommend.h"
+#include "sessions.h"
 #include "rundown/array.h"
 #include "rundown/numfmt.h"
-#include "workload.h"
 
 /* Largest n for the bootstrap CI of the median, when --bootstrap asks for
  * it (see rd_prep_series). */

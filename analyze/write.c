@@ -10,10 +10,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cfghelp.h"
+#include "collection.h"
+#include "compare.h"
+#include "crossmachine.h"
+#include "directions.h"
 #include "embed.h"
+#include "envs.h"
 #include "jw.h"
-#include "rundown/analysis_keys.h"
+#include "pool.h"
+#include "replicate.h"
+#include "sessions.h"
+#include "warnings.h"
+#include "within.h"
 #include "workload.h"
+#include "rundown/analysis_keys.h"
 
 static int cmp_env(const void *x, const void *y)
 {
@@ -366,8 +377,10 @@ static void write_within(const struct wctx *x, struct jw *w)
     jw_end(w, ']');
 }
 
-rd_status rd_workload_write(struct rd_analysis *a, const uint32_t *by_name, struct wl *wl,
-                            struct jw *w)
+/* Analyses workload wl and writes it as one member of an array to w: the
+ * pool's per-workload writer (rd_workload_writer), on several threads. */
+static rd_status workload_write(struct rd_analysis *a, const uint32_t *by_name, struct wl *wl,
+                                struct jw *w)
 {
     struct wctx x;
     rd_status st = rd_wctx_analyse(&x, a, by_name, wl);
@@ -535,7 +548,7 @@ static rd_status write_document(struct rd_analysis *a, struct rd_buf *out,
     jw_end(&w, ']');
 
     jw_arr(&w, RD_AK_WORKLOADS, true);
-    RD_TRY(rd_workloads_write(a, &w, rd_workload_write, sink, d));
+    RD_TRY(rd_workloads_write(a, &w, workload_write, sink, d));
     jw_end(&w, ']');
     RD_TRY(rd_machines_write(a, &w));
     if (o->published_dir)
