@@ -15,10 +15,12 @@
 #include <string.h>
 
 #include "chartgp.h"
+#include "derive.h"
 #include "escape.h"
 #include "rundown/array.h"
 #include "rundown/metrics.h"
 #include "rundown/numfmt.h"
+#include "lookup.h"
 #include "verdicts.h"
 
 rd_status rd_gp_num(struct rd_buf *b, double v)

@@ -16,10 +16,12 @@
 #include <string.h>
 
 #include "chartgp.h"
+#include "derive.h"
 #include "escape.h"
 #include "rundown/array.h"
 #include "rundown/metrics.h"
 #include "rundown/numfmt.h"
+#include "lookup.h"
 #include "verdicts.h"
 
 /* ---- latency: the percentile spectrum ---- */

@@ -13,10 +13,12 @@
 #include <string.h>
 
 #include "backends.h"
+#include "derive.h"
 #include "escape.h"
 #include "rundown/array.h"
 #include "rundown/metrics.h"
 #include "rundown/numfmt.h"
+#include "lookup.h"
 #include "verdicts.h"
 
 double rd_latency_percentile(const char *metric)

@@ -39,11 +39,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "derive.h"
 #include "escape.h"
 #include "gnuplot.h"
 #include "rundown/array.h"
 #include "rundown/metrics.h"
 #include "rundown/numfmt.h"
+#include "lookup.h"
 #include "verdicts.h"
 
 /* ---- means: dots with the verdict's interval, the margin as a band ---- */

@@ -18,6 +18,8 @@
 #include "escape.h"
 #include "rundown/metrics.h"
 #include "rundown/numfmt.h"
+#include "lookup.h"
+#include "runs.h"
 #include "verdicts.h"
 
 /* A CSV's columns past this are left out (a store with 10^5 metric names

@@ -8,6 +8,8 @@
  * Reads only the structs of model.h; strings made here live in the
  * report's arena.
  */
+#include "derive.h"
+#include "lookup.h"
 #include "model.h"
 
 #include <math.h>

@@ -4,6 +4,7 @@
  * Apart from derive.c (the driver that fills the model's derived fields),
  * so that the files derive calls can use them without a call cycle.
  */
+#include "lookup.h"
 #include "model.h"
 
 #include <math.h>

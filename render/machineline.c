@@ -5,6 +5,7 @@
  * (it calls nothing else of render/), so views and back ends can share it
  * without a call cycle.
  */
+#include "machineline.h"
 #include "model.h"
 
 #include <math.h>

@@ -13,6 +13,8 @@
  * configs never stand as one cJSON tree (about four times the text).
  */
 #include "model.h"
+#include "derive.h"
+#include "lookup.h"
 #include "verdicts.h"
 
 #include <math.h>

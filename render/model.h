@@ -395,121 +395,10 @@ rd_status rd_report_load(struct rd_report *r, const char *path, size_t max_input
 /** Frees the document and everything derived; r is left zeroed. */
 void rd_report_release(struct rd_report *r);
 
-/* ---- derive.c: what the back ends share, from the model alone ---- */
-
-/**
- * Fills the derived fields of a report model.c has read (names, keys,
- * best / recommended / runner-up, slugs, file stems, runtimes, the total of
- * runs). RD_ERR_NOMEM is the only failure.
- */
-rd_status rd_report_derive(struct rd_report *r);
-
-/**
- * How quiet the machine was over a workload's runs, the one wording every
- * back end uses: "machine: 0 of 120 runs contended; others used 0.8 % of a
- * CPU on average, at most 3.1 %", then steal, the wait for quiet and the
- * runs of unknown contention where there are any. Appends nothing when the
- * analysis says nothing of it. RD_ERR_NOMEM is the only failure.
- */
-rd_status rd_machine_line(const struct rd_rworkload *w, struct rd_buf *out);
-
-/**
- * The machine at the start of each collection, from the environments'
- * "Load average at start" and "Quiet at start" rows: "2.53 on 2 CPUs:
- * busy, quiet at start: no", one per environment with either, joined by
- * "; ". Appends nothing when no environment has them.
- */
-rd_status rd_machine_start(const struct rd_report *r, struct rd_buf *out);
-
-/** "higher is better", "lower is better" or "no better direction". */
-const char *rd_better_words(enum rd_better b);
-
-/** Statistics that are all undefined (NaN), for a config without a metric. */
-extern const struct rd_rstats rd_rstats_none;
-
-/** The primary metric's statistics of c, or rd_rstats_none when it has none. */
-static inline const struct rd_rstats *rd_primary(const struct rd_rconfig *c)
-{
-    return c->primary ? c->primary : &rd_rstats_none;
-}
-
-/** The value of label 'key' of a config, or NULL. */
-const char *rd_config_label(const struct rd_rconfig *c, const char *key);
-
-/** The key of the pair of configs i and j in w->pair_index: both indexes,
- *  the lower first, so that either order finds it (lookup.c). */
-void rd_pair_key(int i, int j, uint32_t key[2]);
-
-/** The statistics of 'metric' for a config, or NULL. */
-const struct rd_rstats *rd_config_stats(const struct rd_rconfig *c, const char *metric);
-
-/** The mean of 'metric' for a config; NaN when it has none. */
-double rd_config_mean(const struct rd_rconfig *c, const char *metric);
-
-/**
- * The memory figure a reader compares configs by, in MiB: the mean of
- * max_rss_kib (the process) or else server_rss_peak_kib (a server under
- * load); NaN when the config has neither.
- */
-double rd_config_rss_mib(const struct rd_rconfig *c);
-
-/**
- * What w->runner_up is to the reader: "runner-up" when the recommended
- * config has the best mean, "best" when the best is another config (the
- * recommended one was chosen among those tied with it). The margin columns
- * of every format compare that config with the recommended one.
- */
-const char *rd_other_role(const struct rd_rworkload *w);
-
-/** The index of the config with this id, or -1. */
-int rd_workload_find(const struct rd_rworkload *w, const char *id);
-
-/** The display name of the config with this id, else the id itself. */
-const char *rd_workload_config_name(const struct rd_rworkload *w, const char *id);
-
-/**
- * The pair test between configs a and b in either order, or NULL. *swapped
- * is set when the stored pair is (b, a): its diff and ratio then describe
- * b relative to a.
- */
-const struct rd_rpair *rd_workload_pair(const struct rd_rworkload *w, const char *a,
-                                        const char *b, bool *swapped);
-
-/**
- * Appends the configs statistically tied with the recommended one, by
- * display name and comma-separated: the analysis's "tied" list plus the
- * best config when it is not the recommended one. Appends nothing when
- * there are none.
- */
-rd_status rd_tied_text(const struct rd_rworkload *w, struct rd_buf *out);
-
-/** The colour ("#rrggbb") for a runtime index; grey for -1. */
-const char *rd_runtime_colour(const struct rd_report *r, int runtime);
-
-/** True when every config of w has a numeric value for label 'key' and
- *  there are at least two distinct values (a scaling chart makes sense). */
-bool rd_label_numeric(const struct rd_rworkload *w, const char *key);
-
-/**
- * The configs a chart or table of w shows when it shows at most 'max':
- * every config while there are no more than that, else the recommended
- * one, the best one, then the best means (the lowest without a direction;
- * undefined means last), in the analysis's order. *idx (malloc'd, the
- * caller frees) receives their indexes, *n their number.
- */
-rd_status rd_workload_select(const struct rd_rworkload *w, size_t max, size_t **idx,
-                             size_t *n);
-
-/** How rd_workload_select picked, for a caption: "the best by mean". */
-const char *rd_selection_rule(const struct rd_rworkload *w);
-
-/* ---- runs.c: the raw runs behind the analysis ---- */
+/* ---- the raw runs the analysis embeds (runs.h: their status words and columns) ---- */
 
 /** A run's status in its store (rundown.run/1). */
 enum rd_run_status { RD_RUN_OK, RD_RUN_FAILED, RD_RUN_TIMEOUT };
-
-/** "ok", "failed" or "timeout". */
-const char *rd_run_status_name(enum rd_run_status s);
 
 /** One run record of an input store, as the Raw runs sheet lists it. */
 struct rd_rrun {
@@ -526,24 +415,5 @@ struct rd_rrun {
  */
 size_t rd_report_for_each_run(const struct rd_report *r,
                               void (*fn)(const struct rd_rrun *run, void *arg), void *arg);
-
-/** The columns of a table of raw runs: every label key and every metric
- *  name of the runs, each once, in first-seen order. */
-struct rd_run_columns {
-    char **labels, **metrics;
-    size_t nlabels, nmetrics, caplabels, capmetrics;
-    size_t runs;     /* how many runs the analysis embeds */
-    bool oom;
-};
-
-/** Scans every run once for the columns (at most 'max' of each kind).
- *  Release with rd_run_columns_release. */
-void rd_run_columns_scan(const struct rd_report *r, size_t max, struct rd_run_columns *c);
-
-/** The column of label 'key' (or metric 'name'), or -1. */
-int rd_run_columns_label(const struct rd_run_columns *c, const char *key);
-int rd_run_columns_metric(const struct rd_run_columns *c, const char *name);
-
-void rd_run_columns_release(struct rd_run_columns *c);
 
 #endif

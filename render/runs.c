@@ -4,6 +4,7 @@
  * so a report renders the same from any folder), one at a time.
  */
 #include "model.h"
+#include "runs.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -24,6 +24,8 @@
 #include "escape.h"
 #include "rundown/metrics.h"
 #include "rundown/numfmt.h"
+#include "lookup.h"
+#include "machineline.h"
 #include "verdicts.h"
 
 /* Text for LaTeX: escaped, with the number style's signs as commands. */

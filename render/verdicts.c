@@ -7,6 +7,7 @@
  * for the check's error text in the runs and their logs.
  */
 #include "verdicts.h"
+#include "lookup.h"
 
 
 #include <math.h>

@@ -19,9 +19,14 @@
 #include <string.h>
 
 #include "rundown/metrics.h"
+#include "derive.h"
 #include "escape.h"
 #include "rundown/numfmt.h"
+#include "lookup.h"
 #include "verdicts.h"
+#include "view_machines.h"
+#include "view_replication.h"
+#include "view_workload.h"
 
 static void view_header(struct vb *v, const struct rd_report *r, struct rd_tval *root)
 {

@@ -6,6 +6,8 @@
  * only; absent with one machine.
  */
 #include "view.h"
+#include "view_machines.h"
+#include "viewtext.h"
 
 #include <math.h>
 

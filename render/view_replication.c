@@ -4,7 +4,10 @@
  * CI and the judgement, a count per study, then the absolute figures as
  * context (docs/render.md, "Replication"). Reads the model only.
  */
+#include "lookup.h"
 #include "view.h"
+#include "view_replication.h"
+#include "viewtext.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -5,6 +5,9 @@
  * pass/fail workload the matrix instead. Its pairwise tests go to the
  * appendix (rd_view_pairs), so the headline tables come first.
  */
+#include "derive.h"
+#include "lookup.h"
+#include "machineline.h"
 #include "view.h"
 
 #include <math.h>
@@ -15,6 +18,8 @@
 #include "rundown/metrics.h"
 #include "rundown/numfmt.h"
 #include "verdicts.h"
+#include "view_workload.h"
+#include "viewtext.h"
 
 /* Counts and degrees of freedom: whole numbers print without decimals. */
 static rd_status fmt_count(struct rd_buf *b, double x, int sig)

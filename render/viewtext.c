@@ -8,6 +8,7 @@
 #include "view.h"
 
 #include "escape.h"
+#include "viewtext.h"
 #include "rundown/metrics.h"
 #include "rundown/numfmt.h"
 

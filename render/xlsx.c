@@ -26,9 +26,12 @@
 
 #include <xlsxwriter.h>
 
+#include "derive.h"
 #include "escape.h"
 #include "rundown/array.h"
 #include "rundown/metrics.h"
+#include "lookup.h"
+#include "runs.h"
 #include "verdicts.h"
 
 #define MAX_ROWS 1048575u

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "derive.h"
+#include "lookup.h"
 #include "model.h"
 #include "rundown/numfmt.h"
 #include "verdicts.h"

@@ -19,6 +19,8 @@
 #include <cmocka.h>
 
 #include "backends.h"
+#include "derive.h"
+#include "lookup.h"
 #include "model.h"
 #include "verdicts.h"
 
