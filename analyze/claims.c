@@ -77,13 +77,6 @@ enum rd_claim_judgement rd_claim_judge_order(const bool *agrees, const double *p
 
 /* ---- which config a claim names ---- */
 
-/* One config as a claim names it: the claim's shared labels, this side's
- * own, and the value of its 'by' label (each may be absent). */
-struct want {
-    const cJSON *common, *side;
-    const char *by, *value;
-};
-
 static bool cfg_has(const struct cfg *c, const char *key, const char *value)
 {
     for (size_t i = 0; i < c->nlabels; i++)
@@ -101,14 +94,14 @@ bool rd_cfg_has_labels(const struct cfg *c, const cJSON *labels)
     return true;
 }
 
-static bool want_match(const struct cfg *c, const struct want *q)
+static bool want_match(const struct cfg *c, const struct rd_claim_want *q)
 {
     return rd_cfg_has_labels(c, q->common) && rd_cfg_has_labels(c, q->side) &&
            (!q->by || !q->value || cfg_has(c, q->by, q->value));
 }
 
 /* "mechanism=worker,runtime=node": the labels q asks for, as given. */
-static rd_status want_text(const struct want *q, struct rd_buf *b)
+static rd_status want_text(const struct rd_claim_want *q, struct rd_buf *b)
 {
     const cJSON *parts[2] = { q->common, q->side }, *l;
     for (int i = 0; i < 2; i++)
@@ -120,7 +113,7 @@ static rd_status want_text(const struct want *q, struct rd_buf *b)
     return RD_OK;
 }
 
-static void want_write(struct jw *w, const struct want *q)
+static void want_write(struct jw *w, const struct rd_claim_want *q)
 {
     jw_obj(w, NULL, false);
     const cJSON *parts[2] = { q->common, q->side }, *l;
@@ -135,7 +128,7 @@ static void want_write(struct jw *w, const struct want *q)
 
 /* This machine's side of one config of a claim. */
 struct side {
-    struct want q;
+    struct rd_claim_want q;
     const struct cfg *c;    /* NULL: none or several match (nmatch says) */
     size_t nmatch;
     double mean, sd, n;     /* NaN when c lacks the metric */
@@ -162,10 +155,12 @@ static void side_find(const struct rd_analysis *a, const struct wl *wl, int64_t 
     }
 }
 
-/* What is being written: one claim, and why it was judged as it was. */
+/* What is being judged: one claim into res, and why it was judged as it
+ * was. A failure (RD_ERR_NOMEM) is kept in st, the first one only. */
 struct claim_ctx {
     struct rd_analysis *a;
-    struct jw *w;
+    struct rd_claim_result *res;
+    rd_status st;
     const struct wl *wl;
     int64_t mid;
     enum rd_better better;
@@ -173,13 +168,19 @@ struct claim_ctx {
     struct rd_buf why;
 };
 
-/* Appends to the claim's reason; a failure is the writer's (sticky). */
+static void fail(struct claim_ctx *x, rd_status st)
+{
+    if (!x->st)
+        x->st = st;
+}
+
+/* Appends to the claim's reason. */
 __attribute__((format(printf, 2, 3))) static void say(struct claim_ctx *x, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    if (rd_buf_vaddf(&x->why, fmt, ap) != RD_OK && !x->w->st)
-        x->w->st = RD_ERR_NOMEM;
+    if (rd_buf_vaddf(&x->why, fmt, ap) != RD_OK)
+        fail(x, RD_ERR_NOMEM);
     va_end(ap);
 }
 
@@ -190,7 +191,7 @@ static bool side_missing(struct claim_ctx *x, const struct side *s, const char *
         return false;
     struct rd_buf l = RD_BUF_INIT;
     if (want_text(&s->q, &l) != RD_OK)
-        x->w->st = RD_ERR_NOMEM;
+        fail(x, RD_ERR_NOMEM);
     const char *labels = l.len ? l.ptr : "{}";
     if (s->nmatch == 0)
         say(x, "no config here has %s", labels);
@@ -204,7 +205,6 @@ static bool side_missing(struct claim_ctx *x, const struct side *s, const char *
 
 /* ---- one claim ---- */
 
-
 static const char *claim_kind(const cJSON *cl)
 {
     const char *k = rd_json_str(cl, "kind");
@@ -217,47 +217,64 @@ static const char *claim_kind(const cJSON *cl)
     return rd_json_str(cl, "best") ? "best" : NULL;
 }
 
+/* Notes the n sides' labels (as the claim names them) and configs (each
+ * its id, or NULL) in the result; false on no memory. */
+static bool note_labels(struct claim_ctx *x, const struct side *s, size_t n)
+{
+    struct rd_claim_result *res = x->res;
+    res->labels = malloc((n ? n : 1) * sizeof *res->labels);
+    res->configs = malloc((n ? n : 1) * sizeof *res->configs);
+    if (!res->labels || !res->configs) {
+        fail(x, RD_ERR_NOMEM);
+        return false;
+    }
+    for (size_t i = 0; i < n; i++)
+        res->labels[i] = s[i].q;
+    res->nconfigs = n;
+    return true;
+}
+
+static void note_configs(struct claim_ctx *x, const struct side *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        x->res->configs[i] = s[i].c ? s[i].c->id : NULL;
+}
+
 /* The pairs of an order or best claim: each (claimed better, worse). */
-static enum rd_claim_judgement write_pairs(struct claim_ctx *x, const struct side *better,
+static enum rd_claim_judgement judge_pairs(struct claim_ctx *x, const struct side *better,
                                            const struct side *worse, size_t n)
 {
     size_t m = n ? n : 1;
     double *p = malloc(2 * m * sizeof *p);  /* p, then p_holm */
     bool *agrees = malloc(m * sizeof *agrees);
-    struct rd_ratio *r = malloc(m * sizeof *r);
-    if (!p || !agrees || !r) {
+    struct rd_claim_pair *pairs = calloc(m, sizeof *pairs);
+    if (!p || !agrees || !pairs) {
         free(p);
         free(agrees);
-        free(r);
-        x->w->st = RD_ERR_NOMEM;
+        free(pairs);
+        fail(x, RD_ERR_NOMEM);
         return RD_CLAIM_NOT_EVALUATED;
     }
     for (size_t i = 0; i < n; i++) {
         const struct side *u = &better[i], *v = &worse[i];
         struct rd_welch t;
+        struct rd_ratio r;
         rd_stats_welch_summary(u->mean, u->sd, u->n, v->mean, v->sd, v->n, x->a->o.confidence,
                                &t);
         rd_stats_ratio_fieller(u->mean, u->sd, u->n, v->mean, v->sd, v->n, x->a->o.confidence,
-                               &r[i]);
+                               &r);
         p[i] = t.p;
         agrees[i] = rd_better_than(u->mean, v->mean, x->better);
+        pairs[i] = (struct rd_claim_pair){ .a = u->c->id, .b = v->c->id, .ratio = r.ratio,
+                                           .ci_low = r.ci_low, .ci_high = r.ci_high,
+                                           .p = t.p, .agrees = agrees[i] };
     }
     if (n && rd_stats_holm(p, n, p + n) != RD_OK)
-        x->w->st = RD_ERR_NOMEM;
-    jw_arr(x->w, RD_AK_PAIRS, true);
-    for (size_t i = 0; i < n; i++) {
-        jw_obj(x->w, NULL, false);
-        jw_str(x->w, RD_AK_A, better[i].c->id);
-        jw_str(x->w, RD_AK_B, worse[i].c->id);
-        jw_num(x->w, RD_AK_RATIO, r[i].ratio);
-        jw_num(x->w, RD_AK_RATIO_CI_LOW, r[i].ci_low);
-        jw_num(x->w, RD_AK_RATIO_CI_HIGH, r[i].ci_high);
-        jw_num(x->w, RD_AK_P, p[i]);
-        jw_num(x->w, RD_AK_P_HOLM, p[n + i]);
-        jw_bool(x->w, RD_AK_AGREES, agrees[i]);
-        jw_end(x->w, '}');
-    }
-    jw_end(x->w, ']');
+        fail(x, RD_ERR_NOMEM);
+    for (size_t i = 0; i < n; i++)
+        pairs[i].p_holm = p[n + i];
+    x->res->pairs = pairs;
+    x->res->npairs = n;
     enum rd_claim_judgement j = rd_claim_judge_order(agrees, p + n, n, x->a->o.alpha);
     size_t sig = 0, against = 0;
     for (size_t i = 0; i < n; i++) {
@@ -271,7 +288,6 @@ static enum rd_claim_judgement write_pairs(struct claim_ctx *x, const struct sid
         say(x, ", %zu significantly reversed", against);
     free(p);
     free(agrees);
-    free(r);
     return j;
 }
 
@@ -304,6 +320,7 @@ bool rd_claim_ratio_configs(const struct rd_analysis *a, const struct wl *wl, co
 static enum rd_claim_judgement claim_ratio(struct claim_ctx *x, const cJSON *cl,
                                            const cJSON *common, const char *by)
 {
+    struct rd_claim_result *res = x->res;
     const cJSON *rat = cJSON_GetObjectItemCaseSensitive(cl, "ratio");
     struct side s[2];
     ratio_sides(cl, common, by, s);
@@ -314,21 +331,15 @@ static enum rd_claim_judgement claim_ratio(struct claim_ctx *x, const cJSON *cl,
         hi = INFINITY;
     else if (rd_json_num(rat, "max", &hi))
         lo = 0;
-    jw_obj(x->w, RD_AK_CLAIMED, false);
-    jw_num(x->w, RD_AK_RATIO, value);
-    jw_num(x->w, RD_AK_MIN, isinf(hi) ? lo : NAN);
-    jw_num(x->w, RD_AK_MAX, lo == 0 ? hi : NAN);
-    jw_end(x->w, '}');
-    jw_arr(x->w, RD_AK_LABELS, false);
-    for (int i = 0; i < 2; i++) {
-        side_find(x->a, x->wl, x->mid, &s[i]);
-        want_write(x->w, &s[i].q);
-    }
-    jw_end(x->w, ']');
-    jw_arr(x->w, RD_AK_CONFIGS, false);
+    res->ratio_kind = true;
+    res->claimed = value;
+    res->claimed_min = isinf(hi) ? lo : NAN;
+    res->claimed_max = lo == 0 ? hi : NAN;
     for (int i = 0; i < 2; i++)
-        jw_str(x->w, NULL, s[i].c ? s[i].c->id : NULL);
-    jw_end(x->w, ']');
+        side_find(x->a, x->wl, x->mid, &s[i]);
+    if (!note_labels(x, s, 2))
+        return RD_CLAIM_NOT_EVALUATED;
+    note_configs(x, s, 2);
     struct rd_ratio r = { NAN, NAN, NAN, NAN };
     struct rd_welch t = { NAN, NAN, NAN, NAN, NAN, NAN };
     bool missing = side_missing(x, &s[0], rd_json_str(cl, "metric")) ||
@@ -339,10 +350,10 @@ static enum rd_claim_judgement claim_ratio(struct claim_ctx *x, const cJSON *cl,
         rd_stats_welch_summary(s[0].mean, s[0].sd, s[0].n, s[1].mean, s[1].sd, s[1].n,
                                x->a->o.confidence, &t);
     }
-    jw_num(x->w, RD_AK_RATIO, r.ratio);
-    jw_num(x->w, RD_AK_RATIO_CI_LOW, r.ci_low);
-    jw_num(x->w, RD_AK_RATIO_CI_HIGH, r.ci_high);
-    jw_num(x->w, RD_AK_P, t.p);
+    res->ratio = r.ratio;
+    res->ci_low = r.ci_low;
+    res->ci_high = r.ci_high;
+    res->p = t.p;
     if (missing)
         return RD_CLAIM_NOT_EVALUATED;
     enum rd_claim_judgement j = rd_claim_judge_ratio(lo, hi, x->margin, r.ci_low, r.ci_high);
@@ -375,12 +386,12 @@ static enum rd_claim_judgement claim_rank(struct claim_ctx *x, const cJSON *cl,
     size_t k = best ? x->wl->ncfgs + 1 : (size_t)cJSON_GetArraySize(order);
     struct side *s = calloc(k ? k : 1, sizeof *s);
     if (!s) {
-        x->w->st = RD_ERR_NOMEM;
+        fail(x, RD_ERR_NOMEM);
         return RD_CLAIM_NOT_EVALUATED;
     }
     size_t n = 0;
     if (best) {
-        s[n++].q = (struct want){ common, NULL, by, rd_json_str(cl, "best") };
+        s[n++].q = (struct rd_claim_want){ common, NULL, by, rd_json_str(cl, "best") };
         /* The others, one 'by' value each, in config order. */
         for (size_t i = 0; i < x->wl->ncfgs; i++) {
             const struct cfg *c = &x->a->cfgs[x->wl->cfgs[i]];
@@ -392,28 +403,27 @@ static enum rd_claim_judgement claim_rank(struct claim_ctx *x, const cJSON *cl,
             for (size_t j = 1; j < n && !seen; j++)
                 seen = strcmp(s[j].q.value, v) == 0;
             if (!seen)
-                s[n++].q = (struct want){ common, NULL, by, v };
+                s[n++].q = (struct rd_claim_want){ common, NULL, by, v };
         }
     } else {
         const cJSON *o;
         cJSON_ArrayForEach(o, order)
-            s[n++].q = (struct want){ common, o, NULL, NULL };
+            s[n++].q = (struct rd_claim_want){ common, o, NULL, NULL };
     }
     bool missing = false;
-    jw_arr(x->w, RD_AK_LABELS, false);
     for (size_t i = 0; i < n; i++) {
         side_find(x->a, x->wl, x->mid, &s[i]);
-        want_write(x->w, &s[i].q);
         if (!missing)
             missing = side_missing(x, &s[i], rd_json_str(cl, "metric"));
     }
-    jw_end(x->w, ']');
+    /* The labels as the claim gave them; the configs in the order judged. */
+    if (!note_labels(x, s, n)) {
+        free(s);
+        return RD_CLAIM_NOT_EVALUATED;
+    }
     if (best && n > 2 && !missing)
         qsort(s + 1, n - 1, sizeof *s, cmp_side);
-    jw_arr(x->w, RD_AK_CONFIGS, false);
-    for (size_t i = 0; i < n; i++)
-        jw_str(x->w, NULL, s[i].c ? s[i].c->id : NULL);
-    jw_end(x->w, ']');
+    note_configs(x, s, n);
     enum rd_claim_judgement j = RD_CLAIM_NOT_EVALUATED;
     if (n < 2 && !missing) {
         say(x, "%s", "the claim names fewer than two configs here");
@@ -423,28 +433,27 @@ static enum rd_claim_judgement claim_rank(struct claim_ctx *x, const cJSON *cl,
         missing = true;
     }
     if (missing) {
-        jw_arr(x->w, RD_AK_PAIRS, true);
-        jw_end(x->w, ']');
+        /* no pairs */
     } else if (best) {
         struct side *first = malloc((n - 1) * sizeof *first);
         if (!first)
-            x->w->st = RD_ERR_NOMEM;
+            fail(x, RD_ERR_NOMEM);
         for (size_t i = 0; first && i + 1 < n; i++)
             first[i] = s[0];
-        j = first ? write_pairs(x, first, s + 1, n - 1) : RD_CLAIM_NOT_EVALUATED;
+        j = first ? judge_pairs(x, first, s + 1, n - 1) : RD_CLAIM_NOT_EVALUATED;
         free(first);
     } else {
-        j = write_pairs(x, s, s + 1, n - 1);
+        j = judge_pairs(x, s, s + 1, n - 1);
     }
     free(s);
     return j;
 }
 
-/* Writes claim cl of doc; *out is its judgement (written or not). */
-static rd_status write_claim(struct claim_ctx *x, const cJSON *doc, const cJSON *cl,
-                             const char *file, size_t idx, enum rd_claim_judgement *out)
+/* Judges claim cl of doc into x->res. */
+static rd_status judge_claim(struct claim_ctx *x, const cJSON *doc, const cJSON *cl,
+                             const char *file, size_t idx)
 {
-    struct jw *w = x->w;
+    struct rd_claim_result *res = x->res;
     const char *kind = claim_kind(cl);
     const cJSON *common = cJSON_GetObjectItemCaseSensitive(cl, "labels");
     const char *by = rd_json_str(cl, "by");
@@ -462,35 +471,27 @@ static rd_status write_claim(struct claim_ctx *x, const cJSON *doc, const cJSON 
                                                           : x->better;
     x->margin = rd_workload_margin(x->a, x->wl);
     rd_buf_reset(&x->why);
-    jw_obj(w, NULL, true);
-    jw_str(w, RD_AK_FILE, file);
-    jw_str(w, RD_AK_STUDY, rd_json_str(doc, "study"));
-    jw_str(w, RD_AK_TITLE, rd_json_str(doc, "title"));
-    jw_num(w, RD_AK_INDEX, (double)idx);
-    jw_str(w, RD_AK_KIND, kind);
-    jw_str(w, RD_AK_WORKLOAD, rd_json_str(cl, "workload"));
-    jw_str(w, RD_AK_METRIC, metric);
-    jw_str(w, RD_AK_BETTER, x->better == RD_BETTER_HIGHER  ? "higher"
-                            : x->better == RD_BETTER_LOWER ? "lower"
-                                                           : NULL);
-    jw_str(w, RD_AK_TEXT, rd_json_str(cl, "text"));
-    jw_str(w, RD_AK_FROM, rd_json_str(cl, "from"));
-    jw_str(w, RD_AK_REF, rd_json_str(cl, "ref"));
-    jw_str(w, RD_AK_NOTE, rd_json_str(cl, "note"));
-    jw_str(w, RD_AK_STATISTIC, stat ? stat : "mean");
-    jw_bool(w, RD_AK_APPROX, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cl, "approx")));
-    jw_bool(w, RD_AK_PARAMS_DIFFER, cJSON_IsObject(params) && params->child != NULL);
-    jw_num(w, RD_AK_MARGIN, x->margin);
-    enum rd_claim_judgement j;
+    *res = (struct rd_claim_result){
+        .doc = doc, .cl = cl, .file = file, .idx = idx, .kind = kind, .metric = metric,
+        .statistic = stat ? stat : "mean",
+        .better = x->better == RD_BETTER_HIGHER  ? "higher"
+                  : x->better == RD_BETTER_LOWER ? "lower"
+                                                 : NULL,
+        .margin = x->margin,
+        .params_differ = cJSON_IsObject(params) && params->child != NULL,
+        .claimed = NAN, .claimed_min = NAN, .claimed_max = NAN,
+        .ratio = NAN, .ci_low = NAN, .ci_high = NAN, .p = NAN,
+    };
     if (strcmp(kind, "ratio") == 0)
-        j = claim_ratio(x, cl, common, by);
+        res->judgement = claim_ratio(x, cl, common, by);
     else
-        j = claim_rank(x, cl, common, by, strcmp(kind, "best") == 0);
-    jw_str(w, RD_AK_JUDGEMENT, rd_claim_judgement_name(j));
-    jw_str(w, RD_AK_REASON, x->why.len ? x->why.ptr : NULL);
-    jw_end(w, '}');
-    *out = j;
-    return w->st;
+        res->judgement = claim_rank(x, cl, common, by, strcmp(kind, "best") == 0);
+    if (x->why.len && !x->st) {
+        res->reason = strdup(x->why.ptr);
+        if (!res->reason)
+            fail(x, RD_ERR_NOMEM);
+    }
+    return x->st;
 }
 
 /* A claim's members the kinds need, or an error naming what is wrong. */
@@ -534,23 +535,17 @@ static rd_status check_claim(const cJSON *cl, const char *path, size_t idx, stru
     return rd_diag_set(d, RD_ERR_PARSE, path, 0, 0, "claim %zu: expected %s", idx, what);
 }
 
-/* The per-study counts, by judgement. */
-struct tally {
-    size_t n[4];
-    size_t total;
-};
-
-rd_status rd_claims_write(struct rd_analysis *a, struct jw *w, cJSON *const *docs,
-                          const char *const *paths, const char *const *files, size_t n,
+rd_status rd_claims_judge(struct rd_analysis *a, cJSON *const *docs, const char *const *paths,
+                          const char *const *files, size_t n, struct rd_claims *out,
                           struct rd_diag *d)
 {
-    struct tally *t = calloc(n ? n : 1, sizeof *t);
-    if (!t)
+    *out = (struct rd_claims){ .docs = docs, .ndocs = n };
+    out->counts = calloc(n ? n : 1, sizeof *out->counts);
+    if (!out->counts)
         return RD_ERR_NOMEM;
-    struct claim_ctx x = { .a = a, .w = w };
+    struct claim_ctx x = { .a = a };
     rd_buf_init(&x.why, 0);
     rd_status st = RD_OK;
-    jw_arr(w, RD_AK_REPLICATION_CLAIMS, true);
     for (size_t i = 0; i < n && !st; i++) {
         const cJSON *cl, *claims = cJSON_GetObjectItemCaseSensitive(docs[i], "claims");
         size_t idx = 0;
@@ -562,30 +557,115 @@ rd_status rd_claims_write(struct rd_analysis *a, struct jw *w, cJSON *const *doc
             if (!f)
                 continue; /* a workload we did not run, as for figures */
             x.wl = &a->wls[*f];
-            enum rd_claim_judgement j;
-            if ((st = write_claim(&x, docs[i], cl, files[i], idx, &j)))
+            if ((st = RD_ARRAY_GROW(out->items, out->cap, out->n + 1)))
                 break;
-            t[i].n[j]++;
-            t[i].total++;
+            x.res = &out->items[out->n++];
+            if ((st = judge_claim(&x, docs[i], cl, files[i], idx)))
+                break;
+            out->counts[i][x.res->judgement]++;
+            out->counts[i][4]++;
         }
     }
+    rd_buf_release(&x.why);
+    return st;
+}
+
+/* Writes one judged claim. */
+static void write_claim(struct jw *w, const struct rd_claim_result *c)
+{
+    jw_obj(w, NULL, true);
+    jw_str(w, RD_AK_FILE, c->file);
+    jw_str(w, RD_AK_STUDY, rd_json_str(c->doc, "study"));
+    jw_str(w, RD_AK_TITLE, rd_json_str(c->doc, "title"));
+    jw_num(w, RD_AK_INDEX, (double)c->idx);
+    jw_str(w, RD_AK_KIND, c->kind);
+    jw_str(w, RD_AK_WORKLOAD, rd_json_str(c->cl, "workload"));
+    jw_str(w, RD_AK_METRIC, c->metric);
+    jw_str(w, RD_AK_BETTER, c->better);
+    jw_str(w, RD_AK_TEXT, rd_json_str(c->cl, "text"));
+    jw_str(w, RD_AK_FROM, rd_json_str(c->cl, "from"));
+    jw_str(w, RD_AK_REF, rd_json_str(c->cl, "ref"));
+    jw_str(w, RD_AK_NOTE, rd_json_str(c->cl, "note"));
+    jw_str(w, RD_AK_STATISTIC, c->statistic);
+    jw_bool(w, RD_AK_APPROX, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c->cl, "approx")));
+    jw_bool(w, RD_AK_PARAMS_DIFFER, c->params_differ);
+    jw_num(w, RD_AK_MARGIN, c->margin);
+    if (c->ratio_kind) {
+        jw_obj(w, RD_AK_CLAIMED, false);
+        jw_num(w, RD_AK_RATIO, c->claimed);
+        jw_num(w, RD_AK_MIN, c->claimed_min);
+        jw_num(w, RD_AK_MAX, c->claimed_max);
+        jw_end(w, '}');
+    }
+    jw_arr(w, RD_AK_LABELS, false);
+    for (size_t i = 0; i < c->nconfigs; i++)
+        want_write(w, &c->labels[i]);
+    jw_end(w, ']');
+    jw_arr(w, RD_AK_CONFIGS, false);
+    for (size_t i = 0; i < c->nconfigs; i++)
+        jw_str(w, NULL, c->configs[i]);
+    jw_end(w, ']');
+    if (c->ratio_kind) {
+        jw_num(w, RD_AK_RATIO, c->ratio);
+        jw_num(w, RD_AK_RATIO_CI_LOW, c->ci_low);
+        jw_num(w, RD_AK_RATIO_CI_HIGH, c->ci_high);
+        jw_num(w, RD_AK_P, c->p);
+    } else {
+        jw_arr(w, RD_AK_PAIRS, true);
+        for (size_t i = 0; i < c->npairs; i++) {
+            const struct rd_claim_pair *p = &c->pairs[i];
+            jw_obj(w, NULL, false);
+            jw_str(w, RD_AK_A, p->a);
+            jw_str(w, RD_AK_B, p->b);
+            jw_num(w, RD_AK_RATIO, p->ratio);
+            jw_num(w, RD_AK_RATIO_CI_LOW, p->ci_low);
+            jw_num(w, RD_AK_RATIO_CI_HIGH, p->ci_high);
+            jw_num(w, RD_AK_P, p->p);
+            jw_num(w, RD_AK_P_HOLM, p->p_holm);
+            jw_bool(w, RD_AK_AGREES, p->agrees);
+            jw_end(w, '}');
+        }
+        jw_end(w, ']');
+    }
+    jw_str(w, RD_AK_JUDGEMENT, rd_claim_judgement_name(c->judgement));
+    jw_str(w, RD_AK_REASON, c->reason);
+    jw_end(w, '}');
+}
+
+rd_status rd_claims_write(const struct rd_claims *c, struct jw *w)
+{
+    jw_arr(w, RD_AK_REPLICATION_CLAIMS, true);
+    for (size_t i = 0; i < c->n; i++)
+        write_claim(w, &c->items[i]);
     jw_end(w, ']');
     jw_arr(w, RD_AK_REPLICATION_SUMMARY, true);
-    for (size_t i = 0; i < n && !st; i++) {
-        if (t[i].total == 0)
+    for (size_t i = 0; i < c->ndocs; i++) {
+        const size_t *t = c->counts[i];
+        if (t[4] == 0)
             continue;
         jw_obj(w, NULL, false);
-        jw_str(w, RD_AK_STUDY, rd_json_str(docs[i], "study"));
-        jw_str(w, RD_AK_TITLE, rd_json_str(docs[i], "title"));
-        jw_num(w, RD_AK_CLAIMS, (double)t[i].total);
-        jw_num(w, RD_AK_CONSISTENT, (double)t[i].n[RD_CLAIM_CONSISTENT]);
-        jw_num(w, RD_AK_CONTRADICTED, (double)t[i].n[RD_CLAIM_CONTRADICTED]);
-        jw_num(w, RD_AK_INCONCLUSIVE, (double)t[i].n[RD_CLAIM_INCONCLUSIVE]);
-        jw_num(w, RD_AK_NOT_EVALUATED, (double)t[i].n[RD_CLAIM_NOT_EVALUATED]);
+        jw_str(w, RD_AK_STUDY, rd_json_str(c->docs[i], "study"));
+        jw_str(w, RD_AK_TITLE, rd_json_str(c->docs[i], "title"));
+        jw_num(w, RD_AK_CLAIMS, (double)t[4]);
+        jw_num(w, RD_AK_CONSISTENT, (double)t[RD_CLAIM_CONSISTENT]);
+        jw_num(w, RD_AK_CONTRADICTED, (double)t[RD_CLAIM_CONTRADICTED]);
+        jw_num(w, RD_AK_INCONCLUSIVE, (double)t[RD_CLAIM_INCONCLUSIVE]);
+        jw_num(w, RD_AK_NOT_EVALUATED, (double)t[RD_CLAIM_NOT_EVALUATED]);
         jw_end(w, '}');
     }
     jw_end(w, ']');
-    rd_buf_release(&x.why);
-    free(t);
-    return st ? st : w->st;
+    return w->st;
+}
+
+void rd_claims_release(struct rd_claims *c)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        free(c->items[i].labels);
+        free(c->items[i].configs);
+        free(c->items[i].pairs);
+        free(c->items[i].reason);
+    }
+    free(c->items);
+    free(c->counts);
+    *c = (struct rd_claims){ 0 };
 }

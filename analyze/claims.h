@@ -75,16 +75,72 @@ struct wl;
 bool rd_claim_ratio_configs(const struct rd_analysis *a, const struct wl *wl,
                             const struct cJSON *cl, const struct cfg *out[2]);
 
+/* One config as a claim names it: the claim's shared labels, this side's
+ * own, and the value of its 'by' label (each may be absent). The cJSON
+ * parts are the published document's. */
+struct rd_claim_want {
+    const struct cJSON *common, *side;
+    const char *by, *value;
+};
+
+/* One pair of an order or best claim: its claimed better config a over
+ * the claimed worse b on this machine. */
+struct rd_claim_pair {
+    const char *a, *b;           /* config ids */
+    double ratio, ci_low, ci_high, p, p_holm;
+    bool agrees;                 /* this machine's means put them the claimed way */
+};
+
+/* One claim judged: everything its "replication_claims" entry says. The
+ * strings and cJSON parts are the published document's, the analysis's
+ * or the judged claims' own (freed by rd_claims_release). */
+struct rd_claim_result {
+    const struct cJSON *doc, *cl; /* the study and the claim */
+    const char *file;            /* the name the output gives the study */
+    size_t idx;                  /* the claim's place in the study, from 1 */
+    const char *kind, *metric, *statistic;
+    const char *better;          /* "higher", "lower" or NULL */
+    double margin;
+    bool params_differ;          /* the study measured with other parameters */
+    bool ratio_kind;             /* a ratio claim (else order or best) */
+    double claimed, claimed_min, claimed_max; /* ratio claims: as written */
+    struct rd_claim_want *labels; /* [nconfigs]: each config as the claim names it */
+    const char **configs;        /* [nconfigs]: its id here, NULL: none or several */
+    size_t nconfigs;
+    double ratio, ci_low, ci_high, p; /* ratio claims: this machine's a over b */
+    struct rd_claim_pair *pairs; /* order and best claims */
+    size_t npairs;
+    enum rd_claim_judgement judgement;
+    char *reason;                /* NULL: none */
+};
+
+/* Every claim of the published documents judged, and each study's counts
+ * by judgement. */
+struct rd_claims {
+    struct rd_claim_result *items;
+    size_t n, cap;
+    struct cJSON *const *docs;
+    size_t ndocs;
+    size_t (*counts)[5];         /* [ndocs]: by judgement, then the total */
+};
+
 /**
- * Writes "replication_claims":[...] (every claim of a workload this
- * analysis has, judged or not evaluated with the reason) and
- * "replication_summary":[...] (each study's counts) for the n parsed
- * rundown.published/1 documents docs, read from files[i] (the name the
- * output gives). Errors: RD_ERR_NOMEM; RD_ERR_PARSE, naming path[i] and
- * the claim, for a claim without workload, metric or a kind's members.
+ * Judges every claim of a workload this analysis has, in the n parsed
+ * rundown.published/1 documents docs (read from paths[i], named files[i]
+ * in the output), into out: judged, or not evaluated with the reason.
+ * docs and files must outlive out. Errors: RD_ERR_NOMEM; RD_ERR_PARSE,
+ * naming paths[i] and the claim, for a claim without workload, metric or
+ * a kind's members. Release out with rd_claims_release, also on failure.
  */
-rd_status rd_claims_write(struct rd_analysis *a, struct jw *w, struct cJSON *const *docs,
+rd_status rd_claims_judge(struct rd_analysis *a, struct cJSON *const *docs,
                           const char *const *paths, const char *const *files, size_t n,
-                          struct rd_diag *d);
+                          struct rd_claims *out, struct rd_diag *d);
+
+/** Writes the judged claims as "replication_claims":[...] and
+ *  "replication_summary":[...] (each study that has claims here: its
+ *  counts); only writes. */
+rd_status rd_claims_write(const struct rd_claims *c, struct jw *w);
+
+void rd_claims_release(struct rd_claims *c);
 
 #endif

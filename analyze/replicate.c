@@ -195,18 +195,36 @@ static void write_entry(struct jw *w, const cJSON *doc, const cJSON *fig, const 
     jw_end(w, '}');
 }
 
-/* Figure fig against config c: worked out, then written. */
-static void figure_entry(struct rd_analysis *a, struct jw *w, const cJSON *doc,
-                         const cJSON *fig, const char *file, const struct cfg *c)
-{
+/* One published figure set beside one config (or none): worked out
+ * before anything is written. */
+struct figure {
+    const cJSON *doc, *fig;
+    const char *file;
+    const struct cfg *c;     /* NULL: no config matches */
     struct figure_cmp x;
-    rd_status st = figure_compare(a, doc, fig, c, &x);
-    if (st != RD_OK) {
-        if (w->st == RD_OK)
-            w->st = st;
-        return;
-    }
-    write_entry(w, doc, fig, file, c, &x);
+};
+
+/* What --published's folder holds, judged: the studies (read once, kept
+ * for the writer), their figures against our runs and their claims. */
+struct rd_replication {
+    char **names;            /* the files' paths, in name order */
+    const char **files;      /* [n]: each one's name in the output */
+    cJSON **docs;            /* [n] */
+    size_t n;
+    struct figure *figs;
+    size_t nfigs, capfigs;
+    struct rd_claims claims;
+};
+
+/* Figure fig against config c, worked out into the next of rep->figs. */
+static rd_status figure_entry(struct rd_analysis *a, struct rd_replication *rep,
+                              const cJSON *doc, const cJSON *fig, const char *file,
+                              const struct cfg *c)
+{
+    RD_TRY(RD_ARRAY_GROW(rep->figs, rep->capfigs, rep->nfigs + 1));
+    struct figure *f = &rep->figs[rep->nfigs++];
+    *f = (struct figure){ .doc = doc, .fig = fig, .file = file, .c = c };
+    return figure_compare(a, doc, fig, c, &f->x);
 }
 
 /* Reads one published file; *out is the caller's (cJSON_Delete). */
@@ -224,8 +242,9 @@ static rd_status read_study(const char *path, cJSON **out, struct rd_diag *d)
     return RD_OK;
 }
 
-static rd_status replicate_file(struct rd_analysis *a, struct jw *w, const cJSON *doc,
-                                const char *path, const char *file, struct rd_diag *d)
+static rd_status replicate_file(struct rd_analysis *a, struct rd_replication *rep,
+                                const cJSON *doc, const char *path, const char *file,
+                                struct rd_diag *d)
 {
     const cJSON *figs = cJSON_GetObjectItemCaseSensitive(doc, "figures");
     const cJSON *fig;
@@ -255,66 +274,88 @@ static rd_status replicate_file(struct rd_analysis *a, struct jw *w, const cJSON
             if (nmatch > 1)
                 qsort(m, nmatch, sizeof *m, cmp_cfgp);
         }
-        if (nmatch == 0)
-            figure_entry(a, w, doc, fig, file, NULL);
-        for (size_t i = 0; i < nmatch; i++)
-            figure_entry(a, w, doc, fig, file, m[i]);
+        rd_status st = nmatch == 0 ? figure_entry(a, rep, doc, fig, file, NULL) : RD_OK;
+        for (size_t i = 0; i < nmatch && !st; i++)
+            st = figure_entry(a, rep, doc, fig, file, m[i]);
         free(m);
+        RD_TRY(st);
     }
-    return w->st;
+    return RD_OK;
 }
 
-rd_status rd_replication_write(struct rd_analysis *a, struct jw *w, struct rd_diag *d)
+rd_status rd_replication_judge(struct rd_analysis *a, struct rd_replication **out,
+                               struct rd_diag *d)
 {
+    struct rd_replication *rep = calloc(1, sizeof *rep);
+    *out = rep;
+    if (!rep)
+        return RD_ERR_NOMEM;
     const char *dir = a->o.published_dir;
     DIR *dh = opendir(dir);
     if (!dh)
         return rd_diag_set(d, RD_ERR_IO, dir, 0, 0, "cannot open published folder");
-    char **names = NULL;
-    size_t n = 0, cap = 0;
+    size_t cap = 0;
     rd_status st = RD_OK;
     struct dirent *de;
     while ((de = readdir(dh)) && !st) {
         size_t len = strlen(de->d_name);
         if (de->d_name[0] == '.' || len < 6 || strcmp(de->d_name + len - 5, ".json") != 0)
             continue;
-        if ((st = RD_ARRAY_GROW(names, cap, n + 1)))
+        if ((st = RD_ARRAY_GROW(rep->names, cap, rep->n + 1)))
             break;
         size_t plen = strlen(dir) + len + 2;
-        names[n] = rd_arena_alloc(&a->strings, plen);
-        if (!names[n]) {
+        rep->names[rep->n] = rd_arena_alloc(&a->strings, plen);
+        if (!rep->names[rep->n]) {
             st = RD_ERR_NOMEM;
             break;
         }
-        snprintf(names[n], plen, "%s/%s", dir, de->d_name);
-        n++;
+        snprintf(rep->names[rep->n], plen, "%s/%s", dir, de->d_name);
+        rep->n++;
     }
     closedir(dh);
+    size_t n = rep->n;
     /* readdir order is the file system's: sort for stable output. */
     if (!st && n > 1)
-        qsort(names, n, sizeof *names, cmp_str);
-    cJSON **docs = st ? NULL : calloc(n ? n : 1, sizeof *docs);
-    const char **files = st ? NULL : calloc(n ? n : 1, sizeof *files);
-    if (!st && (!docs || !files))
+        qsort(rep->names, n, sizeof *rep->names, cmp_str);
+    rep->docs = st ? NULL : calloc(n ? n : 1, sizeof *rep->docs);
+    rep->files = st ? NULL : calloc(n ? n : 1, sizeof *rep->files);
+    if (!st && (!rep->docs || !rep->files))
         st = RD_ERR_NOMEM;
     for (size_t i = 0; i < n && !st; i++) {
-        files[i] = names[i] + strlen(dir) + 1;
-        st = read_study(names[i], &docs[i], d);
+        rep->files[i] = rep->names[i] + strlen(dir) + 1;
+        st = read_study(rep->names[i], &rep->docs[i], d);
     }
-    if (!st) {
-        jw_arr(w, RD_AK_REPLICATION, true);
-        for (size_t i = 0; i < n && !st; i++)
-            st = replicate_file(a, w, docs[i], names[i], files[i], d);
-        jw_end(w, ']');
-    }
+    for (size_t i = 0; i < n && !st; i++)
+        st = replicate_file(a, rep, rep->docs[i], rep->names[i], rep->files[i], d);
     if (!st)
-        st = rd_claims_write(a, w, docs, (const char *const *)names, files, n, d);
-    if (!st)
-        st = rd_machines_claims_write(a, w, docs, files, n);
-    for (size_t i = 0; docs && i < n; i++)
-        cJSON_Delete(docs[i]);
-    free(docs);
-    free(files);
-    free(names);
+        st = rd_claims_judge(a, rep->docs, (const char *const *)rep->names, rep->files, n,
+                             &rep->claims, d);
     return st;
+}
+
+rd_status rd_replication_write(struct rd_analysis *a, const struct rd_replication *rep,
+                               struct jw *w)
+{
+    jw_arr(w, RD_AK_REPLICATION, true);
+    for (size_t i = 0; i < rep->nfigs; i++) {
+        const struct figure *f = &rep->figs[i];
+        write_entry(w, f->doc, f->fig, f->file, f->c, &f->x);
+    }
+    jw_end(w, ']');
+    RD_TRY(rd_claims_write(&rep->claims, w));
+    return rd_machines_claims_write(a, w, rep->docs, rep->files, rep->n);
+}
+
+void rd_replication_free(struct rd_replication *rep)
+{
+    if (!rep)
+        return;
+    rd_claims_release(&rep->claims);
+    for (size_t i = 0; rep->docs && i < rep->n; i++)
+        cJSON_Delete(rep->docs[i]);
+    free(rep->docs);
+    free(rep->files);
+    free(rep->names);
+    free(rep->figs);
+    free(rep);
 }

@@ -505,13 +505,12 @@ static void write_envs(struct rd_analysis *a, struct jw *w)
 /* The document into out; with a sink, out is handed to it whenever it
  * has grown past a mebibyte between workloads (pool.c), and the rest
  * stays in out. */
-static rd_status write_document(struct rd_analysis *a, struct rd_buf *out,
-                                const struct rd_analysis_sink *sink, struct rd_diag *d)
+/* The document, from what the passes before it worked out (rep: the
+ * published studies judged, NULL without --published). */
+static rd_status write_body(struct rd_analysis *a, const struct rd_replication *rep,
+                            struct rd_buf *out, const struct rd_analysis_sink *sink,
+                            struct rd_diag *d)
 {
-    RD_TRY(rd_machines_settle(a));
-    RD_TRY(rd_pauses_find(a));
-    RD_TRY(rd_analysis_apply_settings(a, d));
-    RD_TRY(rd_within_check(a, d));
     struct jw w;
     jw_init(&w, out);
     const struct rd_analyze_opts *o = &a->o;
@@ -551,11 +550,28 @@ static rd_status write_document(struct rd_analysis *a, struct rd_buf *out,
     RD_TRY(rd_workloads_write(a, &w, workload_write, sink, d));
     jw_end(&w, ']');
     RD_TRY(rd_machines_write(a, &w));
-    if (o->published_dir)
-        RD_TRY(rd_replication_write(a, &w, d));
+    if (rep)
+        RD_TRY(rd_replication_write(a, rep, &w));
     RD_TRY(rd_embed_write(a, &w, d));
     jw_end(&w, '}');
     return w.st;
+}
+
+/* Replication and claims are worked out before the document is written
+ * (issue 27): the writer only writes them. */
+static rd_status write_document(struct rd_analysis *a, struct rd_buf *out,
+                                const struct rd_analysis_sink *sink, struct rd_diag *d)
+{
+    RD_TRY(rd_machines_settle(a));
+    RD_TRY(rd_pauses_find(a));
+    RD_TRY(rd_analysis_apply_settings(a, d));
+    RD_TRY(rd_within_check(a, d));
+    struct rd_replication *rep = NULL;
+    rd_status st = a->o.published_dir ? rd_replication_judge(a, &rep, d) : RD_OK;
+    if (!st)
+        st = write_body(a, rep, out, sink, d);
+    rd_replication_free(rep);
+    return st;
 }
 
 rd_status rd_analysis_write(struct rd_analysis *a, struct rd_buf *out, struct rd_diag *d)

@@ -60,6 +60,27 @@ static cJSON *analyse(const char *store, const struct rd_analyze_opts *o, rd_sta
     return doc;
 }
 
+/* A new analysis (options o; NULL: the defaults) of the n stores paths,
+ * read; a store that cannot be read fails the test. rd_analysis_free it. */
+__attribute__((unused))
+static struct rd_analysis *analysis_read(const char *const *paths, size_t n,
+                                         const struct rd_analyze_opts *o)
+{
+    struct rd_analyze_opts def;
+    if (!o) {
+        rd_analyze_opts_init(&def);
+        o = &def;
+    }
+    struct rd_analysis *a;
+    assert_int_equal(rd_analysis_new(o, &a), RD_OK);
+    struct rd_diag d;
+    rd_diag_init(&d, NULL);
+    for (size_t i = 0; i < n; i++)
+        if (rd_analysis_add_store(a, paths[i], &d))
+            fail_msg("store %s: %s", paths[i], d.msg);
+    return a;
+}
+
 __attribute__((unused))
 static cJSON *analyse_ok(const char *store, const struct rd_analyze_opts *o)
 {

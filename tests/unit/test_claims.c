@@ -9,9 +9,14 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
+#include "analyze_test.h"
 #include "claims.h"
 
 #define RATIO(lo, hi, m, l, u) rd_claim_judge_ratio((lo), (hi), (m), (l), (u))
@@ -110,6 +115,81 @@ static void test_names(void **state)
     assert_null(rd_claim_judgement_name(RD_CLAIM_NOT_EVALUATED));
 }
 
+/* Claims are judged into a struct before anything is written (issue 27:
+ * the writer only writes them). Store: a's wall_ms 10, 11, 12 (mean 11),
+ * b's 5, 5.5, 6 (mean 5.5), by hand. The ratio claim a/b = 2: our ratio
+ * 11 / 5.5 = 2, Fieller's interval at the widest df (2) in R:
+ *   a=11;b=5.5;sa2=1/3;sb2=0.25/3;t=qt(0.975,2);A=b^2-t^2*sb2;B=-2*a*b
+ *   C=a^2-t^2*sa2;(-B+c(-1,1)*sqrt(B^2-4*A*C))/(2*A) -> 1.44305 2.77192
+ * above 1 and overlapping the band 1.9 to 2.1: consistent. The order claim b before a (wall_ms: lower is better):
+ * one pair, b over a = 5.5 / 11 = 0.5, agreeing; Welch p in R:
+ *   t.test(c(5,5.5,6),c(10,11,12))$p.value -> 0.003659956
+ * below alpha 0.05 (Holm over one pair leaves it), so consistent. The
+ * claim on a workload the store lacks is left out. */
+static void test_judged_before_writing(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/rd_claims_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    assert_non_null(f);
+    const double va[] = { 10, 11, 12 }, vb[] = { 5, 5.5, 6 };
+    for (int i = 0; i < 3; i++)
+        fprintf(f,
+                "{\"schema\":\"rundown.run/1\",\"workload\":\"w\",\"config\":{\"rt\":\"a\"},"
+                "\"run\":%d,\"metrics\":{\"wall_ms\":%g}}\n"
+                "{\"schema\":\"rundown.run/1\",\"workload\":\"w\",\"config\":{\"rt\":\"b\"},"
+                "\"run\":%d,\"metrics\":{\"wall_ms\":%g}}\n",
+                i + 1, va[i], i + 1, vb[i]);
+    fclose(f);
+    const char *study =
+        "{\"schema\":\"rundown.published/1\",\"study\":\"s\",\"figures\":[],\"claims\":["
+        "{\"workload\":\"w\",\"metric\":\"wall_ms\",\"a\":{\"rt\":\"a\"},"
+        "\"b\":{\"rt\":\"b\"},\"ratio\":{\"value\":2}},"
+        "{\"workload\":\"gone\",\"metric\":\"wall_ms\",\"order\":[{\"rt\":\"a\"}]},"
+        "{\"workload\":\"w\",\"metric\":\"wall_ms\",\"order\":[{\"rt\":\"b\"},{\"rt\":\"a\"}]}]}";
+    rd_stats_init();
+    const char *stores[] = { path };
+    struct rd_analysis *a = analysis_read(stores, 1, NULL);
+    unlink(path);
+    struct rd_diag d;
+    rd_diag_init(&d, NULL);
+    cJSON *doc;
+    assert_int_equal(rd_json_parse(study, strlen(study), "s.json", 1, &doc, &d), RD_OK);
+    const char *paths[] = { "published/s.json" }, *files[] = { "s.json" };
+    struct rd_claims c;
+    assert_int_equal(rd_claims_judge(a, &doc, paths, files, 1, &c, &d), RD_OK);
+    assert_int_equal(c.n, 2);
+    assert_int_equal(c.counts[0][4], 2);
+    assert_int_equal(c.counts[0][RD_CLAIM_CONSISTENT], 2);
+    const struct rd_claim_result *r = &c.items[0];
+    assert_true(r->ratio_kind);
+    assert_int_equal(r->idx, 1);
+    assert_string_equal(r->kind, "ratio");
+    assert_int_equal(r->nconfigs, 2);
+    assert_string_equal(r->configs[0], "rt=a");
+    assert_string_equal(r->configs[1], "rt=b");
+    assert_true(fabs(r->ratio - 2.0) < 1e-12);
+    assert_true(r->claimed == 2.0);
+    assert_int_equal(r->judgement, RD_CLAIM_CONSISTENT);
+    assert_non_null(r->reason);
+    r = &c.items[1];
+    assert_int_equal(r->idx, 3);
+    assert_string_equal(r->kind, "order");
+    assert_string_equal(r->better, "lower");
+    assert_int_equal(r->npairs, 1);
+    assert_string_equal(r->pairs[0].a, "rt=b");
+    assert_string_equal(r->pairs[0].b, "rt=a");
+    assert_true(fabs(r->pairs[0].ratio - 0.5) < 1e-12);
+    assert_true(fabs(r->pairs[0].p - 0.003659956) < 1e-8);
+    assert_true(r->pairs[0].agrees);
+    assert_int_equal(r->judgement, RD_CLAIM_CONSISTENT);
+    rd_claims_release(&c);
+    cJSON_Delete(doc);
+    rd_analysis_free(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -120,6 +200,7 @@ int main(void)
         cmocka_unit_test(test_no_interval),
         cmocka_unit_test(test_order),
         cmocka_unit_test(test_names),
+        cmocka_unit_test(test_judged_before_writing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -45,15 +45,9 @@ static size_t rec(char *out, size_t size, const char *cfg, int run, const char *
 /* The analysis of several stores, parsed. */
 static cJSON *analyse_stores(const char *const *paths, size_t n)
 {
-    struct rd_analyze_opts o;
-    rd_analyze_opts_init(&o);
-    struct rd_analysis *a;
-    assert_int_equal(rd_analysis_new(&o, &a), RD_OK);
+    struct rd_analysis *a = analysis_read(paths, n, NULL);
     struct rd_diag d;
     rd_diag_init(&d, NULL);
-    for (size_t i = 0; i < n; i++)
-        if (rd_analysis_add_store(a, paths[i], &d))
-            fail_msg("store %s: %s", paths[i], d.msg);
     struct rd_buf out = RD_BUF_INIT;
     assert_int_equal(rd_analysis_write(a, &out, &d), RD_OK);
     cJSON *doc = NULL;
