@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "runindex.h"
+#include "suiteexpand.h"
 #include "rundown/array.h"
 #include "rundown/buf.h"
 

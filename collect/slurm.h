@@ -1,7 +1,8 @@
 /*
  * slurm.h - a suite as a Slurm job array (`rundown-collect slurm`): the
  * job scripts, what DIR records of a collection (DIR/slurm.json), and the
- * answers of sinfo, scontrol and sbatch read back.
+ * answers of sinfo, scontrol and sbatch read back (slurm.c; what DIR/shards
+ * holds is slurmdir.h).
  *
  * Nothing here runs a program or prints: the front end
  * (collect/tool/cmd_slurm.c) asks Slurm, hands the answers' text to the
@@ -160,32 +161,5 @@ unsigned rd_slurm_shard_task(const char *folder);
  */
 rd_status rd_slurm_array_spec(const bool *want, unsigned n, unsigned throttle,
                               struct rd_buf *out);
-
-/* ---- what DIR/shards holds (slurmdir.c) ---- */
-
-struct rd_suite;
-struct rd_plan;
-struct rd_run_index;
-
-/**
- * Reads what DIR/shards holds for the suite named 'suite'. Every folder
- * task<I>.<host> with a store <suite>.jsonl is counted in *nstores, and,
- * when ix is not NULL (ix[1..tasks]), its runs are noted in ix[I]. A
- * store of another suite (a .jsonl of another name), a task number past
- * 'tasks' (when ix is given) or a folder of another form is RD_ERR_PARSE
- * naming it: DIR is not this collection's. A missing DIR/shards holds
- * nothing.
- */
-rd_status rd_slurm_shards_scan(const char *dir, const char *suite, unsigned tasks,
-                               struct rd_run_index *ix, size_t *nstores, struct rd_diag *d);
-
-/**
- * Which tasks still have runs to do: want[I] (I = 1..tasks; want[0]
- * unused) is true when shard I/tasks of the plan holds a run that is not
- * in ix[I]; left[I] (may be NULL) counts them. The plan is not changed.
- */
-rd_status rd_slurm_tasks_left(const struct rd_suite *s, const struct rd_plan *plan,
-                              unsigned tasks, const struct rd_run_index *ix, bool *want,
-                              size_t *left);
 
 #endif

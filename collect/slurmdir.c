@@ -14,6 +14,7 @@
 #include "plan.h"
 #include "runindex.h"
 #include "slurm.h"
+#include "slurmdir.h"
 #include "suite.h"
 
 /* Whether name ends in ".jsonl"; its stem's length goes to stem. */

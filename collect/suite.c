@@ -27,6 +27,7 @@
 #include "labels.h"
 #include "plan.h"
 #include "proc.h"
+#include "suiteexpand.h"
 #include "rundown/buf.h"
 #include "rundown/fsutil.h"
 #include "rundown/json.h"

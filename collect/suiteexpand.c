@@ -19,6 +19,7 @@
 
 #include "httpprobe.h"
 #include "proc.h"
+#include "suiteexpand.h"
 #include "rundown/buf.h"
 
 struct subst {

@@ -17,6 +17,7 @@
 
 #include "envinfo.h"
 #include "runner.h"
+#include "suiteexpand.h"
 #include "rundown/arena.h"
 #include "rundown/buf.h"
 #include "rundown/metrics.h"

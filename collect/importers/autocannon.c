@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "autocannon.h"
+#include "autocannon_text.h"
 #include "jsonimport.h"
 #include "rundown/buf.h"
 #include "rundown/units.h"

@@ -1,9 +1,10 @@
 /*
- * autocannon.h - what the two readers of autocannon's output share:
- * autocannon.c (the --json lines, detection and the table entry) and
- * autocannon_text.c (the text report). The shared helpers live in
- * autocannon_common.c, so neither reader calls back into the other
- * (autocannon.c calls rd_autocannon_parse_text, never the reverse).
+ * autocannon.h - what the two readers of autocannon's output share
+ * (autocannon_common.c): autocannon.c (the --json lines, detection and
+ * the table entry) and autocannon_text.c (the text report,
+ * autocannon_text.h). The shared helpers live apart from both, so neither
+ * reader calls back into the other (autocannon.c calls
+ * rd_autocannon_parse_text, never the reverse).
  */
 #ifndef RUNDOWN_AUTOCANNON_H
 #define RUNDOWN_AUTOCANNON_H
@@ -28,12 +29,5 @@ rd_status rd_autocannon_per_second(double v, double interval_ms, double *out);
  * sets t's errors_timeout and errors_connect from the two counts.
  */
 void rd_autocannon_socket_errors(struct rd_load_tally *t, double errors, double timeouts);
-
-/**
- * Reads the text report (colour codes are dropped first; positions in
- * messages then refer to the uncoloured text) into one record per run.
- */
-rd_status rd_autocannon_parse_text(const struct rd_import_input *in, struct rd_recordset *out,
-                                   struct rd_diag *d);
 
 #endif

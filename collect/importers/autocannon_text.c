@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "autocannon.h"
+#include "autocannon_text.h"
 #include "jsonimport.h"
 #include "textscan.h"
 #include "rundown/buf.h"

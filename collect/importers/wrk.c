@@ -22,6 +22,7 @@
 #include "httpcommon.h"
 #include "loadjudge.h"
 #include "rundown/json.h"
+#include "wrkdone.h"
 #include "wrkfamily.h"
 
 #define MAX_TOKENS 24

@@ -6,12 +6,13 @@
  * They are exact where the text report rounds to two decimals, so they
  * replace the text values of the same quantity.
  */
+#include "wrkdone.h"
+
 #include <math.h>
 #include <string.h>
 
 #include "httpcommon.h"
 #include "rundown/json.h"
-#include "wrkfamily.h"
 
 /* A member that is a finite, non-negative number: wrk's %d of UINT64_MAX
  * prints a negative number when nothing was recorded, and that is no

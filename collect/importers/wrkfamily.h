@@ -1,5 +1,6 @@
 /*
- * wrkfamily.h - the report parser shared by the wrk and wrk2 importers.
+ * wrkfamily.h - the report parser shared by the wrk and wrk2 importers
+ * (wrk.c; the numbers of a done() script's JSON are wrkdone.h).
  *
  * wrk2 prints every line wrk prints (the same format strings), plus thread
  * calibration lines and HdrHistogram blocks. One parser reads both, so a fix
@@ -28,16 +29,5 @@ rd_status rd_wrk_family_parse(const struct rd_import_input *in, enum rd_wrk_flav
  * blocks, a NaN mean that wrk's guards make impossible). 0..100.
  */
 int rd_wrk_family_detect(const struct rd_import_input *in, int *wrk2_marks);
-
-struct cJSON;
-
-/**
- * Takes the numbers of a Lua done() script's JSON documented in
- * docs/formats.md (keys duration_us, requests, bytes, errors{},
- * latency_us{}, rps{}) into r, in place of the text values of the same
- * quantity, and notes info "script_output" when any was used. Unknown keys
- * are ignored; a script of another shape simply adds nothing.
- */
-rd_status rd_wrk_apply_done_json(const struct cJSON *root, struct rd_record *r);
 
 #endif

@@ -16,6 +16,7 @@
 #include "options.h"
 #include "proc.h"
 #include "suite.h"
+#include "suiteexpand.h"
 #include "rundown/cli.h"
 #include "rundown/fsutil.h"
 #include "rundown/json.h"

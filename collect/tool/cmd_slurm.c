@@ -24,6 +24,7 @@
 #include "proc.h"
 #include "runindex.h"
 #include "slurm.h"
+#include "slurmdir.h"
 #include "suite.h"
 #include "rundown/cli.h"
 #include "rundown/contract.h"

@@ -27,6 +27,7 @@
 #include "runwarn.h"
 #include "session.h"
 #include "suite.h"
+#include "suiteexpand.h"
 #include "suiterun.h"
 #include "rundown/cli.h"
 #include "rundown/contract.h"

@@ -16,6 +16,7 @@
 #include "plan.h"
 #include "runindex.h"
 #include "suite.h"
+#include "suiteexpand.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

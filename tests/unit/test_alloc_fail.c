@@ -21,6 +21,7 @@
 
 #include "rundown/store.h"
 #include "suite.h"
+#include "suiteexpand.h"
 
 void *__real_malloc(size_t n);
 void *__real_calloc(size_t n, size_t size);

@@ -19,6 +19,7 @@
 #include "runindex.h"
 #include "plan.h"
 #include "suite.h"
+#include "suiteexpand.h"
 
 /* Any path whose folder exists: {root} defaults to that folder. */
 #define SUITE_PATH RD_SOURCE_DIR "/tests/unit/suite.json"
