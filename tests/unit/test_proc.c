@@ -180,6 +180,34 @@ static void test_stop(void **state)
     rd_proc_release(&p);
 }
 
+/* The wait wakes for the child's exit, not for the end of its pipes: a
+ * child that closes its stdout and stderr and lives on is still running
+ * when they end, and the first wait returns only once it has exited (it
+ * returned at the pipes' end, with the child alive, while the parent did
+ * not keep their write ends). Then the write ends are closed and the pipes
+ * end. The wait's cap (10 s) only bounds a broken run. */
+static void test_exit_is_the_wakeup(void **state)
+{
+    (void)state;
+    struct rd_proc p;
+    struct rd_diag d;
+    char *argv[] = {"/bin/sh", "-c", "exec >&- 2>&-; sleep 0.3", NULL};
+    struct rd_proc_opts o = {.argv = argv};
+    rd_diag_init(&d, NULL);
+    rd_proc_init(&p);
+    assert_int_equal(rd_proc_spawn(&p, &o, &d), RD_OK);
+    assert_true(p.held[0] >= 0 && p.held[1] >= 0);
+    struct rd_proc *one[1] = {&p};
+    assert_int_equal(rd_proc_poll(one, 1, 10.0, &d), RD_OK);
+    assert_true(p.exited);
+    assert_int_equal(rd_proc_exit_code(&p), 0);
+    assert_int_equal(p.held[0], -1);
+    assert_int_equal(p.held[1], -1);
+    assert_int_equal(rd_proc_wait_all(one, 1, &d), RD_OK);
+    assert_true(rd_proc_done(&p));
+    rd_proc_release(&p);
+}
+
 static void test_cpulist(void **state)
 {
     (void)state;
@@ -456,6 +484,7 @@ int main(void)
         cmocka_unit_test(test_log_cap_and_keep),
         cmocka_unit_test(test_timeout_kills_group),
         cmocka_unit_test(test_stop),
+        cmocka_unit_test(test_exit_is_the_wakeup),
         cmocka_unit_test(test_cpulist),
         cmocka_unit_test(test_pinning),
         cmocka_unit_test(test_which),
