@@ -24,6 +24,11 @@
 set -u
 . "$(dirname "$0")/require.bash" strace python3
 . "$(dirname "$0")/runner_lib.bash" "$1"
+# A container without ptrace (seccomp, no CAP_SYS_PTRACE) cannot trace.
+if ! strace -f -qq -o /dev/null true 2>/dev/null; then
+    echo "SKIP: strace cannot trace here (ptrace not permitted)"
+    exit 77
+fi
 
 mkdir -p proc/pressure
 printf 'cpu  100 0 100 1000 0 0 0 0 0 0\ncpu0 50 0 50 500 0 0 0 0 0 0\ncpu1 50 0 50 500 0 0 0 0 0 0\n' > proc/stat
