@@ -370,6 +370,18 @@ static int spawn_dying_with_parent(pid_t *pidp, const struct rd_proc_opts *o,
     return 0;
 }
 
+/* True when every entry of a PATH value is an absolute folder. */
+static bool path_absolute(const char *path)
+{
+    for (const char *p = path;; p++) {
+        if (*p != '/')
+            return false;
+        p = strchr(p, ':');
+        if (!p)
+            return true;
+    }
+}
+
 void rd_proc_spawnattr_isolate(posix_spawnattr_t *attr)
 {
     sigset_t none, def;
@@ -450,14 +462,17 @@ rd_status rd_proc_spawn(struct rd_proc *p, const struct rd_proc_opts *o,
         pinned = true;
     }
     /* The PATH search before the clock: posix_spawnp would do it in the
-     * child, one execve per directory, inside the timed window. Only an
-     * absolute result is used (a relative PATH entry means the child's
-     * directory, o->cwd); otherwise posix_spawnp searches, and says why
-     * nothing was found as before. */
+     * child, one execve per directory, inside the timed window. When the
+     * child has a directory of its own (o->cwd), a relative PATH entry
+     * means a folder there, which only the child can look in: then, and
+     * when nothing is found (the error is posix_spawnp's, as before),
+     * posix_spawnp searches. */
     char found[4096];
     const char *file = o->argv[0];
+    const char *path = getenv("PATH");
     bool search = !strchr(file, '/');
-    if (search && getenv("PATH") && rd_which(file, found, sizeof found) && found[0] == '/') {
+    if (search && path && (!o->cwd || path_absolute(path)) &&
+        rd_which(file, found, sizeof found)) {
         file = found;
         search = false;
     }

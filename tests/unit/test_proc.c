@@ -247,6 +247,43 @@ static void test_which(void **state)
     assert_false(rd_which("", out, sizeof out));
 }
 
+/* The program is looked for on PATH before the clock, by rundown, where
+ * that finds what the child's own search would: with a directory of its
+ * own (cwd), a relative PATH entry is a folder there. Here "bin" in the
+ * child's directory holds a `true` that prints, ahead of the real one. */
+static void test_spawn_path_relative_to_cwd(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rd-test-path-XXXXXX", bin[64], prog[96];
+    assert_non_null(mkdtemp(dir));
+    snprintf(bin, sizeof bin, "%s/bin", dir);
+    snprintf(prog, sizeof prog, "%s/true", bin);
+    assert_int_equal(mkdir(bin, 0755), 0);
+    FILE *f = fopen(prog, "w");
+    assert_non_null(f);
+    fputs("#!/bin/sh\necho mine\n", f);
+    fclose(f);
+    assert_int_equal(chmod(prog, 0755), 0);
+    char *old = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+    setenv("PATH", "bin:/usr/bin:/bin", 1);
+    char *argv[] = {"true", NULL};
+    struct rd_proc_opts o = {.cwd = dir, .keep_stdout = 64};
+    struct rd_proc p;
+    int code = run(argv, &o, &p);
+    if (old)
+        setenv("PATH", old, 1);
+    else
+        unsetenv("PATH");
+    free(old);
+    assert_int_equal(code, 0);
+    assert_int_equal(p.out.keep.len, 5);
+    assert_memory_equal(p.out.keep.ptr, "mine\n", 5);
+    rd_proc_release(&p);
+    unlink(prog);
+    rmdir(bin);
+    rmdir(dir);
+}
+
 static void test_tree_sampler(void **state)
 {
     (void)state;
@@ -488,6 +525,7 @@ int main(void)
         cmocka_unit_test(test_cpulist),
         cmocka_unit_test(test_pinning),
         cmocka_unit_test(test_which),
+        cmocka_unit_test(test_spawn_path_relative_to_cwd),
         cmocka_unit_test(test_tree_sampler),
         cmocka_unit_test(test_tree_sampler_unreadable),
         cmocka_unit_test(test_stream_log_error),
