@@ -71,8 +71,7 @@ static struct tally simulate(gsl_rng *rng, size_t k, size_t n, double cv, double
             double v[MAX_N];
             for (size_t j = 0; j < n; j++)
                 v[j] = gsl_ran_lognormal(rng, -0.5 * sigma * sigma, sigma) * (i == 1 ? shift : 1);
-            x[i] = (struct rd_verdict_sample){ (double)n, rd_stats_mean(v, n),
-                                               rd_stats_sd(v, n), true, 0 };
+            x[i] = rd_verdict_sample_of(v, n, true);
         }
         struct rd_verdict_row rows[MAX_K];
         struct rd_verdict_result res;
@@ -184,8 +183,7 @@ static double settled_after_advice(gsl_rng *rng, size_t k, size_t n, const doubl
         for (size_t i = 0; i < k; i++) {
             for (size_t j = 0; j < n; j++)
                 v[i][j] = gsl_ran_lognormal(rng, -0.5 * sigma * sigma, sigma) * shift[i];
-            x[i] = (struct rd_verdict_sample){ (double)n, rd_stats_mean(v[i], n),
-                                               rd_stats_sd(v[i], n), true, 0 };
+            x[i] = rd_verdict_sample_of(v[i], n, true);
         }
         struct rd_verdict_row rows[MAX_K];
         struct rd_verdict_result res;
@@ -201,8 +199,7 @@ static double settled_after_advice(gsl_rng *rng, size_t k, size_t n, const doubl
         for (size_t i = 0; i < k; i++) {
             for (size_t j = n; j < (size_t)need; j++)
                 v[i][j] = gsl_ran_lognormal(rng, -0.5 * sigma * sigma, sigma) * shift[i];
-            x[i] = (struct rd_verdict_sample){ (double)need, rd_stats_mean(v[i], (size_t)need),
-                                               rd_stats_sd(v[i], (size_t)need), true, 0 };
+            x[i] = rd_verdict_sample_of(v[i], (size_t)need, true);
         }
         assert_int_equal(rd_verdict_decide(x, k, &s, rows, &res), RD_OK);
         settled += res.decision != RD_DECISION_INCONCLUSIVE;
