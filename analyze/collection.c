@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "jw.h"
+#include "moments.h"
 #include "settle.h"
 #include "verdict.h"
 #include "workload.h"
@@ -54,17 +55,13 @@ static rd_status replay_race(const struct wctx *x, const struct rd_settle_rule *
             any |= !out[i] && (long)x->cs[i]->nruns >= r;
             if (out[i])
                 continue; /* frozen at its elimination */
-            double n = 0, mean = 0, m2 = 0;
-            for (size_t j = 0; p->have && p->run_of && j < p->n_all; j++) {
-                if ((long)p->run_of[j] >= r)
-                    continue;
-                n++;
-                double dl = p->all[j] - mean;
-                mean += dl / n;
-                m2 += dl * (p->all[j] - mean);
-            }
-            smp[i] = (struct rd_verdict_sample){
-                .n = n, .mean = mean, .sd = n > 1 ? sqrt(m2 / (n - 1)) : NAN, .eligible = n >= 2 };
+            struct rd_moments m = {0};
+            for (size_t j = 0; p->have && p->run_of && j < p->n_all; j++)
+                if ((long)p->run_of[j] < r)
+                    rd_moments_add(&m, p->all[j]);
+            smp[i] = (struct rd_verdict_sample){ .n = m.n, .mean = m.mean,
+                                                 .sd = rd_moments_sd(&m), .eligible = m.n >= 2,
+                                                 .log_sd = rd_moments_log_sd(&m) };
         }
         if (!any)
             break;

@@ -10,6 +10,7 @@
 #include "comparestores.h"
 #include "rundown/array.h"
 #include "rundown/metrics.h"
+#include "moments.h"
 #include "stats.h"
 #include "verdict.h"
 
@@ -60,8 +61,8 @@ static rd_status decide_one(struct rd_compare_row *r, double alpha_each, size_t 
                             const struct rd_compare_settings *s)
 {
     struct rd_verdict_sample x[2] = {
-        {r->old.n, r->old.mean, r->old.sd, true, 0},
-        {r->new_.n, r->new_.mean, r->new_.sd, true, 0},
+        {r->old.n, r->old.mean, r->old.sd, true, 0, r->old.log_sd},
+        {r->new_.n, r->new_.mean, r->new_.sd, true, 0, r->new_.log_sd},
     };
     struct rd_verdict_settings vs;
     rd_verdict_settings_init(&vs);
@@ -289,11 +290,12 @@ static const char *pick_metric(const struct pending *p, size_t n, size_t nsides,
 static struct rd_compare_side side_of(const struct series *s, double confidence)
 {
     if (!s || s->len == 0)
-        return (struct rd_compare_side){ 0, NAN, NAN, NAN };
+        return (struct rd_compare_side){ 0, NAN, NAN, NAN, 0 };
     double n = (double)s->len, sd = rd_stats_sd(s->v, s->len);
     double hw = s->len >= 2 ? rd_stats_t_quantile((1 + confidence) / 2, n - 1) * sd / sqrt(n)
                             : NAN;
-    return (struct rd_compare_side){ n, rd_stats_mean(s->v, s->len), sd, hw };
+    return (struct rd_compare_side){ n, rd_stats_mean(s->v, s->len), sd, hw,
+                                     rd_log_sd(s->v, s->len) };
 }
 
 static rd_status fill_rows(struct rd_comparison *c, struct pending *p, size_t np,

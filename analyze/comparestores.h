@@ -56,6 +56,9 @@ struct rd_compare_side {
     /* half-width of the mean's own Student t interval at the analysis's
      * confidence (the table's ±); NaN for n < 2 */
     double half_width;
+    /* the sd of the logs, for the verdicts' relative variance
+     * (stats/logratio.h); 0 when a value is not positive */
+    double log_sd;
 };
 
 /** One comparison: a workload's config, the baseline (old) against one

@@ -23,6 +23,7 @@
 #include "claims.h"
 #include "jw.h"
 #include "machines.h"
+#include "moments.h"
 #include "stats.h"
 #include "rundown/analysis_keys.h"
 #include "rundown/array.h"
@@ -66,13 +67,13 @@ static int cmp_str(const void *x, const void *y)
 
 /* One config's sample of the metric on one machine. */
 struct sample {
-    double mean, sd, n;
+    double mean, sd, n, log_sd;
 };
 
 static struct sample sample_of(const struct rd_analysis *a, const struct wl *wl, const char *id,
                                uint32_t metric)
 {
-    struct sample s = {NAN, NAN, 0};
+    struct sample s = {NAN, NAN, 0, 0};
     for (size_t k = 0; k < wl->ncfgs; k++) {
         const struct cfg *c = &a->cfgs[wl->cfgs[k]];
         const struct series *se;
@@ -81,6 +82,7 @@ static struct sample sample_of(const struct rd_analysis *a, const struct wl *wl,
         s.mean = rd_stats_mean(se->v, se->len);
         s.sd = se->len > 1 ? rd_stats_sd(se->v, se->len) : NAN;
         s.n = (double)se->len;
+        s.log_sd = rd_log_sd(se->v, se->len);
     }
     return s;
 }
@@ -161,8 +163,9 @@ static rd_status write_comparison(struct rd_analysis *a, struct jw *w, const str
     rd_status st;
     for (size_t i = 0; i < n; i++) {
         const struct sample *u = &x[i * stride], *v = &y[i * stride];
-        if ((st = rd_log_ratio(u->mean, u->sd, u->n, v->mean, v->sd, v->n, a->o.confidence,
-                               &r[i])))
+        struct rd_ratio_side us = {u->n, u->mean, u->sd, u->log_sd},
+                             vs = {v->n, v->mean, v->sd, v->log_sd};
+        if ((st = rd_log_ratio(&us, &vs, a->o.confidence, &r[i])))
             return st;
         mr[i] = (struct rd_machine_ratio){r[i].log_ratio, r[i].se};
         on += u->n > 0 && v->n > 0;
@@ -351,7 +354,7 @@ static rd_status write_claim(struct rd_analysis *a, struct jw *w, const cJSON *d
         if (!rd_claim_ratio_configs(a, g[i], cl, c))
             goto out;  /* not a ratio claim */
         for (int s = 0; s < 2; s++) {
-            x[s * n + i] = (struct sample){NAN, NAN, 0};
+            x[s * n + i] = (struct sample){NAN, NAN, 0, 0};
             if (!c[s])
                 continue;
             x[s * n + i] = sample_of(a, g[i], c[s]->id, (uint32_t)mid);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "moments.h"
 #include "nested.h"
 #include "workload.h"
 
@@ -34,9 +35,32 @@ struct rd_verdict_sample rd_levels_sample(const struct prep *p, bool eligible)
 {
     double n = (double)p->sum.n;
     if (!(p->mean_df > 0))
-        return (struct rd_verdict_sample){ n, p->sum.mean, p->sum.sd, eligible, 0 };
+        return (struct rd_verdict_sample){ n, p->sum.mean, p->sum.sd, eligible, 0, p->log_sd };
     return (struct rd_verdict_sample){ n, p->sum.mean, p->sum.se * sqrt(n), eligible,
-                                       p->mean_df };
+                                       p->mean_df, p->log_sd };
+}
+
+/* The two-level variance of the mean of the logs of p's used values
+ * (sessions ses), on sd's footing: sqrt(n var_mean); 0 when a value is
+ * not positive or the levels do not part (as rd_nested_mean_var says). */
+static rd_status two_level_log_sd(const struct prep *p, const uint32_t *ses, size_t nsess,
+                                  double *log_sd)
+{
+    *log_sd = 0;
+    double *lg = malloc(p->n_used * sizeof *lg);
+    if (!lg)
+        return RD_ERR_NOMEM;
+    size_t j = 0;
+    for (; j < p->n_used && p->used[j] > 0; j++)
+        lg[j] = log(p->used[j]);
+    struct rd_nested nv;
+    int ok = j == p->n_used ? rd_nested_mean_var(lg, ses, p->n_used, nsess, &nv) : 0;
+    free(lg);
+    if (ok < 0)
+        return RD_ERR_NOMEM;
+    if (ok == 1 && nv.var_mean >= 0)
+        *log_sd = sqrt(nv.var_mean * (double)p->n_used);
+    return RD_OK;
 }
 
 /* The two-level standard error and interval of one config's metric. */
@@ -45,6 +69,7 @@ static rd_status apply_one(const struct wctx *x, size_t i, struct prep *p)
     p->sessions = p->have ? 1 : 0;
     p->between_share = NAN;
     p->mean_df = 0;
+    p->log_sd = p->have ? rd_log_sd(p->used, p->n_used) : 0;
     if (!p->have || !p->run_of || x->sess.n < 2 || p->n_used < 3)
         return RD_OK;
     uint32_t *ses = malloc(p->n_used * sizeof *ses);
@@ -53,12 +78,15 @@ static rd_status apply_one(const struct wctx *x, size_t i, struct prep *p)
     rd_levels_sessions_of(x, i, p, ses);
     struct rd_nested nv;
     int ok = rd_nested_mean_var(p->used, ses, p->n_used, x->sess.n, &nv);
+    double log_sd = 0;
+    rd_status st = ok > 0 && nv.df > 0 ? two_level_log_sd(p, ses, x->sess.n, &log_sd) : RD_OK;
     free(ses);
-    if (ok < 0)
-        return RD_ERR_NOMEM;
+    if (ok < 0 || st)
+        return ok < 0 ? RD_ERR_NOMEM : st;
     p->sessions = nv.sessions;
     if (ok == 0 || !(nv.df > 0))
         return RD_OK;
+    p->log_sd = log_sd;
     p->between_share = nv.share;
     p->mean_df = nv.df;
     p->sum.se = sqrt(nv.var_mean);

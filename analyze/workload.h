@@ -51,6 +51,10 @@ struct prep {
      * mean_df 0: one level, sum.se on n - 1 df as always. */
     size_t sessions;
     double between_share, mean_df;
+    /* Tested metrics (levels.c): the sd of the logs of used on sum.sd's
+     * footing for the verdicts (rd_verdict_sample.log_sd: two-level with
+     * mean_df as sum.se is); 0 when a value is not positive */
+    double log_sd;
 };
 
 struct pair {

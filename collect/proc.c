@@ -1,7 +1,7 @@
 /*
  * proc.c - spawning, watching and stopping the processes rundown measures.
  *
- * A child is started with posix_spawnp into its own process group, stdin on
+ * A child is started with posix_spawn into its own process group, stdin on
  * /dev/null and stdout/stderr on non-blocking pipes that the parent drains in
  * a poll() loop: each byte goes to a capped log file, a small in-memory tail
  * (for messages), optionally a kept prefix (for importers), and a line
@@ -12,11 +12,26 @@
  * exit within one poll wake-up, as hyperfine's blocking wait does, without
  * giving up the pipes.
  *
+ * The timed window, from the clock read before the spawn to the one on the
+ * exit's wake-up, holds the child and as little else as can be: the PATH
+ * search (rd_which; posix_spawnp would try an execve per directory in the
+ * child, inside the window), the pipes' O_NONBLOCK and the log files are
+ * done before the clock starts; after the spawn only the pidfd is opened
+ * before the wait. The parent keeps the pipes' write ends open until the
+ * reap. A child's exit closes its own ends just before it becomes a
+ * zombie; were they the last, the end of the pipes would wake the wait
+ * first, and a read, a close and a second wait would come before the pidfd
+ * showed the exit (strace showed it on every run of `sleep 0.01` before
+ * the ends were kept). So the pidfd is the one wake-up at the exit, as the
+ * blocking wait is hyperfine's; the write ends are closed once the leader
+ * is reaped, and the pipes end when the last grandchild holding them does
+ * (tests/sh/runner_window.sh checks the window with strace).
+ *
  * Servers, load and background commands (die_with_parent) are started with
  * fork + prctl(PR_SET_PDEATHSIG, SIGKILL) + exec instead: posix_spawn has no
  * attribute for a parent-death signal, and without one a server outlives a
  * SIGKILL of rundown (nothing is left to stop its group) and keeps its port.
- * Timed commands stay on posix_spawnp, whose vfork-style clone is the
+ * Timed commands stay on posix_spawn, whose vfork-style clone is the
  * cheaper start (the runner's overhead is measured against hyperfine -N);
  * a command in flight ends by itself. The death signal reaches only the
  * direct child (and survives its exec, so `sh -c 'exec server'` is covered);
@@ -144,8 +159,19 @@ void rd_proc_init(struct rd_proc *p)
 {
     memset(p, 0, sizeof *p);
     p->pidfd = -1;
+    p->held[0] = p->held[1] = -1;
     rd_stream_init(&p->out);
     rd_stream_init(&p->err);
+}
+
+/* Closes the write ends the parent kept (see the top of this file). */
+static void release_held(struct rd_proc *p)
+{
+    for (int i = 0; i < 2; i++) {
+        if (p->held[i] >= 0)
+            close(p->held[i]);
+        p->held[i] = -1;
+    }
 }
 
 void rd_stream_release(struct rd_stream *s)
@@ -267,8 +293,8 @@ static int dup_to(int fd, int target)
  * A failure is reported as an errno on errfd, whose close-on-exec tells the
  * parent that exec succeeded.
  */
-static void child_exec(const struct rd_proc_opts *o, pid_t parent, int out_w, int err_w,
-                       int errfd)
+static void child_exec(const struct rd_proc_opts *o, const char *file, pid_t parent,
+                       int out_w, int err_w, int errfd)
 {
     int e = 0;
     struct sigaction dfl;
@@ -300,7 +326,7 @@ static void child_exec(const struct rd_proc_opts *o, pid_t parent, int out_w, in
         e = errno;
         goto fail;
     }
-    execvpe(o->argv[0], o->argv, o->envp ? o->envp : environ);
+    execvpe(file, o->argv, o->envp ? o->envp : environ);
     e = errno;
 fail:
     while (write(errfd, &e, sizeof e) < 0 && errno == EINTR)
@@ -311,8 +337,8 @@ fail:
 /* fork + exec with a parent-death signal (see the top of this file).
  * Returns 0 with *pidp set, or the errno of the failed step; the child is
  * then reaped. */
-static int spawn_dying_with_parent(pid_t *pidp, const struct rd_proc_opts *o, int out_w,
-                                   int err_w)
+static int spawn_dying_with_parent(pid_t *pidp, const struct rd_proc_opts *o,
+                                   const char *file, int out_w, int err_w)
 {
     int ep[2];
     if (pipe2(ep, O_CLOEXEC) < 0)
@@ -326,7 +352,7 @@ static int spawn_dying_with_parent(pid_t *pidp, const struct rd_proc_opts *o, in
         return e;
     }
     if (pid == 0)
-        child_exec(o, parent, out_w, err_w, ep[1]);
+        child_exec(o, file, parent, out_w, err_w, ep[1]);
     close(ep[1]);
     int e = 0;
     ssize_t k;
@@ -342,6 +368,18 @@ static int spawn_dying_with_parent(pid_t *pidp, const struct rd_proc_opts *o, in
      * set (the child did it before exec), so kill(-pid) reaches it. */
     *pidp = pid;
     return 0;
+}
+
+/* True when every entry of a PATH value is an absolute folder. */
+static bool path_absolute(const char *path)
+{
+    for (const char *p = path;; p++) {
+        if (*p != '/')
+            return false;
+        p = strchr(p, ':');
+        if (!p)
+            return true;
+    }
 }
 
 void rd_proc_spawnattr_isolate(posix_spawnattr_t *attr)
@@ -388,6 +426,9 @@ rd_status rd_proc_spawn(struct rd_proc *p, const struct rd_proc_opts *o,
         st = rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "pipe: %s", strerror(errno));
         goto out;
     }
+    /* The read ends only: the child's write ends stay blocking. */
+    fcntl(outp[0], F_SETFL, O_NONBLOCK);
+    fcntl(errp[0], F_SETFL, O_NONBLOCK);
     fa_init = posix_spawn_file_actions_init(&fa) == 0;
     attr_init = posix_spawnattr_init(&attr) == 0;
     if (!fa_init || !attr_init) {
@@ -420,12 +461,27 @@ rd_status rd_proc_spawn(struct rd_proc *p, const struct rd_proc_opts *o,
         }
         pinned = true;
     }
+    /* The PATH search before the clock: posix_spawnp would do it in the
+     * child, one execve per directory, inside the timed window. When the
+     * child has a directory of its own (o->cwd), a relative PATH entry
+     * means a folder there, which only the child can look in: then, and
+     * when nothing is found (the error is posix_spawnp's, as before),
+     * posix_spawnp searches. */
+    char found[4096];
+    const char *file = o->argv[0];
+    const char *path = getenv("PATH");
+    bool search = !strchr(file, '/');
+    if (search && path && (!o->cwd || path_absolute(path)) &&
+        rd_which(file, found, sizeof found)) {
+        file = found;
+        search = false;
+    }
     pid_t pid;
     p->t_start = rd_now();
     int e = o->die_with_parent
-                ? spawn_dying_with_parent(&pid, o, outp[1], errp[1])
-                : posix_spawnp(&pid, o->argv[0], &fa, &attr, o->argv,
-                               o->envp ? o->envp : environ);
+                ? spawn_dying_with_parent(&pid, o, file, outp[1], errp[1])
+                : (search ? posix_spawnp : posix_spawn)(&pid, file, &fa, &attr, o->argv,
+                                                         o->envp ? o->envp : environ);
     if (pinned)
         sched_setaffinity(0, sizeof saved, &saved);
     if (e != 0) {
@@ -436,14 +492,13 @@ rd_status rd_proc_spawn(struct rd_proc *p, const struct rd_proc_opts *o,
     p->pid = pid;
     p->pidfd = pidfd_open_(pid);
     p->deadline = o->timeout_s > 0 ? p->t_start + o->timeout_s : 0;
-    close(outp[1]);
-    close(errp[1]);
+    /* Kept until the reap: see the top of this file. */
+    p->held[0] = outp[1];
+    p->held[1] = errp[1];
     outp[1] = errp[1] = -1;
     p->out.fd = outp[0];
     p->err.fd = errp[0];
     outp[0] = errp[0] = -1;
-    fcntl(p->out.fd, F_SETFL, O_NONBLOCK);
-    fcntl(p->err.fd, F_SETFL, O_NONBLOCK);
 out:
     if (fa_init)
         posix_spawn_file_actions_destroy(&fa);
@@ -479,6 +534,8 @@ static void reap(struct rd_proc *p, double now)
     if (p->pidfd >= 0)
         close(p->pidfd);
     p->pidfd = -1;
+    /* Now the pipes end when the last process holding them does. */
+    release_held(p);
 }
 
 /* Without a pidfd (old kernels) exits are found by polling wait4 with
@@ -686,6 +743,7 @@ void rd_proc_release(struct rd_proc *p)
     if (p->pidfd >= 0)
         close(p->pidfd);
     p->pidfd = -1;
+    release_held(p);
     rd_stream_release(&p->out);
     rd_stream_release(&p->err);
 }

@@ -117,6 +117,10 @@ struct rd_proc {
     int wstatus;
     struct rusage ru;
     struct rd_stream out, err;
+    int held[2];            /* the pipes' write ends, kept open until the
+                               reap (-1: none): the child's exit is then
+                               seen by its pidfd, never first as the end
+                               of a pipe (see proc.c) */
 };
 
 /** What rd_proc_kill_strays() found and killed. */

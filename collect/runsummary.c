@@ -9,6 +9,7 @@
 
 #include "logratio.h"
 #include "median.h"
+#include "moments.h"
 #include "srange.h"
 #include "rundown/array.h"
 #include "rundown/buf.h"
@@ -84,6 +85,13 @@ double rd_run_tally_sd(const struct rd_run_tally *t)
     return t->n < 2 ? NAN : sqrt(t->m2 / (double)(t->n - 1));
 }
 
+/* The sd of the logs of t's times for the verdicts' relative variance
+ * (stats/logratio.h); 0, the linear estimate alone, when times were lost. */
+static double tally_log_sd(const struct rd_run_tally *t)
+{
+    return t->times_lost ? 0 : rd_log_sd(t->times, (size_t)t->n);
+}
+
 rd_status rd_run_summary_compute(struct rd_run_summary *s, const struct rd_run_tally *t,
                                  size_t k)
 {
@@ -96,7 +104,8 @@ rd_status rd_run_summary_compute(struct rd_run_summary *s, const struct rd_run_t
     size_t eligible = 0;
     for (size_t i = 0; i < s->k; i++) {
         samples[i] = (struct rd_verdict_sample){(double)t[i].n, t[i].mean,
-                                                rd_run_tally_sd(&t[i]), t[i].n >= 2, 0};
+                                                rd_run_tally_sd(&t[i]), t[i].n >= 2, 0,
+                                                tally_log_sd(&t[i])};
         eligible += samples[i].eligible;
         s->p[i] = NAN;
     }
@@ -119,8 +128,10 @@ rd_status rd_run_summary_reference(struct rd_run_summary *s, size_t ref)
         s->ref[i] = (struct rd_run_refrow){NAN, NAN, NAN, NAN, false};
         if (i == ref || t[i].n < 2 || r->n < 2 || !(t[i].mean > 0) || !(r->mean > 0))
             continue;
-        se[i] = rd_log_ratio_se(t[i].mean, rd_run_tally_sd(&t[i]), (double)t[i].n, r->mean,
-                                rd_run_tally_sd(r), (double)r->n, &dfs[i]);
+        struct rd_ratio_side a = {(double)t[i].n, t[i].mean, rd_run_tally_sd(&t[i]),
+                                  tally_log_sd(&t[i])},
+                             b = {(double)r->n, r->mean, rd_run_tally_sd(r), tally_log_sd(r)};
+        se[i] = rd_log_ratio_se(&a, &b, &dfs[i]);
         if (isfinite(dfs[i]) && floor(dfs[i]) < df)
             df = floor(dfs[i]);
         s->ref[i].compared = true;

@@ -16,6 +16,8 @@
 #include <time.h>
 
 #include "envinfo.h"
+#include "logratio.h"
+#include "moments.h"
 #include "runner.h"
 #include "rundown/arena.h"
 #include "rundown/buf.h"
@@ -231,7 +233,7 @@ static rd_status add_config(const struct rd_suite_run *run, size_t wi, size_t c,
 struct cfg_state {
     struct rd_session_config *cfg; /* made on first use */
     long runs;
-    double n, mean, m2;
+    struct rd_moments good; /* the good values of the primary metric */
     double secs;
     long timed;
     long redos;          /* measured runs made again because of contention */
@@ -296,16 +298,13 @@ static void note_run(const struct rd_suite_workload *w, struct cfg_state *c,
     if (!rec->status || strcmp(rec->status, "ok") != 0 ||
         !rd_record_metric(rec, w->primary_metric, &x) || isnan(x))
         return;
-    c->n++;
-    double delta = x - c->mean;
-    c->mean += delta / c->n;
-    c->m2 += delta * (x - c->mean);
+    rd_moments_add(&c->good, x);
 }
 
 /* The sample sd of c's good values so far; NaN below 2. */
 static double cfg_sd(const struct cfg_state *c)
 {
-    return c->n > 1 ? sqrt(c->m2 / (c->n - 1)) : NAN;
+    return rd_moments_sd(&c->good);
 }
 
 /* One look of the race after the round the contenders are at (once per
@@ -322,8 +321,9 @@ static rd_status race_look(struct wl_state *ws, const struct rd_suite_workload *
     for (size_t c = 0; c < w->nconfigs; c++) {
         const struct cfg_state *cs = &ws->cfgs[c];
         ws->x[c] = (struct rd_verdict_sample){
-            .n = cs->n, .mean = cs->mean, .sd = cfg_sd(cs),
-            .eligible = cs->in_play && cs->n >= 2 && cs->state != RD_SETTLE_UNUSABLE };
+            .n = cs->good.n, .mean = cs->good.mean, .sd = cfg_sd(cs),
+            .eligible = cs->in_play && cs->good.n >= 2 && cs->state != RD_SETTLE_UNUSABLE,
+            .log_sd = rd_moments_log_sd(&cs->good) };
     }
     size_t ne;
     RD_TRY(rd_settle_race(&ws->rule, round, ws->x, w->nconfigs, &ws->vs, ws->out, &ne));
@@ -344,8 +344,8 @@ static struct rd_settle_rule contenders_rule(const struct wl_state *ws, size_t n
     struct rd_settle_rule fin = ws->rule;
     double most = 0;
     for (size_t c = 0; c < nconfigs; c++)
-        if (ws->cfgs[c].in_play && ws->cfgs[c].n > most)
-            most = ws->cfgs[c].n;
+        if (ws->cfgs[c].in_play && ws->cfgs[c].good.n > most)
+            most = ws->cfgs[c].good.n;
     /* nothing new yet: the store's last look as the analysis reads it
      * alone (its earlier looks are not known here) */
     double before = most > ws->n_before ? ws->n_before : 0;
@@ -369,7 +369,7 @@ static void precision_states(struct wl_state *ws, const struct rd_suite_workload
          * smaller one): the contenders of a race are then judged among
          * themselves on intervals at least as narrow as the precision
          * rule alone would give, so racing settles at least as often */
-        cs->state = cs->in_play ? rd_settle_config(&fin, cs->runs, cs->n, cs->mean, sd, ws->k)
+        cs->state = cs->in_play ? rd_settle_config(&fin, cs->runs, cs->good.n, cs->good.mean, sd, ws->k)
                                 : RD_SETTLE_PRECISE;
     }
 }
@@ -618,8 +618,8 @@ static rd_status runner_init(struct runner *r, struct rd_suite_run *run)
         for (size_t c = 0; c < w->nconfigs; c++) {
             ws->cfgs[c].in_play = in_play[c] || ws->cfgs[c].runs > 0;
             ws->k += ws->cfgs[c].in_play;
-            if (ws->cfgs[c].n > ws->n_before)
-                ws->n_before = ws->cfgs[c].n;
+            if (ws->cfgs[c].good.n > ws->n_before)
+                ws->n_before = ws->cfgs[c].good.n;
         }
         free(in_play);
         RD_TRY(update_states(ws, w));
@@ -681,9 +681,11 @@ static double round_value(const struct rd_suite *s, size_t wi, const struct wl_s
             continue;
         /* no spread yet (fewer than 2 good values, a mean <= 0): as far
          * from settled as it gets */
-        double cv = cs->n > 1 && cs->mean > 0 ? cfg_sd(cs) / cs->mean : INFINITY;
+        double cv = cs->good.n > 1 && cs->good.mean > 0
+                        ? sqrt(rd_rel_var(cs->good.mean, cfg_sd(cs), rd_moments_log_sd(&cs->good)))
+                        : INFINITY;
         cv_widest = fmax(cv_widest, cv);
-        n_fewest = fmin(n_fewest, cs->n);
+        n_fewest = fmin(n_fewest, cs->good.n);
         double run_s = cs->timed ? cs->secs / (double)cs->timed : ws->stored_run_s;
         secs += isnan(run_s) ? 1 : fmax(run_s, 1e-3);
     }

@@ -31,7 +31,9 @@ gnuplot-nox wrk hey apache2-utils hyperfine npm time unzip python3"
 BENCH_PACKAGES="python3-pandas python3-scipy"
 # SciPy: tests/sh/scipy_verify.sh checks the analyze goldens against it
 # (skipped without it; make deps installs it, make report does not need it).
-TEST_PACKAGES="python3-scipy"
+# strace: tests/sh/runner_window.sh reads what a run does inside its timed
+# window from a trace (skipped without it).
+TEST_PACKAGES="python3-scipy strace"
 SLURM_PACKAGES="slurm-wlm munge"
 
 debian() {

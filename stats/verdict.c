@@ -8,6 +8,7 @@
 
 #include "logratio.h"
 #include "mcb.h"
+#include "moments.h"
 #include "scale.h"
 #include "srange.h"
 #include "verdict.h"
@@ -24,6 +25,15 @@ const char *rd_decision_name(enum rd_decision d)
 {
     return (unsigned)d < RD_NDECISION_WORDS ? rd_decision_words[d]
                                             : rd_decision_words[RD_DECISION_NO_DATA];
+}
+
+struct rd_verdict_sample rd_verdict_sample_of(const double *v, size_t n, bool eligible)
+{
+    struct rd_moments m = {0};
+    for (size_t i = 0; i < n; i++)
+        rd_moments_add(&m, v[i]);
+    return (struct rd_verdict_sample){ .n = m.n, .mean = m.mean, .sd = rd_moments_sd(&m),
+                                       .eligible = eligible, .log_sd = rd_moments_log_sd(&m) };
 }
 
 void rd_verdict_settings_init(struct rd_verdict_settings *s)
@@ -82,11 +92,18 @@ static bool better(double a, double b, bool higher)
     return higher ? a > b : a < b;
 }
 
+/* A run's relative variance (CV^2) as every interval below reads it:
+ * the larger of the linear and the log-scale estimate (logratio.h). */
+static double run_rel_var(const struct rd_verdict_sample *a)
+{
+    return rd_rel_var(a->mean, a->sd, a->log_sd);
+}
+
 /* The squared relative standard error of a mean, the delta method's part
  * of var(log mean) (as rd_log_ratio_se takes it). */
 static double rel_var(const struct rd_verdict_sample *a)
 {
-    return a->sd * a->sd / (a->n * a->mean * a->mean);
+    return run_rel_var(a) / a->n;
 }
 
 /* The degrees of freedom of a sample's variance of the mean: n - 1, or
@@ -110,7 +127,7 @@ static double welch_df(const struct rd_verdict_sample *a, const struct rd_verdic
 static double lr_se(const struct rd_verdict_sample *a, const struct rd_verdict_sample *b,
                     double *df)
 {
-    double se = rd_log_ratio_se(a->mean, a->sd, a->n, b->mean, b->sd, b->n, NULL);
+    double se = sqrt(rel_var(a) + rel_var(b));
     if (df)
         *df = welch_df(a, b);
     return se;
@@ -318,9 +335,8 @@ static void fill_runs_needed(const struct rd_verdict_sample *x, size_t k,
         struct rd_verdict_row *row = &rows[i];
         if (row->verdict != RD_VERDICT_INCONCLUSIVE || i == res->best)
             continue;
-        double cv_a = x[i].sd / x[i].mean, cv_b = b->sd / b->mean;
         double n = isnan(row->ratio) ? INFINITY
-                 : rd_verdict_runs_for(sqrt(cv_a * cv_a + cv_b * cv_b), res->family,
+                 : rd_verdict_runs_for(sqrt(run_rel_var(&x[i]) + run_rel_var(b)), res->family,
                                        res->n_inconclusive, s);
         if (!isfinite(n)) {
             row->runs_needed = -1;

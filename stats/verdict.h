@@ -82,7 +82,17 @@ struct rd_verdict_sample {
      * Satterthwaite df (nested.h): every interval, test and df below then
      * reads the variance between sessions as well as within. */
     double df;
+    /* the sd of the log values on sd's footing (log_sd^2 / n the
+     * variance of the mean of the logs, two-level with df as sd is); 0
+     * when unknown: the relative variance is then (sd / mean)^2 alone,
+     * else the larger of that and exp(log_sd^2) - 1 (logratio.h) */
+    double log_sd;
 };
+
+/** The sample of the n values v, one session: n, mean, sd and log_sd
+ *  (running moments, stats/moments.h): how the collector and the
+ *  calibrations see a config. */
+struct rd_verdict_sample rd_verdict_sample_of(const double *v, size_t n, bool eligible);
 
 struct rd_verdict_settings {
     double alpha;          /* family-wise error rate of the claims, e.g. 0.05 */

@@ -95,8 +95,7 @@ static struct rd_verdict_result judge(double v[][PLANNED], size_t k, size_t n, d
     s.alpha = at;
     struct rd_verdict_sample x[MAX_K];
     for (size_t i = 0; i < k; i++)
-        x[i] = (struct rd_verdict_sample){ (double)n, rd_stats_mean(v[i], n),
-                                           rd_stats_sd(v[i], n), true, 0 };
+        x[i] = rd_verdict_sample_of(v[i], n, true);
     struct rd_verdict_result res;
     assert_int_equal(rd_verdict_decide(x, k, &s, rows, &res), RD_OK);
     return res;

@@ -80,12 +80,18 @@ static double any_worse(gsl_rng *rng, double between, double within, bool two_le
                     g[j * N + r] = (uint32_t)j;
                 }
             }
-            double mean = rd_stats_mean(v, M * N), sd = rd_stats_sd(v, M * N);
-            x[i] = (struct rd_verdict_sample){ M * N, mean, sd, true, 0 };
-            struct rd_nested nv;
-            if (two_level && rd_nested_mean_var(v, g, M * N, M, &nv) == 1) {
+            /* as analyze/levels.c reads a config: both the values' and
+             * their logs' variance two-level */
+            x[i] = rd_verdict_sample_of(v, M * N, true);
+            double lg[M * N];
+            for (size_t j = 0; j < M * N; j++)
+                lg[j] = log(v[j]);
+            struct rd_nested nv, nl;
+            if (two_level && rd_nested_mean_var(v, g, M * N, M, &nv) == 1 &&
+                rd_nested_mean_var(lg, g, M * N, M, &nl) == 1) {
                 x[i].sd = sqrt(nv.var_mean * M * N);
                 x[i].df = nv.df;
+                x[i].log_sd = sqrt(nl.var_mean * M * N);
             }
         }
         struct rd_verdict_row rows[K];

@@ -180,6 +180,34 @@ static void test_stop(void **state)
     rd_proc_release(&p);
 }
 
+/* The wait wakes for the child's exit, not for the end of its pipes: a
+ * child that closes its stdout and stderr and lives on is still running
+ * when they end, and the first wait returns only once it has exited (it
+ * returned at the pipes' end, with the child alive, while the parent did
+ * not keep their write ends). Then the write ends are closed and the pipes
+ * end. The wait's cap (10 s) only bounds a broken run. */
+static void test_exit_is_the_wakeup(void **state)
+{
+    (void)state;
+    struct rd_proc p;
+    struct rd_diag d;
+    char *argv[] = {"/bin/sh", "-c", "exec >&- 2>&-; sleep 0.3", NULL};
+    struct rd_proc_opts o = {.argv = argv};
+    rd_diag_init(&d, NULL);
+    rd_proc_init(&p);
+    assert_int_equal(rd_proc_spawn(&p, &o, &d), RD_OK);
+    assert_true(p.held[0] >= 0 && p.held[1] >= 0);
+    struct rd_proc *one[1] = {&p};
+    assert_int_equal(rd_proc_poll(one, 1, 10.0, &d), RD_OK);
+    assert_true(p.exited);
+    assert_int_equal(rd_proc_exit_code(&p), 0);
+    assert_int_equal(p.held[0], -1);
+    assert_int_equal(p.held[1], -1);
+    assert_int_equal(rd_proc_wait_all(one, 1, &d), RD_OK);
+    assert_true(rd_proc_done(&p));
+    rd_proc_release(&p);
+}
+
 static void test_cpulist(void **state)
 {
     (void)state;
@@ -217,6 +245,43 @@ static void test_which(void **state)
     assert_false(rd_which("rundown-no-such-program", out, sizeof out));
     assert_false(rd_which("/etc/passwd", out, sizeof out));
     assert_false(rd_which("", out, sizeof out));
+}
+
+/* The program is looked for on PATH before the clock, by rundown, where
+ * that finds what the child's own search would: with a directory of its
+ * own (cwd), a relative PATH entry is a folder there. Here "bin" in the
+ * child's directory holds a `true` that prints, ahead of the real one. */
+static void test_spawn_path_relative_to_cwd(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rd-test-path-XXXXXX", bin[64], prog[96];
+    assert_non_null(mkdtemp(dir));
+    snprintf(bin, sizeof bin, "%s/bin", dir);
+    snprintf(prog, sizeof prog, "%s/true", bin);
+    assert_int_equal(mkdir(bin, 0755), 0);
+    FILE *f = fopen(prog, "w");
+    assert_non_null(f);
+    fputs("#!/bin/sh\necho mine\n", f);
+    fclose(f);
+    assert_int_equal(chmod(prog, 0755), 0);
+    char *old = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+    setenv("PATH", "bin:/usr/bin:/bin", 1);
+    char *argv[] = {"true", NULL};
+    struct rd_proc_opts o = {.cwd = dir, .keep_stdout = 64};
+    struct rd_proc p;
+    int code = run(argv, &o, &p);
+    if (old)
+        setenv("PATH", old, 1);
+    else
+        unsetenv("PATH");
+    free(old);
+    assert_int_equal(code, 0);
+    assert_int_equal(p.out.keep.len, 5);
+    assert_memory_equal(p.out.keep.ptr, "mine\n", 5);
+    rd_proc_release(&p);
+    unlink(prog);
+    rmdir(bin);
+    rmdir(dir);
 }
 
 static void test_tree_sampler(void **state)
@@ -456,9 +521,11 @@ int main(void)
         cmocka_unit_test(test_log_cap_and_keep),
         cmocka_unit_test(test_timeout_kills_group),
         cmocka_unit_test(test_stop),
+        cmocka_unit_test(test_exit_is_the_wakeup),
         cmocka_unit_test(test_cpulist),
         cmocka_unit_test(test_pinning),
         cmocka_unit_test(test_which),
+        cmocka_unit_test(test_spawn_path_relative_to_cwd),
         cmocka_unit_test(test_tree_sampler),
         cmocka_unit_test(test_tree_sampler_unreadable),
         cmocka_unit_test(test_stream_log_error),

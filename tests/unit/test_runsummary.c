@@ -142,39 +142,40 @@ static void test_reference(void **state)
     struct rd_run_summary s;
     assert_int_equal(rd_run_summary_compute(&s, t, 3), RD_OK);
     assert_int_equal(rd_run_summary_reference(&s, 1), RD_OK);
-    /* R (per x against r = b): v = var(.)/(n mean(.)^2); se = sqrt(v1 + v2);
-     * df = (v1+v2)^2/(v1^2/3 + v2^2/3), floor, smallest of the two: 5;
-     * crit = qtukey(0.95, 3, 5)/sqrt(2) = 3.2539112680;
+    /* R (per x against r = b), with tests/unit/verdict_reference.R's crit()
+     * and range_sf(): v = max(var(.)/mean(.)^2, expm1(var(log(.))))/n (its
+     * rel_var); se = sqrt(v1 + v2); df = (v1+v2)^2/(v1^2/3 + v2^2/3),
+     * floor, smallest of the two: 5; crit(3, 5) = 3.2539116982;
      * exp(log(ratio) -+ crit se).
-     * a: 0.8264462810 (0.7910951538, 0.8633771198)
-     * c: 1.6528925620 (1.5821903075, 1.7267542396)
-     * p = P(Q > sqrt(2)|log(ratio)/se|), k 3, df 5, by R's integrate() over the
+     * a: 0.8264462810 (0.7910851201, 0.8633880704)
+     * c: 1.6528925620 (1.5821702401, 1.7267761409)
+     * p = range_sf(sqrt(2)|log(ratio)/se|, 3, 5): R's integrate() over the
      * range's density and s = chi_5/sqrt(5) (R's ptukey is off this far in
-     * the tail: 7.30e-05 and 1.20e-06): a 7.418134166e-05, c 6.116389711e-07 */
+     * the tail): a 7.428653795e-05, c 6.125234089e-07 */
     assert_true(fabs(s.ref[0].ratio - 0.8264462810) < 1e-9);
-    assert_true(fabs(s.ref[0].low - 0.7910951538) < 1e-6);
-    assert_true(fabs(s.ref[0].high - 0.8633771198) < 1e-6);
-    assert_true(fabs(s.ref[0].p - 7.418134166e-05) < 1e-11);
-    assert_true(fabs(s.ref[2].low - 1.5821903075) < 1e-6);
-    assert_true(fabs(s.ref[2].high - 1.7267542396) < 1e-6);
-    assert_true(fabs(s.ref[2].p - 6.116389711e-07) < 1e-13);
+    assert_true(fabs(s.ref[0].low - 0.7910851201) < 1e-6);
+    assert_true(fabs(s.ref[0].high - 0.8633880704) < 1e-6);
+    assert_true(fabs(s.ref[0].p - 7.428653795e-05) < 1e-11);
+    assert_true(fabs(s.ref[2].low - 1.5821702401) < 1e-6);
+    assert_true(fabs(s.ref[2].high - 1.7267761409) < 1e-6);
+    assert_true(fabs(s.ref[2].p - 6.125234089e-07) < 1e-13);
     assert_false(s.ref[1].compared);
     struct rd_buf out = RD_BUF_INIT;
     assert_int_equal(rd_run_summary_text(&s, &out), RD_OK);
-    /* 1/0.8264462810 = 1.21, 1/0.8633771198 = 1.158, 1/0.7910951538 = 1.264 */
+    /* 1/0.8264462810 = 1.21, 1/0.8633880704 = 1.158, 1/0.7910851201 = 1.264 */
     assert_non_null(strstr(out.ptr, "\nSummary (against the reference, b)\n"
                                     "  a ran 1.21× (1.16–1.26×) faster than b, p < 0.001\n"
                                     "  b ran 1.65× (1.58–1.73×) faster than c, p < 0.001\n"));
     rd_buf_release(&out);
 
-    /* Two alike: R, k = 2, df floor 5: qt(0.975, 5) = 2.5705818356,
-     * d/b 0.9958677686 (0.9514742218, 1.0423326137), p at k = 2 is 2 pt(-|t|, 5) = 0.8246929848 */
+    /* Two alike: R, the same v, k = 2, df floor 5: qt(0.975, 5) = 2.5705818356,
+     * d/b 0.9958677686 (0.9513037179, 1.0425194329), p at k = 2 is 2 pt(-|t|, 5) = 0.8253645870 */
     rd_run_tally_release(&t[2]);
     tally_of(&set, &t[2], "d", d, 4);
     assert_int_equal(rd_run_summary_compute(&s, t + 1, 2), RD_OK);
     assert_int_equal(rd_run_summary_reference(&s, 0), RD_OK);
-    assert_true(fabs(s.ref[1].low - 0.9514742218) < 1e-6);
-    assert_true(fabs(s.ref[1].p - 0.8246929848) < 1e-6);
+    assert_true(fabs(s.ref[1].low - 0.9513037179) < 1e-6);
+    assert_true(fabs(s.ref[1].p - 0.8253645870) < 1e-6);
     rd_buf_init(&out, 0);
     assert_int_equal(rd_run_summary_text(&s, &out), RD_OK);
     assert_non_null(strstr(out.ptr, "  d and b: no significant difference, 1.00× "

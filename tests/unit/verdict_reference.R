@@ -1,7 +1,8 @@
 # The expected numbers of tests/unit/test_verdict.c, by formula in R
 # (r-base-core; run: Rscript tests/unit/verdict_reference.R). The verdicts
 # compare on the log scale: log R +- c se with the delta-method se
-# sqrt(s_a^2 / (n_a m_a^2) + s_b^2 / (n_b m_b^2)), the Welch df of its two
+# sqrt(c_a / n_a + c_b / n_b), c a run's relative variance: the larger of
+# s^2 / m^2 and expm1(var(log x)) (stats/logratio.h), the Welch df of its two
 # parts, the floor of the smallest; c is the studentized range quantile
 # over sqrt 2 and d Hsu's one-sided MCB constant, both by integrate() and
 # uniroot() (R's qtukey stops its root search at 1e-4, too coarse here).
@@ -21,7 +22,7 @@ crit_eq <- function(k, df, alpha = 0.05)
   uniroot(function(q) over_s(mcb_cdf(k), q, df) - (1 - alpha), c(0, 50), tol = 1e-13)$root
 range_sf <- function(q, k, df) 1 - over_s(range_cdf(k), q, df)
 
-rel_var <- function(x) var(x) / (length(x) * mean(x)^2)
+rel_var <- function(x) max(var(x) / mean(x)^2, expm1(var(log(x)))) / length(x)
 welch_df <- function(a, b) {
   va <- rel_var(a); vb <- rel_var(b)
   (va + vb)^2 / (va^2 / (length(a) - 1) + vb^2 / (length(b) - 1))

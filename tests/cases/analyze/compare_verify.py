@@ -30,6 +30,13 @@ from scipy import stats
 fails = 0
 
 
+def rel_var(x):
+    lin = (x.std(ddof=1) / x.mean()) ** 2
+    if (x > 0).all():
+        return max(lin, math.expm1(np.log(x).var(ddof=1)))
+    return lin
+
+
 def close(want, got, rel, what):
     global fails
     if want is None:
@@ -107,7 +114,7 @@ def runs_needed(o, n, m):
     a = alpha / m
     c_inf, d_inf = stats.norm.ppf(1 - a / 2), stats.norm.ppf(1 - a)
     z = stats.norm.ppf(0.8)
-    spread = math.hypot(o.std(ddof=1) / o.mean(), n.std(ddof=1) / n.mean())
+    spread = math.sqrt(rel_var(o) + rel_var(n))
     dlog = -math.log1p(-margin) if higher else math.log1p(margin)
     c, d = c_inf, d_inf
     for _ in range(4):
@@ -164,7 +171,9 @@ for r, k, sd in pairs:
         close(m1, r["old"]["mean"], 1e-12, what + " old mean")
         close(s1, r["old"]["sd"], 1e-9, what + " old sd")
         close(m2, r["new"]["mean"], 1e-12, what + " new mean")
-    va, vb = s2 * s2 / (n2 * m2 * m2), s1 * s1 / (n1 * m1 * m1)
+    # a run's relative variance: the larger of (s / m)^2 and, when every
+    # value is positive, exp(var(log x)) - 1 (docs/methods.md §6)
+    va, vb = rel_var(n) / n2, rel_var(o) / n1
     welch = (va + vb) ** 2 / (va * va / (n2 - 1) + vb * vb / (n1 - 1))
     df = math.floor(welch)
     c = stats.t.ppf(1 - alpha / (2 * m), df)

@@ -21,6 +21,7 @@ from scipy import optimize, special, stats
 
 REL, PREL = 1e-9, 1e-7
 failures = 0
+checked = {"verdicts": 0}
 
 
 def close(want, got, rel, what):
@@ -193,6 +194,70 @@ def check_pair(a, b, got, where):
     return res.pvalue
 
 
+def rel_var(x, rule):
+    """A run's relative variance (CV^2) as the verdicts estimate it
+    (docs/methods.md §6): the larger of (s / m)^2 and, when every value is
+    positive, exp(var(log x)) - 1; rule "linear" is the first alone (the
+    rule before 2026-12-03, to check this checker against older files)."""
+    x = np.asarray(x, float)
+    lin = (x.std(ddof=1) / x.mean()) ** 2
+    if rule == "linear" or not (x > 0).all():
+        return lin
+    return max(lin, math.expm1(np.log(x).var(ddof=1)))
+
+
+def check_verdicts(wl, series, m, rule):
+    """The plain case of the verdicts against the best (one session per
+    config, no looks, no race, no decision within labels): the family's df
+    (the floor of the smallest Welch df of the log ratios with the best),
+    its critical value q(0.95; k, df) / sqrt 2 by SciPy's
+    studentized_range, and each estimable row's interval exp(log r -+ c se)
+    and p_adj = P(Q_{k,df} > sqrt 2 |log r| / se)."""
+    rec = wl.get("recommendation")
+    if not rec or rec.get("best") is None or not rec.get("family") or rec.get("df") is None:
+        return
+    if "within" in wl or "collection" in wl or "alpha_look" in rec or "alpha_look" in wl:
+        return
+    if any(c["metrics"].get(m, {}).get("sessions", 1) > 1 for c in wl["configs"]):
+        return
+    rows = {v["config"]: v for v in rec["verdicts"]}
+    best = rec["best"]
+    xb = series.get((best, m))
+    if xb is None or len(xb) < 2:
+        return
+    others = [cid for cid, v in rows.items()
+              if cid != best and v["verdict"] != "disqualified" and len(series.get((cid, m), [])) >= 2]
+    if not others or len(others) + 1 != rec["family"]:
+        return
+    vb = rel_var(xb, rule) / len(xb)
+    se, lr, dfs = {}, {}, []
+    for cid in others:
+        x = series[(cid, m)]
+        va = rel_var(x, rule) / len(x)
+        se[cid] = math.sqrt(va + vb)
+        lr[cid] = math.log(np.mean(x) / np.mean(xb))
+        if va + vb > 0:
+            dfs.append((va + vb) ** 2 / (va * va / (len(x) - 1) + vb * vb / (len(xb) - 1)))
+    if not dfs:
+        return
+    df = math.floor(min(dfs))
+    k = rec["family"]
+    where = f"{wl['name']} verdicts"
+    close(df, rec["df"], 0, where + " df")
+    c = stats.studentized_range.ppf(0.95, k, df) / math.sqrt(2)
+    close(c, rec["critical_value"], 1e-7, where + " critical_value")
+    for cid in others:
+        v = rows[cid]
+        if v["ratio_ci_low"] is None or se[cid] == 0:
+            continue
+        checked["verdicts"] += 1
+        close(math.exp(lr[cid] - c * se[cid]), v["ratio_ci_low"], 1e-7, f"{where} {cid} ratio_ci_low")
+        close(math.exp(lr[cid] + c * se[cid]), v["ratio_ci_high"], 1e-7, f"{where} {cid} ratio_ci_high")
+        p = stats.studentized_range.sf(math.sqrt(2) * abs(lr[cid]) / se[cid], k, df)
+        if v["p_adj"] is not None and p > 1e-6:
+            close(p, v["p_adj"], 1e-5, f"{where} {cid} p_adj")
+
+
 def check_case(case):
     for name in ("expected.out", "expected.analysis.json"):
         path = os.path.join(case, name)
@@ -232,6 +297,7 @@ def check_case(case):
             close(F, t["welch_anova"]["f"], REL, "welch_anova.f")
             close(df2, t["welch_anova"]["df2"], REL, "welch_anova.df2")
             close(stats.f.sf(F, k - 1, df2), t["welch_anova"]["p"], PREL, "welch_anova.p")
+        check_verdicts(wl, series, m, RULE)
         ps = [check_pair(series[(p["a"], m)], series[(p["b"], m)], p, f"pair {p['a']} vs {p['b']}")
               for p in t["pairs"]]
         # Holm by hand: sorted ascending, (m - i) p, running max, cap 1
@@ -242,7 +308,11 @@ def check_case(case):
             close(min(run, 1), t["pairs"][i]["p_holm"], PREL, f"p_holm[{i}]")
 
 
-for case in sys.argv[1:] or sorted(glob.glob(os.path.join(os.path.dirname(__file__), "0*"))):
+args = sys.argv[1:]
+RULE = "linear" if args[:1] == ["--linear"] else "larger"
+args = args[1:] if RULE == "linear" else args
+for case in args or sorted(glob.glob(os.path.join(os.path.dirname(__file__), "0*"))):
     check_case(case)
+print("verdict rows checked:", checked["verdicts"])
 print("failures:", failures)
 sys.exit(1 if failures else 0)
