@@ -2,6 +2,7 @@
  * comparesides.c - the sides of a comparison from the command line
  * (comparestores.h): --compare's operands, --compare-by's values.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -48,6 +49,60 @@ static bool any_empty(const char *const *v, size_t n)
     return false;
 }
 
+/* A plain store's file name: the part of its path after the last '/'
+ * (the path itself when that is empty: "dir/"). */
+static const char *file_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash && slash[1] ? slash + 1 : path;
+}
+
+/* What side i would be called by its file name: a group by its NAME. */
+static const char *short_name(const struct rd_compare_sides *s, size_t i)
+{
+    return s->lists[i] ? s->groups[i].name : file_name(s->groups[i].name);
+}
+
+/* Names the plain stores (a group keeps its NAME): by file name when no
+ * other side has it, else by the path as given (a/s.jsonl, b/s.jsonl),
+ * and a path given again by the path and its count ("s.jsonl (2)"), so
+ * every column head tells its side apart. Before this, two plain stores
+ * were "old" and "new", which said nothing of which file was which. */
+static rd_status name_stores(struct rd_compare_sides *s)
+{
+    const char **names = calloc(s->ngroups, sizeof *names);
+    if (!names)
+        return RD_ERR_NOMEM;
+    for (size_t i = 0; i < s->ngroups; i++) {
+        names[i] = s->groups[i].name;
+        if (s->lists[i])
+            continue;
+        bool unique = true;
+        for (size_t j = 0; j < s->ngroups && unique; j++)
+            unique = j == i || strcmp(short_name(s, j), short_name(s, i)) != 0;
+        if (unique)
+            names[i] = file_name(s->groups[i].name);
+    }
+    rd_status st = RD_OK;
+    for (size_t i = 0; i < s->ngroups && !st; i++) {
+        size_t again = 0;
+        for (size_t j = 0; j < i; j++)
+            again += !s->lists[i] && !s->lists[j] &&
+                     strcmp(s->groups[j].name, s->groups[i].name) == 0;
+        if (!again)
+            continue;
+        if (asprintf(&s->text[i], "%s (%zu)", names[i], again + 1) < 0) {
+            s->text[i] = NULL;
+            st = RD_ERR_NOMEM;
+        } else
+            names[i] = s->text[i];
+    }
+    for (size_t i = 0; i < s->ngroups && !st; i++)
+        s->groups[i].name = names[i];
+    free(names);
+    return st;
+}
+
 rd_status rd_compare_sides_parse(struct rd_compare_sides *s, const char *const *operands,
                                  size_t n, struct rd_diag *d)
 {
@@ -61,7 +116,6 @@ rd_status rd_compare_sides_parse(struct rd_compare_sides *s, const char *const *
     s->lists = calloc(n, sizeof *s->lists);
     const char **names = calloc(n, sizeof *names);
     rd_status st = s->groups && s->text && s->lists && names ? RD_OK : RD_ERR_NOMEM;
-    bool named = false;
     for (size_t i = 0; i < n && !st; i++) {
         struct rd_compare_group *g = &s->groups[s->ngroups++];
         if (!is_group(operands[i])) {
@@ -70,7 +124,6 @@ rd_status rd_compare_sides_parse(struct rd_compare_sides *s, const char *const *
             g->nstores = 1;
             continue;
         }
-        named = true;
         size_t len = strlen(operands[i]);
         if (!(s->text[i] = strdup(operands[i])) ||
             !(s->lists[i] = calloc(len / 2 + 1, sizeof *s->lists[i]))) {
@@ -86,11 +139,8 @@ rd_status rd_compare_sides_parse(struct rd_compare_sides *s, const char *const *
             st = rd_diag_set(d, RD_ERR_USAGE, NULL, 0, 0,
                              "--compare: expected NAME=STORE[,STORE...], got '%s'", operands[i]);
     }
-    /* Two plain stores keep the names of a before-and-after comparison. */
-    if (!st && !named && n == 2) {
-        s->groups[0].name = "old";
-        s->groups[1].name = "new";
-    }
+    if (!st)
+        st = name_stores(s);
     for (size_t i = 0; i < s->ngroups && !st; i++)
         names[i] = s->groups[i].name;
     if (!st)

@@ -146,12 +146,14 @@ rd_status rd_comparison_build(struct rd_comparison *c, const struct rd_analyze_o
 void rd_comparison_release(struct rd_comparison *c);
 
 /** The sides of --compare A B [C...] (comparesides.c): each operand a
- *  store, named by itself, or NAME=STORE[,STORE...]; two plain stores are
- *  "old" and "new". */
+ *  store or NAME=STORE[,STORE...]. A store is named by its file name when
+ *  no other side has that name, else by its path as given, and a path
+ *  given again by the path and its count ("s.jsonl (2)"); a group by NAME. */
 struct rd_compare_sides {
     struct rd_compare_group *groups;
     size_t ngroups;
-    char **text;         /* per operand: its copy, split (NULL: a plain store) */
+    /* per operand: a group's copy, split; a repeated store's name (else NULL) */
+    char **text;
     const char ***lists; /* per operand: its stores (NULL: a plain store) */
 };
 

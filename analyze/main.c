@@ -313,16 +313,25 @@ static rd_status write_output(const char *outpath, const struct rd_buf *text,
     return rd_atomic_commit(&of.af, d);
 }
 
+/* How a message names side k: a plain store by its path as typed (its
+ * column head may be its file name alone), a group or a value by name. */
+static const char *side_shown(const struct rd_comparison *c, const struct rd_compare_sides *s,
+                              size_t k)
+{
+    return s->lists && k < s->ngroups && !s->lists[k] ? s->groups[k].stores[0]
+                                                      : c->side_names[k];
+}
+
 /* "a, b or c": the sides after the baseline, for a message. */
-static void other_sides(const struct rd_comparison *c, const char *prefix, char *out,
-                        size_t size)
+static void other_sides(const struct rd_comparison *c, const struct rd_compare_sides *s,
+                        const char *prefix, char *out, size_t size)
 {
     size_t at = 0;
     out[0] = '\0';
     for (size_t k = 1; k < c->nsides && at < size; k++)
         at += (size_t)snprintf(out + at, size - at, "%s%s%s%s",
                                k == 1 ? "" : k + 1 == c->nsides ? " or " : ", ", prefix,
-                               prefix[0] ? "=" : "", c->side_names[k]);
+                               prefix[0] ? "=" : "", side_shown(c, s, k));
 }
 
 /* The gate's messages on stderr; returns the exit status. */
@@ -397,16 +406,10 @@ static int compare_main(const struct args *g)
     /* A gate over no comparison would pass whatever the runs say. */
     if (nothing) {
         char others[512];
-        other_sides(&c, g->cmp.by.key ? g->cmp.by.key : "", others, sizeof others);
-        if (g->cmp.by.key)
-            rd_error("no config is in both %s=%s and %s, nothing was compared", g->cmp.by.key,
-                     c.side_names[0], others);
-        else if (c.nsides == 2 && strcmp(c.side_names[0], "old") == 0)
-            rd_error("no config is in both %s and %s, nothing was compared", g->stores[0],
-                     g->stores[1]);
-        else
-            rd_error("no config is in both %s and %s, nothing was compared", c.side_names[0],
-                     others);
+        other_sides(&c, &sides, g->cmp.by.key ? g->cmp.by.key : "", others, sizeof others);
+        rd_error("no config is in both %s%s%s and %s, nothing was compared",
+                 g->cmp.by.key ? g->cmp.by.key : "", g->cmp.by.key ? "=" : "",
+                 side_shown(&c, &sides, 0), others);
         rc = RD_EXIT_INPUT;
     }
     if (!st && rc == 0)

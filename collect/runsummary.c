@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "logratio.h"
+#include "median.h"
 #include "moments.h"
 #include "srange.h"
 #include "rundown/array.h"
@@ -66,21 +67,15 @@ void rd_run_tally_release(struct rd_run_tally *t)
     rd_run_tally_init(t, t->name);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 double rd_run_tally_median(const struct rd_run_tally *t)
 {
     size_t n = (size_t)t->n;
     double *v = n && !t->times_lost ? malloc(n * sizeof *v) : NULL;
     if (!v)
         return NAN;
+    /* a copy: the times stay in run order for the JSON export */
     memcpy(v, t->times, n * sizeof *v);
-    qsort(v, n, sizeof *v, cmp_double);
-    double m = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    double m = rd_median_sort(v, n);
     free(v);
     return m;
 }

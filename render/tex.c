@@ -277,13 +277,14 @@ static void workload_caption(const struct rd_report *r, const struct rd_rworkloa
     rd_bw_f(cap, ". Mean of $n$ runs with the half-width of its %g\\,\\%% confidence interval; "
                  "each config's verdict against the best, and its ratio to the best with the "
                  "simultaneous %g\\,\\%% interval the verdict used.", conf, level);
-    if (w->rec && w->rec->reason) {
+    if (w->rec && w->rec->reason && *w->rec->reason) {
         struct rd_buf reason = RD_BUF_INIT;
         rd_bw_ch(cap, ' ');
         if (rd_bw_ok(cap, rd_reason_with_look(w->rec, r->alpha, &reason)))
             tex_text(cap, reason.ptr);
-        /* the look's clause, when there is one, ends on its full stop */
-        if (reason.len <= strlen(w->rec->reason))
+        /* One full stop at the end: the look's clause ends on its own, and
+         * a reason may end on one (or on a parenthesis, or a label). */
+        if (reason.len && reason.ptr[reason.len - 1] != '.')
             rd_bw_ch(cap, '.');
         rd_buf_release(&reason);
     }
