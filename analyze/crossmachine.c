@@ -150,65 +150,147 @@ static const char *group_metric(const struct rd_analysis *a, const struct wl *co
     return NULL;
 }
 
-/* One comparison of comparisons[]: config x against reference y on the
- * machines g[0..n) (their samples x[i * stride], y[i * stride]); r and mr
- * are the caller's room for n machines. Nothing is written for a config
- * measured on fewer than two machines (no cross-machine claim). */
-static rd_status write_comparison(struct rd_analysis *a, struct jw *w, const struct wl *const *g,
-                                  size_t n, const struct sample *x, const struct sample *y,
-                                  size_t stride, const char *config, const char *ref,
-                                  struct rd_log_ratio *r, struct rd_machine_ratio *mr,
-                                  struct rd_buf *text)
+/* One config's ratio to the reference on one machine. */
+struct on_machine {
+    struct rd_log_ratio r;
+    double n, n_ref; /* their runs */
+};
+
+/* One comparison: config against ref on the group's machines, judged
+ * (made only for a config measured on two machines or more). */
+struct comparison {
+    const char *config, *ref;
+    struct on_machine *on;   /* [the group's n] */
+    struct rd_between_machines b;
+    char *text;              /* RD_AK_TEXT, owned */
+};
+
+/* One entry of "machines" (a workload) or of "machine_claims" (a claim):
+ * its machines g[0..n), its reference and its comparisons. */
+struct group {
+    const struct wl *const *g;
+    size_t n;
+    const char *metric, *better, *reference;
+    const char **best;                  /* [n] each machine's best; "machines" only */
+    const cJSON *doc;                   /* the claim's study; "machine_claims" only */
+    const char *file, *text;
+    size_t index;
+    struct comparison *comps;
+    size_t ncomps, capcomps;
+};
+
+/* Every group judged before the document is written (issue 27): the
+ * writer only writes them. */
+struct rd_machines {
+    const struct wl **wls;   /* the per-machine workloads, by base then name */
+    size_t nwls;
+    struct group *groups;
+    size_t ngroups, capgroups;
+};
+
+/* The per-machine workloads, by base name then name, into *out (the
+ * caller's to free); *n 0 (and *out NULL) with one machine. */
+static rd_status machine_wls(const struct rd_analysis *a, const struct wl ***out, size_t *n)
 {
-    size_t on = 0;
-    rd_status st;
-    for (size_t i = 0; i < n; i++) {
+    *out = NULL;
+    *n = 0;
+    for (size_t i = 0; i < a->nwls; i++)
+        *n += a->wls[i].base != NULL;
+    if (*n == 0)
+        return RD_OK;
+    const struct wl **g = malloc(*n * sizeof *g);
+    if (!g)
+        return RD_ERR_NOMEM;
+    size_t k = 0;
+    for (size_t i = 0; i < a->nwls; i++)
+        if (a->wls[i].base)
+            g[k++] = &a->wls[i];
+    qsort(g, k, sizeof *g, cmp_machine_wl);
+    *out = g;
+    return RD_OK;
+}
+
+/* The end of the run of g (sorted by base) that starts at i: the machines
+ * of one workload. */
+static size_t same_base_end(const struct wl *const *g, size_t n, size_t i)
+{
+    size_t j = i;
+    while (j < n && strcmp(g[j]->base, g[i]->base) == 0)
+        j++;
+    return j;
+}
+
+static rd_status machines_new(const struct rd_analysis *a, struct rd_machines **out)
+{
+    *out = calloc(1, sizeof **out);
+    return *out ? machine_wls(a, &(*out)->wls, &(*out)->nwls) : RD_ERR_NOMEM;
+}
+
+static struct group *add_group(struct rd_machines *m, const struct wl *const *g, size_t n)
+{
+    if (RD_ARRAY_GROW(m->groups, m->capgroups, m->ngroups + 1))
+        return NULL;
+    struct group *gr = &m->groups[m->ngroups++];
+    *gr = (struct group){ .g = g, .n = n };
+    return gr;
+}
+
+/* Config x against reference y on the group's machines (their samples
+ * x[i * stride], y[i * stride]), judged into the group's next comparison;
+ * nothing for a config measured on fewer than two machines. */
+static rd_status judge_comparison(const struct rd_analysis *a, struct group *gr,
+                                  const struct sample *x, const struct sample *y, size_t stride,
+                                  const char *config)
+{
+    const size_t n = gr->n;
+    struct on_machine *on = calloc(n ? n : 1, sizeof *on);
+    struct rd_machine_ratio *mr = calloc(n ? n : 1, sizeof *mr);
+    rd_status st = on && mr ? RD_OK : RD_ERR_NOMEM;
+    size_t both = 0;
+    for (size_t i = 0; i < n && !st; i++) {
         const struct sample *u = &x[i * stride], *v = &y[i * stride];
         struct rd_ratio_side us = {u->n, u->mean, u->sd, u->log_sd},
                              vs = {v->n, v->mean, v->sd, v->log_sd};
-        if ((st = rd_log_ratio(&us, &vs, a->o.confidence, &r[i])))
-            return st;
-        mr[i] = (struct rd_machine_ratio){r[i].log_ratio, r[i].se};
-        on += u->n > 0 && v->n > 0;
+        st = rd_log_ratio(&us, &vs, a->o.confidence, &on[i].r);
+        on[i].n = u->n;
+        on[i].n_ref = v->n;
+        mr[i] = (struct rd_machine_ratio){on[i].r.log_ratio, on[i].r.se};
+        both += u->n > 0 && v->n > 0;
     }
-    if (on < 2)
-        return RD_OK;
     struct rd_between_machines b;
-    if ((st = rd_between_machines(mr, n, a->o.confidence, a->o.alpha, &b)))
+    if (!st && both >= 2)
+        st = rd_between_machines(mr, n, a->o.confidence, a->o.alpha, &b);
+    if (!st && both >= 2)
+        st = RD_ARRAY_GROW(gr->comps, gr->capcomps, gr->ncomps + 1);
+    if (st || both < 2) {
+        free(on);
+        free(mr);
         return st;
-    jw_obj(w, NULL, true);
-    jw_str(w, RD_AK_CONFIG, config);
-    jw_arr(w, RD_AK_PER_MACHINE, true);
-    for (size_t i = 0; i < n; i++) {
-        jw_obj(w, NULL, false);
-        jw_str(w, RD_AK_MACHINE, g[i]->machine);
-        jw_str(w, RD_AK_WORKLOAD, g[i]->name);
-        jw_num(w, RD_AK_RATIO, isnan(r[i].log_ratio) ? NAN : exp(r[i].log_ratio));
-        jw_num(w, RD_AK_RATIO_CI_LOW, r[i].low);
-        jw_num(w, RD_AK_RATIO_CI_HIGH, r[i].high);
-        jw_num(w, RD_AK_N, x[i * stride].n);
-        jw_num(w, RD_AK_N_REFERENCE, y[i * stride].n);
-        jw_end(w, '}');
     }
-    jw_end(w, ']');
-    jw_num(w, RD_AK_K, (double)b.k);
-    jw_num(w, RD_AK_RATIO, b.k ? b.ratio : NAN);
-    jw_num(w, RD_AK_RATIO_CI_LOW, b.low);
-    jw_num(w, RD_AK_RATIO_CI_HIGH, b.high);
-    jw_num(w, RD_AK_TAU2, b.tau2);
-    jw_num(w, RD_AK_Q, b.q);
-    jw_num(w, RD_AK_P, b.q_p);
-    jw_bool(w, RD_AK_CONSISTENT, b.consistent);
-    rd_buf_reset(text);
-    comparison_text(text, config, ref, g, r, n, &b);
-    jw_str(w, RD_AK_TEXT, text->ptr ? text->ptr : "");
-    jw_end(w, '}');
-    return w->st;
+    struct comparison *c = &gr->comps[gr->ncomps];
+    *c = (struct comparison){ .config = config, .ref = gr->reference, .on = on, .b = b };
+    struct rd_log_ratio *r = calloc(n, sizeof *r);
+    struct rd_buf text = RD_BUF_INIT;
+    if (r) {
+        for (size_t i = 0; i < n; i++)
+            r[i] = on[i].r;
+        comparison_text(&text, config, gr->reference, gr->g, r, n, &b);
+    }
+    c->text = r ? rd_buf_detach(&text, NULL) : NULL;
+    free(r);
+    free(mr);
+    rd_buf_release(&text);
+    if (!c->text) {
+        free(on);
+        return RD_ERR_NOMEM;
+    }
+    gr->ncomps++;
+    return RD_OK;
 }
 
 /* One workload's entry of "machines": g[0..n) are its machines. */
-static rd_status write_group(struct rd_analysis *a, struct jw *w, const struct wl *const *g,
-                             size_t n)
+static rd_status judge_group(const struct rd_analysis *a, struct rd_machines *m,
+                             const struct wl *const *g, size_t n)
 {
     const char *metric = group_metric(a, g, n);
     int64_t mid = rd_analysis_metric_id(a, metric);
@@ -238,11 +320,14 @@ static rd_status write_group(struct rd_analysis *a, struct jw *w, const struct w
     struct sample *s = calloc(n * (nids ? nids : 1), sizeof *s);
     size_t *best_on = calloc(nids ? nids : 1, sizeof *best_on);
     const char **best = calloc(n, sizeof *best);
-    struct rd_log_ratio *r = calloc(n, sizeof *r);
-    struct rd_machine_ratio *mr = calloc(n, sizeof *mr);
+    struct group *gr = s && best_on && best ? add_group(m, g, n) : NULL;
     rd_status st = RD_ERR_NOMEM;
-    if (!s || !best_on || !best || !r || !mr)
+    if (!gr)
         goto out;
+    gr->metric = metric;
+    gr->better = rd_better_name((enum rd_better)better);
+    gr->best = best;
+    best = NULL; /* the group's now */
     /* Each machine's best config: the best mean of two runs or more. */
     for (size_t i = 0; i < n; i++) {
         size_t bi = SIZE_MAX;
@@ -257,85 +342,33 @@ static rd_status write_group(struct rd_analysis *a, struct jw *w, const struct w
         }
         if (bi != SIZE_MAX) {
             best_on[bi]++;
-            best[i] = ids[bi];
+            gr->best[i] = ids[bi];
         }
     }
-    /* The reference: best on the most machines (the first id of a tie). */
+    /* The reference: best on the most machines (the first id of a tie).
+     * No config of two runs on any machine: the machines are listed, no
+     * comparison can be made. */
     size_t ref = SIZE_MAX;
     for (size_t c = 0; c < nids; c++)
         if (best_on[c] && (ref == SIZE_MAX || best_on[c] > best_on[ref]))
             ref = c;
+    gr->reference = ref == SIZE_MAX ? NULL : ids[ref];
     st = RD_OK;
-    /* No config of two runs on any machine: the machines are listed, no
-     * comparison can be made. */
-    jw_obj(w, NULL, true);
-    jw_str(w, RD_AK_WORKLOAD, g[0]->base);
-    jw_str(w, RD_AK_METRIC, metric);
-    jw_str(w, RD_AK_BETTER, rd_better_name((enum rd_better)better));
-    jw_arr(w, RD_AK_MACHINE_IDS, false);
-    for (size_t i = 0; i < n; i++)
-        jw_str(w, NULL, g[i]->machine);
-    jw_end(w, ']');
-    jw_str(w, RD_AK_REFERENCE, ref == SIZE_MAX ? NULL : ids[ref]);
-    jw_obj(w, RD_AK_BEST_ON, false);
-    for (size_t i = 0; i < n; i++)
-        jw_str(w, g[i]->machine, best[i]);
-    jw_end(w, '}');
-    jw_arr(w, RD_AK_COMPARISONS, true);
-    struct rd_buf text = RD_BUF_INIT;
     for (size_t c = 0; c < nids && !st && ref != SIZE_MAX; c++)
         if (c != ref)
-            st = write_comparison(a, w, g, n, s + c, s + ref, nids, ids[c], ids[ref], r, mr,
-                                  &text);
-    rd_buf_release(&text);
-    jw_end(w, ']');
-    jw_end(w, '}');
+            st = judge_comparison(a, gr, s + c, s + ref, nids, ids[c]);
 out:
     free(ids);
     free(s);
     free(best_on);
     free(best);
-    free(r);
-    free(mr);
-    return st ? st : w->st;
-}
-
-/* The per-machine workloads, by base name then name, into *out (the
- * caller's to free); *n 0 (and *out NULL) with one machine. */
-static rd_status machine_wls(const struct rd_analysis *a, const struct wl ***out, size_t *n)
-{
-    *out = NULL;
-    *n = 0;
-    for (size_t i = 0; i < a->nwls; i++)
-        *n += a->wls[i].base != NULL;
-    if (*n == 0)
-        return RD_OK;
-    const struct wl **g = malloc(*n * sizeof *g);
-    if (!g)
-        return RD_ERR_NOMEM;
-    size_t k = 0;
-    for (size_t i = 0; i < a->nwls; i++)
-        if (a->wls[i].base)
-            g[k++] = &a->wls[i];
-    qsort(g, k, sizeof *g, cmp_machine_wl);
-    *out = g;
-    return RD_OK;
+    return st;
 }
 
 /* One ratio claim (doc's claim idx) across the machines g[0..n) of its
  * workload; nothing when no machine has its a and its b. */
-/* The end of the run of g (sorted by base) that starts at i: the machines
- * of one workload. */
-static size_t same_base_end(const struct wl *const *g, size_t n, size_t i)
-{
-    size_t j = i;
-    while (j < n && strcmp(g[j]->base, g[i]->base) == 0)
-        j++;
-    return j;
-}
-
-static rd_status write_claim(struct rd_analysis *a, struct jw *w, const cJSON *doc,
-                             const cJSON *cl, const char *file, size_t idx,
+static rd_status judge_claim(const struct rd_analysis *a, struct rd_machines *m,
+                             const cJSON *doc, const cJSON *cl, const char *file, size_t idx,
                              const struct wl *const *g, size_t n)
 {
     const char *metric = rd_json_str(cl, "metric");
@@ -343,69 +376,67 @@ static rd_status write_claim(struct rd_analysis *a, struct jw *w, const cJSON *d
     if (mid < 0)
         return RD_OK;
     struct sample *x = calloc(2 * n, sizeof *x);
-    struct rd_log_ratio *r = calloc(n, sizeof *r);
-    struct rd_machine_ratio *mr = calloc(n, sizeof *mr);
-    rd_status st = RD_ERR_NOMEM;
-    if (!x || !r || !mr)
-        goto out;
-    st = RD_OK;
+    if (!x)
+        return RD_ERR_NOMEM;
+    rd_status st = RD_OK;
     const char *id[2] = {NULL, NULL};
     for (size_t i = 0; i < n; i++) {
         const struct cfg *c[2];
         if (!rd_claim_ratio_configs(a, g[i], cl, c))
             goto out;  /* not a ratio claim */
-        for (int s = 0; s < 2; s++) {
-            x[s * n + i] = (struct sample){NAN, NAN, 0, 0};
-            if (!c[s])
+        for (int side = 0; side < 2; side++) {
+            x[side * n + i] = (struct sample){NAN, NAN, 0, 0};
+            if (!c[side])
                 continue;
-            x[s * n + i] = sample_of(a, g[i], c[s]->id, (uint32_t)mid);
-            if (!id[s])
-                id[s] = c[s]->id;
+            x[side * n + i] = sample_of(a, g[i], c[side]->id, (uint32_t)mid);
+            if (!id[side])
+                id[side] = c[side]->id;
         }
     }
     if (!id[0] || !id[1])
         goto out;
+    struct group *gr = add_group(m, g, n);
+    if (!gr) {
+        st = RD_ERR_NOMEM;
+        goto out;
+    }
     struct rd_metric_def def;
     rd_metric_describe(metric, &def);
-    jw_obj(w, NULL, true);
-    jw_str(w, RD_AK_WORKLOAD, g[0]->base);
-    jw_str(w, RD_AK_METRIC, metric);
-    jw_str(w, RD_AK_BETTER, rd_better_name(def.better));
-    jw_arr(w, RD_AK_MACHINE_IDS, false);
-    for (size_t i = 0; i < n; i++)
-        jw_str(w, NULL, g[i]->machine);
-    jw_end(w, ']');
-    jw_str(w, RD_AK_REFERENCE, id[1]);
-    jw_obj(w, RD_AK_CLAIM, false);
-    jw_str(w, RD_AK_FILE, file);
-    jw_str(w, RD_AK_STUDY, rd_json_str(doc, "study"));
-    jw_num(w, RD_AK_INDEX, (double)idx);
-    jw_str(w, RD_AK_TEXT, rd_json_str(cl, "text"));
-    jw_end(w, '}');
-    jw_arr(w, RD_AK_COMPARISONS, true);
-    struct rd_buf text = RD_BUF_INIT;
-    st = write_comparison(a, w, g, n, x, x + n, 1, id[0], id[1], r, mr, &text);
-    rd_buf_release(&text);
-    jw_end(w, ']');
-    jw_end(w, '}');
+    gr->metric = metric;
+    gr->better = rd_better_name(def.better);
+    gr->reference = id[1];
+    gr->doc = doc;
+    gr->file = file;
+    gr->index = idx;
+    gr->text = rd_json_str(cl, "text");
+    st = judge_comparison(a, gr, x, x + n, 1, id[0]);
 out:
     free(x);
-    free(r);
-    free(mr);
-    return st ? st : w->st;
+    return st;
 }
 
-rd_status rd_machines_claims_write(struct rd_analysis *a, struct jw *w, cJSON *const *docs,
-                                   const char *const *files, size_t ndocs)
+rd_status rd_machines_judge(const struct rd_analysis *a, struct rd_machines **out)
 {
-    const struct wl **g;
-    size_t n;
-    RD_TRY(machine_wls(a, &g, &n));
-    if (n == 0)
-        return RD_OK;  /* one machine: no section */
+    RD_TRY(machines_new(a, out));
+    struct rd_machines *m = *out;
     rd_status st = RD_OK;
-    jw_arr(w, RD_AK_MACHINE_CLAIMS, true);
-    for (size_t d = 0; d < ndocs && !st; d++) {
+    for (size_t i = 0, j; i < m->nwls && !st; i = j) {
+        j = same_base_end(m->wls, m->nwls, i);
+        st = judge_group(a, m, m->wls + i, j - i);
+    }
+    return st;
+}
+
+rd_status rd_machines_claims_judge(const struct rd_analysis *a, cJSON *const *docs,
+                                   const char *const *files, size_t ndocs,
+                                   struct rd_machines **out)
+{
+    RD_TRY(machines_new(a, out));
+    struct rd_machines *m = *out;
+    const size_t n = m->nwls;
+    const struct wl *const *g = m->wls;
+    rd_status st = RD_OK;
+    for (size_t d = 0; d < ndocs && n && !st; d++) {
         const cJSON *cl, *claims = cJSON_GetObjectItemCaseSensitive(docs[d], "claims");
         size_t idx = 0;
         cJSON_ArrayForEach(cl, claims) {
@@ -416,29 +447,114 @@ rd_status rd_machines_claims_write(struct rd_analysis *a, struct jw *w, cJSON *c
                 lo++;
             hi = same_base_end(g, n, lo);
             if (hi - lo >= 2 &&
-                (st = write_claim(a, w, docs[d], cl, files[d], idx, g + lo, hi - lo)))
+                (st = judge_claim(a, m, docs[d], cl, files[d], idx, g + lo, hi - lo)))
                 break;
         }
     }
-    jw_end(w, ']');
-    free(g);
-    return st ? st : w->st;
+    return st;
 }
 
-rd_status rd_machines_write(struct rd_analysis *a, struct jw *w)
+static void write_comparison(struct jw *w, const struct group *gr, const struct comparison *c)
 {
-    const struct wl **g;
-    size_t n;
-    RD_TRY(machine_wls(a, &g, &n));
-    if (n == 0)
-        return RD_OK;  /* one machine: no section */
-    rd_status st = RD_OK;
-    jw_arr(w, RD_AK_MACHINES, true);
-    for (size_t i = 0, j; i < n && !st; i = j) {
-        j = same_base_end(g, n, i);
-        st = write_group(a, w, g + i, j - i);
+    jw_obj(w, NULL, true);
+    jw_str(w, RD_AK_CONFIG, c->config);
+    jw_arr(w, RD_AK_PER_MACHINE, true);
+    for (size_t i = 0; i < gr->n; i++) {
+        const struct rd_log_ratio *r = &c->on[i].r;
+        jw_obj(w, NULL, false);
+        jw_str(w, RD_AK_MACHINE, gr->g[i]->machine);
+        jw_str(w, RD_AK_WORKLOAD, gr->g[i]->name);
+        jw_num(w, RD_AK_RATIO, isnan(r->log_ratio) ? NAN : exp(r->log_ratio));
+        jw_num(w, RD_AK_RATIO_CI_LOW, r->low);
+        jw_num(w, RD_AK_RATIO_CI_HIGH, r->high);
+        jw_num(w, RD_AK_N, c->on[i].n);
+        jw_num(w, RD_AK_N_REFERENCE, c->on[i].n_ref);
+        jw_end(w, '}');
     }
     jw_end(w, ']');
-    free(g);
-    return st ? st : w->st;
+    const struct rd_between_machines *b = &c->b;
+    jw_num(w, RD_AK_K, (double)b->k);
+    jw_num(w, RD_AK_RATIO, b->k ? b->ratio : NAN);
+    jw_num(w, RD_AK_RATIO_CI_LOW, b->low);
+    jw_num(w, RD_AK_RATIO_CI_HIGH, b->high);
+    jw_num(w, RD_AK_TAU2, b->tau2);
+    jw_num(w, RD_AK_Q, b->q);
+    jw_num(w, RD_AK_P, b->q_p);
+    jw_bool(w, RD_AK_CONSISTENT, b->consistent);
+    jw_str(w, RD_AK_TEXT, c->text);
+    jw_end(w, '}');
+}
+
+/* One group: a "machines" entry, or a "machine_claims" one (with its
+ * claim, without best_on). */
+static void write_group(struct jw *w, const struct group *gr)
+{
+    jw_obj(w, NULL, true);
+    jw_str(w, RD_AK_WORKLOAD, gr->g[0]->base);
+    jw_str(w, RD_AK_METRIC, gr->metric);
+    jw_str(w, RD_AK_BETTER, gr->better);
+    jw_arr(w, RD_AK_MACHINE_IDS, false);
+    for (size_t i = 0; i < gr->n; i++)
+        jw_str(w, NULL, gr->g[i]->machine);
+    jw_end(w, ']');
+    jw_str(w, RD_AK_REFERENCE, gr->reference);
+    if (gr->doc) {
+        jw_obj(w, RD_AK_CLAIM, false);
+        jw_str(w, RD_AK_FILE, gr->file);
+        jw_str(w, RD_AK_STUDY, rd_json_str(gr->doc, "study"));
+        jw_num(w, RD_AK_INDEX, (double)gr->index);
+        jw_str(w, RD_AK_TEXT, gr->text);
+        jw_end(w, '}');
+    } else {
+        jw_obj(w, RD_AK_BEST_ON, false);
+        for (size_t i = 0; i < gr->n; i++)
+            jw_str(w, gr->g[i]->machine, gr->best[i]);
+        jw_end(w, '}');
+    }
+    jw_arr(w, RD_AK_COMPARISONS, true);
+    for (size_t c = 0; c < gr->ncomps; c++)
+        write_comparison(w, gr, &gr->comps[c]);
+    jw_end(w, ']');
+    jw_end(w, '}');
+}
+
+/* "key": [the groups], when some workload was measured on several
+ * machines; nothing otherwise. */
+static rd_status write_groups(const struct rd_machines *m, struct jw *w, const char *key)
+{
+    if (!m || m->nwls == 0)
+        return RD_OK;  /* one machine: no section */
+    jw_arr(w, key, true);
+    for (size_t i = 0; i < m->ngroups; i++)
+        write_group(w, &m->groups[i]);
+    jw_end(w, ']');
+    return w->st;
+}
+
+rd_status rd_machines_write(const struct rd_machines *m, struct jw *w)
+{
+    return write_groups(m, w, RD_AK_MACHINES);
+}
+
+rd_status rd_machines_claims_write(const struct rd_machines *m, struct jw *w)
+{
+    return write_groups(m, w, RD_AK_MACHINE_CLAIMS);
+}
+
+void rd_machines_free(struct rd_machines *m)
+{
+    if (!m)
+        return;
+    for (size_t i = 0; i < m->ngroups; i++) {
+        struct group *gr = &m->groups[i];
+        for (size_t c = 0; c < gr->ncomps; c++) {
+            free(gr->comps[c].on);
+            free(gr->comps[c].text);
+        }
+        free(gr->comps);
+        free(gr->best);
+    }
+    free(m->groups);
+    free(m->wls);
+    free(m);
 }

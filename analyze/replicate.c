@@ -214,6 +214,7 @@ struct rd_replication {
     struct figure *figs;
     size_t nfigs, capfigs;
     struct rd_claims claims;
+    struct rd_machines *machine_claims; /* the ratio claims across machines */
 };
 
 /* Figure fig against config c, worked out into the next of rep->figs. */
@@ -330,6 +331,8 @@ rd_status rd_replication_judge(struct rd_analysis *a, struct rd_replication **ou
     if (!st)
         st = rd_claims_judge(a, rep->docs, (const char *const *)rep->names, rep->files, n,
                              &rep->claims, d);
+    if (!st)
+        st = rd_machines_claims_judge(a, rep->docs, rep->files, n, &rep->machine_claims);
     return st;
 }
 
@@ -343,7 +346,7 @@ rd_status rd_replication_write(struct rd_analysis *a, const struct rd_replicatio
     }
     jw_end(w, ']');
     RD_TRY(rd_claims_write(&rep->claims, w));
-    return rd_machines_claims_write(a, w, rep->docs, rep->files, rep->n);
+    return rd_machines_claims_write(rep->machine_claims, w);
 }
 
 void rd_replication_free(struct rd_replication *rep)
@@ -351,6 +354,7 @@ void rd_replication_free(struct rd_replication *rep)
     if (!rep)
         return;
     rd_claims_release(&rep->claims);
+    rd_machines_free(rep->machine_claims);
     for (size_t i = 0; rep->docs && i < rep->n; i++)
         cJSON_Delete(rep->docs[i]);
     free(rep->docs);

@@ -25,9 +25,9 @@ rd_status rd_replication_judge(struct rd_analysis *a, struct rd_replication **ou
 
 /**
  * Writes what rd_replication_judge worked out: "replication":[...], the
- * claims ("replication_claims", "replication_summary"), then the claims
- * across machines (crossmachine.c, which still works them out as it
- * writes them).
+ * claims ("replication_claims", "replication_summary"), then the ratio
+ * claims across machines ("machine_claims", judged by crossmachine.c's
+ * rd_machines_claims_judge within rd_replication_judge).
  */
 rd_status rd_replication_write(struct rd_analysis *a, const struct rd_replication *rep,
                                struct jw *w);

@@ -508,8 +508,8 @@ static void write_envs(struct rd_analysis *a, struct jw *w)
 /* The document, from what the passes before it worked out (rep: the
  * published studies judged, NULL without --published). */
 static rd_status write_body(struct rd_analysis *a, const struct rd_replication *rep,
-                            struct rd_buf *out, const struct rd_analysis_sink *sink,
-                            struct rd_diag *d)
+                            const struct rd_machines *machines, struct rd_buf *out,
+                            const struct rd_analysis_sink *sink, struct rd_diag *d)
 {
     struct jw w;
     jw_init(&w, out);
@@ -549,7 +549,7 @@ static rd_status write_body(struct rd_analysis *a, const struct rd_replication *
     jw_arr(&w, RD_AK_WORKLOADS, true);
     RD_TRY(rd_workloads_write(a, &w, workload_write, sink, d));
     jw_end(&w, ']');
-    RD_TRY(rd_machines_write(a, &w));
+    RD_TRY(rd_machines_write(machines, &w));
     if (rep)
         RD_TRY(rd_replication_write(a, rep, &w));
     RD_TRY(rd_embed_write(a, &w, d));
@@ -567,9 +567,13 @@ static rd_status write_document(struct rd_analysis *a, struct rd_buf *out,
     RD_TRY(rd_analysis_apply_settings(a, d));
     RD_TRY(rd_within_check(a, d));
     struct rd_replication *rep = NULL;
+    struct rd_machines *machines = NULL;
     rd_status st = a->o.published_dir ? rd_replication_judge(a, &rep, d) : RD_OK;
     if (!st)
-        st = write_body(a, rep, out, sink, d);
+        st = rd_machines_judge(a, &machines);
+    if (!st)
+        st = write_body(a, rep, machines, out, sink, d);
+    rd_machines_free(machines);
     rd_replication_free(rep);
     return st;
 }
