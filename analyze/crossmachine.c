@@ -100,20 +100,27 @@ static void fmt3(char *out, size_t size, double v)
     rd_buf_release(&b);
 }
 
+/* One config's ratio to the reference on one machine. */
+struct on_machine {
+    struct rd_log_ratio r;
+    double n, n_ref; /* their runs */
+};
+
 /* The sentence of a comparison (RD_AK_TEXT). */
 static void comparison_text(struct rd_buf *t, const char *config, const char *ref,
-                            const struct wl *const *m, const struct rd_log_ratio *r, size_t n,
+                            const struct wl *const *m, const struct on_machine *on, size_t n,
                             const struct rd_between_machines *b)
 {
     char x[32], lo[32], hi[32];
     rd_buf_addf(t, "%s / %s:", config, ref);
     size_t shown = 0;
     for (size_t i = 0; i < n; i++) {
-        if (isnan(r[i].log_ratio))
+        const struct rd_log_ratio *r = &on[i].r;
+        if (isnan(r->log_ratio))
             continue;
-        fmt3(x, sizeof x, exp(r[i].log_ratio));
-        fmt3(lo, sizeof lo, r[i].low);
-        fmt3(hi, sizeof hi, r[i].high);
+        fmt3(x, sizeof x, exp(r->log_ratio));
+        fmt3(lo, sizeof lo, r->low);
+        fmt3(hi, sizeof hi, r->high);
         rd_buf_addf(t, "%s %s\u00d7 (%s\u2013%s) on %s", shown++ ? "," : "", x, lo, hi,
                     m[i]->machine);
     }
@@ -149,12 +156,6 @@ static const char *group_metric(const struct rd_analysis *a, const struct wl *co
             return a->metrics[g[i]->first_metric];
     return NULL;
 }
-
-/* One config's ratio to the reference on one machine. */
-struct on_machine {
-    struct rd_log_ratio r;
-    double n, n_ref; /* their runs */
-};
 
 /* One comparison: config against ref on the group's machines, judged
  * (made only for a config measured on two machines or more). */
@@ -269,15 +270,9 @@ static rd_status judge_comparison(const struct rd_analysis *a, struct group *gr,
     }
     struct comparison *c = &gr->comps[gr->ncomps];
     *c = (struct comparison){ .config = config, .ref = gr->reference, .on = on, .b = b };
-    struct rd_log_ratio *r = calloc(n, sizeof *r);
     struct rd_buf text = RD_BUF_INIT;
-    if (r) {
-        for (size_t i = 0; i < n; i++)
-            r[i] = on[i].r;
-        comparison_text(&text, config, gr->reference, gr->g, r, n, &b);
-    }
-    c->text = r ? rd_buf_detach(&text, NULL) : NULL;
-    free(r);
+    comparison_text(&text, config, gr->reference, gr->g, on, n, &b);
+    c->text = rd_buf_detach(&text, NULL);
     free(mr);
     rd_buf_release(&text);
     if (!c->text) {
