@@ -906,12 +906,9 @@ static time_t fixed_time(const struct rd_report *r)
 }
 
 rd_status rd_render_xlsx(const struct rd_report *r, const struct rd_render_opts *o,
-                         struct rd_stage *s, struct rd_diag *d)
+                         const char *tmp, struct rd_diag *d)
 {
-    const char *tmp;
-    rd_status st = rd_stage_reserve(s, "report.xlsx", &tmp, d);
-    if (st != RD_OK)
-        return st;
+    rd_status st = RD_OK;
     struct book b = { .alpha = r->alpha, .o = o };
     lxw_workbook_options wo = { .constant_memory = LXW_FALSE, .tmpdir = NULL };
     b.wb = workbook_new_opt(tmp, &wo);
