@@ -1180,7 +1180,7 @@ rd_status rd_report_parse(struct rd_report *r, const char *text, size_t len,
 rd_status rd_report_load(struct rd_report *r, const char *path, size_t max_input,
                          struct rd_diag *d)
 {
-    struct rd_buf text = RD_BUF_INIT;
+    struct rd_input text;
     const char *shown = strcmp(path, "-") == 0 ? "<stdin>" : path;
     memset(r, 0, sizeof *r);
     rd_arena_init(&r->arena);
@@ -1191,10 +1191,11 @@ rd_status rd_report_load(struct rd_report *r, const char *path, size_t max_input
         max_input, RD_READ_REGULAR | (strcmp(path, "-") == 0 ? RD_READ_TEXT : 0),
         "--max-input SIZE"
     };
-    rd_status st = rd_read_input(path, &lim, &text, d);
+    /* Mapped, not read: the text is read once, front to back. */
+    rd_status st = rd_map_input(path, &lim, &text, d);
     if (st == RD_OK)
         st = rd_report_parse(r, text.ptr, text.len, shown, path, d);
-    rd_buf_release(&text);
+    rd_input_release(&text);
     return st;
 }
 

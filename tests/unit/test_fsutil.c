@@ -132,11 +132,77 @@ static void test_atomic_sweep(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* The file 'path' of n bytes ('a' + i % 26) mapped: mapped (n > 0), the
+ * same bytes, a NUL byte after them, and read the same by rd_read_input. */
+static void map_one(const char *path, size_t n)
+{
+    char *want = malloc(n + 1);
+    assert_non_null(want);
+    for (size_t i = 0; i < n; i++)
+        want[i] = (char)('a' + i % 26);
+    want[n] = '\0';
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    assert_int_equal(fwrite(want, 1, n, f), n);
+    assert_int_equal(fclose(f), 0);
+    const struct rd_read_limits lim = { 0, RD_READ_REGULAR, NULL };
+    struct rd_input in;
+    struct rd_diag d;
+    rd_diag_init(&d, NULL);
+    assert_int_equal(rd_map_input(path, &lim, &in, &d), RD_OK);
+    assert_int_equal(in.len, n);
+    assert_int_equal(in.map != NULL, n > 0);
+    assert_memory_equal(in.ptr, want, n + 1);
+    assert_int_equal(in.ptr[n], '\0');
+    struct rd_buf b = RD_BUF_INIT;
+    assert_int_equal(rd_read_input(path, &lim, &b, &d), RD_OK);
+    assert_int_equal(b.len, n);
+    assert_memory_equal(b.ptr, in.ptr, n + 1);
+    rd_buf_release(&b);
+    rd_input_release(&in);
+    free(want);
+}
+
+static void test_map_input(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rundown-test-map-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[600];
+    snprintf(path, sizeof path, "%s/a.json", dir);
+    long page = sysconf(_SC_PAGESIZE);
+    assert_true(page > 0);
+    /* Empty (read, not mapped), one byte, a page less one, exactly one
+     * and two pages (the NUL is past the file's pages), a page and one. */
+    size_t sizes[] = { 0, 1, (size_t)page - 1, (size_t)page, 2 * (size_t)page,
+                       (size_t)page + 1 };
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        map_one(path, sizes[i]);
+
+    /* The cap and a folder: rd_read_input's errors. */
+    const struct rd_read_limits lim = { 10, RD_READ_REGULAR, "--max-input SIZE" };
+    struct rd_input in;
+    struct rd_diag d;
+    rd_diag_init(&d, NULL);
+    assert_int_equal(rd_map_input(path, &lim, &in, &d), RD_ERR_IO);
+    assert_non_null(strstr(d.msg, "expected at most 10 bytes of input, got 4.0 KiB"));
+    rd_input_release(&in);
+    rd_diag_init(&d, NULL);
+    assert_int_equal(rd_map_input(dir, &lim, &in, &d), RD_ERR_IO);
+    assert_non_null(strstr(d.msg, "expected a regular file, got a directory"));
+    rd_input_release(&in);
+
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_relative),
         cmocka_unit_test(test_atomic_sweep),
+        cmocka_unit_test(test_map_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
