@@ -89,8 +89,8 @@ rd_status rd_render_csv(const struct rd_report *r, struct rd_stage *s, struct rd
 rd_status rd_render_tex(const struct rd_report *r, struct rd_buf *out);
 
 /** Writes report.xlsx to 'tmp', the path the stage reserved for it
- *  (rd_stage_reserve): it touches no stage, so that it can run on a thread
- *  of its own beside the back ends that write into the stage (render.c). */
+ *  (rd_stage_reserve): it touches no stage, so that tex and csv write
+ *  into the stage on their thread meanwhile (render.c). */
 rd_status rd_render_xlsx(const struct rd_report *r, const struct rd_render_opts *o,
                          const char *tmp, struct rd_diag *d);
 

@@ -5,10 +5,9 @@
  * Order matters: charts first (the HTML inlines the SVGs gnuplot staged),
  * then Markdown (the HTML is made from it), HTML, xlsx, tex, csv; only
  * then the commit. Nothing is renamed into place unless everything succeeded.
- * The workbook, the slowest back end on a big analysis, is written on a
- * second thread while this one writes tex and csv (xlsx_start/xlsx_finish):
- * the files, the warnings and the error a render reports are those of the
- * order above.
+ * The workbook, the slowest back end on a big analysis, is written while
+ * a second thread writes tex and csv (papers_start/papers_finish): the
+ * files and the error a render reports are those of the order above.
  */
 #include "render.h"
 
@@ -173,76 +172,68 @@ static int fds_needed(unsigned f)
     return 1;
 }
 
-/* The workbook on a thread of its own. libxlsxwriter keeps every cell of
- * a sheet until the workbook is closed, then deflates the sheets: at 10^5
- * configs it takes as long as tex and csv together, which this thread
- * writes meanwhile. Its warnings are held and told when it is joined,
- * before anything after it could warn, and its error is the render's, as
- * when it ran before tex and csv. */
-struct xlsx_job {
+/* tex and csv on a second thread while this one writes the workbook.
+ * libxlsxwriter keeps every cell of a sheet until the workbook is closed,
+ * then deflates the sheets: at 10^5 configs it takes as long as tex and
+ * csv together. The workbook stays on this thread, in the main malloc
+ * arena (its millions of small cells cost a tenth more in a thread's
+ * arena); tex and csv make a few big buffers. The stage is the other
+ * thread's while it runs: report.xlsx is reserved before it starts. */
+struct papers_job {
     const struct rd_report *r;
-    const struct rd_render_opts *o;   /* the caller's: its warn is told the held ones */
-    struct rd_render_opts held;       /* what the thread sees: warn into 'warnings' */
-    const char *tmp;                  /* the stage's path for report.xlsx */
+    struct rd_stage *stage;
+    unsigned formats;                 /* RD_FMT_TEX, RD_FMT_CSV */
     struct rd_diag d;
     rd_status st;
-    struct rd_buf warnings;           /* each message with its '\0' */
     pthread_t thread;
     bool started;
 };
 
-static void xlsx_hold_warning(void *ctx, const char *msg)
+static void *papers_run(void *arg)
 {
-    struct xlsx_job *j = ctx;
-    if (rd_buf_add(&j->warnings, msg, strlen(msg) + 1) != RD_OK)
-        j->st = RD_ERR_NOMEM;
-}
-
-static void *xlsx_run(void *arg)
-{
-    struct xlsx_job *j = arg;
-    rd_status st = rd_render_xlsx(j->r, &j->held, j->tmp, &j->d);
-    if (st != RD_OK || j->st == RD_OK)
-        j->st = st;
+    struct papers_job *j = arg;
+    rd_status st = RD_OK;
+    if (j->formats & RD_FMT_TEX) {
+        struct rd_buf tex = RD_BUF_INIT;
+        st = rd_render_tex(j->r, &tex);
+        if (st == RD_OK)
+            st = rd_stage_write(j->stage, "report.tex", tex.ptr, tex.len, &j->d);
+        rd_buf_release(&tex);
+    }
+    if (st == RD_OK && (j->formats & RD_FMT_CSV))
+        st = rd_render_csv(j->r, j->stage, &j->d);
+    j->st = st;
     return NULL;
 }
 
-/* Reserves report.xlsx in the stage here (the stage is this thread's)
- * and starts the thread; where none can be started, the workbook is
- * written here and now. */
-static rd_status xlsx_start(struct xlsx_job *j, const struct rd_report *r,
-                            const struct rd_render_opts *o, struct rd_stage *s,
-                            struct rd_diag *d)
+/* Starts tex and csv (when asked for) on their thread when the workbook
+ * is written 'beside' them, else (or when no thread can be started) runs
+ * them here. */
+static void papers_start(struct papers_job *j, const struct rd_report *r, struct rd_stage *s,
+                         unsigned f, bool beside, const struct rd_diag *d)
 {
-    RD_TRY(rd_stage_reserve(s, "report.xlsx", &j->tmp, d));
     j->r = r;
-    j->o = o;
-    j->held = *o;
-    j->held.warn = o->warn ? xlsx_hold_warning : NULL;
-    j->held.warn_ctx = j;
+    j->stage = s;
+    j->formats = f & (RD_FMT_TEX | RD_FMT_CSV);
     /* A message with no path keeps the caller's, as it did on d itself. */
     if (d)
         j->d = *d;
     else
         rd_diag_init(&j->d, NULL);
     j->st = RD_OK;
-    j->started = pthread_create(&j->thread, NULL, xlsx_run, j) == 0;
+    j->started = beside && j->formats && pthread_create(&j->thread, NULL, papers_run, j) == 0;
     if (!j->started)
-        xlsx_run(j);
-    return RD_OK;
+        papers_run(j);
 }
 
-/* Waits for the workbook and tells its warnings. Its error, if any, is
- * the render's; else 'st', what the back ends after it came to. */
-static rd_status xlsx_finish(struct xlsx_job *j, rd_status st, struct rd_diag *d)
+/* Waits for tex and csv. The workbook's error 'st' comes first, as when
+ * it was written before them; else theirs. */
+static rd_status papers_finish(struct papers_job *j, rd_status st, struct rd_diag *d)
 {
     if (j->started)
         pthread_join(j->thread, NULL);
     j->started = false;
-    for (size_t at = 0; at < j->warnings.len; at += strlen(j->warnings.ptr + at) + 1)
-        j->o->warn(j->o->warn_ctx, j->warnings.ptr + at);
-    rd_buf_release(&j->warnings);
-    if (j->st == RD_OK)
+    if (st != RD_OK || j->st == RD_OK)
         return st;
     if (d)
         *d = j->d;
@@ -331,23 +322,18 @@ rd_status rd_render(const struct rd_report *r, const struct rd_render_opts *o,
         st = rd_render_html(r, md.ptr, md.len, tdir, &stage, &html, d);
     if (st == RD_OK && (f & RD_FMT_HTML))
         st = rd_stage_write(&stage, "report.html", html.ptr, html.len, d);
-    struct xlsx_job xlsx = { .warnings = RD_BUF_INIT };
-    bool xlsx_started = false;
-    if (st == RD_OK && (f & RD_FMT_XLSX)) {
-        st = xlsx_start(&xlsx, r, o, &stage, d);
-        xlsx_started = st == RD_OK;
+    /* The workbook here, tex and csv beside it (papers_start). */
+    const char *xlsx_tmp = NULL;
+    if (st == RD_OK && (f & RD_FMT_XLSX))
+        st = rd_stage_reserve(&stage, "report.xlsx", &xlsx_tmp, d);
+    if (st == RD_OK && (f & (RD_FMT_TEX | RD_FMT_CSV))) {
+        struct papers_job papers;
+        papers_start(&papers, r, &stage, f, xlsx_tmp != NULL, d);
+        rd_status xst = xlsx_tmp ? rd_render_xlsx(r, o, xlsx_tmp, d) : RD_OK;
+        st = papers_finish(&papers, xst, d);
+    } else if (st == RD_OK && xlsx_tmp) {
+        st = rd_render_xlsx(r, o, xlsx_tmp, d);
     }
-    if (st == RD_OK && (f & RD_FMT_TEX)) {
-        struct rd_buf tex = RD_BUF_INIT;
-        st = rd_render_tex(r, &tex);
-        if (st == RD_OK)
-            st = rd_stage_write(&stage, "report.tex", tex.ptr, tex.len, d);
-        rd_buf_release(&tex);
-    }
-    if (st == RD_OK && (f & RD_FMT_CSV))
-        st = rd_render_csv(r, &stage, d);
-    if (xlsx_started)
-        st = xlsx_finish(&xlsx, st, d);
     if (st == RD_OK)
         st = retire_stale(&stage, o->out_dir, &gone);
     if (st == RD_OK)

@@ -66,7 +66,7 @@ done
 few_fds 4 "$RR" --formats md -o few "$A" >/dev/null 2>few.err ||
     fail "ulimit -n 4: markdown alone failed: $(cat few.err)"
 [ -s few/report.md ] || fail "ulimit -n 4: no report.md"
-# The workbook is written on a thread beside tex and csv: 4 open files
+# tex and csv are written on a thread beside the workbook: 4 open files
 # together (its 3 and theirs). Refused at 6, written at 7.
 few_fds 6 "$RR" --formats xlsx,csv -o fewx "$A" >few.out 2>few.err
 [ $? -eq 3 ] && grep -q "these formats need 4 open files" few.err ||
