@@ -67,17 +67,20 @@ struct wl_jobs {
 /* Pieces of about this size go to a sink. */
 #define SINK_PIECE (1u << 20)
 
+static rd_status flush_locked(struct wl_jobs *j);
+
 /* jw's spill for workload text b: when it holds a mebibyte or more and
- * every workload before it has been handed on, the document's buffer and
- * then b go to the sink, and b starts again empty. */
+ * every workload before it has been handed on (this thread appends the
+ * finished ones: the main thread may be waiting for its helpers), the
+ * document's buffer and then b go to the sink, and b starts again empty. */
 static rd_status spill_workload(void *ctx, struct rd_buf *b)
 {
     struct wl_jobs *j = ctx;
     if (b->len < SINK_PIECE)
         return RD_OK;
-    rd_status st = RD_OK;
     pthread_mutex_lock(&j->lock);
-    if (j->flushed == (size_t)(b - j->text)) {
+    rd_status st = flush_locked(j);
+    if (!st && j->flushed == (size_t)(b - j->text)) {
         struct rd_buf *doc = j->doc->b;
         if (doc->len)
             st = j->sink->write(j->sink->ctx, doc->ptr, doc->len, j->d);
