@@ -649,6 +649,32 @@ static void test_split_threads(void **state)
     same_split_or_not(RUN("a", "x", "", "", "\"wall_ms\":3") RUN("a", "x", "", "", "\"wall_ms\":1")
                           RUN("a", "x", "", "", "\"wall_ms\":2") RUN("a", "x", "", "", "\"wall_ms\":5")
                           RUN("a", "x", "", "", "\"wall_ms\":4"));
+    /* Runs out of order, the first of them without max_rss_kib: from
+     * there on that series keeps each value's run (rd_series_run), in
+     * one part and when merged from several. Values in run order. */
+    const char *gap = RUN("a", "x", ",\"run\":3", "", "\"wall_ms\":30,\"max_rss_kib\":300")
+        RUN("a", "x", ",\"run\":1", "", "\"wall_ms\":10")
+        RUN("a", "x", ",\"run\":2", "", "\"wall_ms\":20,\"max_rss_kib\":200")
+        RUN("a", "x", ",\"run\":4", "", "\"wall_ms\":40,\"max_rss_kib\":400");
+    assert_int_equal(same_split_or_not(gap), RD_OK);
+    struct rd_buf gapped = RD_BUF_INIT;
+    assert_int_equal(analyse_raw(write_store("gap.jsonl", gap), false, NULL, &gapped, &d), RD_OK);
+    cJSON *gdoc = cJSON_Parse(gapped.ptr);
+    assert_non_null(gdoc);
+    const char *rss = "workloads.0.configs.0.metrics.max_rss_kib.values.";
+    const char *wall = "workloads.0.configs.0.metrics.wall_ms.values.";
+    const double want_rss[] = {200, 300, 400}, want_wall[] = {10, 20, 30, 40};
+    char path[96];
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s%d", rss, i);
+        assert_true(getn(gdoc, path) == want_rss[i]);
+    }
+    for (int i = 0; i < 4; i++) {
+        snprintf(path, sizeof path, "%s%d", wall, i);
+        assert_true(getn(gdoc, path) == want_wall[i]);
+    }
+    cJSON_Delete(gdoc);
+    rd_buf_release(&gapped);
     /* A bad line in either half, and an environment that changes in the
      * second half (before a later bad line there): the first error wins. */
     char buf[8192];
