@@ -175,34 +175,42 @@ static bool fmt_short(double v, char out[32])
     double a = fabs(v);
     if (!(a >= 1e-4 && a < 1e15))
         return false;
-    for (int k = 0; k <= 18; k++) {
-        double s = a * p10[k];
-        if (s >= 1e15)
-            return false;
-        double m = nearbyint(s);
-        if (m / p10[k] != a)
-            continue;
-        uint64_t im = (uint64_t)m, ip = (uint64_t)p10[k];
-        uint64_t whole = im / ip, frac = im % ip;
-        char *o = out;
-        if (v < 0)
-            *o++ = '-';
-        char tmp[24];
-        int n = 0;
-        do { tmp[n++] = (char)('0' + whole % 10); whole /= 10; } while (whole);
-        while (n) *o++ = tmp[--n];
-        if (k > 0 && frac) {
-            *o++ = '.';
-            for (int i = k - 1; i >= 0; i--) { tmp[i] = (char)('0' + frac % 10); frac /= 10; }
-            int len = k;
-            while (len > 0 && tmp[len - 1] == '0') len--;
-            memcpy(o, tmp, (size_t)len);
-            o += len;
-        }
-        *o = '\0';
-        return true;
+    /* Only the largest k with a 10^k < 1e15 is tried: a decimal of at
+     * most 15 digits that rounds to a is m / 10^k at that k too (m < 1e15
+     * < 2^50, so a 10^k is within 0.5 of m and nearbyint finds it), and
+     * the trailing zeros are dropped below. Trying k = 0, 1, ... in turn
+     * (as this did) cost 15 divisions for every computed statistic. A k
+     * too small by log10's rounding only sends a to the slower path. */
+    int k = 14 - (int)floor(log10(a));
+    if (k > 18)
+        k = 18;
+    while (k > 0 && a * p10[k] >= 1e15)
+        k--;
+    double s = a * p10[k];
+    if (k < 0 || s >= 1e15)
+        return false;
+    double m = nearbyint(s);
+    if (m / p10[k] != a)
+        return false;
+    uint64_t im = (uint64_t)m, ip = (uint64_t)p10[k];
+    uint64_t whole = im / ip, frac = im % ip;
+    char *o = out;
+    if (v < 0)
+        *o++ = '-';
+    char tmp[24];
+    int n = 0;
+    do { tmp[n++] = (char)('0' + whole % 10); whole /= 10; } while (whole);
+    while (n) *o++ = tmp[--n];
+    if (k > 0 && frac) {
+        *o++ = '.';
+        for (int i = k - 1; i >= 0; i--) { tmp[i] = (char)('0' + frac % 10); frac /= 10; }
+        int len = k;
+        while (len > 0 && tmp[len - 1] == '0') len--;
+        memcpy(o, tmp, (size_t)len);
+        o += len;
     }
-    return false;
+    *o = '\0';
+    return true;
 }
 
 /* Writes the p significant digits d (with the decimal exponent x of the

@@ -67,7 +67,8 @@ static void same_as_the_search(void **state)
 }
 
 /* The 17 digits worked out in 128-bit integers (digits17, for 1e-6 <=
- * |v| < 1e19) against printf's: every magnitude of that range, exact
+ * |v| < 1e19) and short decimals (fmt_short) against printf's: every
+ * magnitude of that range, decimals of up to 15 digits, exact
  * ties at the 18th digit (m / 4 and m / 8 with m of 16 digits: the
  * binary value ends in 25, 75, 125, ... and rounds half to even), the
  * ends of the range, and the doubles next to powers of ten, where the
@@ -85,6 +86,14 @@ static void same_in_the_integer_range(void **state)
         same((double)m / 4);
         same((double)m / 8);
         same((double)m / 1024);
+        /* Decimals of 1 to 15 digits, as stores hold them: the short
+         * path's (fmt_short) values. */
+        uint64_t digits = next(&s) % 1000000000000000ull;
+        for (uint64_t cut = next(&s) % 15; cut; cut--)
+            digits /= 10;
+        double dec = (double)digits / pow(10, (double)(next(&s) % 19));
+        same(dec);
+        same(-dec * 1000);
     }
     for (int x = -6; x <= 19; x++) {
         double p = pow(10, x);
