@@ -62,17 +62,32 @@ enum rd_claim_judgement rd_claim_judge_ratio(double claim_lo, double claim_hi, d
     return ci_low >= lo && ci_high <= hi ? RD_CLAIM_CONSISTENT : RD_CLAIM_INCONCLUSIVE;
 }
 
-enum rd_claim_judgement rd_claim_judge_order(const bool *agrees, const double *p_holm, size_t n,
-                                             double alpha)
+enum rd_claim_judgement rd_claim_judge_order(const bool *agrees, const double *p_holm,
+                                             const bool *alike, size_t n, double alpha)
 {
     bool all = n > 0;
     for (size_t i = 0; i < n; i++) {
         bool sig = !isnan(p_holm[i]) && p_holm[i] < alpha;
-        if (sig && !agrees[i])
+        if ((sig && !agrees[i]) || (alike && alike[i]))
             return RD_CLAIM_CONTRADICTED;
         all = all && sig && agrees[i];
     }
     return all ? RD_CLAIM_CONSISTENT : RD_CLAIM_INCONCLUSIVE;
+}
+
+bool rd_claim_pair_alike(double published, double margin, double ci_low, double ci_high)
+{
+    if (isnan(published) || isnan(ci_low) || isnan(ci_high) || !(published > 0))
+        return false;
+    /* An order states a difference. Where the study's figures put the
+     * pair apart by more than the margin, an interval that rules out a
+     * difference of the margin (in the claimed direction) says the order
+     * is not there: the pair is alike here, or the other way round. */
+    if (published * (1 - margin) > 1)
+        return ci_high < 1 + margin;
+    if (published * (1 + margin) < 1)
+        return ci_low > 1 - margin;
+    return false;
 }
 
 /* ---- which config a claim names ---- */
@@ -132,6 +147,7 @@ struct side {
     const struct cfg *c;    /* NULL: none or several match (nmatch says) */
     size_t nmatch;
     double mean, sd, n;     /* NaN when c lacks the metric */
+    double published;       /* the study's figure for it (order 'values'; NaN: none) */
 };
 
 static void side_find(const struct rd_analysis *a, const struct wl *wl, int64_t mid,
@@ -240,13 +256,18 @@ static void note_configs(struct claim_ctx *x, const struct side *s, size_t n)
         x->res->configs[i] = s[i].c ? s[i].c->id : NULL;
 }
 
-/* The pairs of an order or best claim: each (claimed better, worse). */
+/* The pairs of an order or best claim: each (claimed better, worse). A
+ * pair whose sides carry the study's figures is also tested for being
+ * alike here (rd_claim_pair_alike) on its Fieller interval at 1 - alpha/n
+ * (Bonferroni over the claim's pairs: one side of it is a test at
+ * alpha / 2n, so a true order is called alike at most alpha/2 of the
+ * time; docs/methods.md §7a). */
 static enum rd_claim_judgement judge_pairs(struct claim_ctx *x, const struct side *better,
                                            const struct side *worse, size_t n)
 {
     size_t m = n ? n : 1;
     double *p = malloc(2 * m * sizeof *p);  /* p, then p_holm */
-    bool *agrees = malloc(m * sizeof *agrees);
+    bool *agrees = calloc(2 * m, sizeof *agrees); /* agrees, then alike */
     struct rd_claim_pair *pairs = calloc(m, sizeof *pairs);
     if (!p || !agrees || !pairs) {
         free(p);
@@ -255,19 +276,27 @@ static enum rd_claim_judgement judge_pairs(struct claim_ctx *x, const struct sid
         fail(x, RD_ERR_NOMEM);
         return RD_CLAIM_NOT_EVALUATED;
     }
+    bool *alike = agrees + m;
+    const double alike_conf = 1 - x->a->o.alpha / (double)m;
     for (size_t i = 0; i < n; i++) {
         const struct side *u = &better[i], *v = &worse[i];
         struct rd_welch t;
-        struct rd_ratio r;
+        struct rd_ratio r, ra = { .ci_low = NAN, .ci_high = NAN };
         rd_stats_welch_summary(u->mean, u->sd, u->n, v->mean, v->sd, v->n, x->a->o.confidence,
                                &t);
         rd_stats_ratio_fieller(u->mean, u->sd, u->n, v->mean, v->sd, v->n, x->a->o.confidence,
                                &r);
+        double published = u->published / v->published;
+        if (!isnan(published))
+            rd_stats_ratio_fieller(u->mean, u->sd, u->n, v->mean, v->sd, v->n, alike_conf, &ra);
         p[i] = t.p;
         agrees[i] = rd_better_than(u->mean, v->mean, x->better);
+        alike[i] = rd_claim_pair_alike(published, x->margin, ra.ci_low, ra.ci_high);
         pairs[i] = (struct rd_claim_pair){ .a = u->c->id, .b = v->c->id, .ratio = r.ratio,
                                            .ci_low = r.ci_low, .ci_high = r.ci_high,
-                                           .p = t.p, .agrees = agrees[i] };
+                                           .p = t.p, .agrees = agrees[i],
+                                           .published = published, .alike_low = ra.ci_low,
+                                           .alike_high = ra.ci_high, .alike = alike[i] };
     }
     if (n && rd_stats_holm(p, n, p + n) != RD_OK)
         fail(x, RD_ERR_NOMEM);
@@ -275,17 +304,21 @@ static enum rd_claim_judgement judge_pairs(struct claim_ctx *x, const struct sid
         pairs[i].p_holm = p[n + i];
     x->res->pairs = pairs;
     x->res->npairs = n;
-    enum rd_claim_judgement j = rd_claim_judge_order(agrees, p + n, n, x->a->o.alpha);
-    size_t sig = 0, against = 0;
+    enum rd_claim_judgement j = rd_claim_judge_order(agrees, p + n, alike, n, x->a->o.alpha);
+    size_t sig = 0, against = 0, nalike = 0;
     for (size_t i = 0; i < n; i++) {
         bool s = !isnan(p[n + i]) && p[n + i] < x->a->o.alpha;
         sig += s && agrees[i];
         against += s && !agrees[i];
+        nalike += alike[i];
     }
     say(x, "%zu of %zu pairs in the claimed order at Holm p < %g", sig, n,
                 x->a->o.alpha);
     if (against)
         say(x, ", %zu significantly reversed", against);
+    if (nalike)
+        say(x, ", %zu within %g %% here (%g %% interval) where the study's figures differ by more",
+            nalike, 100 * x->margin, 100 * alike_conf);
     free(p);
     free(agrees);
     return j;
@@ -391,6 +424,9 @@ static enum rd_claim_judgement claim_rank(struct claim_ctx *x, const cJSON *cl,
     }
     size_t n = 0;
     if (best) {
+        /* no figures: only the order is tested (published stays NaN) */
+        for (size_t i = 0; i < k; i++)
+            s[i].published = NAN;
         s[n++].q = (struct rd_claim_want){ common, NULL, by, rd_json_str(cl, "best") };
         /* The others, one 'by' value each, in config order. */
         for (size_t i = 0; i < x->wl->ncfgs; i++) {
@@ -406,9 +442,12 @@ static enum rd_claim_judgement claim_rank(struct claim_ctx *x, const cJSON *cl,
                 s[n++].q = (struct rd_claim_want){ common, NULL, by, v };
         }
     } else {
-        const cJSON *o;
+        const cJSON *o, *values = cJSON_GetObjectItemCaseSensitive(cl, "values");
         cJSON_ArrayForEach(o, order)
             s[n++].q = (struct rd_claim_want){ common, o, NULL, NULL };
+        /* the study's figures, checked by check_claim: one per config */
+        for (size_t i = 0; i < n; i++)
+            s[i].published = values ? cJSON_GetArrayItem(values, (int)i)->valuedouble : NAN;
     }
     bool missing = false;
     for (size_t i = 0; i < n; i++) {
@@ -521,6 +560,14 @@ static rd_status check_claim(const cJSON *cl, const char *path, size_t idx, stru
         cJSON_ArrayForEach(e, o)
             if (!cJSON_IsObject(e))
                 what = "an 'order' array of label objects";
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(cl, "values");
+        if (!what && v) {
+            bool ok = cJSON_IsArray(v) && cJSON_GetArraySize(v) == cJSON_GetArraySize(o);
+            for (e = ok ? v->child : NULL; e; e = e->next)
+                ok = ok && cJSON_IsNumber(e) && e->valuedouble > 0 && isfinite(e->valuedouble);
+            if (!ok)
+                what = "'values': one positive number per config of 'order'";
+        }
     } else if (strcmp(kind, "best") == 0) {
         if (!rd_json_str(cl, "by") || !rd_json_str(cl, "best"))
             what = "'by' and 'best' strings";
@@ -623,6 +670,12 @@ static void write_claim(struct jw *w, const struct rd_claim_result *c)
             jw_num(w, RD_AK_P, p->p);
             jw_num(w, RD_AK_P_HOLM, p->p_holm);
             jw_bool(w, RD_AK_AGREES, p->agrees);
+            if (!isnan(p->published)) {
+                jw_num(w, RD_AK_PUBLISHED_RATIO, p->published);
+                jw_num(w, RD_AK_ALIKE_CI_LOW, p->alike_low);
+                jw_num(w, RD_AK_ALIKE_CI_HIGH, p->alike_high);
+                jw_bool(w, RD_AK_ALIKE, p->alike);
+            }
             jw_end(w, '}');
         }
         jw_end(w, ']');

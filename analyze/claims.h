@@ -54,12 +54,26 @@ enum rd_claim_judgement rd_claim_judge_ratio(double claim_lo, double claim_hi, d
  * Judges an order claim from its n pairs (claimed better, claimed worse):
  * agrees[i] says this machine's means put pair i the claimed way,
  * p_holm[i] is its Welch p adjusted by Holm over the n pairs (NaN: no
- * test). Contradicted when some pair is reversed with p_holm < alpha,
- * consistent when every pair agrees with p_holm < alpha, else
- * inconclusive (also for n == 0).
+ * test), and alike[i] (NULL: none) that pair i is shown within the
+ * margin here where the study's own figures put it further apart (see
+ * rd_claim_pair_alike). Contradicted when some pair is reversed with
+ * p_holm < alpha or alike; consistent when every pair agrees with
+ * p_holm < alpha; else inconclusive (also for n == 0).
  */
-enum rd_claim_judgement rd_claim_judge_order(const bool *agrees, const double *p_holm, size_t n,
-                                             double alpha);
+enum rd_claim_judgement rd_claim_judge_order(const bool *agrees, const double *p_holm,
+                                             const bool *alike, size_t n, double alpha);
+
+/**
+ * Whether a pair of an order claim is shown alike where the study had it
+ * apart: published is the study's ratio of the pair (claimed better over
+ * claimed worse, from the claim's `values`; NaN: none), [ci_low, ci_high]
+ * this machine's interval of the same ratio at the claim's Bonferroni
+ * level. True when the published ratio's band [R (1 - margin), R (1 +
+ * margin)] lies wholly on one side of 1 and the interval lies wholly on
+ * the near side of 1 ± margin: below 1 + margin for R above 1, above
+ * 1 - margin for R below 1 (so a significant reversal counts too).
+ */
+bool rd_claim_pair_alike(double published, double margin, double ci_low, double ci_high);
 
 /** Does config c carry every label of the object labels (string values;
  *  labels only c has are ignored)? Figures and claims match configs so. */
@@ -88,7 +102,10 @@ struct rd_claim_want {
 struct rd_claim_pair {
     const char *a, *b;           /* config ids */
     double ratio, ci_low, ci_high, p, p_holm;
+    double published;            /* the study's ratio of the pair (NaN: no values) */
+    double alike_low, alike_high; /* the interval at the Bonferroni level (NaN: no values) */
     bool agrees;                 /* this machine's means put them the claimed way */
+    bool alike;                  /* rd_claim_pair_alike */
 };
 
 /* One claim judged: everything its "replication_claims" entry says. The

@@ -19,6 +19,11 @@
 # spending; and the cost of one look at 10 of 30 runs. About 40 s per CV
 # at 20,000.
 #
+# Then the order claims with the study's figures
+# (tests/unit/test_claims_calibration.c, docs/methods.md §7a): a true order
+# at the margin's edge, one pair alike, the order as published; CV 3 % and
+# 20 %, n = 5, 10, 20; a few seconds at 20,000.
+#
 # Environment: BUILD (default build, configured and built if missing).
 # The table goes to stdout; with 20,000 the bound of the A/A column is
 # alpha + 2 Monte Carlo standard errors, 0.0531.
@@ -29,9 +34,11 @@ BUILD=${BUILD:-$ROOT/build}
 case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
 WORKLOADS=${WORKLOADS:-20000}
 
-if [ ! -x "$BUILD/tests/test_verdict_calibration" ] || [ ! -x "$BUILD/tests/test_looks_calibration" ]; then
+if [ ! -x "$BUILD/tests/test_verdict_calibration" ] || [ ! -x "$BUILD/tests/test_looks_calibration" ] ||
+   [ ! -x "$BUILD/tests/test_claims_calibration" ]; then
     cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-    cmake --build "$BUILD" --target test_verdict_calibration test_looks_calibration >/dev/null
+    cmake --build "$BUILD" --target test_verdict_calibration test_looks_calibration \
+        test_claims_calibration >/dev/null
 fi
 # The test's own assertions use make test's looser bound; the table is
 # read against alpha + 2 SE here, so its exit status is informative only.
@@ -42,3 +49,5 @@ for cv in 0.03 0.2; do
     RD_LOOKS_CV=$cv RD_CALIBRATION_WORKLOADS=$WORKLOADS "$BUILD/tests/test_looks_calibration" |
         grep -E '^(looks|one look)' || true
 done
+echo "order claims with their figures (docs/methods.md §7a):"
+RD_CALIBRATION_WORKLOADS=$WORKLOADS "$BUILD/tests/test_claims_calibration" | grep -E '^(cv|0\.)' || true

@@ -840,7 +840,9 @@ static rd_status read_claims(struct rd_report *r, const cJSON *arr, const cJSON 
                 .ratio_ci_low = num(pj, RD_AK_RATIO_CI_LOW),
                 .ratio_ci_high = num(pj, RD_AK_RATIO_CI_HIGH), .p = num(pj, RD_AK_P),
                 .p_holm = num(pj, RD_AK_P_HOLM),
+                .published_ratio = num(pj, RD_AK_PUBLISHED_RATIO),
                 .agrees = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pj, RD_AK_AGREES)),
+                .alike = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pj, RD_AK_ALIKE)),
             };
         RD_TRY(rd_json_each_end(r->lazy, &it));
     }

@@ -255,7 +255,9 @@ struct rd_rclaim_config {
 struct rd_rclaim_pair {
     const char *a, *b;
     double ratio, ratio_ci_low, ratio_ci_high, p, p_holm;
+    double published_ratio;     /* the study's a / b (NaN: the claim gave no values) */
     bool agrees;
+    bool alike;                 /* within the margin here, the study had them further apart */
 };
 
 /** A study's relative claim judged here (replication_claims[]). */

@@ -364,6 +364,11 @@ static void claim_here(struct rd_bw *t, const struct rd_rclaim *c, bool ratio)
                                     c->pairs[p].ratio_ci_high));
         rd_bw_str(t, ", Holm p ");
         rd_bw_ok(t, rd_fmt_p(t->b, c->pairs[p].p_holm));
+        if (c->pairs[p].alike) {
+            rd_bw_str(t, ", alike here (the study: ");
+            rd_bw_ok(t, rd_fmt_ratio(t->b, c->pairs[p].published_ratio));
+            rd_bw_str(t, ")");
+        }
         if (p + 1 < c->npairs)
             rd_bw_str(t, "; ");
     }

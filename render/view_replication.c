@@ -179,6 +179,11 @@ static void claim_row(struct vb *v, const struct rd_rclaim *c, struct rd_tval *r
             chk(v, rd_fmt_ratio_ci(&v->b, p->ratio, p->ratio_ci_low, p->ratio_ci_high));
             chk(v, rd_buf_addstr(&v->b, ", Holm p "));
             chk(v, rd_fmt_p(&v->b, p->p_holm));
+            if (p->alike) {
+                chk(v, rd_buf_addstr(&v->b, ", alike here (the study: "));
+                chk(v, rd_fmt_ratio(&v->b, p->published_ratio));
+                chk(v, rd_buf_addstr(&v->b, ")"));
+            }
         }
         if (c->npairs == 0)
             chk(v, rd_buf_addstr(&v->b, RD_UNDEF));

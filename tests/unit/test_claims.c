@@ -93,17 +93,44 @@ static void test_order(void **state)
     (void)state;
     bool yes[] = { true, true }, mixed[] = { true, false };
     double sig[] = { 0.001, 0.002 }, half[] = { 0.001, 0.17 }, nan2[] = { 0.001, NAN };
-    assert_int_equal(rd_claim_judge_order(yes, sig, 2, 0.05), RD_CLAIM_CONSISTENT);
-    assert_int_equal(rd_claim_judge_order(yes, half, 2, 0.05), RD_CLAIM_INCONCLUSIVE);
-    assert_int_equal(rd_claim_judge_order(yes, nan2, 2, 0.05), RD_CLAIM_INCONCLUSIVE);
+    assert_int_equal(rd_claim_judge_order(yes, sig, NULL, 2, 0.05), RD_CLAIM_CONSISTENT);
+    assert_int_equal(rd_claim_judge_order(yes, half, NULL, 2, 0.05), RD_CLAIM_INCONCLUSIVE);
+    assert_int_equal(rd_claim_judge_order(yes, nan2, NULL, 2, 0.05), RD_CLAIM_INCONCLUSIVE);
     /* The second pair significantly the other way round. */
-    assert_int_equal(rd_claim_judge_order(mixed, sig, 2, 0.05), RD_CLAIM_CONTRADICTED);
+    assert_int_equal(rd_claim_judge_order(mixed, sig, NULL, 2, 0.05), RD_CLAIM_CONTRADICTED);
     /* Reversed but not significantly. */
-    assert_int_equal(rd_claim_judge_order(mixed, half, 2, 0.05), RD_CLAIM_INCONCLUSIVE);
+    assert_int_equal(rd_claim_judge_order(mixed, half, NULL, 2, 0.05), RD_CLAIM_INCONCLUSIVE);
     /* p_holm must be below alpha, not equal to it. */
     double at[] = { 0.05, 0.05 };
-    assert_int_equal(rd_claim_judge_order(yes, at, 2, 0.05), RD_CLAIM_INCONCLUSIVE);
-    assert_int_equal(rd_claim_judge_order(NULL, NULL, 0, 0.05), RD_CLAIM_INCONCLUSIVE);
+    assert_int_equal(rd_claim_judge_order(yes, at, NULL, 2, 0.05), RD_CLAIM_INCONCLUSIVE);
+    assert_int_equal(rd_claim_judge_order(NULL, NULL, NULL, 0, 0.05), RD_CLAIM_INCONCLUSIVE);
+}
+
+/* A pair the study's figures put apart by more than the margin, shown
+ * alike here; by hand, margin 0.05: R = 1.42 has band 1.349 .. 1.491,
+ * above 1, so an interval wholly below 1.05 rules the order out. */
+static void test_pair_alike(void **state)
+{
+    (void)state;
+    assert_true(rd_claim_pair_alike(1.42, 0.05, 0.977, 1.013));
+    assert_true(rd_claim_pair_alike(1.42, 0.05, 0.80, 0.90));   /* reversed */
+    assert_false(rd_claim_pair_alike(1.42, 0.05, 0.99, 1.06));  /* meets 1.05 */
+    assert_false(rd_claim_pair_alike(1.42, 0.05, 1.02, 1.08));
+    /* lower is better: R = 0.70 has band 0.665 .. 0.735, below 1 */
+    assert_true(rd_claim_pair_alike(0.70, 0.05, 0.983, 1.017));
+    assert_false(rd_claim_pair_alike(0.70, 0.05, 0.94, 1.017)); /* reaches below 0.95 */
+    /* the study's own gap within the margin: 1.045 * 0.95 = 0.993 < 1 */
+    assert_false(rd_claim_pair_alike(1.045, 0.05, 0.99, 1.01));
+    /* the band's edge at 1 exactly is not a claimed difference: 1/0.95 */
+    assert_false(rd_claim_pair_alike(1 / 0.95, 0.05, 0.99, 1.01));
+    assert_false(rd_claim_pair_alike(NAN, 0.05, 0.99, 1.01));
+    assert_false(rd_claim_pair_alike(1.42, 0.05, NAN, NAN));
+    assert_false(rd_claim_pair_alike(-1.42, 0.05, 0.99, 1.01));
+    /* an alike pair contradicts even where the other pairs agree */
+    bool yes[] = { true, true }, alike[] = { false, true }, none[] = { false, false };
+    double sig[] = { 0.001, 0.002 };
+    assert_int_equal(rd_claim_judge_order(yes, sig, alike, 2, 0.05), RD_CLAIM_CONTRADICTED);
+    assert_int_equal(rd_claim_judge_order(yes, sig, none, 2, 0.05), RD_CLAIM_CONSISTENT);
 }
 
 static void test_names(void **state)
@@ -199,6 +226,7 @@ int main(void)
         cmocka_unit_test(test_bounds),
         cmocka_unit_test(test_no_interval),
         cmocka_unit_test(test_order),
+        cmocka_unit_test(test_pair_alike),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_judged_before_writing),
     };

@@ -277,6 +277,13 @@
 #define RD_AK_REF "ref"
 #define RD_AK_CLAIMED "claimed"       /* {ratio, min, max} of a ratio claim */
 #define RD_AK_AGREES "agrees"
+/* an order claim's pair with the study's figures (its 'values'): their
+ * ratio, this machine's interval at the Bonferroni level and whether it
+ * shows the pair alike (docs/methods.md §7a) */
+#define RD_AK_PUBLISHED_RATIO "published_ratio"
+#define RD_AK_ALIKE_CI_LOW "alike_ci_low"
+#define RD_AK_ALIKE_CI_HIGH "alike_ci_high"
+#define RD_AK_ALIKE "alike"
 #define RD_AK_JUDGEMENT "judgement"
 #define RD_AK_CLAIMS "claims"
 #define RD_AK_CONSISTENT "consistent"
