@@ -431,7 +431,11 @@ char *rd_fmt_double(double v, char out[32])
         strcpy(out, v > 0 ? "inf" : "-inf");
         return out;
     }
-    if (v != 0 && fmt_digits(v, out))
+    if (v == 0) {
+        strcpy(out, "0"); /* what the search gives for 0 and -0 */
+        return out;
+    }
+    if (fmt_digits(v, out))
         return out;
     return rd_fmt_double_search(v, out);
 }
