@@ -300,7 +300,19 @@ typedef unsigned __int128 u128;
  * 128 bits. glibc's printf does the same with its multiple precision
  * numbers, the most of analyze's time for 10^5 configs. False outside
  * that range (the caller asks printf). */
-static bool digits17(double a, char d[17], int *x10)
+/* What digits17 knew of a = m 2^e (e < 0) at the scale of its 17 digits
+ * (a 10^p = n / 2^sh, n = q 2^sh + rem): enough to tell exactly whether
+ * a shorter decimal reads back as a (round_trips). ok false: not known
+ * (another case of digits17, or its rounding carried into an 18th
+ * digit), strtod tells. */
+struct exact17 {
+    bool ok;
+    u128 q, rem, p10p; /* p10p: 10^p */
+    int sh, x;         /* x: the first digit's exponent at this scale */
+    bool m_even, m_pow2;
+};
+
+static bool digits17(double a, char d[17], int *x10, struct exact17 *ex)
 {
     static const uint64_t p10[] = {1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull,
                                    1000000ull, 10000000ull, 100000000ull, 1000000000ull,
@@ -311,6 +323,7 @@ static bool digits17(double a, char d[17], int *x10)
                                    10000000000000000000ull};
     if (!(a >= 1e-6 && a < 1e19))
         return false;
+    ex->ok = false;
     int be;
     double fr = frexp(a, &be);
     uint64_t m = (uint64_t)ldexp(fr, 53); /* exact: fr has 53 bits */
@@ -335,6 +348,11 @@ static bool digits17(double a, char d[17], int *x10)
                 half = (u128)1 << (sh - 1);
                 up = r > half;
                 tie_up = r == half;
+                *ex = (struct exact17){.ok = true, .q = q, .rem = r, .sh = sh, .x = x,
+                                       .m_even = !(m & 1), .m_pow2 = m == 1ull << 52};
+                ex->p10p = (u128)p10[p > 19 ? 19 : p];
+                if (p > 19)
+                    ex->p10p *= p10[p - 19];
             }
         } else {
             /* a >= 1e17 > 2^53: an integer, m 2^e < 2^64 */
@@ -348,10 +366,12 @@ static bool digits17(double a, char d[17], int *x10)
         }
         if (q < p10[16]) {
             x--;
+            ex->ok = false;
             continue;
         }
         if (q >= p10[17]) {
             x++;
+            ex->ok = false;
             continue;
         }
         if (up || (tie_up && (q & 1)))
@@ -359,6 +379,7 @@ static bool digits17(double a, char d[17], int *x10)
         if (q == p10[17]) {
             q = p10[16];
             x++;
+            ex->ok = false;
         }
         uint64_t u = (uint64_t)q;
         for (int i = 16; i >= 0; i--, u /= 10)
@@ -366,13 +387,62 @@ static bool digits17(double a, char d[17], int *x10)
         *x10 = x;
         return true;
     }
+    ex->ok = false;
     return false;
 }
+
+/* Whether the decimal of the p digits r (first digit's exponent xp),
+ * written in text, reads back as v: exactly from ex, when it knows,
+ * else by strtod. It reads back when it lies inside v's rounding
+ * interval: half the gap to each neighbour (the gap below is half as
+ * wide at a power of two), its ends included when v's significand is
+ * even (strtod rounds ties to even). In units of 2^-sh at v's scale,
+ * the distance is (Q - q) 2^sh - rem and half a gap 10^p / 2. */
+static bool round_trips(const struct exact17 *ex, const char *r, int p, int xp, double v,
+                        const char *text)
+{
+    if (!ex->ok || xp < ex->x || xp > ex->x + 1)
+        return strtod(text, NULL) == v;
+    u128 Q = 0;
+    for (int i = 0; i < p; i++)
+        Q = Q * 10 + (u128)(r[i] - '0');
+    for (int i = p; i < 17 + (xp - ex->x); i++)
+        Q *= 10;
+    /* Q and q differ by a rounding to 15 or 16 digits (< 200), sh <= 73:
+     * no overflow below. */
+    bool above;
+    u128 dist;
+    if (Q >= ex->q) {
+        u128 hi = (Q - ex->q) << ex->sh;
+        above = hi >= ex->rem;
+        dist = above ? hi - ex->rem : ex->rem - hi;
+    } else {
+        dist = ((ex->q - Q) << ex->sh) + ex->rem;
+        above = false;
+    }
+    if (dist == 0)
+        return true;
+    u128 lim = above || !ex->m_pow2 ? 2 : 4;
+    u128 scaled = dist * lim;
+    return scaled < ex->p10p || (scaled == ex->p10p && ex->m_even);
+}
 #else
-static bool digits17(double a, char d[17], int *x10)
+struct exact17 {
+    bool ok;
+};
+
+static bool digits17(double a, char d[17], int *x10, struct exact17 *ex)
 {
     (void)a, (void)d, (void)x10;
+    ex->ok = false;
     return false;
+}
+
+static bool round_trips(const struct exact17 *ex, const char *r, int p, int xp, double v,
+                        const char *text)
+{
+    (void)ex, (void)r, (void)p, (void)xp;
+    return strtod(text, NULL) == v;
 }
 #endif
 
@@ -385,7 +455,8 @@ static bool fmt_digits(double v, char out[32])
     char d[17];
     bool neg = v < 0;
     int x17;
-    if (!digits17(fabs(v), d, &x17)) {
+    struct exact17 ex;
+    if (!digits17(fabs(v), d, &x17, &ex)) {
         char e[40];
         snprintf(e, sizeof e, "%.16e", v);
         const char *p = e;
@@ -405,7 +476,7 @@ static bool fmt_digits(double v, char out[32])
     if (!round_digits(d, 16, &x16, r))
         return false;
     fmt_g(neg, r, 16, x16, out);
-    if (strtod(out, NULL) != v) {
+    if (!round_trips(&ex, r, 16, x16, v, out)) {
         fmt_g(neg, d, 17, x17, out);
         return true;
     }
@@ -414,7 +485,7 @@ static bool fmt_digits(double v, char out[32])
     if (!round_digits(d, 15, &x15, r15))
         return false;
     fmt_g(neg, r15, 15, x15, shorter);
-    if (strtod(shorter, NULL) == v)
+    if (round_trips(&ex, r15, 15, x15, v, shorter))
         memcpy(out, shorter, sizeof shorter);
     return true;
 }

@@ -67,7 +67,8 @@ static void same_as_the_search(void **state)
 }
 
 /* The 17 digits worked out in 128-bit integers (digits17, for 1e-6 <=
- * |v| < 1e19) and short decimals (fmt_short) against printf's: every
+ * |v| < 1e19), whether 15 or 16 of them read back (round_trips), and
+ * short decimals (fmt_short) against printf's and strtod's: every
  * magnitude of that range, decimals of up to 15 digits, exact
  * ties at the 18th digit (m / 4 and m / 8 with m of 16 digits: the
  * binary value ends in 25, 75, 125, ... and rounds half to even), the
@@ -94,6 +95,17 @@ static void same_in_the_integer_range(void **state)
         double dec = (double)digits / pow(10, (double)(next(&s) % 19));
         same(dec);
         same(-dec * 1000);
+    }
+    /* Powers of two, where the gap below is half the gap above (the
+     * exact read-back test, round_trips, must know), and their
+     * neighbours. */
+    for (int b = -19; b <= 63; b++) {
+        double p = ldexp(1, b);
+        for (int i = 0; i < 4; i++) {
+            same(p);
+            same(nextafter(p, INFINITY));
+            p = nextafter(p, 0);
+        }
     }
     for (int x = -6; x <= 19; x++) {
         double p = pow(10, x);
