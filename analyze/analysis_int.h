@@ -46,8 +46,16 @@ struct series {
     uint32_t metric;   /* index into rd_analysis.metrics */
     uint32_t len, cap;
     double *v;
-    uint32_t *ord;     /* the value's run: an index into its cfg's runs */
+    uint32_t *ord;     /* the value's run: an index into its cfg's runs;
+                        * NULL while value i is run i's (every run has the
+                        * metric: 4 bytes a value spared), rd_series_run */
 };
+
+/** The run (an index into its cfg's runs) of s's value i. */
+static inline uint32_t rd_series_run(const struct series *s, uint32_t i)
+{
+    return s->ord ? s->ord[i] : i;
+}
 
 /* One measured run of a config (ok, failed or timed out), in arrival order:
  * what says where and when it ran, for the run order, duplicate run

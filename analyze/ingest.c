@@ -288,8 +288,9 @@ static rd_status series_of(struct cfg *c, uint32_t metric, struct series **out)
 }
 
 /* Room for 'need' values in s; a series holds at most UINT32_MAX values
- * (its length is 32 bits). v and ord share one capacity: the smaller of
- * the two arrays' (equal unless one of them failed to grow). */
+ * (its length is 32 bits). v and ord (when s has one) share one capacity:
+ * the smaller of the two arrays' (equal unless one of them failed to
+ * grow). */
 static rd_status series_reserve(struct series *s, uint64_t need)
 {
     if (need <= s->cap)
@@ -298,9 +299,26 @@ static rd_status series_reserve(struct series *s, uint64_t need)
         return RD_ERR_NOMEM;
     size_t vcap = s->cap, ocap = s->cap;
     RD_TRY(RD_ARRAY_GROW(s->v, vcap, (size_t)need));
-    RD_TRY(RD_ARRAY_GROW(s->ord, ocap, (size_t)need));
+    if (s->ord)
+        RD_TRY(RD_ARRAY_GROW(s->ord, ocap, (size_t)need));
+    else
+        ocap = vcap;
     size_t cap = vcap < ocap ? vcap : ocap;
     s->cap = cap < UINT32_MAX ? (uint32_t)cap : UINT32_MAX;
+    return RD_OK;
+}
+
+/* Gives s the ord array its values' runs have stopped fitting without:
+ * value i is run i's up to its length. */
+static rd_status series_own_ord(struct series *s)
+{
+    if (s->ord)
+        return RD_OK;
+    s->ord = malloc((s->cap ? s->cap : 1) * sizeof *s->ord);
+    if (!s->ord)
+        return RD_ERR_NOMEM;
+    for (uint32_t i = 0; i < s->len; i++)
+        s->ord[i] = i;
     return RD_OK;
 }
 
@@ -310,8 +328,11 @@ static rd_status add_value(struct cfg *c, uint32_t metric, double v, uint32_t or
     RD_TRY(series_of(c, metric, &s));
     if (s->len == s->cap)
         RD_TRY(series_reserve(s, (uint64_t)s->len + 1));
+    if (!s->ord && ord != s->len)
+        RD_TRY(series_own_ord(s));
     s->v[s->len] = v;
-    s->ord[s->len] = ord;
+    if (s->ord)
+        s->ord[s->len] = ord;
     s->len++;
     return RD_OK;
 }
@@ -648,11 +669,14 @@ static size_t split_points(const char *path, size_t min, size_t most, long long 
 }
 
 /* Moves the values, counters and facts of the partial analysis b (lines
- * after line0 of path) into a, in b's order of first appearance. A config
+ * after line0 of path) into a, in b's order of first appearance; each of
+ * b's series and run lists is freed once copied (what is left of b is for
+ * rd_analysis_free), so a's growth and b's values are not all held at
+ * once. A config
  * whose first environment in b differs from its environment in a is the
  * error sequential reading would have hit at that line; *conflict_line is
  * the first such line (0: none) and d its message. */
-static rd_status merge_half(struct rd_analysis *a, const struct rd_analysis *b,
+static rd_status merge_half(struct rd_analysis *a, struct rd_analysis *b,
                             const char *path, unsigned line0, unsigned *conflict_line,
                             struct rd_diag *d)
 {
@@ -669,7 +693,7 @@ static rd_status merge_half(struct rd_analysis *a, const struct rd_analysis *b,
     for (size_t i = 0; i < b->nmetrics && !s; i++)
         s = intern_metric(a, b->metrics[i], &mid[i]);
     for (size_t i = 0; i < b->ncfgs && !s; i++) {
-        const struct cfg *bc = &b->cfgs[i];
+        struct cfg *bc = &b->cfgs[i];
         struct wl *w;
         struct cfg *c;
         const struct wl *bw = &b->wls[*rd_strmap_find(&b->wl_map, bc->workload)];
@@ -743,6 +767,9 @@ static rd_status merge_half(struct rd_analysis *a, const struct rd_analysis *b,
         if (!s && !(s = RD_ARRAY_GROW(c->runs, c->capruns, (size_t)c->nruns + bc->nruns))) {
             memcpy(c->runs + c->nruns, bc->runs, bc->nruns * sizeof *bc->runs);
             c->nruns += bc->nruns;
+            free(bc->runs);
+            bc->runs = NULL;
+            bc->capruns = 0;
         }
         c->ok_runs += bc->ok_runs;
         c->failed += bc->failed;
@@ -763,15 +790,20 @@ static rd_status merge_half(struct rd_analysis *a, const struct rd_analysis *b,
         c->derived_error_sum += bc->derived_error_sum;
         c->derived_error_runs += bc->derived_error_runs;
         for (uint32_t k = 0; k < bc->nseries && !s; k++) {
-            const struct series *bs = &bc->series[k];
+            struct series *bs = &bc->series[k];
             struct series *as;
             if ((s = series_of(c, mid[bs->metric], &as)) ||
                 (s = series_reserve(as, (uint64_t)as->len + bs->len)))
                 break;
             memcpy(as->v + as->len, bs->v, bs->len * sizeof *bs->v);
-            for (uint32_t j = 0; j < bs->len; j++)
-                as->ord[as->len + j] = first_run + bs->ord[j];
+            if (!as->ord && (bs->ord || as->len != first_run))
+                s = series_own_ord(as);
+            for (uint32_t j = 0; as->ord && !s && j < bs->len; j++)
+                as->ord[as->len + j] = first_run + rd_series_run(bs, j);
             as->len += bs->len;
+            free(bs->v);
+            free(bs->ord);
+            *bs = (struct series){.metric = bs->metric};
         }
     }
     if (!s)

@@ -13,6 +13,8 @@ void jw_init(struct jw *w, struct rd_buf *b)
     w->depth = 0;
     w->first[0] = true;
     w->pretty[0] = true;
+    w->spill = NULL;
+    w->spill_ctx = NULL;
 }
 
 static void put(struct jw *w, rd_status s)
@@ -107,4 +109,10 @@ void jw_raw(struct jw *w, const char *key, const char *json, size_t len)
 {
     member(w, key);
     put(w, rd_buf_add(w->b, json, len));
+}
+
+void jw_spill(struct jw *w)
+{
+    if (w->spill && !w->st)
+        w->st = w->spill(w->spill_ctx, w->b);
 }

@@ -24,6 +24,10 @@ struct jw {
     int depth;
     bool first[JW_MAX_DEPTH];
     bool pretty[JW_MAX_DEPTH];
+    /* Optional (NULL after jw_init): takes the text written so far out of
+     * b, e.g. to a file, so that a long array is not held whole. */
+    rd_status (*spill)(void *ctx, struct rd_buf *b);
+    void *spill_ctx;
 };
 
 void jw_init(struct jw *w, struct rd_buf *b);
@@ -40,5 +44,8 @@ void jw_bool(struct jw *w, const char *key, bool v);
 void jw_null(struct jw *w, const char *key);
 /** Raw JSON text written as a member value (already valid JSON). */
 void jw_raw(struct jw *w, const char *key, const char *json, size_t len);
+/** Between two members of a long array: hands the buffer to w->spill,
+ *  when set (its error becomes w's). */
+void jw_spill(struct jw *w);
 
 #endif

@@ -54,25 +54,25 @@ static rd_status ordered_values(const struct cfg *c, const struct series *s, dou
 {
     bool sorted = true;
     for (uint32_t i = 1; i < s->len && sorted; i++)
-        sorted = c->runs[s->ord[i - 1]].order <= c->runs[s->ord[i]].order;
+        sorted = c->runs[rd_series_run(s, i - 1)].order <= c->runs[rd_series_run(s, i)].order;
     if (sorted) {
         memcpy(out, s->v, s->len * sizeof *out);
-        if (run_of)
-            memcpy(run_of, s->ord, s->len * sizeof *run_of);
+        for (uint32_t i = 0; run_of && i < s->len; i++)
+            run_of[i] = rd_series_run(s, i);
         return RD_OK;
     }
     struct ordpos *op = malloc(s->len * sizeof *op);
     if (!op)
         return RD_ERR_NOMEM;
     for (uint32_t i = 0; i < s->len; i++) {
-        op[i].ord = c->runs[s->ord[i]].order;
+        op[i].ord = c->runs[rd_series_run(s, i)].order;
         op[i].pos = i;
     }
     qsort(op, s->len, sizeof *op, cmp_ordpos);
     for (uint32_t i = 0; i < s->len; i++) {
         out[i] = s->v[op[i].pos];
         if (run_of)
-            run_of[i] = s->ord[op[i].pos];
+            run_of[i] = rd_series_run(s, op[i].pos);
     }
     free(op);
     return RD_OK;

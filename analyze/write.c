@@ -216,6 +216,7 @@ static void write_tests(struct wctx *x, struct jw *w, const char *key, size_t ti
         jw_num(w, RD_AK_RATIO_CI_LOW, pr->r.ci_low);
         jw_num(w, RD_AK_RATIO_CI_HIGH, pr->r.ci_high);
         jw_end(w, '}');
+        jw_spill(w);
     }
     jw_end(w, ']');
     jw_end(w, '}');
@@ -253,6 +254,7 @@ static void write_verdicts(const struct wctx *x, struct jw *w, const struct key_
         if (with_why)
             jw_str(w, RD_AK_WHY, x->rc.why[i]);
         jw_end(w, '}');
+        jw_spill(w);
     }
     jw_end(w, ']');
 }
@@ -456,8 +458,10 @@ static rd_status workload_write(struct rd_analysis *a, const uint32_t *by_name, 
         jw_end(w, ']');
     }
     jw_arr(w, RD_AK_CONFIGS, true);
-    for (size_t i = 0; i < x.k && !w->st; i++)
+    for (size_t i = 0; i < x.k && !w->st; i++) {
         write_config(&x, w, i);
+        jw_spill(w); /* 3.6 KB a config: 10^5 of them are not held whole */
+    }
     jw_end(w, ']');
     if (x.ntested) {
         write_tests(&x, w, RD_AK_TESTS, 0);

@@ -2,6 +2,8 @@
  * verdict.c - verdicts against the best (see verdict.h for the method).
  */
 #include <math.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include <gsl/gsl_cdf.h>
@@ -47,28 +49,61 @@ void rd_verdict_settings_init(struct rd_verdict_settings *s)
 
 /* The critical values of a family of k comparisons with the best at df
  * (a whole number): each costs a root search over a numerical integral,
- * so the last few are kept per thread (an analysis asks for the same few
- * again and again: one per workload, and per df while estimating runs;
- * an adaptive suite one per config and round, df 4 to max - 1, which a
- * smaller cache evicted round-robin before reuse). */
+ * so the last few are kept (an analysis asks for the same few again and
+ * again: one per workload, and per df while estimating runs; an adaptive
+ * suite one per config and round, df 4 to max - 1, which a smaller cache
+ * evicted round-robin before reuse). One cache for every thread: the
+ * workloads of a store on two threads ask for the same dfs, and a cache
+ * per thread worked each out twice (a tenth of analyze's CPU on a
+ * million runs). A value being worked out is marked pending, and a
+ * thread that asks for it meanwhile waits for it. */
 enum { CRIT_CACHE = 256 };
 enum crit_kind { CRIT_RANGE, CRIT_MCB };
-static _Thread_local struct crit_entry {
+static struct crit_entry {
     double alpha, k, df, crit;
     enum crit_kind kind;
+    bool pending;
 } crit_cache[CRIT_CACHE];
-static _Thread_local unsigned crit_next;
+static unsigned crit_next;
+static pthread_mutex_t crit_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t crit_done = PTHREAD_COND_INITIALIZER;
+
+static struct crit_entry *crit_find(enum crit_kind kind, double alpha, double k, double df)
+{
+    for (unsigned i = 0; i < CRIT_CACHE; i++) {
+        struct crit_entry *e = &crit_cache[i];
+        if (e->k == k && e->df == df && e->alpha == alpha && e->kind == kind)
+            return e;
+    }
+    return NULL;
+}
 
 static double cached_crit(enum crit_kind kind, double alpha, double k, double df)
 {
-    for (unsigned i = 0; i < CRIT_CACHE; i++) {
-        const struct crit_entry *e = &crit_cache[i];
-        if (e->k == k && e->df == df && e->alpha == alpha && e->kind == kind)
-            return e->crit;
+    pthread_mutex_lock(&crit_lock);
+    struct crit_entry *e;
+    while ((e = crit_find(kind, alpha, k, df)) && e->pending)
+        pthread_cond_wait(&crit_done, &crit_lock);
+    if (e) {
+        double c = e->crit;
+        pthread_mutex_unlock(&crit_lock);
+        return c;
     }
+    /* Taken for this value until it is known: entries are only reused
+     * round-robin, 256 values later. */
+    unsigned slot = crit_next++ % CRIT_CACHE;
+    crit_cache[slot] = (struct crit_entry){ alpha, k, df, NAN, kind, true };
+    pthread_mutex_unlock(&crit_lock);
     double c = kind == CRIT_RANGE ? rd_srange_quantile(1 - alpha, k, df) / M_SQRT2
                                   : rd_mcb_quantile(1 - alpha, k, df);
-    crit_cache[crit_next++ % CRIT_CACHE] = (struct crit_entry){ alpha, k, df, c, kind };
+    pthread_mutex_lock(&crit_lock);
+    e = &crit_cache[slot];
+    if (e->pending && e->k == k && e->df == df && e->alpha == alpha && e->kind == kind) {
+        e->crit = c;
+        e->pending = false;
+    }
+    pthread_cond_broadcast(&crit_done);
+    pthread_mutex_unlock(&crit_lock);
     return c;
 }
 

@@ -175,34 +175,42 @@ static bool fmt_short(double v, char out[32])
     double a = fabs(v);
     if (!(a >= 1e-4 && a < 1e15))
         return false;
-    for (int k = 0; k <= 18; k++) {
-        double s = a * p10[k];
-        if (s >= 1e15)
-            return false;
-        double m = nearbyint(s);
-        if (m / p10[k] != a)
-            continue;
-        uint64_t im = (uint64_t)m, ip = (uint64_t)p10[k];
-        uint64_t whole = im / ip, frac = im % ip;
-        char *o = out;
-        if (v < 0)
-            *o++ = '-';
-        char tmp[24];
-        int n = 0;
-        do { tmp[n++] = (char)('0' + whole % 10); whole /= 10; } while (whole);
-        while (n) *o++ = tmp[--n];
-        if (k > 0 && frac) {
-            *o++ = '.';
-            for (int i = k - 1; i >= 0; i--) { tmp[i] = (char)('0' + frac % 10); frac /= 10; }
-            int len = k;
-            while (len > 0 && tmp[len - 1] == '0') len--;
-            memcpy(o, tmp, (size_t)len);
-            o += len;
-        }
-        *o = '\0';
-        return true;
+    /* Only the largest k with a 10^k < 1e15 is tried: a decimal of at
+     * most 15 digits that rounds to a is m / 10^k at that k too (m < 1e15
+     * < 2^50, so a 10^k is within 0.5 of m and nearbyint finds it), and
+     * the trailing zeros are dropped below. Trying k = 0, 1, ... in turn
+     * (as this did) cost 15 divisions for every computed statistic. A k
+     * too small by log10's rounding only sends a to the slower path. */
+    int k = 14 - (int)floor(log10(a));
+    if (k > 18)
+        k = 18;
+    while (k > 0 && a * p10[k] >= 1e15)
+        k--;
+    double s = a * p10[k];
+    if (k < 0 || s >= 1e15)
+        return false;
+    double m = nearbyint(s);
+    if (m / p10[k] != a)
+        return false;
+    uint64_t im = (uint64_t)m, ip = (uint64_t)p10[k];
+    uint64_t whole = im / ip, frac = im % ip;
+    char *o = out;
+    if (v < 0)
+        *o++ = '-';
+    char tmp[24];
+    int n = 0;
+    do { tmp[n++] = (char)('0' + whole % 10); whole /= 10; } while (whole);
+    while (n) *o++ = tmp[--n];
+    if (k > 0 && frac) {
+        *o++ = '.';
+        for (int i = k - 1; i >= 0; i--) { tmp[i] = (char)('0' + frac % 10); frac /= 10; }
+        int len = k;
+        while (len > 0 && tmp[len - 1] == '0') len--;
+        memcpy(o, tmp, (size_t)len);
+        o += len;
     }
-    return false;
+    *o = '\0';
+    return true;
 }
 
 /* Writes the p significant digits d (with the decimal exponent x of the
@@ -282,31 +290,193 @@ static bool round_digits(const char *d, int p, int *x, char *r)
     return true;
 }
 
+#ifdef __SIZEOF_INT128__
+typedef unsigned __int128 u128;
+
+/* The 17 significant digits of a = |v| and the decimal exponent of the
+ * first, as "%.16e" prints them (the exact binary value rounded once,
+ * half to even), for a in [1e-6, 1e19): a = m 2^e with m < 2^53, and
+ * a 10^p (p = 16 - x <= 22) is m 10^p / 2^-e or m 2^e / 10^-p, exact in
+ * 128 bits. glibc's printf does the same with its multiple precision
+ * numbers, the most of analyze's time for 10^5 configs. False outside
+ * that range (the caller asks printf). */
+/* What digits17 knew of a = m 2^e (e < 0) at the scale of its 17 digits
+ * (a 10^p = n / 2^sh, n = q 2^sh + rem): enough to tell exactly whether
+ * a shorter decimal reads back as a (round_trips). ok false: not known
+ * (another case of digits17, or its rounding carried into an 18th
+ * digit), strtod tells. */
+struct exact17 {
+    bool ok;
+    u128 q, rem, p10p; /* p10p: 10^p */
+    int sh, x;         /* x: the first digit's exponent at this scale */
+    bool m_even, m_pow2;
+};
+
+static bool digits17(double a, char d[17], int *x10, struct exact17 *ex)
+{
+    static const uint64_t p10[] = {1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull,
+                                   1000000ull, 10000000ull, 100000000ull, 1000000000ull,
+                                   10000000000ull, 100000000000ull, 1000000000000ull,
+                                   10000000000000ull, 100000000000000ull,
+                                   1000000000000000ull, 10000000000000000ull,
+                                   100000000000000000ull, 1000000000000000000ull,
+                                   10000000000000000000ull};
+    if (!(a >= 1e-6 && a < 1e19))
+        return false;
+    ex->ok = false;
+    int be;
+    double fr = frexp(a, &be);
+    uint64_t m = (uint64_t)ldexp(fr, 53); /* exact: fr has 53 bits */
+    int e = be - 53;
+    int x = (int)floor(log10(a));
+    for (int tries = 0; tries < 3; tries++) {
+        int p = 16 - x;
+        u128 q, r = 0, half = 0;
+        bool tie_up = false, up = false;
+        if (p >= 0) {
+            if (p > 22)
+                return false;
+            u128 n = (u128)m * p10[p > 19 ? 19 : p];
+            if (p > 19)
+                n *= p10[p - 19];
+            if (e >= 0) {
+                q = n << e; /* a < 1e19 < 2^64: e <= 11, n 2^e < 2^128 */
+            } else {
+                int sh = -e; /* a >= 1e-6: sh <= 73 */
+                q = n >> sh;
+                r = n & (((u128)1 << sh) - 1);
+                half = (u128)1 << (sh - 1);
+                up = r > half;
+                tie_up = r == half;
+                *ex = (struct exact17){.ok = true, .q = q, .rem = r, .sh = sh, .x = x,
+                                       .m_even = !(m & 1), .m_pow2 = m == 1ull << 52};
+                ex->p10p = (u128)p10[p > 19 ? 19 : p];
+                if (p > 19)
+                    ex->p10p *= p10[p - 19];
+            }
+        } else {
+            /* a >= 1e17 > 2^53: an integer, m 2^e < 2^64 */
+            if (e < 0 || p < -19)
+                return false;
+            u128 n = (u128)m << e, div = p10[-p];
+            q = n / div;
+            r = n % div;
+            up = 2 * r > div;
+            tie_up = 2 * r == div;
+        }
+        if (q < p10[16]) {
+            x--;
+            ex->ok = false;
+            continue;
+        }
+        if (q >= p10[17]) {
+            x++;
+            ex->ok = false;
+            continue;
+        }
+        if (up || (tie_up && (q & 1)))
+            q++;
+        if (q == p10[17]) {
+            q = p10[16];
+            x++;
+            ex->ok = false;
+        }
+        uint64_t u = (uint64_t)q;
+        for (int i = 16; i >= 0; i--, u /= 10)
+            d[i] = (char)('0' + u % 10);
+        *x10 = x;
+        return true;
+    }
+    ex->ok = false;
+    return false;
+}
+
+/* Whether the decimal of the p digits r (first digit's exponent xp),
+ * written in text, reads back as v: exactly from ex, when it knows,
+ * else by strtod. It reads back when it lies inside v's rounding
+ * interval: half the gap to each neighbour (the gap below is half as
+ * wide at a power of two), its ends included when v's significand is
+ * even (strtod rounds ties to even). In units of 2^-sh at v's scale,
+ * the distance is (Q - q) 2^sh - rem and half a gap 10^p / 2. */
+static bool round_trips(const struct exact17 *ex, const char *r, int p, int xp, double v,
+                        const char *text)
+{
+    if (!ex->ok || xp < ex->x || xp > ex->x + 1)
+        return strtod(text, NULL) == v;
+    u128 Q = 0;
+    for (int i = 0; i < p; i++)
+        Q = Q * 10 + (u128)(r[i] - '0');
+    for (int i = p; i < 17 + (xp - ex->x); i++)
+        Q *= 10;
+    /* Q and q differ by a rounding to 15 or 16 digits (< 200), sh <= 73:
+     * no overflow below. */
+    bool above;
+    u128 dist;
+    if (Q >= ex->q) {
+        u128 hi = (Q - ex->q) << ex->sh;
+        above = hi >= ex->rem;
+        dist = above ? hi - ex->rem : ex->rem - hi;
+    } else {
+        dist = ((ex->q - Q) << ex->sh) + ex->rem;
+        above = false;
+    }
+    if (dist == 0)
+        return true;
+    u128 lim = above || !ex->m_pow2 ? 2 : 4;
+    u128 scaled = dist * lim;
+    return scaled < ex->p10p || (scaled == ex->p10p && ex->m_even);
+}
+#else
+struct exact17 {
+    bool ok;
+};
+
+static bool digits17(double a, char d[17], int *x10, struct exact17 *ex)
+{
+    (void)a, (void)d, (void)x10;
+    ex->ok = false;
+    return false;
+}
+
+static bool round_trips(const struct exact17 *ex, const char *r, int p, int xp, double v,
+                        const char *text)
+{
+    (void)ex, (void)r, (void)p, (void)xp;
+    return strtod(text, NULL) == v;
+}
+#endif
+
 /* The shortest of 15, 16 and 17 digits as the search below finds it, from
- * one "%.16e" instead of two or three "%g": false when a rounding cannot
- * be told from 17 digits, and the search is to be done. */
+ * 17 digits (digits17, or one "%.16e") instead of two or three "%g": false
+ * when a rounding cannot be told from 17 digits, and the search is to be
+ * done. */
 static bool fmt_digits(double v, char out[32])
 {
-    char e[40], d[17];
-    snprintf(e, sizeof e, "%.16e", v);
-    const char *p = e;
-    bool neg = *p == '-';
-    if (neg)
-        p++;
-    d[0] = *p++;
-    if (*p++ != '.')
-        return false;
-    memcpy(d + 1, p, 16);
-    p += 16;
-    if (*p++ != 'e')
-        return false;
-    int x17 = atoi(p);
+    char d[17];
+    bool neg = v < 0;
+    int x17;
+    struct exact17 ex;
+    if (!digits17(fabs(v), d, &x17, &ex)) {
+        char e[40];
+        snprintf(e, sizeof e, "%.16e", v);
+        const char *p = e;
+        if (neg)
+            p++;
+        d[0] = *p++;
+        if (*p++ != '.')
+            return false;
+        memcpy(d + 1, p, 16);
+        p += 16;
+        if (*p++ != 'e')
+            return false;
+        x17 = atoi(p);
+    }
     char r[17];
     int x16 = x17;
     if (!round_digits(d, 16, &x16, r))
         return false;
     fmt_g(neg, r, 16, x16, out);
-    if (strtod(out, NULL) != v) {
+    if (!round_trips(&ex, r, 16, x16, v, out)) {
         fmt_g(neg, d, 17, x17, out);
         return true;
     }
@@ -315,7 +485,7 @@ static bool fmt_digits(double v, char out[32])
     if (!round_digits(d, 15, &x15, r15))
         return false;
     fmt_g(neg, r15, 15, x15, shorter);
-    if (strtod(shorter, NULL) == v)
+    if (round_trips(&ex, r15, 15, x15, v, shorter))
         memcpy(out, shorter, sizeof shorter);
     return true;
 }
@@ -332,7 +502,11 @@ char *rd_fmt_double(double v, char out[32])
         strcpy(out, v > 0 ? "inf" : "-inf");
         return out;
     }
-    if (v != 0 && fmt_digits(v, out))
+    if (v == 0) {
+        strcpy(out, "0"); /* what the search gives for 0 and -0 */
+        return out;
+    }
+    if (fmt_digits(v, out))
         return out;
     return rd_fmt_double_search(v, out);
 }

@@ -536,6 +536,7 @@ static void test_deterministic(void **state)
 struct piece_sink {
     struct rd_buf got;
     int calls, fail_at;
+    size_t largest; /* the longest piece handed over */
 };
 
 static rd_status keep_piece(void *ctx, const char *data, size_t len, struct rd_diag *d)
@@ -543,6 +544,8 @@ static rd_status keep_piece(void *ctx, const char *data, size_t len, struct rd_d
     struct piece_sink *k = ctx;
     if (++k->calls == k->fail_at)
         return rd_diag_set(d, RD_ERR_IO, "out.json", 0, 0, "cannot write: disk full");
+    if (len > k->largest)
+        k->largest = len;
     return rd_buf_add(&k->got, data, len);
 }
 
@@ -646,6 +649,32 @@ static void test_split_threads(void **state)
     same_split_or_not(RUN("a", "x", "", "", "\"wall_ms\":3") RUN("a", "x", "", "", "\"wall_ms\":1")
                           RUN("a", "x", "", "", "\"wall_ms\":2") RUN("a", "x", "", "", "\"wall_ms\":5")
                           RUN("a", "x", "", "", "\"wall_ms\":4"));
+    /* Runs out of order, the first of them without max_rss_kib: from
+     * there on that series keeps each value's run (rd_series_run), in
+     * one part and when merged from several. Values in run order. */
+    const char *gap = RUN("a", "x", ",\"run\":3", "", "\"wall_ms\":30,\"max_rss_kib\":300")
+        RUN("a", "x", ",\"run\":1", "", "\"wall_ms\":10")
+        RUN("a", "x", ",\"run\":2", "", "\"wall_ms\":20,\"max_rss_kib\":200")
+        RUN("a", "x", ",\"run\":4", "", "\"wall_ms\":40,\"max_rss_kib\":400");
+    assert_int_equal(same_split_or_not(gap), RD_OK);
+    struct rd_buf gapped = RD_BUF_INIT;
+    assert_int_equal(analyse_raw(write_store("gap.jsonl", gap), false, NULL, &gapped, &d), RD_OK);
+    cJSON *gdoc = cJSON_Parse(gapped.ptr);
+    assert_non_null(gdoc);
+    const char *rss = "workloads.0.configs.0.metrics.max_rss_kib.values.";
+    const char *wall = "workloads.0.configs.0.metrics.wall_ms.values.";
+    const double want_rss[] = {200, 300, 400}, want_wall[] = {10, 20, 30, 40};
+    char path[96];
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s%d", rss, i);
+        assert_true(getn(gdoc, path) == want_rss[i]);
+    }
+    for (int i = 0; i < 4; i++) {
+        snprintf(path, sizeof path, "%s%d", wall, i);
+        assert_true(getn(gdoc, path) == want_wall[i]);
+    }
+    cJSON_Delete(gdoc);
+    rd_buf_release(&gapped);
     /* A bad line in either half, and an environment that changes in the
      * second half (before a later bad line there): the first error wins. */
     char buf[8192];
@@ -802,17 +831,66 @@ static void test_sink_pieces(void **state)
     struct rd_diag d;
     assert_int_equal(analyse_raw(path, true, NULL, &whole, &d), RD_OK);
     assert_true(whole.len > (3u << 19)); /* more than a piece and a half */
-    struct piece_sink k = {RD_BUF_INIT, 0, 0};
+    struct piece_sink k = {.got = RD_BUF_INIT};
     assert_int_equal(analyse_raw(path, true, &k, NULL, &d), RD_OK);
     assert_true(k.calls >= 2);
     assert_int_equal(k.got.len, whole.len);
     assert_memory_equal(k.got.ptr, whole.ptr, whole.len);
     rd_buf_release(&k.got);
-    struct piece_sink bad = {RD_BUF_INIT, 0, 2};
+    struct piece_sink bad = {.got = RD_BUF_INIT, .fail_at = 2};
     assert_int_equal(analyse_raw(path, true, &bad, NULL, &d), RD_ERR_IO);
     assert_string_equal(d.msg, "cannot write: disk full");
     assert_int_equal(bad.calls, 2);
     rd_buf_release(&bad.got);
+    rd_buf_release(&whole);
+}
+
+static void add_wall_run(struct rd_buf *store, const char *wl, int c, int r, int ms)
+{
+    rd_buf_addf(store,
+                "{\"schema\":\"rundown.run/1\",\"workload\":\"%s\","
+                "\"config\":{\"runtime\":\"c%d\"},\"run\":%d,"
+                "\"metrics\":{\"wall_ms\":%d.25}}\n",
+                wl, c, r, ms);
+}
+
+/* A workload of many configs goes to the sink a mebibyte or so at a
+ * time as it is written (pool.c's spill), not as one piece of its whole
+ * text, on one thread and on three: the same bytes as the document
+ * written whole, with small workloads before and after it. */
+static void test_sink_spills_big_workload(void **state)
+{
+    (void)state;
+    /* m-big: 1,500 configs x 3 runs, 3.7 MB of configs, pairs and
+     * verdicts; the document is 4.7 MB. */
+    struct rd_buf store = RD_BUF_INIT;
+    for (int r = 1; r <= 3; r++)
+        for (int c = 0; c < 2; c++)
+            add_wall_run(&store, "a-small", c, r, 100 + r + c);
+    for (int c = 0; c < 1500; c++)
+        for (int r = 1; r <= 3; r++)
+            add_wall_run(&store, "m-big", c, r, 100 + (r * 37 + c * 11) % 23);
+    for (int r = 1; r <= 3; r++)
+        add_wall_run(&store, "z-small", 0, r, 100 + r);
+    const char *path = write_store("spill.jsonl", store.ptr);
+    rd_buf_release(&store);
+    struct rd_buf whole = RD_BUF_INIT;
+    struct rd_diag d;
+    assert_int_equal(analyse_on(path, 1, NULL, &whole, &d), RD_OK);
+    assert_true(whole.len > (5u << 19)); /* more than 2.5 MiB */
+    const size_t threads[] = {1, 3};
+    for (size_t t = 0; t < 2; t++) {
+        struct piece_sink k = {.got = RD_BUF_INIT};
+        assert_int_equal(analyse_on(path, threads[t], &k, NULL, &d), RD_OK);
+        assert_int_equal(k.got.len, whole.len);
+        assert_memory_equal(k.got.ptr, whole.ptr, whole.len);
+        /* m-big's text is 3.7 MB; no piece holds it whole. The largest
+         * is the last: under a mebibyte of m-big's end, z-small and the
+         * embedded raw runs (0.9 MB), 1.6 MB. */
+        assert_true(k.largest < (2u << 20));
+        assert_true(k.calls >= 3);
+        rd_buf_release(&k.got);
+    }
     rd_buf_release(&whole);
 }
 
@@ -945,6 +1023,7 @@ int main(void)
         cmocka_unit_test(test_split_embed),
         cmocka_unit_test(test_duplicate_sources),
         cmocka_unit_test(test_sink_pieces),
+        cmocka_unit_test(test_sink_spills_big_workload),
         cmocka_unit_test(test_workload_without_metrics),
     };
     return tmpdir_remove(cmocka_run_group_tests(tests, NULL, NULL));

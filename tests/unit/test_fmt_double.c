@@ -66,10 +66,68 @@ static void same_as_the_search(void **state)
     }
 }
 
+/* The 17 digits worked out in 128-bit integers (digits17, for 1e-6 <=
+ * |v| < 1e19), whether 15 or 16 of them read back (round_trips), and
+ * short decimals (fmt_short) against printf's and strtod's: every
+ * magnitude of that range, decimals of up to 15 digits, exact
+ * ties at the 18th digit (m / 4 and m / 8 with m of 16 digits: the
+ * binary value ends in 25, 75, 125, ... and rounds half to even), the
+ * ends of the range, and the doubles next to powers of ten, where the
+ * first digit's exponent is easiest to get wrong. */
+static void same_in_the_integer_range(void **state)
+{
+    (void)state;
+    uint64_t s = 7;
+    for (int i = 0; i < 100000; i++) {
+        int e = (int)(next(&s) % 26) - 6;
+        double v = (double)(next(&s) >> 11) / 9007199254740992.0 * pow(10, e);
+        same(v);
+        same(nextafter(v, 0));
+        uint64_t m = 1000000000000000ull + next(&s) % 8007199254740992ull;
+        same((double)m / 4);
+        same((double)m / 8);
+        same((double)m / 1024);
+        /* Decimals of 1 to 15 digits, as stores hold them: the short
+         * path's (fmt_short) values. */
+        uint64_t digits = next(&s) % 1000000000000000ull;
+        for (uint64_t cut = next(&s) % 15; cut; cut--)
+            digits /= 10;
+        double dec = (double)digits / pow(10, (double)(next(&s) % 19));
+        same(dec);
+        same(-dec * 1000);
+    }
+    /* Powers of two, where the gap below is half the gap above (the
+     * exact read-back test, round_trips, must know), and their
+     * neighbours. */
+    for (int b = -19; b <= 63; b++) {
+        double p = ldexp(1, b);
+        for (int i = 0; i < 4; i++) {
+            same(p);
+            same(nextafter(p, INFINITY));
+            p = nextafter(p, 0);
+        }
+    }
+    for (int x = -6; x <= 19; x++) {
+        double p = pow(10, x);
+        same(p);
+        same(nextafter(p, 0));
+        same(nextafter(p, INFINITY));
+        same(nextafter(nextafter(p, 0), 0));
+    }
+    const double edge[] = { 9.9999999999999995e-7, 1e-6, 1.0000000000000002e-6, 9.999999999999998e18,
+                            2251799813685247.75, 4503599627370495.5, 9007199254740991.0,
+                            18014398509481982.0, 0.5, 1.5, 2.5, 1e16 + 2, 1e17 + 16, 0.0 };
+    for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++) {
+        same(edge[i]);
+        same(-edge[i]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(same_as_the_search),
+        cmocka_unit_test(same_in_the_integer_range),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

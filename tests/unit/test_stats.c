@@ -136,6 +136,16 @@ static void test_t_quantile(void **state)
     /* stats.t.ppf(0.975, 4) = 2.7764451051977987 (the paper's z = 1.96 at n = 5) */
     NEAR(2.7764451051977987, rd_stats_t_quantile(0.975, 4));
     assert_true(isnan(rd_stats_t_quantile(0.975, 0)));
+    /* The last quantiles are kept: asked again and again, in turn, each
+     * (p, df) still gives its own. Rscript -e 'print(qt(c(0.975, 0.975,
+     * 0.95, 0.995), c(2, 3, 2, 2)), digits = 16)'. */
+    const struct { double p, df, want; } q[] = {
+        {0.975, 2, 4.302652729749462}, {0.975, 3, 3.182446305283708},
+        {0.95, 2, 2.919985580353724},  {0.995, 2, 9.924843200918289},
+    };
+    for (int round = 0; round < 3; round++)
+        for (size_t i = 0; i < sizeof q / sizeof q[0]; i++)
+            NEAR(q[i].want, rd_stats_t_quantile(q[i].p, q[i].df));
 }
 
 static void test_tukey(void **state)

@@ -17,6 +17,7 @@
  * (qtukey(0.95, 2, 2) / sqrt(2) = 4.29895 where qt(0.975, 2) = 4.30265).
  */
 #include <math.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -340,6 +341,43 @@ static void mcb_matches_r(void **state)
     assert_true(isnan(rd_mcb_quantile(1, 3, 5)));
 }
 
+/* The critical values' cache is shared by the threads: four threads
+ * asking at once for the same values no other test asks for (one works
+ * each out, the others wait for it) get, every time, exactly what
+ * rd_mcb_quantile gives uncached (checked against R in mcb_matches_r). */
+struct crit_ask {
+    double got[3][4];
+};
+
+static void *ask_crits(void *arg)
+{
+    struct crit_ask *c = arg;
+    const double df[] = {23, 61, 9};
+    const double k[] = {7, 12, 3};
+    for (int round = 0; round < 4; round++)
+        for (int i = 0; i < 3; i++)
+            c->got[i][round] = rd_verdict_equivalence_critical_value(0.05, k[i], df[i]);
+    return NULL;
+}
+
+static void crit_cache_shared_by_threads(void **state)
+{
+    (void)state;
+    rd_stats_init();
+    const double want[] = {rd_mcb_quantile(0.95, 7, 23), rd_mcb_quantile(0.95, 12, 61),
+                           rd_mcb_quantile(0.95, 3, 9)};
+    pthread_t tid[4];
+    struct crit_ask asks[4];
+    for (int t = 0; t < 4; t++)
+        assert_int_equal(pthread_create(&tid[t], NULL, ask_crits, &asks[t]), 0);
+    for (int t = 0; t < 4; t++)
+        assert_int_equal(pthread_join(tid[t], NULL), 0);
+    for (int t = 0; t < 4; t++)
+        for (int i = 0; i < 3; i++)
+            for (int round = 0; round < 4; round++)
+                assert_true(asks[t].got[i][round] == want[i]);
+}
+
 /* A mean not clearly positive at the family's critical value: no
  * interval, "not estimable", inconclusive, whatever t says. Mean 1 with
  * sd 2 on 5 runs: 1 - 2.78 * 2 / sqrt(5) < 0 (hand). */
@@ -372,6 +410,7 @@ int main(void)
         cmocka_unit_test(higher_is_better),
         cmocka_unit_test(constant_groups_and_too_few_runs),
         cmocka_unit_test(mcb_matches_r),
+        cmocka_unit_test(crit_cache_shared_by_threads),
         cmocka_unit_test(a_mean_near_zero_is_not_estimable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
