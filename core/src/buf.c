@@ -321,9 +321,9 @@ static bool digits17(double a, char d[17], int *x10, struct exact17 *ex)
                                    1000000000000000ull, 10000000000000000ull,
                                    100000000000000000ull, 1000000000000000000ull,
                                    10000000000000000000ull};
+    ex->ok = false; /* also when a is out of range: round_trips asks strtod */
     if (!(a >= 1e-6 && a < 1e19))
         return false;
-    ex->ok = false;
     int be;
     double fr = frexp(a, &be);
     uint64_t m = (uint64_t)ldexp(fr, 53); /* exact: fr has 53 bits */
