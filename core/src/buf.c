@@ -184,10 +184,12 @@ static bool fmt_short(double v, char out[32])
     int k = 14 - (int)floor(log10(a));
     if (k > 18)
         k = 18;
+    if (k < 0) /* a just below 1e15, whose log10 rounded up to 15 */
+        return false;
     while (k > 0 && a * p10[k] >= 1e15)
         k--;
     double s = a * p10[k];
-    if (k < 0 || s >= 1e15)
+    if (s >= 1e15)
         return false;
     double m = nearbyint(s);
     if (m / p10[k] != a)
