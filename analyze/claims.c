@@ -424,9 +424,6 @@ static enum rd_claim_judgement claim_rank(struct claim_ctx *x, const cJSON *cl,
     }
     size_t n = 0;
     if (best) {
-        /* no figures: only the order is tested (published stays NaN) */
-        for (size_t i = 0; i < k; i++)
-            s[i].published = NAN;
         s[n++].q = (struct rd_claim_want){ common, NULL, by, rd_json_str(cl, "best") };
         /* The others, one 'by' value each, in config order. */
         for (size_t i = 0; i < x->wl->ncfgs; i++) {
@@ -442,13 +439,15 @@ static enum rd_claim_judgement claim_rank(struct claim_ctx *x, const cJSON *cl,
                 s[n++].q = (struct rd_claim_want){ common, NULL, by, v };
         }
     } else {
-        const cJSON *o, *values = cJSON_GetObjectItemCaseSensitive(cl, "values");
+        const cJSON *o;
         cJSON_ArrayForEach(o, order)
             s[n++].q = (struct rd_claim_want){ common, o, NULL, NULL };
-        /* the study's figures, checked by check_claim: one per config */
-        for (size_t i = 0; i < n; i++)
-            s[i].published = values ? cJSON_GetArrayItem(values, (int)i)->valuedouble : NAN;
     }
+    /* The study's figures, one per config of an order (check_claim saw
+     * to it); a best claim has none, and only its order is tested. */
+    const cJSON *values = best ? NULL : cJSON_GetObjectItemCaseSensitive(cl, "values");
+    for (size_t i = 0; i < n; i++)
+        s[i].published = values ? cJSON_GetArrayItem(values, (int)i)->valuedouble : NAN;
     bool missing = false;
     for (size_t i = 0; i < n; i++) {
         side_find(x->a, x->wl, x->mid, &s[i]);

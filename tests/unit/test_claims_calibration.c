@@ -33,6 +33,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "calibration_test.h"
 #include "claims.h"
 #include "stats.h"
 
@@ -40,9 +41,7 @@ enum { DEFAULT_CLAIMS = 2000, MAX_N = 20, K = 3 };
 
 static int claims_per_cell(void)
 {
-    const char *e = getenv("RD_CALIBRATION_WORKLOADS");
-    int w = e ? atoi(e) : 0;
-    return w > 0 ? w : DEFAULT_CLAIMS;
+    return calibration_workloads(DEFAULT_CLAIMS);
 }
 
 struct tally {

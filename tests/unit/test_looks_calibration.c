@@ -36,6 +36,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "calibration_test.h"
 #include "settle.h"
 #include "stats.h"
 #include "verdict.h"
@@ -46,9 +47,7 @@ static const double alpha = 0.05;
 
 static int workloads(void)
 {
-    const char *e = getenv("RD_CALIBRATION_WORKLOADS");
-    int w = e ? atoi(e) : 0;
-    return w > 0 ? w : DEFAULT_WORKLOADS;
+    return calibration_workloads(DEFAULT_WORKLOADS);
 }
 
 /* The spending function and a look's level against R:

@@ -39,6 +39,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "calibration_test.h"
 #include "stats.h"
 #include "verdict.h"
 
@@ -46,9 +47,7 @@ enum { DEFAULT_WORKLOADS = 1000, MAX_K = 15, MAX_N = 20 };
 
 static int workloads(void)
 {
-    const char *e = getenv("RD_CALIBRATION_WORKLOADS");
-    int w = e ? atoi(e) : 0;
-    return w > 0 ? w : DEFAULT_WORKLOADS;
+    return calibration_workloads(DEFAULT_WORKLOADS);
 }
 
 struct tally {
