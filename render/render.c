@@ -157,43 +157,68 @@ static rd_status check_outputs(const char *dir, unsigned f, bool charts, struct 
     return st;
 }
 
+/* The formats written beside the workbook (papers_start). */
+#define PAPERS (RD_FMT_MD | RD_FMT_HTML | RD_FMT_TEX | RD_FMT_CSV)
+
 /* Open files a render needs besides standard input, output and error,
  * measured as the lowest `ulimit -n` that renders tests/cases/render/
  * _data/analysis.json, less 3: charts 7 (gnuplot's pipes, the staging
  * folder's lock, the chart files), xlsx 3 (the workbook's zip), any other
- * format 1; the workbook with tex or csv 4, as they are written at once
- * (the charts are done before). */
+ * format 1; the workbook with md, html, tex or csv 4, as they are written
+ * at once (the charts are done before). */
 static int fds_needed(unsigned f)
 {
     if (f & (RD_FMT_CHARTS | RD_FMT_CHARTS_SCRIPT))
         return 7;
     if (f & RD_FMT_XLSX)
-        return f & (RD_FMT_TEX | RD_FMT_CSV) ? 4 : 3;
+        return f & PAPERS ? 4 : 3;
     return 1;
 }
 
-/* tex and csv on a second thread while this one writes the workbook.
- * libxlsxwriter keeps every cell of a sheet until the workbook is closed,
- * then deflates the sheets: at 10^5 configs it takes as long as tex and
- * csv together. The workbook stays on this thread, in the main malloc
- * arena (its millions of small cells cost a tenth more in a thread's
- * arena); tex and csv make a few big buffers. The stage is the other
- * thread's while it runs: report.xlsx is reserved before it starts. */
+/* md, html, tex and csv on a second thread while this one writes the
+ * workbook. libxlsxwriter keeps every cell of a sheet until the workbook
+ * is closed, then deflates the sheets: at 10^5 configs it takes longer
+ * than the four others together, so on two cores they overlap. The
+ * workbook stays on this thread, in the main malloc arena (its millions
+ * of small cells cost a tenth more in a thread's arena); the others make
+ * a few big buffers. The stage is the other thread's while it runs:
+ * report.xlsx is reserved before it starts. The charts come before both:
+ * the Markdown links the charts that were drawn. */
+
 struct papers_job {
     const struct rd_report *r;
+    const struct rd_chart_plan *plan; /* NULL: no charts in this render */
+    const char *tdir;
     struct rd_stage *stage;
-    unsigned formats;                 /* RD_FMT_TEX, RD_FMT_CSV */
+    unsigned formats;                 /* of PAPERS */
+    struct rd_buf md, html;
     struct rd_diag d;
-    rd_status st;
+    rd_status st_before;              /* md and html: written before the workbook once */
+    rd_status st;                     /* tex and csv: after it */
     pthread_t thread;
     bool started;
 };
 
+static rd_status papers_pages(struct papers_job *j)
+{
+    unsigned f = j->formats;
+    rd_status st = RD_OK;
+    if (f & (RD_FMT_MD | RD_FMT_HTML))
+        st = rd_render_markdown(j->r, j->plan, j->tdir, &j->md, &j->d);
+    if (st == RD_OK && (f & RD_FMT_MD))
+        st = rd_stage_write(j->stage, "report.md", j->md.ptr, j->md.len, &j->d);
+    if (st == RD_OK && (f & RD_FMT_HTML))
+        st = rd_render_html(j->r, j->md.ptr, j->md.len, j->tdir, j->stage, &j->html, &j->d);
+    if (st == RD_OK && (f & RD_FMT_HTML))
+        st = rd_stage_write(j->stage, "report.html", j->html.ptr, j->html.len, &j->d);
+    return st;
+}
+
 static void *papers_run(void *arg)
 {
     struct papers_job *j = arg;
-    rd_status st = RD_OK;
-    if (j->formats & RD_FMT_TEX) {
+    rd_status st = j->st_before = papers_pages(j);
+    if (st == RD_OK && (j->formats & RD_FMT_TEX)) {
         struct rd_buf tex = RD_BUF_INIT;
         st = rd_render_tex(j->r, &tex);
         if (st == RD_OK)
@@ -206,33 +231,40 @@ static void *papers_run(void *arg)
     return NULL;
 }
 
-/* Starts tex and csv (when asked for) on their thread when the workbook
- * is written 'beside' them, else (or when no thread can be started) runs
- * them here. */
-static void papers_start(struct papers_job *j, const struct rd_report *r, struct rd_stage *s,
-                         unsigned f, bool beside, const struct rd_diag *d)
+/* Starts md, html, tex and csv (those asked for) on their thread when the
+ * workbook is written 'beside' them, else (or when no thread can be
+ * started) runs them here. */
+static void papers_start(struct papers_job *j, const struct rd_report *r,
+                         const struct rd_chart_plan *plan, const char *tdir,
+                         struct rd_stage *s, unsigned f, bool beside, const struct rd_diag *d)
 {
-    j->r = r;
-    j->stage = s;
-    j->formats = f & (RD_FMT_TEX | RD_FMT_CSV);
+    *j = (struct papers_job){ .r = r, .plan = plan, .tdir = tdir, .stage = s,
+                              .formats = f & PAPERS, .md = RD_BUF_INIT, .html = RD_BUF_INIT };
     /* A message with no path keeps the caller's, as it did on d itself. */
     if (d)
         j->d = *d;
     else
         rd_diag_init(&j->d, NULL);
-    j->st = RD_OK;
     j->started = beside && j->formats && pthread_create(&j->thread, NULL, papers_run, j) == 0;
     if (!j->started)
         papers_run(j);
 }
 
-/* Waits for tex and csv. The workbook's error 'st' comes first, as when
- * it was written before them; else theirs. */
+/* Waits for the others, and says the error the order md, html, xlsx,
+ * tex, csv met first: the workbook's 'st' after md's and html's, before
+ * tex's and csv's, as when they were written one after another. */
 static rd_status papers_finish(struct papers_job *j, rd_status st, struct rd_diag *d)
 {
     if (j->started)
         pthread_join(j->thread, NULL);
     j->started = false;
+    rd_buf_release(&j->md);
+    rd_buf_release(&j->html);
+    if (j->st_before != RD_OK) {
+        if (d)
+            *d = j->d;
+        return j->st_before;
+    }
     if (st != RD_OK || j->st == RD_OK)
         return st;
     if (d)
@@ -280,7 +312,7 @@ rd_status rd_render(const struct rd_report *r, const struct rd_render_opts *o,
     unsigned f = o->formats;
     bool charts = f & (RD_FMT_CHARTS | RD_FMT_CHARTS_SCRIPT);
     struct rd_chart_plan plan = { 0 };
-    struct rd_buf md = RD_BUF_INIT, html = RD_BUF_INIT;
+    struct rd_buf md = RD_BUF_INIT;
     rd_status st = RD_OK;
 
     if (!o->out_dir) {
@@ -312,24 +344,19 @@ rd_status rd_render(const struct rd_report *r, const struct rd_render_opts *o,
     if (st == RD_OK && charts)
         st = rd_render_charts(r, &plan, &stage, (f & RD_FMT_CHARTS) != 0,
                               f & (RD_FMT_PNG | RD_FMT_PDF), o, d);
-    /* The Markdown links the SVGs only when charts are part of this render;
+    /* The workbook here, the others beside it (papers_start). The
+     * Markdown links the SVGs only when charts are part of this render;
      * a link to an image that will not exist helps nobody. */
-    if (st == RD_OK && (f & (RD_FMT_MD | RD_FMT_HTML)))
-        st = rd_render_markdown(r, charts ? &plan : NULL, tdir, &md, d);
-    if (st == RD_OK && (f & RD_FMT_MD))
-        st = rd_stage_write(&stage, "report.md", md.ptr, md.len, d);
-    if (st == RD_OK && (f & RD_FMT_HTML))
-        st = rd_render_html(r, md.ptr, md.len, tdir, &stage, &html, d);
-    if (st == RD_OK && (f & RD_FMT_HTML))
-        st = rd_stage_write(&stage, "report.html", html.ptr, html.len, d);
-    /* The workbook here, tex and csv beside it (papers_start). */
     const char *xlsx_tmp = NULL;
     if (st == RD_OK && (f & RD_FMT_XLSX))
         st = rd_stage_reserve(&stage, "report.xlsx", &xlsx_tmp, d);
-    if (st == RD_OK && (f & (RD_FMT_TEX | RD_FMT_CSV))) {
+    if (st == RD_OK && (f & PAPERS)) {
         struct papers_job papers;
-        papers_start(&papers, r, &stage, f, xlsx_tmp != NULL, d);
-        rd_status xst = xlsx_tmp ? rd_render_xlsx(r, o, xlsx_tmp, d) : RD_OK;
+        papers_start(&papers, r, charts ? &plan : NULL, tdir, &stage, f, xlsx_tmp != NULL, d);
+        /* Without the thread they ran first: a failed md or html leaves
+         * the workbook unwritten, as when it came after them. */
+        bool go = xlsx_tmp && (papers.started || papers.st_before == RD_OK);
+        rd_status xst = go ? rd_render_xlsx(r, o, xlsx_tmp, d) : RD_OK;
         st = papers_finish(&papers, xst, d);
     } else if (st == RD_OK && xlsx_tmp) {
         st = rd_render_xlsx(r, o, xlsx_tmp, d);
@@ -360,6 +387,5 @@ rd_status rd_render(const struct rd_report *r, const struct rd_render_opts *o,
                              plan.items[i].stem, plan.items[i].left_out);
     rd_chart_plan_release(&plan);
     rd_buf_release(&md);
-    rd_buf_release(&html);
     return st;
 }

@@ -26,17 +26,21 @@ static bool is_ws(char c)
     return (unsigned char)c <= ' ';
 }
 
-/* The end of a number or literal: white space or a delimiter. A switch,
- * not strchr: the scan asks this of every byte of every number (half the
- * bytes of an analysis are in numbers). */
+/* The end of a number or literal: white space or a delimiter. A table,
+ * not strchr or a switch: the scan asks this of every byte of every
+ * number (half the bytes of an analysis are in numbers). */
+#define WS8(b) [b] = true, [b + 1] = true, [b + 2] = true, [b + 3] = true, \
+               [b + 4] = true, [b + 5] = true, [b + 6] = true, [b + 7] = true
+static const bool token_end[256] = {
+    WS8(0), WS8(8), WS8(16), WS8(24), [' '] = true,
+    [','] = true, [':'] = true, [']'] = true, ['}'] = true, ['['] = true, ['{'] = true,
+    ['"'] = true,
+};
+#undef WS8
+
 static bool ends_token(char c)
 {
-    switch (c) {
-    case ',': case ':': case ']': case '}': case '[': case '{': case '"':
-        return true;
-    default:
-        return is_ws(c);
-    }
+    return token_end[(unsigned char)c];
 }
 
 static const char *skip_ws(const char *p, const char *end)
@@ -46,12 +50,16 @@ static const char *skip_ws(const char *p, const char *end)
     return p;
 }
 
-/* p at '"': just past the closing quote, or NULL when there is none. */
+/* p at '"': just past the closing quote, or NULL when there is none.
+ * Most strings of an analysis are short (keys, ids): their first bytes
+ * are looked at here, before a call to memchr would pay off. */
 static const char *skip_string(const char *p, const char *end)
 {
     for (p++; p < end;) {
-        const char *q = memchr(p, '"', (size_t)(end - p));
-        if (!q)
+        const char *q = p, *near = end - p > 32 ? p + 32 : end;
+        while (q < near && *q != '"')
+            q++;
+        if (q == near && (q == end || !(q = memchr(q, '"', (size_t)(end - q)))))
             return NULL;
         size_t bs = 0;
         while (q - bs > p && q[-1 - (ptrdiff_t)bs] == '\\')
@@ -63,24 +71,37 @@ static const char *skip_string(const char *p, const char *end)
     return NULL;
 }
 
+/* The bytes skip_array stops at; every other byte it passes over. */
+static const bool array_stop[256] = {
+    ['"'] = true, ['['] = true, ['{'] = true, [']'] = true, ['}'] = true, [','] = true,
+};
+
 /* p at '[': just past its ']' (brackets counted, not matched), and the
- * number of its elements (commas at its own level, plus one). */
+ * number of its elements (commas at its own level, plus one; none when
+ * nothing but white space and commas stands before its end). This pass
+ * goes over every byte of the arrays that are cut out (at 10^5 configs,
+ * nearly the whole analysis), so the bytes between stops are passed in a
+ * loop of their own. */
 static const char *skip_array(const char *p, const char *end, size_t *count)
 {
     size_t depth = 0, commas = 0;
-    bool any = false;
+    const char *first = p + 1;
+    while (first < end && (is_ws(*first) || *first == ','))
+        first++;
+    bool any = first < end && *first != ']' && *first != '}';
     for (; p < end; p++) {
+        while (!array_stop[(unsigned char)*p])
+            if (++p == end)
+                return NULL;
         switch (*p) {
         case '"':
             if (!(p = skip_string(p, end)))
                 return NULL;
             p--;
-            any = true;
             break;
         case '[':
         case '{':
-            if (depth++ == 1)
-                any = true;
+            depth++;
             break;
         case ']':
         case '}':
@@ -89,11 +110,8 @@ static const char *skip_array(const char *p, const char *end, size_t *count)
                 return p + 1;
             }
             break;
-        case ',':
+        default: /* ',' */
             commas += depth == 1;
-            break;
-        default:
-            any = any || !is_ws(*p);
         }
     }
     return NULL;

@@ -66,14 +66,19 @@ done
 few_fds 4 "$RR" --formats md -o few "$A" >/dev/null 2>few.err ||
     fail "ulimit -n 4: markdown alone failed: $(cat few.err)"
 [ -s few/report.md ] || fail "ulimit -n 4: no report.md"
-# tex and csv are written on a thread beside the workbook: 4 open files
-# together (its 3 and theirs). Refused at 6, written at 7.
-few_fds 6 "$RR" --formats xlsx,csv -o fewx "$A" >few.out 2>few.err
-[ $? -eq 3 ] && grep -q "these formats need 4 open files" few.err ||
-    fail "ulimit -n 6: xlsx with csv not refused as needing 4: $(cat few.err)"
-few_fds 7 "$RR" --formats xlsx,tex,csv -o fewx "$A" >/dev/null 2>few.err ||
-    fail "ulimit -n 7: xlsx with tex and csv failed: $(cat few.err)"
-[ -s fewx/report.xlsx ] && [ -s fewx/summary.csv ] || fail "ulimit -n 7: no report.xlsx or summary.csv"
+# md, html, tex and csv are written on a thread beside the workbook (the
+# charts before): 4 open files together (its 3 and theirs). Refused at 6,
+# written at 7.
+for set in "csv tex,csv summary.csv" "md md,html report.html"; do
+    set -- $set
+    few_fds 6 "$RR" --formats "xlsx,$1" -o fewx "$A" >few.out 2>few.err
+    [ $? -eq 3 ] && grep -q "these formats need 4 open files" few.err ||
+        fail "ulimit -n 6: xlsx with $1 not refused as needing 4: $(cat few.err)"
+    rm -rf fewx
+    few_fds 7 "$RR" --formats "xlsx,$2" -o fewx "$A" >/dev/null 2>few.err ||
+        fail "ulimit -n 7: xlsx with $2 failed: $(cat few.err)"
+    [ -s fewx/report.xlsx ] && [ -s "fewx/$3" ] || fail "ulimit -n 7: no report.xlsx or $3"
+done
 before=$(cd keep && ls -A && cat report.md | cksum)
 (ulimit -n 8 && exec "$RR" --formats all -o keep "$A") >/dev/null 2>&1
 [ "$(cd keep && ls -A && cat report.md | cksum)" = "$before" ] ||

@@ -289,6 +289,40 @@ static void test_types(void **state)
     rd_report_release(&r);
 }
 
+/* A config's statistics and a pair are read in one walk over their
+ * members (model.c, nums): whatever the order, the first member of a
+ * name counts, as a lookup finds it, and one that is not a finite number
+ * is NaN. */
+static void test_number_members(void **state)
+{
+    (void)state;
+    static const char doc[] =
+        "{\"schema\":\"rundown.analysis/1\",\"workloads\":[{\"name\":\"w\","
+        " \"primary\":{\"metric\":\"wall_ms\",\"better\":\"lower\"},"
+        " \"configs\":[{\"id\":\"a\",\"metrics\":{\"wall_ms\":{\"geomean\":7,"
+        "  \"mean\":2,\"x\":1,\"mean\":3,\"sd\":null,\"n\":\"5\",\"n\":5,"
+        "  \"max\":1e999,\"min\":1,\"cv\":0.5,\"cv\":0.25}}}],"
+        " \"tests\":{\"pairs\":[{\"ratio_ci_high\":9,\"b\":\"a\",\"p\":0.5,"
+        "  \"p_bh\":1,\"p\":0.25,\"a\":\"a\",\"welch_t\":true,\"ratio\":2}]}}]}";
+    struct rd_report r;
+    struct rd_diag d;
+    assert_int_equal(parse(&r, doc, "t.json", &d), RD_OK);
+    const struct rd_rstats *s = r.workloads[0].configs[0].primary;
+    assert_non_null(s);
+    assert_float_equal(s->geomean, 7, 0);
+    assert_float_equal(s->mean, 2, 0);
+    assert_true(isnan(s->sd) && isnan(s->n) && isnan(s->max) && isnan(s->median));
+    assert_float_equal(s->min, 1, 0);
+    assert_float_equal(s->cv, 0.5, 0);
+    const struct rd_rpair *p = &r.workloads[0].tests->pairs[0];
+    assert_string_equal(p->a, "a");
+    assert_float_equal(p->ratio_ci_high, 9, 0);
+    assert_float_equal(p->p, 0.5, 0);
+    assert_float_equal(p->ratio, 2, 0);
+    assert_true(isnan(p->welch_t) && isnan(p->diff));
+    rd_report_release(&r);
+}
+
 static void expect_error(const char *doc, rd_status want, const char *msg)
 {
     struct rd_report r;
@@ -446,6 +480,7 @@ int main(void)
         cmocka_unit_test(test_verdicts),
         cmocka_unit_test(test_env),
         cmocka_unit_test(test_types),
+        cmocka_unit_test(test_number_members),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_run_total),
     };
