@@ -565,6 +565,12 @@ rd_status rd_buf_add_json_number(struct rd_buf *b, double v)
 {
     if (!isfinite(v))
         return rd_buf_add(b, "null", 4);
+    /* Formatted in place when there is room: analyze writes millions. */
+    if (rd_buf_grow(b, 32) == RD_OK) {
+        size_t n = strlen(rd_fmt_double(v, b->ptr + b->len));
+        b->len += n;
+        return RD_OK;
+    }
     char tmp[32];
     return rd_buf_addstr(b, rd_fmt_double(v, tmp));
 }
