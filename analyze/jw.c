@@ -4,6 +4,8 @@
  * Numbers go through rd_buf_add_json_number (shortest round-trip form, null
  * for NaN), so the same statistics always give the same bytes.
  */
+#include <string.h>
+
 #include "jw.h"
 
 void jw_init(struct jw *w, struct rd_buf *b)
@@ -30,9 +32,53 @@ static void newline(struct jw *w)
         put(w, rd_buf_add(w->b, "  ", 2));
 }
 
+/* member() written straight into the buffer: separator, indentation and
+ * a key that needs no escaping (every key analyze writes), with one
+ * capacity check instead of an rd_buf_add for each piece and each level
+ * of indentation (a fifth of analyze's CPU at 10^5 configs was these
+ * small appends). False, having written nothing, when the key needs
+ * escaping or the buffer cannot grow: member() does it piece by piece. */
+static bool member_fast(struct jw *w, const char *key)
+{
+    size_t klen = 0;
+    if (key) {
+        const unsigned char *k = (const unsigned char *)key;
+        while (k[klen] >= 0x20 && k[klen] < 0x80 && k[klen] != '"' && k[klen] != '\\')
+            klen++;
+        if (k[klen])
+            return false;
+    }
+    /* ',' '\n', two spaces a level, the quoted key and ':' */
+    if (rd_buf_grow(w->b, 2 + 2 * (size_t)w->depth + klen + 3))
+        return false;
+    char *o = w->b->ptr + w->b->len;
+    if (w->depth > 0) {
+        if (!w->first[w->depth])
+            *o++ = ',';
+        if (w->pretty[w->depth]) {
+            *o++ = '\n';
+            memset(o, ' ', 2 * (size_t)w->depth);
+            o += 2 * w->depth;
+        }
+        w->first[w->depth] = false;
+    }
+    if (key) {
+        *o++ = '"';
+        memcpy(o, key, klen);
+        o += klen;
+        *o++ = '"';
+        *o++ = ':';
+    }
+    *o = '\0';
+    w->b->len = (size_t)(o - w->b->ptr);
+    return true;
+}
+
 /* Separator, indentation and "key": before a member. */
 static void member(struct jw *w, const char *key)
 {
+    if (member_fast(w, key))
+        return;
     if (w->depth > 0) {
         if (!w->first[w->depth])
             put(w, rd_buf_addch(w->b, ','));

@@ -583,6 +583,9 @@ static rd_status power_findings(struct findings *F, struct wctx *x, const struct
         const char *nb = name_of(x, res->best);
         if (!nb)
             return RD_ERR_NOMEM;
+        /* The same for every config of this key: written once, not once a
+         * config (10^5 of them), and merge() knows it by its pointer. */
+        const char *lead = NULL;
         for (size_t i = 0; i < x->k; i++) {
             const struct rd_verdict_row *row = &kv->rows[i];
             const struct prep *pa = &pp[i];
@@ -609,12 +612,14 @@ static rd_status power_findings(struct findings *F, struct wctx *x, const struct
                          row->runs_needed);
                 snprintf(need, sizeof need, "; %ld runs would settle it", row->runs_needed);
             }
+            if (!lead &&
+                !(lead = tmpf(x, "configs cannot be shown equivalent to the best (%s) on %s "
+                                 "within %g %% at their n: the decision's simultaneous %g %% "
+                                 "interval against it is wider than that",
+                              nb, mn, m * 100, level)))
+                return RD_ERR_NOMEM;
             RD_TRY(add(F, "underpowered", LEVEL_WARNING, x->cs[i]->id, x->cs[res->best]->id,
-                       mn,
-                       tmpf(x, "configs cannot be shown equivalent to the best (%s) on %s "
-                               "within %g %% at their n: the decision's simultaneous %g %% "
-                               "interval against it is wider than that",
-                            nb, mn, m * 100, level),
+                       mn, lead,
                        tmpf(x, "%s (at least \u00b1%.0f %% at n = %zu%s)", na, h * 100,
                             pa->n_used, need),
                        "%s against the best %s on %s: at n = %zu and %zu the decision's "
@@ -662,6 +667,14 @@ static rd_status merge(struct wctx *x, const struct findings *F)
         const struct finding *f = &F->f[i];
         if (!f->lead) {
             group_of[i] = ngroups++;
+            continue;
+        }
+        /* The finding before with the very same code and lead (one lead
+         * for all of a loop's findings): its group, without building and
+         * looking up the key again. */
+        const struct finding *fp = i ? &F->f[i - 1] : NULL;
+        if (fp && fp->lead == f->lead && fp->code == f->code) {
+            group_of[i] = group_of[i - 1];
             continue;
         }
         rd_buf_reset(&key);

@@ -167,8 +167,12 @@ rd_status rd_record_set_metric(struct rd_record *r, const char *name, double val
 
 bool rd_record_metric(const struct rd_record *r, const char *name, double *out)
 {
+    /* Mostly asked for metrics a record does not have (analyze probes a
+     * dozen names a record: contention, load errors): the first byte
+     * turns most of them away without a call to strcmp, which was 5 % of
+     * analyze's CPU on a store of 10^6 records. */
     for (size_t i = 0; i < r->nmetrics; i++) {
-        if (strcmp(r->metrics[i].name, name) == 0) {
+        if (r->metrics[i].name[0] == name[0] && strcmp(r->metrics[i].name, name) == 0) {
             if (out)
                 *out = r->metrics[i].value;
             return true;

@@ -116,10 +116,16 @@ static void same_in_the_integer_range(void **state)
     }
     const double edge[] = { 9.9999999999999995e-7, 1e-6, 1.0000000000000002e-6, 9.999999999999998e18,
                             2251799813685247.75, 4503599627370495.5, 9007199254740991.0,
-                            18014398509481982.0, 0.5, 1.5, 2.5, 1e16 + 2, 1e17 + 16, 0.0 };
+                            18014398509481982.0, 0.5, 1.5, 2.5, 1e16 + 2, 1e17 + 16, 0.0,
+                            /* 17 digits ending in 5 (and 50), rounded up or cut from
+                             * the exact value: round_digits asks exact_side */
+                            2.6522479410477815, 34.558499999999995, 212330.51762500615,
+                            0.033674509907144275, 2.6763333333333335, 1.2345678901234550 };
     for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++) {
         same(edge[i]);
         same(-edge[i]);
+        same(nextafter(edge[i], 0));
+        same(nextafter(edge[i], INFINITY));
     }
 }
 
