@@ -25,50 +25,45 @@ static void put(struct jw *w, rd_status s)
         w->st = s;
 }
 
+/* '\n' and two spaces a level, with one capacity check (these small
+ * appends, a piece each, were a fifth of analyze's CPU at 10^5 configs). */
 static void newline(struct jw *w)
 {
-    put(w, rd_buf_addch(w->b, '\n'));
-    for (int i = 0; i < w->depth; i++)
-        put(w, rd_buf_add(w->b, "  ", 2));
+    size_t n = 2 * (size_t)w->depth;
+    rd_status s = rd_buf_grow(w->b, 1 + n);
+    if (s) {
+        put(w, s);
+        return;
+    }
+    char *o = w->b->ptr + w->b->len;
+    *o++ = '\n';
+    memset(o, ' ', n);
+    o += n;
+    *o = '\0';
+    w->b->len = (size_t)(o - w->b->ptr);
 }
 
-/* member() written straight into the buffer: separator, indentation and
- * a key that needs no escaping (every key analyze writes), with one
- * capacity check instead of an rd_buf_add for each piece and each level
- * of indentation (a fifth of analyze's CPU at 10^5 configs was these
- * small appends). False, having written nothing, when the key needs
- * escaping or the buffer cannot grow: member() does it piece by piece. */
-static bool member_fast(struct jw *w, const char *key)
+/* "key": with one capacity check when the key needs no escaping (every
+ * key analyze writes); false, having written nothing, when it does. */
+static bool plain_key(struct jw *w, const char *key)
 {
-    size_t klen = 0;
-    if (key) {
-        const unsigned char *k = (const unsigned char *)key;
-        while (k[klen] >= 0x20 && k[klen] < 0x80 && k[klen] != '"' && k[klen] != '\\')
-            klen++;
-        if (k[klen])
-            return false;
-    }
-    /* ',' '\n', two spaces a level, the quoted key and ':' */
-    if (rd_buf_grow(w->b, 2 + 2 * (size_t)w->depth + klen + 3))
+    const unsigned char *k = (const unsigned char *)key;
+    size_t n = 0;
+    while (k[n] >= 0x20 && k[n] < 0x80 && k[n] != '"' && k[n] != '\\')
+        n++;
+    if (k[n])
         return false;
+    rd_status s = rd_buf_grow(w->b, n + 3);
+    if (s) {
+        put(w, s);
+        return true;
+    }
     char *o = w->b->ptr + w->b->len;
-    if (w->depth > 0) {
-        if (!w->first[w->depth])
-            *o++ = ',';
-        if (w->pretty[w->depth]) {
-            *o++ = '\n';
-            memset(o, ' ', 2 * (size_t)w->depth);
-            o += 2 * w->depth;
-        }
-        w->first[w->depth] = false;
-    }
-    if (key) {
-        *o++ = '"';
-        memcpy(o, key, klen);
-        o += klen;
-        *o++ = '"';
-        *o++ = ':';
-    }
+    *o++ = '"';
+    memcpy(o, key, n);
+    o += n;
+    *o++ = '"';
+    *o++ = ':';
     *o = '\0';
     w->b->len = (size_t)(o - w->b->ptr);
     return true;
@@ -77,8 +72,6 @@ static bool member_fast(struct jw *w, const char *key)
 /* Separator, indentation and "key": before a member. */
 static void member(struct jw *w, const char *key)
 {
-    if (member_fast(w, key))
-        return;
     if (w->depth > 0) {
         if (!w->first[w->depth])
             put(w, rd_buf_addch(w->b, ','));
@@ -86,7 +79,7 @@ static void member(struct jw *w, const char *key)
             newline(w);
         w->first[w->depth] = false;
     }
-    if (key) {
+    if (key && !plain_key(w, key)) {
         put(w, rd_buf_add_json_string(w->b, key));
         put(w, rd_buf_addch(w->b, ':'));
     }

@@ -184,7 +184,6 @@ static int fds_needed(unsigned f)
  * a few big buffers. The stage is the other thread's while it runs:
  * report.xlsx is reserved before it starts. The charts come before both:
  * the Markdown links the charts that were drawn. */
-
 struct papers_job {
     const struct rd_report *r;
     const struct rd_chart_plan *plan; /* NULL: no charts in this render */
