@@ -127,6 +127,9 @@ struct cfg {
     size_t speed_n;          /* runs with machine_speed_pct */
     double speed_min;        /* their lowest */
     size_t slow_cpu;         /* contended runs the CPU speed judged (info.contended_by) */
+    size_t wake_n;           /* runs with machine_wakeup_pct */
+    double wake_min;         /* their lowest */
+    size_t slow_wakeup;      /* contended runs the cross-CPU wake-up judged */
     /* Error rates of good load runs older than the error_rate metric,
      * derived from their counts (rd_load_tally_of_record): their sum and
      * number, pooled with the error_rate values by recommend.c. */

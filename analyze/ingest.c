@@ -512,6 +512,10 @@ static rd_status add_record(struct rd_analysis *a, const struct rd_record *r,
         c->speed_min = c->speed_n++ ? fmin(c->speed_min, speed) : speed;
     const char *by = rd_record_info(r, "contended_by");
     c->slow_cpu += r->contended && by && strstr(by, "speed");
+    double wake;
+    if (rd_record_metric(r, "machine_wakeup_pct", &wake) && isfinite(wake))
+        c->wake_min = c->wake_n++ ? fmin(c->wake_min, wake) : wake;
+    c->slow_wakeup += r->contended && by && strstr(by, "wakeup");
     const char *waited = rd_record_info(r, "contention_wait_s");
     double ws = waited ? strtod(waited, NULL) : 0;
     if (isfinite(ws) && ws > 0 && ws < 1e9)
@@ -786,6 +790,10 @@ static rd_status merge_half(struct rd_analysis *a, struct rd_analysis *b,
                                   : bc->speed_min;
         c->speed_n += bc->speed_n;
         c->slow_cpu += bc->slow_cpu;
+        c->wake_min = c->wake_n ? (bc->wake_n ? fmin(c->wake_min, bc->wake_min) : c->wake_min)
+                                : bc->wake_min;
+        c->wake_n += bc->wake_n;
+        c->slow_wakeup += bc->slow_wakeup;
         c->waited_s += bc->waited_s;
         c->derived_error_sum += bc->derived_error_sum;
         c->derived_error_runs += bc->derived_error_runs;

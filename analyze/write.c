@@ -417,8 +417,8 @@ static rd_status workload_write(struct rd_analysis *a, const uint32_t *by_name, 
     /* How quiet the machine was over the workload's runs. */
     size_t runs = 0, contended = 0, unknown = 0;
     struct mfig others = {0, 0, NAN}, steal = {0, 0, NAN};
-    double waited = 0, smin = NAN;
-    size_t sn = 0, slow = 0;
+    double waited = 0, smin = NAN, wmin = NAN;
+    size_t sn = 0, slow = 0, wn = 0, slow_wakeup = 0;
     for (size_t i = 0; i < x.k; i++) {
         const struct cfg *c = x.cs[i];
         runs += c->ok_runs + c->failed + c->timeouts + c->contended_left_out;
@@ -431,6 +431,10 @@ static rd_status workload_write(struct rd_analysis *a, const uint32_t *by_name, 
             smin = sn ? fmin(smin, c->speed_min) : c->speed_min;
         sn += c->speed_n;
         slow += c->slow_cpu;
+        if (c->wake_n)
+            wmin = wn ? fmin(wmin, c->wake_min) : c->wake_min;
+        wn += c->wake_n;
+        slow_wakeup += c->slow_wakeup;
     }
     jw_obj(w, RD_AK_CONTENTION, false);
     jw_num(w, RD_AK_RUNS, (double)runs);
@@ -448,6 +452,10 @@ static rd_status workload_write(struct rd_analysis *a, const uint32_t *by_name, 
     if (sn) { /* runs collected with the CPU speed probe (docs/methods.md §6d) */
         jw_num(w, RD_AK_SPEED_PCT_MIN, smin);
         jw_num(w, RD_AK_SLOW_CPU_RUNS, (double)slow);
+    }
+    if (wn) { /* runs collected with the cross-CPU wake-up probe (§6d) */
+        jw_num(w, RD_AK_WAKEUP_PCT_MIN, wmin);
+        jw_num(w, RD_AK_SLOW_WAKEUP_RUNS, (double)slow_wakeup);
     }
     jw_end(w, '}');
     if (a->o.baseline_key) {

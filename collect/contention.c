@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "proc.h"
+#include "wakeprobe.h"
 
 void rd_contention_defaults(struct rd_contention_opts *o)
 {
@@ -21,6 +22,7 @@ void rd_contention_defaults(struct rd_contention_opts *o)
     o->threshold_pct = RD_CONTENTION_THRESHOLD_DEFAULT;
     o->wait_s = RD_CONTENTION_WAIT_DEFAULT;
     o->min_speed_pct = RD_CONTENTION_MIN_SPEED_DEFAULT;
+    o->min_wakeup_pct = RD_CONTENTION_MIN_WAKEUP_DEFAULT;
     const char *env = getenv("RUNDOWN_CONTENTION");
     enum rd_contention_mode m = o->mode;
     if (env && !rd_contention_parse_mode(env, "RUNDOWN_CONTENTION", &m, NULL))
@@ -78,6 +80,13 @@ rd_status rd_contention_parse_min_speed(const char *s, const char *what, double 
                         d);
 }
 
+rd_status rd_contention_parse_min_wakeup(const char *s, const char *what, double *out,
+                                         struct rd_diag *d)
+{
+    return parse_number(s, what, 0, 100,
+                        "a percentage of the fastest cross-CPU wake-up from 0 to 100", out, d);
+}
+
 static rd_status probe_source(void *ctx, struct rd_speed_reading *out, struct rd_diag *d)
 {
     return rd_speed_source_read(ctx, out, d);
@@ -92,6 +101,7 @@ void rd_guard_init(struct rd_guard *g, const struct rd_contention_opts *o, const
     g->self = getpid();
     g->speed_t = -1;
     g->speed_pct = g->run_speed_pct = g->speed_min = NAN;
+    g->wake_us = g->wake_pct = g->run_wake_us = g->run_wake_pct = g->wake_min = NAN;
     rd_speed_source_init(&g->speed_source);
     if (!g->speed_source.off)
         rd_guard_on_probe(g, probe_source, &g->speed_source);
@@ -165,14 +175,18 @@ static bool nap(double s)
     return !rd_proc_interrupted;
 }
 
-/* Probes the CPUs' speed unless a reading younger than RD_SPEED_EVERY_S
- * exists (always when 'fresh'): g->speed_pct, NaN when it cannot be read. */
+/* Probes the CPUs' speed and the wake-up unless a reading younger than
+ * RD_SPEED_EVERY_S exists (always when 'fresh'): g->speed_pct, g->wake_us
+ * and g->wake_pct, NaN when they cannot be read. */
 static void probe_speed(struct rd_guard *g, double now, bool fresh)
 {
     if (!g->probe || (!fresh && g->speed_t >= 0 && now - g->speed_t < RD_SPEED_EVERY_S))
         return;
     struct rd_speed_reading r;
-    g->speed_pct = g->probe(g->probe_ctx, &r, NULL) ? NAN : rd_speed_pct(&r, g->speed_best_ms);
+    bool read = g->probe(g->probe_ctx, &r, NULL) == RD_OK;
+    g->speed_pct = read ? rd_speed_pct(&r, g->speed_best_ms) : NAN;
+    g->wake_us = read ? r.wake_us : NAN;
+    g->wake_pct = rd_wake_pct(g->wake_us, &g->wake_best_us);
     g->speed_t = now;
 }
 
@@ -180,6 +194,17 @@ static void probe_speed(struct rd_guard *g, double now, bool fresh)
 static bool fast_enough(const struct rd_guard *g, double pct)
 {
     return !(pct < g->o.min_speed_pct);
+}
+
+static bool wakes_fast_enough(const struct rd_guard *g, double pct)
+{
+    return !(pct < g->o.min_wakeup_pct);
+}
+
+/* Both probes' last readings pass (or are unknown). */
+static bool machine_fast(const struct rd_guard *g)
+{
+    return fast_enough(g, g->speed_pct) && wakes_fast_enough(g, g->wake_pct);
 }
 
 /* What keeps the machine from being quiet, for the note lines. */
@@ -190,8 +215,13 @@ static void busy_reason(const struct rd_guard *g, double others, char *out, size
         o += (size_t)snprintf(out, size, "others and steal use %.0f %% of a CPU (threshold %g %%)",
                               others, g->o.threshold_pct);
     if (!fast_enough(g, g->speed_pct) && o < size)
-        snprintf(out + o, size - o, "%sthe CPUs run at %.0f %% of their best speed (threshold "
-                 "%g %%)", o ? ", and " : "", g->speed_pct, g->o.min_speed_pct);
+        o += (size_t)snprintf(out + o, size - o, "%sthe CPUs run at %.0f %% of their best speed "
+                              "(threshold %g %%)", o ? ", and " : "", g->speed_pct,
+                              g->o.min_speed_pct);
+    if (!wakes_fast_enough(g, g->wake_pct) && o < size)
+        snprintf(out + o, size - o, "%sa cross-CPU wake-up takes %.1f us, %.0f %% of its best "
+                 "speed (threshold %g %%)", o ? ", and " : "", g->wake_us, g->wake_pct,
+                 g->o.min_wakeup_pct);
 }
 
 /* One window: the foreign load over it (the measured processes still
@@ -248,7 +278,7 @@ rd_status rd_guard_wait(struct rd_guard *g, const char *what, struct rd_diag *d)
     push(g, &now);
     probe_speed(g, now.t, false);
     if (g->o.mode != RD_CONTENTION_WAIT ||
-        (known && g->last_quiet && fast_enough(g, g->speed_pct)))
+        (known && g->last_quiet && machine_fast(g)))
         return RD_OK;
     double start = now.t, last_note = -1;
     char top[256], why[256];
@@ -262,7 +292,7 @@ rd_status rd_guard_wait(struct rd_guard *g, const char *what, struct rd_diag *d)
         probe_speed(g, g->hist[g->nhist - 1].t, true);
         /* Nothing to judge the load by: never wait blind on it. */
         g->last_quiet = isnan(pct) || pct <= g->o.threshold_pct;
-        if (g->last_quiet && fast_enough(g, g->speed_pct))
+        if (g->last_quiet && machine_fast(g))
             break;
         busy_reason(g, isnan(pct) ? 0 : pct, why, sizeof why);
         if (waited >= g->o.wait_s) {
@@ -291,20 +321,27 @@ void rd_guard_run_begin(struct rd_guard *g)
     push(g, &g->run_start);
     probe_speed(g, g->run_start.t, false);
     g->run_speed_pct = g->speed_pct;
+    g->run_wake_us = g->wake_us;
+    g->run_wake_pct = g->wake_pct;
 }
 
-/* The verdict on a run: contended when the load or the speed says so,
- * counted, and named in info.contended_by. */
-static rd_status judge(struct rd_guard *g, struct rd_record *rec, bool busy, bool slow)
+/* The verdict on a run: contended when the load, the speed or the
+ * wake-up says so, counted, and named in info.contended_by. */
+static rd_status judge(struct rd_guard *g, struct rd_record *rec, bool busy, bool slow,
+                       bool slow_wakeup)
 {
-    g->last_quiet = !busy && !slow;
-    rec->contended = busy || slow;
+    g->last_quiet = !busy && !slow && !slow_wakeup;
+    rec->contended = !g->last_quiet;
     g->contended += rec->contended;
     g->slow += slow;
+    g->slow_wakeup += slow_wakeup;
     if (!rec->contended)
         return RD_OK;
-    return rd_record_set_info(rec, "contended_by", busy && slow ? "load,speed"
-                                                   : busy      ? "load" : "speed");
+    char by[32] = "";
+    snprintf(by, sizeof by, "%s%s%s%s%s", busy ? "load" : "", busy && slow ? "," : "",
+             slow ? "speed" : "", (busy || slow) && slow_wakeup ? "," : "",
+             slow_wakeup ? "wakeup" : "");
+    return rd_record_set_info(rec, "contended_by", by);
 }
 
 rd_status rd_guard_run_end(struct rd_guard *g, struct rd_record *rec)
@@ -326,6 +363,17 @@ rd_status rd_guard_run_end(struct rd_guard *g, struct rd_record *rec)
         RD_TRY(rd_record_set_metric(rec, "machine_speed_pct", speed));
         g->speed_min = isnan(g->speed_min) ? speed : fmin(g->speed_min, speed);
     }
+    /* The slower wake-up around the run, judged against the best seen by
+     * then (the reading at the start may have been judged by a best that
+     * came later: the percent is recomputed from the round trip). */
+    double wake_us = fmax(g->run_wake_us, g->wake_us); /* fmax skips a NaN */
+    double wake = rd_wake_pct(wake_us, &g->wake_best_us);
+    bool slow_wakeup = !wakes_fast_enough(g, wake);
+    if (!isnan(wake)) {
+        RD_TRY(rd_record_set_metric(rec, "machine_wakeup_pct", wake));
+        RD_TRY(rd_record_set_metric(rec, "machine_wakeup_us", wake_us));
+        g->wake_min = isnan(g->wake_min) ? wake : fmin(g->wake_min, wake);
+    }
     g->runs++;
     if (g->pending_wait_s > 0) {
         char b[32];
@@ -335,7 +383,7 @@ rd_status rd_guard_run_end(struct rd_guard *g, struct rd_record *rec)
     }
     if (isnan(run.others_pct)) {
         g->unknown++;
-        return judge(g, rec, false, slow);
+        return judge(g, rec, false, slow, slow_wakeup);
     }
     RD_TRY(rd_record_set_metric(rec, "machine_others_cpu_pct", run.others_pct));
     RD_TRY(rd_record_set_metric(rec, "machine_steal_pct", run.steal_pct));
@@ -343,5 +391,6 @@ rd_status rd_guard_run_end(struct rd_guard *g, struct rd_record *rec)
         RD_TRY(rd_record_set_metric(rec, "machine_cpu_pressure_pct", run.pressure_pct));
     g->others_sum += run.others_pct;
     g->others_max = fmax(g->others_max, run.others_pct);
-    return judge(g, rec, rd_machine_load_foreign_pct(&judged) > g->o.threshold_pct, slow);
+    return judge(g, rec, rd_machine_load_foreign_pct(&judged) > g->o.threshold_pct, slow,
+                 slow_wakeup);
 }

@@ -22,6 +22,9 @@
  * run and after it (at most every RD_SPEED_EVERY_S: short runs share a
  * reading) and judges the run by the slower reading against the fastest
  * seen in this collection; in mode wait it also waits for the speed.
+ * The same probe times a cross-CPU wake-up (wakeprobe.h), which the host's
+ * spells slow where the multiply-add chain does not, and the guard judges
+ * it the same way, against its own threshold.
  */
 #ifndef RUNDOWN_CONTENTION_H
 #define RUNDOWN_CONTENTION_H
@@ -47,6 +50,13 @@ enum rd_contention_mode { RD_CONTENTION_OFF, RD_CONTENTION_WARN, RD_CONTENTION_W
  * 41-56 % of its speed, while a steady core's readings vary by a few
  * percent; figures in docs/methods.md §6d. */
 #define RD_CONTENTION_MIN_SPEED_DEFAULT 85.0
+/* The slowest the cross-CPU wake-up may be, in percent of its fastest
+ * round trip seen in this collection. 67 % (1.5x the best round trip):
+ * over a quiet host's swings (bench/host-drift.sh, 138 rounds, best 14.4
+ * us) it flagged 37 rounds with a mean of 61k req/s and kept 101 with a
+ * mean of 84k, and in nine minutes without a swing it flagged 5 of 90;
+ * docs/methods.md §6d. */
+#define RD_CONTENTION_MIN_WAKEUP_DEFAULT 67.0
 /* A probe costs about 5 ms: runs closer together than this share one. */
 #define RD_SPEED_EVERY_S 0.5
 #define RD_CONTENTION_WINDOW_S 0.3
@@ -57,9 +67,10 @@ struct rd_contention_opts {
     double threshold_pct;       /* percent of one CPU */
     double wait_s;              /* the longest wait before a run */
     double min_speed_pct;       /* percent of the fastest speed seen */
+    double min_wakeup_pct;      /* percent of the fastest wake-up seen */
 };
 
-/** The defaults: wait, 25 %, 60 s, 85 %. RUNDOWN_CONTENTION=off|warn|wait
+/** The defaults: wait, 25 %, 60 s, 85 %, 67 %. RUNDOWN_CONTENTION=off|warn|wait
  *  in the environment replaces the mode (the test harness sets "off"). */
 void rd_contention_defaults(struct rd_contention_opts *o);
 
@@ -72,6 +83,8 @@ rd_status rd_contention_parse_wait(const char *s, const char *what, double *out,
                                    struct rd_diag *d);
 rd_status rd_contention_parse_min_speed(const char *s, const char *what, double *out,
                                         struct rd_diag *d);
+rd_status rd_contention_parse_min_wakeup(const char *s, const char *what, double *out,
+                                         struct rd_diag *d);
 const char *rd_contention_mode_name(enum rd_contention_mode m);
 
 typedef void (*rd_contention_note_fn)(void *ctx, const char *line);
@@ -97,6 +110,10 @@ struct rd_guard {
     double speed_t;             /* when the last probe ran; < 0: never */
     double speed_pct;           /* its reading, percent of the best; NaN: unknown */
     double run_speed_pct;       /* the reading the run in flight started at */
+    /* the cross-CPU wake-up, read with the speed (wakeprobe.h) */
+    double wake_best_us;        /* the fastest round trip seen; 0: none */
+    double wake_us, wake_pct;   /* the last reading, and in percent of the best */
+    double run_wake_us, run_wake_pct; /* those the run in flight started at */
     struct rd_machine_snap run_start;
     double live_ms;             /* CPU so far of measured processes alive */
     double pending_wait_s;      /* waited before the run in flight */
@@ -104,8 +121,10 @@ struct rd_guard {
     double waited_s;            /* time spent waiting for quiet */
     long runs, contended, unknown, gave_up;
     long slow;                  /* runs contended by the CPU speed */
+    long slow_wakeup;           /* runs contended by the wake-up */
     double others_sum, others_max;
     double speed_min;           /* the slowest a run was judged at */
+    double wake_min;            /* the slowest wake-up a run was judged at, % */
 };
 
 /** A guard with options o (copied); proc_root NULL: $RUNDOWN_PROC_ROOT
@@ -134,12 +153,14 @@ void rd_guard_run_begin(struct rd_guard *g);
 
 /**
  * Just after it ended: sets the metrics machine_others_cpu_pct,
- * machine_steal_pct, machine_cpu_pressure_pct and machine_speed_pct of
- * rec (those that can be read), rec->contended, and
- * info.contention_wait_s when the guard waited before the run. A run is
- * contended when others' CPU and steal exceed the threshold or the CPUs
- * ran slower than min_speed_pct at its start or end; info.contended_by
- * says which ("load", "speed" or "load,speed"). Off: does nothing.
+ * machine_steal_pct, machine_cpu_pressure_pct, machine_speed_pct,
+ * machine_wakeup_pct and machine_wakeup_us of rec (those that can be
+ * read), rec->contended, and info.contention_wait_s when the guard waited
+ * before the run. A run is contended when others' CPU and steal exceed the
+ * threshold, or the CPUs ran slower than min_speed_pct, or the wake-up
+ * slower than min_wakeup_pct, at its start or end; info.contended_by names
+ * which, comma-separated in that order ("load", "speed", "wakeup", e.g.
+ * "load,speed"). Off: does nothing.
  */
 rd_status rd_guard_run_end(struct rd_guard *g, struct rd_record *rec);
 

@@ -328,7 +328,7 @@ rd_status rd_env_capture(const struct rd_env_probe *probes, size_t nprobes,
     if (co.mode != RD_CONTENTION_OFF) {
         struct rd_machine_check chk;
         rd_machine_check_run(&chk, NULL, NULL, RD_CONTENTION_WINDOW_S, co.threshold_pct,
-                             co.min_speed_pct);
+                             co.min_speed_pct, co.min_wakeup_pct);
         cJSON *cj = rd_machine_check_json(&chk);
         if (cj)
             cJSON_AddItemToObject(env, "check", cj);

@@ -128,6 +128,12 @@ static void probe_speed_over(struct rd_machine_check *c, double window_s)
         if (rd_speed_source_read(&src, &r, NULL) != RD_OK)
             continue;
         n++;
+        if (r.wake_us > 0) {
+            c->wake_probes++;
+            c->wake_best_us = isnan(c->wake_best_us) ? r.wake_us : fmin(c->wake_best_us, r.wake_us);
+            c->wake_worst_us = isnan(c->wake_worst_us) ? r.wake_us
+                                                       : fmax(c->wake_worst_us, r.wake_us);
+        }
         for (int i = 0; i < r.ncpu; i++) {
             int cpu = r.cpu[i];
             fastest[cpu] = fastest[cpu] > 0 ? fmin(fastest[cpu], r.ms[i]) : r.ms[i];
@@ -140,6 +146,8 @@ static void probe_speed_over(struct rd_machine_check *c, double window_s)
             double pct = 100 * fastest[cpu] / slowest[cpu];
             c->speed_min_pct = isnan(c->speed_min_pct) ? pct : fmin(c->speed_min_pct, pct);
         }
+    if (c->wake_probes > 0)
+        c->wake_min_pct = 100 * c->wake_best_us / c->wake_worst_us;
 }
 
 /* The speed finding, after the load's. */
@@ -159,6 +167,17 @@ static void speed_finding(struct rd_machine_check *c)
                "check again" : NULL,
         "the CPUs ran at %.0f %% of their best speed or faster over %d probes (threshold "
         "%g %%)", c->speed_min_pct, n, c->min_speed_pct);
+    if (c->wake_probes < 2)
+        return;
+    /* Within one window the best is of the same spell: the round trips
+     * themselves say more to a reader who knows the machine's quiet one. */
+    bool slow_wakeup = c->wake_min_pct < c->min_wakeup_pct;
+    add(c, "wakeup", slow_wakeup ? RD_FINDING_BUSY : RD_FINDING_OK,
+        slow_wakeup ? "the host is slow to wake one CPU from another (no steal shows it): wait "
+                      "and check again" : NULL,
+        "a cross-CPU wake-up took %.1f-%.1f us a round trip over %d probes, the slowest at "
+        "%.0f %% of the fastest (threshold %g %%)", c->wake_best_us, c->wake_worst_us,
+        c->wake_probes, c->wake_min_pct, c->min_wakeup_pct);
 }
 
 /* The foreign load over the window and its busiest processes. */
@@ -219,7 +238,7 @@ static void load_now(struct rd_machine_check *c, const char *proc, double window
 
 void rd_machine_check_run(struct rd_machine_check *c, const char *proc_root,
                           const char *sys_root, double window_s, double threshold_pct,
-                          double min_speed_pct)
+                          double min_speed_pct, double min_wakeup_pct)
 {
     const char *proc = proc_root ? proc_root : "/proc", *sys = sys_root ? sys_root : "/sys";
     char buf[512];
@@ -228,6 +247,8 @@ void rd_machine_check_run(struct rd_machine_check *c, const char *proc_root,
     c->min_speed_pct = min_speed_pct;
     c->load1 = c->others_pct = c->steal_pct = c->pressure_pct = NAN;
     c->speed_min_pct = NAN;
+    c->min_wakeup_pct = min_wakeup_pct;
+    c->wake_best_us = c->wake_worst_us = c->wake_min_pct = NAN;
     c->ncpus = rd_machine_ncpus(proc);
     cpu_set_t set;
     int allowed = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0;
@@ -320,6 +341,13 @@ cJSON *rd_machine_check_json(const struct rd_machine_check *c)
         cJSON_AddNumberToObject(o, "speed_probes", c->speed_probes);
         rd_json_add_num(o, "speed_min_pct", c->speed_min_pct);
         cJSON_AddNumberToObject(o, "min_speed_pct", c->min_speed_pct);
+    }
+    if (c->wake_probes > 0) {
+        cJSON_AddNumberToObject(o, "wakeup_probes", c->wake_probes);
+        rd_json_add_num(o, "wakeup_best_us", c->wake_best_us);
+        rd_json_add_num(o, "wakeup_worst_us", c->wake_worst_us);
+        rd_json_add_num(o, "wakeup_min_pct", c->wake_min_pct);
+        cJSON_AddNumberToObject(o, "min_wakeup_pct", c->min_wakeup_pct);
     }
     cJSON *fs = cJSON_AddArrayToObject(o, "findings");
     static const char *const levels[] = {"ok", "advice", "busy"};

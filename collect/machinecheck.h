@@ -5,8 +5,9 @@
  *
  * Findings come from /proc and /sys (roots injectable for tests). Only the
  * load of the moment decides quiet or not: foreign CPU over a short window
- * above the threshold, steal, CPU pressure, or CPUs that ran slower than
- * min_speed_pct of their best in the window. The governor, turbo, ASLR,
+ * above the threshold, steal, CPU pressure, CPUs that ran slower than
+ * min_speed_pct of their best in the window, or a cross-CPU wake-up slower
+ * than min_wakeup_pct of its best in the window. The governor, turbo, ASLR,
  * swap, throttling and virtualisation are advice: they make runs noisier
  * or different from another machine's, not the machine busy.
  */
@@ -27,7 +28,7 @@ struct rd_finding {
     char advice[256];            /* what to do about it; "" when nothing */
 };
 
-#define RD_CHECK_MAX_FINDINGS 16
+#define RD_CHECK_MAX_FINDINGS 20
 
 struct rd_machine_check {
     int ncpus;
@@ -36,19 +37,23 @@ struct rd_machine_check {
     int speed_probes;            /* CPU speed readings over the window */
     double speed_min_pct;        /* the slowest reading, % of the best; NaN: none */
     double min_speed_pct;
+    int wake_probes;             /* wake-up readings over the window */
+    double wake_best_us, wake_worst_us; /* NaN: none */
+    double wake_min_pct;         /* the slowest, % of the best; NaN: none */
+    double min_wakeup_pct;
     bool quiet;
     struct rd_finding f[RD_CHECK_MAX_FINDINGS];
     int nf;
 };
 
 /**
- * Checks the machine, sampling the foreign load and the CPUs' speed
- * (speedprobe.h) over window_s seconds. proc_root / sys_root NULL: /proc
- * and /sys.
+ * Checks the machine, sampling the foreign load, the CPUs' speed and the
+ * cross-CPU wake-up (speedprobe.h) over window_s seconds. proc_root /
+ * sys_root NULL: /proc and /sys.
  */
 void rd_machine_check_run(struct rd_machine_check *c, const char *proc_root,
                           const char *sys_root, double window_s, double threshold_pct,
-                          double min_speed_pct);
+                          double min_speed_pct, double min_wakeup_pct);
 
 /** "docker", "podman", "kubernetes", "lxc", "container" or NULL. */
 const char *rd_machine_container_hint(void);

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "wakeprobe.h"
+
 /* About 1.5 ms of a 2 GHz core per repetition: long enough that the clock's
  * resolution and one timer interrupt are small beside it, short enough that
  * a probe (three repetitions, all CPUs at once) costs about 5 ms. */
@@ -71,6 +73,7 @@ static void *probe_main(void *arg)
 rd_status rd_speed_probe(struct rd_speed_reading *out, struct rd_diag *d)
 {
     memset(out, 0, sizeof *out);
+    out->wake_us = NAN;
     cpu_set_t allowed;
     if (sched_getaffinity(0, sizeof allowed, &allowed) != 0)
         return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "speed probe: cannot read the CPU affinity");
@@ -107,6 +110,8 @@ rd_status rd_speed_probe(struct rd_speed_reading *out, struct rd_diag *d)
     }
     if (out->ncpu == 0)
         return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "speed probe: no thread could run");
+    if (n >= 2)
+        (void)rd_wake_probe(cpus[0], cpus[1], &out->wake_us, NULL);
     return RD_OK;
 }
 
@@ -151,6 +156,13 @@ static rd_status read_script(struct rd_speed_source *s, struct rd_speed_reading 
         out->cpu[out->ncpu] = out->ncpu;
         out->ms[out->ncpu++] = v;
     }
+    p += strspn(p, " \t");
+    if (out->ncpu && *p == '|') {
+        out->wake_us = strtod(p + 1, &end);
+        if (end == p + 1)
+            return rd_diag_set(d, RD_ERR_PARSE, s->script, (unsigned)i, 0,
+                               "expected the wake-up round trip in microseconds after '|'");
+    }
     return out->ncpu ? RD_OK
                      : rd_diag_set(d, RD_ERR_PARSE, s->script, (unsigned)i, 0,
                                    "expected CPU milliseconds, one figure per CPU");
@@ -160,6 +172,7 @@ rd_status rd_speed_source_read(struct rd_speed_source *s, struct rd_speed_readin
                                struct rd_diag *d)
 {
     memset(out, 0, sizeof *out);
+    out->wake_us = NAN;
     if (s->off)
         return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "speed probe off");
     return s->script ? read_script(s, out, d) : rd_speed_probe(out, d);

@@ -31,21 +31,25 @@
 
 #define RD_SPEED_CPUS_MAX 64
 
-/** One probe: the time of the work on each CPU. */
+/** One probe: the time of the work on each CPU, and the wake-up's. */
 struct rd_speed_reading {
     int ncpu;
     int cpu[RD_SPEED_CPUS_MAX];   /* the CPU numbers, as the kernel counts */
     double ms[RD_SPEED_CPUS_MAX]; /* the fastest repetition on each, CPU ms */
+    double wake_us;               /* the cross-CPU round trip (wakeprobe.h); NaN: not read */
 };
 
 /** Probes every CPU in the process's affinity mask (up to
- *  RD_SPEED_CPUS_MAX) at once. RD_ERR_IO when no thread could run. */
+ *  RD_SPEED_CPUS_MAX) at once, then the wake-up between the first two of
+ *  them (NaN with one CPU, or when it fails: a missing wake-up reading
+ *  judges nothing). RD_ERR_IO when no thread could run. */
 rd_status rd_speed_probe(struct rd_speed_reading *out, struct rd_diag *d);
 
 /**
  * Where readings come from: the CPUs, or, when $RUNDOWN_SPEED_PROBE names a
- * file, its lines in turn (one reading per line, CPU ms of CPU 0, 1, ...;
- * the last line repeats): a test's machine. RUNDOWN_SPEED_PROBE=off: none.
+ * file, its lines in turn (one reading per line, CPU ms of CPU 0, 1, ...,
+ * then optionally '|' and the wake-up's round trip in us; the last line
+ * repeats): a test's machine. RUNDOWN_SPEED_PROBE=off: none.
  */
 struct rd_speed_source {
     bool off;

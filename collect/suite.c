@@ -801,32 +801,36 @@ static rd_status check_templates(struct rd_suite *s, size_t wi, struct rd_diag *
 void rd_suite_init(struct rd_suite *s)
 {
     memset(s, 0, sizeof *s);
-    s->contention_threshold = s->contention_wait = s->contention_min_speed = NAN;
+    s->contention_threshold = s->contention_wait = s->contention_min_speed =
+        s->contention_min_wakeup = NAN;
     s->contention_mode = -1;
     rd_arena_init(&s->arena);
 }
 
 /* "contention": {"threshold": PCT, "wait": SEC, "mode": "off|warn|wait",
- * "min_speed": PCT},
+ * "min_speed": PCT, "min_wakeup": PCT},
  * each optional; the command line's options win over them. */
 static rd_status parse_contention(struct ctx *c, struct rd_suite *s, const cJSON *o)
 {
-    s->contention_threshold = s->contention_wait = s->contention_min_speed = NAN;
+    s->contention_threshold = s->contention_wait = s->contention_min_speed =
+        s->contention_min_wakeup = NAN;
     s->contention_mode = -1;
     if (!o)
         return RD_OK;
     if (!cJSON_IsObject(o))
-        return fail(c, "expected 'contention' to be an object with threshold, wait, mode and "
-                       "min_speed");
+        return fail(c, "expected 'contention' to be an object with threshold, wait, mode, "
+                       "min_speed and min_wakeup");
     for (const cJSON *it = o->child; it; it = it->next)
         if (strcmp(it->string, "threshold") && strcmp(it->string, "wait") &&
-            strcmp(it->string, "mode") && strcmp(it->string, "min_speed"))
-            return fail(c, "contention: unknown key '%s' (expected threshold, wait, mode or "
-                           "min_speed)", it->string);
+            strcmp(it->string, "mode") && strcmp(it->string, "min_speed") &&
+            strcmp(it->string, "min_wakeup"))
+            return fail(c, "contention: unknown key '%s' (expected threshold, wait, mode, "
+                           "min_speed or min_wakeup)", it->string);
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "threshold");
     const cJSON *w = cJSON_GetObjectItemCaseSensitive(o, "wait");
     const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "mode");
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "min_speed");
+    const cJSON *k = cJSON_GetObjectItemCaseSensitive(o, "min_wakeup");
     if (t && (!cJSON_IsNumber(t) || !(t->valuedouble >= 0 && t->valuedouble <= 100)))
         return fail(c, "expected 'contention.threshold' to be a percentage of one CPU from 0 "
                        "to 100");
@@ -835,6 +839,9 @@ static rd_status parse_contention(struct ctx *c, struct rd_suite *s, const cJSON
     if (v && (!cJSON_IsNumber(v) || !(v->valuedouble >= 0 && v->valuedouble <= 100)))
         return fail(c, "expected 'contention.min_speed' to be a percentage of the fastest speed "
                        "from 0 to 100");
+    if (k && (!cJSON_IsNumber(k) || !(k->valuedouble >= 0 && k->valuedouble <= 100)))
+        return fail(c, "expected 'contention.min_wakeup' to be a percentage of the fastest "
+                       "cross-CPU wake-up from 0 to 100");
     enum rd_contention_mode mode;
     if (m && (!cJSON_IsString(m) ||
               rd_contention_parse_mode(m->valuestring, "contention.mode", &mode, NULL)))
@@ -847,6 +854,8 @@ static rd_status parse_contention(struct ctx *c, struct rd_suite *s, const cJSON
         s->contention_mode = (int)mode;
     if (v)
         s->contention_min_speed = v->valuedouble;
+    if (k)
+        s->contention_min_wakeup = k->valuedouble;
     return RD_OK;
 }
 

@@ -86,7 +86,7 @@ struct rd_suite {
     struct rd_suite_workload *workloads;
     size_t nworkloads;
     /* "contention": NaN / -1 where the file says nothing */
-    double contention_threshold, contention_wait, contention_min_speed;
+    double contention_threshold, contention_wait, contention_min_speed, contention_min_wakeup;
     int contention_mode;         /* an enum rd_contention_mode, or -1 */
     struct rd_arena arena;
 };

@@ -32,6 +32,12 @@ rd_status rd_machine_line(const struct rd_rworkload *w, struct rd_buf *out)
         RD_TRY(rd_buf_addf(out, "; CPUs at %.0f %% of their best speed or faster", w->speed_min));
     if (known > 0 && w->slow_cpu_runs > 0)
         RD_TRY(rd_buf_addf(out, " (%.0f of the contended runs on slow CPUs)", w->slow_cpu_runs));
+    if (known > 0 && !isnan(w->wakeup_min))
+        RD_TRY(rd_buf_addf(out, "; cross-CPU wake-ups at %.0f %% of their best or faster",
+                           w->wakeup_min));
+    if (known > 0 && w->slow_wakeup_runs > 0)
+        RD_TRY(rd_buf_addf(out, " (%.0f of the contended runs with slow wake-ups)",
+                           w->slow_wakeup_runs));
     if (w->cont_waited_s >= 0.5)
         RD_TRY(rd_buf_addf(out, "; waited %.0f s for quiet", w->cont_waited_s));
     if (unknown > 0)

@@ -468,6 +468,8 @@ static rd_status read_workload(struct rd_report *r, const cJSON *j, size_t wi,
     w->steal_max = num(cont, RD_AK_STEAL_PCT_MAX);
     w->speed_min = num(cont, RD_AK_SPEED_PCT_MIN);
     w->slow_cpu_runs = num(cont, RD_AK_SLOW_CPU_RUNS);
+    w->wakeup_min = num(cont, RD_AK_WAKEUP_PCT_MIN);
+    w->slow_wakeup_runs = num(cont, RD_AK_SLOW_WAKEUP_RUNS);
     const cJSON *primary = member(j, RD_AK_PRIMARY, false);
     w->metric = str(r, primary, RD_AK_METRIC);
     const char *better = str(r, primary, RD_AK_BETTER);

@@ -202,6 +202,7 @@ struct rd_rworkload {
     double cont_runs, cont_contended, cont_unknown, others_mean, others_max;
     double steal_mean, steal_max;  /* hypervisor steal; NaN: none said */
     double speed_min, slow_cpu_runs;  /* the CPU speed probe's; NaN: none said */
+    double wakeup_min, slow_wakeup_runs; /* the cross-CPU wake-up's; NaN: none said */
     double cont_waited_s;   /* waited for quiet before its runs */
     /* derived */
     const char **keys;      /* label columns: runtime, mechanism, then sorted */

@@ -50,7 +50,8 @@ int rd_cmd_check(int argc, char **argv)
     if (first < argc)
         return rd_usage_error("check takes no operands, got '%s'", argv[first]);
     struct rd_machine_check chk;
-    rd_machine_check_run(&chk, proc, sys, window, o.threshold_pct, o.min_speed_pct);
+    rd_machine_check_run(&chk, proc, sys, window, o.threshold_pct, o.min_speed_pct,
+                         o.min_wakeup_pct);
     if (json) {
         cJSON *j = rd_machine_check_json(&chk);
         char *text = j ? cJSON_Print(j) : NULL;

@@ -495,10 +495,12 @@ static void suite_contention(const struct suite_cmd *x, struct rd_contention_opt
     if (!isnan(s->contention_threshold)) cont->threshold_pct = s->contention_threshold;
     if (!isnan(s->contention_wait)) cont->wait_s = s->contention_wait;
     if (!isnan(s->contention_min_speed)) cont->min_speed_pct = s->contention_min_speed;
+    if (!isnan(s->contention_min_wakeup)) cont->min_wakeup_pct = s->contention_min_wakeup;
     if ((int)cli->mode >= 0) cont->mode = cli->mode;
     if (!isnan(cli->threshold_pct)) cont->threshold_pct = cli->threshold_pct;
     if (!isnan(cli->wait_s)) cont->wait_s = cli->wait_s;
     if (!isnan(cli->min_speed_pct)) cont->min_speed_pct = cli->min_speed_pct;
+    if (!isnan(cli->min_wakeup_pct)) cont->min_wakeup_pct = cli->min_wakeup_pct;
 }
 
 /* Runs the plan once the environment is recorded: the exit code. */
@@ -574,7 +576,7 @@ int rd_cmd_suite(int argc, char **argv)
     struct suite_cmd *x = calloc(1, sizeof *x);
     if (!x)
         return rd_fail(RD_ERR_NOMEM, NULL);
-    x->o = (struct suite_opts){.cont = {(enum rd_contention_mode)-1, NAN, NAN, NAN}, .dir = ".",
+    x->o = (struct suite_opts){.cont = {(enum rd_contention_mode)-1, NAN, NAN, NAN, NAN}, .dir = ".",
                                .shard_i = 1, .shard_n = 1};
     /* Whatever a server starts comes back to rundown when it is orphaned
      * (a daemon's setsid() or double fork escapes the server's process

@@ -81,6 +81,9 @@ int rd_tool_contention_option(int c, const char *arg, struct rd_contention_opts 
     case CO_MIN_SPEED:
         st = rd_contention_parse_min_speed(arg, "--min-speed", &o->min_speed_pct, &d);
         break;
+    case CO_MIN_WAKEUP:
+        st = rd_contention_parse_min_wakeup(arg, "--min-wakeup", &o->min_wakeup_pct, &d);
+        break;
     default:
         return -1;
     }
@@ -106,10 +109,15 @@ void rd_tool_guard_summary(const struct rd_guard *g)
         rd_note("contention: unknown (/proc/stat cannot be read)");
         return;
     }
-    char slow[160] = "";
+    char slow[320] = "";
+    int o = 0;
     if (g->slow)
-        snprintf(slow, sizeof slow, "; %ld on CPUs below %g %% of their best speed, the slowest "
-                 "at %.0f %%", g->slow, g->o.min_speed_pct, g->speed_min);
+        o = snprintf(slow, sizeof slow, "; %ld on CPUs below %g %% of their best speed, the "
+                     "slowest at %.0f %%", g->slow, g->o.min_speed_pct, g->speed_min);
+    if (g->slow_wakeup && o >= 0 && (size_t)o < sizeof slow)
+        snprintf(slow + o, sizeof slow - (size_t)o, "; %ld with cross-CPU wake-ups below %g %% "
+                 "of their best, the slowest at %.0f %%", g->slow_wakeup, g->o.min_wakeup_pct,
+                 g->wake_min);
     rd_note("contention: %ld of %ld runs contended (others used %.1f %% of a CPU on average, "
             "at most %.1f %%%s); waited %.1f s for quiet%s", g->contended, known,
             g->others_sum / (double)known, g->others_max, slow, g->waited_s,

@@ -44,6 +44,8 @@ static const struct rd_metric_def registry[] = {
     {"machine_others_cpu_pct", "%", N, "Other processes' CPU"},
     {"machine_speed_pct", "%", N, "CPU speed (machine, % of best)"},
     {"machine_steal_pct", "%", N, "CPU steal (machine)"},
+    {"machine_wakeup_pct", "%", N, "Cross-CPU wake-up (machine, % of best)"},
+    {"machine_wakeup_us", "us", N, "Cross-CPU wake-up round trip (machine)"},
     {"max_rss_kib", "KiB", L, "Max RSS"},
     {"non_2xx", "count", L, "Non-2xx responses"},
     {"ok", "bool", H, "Works"},

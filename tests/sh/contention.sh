@@ -3,7 +3,8 @@
 # runs beside a CPU hog are flagged and redone up to the cap, analyze
 # leaves them out, `check` says busy; on a quiet /proc (a fixed copy given
 # by RUNDOWN_PROC_ROOT) nothing is flagged; CPUs that slow down (fixed
-# speed readings, RUNDOWN_SPEED_PROBE) are. When the real machine is quiet
+# speed readings, RUNDOWN_SPEED_PROBE) are, and so are slow cross-CPU
+# wake-ups read with them. When the real machine is quiet
 # too, a hog that stops after 2 s is waited out. Every hog is bounded by
 # timeout(1) and killed by its pid. Label timing (tests/CMakeLists.txt).
 set -u
@@ -178,6 +179,62 @@ assert m.count(False) == 3 and m[0], m
 c = json.load(open(d + "/a.json"))["workloads"][0]["collection"]
 assert c["stopped"] == "settled" and c["configs"][0]["runs"] == 3, c
 PY
+
+# 8. A host slow to wake one CPU from another slows every server while the
+#    CPUs' speed stays: the wake-up read with the speed (after '|', the
+#    round trip in us) sets runs aside on its own, 15 then 30 us = 50 %
+#    of the best, below the default 67 %; --min-wakeup and the suite's
+#    "min_wakeup" move the threshold; check names it.
+printf '1 1 | 15\n1 1 | 30\n' >"$tmp/wake.speed"
+RUNDOWN_PROC_ROOT=$tmp/proc RUNDOWN_SPEED_PROBE=$tmp/wake.speed \
+    "$C" run --contention warn -r 2 -o "$tmp/wake.jsonl" 'sleep 0.6' 2>"$tmp/wake.err" ||
+    fail "run on slow wake-ups failed: $(cat "$tmp/wake.err")"
+[ "$(grep -c '"contended_by":"wakeup"' "$tmp/wake.jsonl")" = 4 ] ||
+    fail "slow wake-ups: expected 2 runs and 2 redos set aside by the wake-up: $(cat "$tmp/wake.err")"
+grep -q '"machine_wakeup_pct":50' "$tmp/wake.jsonl" || fail "slow wake-ups: no machine_wakeup_pct 50"
+grep -q '"machine_wakeup_us":30' "$tmp/wake.jsonl" || fail "slow wake-ups: no machine_wakeup_us 30"
+grep -q '"machine_speed_pct":100' "$tmp/wake.jsonl" || fail "slow wake-ups: the speed moved"
+grep -q 'with cross-CPU wake-ups below 67 % of their best, the slowest at 50 %' "$tmp/wake.err" ||
+    fail "slow wake-ups: the summary does not say why: $(cat "$tmp/wake.err")"
+"$A" -o "$tmp/wake.json" "$tmp/wake.jsonl" 2>/dev/null
+python3 - "$tmp/wake.json" <<'PY' || fail "the analysis does not count the slow wake-ups"
+import json, sys
+c = json.load(open(sys.argv[1]))["workloads"][0]["contention"]
+assert c["slow_wakeup_runs"] == 4 and c["wakeup_pct_min"] == 50 and c["slow_cpu_runs"] == 0, c
+PY
+"$build/render/rundown-render" -o "$tmp/wakerep" --formats md "$tmp/wake.json" 2>/dev/null ||
+    fail "render of the slow wake-ups failed"
+grep -q 'cross-CPU wake-ups at 50 % of their best or faster (4 of the contended runs with slow wake-ups)' \
+    "$tmp"/wakerep/*.md || fail "the report's machine line does not name the slow wake-ups"
+RUNDOWN_PROC_ROOT=$tmp/proc RUNDOWN_SPEED_PROBE=$tmp/wake.speed \
+    "$C" run --contention warn --min-wakeup 40 -r 2 -o "$tmp/wake40.jsonl" 'sleep 0.6' \
+    2>"$tmp/wake40.err" || fail "run with --min-wakeup 40 failed: $(cat "$tmp/wake40.err")"
+! grep -q '"contended"' "$tmp/wake40.jsonl" || fail "--min-wakeup 40 still set runs aside"
+mkdir -p "$tmp/ww"
+for v in 40 '"x"'; do
+    cat >"$tmp/ww/s.json" <<JSON
+{"schema": "rundown.suite/1", "name": "ww", "root": ".",
+ "runs": 2, "contention": {"mode": "warn", "min_wakeup": $v},
+ "workloads": [{"name": "one", "class": "cpu", "primary": {"metric": "v_ms", "better": "lower"},
+                "command": ["sh", "-c", "sleep 0.6; echo rundown:metric v_ms=100"]}]}
+JSON
+    (cd "$tmp/ww" && rm -rf out && RUNDOWN_PROC_ROOT=$tmp/proc RUNDOWN_SPEED_PROBE=$tmp/wake.speed \
+        "$C" suite -o out s.json 2>"$tmp/ww/err")
+    rc=$?
+    if [ "$v" = 40 ]; then
+        [ $rc = 0 ] || fail "suite with min_wakeup 40 failed: $(cat "$tmp/ww/err")"
+        ! grep -q '"contended"' "$tmp/ww/out/ww.jsonl" || fail "the suite's min_wakeup is not used"
+    else
+        [ $rc = 1 ] || fail "a bad min_wakeup exited $rc"
+        grep -q "s.json:.*expected 'contention.min_wakeup' to be a percentage" "$tmp/ww/err" ||
+            fail "a bad min_wakeup is not named: $(cat "$tmp/ww/err")"
+    fi
+done
+printf '1 | 15\n1 | 30\n' >"$tmp/wcheck.speed"
+RUNDOWN_SPEED_PROBE=$tmp/wcheck.speed "$C" check --proc-root "$tmp/proc" --window 0.6 \
+    >"$tmp/wcheck.out" && fail "check with slow wake-ups passed: $(cat "$tmp/wcheck.out")"
+grep -q '^BUSY *wakeup .*15.0-30.0 us a round trip.*50 % of the fastest' "$tmp/wcheck.out" ||
+    fail "check does not name the wake-up: $(cat "$tmp/wcheck.out")"
 
 # 6. On a really quiet machine: a hog that stops after 2 s is waited out.
 if "$C" check --window 0.5 >/dev/null; then

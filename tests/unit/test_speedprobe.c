@@ -4,7 +4,7 @@
  * `check` judge by it: the speed against the best seen (hand-computed
  * ratios), the real probe on every allowed CPU, the readings of a test's
  * script, a slow reading making a run contended, the wait for speed, and
- * check's finding.
+ * check's finding; the same for the cross-CPU wake-up read with it.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,6 +23,7 @@
 #include "rundown/arena.h"
 #include "rundown/record.h"
 #include "speedprobe.h"
+#include "wakeprobe.h"
 
 static struct rd_speed_reading reading(double cpu0, double cpu1)
 {
@@ -45,6 +46,54 @@ static void speed_against_the_best(void **state)
     assert_true(best[0] == 0.8 && best[1] == 2.0);
     r = (struct rd_speed_reading){0};
     assert_true(isnan(rd_speed_pct(&r, best)));
+}
+
+/* By hand: the first round trip is the best (100 %); 20 us against 15 is
+ * 15 / 20 = 75 %; a faster one (10) becomes the best; nothing read is NaN
+ * and leaves the best alone. */
+static void wakeup_against_the_best(void **state)
+{
+    (void)state;
+    double best = 0;
+    assert_true(fabs(rd_wake_pct(15, &best) - 100) < 1e-12);
+    assert_true(fabs(rd_wake_pct(20, &best) - 75) < 1e-12);
+    assert_true(fabs(rd_wake_pct(10, &best) - 100) < 1e-12);
+    assert_true(best == 10);
+    assert_true(isnan(rd_wake_pct(NAN, &best)));
+    assert_true(isnan(rd_wake_pct(0, &best)));
+    assert_true(best == 10);
+}
+
+/* The real wake-up probe between the first two allowed CPUs: a positive
+ * round trip under 10 ms, the caller's affinity as it was afterwards, and
+ * a CPU that does not exist is an error naming it. */
+static void real_wakeup_probe(void **state)
+{
+    (void)state;
+    cpu_set_t set, after;
+    assert_int_equal(sched_getaffinity(0, sizeof set, &set), 0);
+    int cpus[2], n = 0;
+    for (int c = 0; c < CPU_SETSIZE && n < 2; c++)
+        if (CPU_ISSET(c, &set))
+            cpus[n++] = c;
+    if (n < 2)
+        skip();
+    struct rd_diag d;
+    rd_diag_init(&d, NULL);
+    double us = NAN;
+    assert_int_equal(rd_wake_probe(cpus[0], cpus[1], &us, &d), RD_OK);
+    assert_true(us > 0 && us < 10000);
+    assert_int_equal(sched_getaffinity(0, sizeof after, &after), 0);
+    assert_true(CPU_EQUAL(&set, &after));
+    assert_int_equal(rd_wake_probe(cpus[0], CPU_SETSIZE - 1, &us, &d), RD_ERR_IO);
+    assert_true(isnan(us));
+    assert_non_null(strstr(d.msg, "wake-up probe between CPUs"));
+    assert_int_equal(sched_getaffinity(0, sizeof after, &after), 0);
+    assert_true(CPU_EQUAL(&set, &after));
+    /* The speed probe reads it too, with two CPUs or more. */
+    struct rd_speed_reading r;
+    assert_int_equal(rd_speed_probe(&r, &d), RD_OK);
+    assert_true(r.wake_us > 0 && r.wake_us < 10000);
 }
 
 /* The real probe reads every CPU rundown may run on, each a positive time
@@ -97,6 +146,14 @@ static void script_source(void **state)
     assert_true(r.ms[0] == 1.25 && r.ms[1] == 2.0);
     assert_int_equal(rd_speed_source_read(&src, &r, &d), RD_OK);
     assert_true(r.ms[0] == 1.25);  /* the last line repeats */
+    assert_true(isnan(r.wake_us)); /* no '|': no wake-up reading */
+    write_file(path, "1.0 2.0 | 15.5\n1 2 |\n");
+    rd_speed_source_init(&src);
+    assert_int_equal(rd_speed_source_read(&src, &r, &d), RD_OK);
+    assert_true(r.ncpu == 2 && r.ms[1] == 2.0 && r.wake_us == 15.5);
+    assert_int_equal(rd_speed_source_read(&src, &r, &d), RD_ERR_PARSE);
+    assert_non_null(strstr(d.msg, "wake-up round trip"));
+    assert_int_equal(d.line, 2);
     write_file(path, "x\n");
     rd_speed_source_init(&src);
     assert_int_equal(rd_speed_source_read(&src, &r, &d), RD_ERR_PARSE);
@@ -184,6 +241,70 @@ static void a_slow_cpu_makes_a_run_contended(void **state)
     remove_dir(dir);
 }
 
+static struct rd_speed_reading with_wakeup(double cpu_ms, double wake_us)
+{
+    struct rd_speed_reading r = reading(cpu_ms, cpu_ms);
+    r.wake_us = wake_us;
+    return r;
+}
+
+/* A run whose wake-up went from 15 to 25 us is contended by the wake-up
+ * alone (15 / 25 = 60 % < 67 %), with machine_wakeup_pct 60 and
+ * machine_wakeup_us 25; one slow on both probes names both; one at 20 us
+ * (75 %) is not contended. */
+static void a_slow_wakeup_makes_a_run_contended(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rd-speed-proc-XXXXXX";
+    quiet_proc(dir);
+    struct rd_contention_opts o;
+    rd_contention_defaults(&o);
+    o.mode = RD_CONTENTION_WARN;
+    assert_true(o.min_wakeup_pct == 67);
+    struct rd_guard g;
+    rd_guard_init(&g, &o, dir);
+    const struct rd_speed_reading r[] = {with_wakeup(1.0, 15), with_wakeup(1.0, 25),
+                                         with_wakeup(2.0, 30), with_wakeup(1.0, 20)};
+    struct fixed_probe p = {r, 4, 0, 0};
+    rd_guard_on_probe(&g, fixed_probe, &p);
+    struct rd_arena arena;
+    rd_arena_init(&arena);
+    struct rd_record a, b, c;
+    rd_record_init(&a, &arena);
+    rd_record_init(&b, &arena);
+    rd_record_init(&c, &arena);
+    double v = NAN;
+
+    rd_guard_run_begin(&g);            /* 15 us */
+    g.speed_t -= RD_SPEED_EVERY_S;
+    assert_int_equal(rd_guard_run_end(&g, &a), RD_OK);  /* 25 us */
+    assert_true(a.contended);
+    assert_string_equal(rd_record_info(&a, "contended_by"), "wakeup");
+    assert_true(rd_record_metric(&a, "machine_wakeup_pct", &v) && fabs(v - 60) < 1e-12);
+    assert_true(rd_record_metric(&a, "machine_wakeup_us", &v) && v == 25);
+    assert_true(rd_record_metric(&a, "machine_speed_pct", &v) && v == 100);
+
+    g.speed_t -= RD_SPEED_EVERY_S;
+    rd_guard_run_begin(&g);            /* 2 ms and 30 us */
+    assert_int_equal(rd_guard_run_end(&g, &b), RD_OK);
+    assert_true(b.contended);
+    assert_string_equal(rd_record_info(&b, "contended_by"), "speed,wakeup");
+    assert_true(rd_record_metric(&b, "machine_wakeup_pct", &v) && fabs(v - 50) < 1e-12);
+
+    g.speed_t -= RD_SPEED_EVERY_S;
+    rd_guard_run_begin(&g);            /* 20 us */
+    assert_int_equal(rd_guard_run_end(&g, &c), RD_OK);
+    assert_false(c.contended);
+    assert_true(rd_record_metric(&c, "machine_wakeup_pct", &v) && fabs(v - 75) < 1e-12);
+    assert_int_equal(g.slow_wakeup, 2);
+    assert_int_equal(g.slow, 1);
+    assert_int_equal(g.contended, 2);
+    assert_true(fabs(g.wake_min - 50) < 1e-12);
+
+    rd_arena_release(&arena);
+    remove_dir(dir);
+}
+
 static void collect_note(void *ctx, const char *line)
 {
     char *notes = ctx;
@@ -225,6 +346,39 @@ static void waits_for_speed(void **state)
     remove_dir(dir);
 }
 
+/* The same for the wake-up: 30 us against a best of 15 is waited out. */
+static void waits_for_the_wakeup(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rd-speed-proc-XXXXXX";
+    quiet_proc(dir);
+    struct rd_contention_opts o;
+    rd_contention_defaults(&o);
+    o.mode = RD_CONTENTION_WAIT;
+    o.wait_s = 5;
+    struct rd_guard g;
+    rd_guard_init(&g, &o, dir);
+    const struct rd_speed_reading r[] = {with_wakeup(1.0, 15), with_wakeup(1.0, 30),
+                                         with_wakeup(1.0, 30), with_wakeup(1.0, 16)};
+    struct fixed_probe p = {r, 4, 0, 0};
+    rd_guard_on_probe(&g, fixed_probe, &p);
+    char notes[4096] = "";
+    rd_guard_on_note(&g, collect_note, notes);
+    struct rd_diag d;
+    rd_diag_init(&d, NULL);
+    assert_int_equal(rd_guard_wait(&g, "w", &d), RD_OK);
+    p.next = 1;
+    g.speed_t = -1;
+    g.last_quiet = false;
+    assert_int_equal(rd_guard_wait(&g, "w", &d), RD_OK);
+    assert_true(p.next >= 4);
+    assert_non_null(strstr(notes, "a cross-CPU wake-up takes 30.0 us, 50 % of its best speed "
+                                  "(threshold 67 %)"));
+    assert_null(strstr(notes, "the CPUs run at"));
+    assert_int_equal(g.gave_up, 0);
+    remove_dir(dir);
+}
+
 /* check probes every 0.25 s over its window: a reading at 2/3 of the best
  * is a busy machine (threshold 85 %), steady readings are quiet. */
 static void check_judges_the_speed(void **state)
@@ -238,7 +392,7 @@ static void check_judges_the_speed(void **state)
     struct rd_machine_check c;
 
     write_file(script, "1.0\n1.5\n");
-    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85);
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67);
     assert_true(c.speed_probes >= 2);
     assert_true(fabs(c.speed_min_pct - 100.0 / 1.5) < 1e-9);
     assert_false(c.quiet);
@@ -248,8 +402,24 @@ static void check_judges_the_speed(void **state)
     assert_true(named);
 
     write_file(script, "1.0\n1.05\n");
-    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85);
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67);
     assert_true(fabs(c.speed_min_pct - 100.0 / 1.05) < 1e-9);
+    assert_true(c.quiet);
+    assert_int_equal(c.wake_probes, 0); /* no wake-up readings: no finding */
+
+    /* The wake-up: 15 then 30 us is 50 % of the best, busy at 67 %. */
+    write_file(script, "1.0 | 15\n1.0 | 30\n");
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67);
+    assert_true(c.wake_probes >= 2);
+    assert_true(c.wake_best_us == 15 && c.wake_worst_us == 30);
+    assert_true(fabs(c.wake_min_pct - 50) < 1e-9);
+    assert_false(c.quiet);
+    named = false;
+    for (int i = 0; i < c.nf; i++)
+        named = named || (strcmp(c.f[i].what, "wakeup") == 0 && c.f[i].level == RD_FINDING_BUSY);
+    assert_true(named);
+    write_file(script, "1.0 | 15\n1.0 | 16\n");
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67);
     assert_true(c.quiet);
     unsetenv("RUNDOWN_SPEED_PROBE");
     remove_dir(dir);
@@ -265,16 +435,24 @@ static void option(void **state)
     assert_true(v == 90);
     assert_int_equal(rd_contention_parse_min_speed("120", "--min-speed", &v, &d), RD_ERR_USAGE);
     assert_non_null(strstr(d.msg, "--min-speed"));
+    assert_int_equal(rd_contention_parse_min_wakeup("50", "--min-wakeup", &v, &d), RD_OK);
+    assert_true(v == 50);
+    assert_int_equal(rd_contention_parse_min_wakeup("x", "--min-wakeup", &v, &d), RD_ERR_USAGE);
+    assert_non_null(strstr(d.msg, "--min-wakeup: expected a percentage of the fastest cross-CPU"));
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(speed_against_the_best),
+        cmocka_unit_test(wakeup_against_the_best),
+        cmocka_unit_test(real_wakeup_probe),
         cmocka_unit_test(real_probe_reads_every_allowed_cpu),
         cmocka_unit_test(script_source),
         cmocka_unit_test(a_slow_cpu_makes_a_run_contended),
         cmocka_unit_test(waits_for_speed),
+        cmocka_unit_test(a_slow_wakeup_makes_a_run_contended),
+        cmocka_unit_test(waits_for_the_wakeup),
         cmocka_unit_test(check_judges_the_speed),
         cmocka_unit_test(option),
     };

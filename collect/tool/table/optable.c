@@ -21,11 +21,15 @@
     {CO_CONTENTION_THRESHOLD, 0, "contention-threshold", "PCT", "25",                  \
      "other processes' CPU plus the hypervisor's steal, in\n"                         \
      "percent of one CPU, above which a run is contended", group}
-#define MIN_SPEED_ROW(group)                                                          \
+#define MIN_SPEED_ROWS(group)                                                          \
     {CO_MIN_SPEED, 0, "min-speed", "PCT", "85",                                        \
      "the CPUs' speed, probed around each run, in percent of\n"                       \
      "the fastest seen, below which a run is contended\n"                             \
-     "(RUNDOWN_SPEED_PROBE=off: no probe)", group}
+     "(RUNDOWN_SPEED_PROBE=off: no probe)", group},                                 \
+    {CO_MIN_WAKEUP, 0, "min-wakeup", "PCT", "67",                                      \
+     "a cross-CPU wake-up (a pipe round trip between two\n"                          \
+     "CPUs), probed with the speed, in percent of the\n"                             \
+     "fastest seen, below which a run is contended", group}
 #define CONTENTION_ROWS                                                                \
     {CO_CONTENTION, 0, "contention", "MODE", "wait; RUNDOWN_CONTENTION=MODE",          \
      "wait: before each run wait until other processes use\n"                         \
@@ -35,7 +39,7 @@
     {CO_CONTENTION_WAIT, 0, "contention-wait", "SEC", "60",                            \
      "the longest wait for quiet before a run; then the run\n"                        \
      "is taken and marked contended", NULL},                                          \
-    MIN_SPEED_ROW(NULL)
+    MIN_SPEED_ROWS(NULL)
 
 /* Rows run and http (and import, for -o) share. */
 #define BETTER_ROW                                                                     \
@@ -354,7 +358,7 @@ const struct rd_cmd_spec rd_collect_spec_env = {
 
 static const struct rd_opt check_opts[] = {
     CONTENTION_THRESHOLD_ROW(NULL),
-    MIN_SPEED_ROW(NULL),
+    MIN_SPEED_ROWS(NULL),
     {CO_WINDOW, 0, "window", "SEC", "1", "how long to watch the load and probe the\n"
      "CPUs' speed (every 0.25 s)", NULL},
     {CO_JSON, 0, "json", NULL, NULL, "the check as JSON (the environment's \"check\")", NULL},
@@ -367,16 +371,18 @@ static const struct rd_opt check_opts[] = {
 const struct rd_cmd_spec rd_collect_spec_check = {
     .tool = "rundown-collect",
     .command = "check",
-    .synopsis = "[--contention-threshold PCT] [--min-speed PCT] [--window SEC] [--json]",
+    .synopsis = "[--contention-threshold PCT] [--min-speed PCT] [--min-wakeup PCT] [--window SEC]\n"
+                "[--json]",
     .about = "Looks at this machine as a benchmark needs it: the CPUs and whether rundown\n"
              "is pinned, the load average against the CPU count, the CPU other processes\n"
              "use now (over a short window) and the busiest of them, steal and CPU\n"
-             "pressure, how steady the CPUs' speed is (a fixed piece of work, timed\n"
+             "pressure, how steady the CPUs' speed and a cross-CPU wake-up are (timed\n"
              "every 0.25 s), the frequency governor and turbo, ASLR, swap and memory\n"
              "pressure, thermal throttling, and whether this is a container or a VM.\n"
              "Each finding that calls for it says what to do.",
     .epilog = "Exit codes: 0 quiet, 1 busy (other processes, steal or CPU pressure above\n"
-              "the threshold, or CPUs slower than --min-speed of their best), 2 usage.",
+              "the threshold, CPUs slower than --min-speed of their best, or wake-ups\n"
+              "slower than --min-wakeup of theirs), 2 usage.",
     .order = RD_OPTS_PERMUTE,
     .opts = check_opts,
 };

@@ -106,6 +106,8 @@
 #define RD_AK_STEAL_PCT_MAX "steal_pct_max"
 #define RD_AK_SPEED_PCT_MIN "speed_pct_min"
 #define RD_AK_SLOW_CPU_RUNS "slow_cpu_runs"
+#define RD_AK_WAKEUP_PCT_MIN "wakeup_pct_min"
+#define RD_AK_SLOW_WAKEUP_RUNS "slow_wakeup_runs"
 #define RD_AK_METRICS "metrics"
 
 /* ---- configs[].metrics.NAME: the statistics of one metric (also: better) ---- */
