@@ -16,8 +16,8 @@
 # It prints one row per round and, at the end, each probe's Spearman rank
 # correlation with req/s (SciPy) and its range. A probe worth adding to the
 # collector moves with req/s (|rho| well above what 0 would give, the p
-# value beside it) over a range the HTTP figures move too. Run it only on
-# a quiet machine (rundown-collect check passes), for long enough to see
+# value beside it) over a range the HTTP figures move too. It runs only on
+# a quiet machine (rundown-collect check passes first), for long enough to see
 # the host change: the swings came every few minutes to hours.
 # Traffic goes to 127.0.0.1 only; the server is stopped by its own id.
 set -euo pipefail
@@ -34,6 +34,10 @@ for tool in wrk taskset curl "$PY"; do
     command -v $tool >/dev/null || { echo "bench/host-drift.sh: needs $tool" >&2; exit 3; }
 done
 [ -x "$DENO" ] || { echo "bench/host-drift.sh: no $DENO (make deps)" >&2; exit 3; }
+# Another program's CPU would read as the host's: refuse a busy machine
+# (BUSY_OK=1 runs anyway, say so beside the figures).
+"$BUILD/collect/rundown-collect" check --window 5 >&2 || [ "${BUSY_OK:-}" = 1 ] || {
+    echo "bench/host-drift.sh: the machine is busy (above); wait, or BUSY_OK=1" >&2; exit 1; }
 
 PROBE=$BUILD/bench/host_probe
 mkdir -p "$BUILD/bench"
