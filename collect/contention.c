@@ -101,7 +101,7 @@ void rd_guard_init(struct rd_guard *g, const struct rd_contention_opts *o, const
     g->self = getpid();
     g->speed_t = -1;
     g->speed_pct = g->run_speed_pct = g->speed_min = NAN;
-    g->wake_us = g->wake_pct = g->run_wake_us = g->run_wake_pct = g->wake_min = NAN;
+    g->wake_us = g->wake_pct = g->run_wake_us = g->wake_min = NAN;
     rd_speed_source_init(&g->speed_source);
     if (!g->speed_source.off)
         rd_guard_on_probe(g, probe_source, &g->speed_source);
@@ -322,7 +322,6 @@ void rd_guard_run_begin(struct rd_guard *g)
     probe_speed(g, g->run_start.t, false);
     g->run_speed_pct = g->speed_pct;
     g->run_wake_us = g->wake_us;
-    g->run_wake_pct = g->wake_pct;
 }
 
 /* The verdict on a run: contended when the load, the speed or the

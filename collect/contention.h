@@ -113,7 +113,7 @@ struct rd_guard {
     /* the cross-CPU wake-up, read with the speed (wakeprobe.h) */
     double wake_best_us;        /* the fastest round trip seen; 0: none */
     double wake_us, wake_pct;   /* the last reading, and in percent of the best */
-    double run_wake_us, run_wake_pct; /* those the run in flight started at */
+    double run_wake_us;         /* the round trip the run in flight started at */
     struct rd_machine_snap run_start;
     double live_ms;             /* CPU so far of measured processes alive */
     double pending_wait_s;      /* waited before the run in flight */
