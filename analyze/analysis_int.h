@@ -130,6 +130,7 @@ struct cfg {
     size_t wake_n;           /* runs with machine_wakeup_pct */
     double wake_min;         /* their lowest */
     size_t slow_wakeup;      /* contended runs the cross-CPU wake-up judged */
+    bool race_keep;          /* info.race_keep: the suite kept it in the race */
     /* Error rates of good load runs older than the error_rate metric,
      * derived from their counts (rd_load_tally_of_record): their sum and
      * number, pooled with the error_rate values by recommend.c. */

@@ -47,7 +47,11 @@ static rd_status replay_race(const struct wctx *x, const struct rd_settle_rule *
     vs.higher_is_better = x->better == RD_BETTER_HIGHER;
     struct rd_verdict_sample *smp = calloc(x->k ? x->k : 1, sizeof *smp);
     bool *out = calloc(x->k ? x->k : 1, sizeof *out);
-    rd_status st = smp && out ? RD_OK : RD_ERR_NOMEM;
+    /* the configs the suite kept in the race (info.race_keep) */
+    bool *keep = calloc(x->k ? x->k : 1, sizeof *keep);
+    rd_status st = smp && out && keep ? RD_OK : RD_ERR_NOMEM;
+    for (size_t i = 0; !st && i < x->k; i++)
+        keep[i] = x->cs[i]->race_keep;
     for (long r = rd_settle_race_first(rule->runs_min, rule->runs_max);
          !st && r <= rule->runs_max; r++) {
         bool any = false;
@@ -67,13 +71,14 @@ static rd_status replay_race(const struct wctx *x, const struct rd_settle_rule *
         if (!any)
             break;
         size_t ne;
-        st = rd_settle_race(rule, r, smp, x->k, &vs, out, &ne);
+        st = rd_settle_race(rule, r, smp, x->k, &vs, keep, out, &ne);
         for (size_t i = 0; !st && ne && i < x->k; i++)
             if (out[i] && !at[i])
                 at[i] = r;
     }
     free(smp);
     free(out);
+    free(keep);
     return st;
 }
 

@@ -39,7 +39,7 @@ static const char *const workload_keys[] = {
     "command", "server", "load", "load_tool", "url", "ready_url", "port", "host",
     "background", "runs", "warmups", "warmup_load", "timeout", "ready_timeout",
     "stop_timeout", "cpus", "server_cpus", "load_cpus", "background_cpus", "env", "cwd",
-    "shell", "better", "until", "margin", "precision", "compare_within", NULL,
+    "shell", "better", "until", "margin", "precision", "compare_within", "keep_racing", NULL,
 };
 static const char *const default_keys[] = {
     "runs", "until", "margin", "precision", "warmups", "warmup_load", "timeout", "ready_timeout", "stop_timeout", "cpus",
@@ -428,36 +428,43 @@ static size_t label_index(const struct rd_suite_workload *w, const char *key)
     return j;
 }
 
-/* The entries of "exclude" (a list): non-empty objects of matrix label ->
- * value. */
-static rd_status check_exclude(struct ctx *c, const cJSON *ex, const struct rd_suite_workload *w)
+/* The entries of a list of config filters ("exclude", "keep_racing"):
+ * non-empty objects of matrix label -> value. */
+static rd_status check_filters(struct ctx *c, const cJSON *list, const char *what,
+                               const struct rd_suite_workload *w)
 {
-    for (const cJSON *e = ex ? ex->child : NULL; e; e = e->next) {
+    for (const cJSON *e = list ? list->child : NULL; e; e = e->next) {
         if (!cJSON_IsObject(e) || !e->child)
-            return fail(c, "expected each 'exclude' entry to be a non-empty object");
+            return fail(c, "expected each '%s' entry to be a non-empty object", what);
         for (const cJSON *kv = e->child; kv; kv = kv->next) {
             if (label_index(w, kv->string) == w->nkeys)
-                return fail(c, "'exclude' names '%s', which is not a matrix label", kv->string);
+                return fail(c, "'%s' names '%s', which is not a matrix label", what, kv->string);
             if (!is_scalar(kv))
-                return fail(c, "expected 'exclude' values to be strings or numbers");
+                return fail(c, "expected '%s' values to be strings or numbers", what);
         }
     }
     return RD_OK;
 }
 
-/* Whether an entry of "exclude" matches the config row (values in label
- * order). */
-static bool excluded(const cJSON *ex, const struct rd_suite_workload *w, char *const *row)
+/* Whether filter e (an object of label -> value) matches the config row
+ * (values in label order). */
+static bool filter_matches(const cJSON *e, const struct rd_suite_workload *w, char *const *row)
 {
-    for (const cJSON *e = ex ? ex->child : NULL; e; e = e->next) {
-        bool all = true;
-        for (const cJSON *kv = e->child; kv && all; kv = kv->next) {
-            char b[32];
-            all = strcmp(row[label_index(w, kv->string)], scalar_view(kv, b)) == 0;
-        }
-        if (all)
-            return true;
+    bool all = true;
+    for (const cJSON *kv = e->child; kv && all; kv = kv->next) {
+        char b[32];
+        all = strcmp(row[label_index(w, kv->string)], scalar_view(kv, b)) == 0;
     }
+    return all;
+}
+
+/* Whether an entry of the list matches the config row. */
+static bool any_filter_matches(const cJSON *list, const struct rd_suite_workload *w,
+                               char *const *row)
+{
+    for (const cJSON *e = list ? list->child : NULL; e; e = e->next)
+        if (filter_matches(e, w, row))
+            return true;
     return false;
 }
 
@@ -484,7 +491,7 @@ static rd_status expand_matrix(struct ctx *c, const cJSON *ex, size_t nin,
         char **row = &w->configs[w->nconfigs * w->nkeys];
         for (size_t j = 0; j < w->nkeys; j++)
             row[j] = mx->vals[j][idx[j]];
-        if (!excluded(ex, w, row))
+        if (!any_filter_matches(ex, w, row))
             w->nconfigs++;
     }
     free(idx);
@@ -531,7 +538,7 @@ static rd_status parse_matrix(struct ctx *c, const cJSON *wj, struct rd_suite_wo
     if (!st && in && !cJSON_IsArray(in))
         st = fail(c, "expected 'include' to be a list of objects");
     if (!st)
-        st = check_exclude(c, ex, w);
+        st = check_filters(c, ex, "exclude", w);
     if (!st)
         st = expand_matrix(c, ex, in ? (size_t)cJSON_GetArraySize(in) : 0, w, &mx);
     if (!st)
@@ -580,6 +587,44 @@ static rd_status parse_within(struct ctx *c, const cJSON *v, struct rd_suite_wor
         st = RD_ERR_NOMEM;
     rd_buf_release(&b);
     return st;
+}
+
+/* "keep_racing": [{"runtime": "deno"}, ...], filters of the configs the
+ * race never eliminates (stats/settle.h, rd_settle_race): those a
+ * published claim compares, which a study must go on measuring although
+ * they are slower than the best. Each entry must match a config. */
+static rd_status parse_keep(struct ctx *c, const cJSON *v, struct rd_suite_workload *w)
+{
+    if (!v)
+        return RD_OK;
+    if (!cJSON_IsArray(v))
+        return fail(c, "expected 'keep_racing' to be an array of objects of matrix label -> "
+                       "value");
+    if (!w->settle)
+        return fail(c, "'keep_racing' keeps configs in the race of an adaptive workload: it "
+                       "needs \"until\": \"settled\"");
+    RD_TRY(check_filters(c, v, "keep_racing", w));
+    if (!(w->keep_racing = rd_arena_alloc(&c->s->arena,
+                                          (w->nconfigs ? w->nconfigs : 1) * sizeof(bool))))
+        return RD_ERR_NOMEM;
+    for (size_t i = 0; i < w->nconfigs; i++)
+        w->keep_racing[i] = false;
+    for (const cJSON *e = v->child; e; e = e->next) {
+        bool matched = false;
+        for (size_t i = 0; i < w->nconfigs; i++)
+            if (filter_matches(e, w, &w->configs[i * w->nkeys])) {
+                w->keep_racing[i] = true;
+                matched = true;
+            }
+        if (!matched) {
+            char *text = cJSON_PrintUnformatted(e);
+            rd_status st = fail(c, "'keep_racing' entry %s matches no config of the matrix",
+                                text ? text : "");
+            cJSON_free(text);
+            return st;
+        }
+    }
+    return RD_OK;
 }
 
 /* "class": a lower-case word (cpu, io, mixed, startup, fileio, ...). */
@@ -761,6 +806,7 @@ static rd_status parse_workload(struct ctx *c, const cJSON *wj, const cJSON *top
     RD_TRY(parse_address(c, wj, top, w));
     RD_TRY(parse_matrix(c, wj, w));
     RD_TRY(parse_within(c, cJSON_GetObjectItemCaseSensitive(wj, "compare_within"), w));
+    RD_TRY(parse_keep(c, cJSON_GetObjectItemCaseSensitive(wj, "keep_racing"), w));
     return check_runtime_labels(c, w);
 }
 
@@ -1129,6 +1175,8 @@ rd_status rd_suite_record(const struct rd_suite *s, size_t wi, size_t c, struct 
         st = rd_record_set_info(rec, "margin", rd_fmt_double(w->margin, num));
     if (!st && w->compare_within)
         st = rd_record_set_info(rec, "compare_within", w->compare_within);
+    if (!st && w->keep_racing && w->keep_racing[c])
+        st = rd_record_set_info(rec, "race_keep", "true");
     if (!st && w->settle) {
         /* The stopping rule, so the analysis can say why collection
          * stopped (docs/run-record.md, "Adaptive runs"). */

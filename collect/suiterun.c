@@ -327,7 +327,8 @@ static rd_status race_look(struct wl_state *ws, const struct rd_suite_workload *
             .log_sd = rd_moments_log_sd(&cs->good) };
     }
     size_t ne;
-    RD_TRY(rd_settle_race(&ws->rule, round, ws->x, w->nconfigs, &ws->vs, ws->out, &ne));
+    RD_TRY(rd_settle_race(&ws->rule, round, ws->x, w->nconfigs, &ws->vs, w->keep_racing,
+                          ws->out, &ne));
     for (size_t c = 0; ne && c < w->nconfigs; c++)
         if (ws->out[c] && !ws->cfgs[c].eliminated_at)
             ws->cfgs[c].eliminated_at = round;

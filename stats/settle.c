@@ -133,8 +133,8 @@ double rd_settle_race_level(double alpha, long round, long runs_min, long runs_m
 
 rd_status rd_settle_race(const struct rd_settle_rule *r, long round,
                          const struct rd_verdict_sample *x, size_t k,
-                         const struct rd_verdict_settings *vs, bool *eliminated,
-                         size_t *neliminated)
+                         const struct rd_verdict_settings *vs, const bool *keep,
+                         bool *eliminated, size_t *neliminated)
 {
     *neliminated = 0;
     struct rd_verdict_settings at = *vs;
@@ -161,7 +161,8 @@ rd_status rd_settle_race(const struct rd_settle_rule *r, long round,
      * eliminated config": no elimination then, the precision rule goes on. */
     if (!st && res.best < k && !eliminated[res.best])
         for (size_t i = 0; i < k; i++)
-            if (x[i].eligible && !eliminated[i] && rows[i].verdict == RD_VERDICT_WORSE) {
+            if (x[i].eligible && !eliminated[i] && !(keep && keep[i]) &&
+                rows[i].verdict == RD_VERDICT_WORSE) {
                 eliminated[i] = true;
                 ++*neliminated;
             }

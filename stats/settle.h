@@ -165,13 +165,18 @@ double rd_settle_race_level(double alpha, long round, long runs_min, long runs_m
  * family) and is set for those this look eliminates: every eligible
  * config the verdicts at rd_settle_race_level(alpha / 10, ...) show worse than the best.
  * Nothing is eliminated when the best is itself eliminated, when fewer
- * than 2 configs are eligible or the level is 0. *neliminated receives
- * the count of new eliminations. Errors of rd_verdict_decide pass through.
+ * than 2 configs are eligible or the level is 0. keep[i] true (keep NULL:
+ * none) exempts config i: it stays a contender whatever the verdicts say
+ * (a suite's "keep_racing": configs a published claim compares, which a
+ * study must go on measuring). Exempting configs only removes
+ * eliminations, so the race's error of eliminating the best cannot grow.
+ * *neliminated receives the count of new eliminations. Errors of
+ * rd_verdict_decide pass through.
  */
 rd_status rd_settle_race(const struct rd_settle_rule *r, long round,
                          const struct rd_verdict_sample *x, size_t k,
-                         const struct rd_verdict_settings *vs, bool *eliminated,
-                         size_t *neliminated);
+                         const struct rd_verdict_settings *vs, const bool *keep,
+                         bool *eliminated, size_t *neliminated);
 
 /*
  * The final judgement of a raced workload (docs/methods.md §6b). The

@@ -7,7 +7,8 @@
 # metric is the command's own rundown:metric line, not the wall time: a
 # fake clock whose values repeat 5.0, 5.1, 5.2 ms (50.0, 50.1, 50.2 for
 # the slow config), so the verdict does not depend on the machine's load
-# (issue 27 item 6; it slept 0.005 and 0.05 s before). The relative
+# (issue 27 item 6; it slept 0.005 and 0.05 s before). With "keep_racing"
+# naming it, the slow config is never eliminated. The relative
 # half-width of a fast config's 95 % interval at the cap of 10 runs is
 # 1.23 % > 0.5 %, so neither settles and both run to the cap (R:
 # v <- c(rep(c(5.0, 5.1, 5.2), 3), 5.0); qt(0.975, 9) * sd(v) / sqrt(10) /
@@ -41,6 +42,34 @@ slow = cfg["s=slow"]
 assert slow["state"] == "eliminated" and slow["eliminated_at"] >= 4, slow
 assert all(cfg[i]["state"] != "eliminated" and "eliminated_at" not in cfg[i]
            for i in ("s=a", "s=b")), cfg
+v = {x["config"]: x["verdict"] for x in w["recommendation"]["verdicts"]}
+assert v["s=slow"] == "worse", v
+PY
+# The same suite with the slow config in "keep_racing" (a published claim
+# compares it): the race never eliminates it, so it runs to the cap of 10
+# with the contenders, its runs carry info.race_keep, and the analysis's
+# replay of the race keeps it too: its verdict is still "worse".
+python3 - <<'PY'
+import json
+s = json.load(open("s.json"))
+s["name"] = "keep"
+s["workloads"][0]["keep_racing"] = [{"s": "slow"}]
+json.dump(s, open("k.json", "w"))
+PY
+rm -f a.n b.n slow.n
+"$RC" suite -o kout k.json 2> kerr.txt || { fail "suite with keep_racing failed"; cat kerr.txt; }
+! grep -q "eliminated" kerr.txt || { fail "a kept config was eliminated"; cat kerr.txt; }
+check kout/keep.jsonl "the kept slow config runs as long as the fast ones" '
+(lambda n: n["slow"] == n["a"] == n["b"] == 10)(
+  {s: sum(1 for r in recs if r.get("phase") == "measure" and r["config"]["s"] == s)
+   for s in ("a", "b", "slow")}) and all(
+  (r.get("info", {}).get("race_keep") == "true") == (r["config"]["s"] == "slow") for r in recs)'
+"$RA" -o k.json kout/keep.jsonl || fail "analyze of the kept race failed"
+python3 - <<'PY' || fails=$((fails + 1))
+import json
+w = json.load(open("k.json"))["workloads"][0]
+cfg = {c["id"]: c for c in w["collection"]["configs"]}
+assert all(c["state"] != "eliminated" and "eliminated_at" not in c for c in cfg.values()), cfg
 v = {x["config"]: x["verdict"] for x in w["recommendation"]["verdicts"]}
 assert v["s=slow"] == "worse", v
 PY

@@ -59,6 +59,16 @@ static void the_first_look_waits_for_five_runs(void **state)
     assert_float_equal(sum, 0.005, 1e-15);
 }
 
+/* a 100 (sd 3), b 101 (sd 3), c 150 (sd 4.5), 5 runs each; the
+ * verdicts' default settings. */
+static void three_configs(struct rd_verdict_sample x[3], struct rd_verdict_settings *vs)
+{
+    x[0] = (struct rd_verdict_sample){ .n = 5, .mean = 100, .sd = 3, .eligible = true };
+    x[1] = (struct rd_verdict_sample){ .n = 5, .mean = 101, .sd = 3, .eligible = true };
+    x[2] = (struct rd_verdict_sample){ .n = 5, .mean = 150, .sd = 4.5, .eligible = true };
+    rd_verdict_settings_init(vs);
+}
+
 static void a_clearly_slower_config_is_eliminated(void **state)
 {
     (void)state;
@@ -67,49 +77,66 @@ static void a_clearly_slower_config_is_eliminated(void **state)
      * smaller Welch df, 6.969 (c, a) -> 6, so the critical value is
      * qtukey(1 - 9.728e-4, 3, 6) / sqrt(2) = 7.078; c has t =
      * 50 / sqrt(9 / 5 + 4.5^2 / 5) = 20.67, b 1 / sqrt(18 / 5) = 0.527. */
-    struct rd_verdict_sample x[3] = { { .n = 5, .mean = 100, .sd = 3, .eligible = true },
-                                      { .n = 5, .mean = 101, .sd = 3, .eligible = true },
-                                      { .n = 5, .mean = 150, .sd = 4.5, .eligible = true } };
+    struct rd_verdict_sample x[3];
     struct rd_verdict_settings vs;
-    rd_verdict_settings_init(&vs);
+    three_configs(x, &vs);
     bool out[3] = { false, false, false };
     size_t ne = 9;
-    assert_int_equal(rd_settle_race(&rule, 4, x, 3, &vs, out, &ne), RD_OK);
+    assert_int_equal(rd_settle_race(&rule, 4, x, 3, &vs, NULL, out, &ne), RD_OK);
     assert_int_equal(ne, 0); /* before runs_min: no look */
-    assert_int_equal(rd_settle_race(&rule, 5, x, 3, &vs, out, &ne), RD_OK);
+    assert_int_equal(rd_settle_race(&rule, 5, x, 3, &vs, NULL, out, &ne), RD_OK);
     assert_int_equal(ne, 1);
     assert_false(out[0]);
     assert_false(out[1]);
     assert_true(out[2]);
     /* A second look at the same data eliminates nothing more. */
-    assert_int_equal(rd_settle_race(&rule, 6, x, 3, &vs, out, &ne), RD_OK);
+    assert_int_equal(rd_settle_race(&rule, 6, x, 3, &vs, NULL, out, &ne), RD_OK);
     assert_int_equal(ne, 0);
     /* Higher is better: c is then the best and a and b (t 20.7 and
      * 49 / sqrt(9 / 5 + 4.5^2 / 5) = 20.26 against it) go. */
     vs.higher_is_better = true;
     bool up[3] = { false, false, false };
-    assert_int_equal(rd_settle_race(&rule, 5, x, 3, &vs, up, &ne), RD_OK);
+    assert_int_equal(rd_settle_race(&rule, 5, x, 3, &vs, NULL, up, &ne), RD_OK);
     assert_int_equal(ne, 2);
     assert_true(up[0] && up[1] && !up[2]);
+}
+
+/* The same look with c kept (a suite's keep_racing): c stays although
+ * the verdicts show it slower; with b kept as well nothing changes for c's
+ * exemption, and keeping the best changes nothing. */
+static void a_kept_config_is_never_eliminated(void **state)
+{
+    (void)state;
+    struct rd_verdict_sample x[3];
+    struct rd_verdict_settings vs;
+    three_configs(x, &vs);
+    const bool keep_c[3] = { false, false, true };
+    bool out[3] = { false, false, false };
+    size_t ne = 9;
+    assert_int_equal(rd_settle_race(&rule, 5, x, 3, &vs, keep_c, out, &ne), RD_OK);
+    assert_int_equal(ne, 0);
+    assert_false(out[0] || out[1] || out[2]);
+    const bool keep_a[3] = { true, false, false };
+    assert_int_equal(rd_settle_race(&rule, 5, x, 3, &vs, keep_a, out, &ne), RD_OK);
+    assert_int_equal(ne, 1);
+    assert_true(out[2] && !out[0] && !out[1]);
 }
 
 static void nothing_goes_when_the_best_was_eliminated(void **state)
 {
     (void)state;
-    struct rd_verdict_sample x[3] = { { .n = 5, .mean = 100, .sd = 3, .eligible = true },
-                                      { .n = 5, .mean = 101, .sd = 3, .eligible = true },
-                                      { .n = 5, .mean = 150, .sd = 4.5, .eligible = true } };
+    struct rd_verdict_sample x[3];
     struct rd_verdict_settings vs;
-    rd_verdict_settings_init(&vs);
+    three_configs(x, &vs);
     bool out[3] = { true, false, false };
     size_t ne = 9;
-    assert_int_equal(rd_settle_race(&rule, 5, x, 3, &vs, out, &ne), RD_OK);
+    assert_int_equal(rd_settle_race(&rule, 5, x, 3, &vs, NULL, out, &ne), RD_OK);
     assert_int_equal(ne, 0);
     assert_false(out[2]);
     /* Unusable configs are out of the family: one eligible, no look. */
     x[1].eligible = x[2].eligible = false;
     bool none[3] = { false, false, false };
-    assert_int_equal(rd_settle_race(&rule, 5, x, 3, &vs, none, &ne), RD_OK);
+    assert_int_equal(rd_settle_race(&rule, 5, x, 3, &vs, NULL, none, &ne), RD_OK);
     assert_int_equal(ne, 0);
 }
 
@@ -139,6 +166,7 @@ int main(void)
         cmocka_unit_test(look_levels_spend_a_tenth_of_alpha),
         cmocka_unit_test(the_first_look_waits_for_five_runs),
         cmocka_unit_test(a_clearly_slower_config_is_eliminated),
+        cmocka_unit_test(a_kept_config_is_never_eliminated),
         cmocka_unit_test(nothing_goes_when_the_best_was_eliminated),
         cmocka_unit_test(done_and_why),
     };

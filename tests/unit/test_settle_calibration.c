@@ -122,7 +122,7 @@ static struct cell simulate_min(unsigned long seed, int suites, size_t k, const 
             }
             if (race) {
                 size_t ne;
-                assert_int_equal(rd_settle_race(&rule, round, x, k, &s, out, &ne), RD_OK);
+                assert_int_equal(rd_settle_race(&rule, round, x, k, &s, NULL, out, &ne), RD_OK);
             }
             /* the contenders' precision rule: as precise as the whole
              * family would need, at the level the race leaves of the

@@ -518,6 +518,64 @@ static void test_compare_within(void **state)
                  "expected 'compare_within' to hold label names of the matrix");
 }
 
+/* keep_racing: filters of matrix labels; the configs they match carry
+ * info.race_keep, the others nothing; a filter that matches no config, a
+ * label that is not the matrix's, a non-array or a workload that is not
+ * adaptive is an error naming what was expected. */
+static void test_keep_racing(void **state)
+{
+    (void)state;
+    struct rd_suite s;
+    struct rd_diag d;
+    struct rd_recordset set;
+    assert_int_equal(parse(&s, mk("",
+        "{\"name\":\"w\",\"class\":\"cpu\",\"command\":\"true\",\"until\":\"settled\","
+        "\"runs\":{\"min\":3,\"max\":9},"
+        "\"matrix\":{\"impl\":[\"bun\",\"deno\",\"node\"],\"workers\":[1,4]},"
+        "\"keep_racing\":[{\"impl\":\"deno\",\"workers\":4},{\"impl\":\"node\"}]}"),
+        &d), RD_OK);
+    const struct rd_suite_workload *w = &s.workloads[0];
+    assert_int_equal(w->nconfigs, 6);
+    /* configs in matrix order: bun/1, bun/4, deno/1, deno/4, node/1, node/4 (label "impl":
+     * this suite's runtimes are node and bun only) */
+    const bool want[6] = {false, false, false, true, true, true};
+    rd_recordset_init(&set);
+    for (size_t c = 0; c < 6; c++) {
+        assert_int_equal(w->keep_racing[c], want[c]);
+        struct rd_record *r = rd_recordset_add(&set);
+        assert_int_equal(rd_suite_record(&s, 0, c, r), RD_OK);
+        if (want[c])
+            assert_string_equal(rd_record_info(r, "race_keep"), "true");
+        else
+            assert_null(rd_record_info(r, "race_keep"));
+    }
+    rd_recordset_release(&set);
+    rd_suite_release(&s);
+    const char *adaptive = "{\"name\":\"w\",\"class\":\"cpu\",\"command\":\"true\","
+                           "\"until\":\"settled\",\"runs\":{\"min\":3,\"max\":9},"
+                           "\"matrix\":{\"impl\":[\"bun\",\"deno\"]},";
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s\"keep_racing\":[{\"impl\":\"node\"}]}", adaptive);
+    expect_error("", buf, "workload 'w': 'keep_racing' entry {\"impl\":\"node\"} matches no "
+                          "config of the matrix");
+    snprintf(buf, sizeof buf, "%s\"keep_racing\":[{\"engine\":\"deno\"}]}", adaptive);
+    expect_error("", buf, "'keep_racing' names 'engine', which is not a matrix label");
+    snprintf(buf, sizeof buf, "%s\"keep_racing\":{\"impl\":\"deno\"}}", adaptive);
+    expect_error("", buf, "expected 'keep_racing' to be an array of objects");
+    snprintf(buf, sizeof buf, "%s\"keep_racing\":[{}]}", adaptive);
+    expect_error("", buf, "expected each 'keep_racing' entry to be a non-empty object");
+    expect_error("", "{\"name\":\"w\",\"class\":\"cpu\",\"command\":\"true\","
+                     "\"matrix\":{\"impl\":[\"bun\",\"deno\"]},"
+                     "\"keep_racing\":[{\"impl\":\"deno\"}]}",
+                 "'keep_racing' keeps configs in the race of an adaptive workload: it needs "
+                 "\"until\": \"settled\"");
+    /* exclude shares the filters' checks and says its own name */
+    expect_error("", "{\"name\":\"w\",\"class\":\"cpu\",\"command\":\"true\","
+                     "\"matrix\":{\"impl\":[\"bun\",\"deno\"]},"
+                     "\"exclude\":[{\"engine\":\"deno\"}]}",
+                 "'exclude' names 'engine', which is not a matrix label");
+}
+
 /* A config id from the suite is the one a record of the config carries:
  * keys sorted ("B" < "a" < "ab" < "b" by strcmp), whatever the file order. */
 static void test_config_id(void **state)
@@ -790,6 +848,7 @@ int main(void)
         cmocka_unit_test(test_matrix_order_exclude_include),
         cmocka_unit_test(test_better),
         cmocka_unit_test(test_compare_within),
+        cmocka_unit_test(test_keep_racing),
         cmocka_unit_test(test_expand_runtime_cmd),
         cmocka_unit_test(test_expand_shell_quotes),
         cmocka_unit_test(test_server_defaults_and_url),
