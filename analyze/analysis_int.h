@@ -74,6 +74,17 @@ struct pause {
     double from, to;         /* the started_at of the runs either side */
 };
 
+/* A stretch in which an input store's collector was at work that the runs
+ * kept for the statistics do not show: a wait for a quiet machine before a
+ * run (info.contention_wait_s: from = its start - the wait, t = its
+ * start), or a run set aside as contended (from its wait, if any, to its
+ * start). sessions.c reads them with the runs, so that the guard's own
+ * waits and redos are not taken for a pause of the collection. */
+struct busy_mark {
+    double from, t;
+    uint32_t input;
+};
+
 /* A run whose source digest an earlier run holds: where each of the two
  * is (store and line), so the warning can name both. */
 struct dup_run {
@@ -216,6 +227,8 @@ struct rd_analysis {
     size_t ninputs, capinputs;
     struct pause *pauses;    /* every store's pauses, by store then time (sessions.c) */
     size_t npauses;
+    struct busy_mark *busy;  /* sparse: only stores with contention have any */
+    size_t nbusy, capbusy;
     struct rd_strmap digest_map; /* source digest (32 bytes) -> index into sources */
     struct source_run *sources;
     size_t nsources, capsources;

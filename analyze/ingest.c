@@ -90,6 +90,7 @@ void rd_analysis_free(struct rd_analysis *a)
     free(a->envs);
     free(a->inputs);
     free(a->pauses);
+    free(a->busy);
     free(a->sources);
     rd_embed_release(&a->embed);
     rd_strmap_release(&a->digest_map);
@@ -420,6 +421,22 @@ static double parse_started_at(const char *s)
     return days * 86400 + h * 3600.0 + mi * 60.0 + se + frac - sign * (oh * 3600.0 + om * 60.0);
 }
 
+/* Notes when the collector was at work for run r beyond what a kept run
+ * shows: its wait for a quiet machine (waited seconds before its start;
+ * 0: none), and its start when the run is set aside. */
+static rd_status note_busy(struct rd_analysis *a, const struct rd_record *r, uint32_t input,
+                           double waited, bool left_out)
+{
+    if (!(waited > 0 || left_out))
+        return RD_OK;
+    double t = parse_started_at(r->started_at);
+    if (isnan(t))
+        return RD_OK;
+    RD_TRY(RD_ARRAY_GROW(a->busy, a->capbusy, a->nbusy + 1));
+    a->busy[a->nbusy++] = (struct busy_mark){ t - waited, t, input & 0x7fffffffu };
+    return RD_OK;
+}
+
 /* Notes a measured run of c: its run-order key, store and start. */
 static rd_status add_run(struct cfg *c, const struct rd_record *r, uint32_t input,
                          uint32_t *index)
@@ -519,10 +536,13 @@ static rd_status add_record(struct rd_analysis *a, const struct rd_record *r,
     c->race_keep |= rd_record_info(r, "race_keep") != NULL;
     const char *waited = rd_record_info(r, "contention_wait_s");
     double ws = waited ? strtod(waited, NULL) : 0;
-    if (isfinite(ws) && ws > 0 && ws < 1e9)
-        c->waited_s += ws;
-    if (r->contended && !a->o.include_contended &&
-        (!r->status || strcmp(r->status, "ok") == 0)) {
+    bool left_out = r->contended && !a->o.include_contended &&
+                    (!r->status || strcmp(r->status, "ok") == 0);
+    if (!(isfinite(ws) && ws > 0 && ws < 1e9))
+        ws = 0;
+    c->waited_s += ws;
+    RD_TRY(note_busy(a, r, input, ws, left_out));
+    if (left_out) {
         /* Measured beside other work: not what the config costs. Counted,
          * warned (warnings.c "contended"), left out of every statistic. */
         c->contended_left_out++;
@@ -818,6 +838,10 @@ static rd_status merge_half(struct rd_analysis *a, struct rd_analysis *b,
     }
     if (!s)
         s = rd_sources_merge(a, b, cfg_of, line0);
+    if (!s && b->nbusy && !(s = RD_ARRAY_GROW(a->busy, a->capbusy, a->nbusy + b->nbusy))) {
+        memcpy(a->busy + a->nbusy, b->busy, b->nbusy * sizeof *b->busy);
+        a->nbusy += b->nbusy;
+    }
     rd_buf_release(&key);
     free(mid);
     free(cfg_of);

@@ -20,7 +20,11 @@
  * "sessions" as rounds, each costing the intervals a degree of freedom
  * (the 2026-12-02 study: 3 to 10 sessions a workload, intervals on 1 to
  * 3 df). For the same reason the store's runs, not one config's, give the
- * typical gap: a pause shows in every config alike.
+ * typical gap: a pause shows in every config alike. The contention
+ * guard at work is collection too: runs it set aside, and its waits for a
+ * quiet machine (struct busy_mark), fill the timeline as kept runs do;
+ * read as pauses, they cut every workload of the 2026-12-03 collections
+ * into 2 to 4 sessions, with intervals on about 1 df.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -72,14 +76,34 @@ static size_t store_end(const struct stamp *st, size_t n, size_t from)
     return end;
 }
 
-/* The pauses of one store's runs st[0..n), sorted by time, appended to
- * a->pauses. */
-static rd_status store_pauses(struct rd_analysis *a, const struct stamp *st, size_t n,
+/* A moment of a store's collection: a kept run's start (from = t), or a
+ * stretch the collector was at work that no kept run shows (struct
+ * busy_mark: a wait for a quiet machine, a run set aside). */
+struct span {
+    double from, t;
+    uint32_t input;
+    bool busy;
+};
+
+static int cmp_span(const void *x, const void *y)
+{
+    const struct span *a = x, *b = y;
+    if (a->input != b->input)
+        return a->input < b->input ? -1 : 1;
+    if (a->t != b->t)
+        return a->t < b->t ? -1 : 1;
+    return (int)a->busy - (int)b->busy;
+}
+
+/* The pauses of one store's spans sp[0..n), sorted by time, appended to
+ * a->pauses. A gap runs from one span's start to the next one's 'from':
+ * the collector waiting for a quiet machine was at work, probing it. */
+static rd_status store_pauses(struct rd_analysis *a, const struct span *sp, size_t n,
                               double *gaps, size_t *cap)
 {
     size_t ng = 0;
     for (size_t i = 1; i < n; i++)
-        gaps[ng++] = st[i].t - st[i - 1].t;
+        gaps[ng++] = fmax(0, sp[i].from - sp[i - 1].t);
     if (ng == 0)
         return RD_OK;
     rd_stats_sort(gaps, ng);
@@ -87,12 +111,27 @@ static rd_status store_pauses(struct rd_analysis *a, const struct stamp *st, siz
     if (cut < SESSION_GAP_MIN)
         cut = SESSION_GAP_MIN;
     for (size_t i = 1; i < n; i++) {
-        if (!(st[i].t - st[i - 1].t > cut))
+        if (!(sp[i].from - sp[i - 1].t > cut))
             continue;
         RD_TRY(RD_ARRAY_GROW(a->pauses, *cap, a->npauses + 1));
-        a->pauses[a->npauses++] = (struct pause){ st[i].input, st[i - 1].t, st[i].t };
+        a->pauses[a->npauses++] = (struct pause){ sp[i].input, sp[i - 1].t, sp[i].from };
     }
     return RD_OK;
+}
+
+/* Folds each wait into the kept run it came before (same store, same
+ * start), so that the run is one span; returns the new count. */
+static size_t fold_waits(struct span *sp, size_t n)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (m && sp[i].busy && sp[m - 1].input == sp[i].input && sp[m - 1].t == sp[i].t) {
+            sp[m - 1].from = fmin(sp[m - 1].from, sp[i].from);
+            continue;
+        }
+        sp[m++] = sp[i];
+    }
+    return m;
 }
 
 rd_status rd_pauses_find(struct rd_analysis *a)
@@ -100,26 +139,31 @@ rd_status rd_pauses_find(struct rd_analysis *a)
     free(a->pauses);
     a->pauses = NULL;
     a->npauses = 0;
-    size_t total = 0, cap = 0;
+    size_t total = a->nbusy, cap = 0;
     for (size_t i = 0; i < a->ncfgs; i++)
         total += a->cfgs[i].nruns;
-    struct stamp *st = malloc((total ? total : 1) * sizeof *st);
+    struct span *sp = malloc((total ? total : 1) * sizeof *sp);
     double *gaps = malloc((total ? total : 1) * sizeof *gaps);
-    rd_status s = st && gaps ? RD_OK : RD_ERR_NOMEM;
+    rd_status s = sp && gaps ? RD_OK : RD_ERR_NOMEM;
     size_t n = 0;
     for (size_t i = 0; i < a->ncfgs && !s; i++)
         for (uint32_t j = 0; j < a->cfgs[i].nruns; j++) {
             const struct run_meta *r = &a->cfgs[i].runs[j];
             if (!isnan(r->t))
-                st[n++] = (struct stamp){ r->t, r->input, (uint32_t)i, j };
+                sp[n++] = (struct span){ r->t, r->t, r->input, false };
         }
-    if (!s && n > 1)
-        qsort(st, n, sizeof *st, cmp_stamp);
-    for (size_t b0 = 0, b1; b0 < n && !s; b0 = b1) {
-        b1 = store_end(st, n, b0);
-        s = store_pauses(a, st + b0, b1 - b0, gaps, &cap);
+    for (size_t i = 0; i < a->nbusy && !s; i++)
+        sp[n++] = (struct span){ a->busy[i].from, a->busy[i].t, a->busy[i].input, true };
+    if (!s && n > 1) {
+        qsort(sp, n, sizeof *sp, cmp_span);
+        n = fold_waits(sp, n);
     }
-    free(st);
+    for (size_t b0 = 0, b1; b0 < n && !s; b0 = b1) {
+        for (b1 = b0 + 1; b1 < n && sp[b1].input == sp[b0].input; b1++)
+            ;
+        s = store_pauses(a, sp + b0, b1 - b0, gaps, &cap);
+    }
+    free(sp);
     free(gaps);
     return s;
 }

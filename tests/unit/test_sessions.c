@@ -293,6 +293,73 @@ static void test_sessions_across_workloads(void **state)
     }
 }
 
+/* One run record of workload "w" that the contention guard set aside
+ * (contended) or waited before (info.contention_wait_s, 0: none). */
+static size_t rec_guarded(char *out, size_t size, const char *cfg, int run, long t,
+                          bool contended, double waited, double v)
+{
+    char at[64], info[64] = "";
+    stamp_at(at, sizeof at, t);
+    if (waited > 0)
+        snprintf(info, sizeof info, ",\"info\":{\"contention_wait_s\":\"%.2f\"}", waited);
+    int n = snprintf(out, size,
+                     "{\"schema\":\"rundown.run/1\",\"workload\":\"w\",\"config\":{\"rt\":"
+                     "\"%s\"},\"run\":%d,\"started_at\":\"%s\"%s%s,\"metrics\":{\"wall_ms\":"
+                     "%.17g}}\n",
+                     cfg, run, at, contended ? ",\"contended\":true" : "", info, v);
+    return n > 0 ? (size_t)n : 0;
+}
+
+/* The contention guard at work is not a pause of the collection. Configs
+ * a and b take runs 2 s apart; after a's fifth run the machine is busy:
+ * the guard sets aside three runs of b, waiting 70 s before each (longer
+ * than the 60 s break), then waits 90 s and takes b's run, which is kept.
+ * The collector probed the machine throughout: one session. The same
+ * store with the set-aside runs and the waits not recorded (a collection
+ * that stopped for 5 minutes) is two. The later runs are 20 % slower, so
+ * a second session would show as a session_effect warning. */
+static void test_sessions_through_guard_waits(void **state)
+{
+    (void)state;
+    for (int guarded = 0; guarded < 2; guarded++) {
+        char text[1 << 13];
+        size_t o = 0;
+        long t = 0;
+        int run[2] = { 1, 1 };
+        for (int r = 0; r < 10; r++)
+            for (int c = 0; c < 2; c++, t += 2) {
+                double waited = 0;
+                if (r == 5 && c == 0) {
+                    for (int aside = 0; aside < 3; aside++) {
+                        t += 70;
+                        if (guarded)
+                            o += rec_guarded(text + o, sizeof text - o, "a", run[0]++, t, true,
+                                             70, 500);
+                        t += 2;
+                    }
+                    t += 90;
+                    waited = guarded ? 90 : 0;
+                }
+                double v = base[r % 5] + (r >= 5 ? 20 : 0);
+                o += rec_guarded(text + o, sizeof text - o, c ? "b" : "a", run[c]++, t, false,
+                                 waited, v);
+            }
+        cJSON *doc = analyse_one(write_store("guarded.jsonl", text));
+        const cJSON *wl = get(doc, "workloads.0");
+        const cJSON *m = get(wl, "configs.1.metrics.wall_ms");
+        assert_string_equal(gets_(wl, "configs.1.id"), "rt=b");
+        if (guarded) {
+            assert_null(cJSON_GetObjectItem(m, "sessions"));
+            assert_false(has_warning(wl, "session_effect", NULL));
+            assert_true(has_warning(wl, "contended", "rt=a"));
+        } else {
+            assert_true(getn(wl, "configs.1.metrics.wall_ms.sessions") == 2);
+            assert_true(has_warning(wl, "session_effect", "rt=b"));
+        }
+        cJSON_Delete(doc);
+    }
+}
+
 /* A store read twice: every run number twice, two sessions of equal
  * means (no session effect). */
 static void test_duplicate_runs(void **state)
@@ -362,6 +429,7 @@ int main(void)
         cmocka_unit_test(test_three_sessions),
         cmocka_unit_test(test_sessions_by_pause),
         cmocka_unit_test(test_sessions_across_workloads),
+        cmocka_unit_test(test_sessions_through_guard_waits),
         cmocka_unit_test(test_duplicate_runs),
         cmocka_unit_test(test_mixed_tools),
     };
