@@ -141,6 +141,8 @@ struct cfg {
     size_t wake_n;           /* runs with machine_wakeup_pct */
     double wake_min;         /* their lowest */
     size_t slow_wakeup;      /* contended runs the cross-CPU wake-up judged */
+    size_t busy_load;        /* contended runs other processes' CPU judged (or no
+                              * contended_by: stores from before the probes) */
     bool race_keep;          /* info.race_keep: the suite kept it in the race */
     /* Error rates of good load runs older than the error_rate metric,
      * derived from their counts (rd_load_tally_of_record): their sum and

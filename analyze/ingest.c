@@ -533,6 +533,7 @@ static rd_status add_record(struct rd_analysis *a, const struct rd_record *r,
     if (rd_record_metric(r, "machine_wakeup_pct", &wake) && isfinite(wake))
         c->wake_min = c->wake_n++ ? fmin(c->wake_min, wake) : wake;
     c->slow_wakeup += r->contended && by && strstr(by, "wakeup");
+    c->busy_load += r->contended && (!by || strstr(by, "load"));
     c->race_keep |= rd_record_info(r, "race_keep") != NULL;
     const char *waited = rd_record_info(r, "contention_wait_s");
     double ws = waited ? strtod(waited, NULL) : 0;
@@ -815,6 +816,7 @@ static rd_status merge_half(struct rd_analysis *a, struct rd_analysis *b,
                                 : bc->wake_min;
         c->wake_n += bc->wake_n;
         c->slow_wakeup += bc->slow_wakeup;
+        c->busy_load += bc->busy_load;
         c->race_keep |= bc->race_keep;
         c->waited_s += bc->waited_s;
         c->derived_error_sum += bc->derived_error_sum;

@@ -65,6 +65,29 @@ static const char *tmpf(struct wctx *x, const char *fmt, ...)
     return rd_arena_strdup(&x->tmp, buf);
 }
 
+/* What the contention guard judged c's contended runs by, with counts
+ * ("3 by other processes' CPU above the threshold, 2 by the cross-CPU
+ * wake-up slower than the threshold"; a run can count under more than
+ * one). Runs without info.contended_by come from before the CPU and
+ * wake-up probes: other processes' CPU was the only test. */
+static const char *busy_reasons(struct wctx *x, const struct cfg *c)
+{
+    const size_t n[] = { c->busy_load, c->slow_cpu, c->slow_wakeup };
+    const char *what[] = { "other processes' CPU above the threshold",
+                           "the CPU's speed below the threshold",
+                           "the cross-CPU wake-up slower than the threshold" };
+    char text[256];
+    size_t len = 0;
+    for (size_t i = 0; i < 3; i++)
+        if (n[i] && len < sizeof text) {
+            int w = snprintf(text + len, sizeof text - len, "%s%zu by %s", len ? ", " : "",
+                             n[i], what[i]);
+            len += w > 0 ? (size_t)w : 0;
+        }
+    const char *out = len ? tmpf(x, "%s", text) : NULL;
+    return out ? out : "by a test the runs do not name";
+}
+
 /* The display name of config i ("bun / worker / workers=4") in the arena. */
 static const char *name_of(struct wctx *x, size_t i)
 {
@@ -354,9 +377,9 @@ static rd_status config_findings(struct findings *F, size_t i)
                        : "configs have runs taken on a busy machine, excluded from the statistics",
                    tmpf(x, "%s (%zu of %zu)", nm, c->contended,
                         c->ok_runs + c->failed + c->timeouts + c->contended_left_out),
-                   "%zu of %zu runs were taken while other processes used more CPU than the "
-                   "threshold; %s", c->contended,
+                   "%zu of %zu runs were taken on a busy machine (%s); %s", c->contended,
                    c->ok_runs + c->failed + c->timeouts + c->contended_left_out,
+                   busy_reasons(x, c),
                    x->a->o.include_contended ? "kept (--include-contended)"
                                              : "excluded from the statistics"));
     size_t bad = c->failed + c->timeouts;

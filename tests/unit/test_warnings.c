@@ -95,6 +95,35 @@ static void test_merged_per_kind(void **state)
 }
 
 /* Twelve configs of 2 runs: the list stops at ten names. */
+/* The contended warning says what the guard judged each set-aside run by,
+ * counted by hand: of a's 3 contended runs, one by other processes' CPU,
+ * one by both the CPU's speed and the wake-up, one from before the probes
+ * (no contended_by: other processes' CPU was the only test then). */
+static void test_contended_names_its_reasons(void **state)
+{
+    (void)state;
+    const char *path = write_store("busy.jsonl",
+        REC("w", "\"rt\":\"a\"", 1, "", "\"wall_ms\":100") REC("w", "\"rt\":\"a\"", 2, "", "\"wall_ms\":101")
+        REC("w", "\"rt\":\"a\"", 3, "", "\"wall_ms\":99") REC("w", "\"rt\":\"a\"", 4, "", "\"wall_ms\":100")
+        REC("w", "\"rt\":\"a\"", 5, ",\"contended\":true,\"info\":{\"contended_by\":\"load\"}",
+            "\"wall_ms\":140")
+        REC("w", "\"rt\":\"a\"", 6, ",\"contended\":true,\"info\":{\"contended_by\":\"speed,wakeup\"}",
+            "\"wall_ms\":150")
+        REC("w", "\"rt\":\"a\"", 7, ",\"contended\":true", "\"wall_ms\":160")
+        REC("w", "\"rt\":\"b\"", 1, "", "\"wall_ms\":90") REC("w", "\"rt\":\"b\"", 2, "", "\"wall_ms\":91")
+        REC("w", "\"rt\":\"b\"", 3, "", "\"wall_ms\":89"));
+    struct rd_analyze_opts o;
+    rd_analyze_opts_init(&o);
+    cJSON *doc = analyse_ok(path, &o);
+    const cJSON *w = find_warning(get(doc, "workloads.0"), "contended", "rt=a");
+    assert_non_null(w);
+    assert_string_equal(rd_json_str(w, "message"), "3 of 7 runs were taken on a busy machine (2 by other processes' CPU "
+                             "above the threshold, 1 by the CPU's speed below the threshold, 1 by "
+                             "the cross-CPU wake-up slower than the threshold); excluded from the "
+                             "statistics");
+    cJSON_Delete(doc);
+}
+
 static void test_merged_list_is_bounded(void **state)
 {
     (void)state;
@@ -270,6 +299,7 @@ int main(void)
         cmocka_unit_test(test_bootstrap_coverage),
         cmocka_unit_test(test_overflow_named),
         cmocka_unit_test(test_power_judges_the_decision),
+        cmocka_unit_test(test_contended_names_its_reasons),
     };
     return tmpdir_remove(cmocka_run_group_tests(tests, NULL, NULL));
 }
