@@ -41,9 +41,15 @@ done
 
 PROBE=$BUILD/bench/host_probe
 mkdir -p "$BUILD/bench"
-if [ ! -x "$PROBE" ] || [ "$ROOT/bench/host_probe.c" -nt "$PROBE" ]; then
-    ${CC:-cc} -O2 -std=c11 -Wall -Wextra -pthread -o "$PROBE" \
-        "$ROOT/bench/host_probe.c" -lgsl -lgslcblas
+# The ping-pong is the collector's own probe (collect/wakeprobe.c).
+PROBE_SRC="$ROOT/bench/host_probe.c $ROOT/collect/wakeprobe.c $ROOT/stats/median.c
+           $ROOT/core/src/status.c $ROOT/core/src/utf8.c"
+stale=
+for f in $PROBE_SRC; do [ "$f" -nt "$PROBE" ] && stale=1; done
+if [ ! -x "$PROBE" ] || [ -n "$stale" ]; then
+    # shellcheck disable=SC2086 # the list of sources splits on purpose
+    ${CC:-cc} -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -pthread -I"$ROOT/core/include" -I"$ROOT/collect" \
+        -I"$ROOT/stats" -o "$PROBE" $PROBE_SRC -lgsl -lgslcblas -lm
 fi
 
 TMP=$(mktemp -d)

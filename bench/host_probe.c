@@ -2,7 +2,9 @@
  * host_probe.c - four short timings of what a virtual machine's host can
  * slow without showing it as steal (bench only; bench/host-drift.sh).
  *
- *   cc -O2 -std=c11 -pthread bench/host_probe.c -lgsl -lgslcblas -o host_probe
+ *   cc -O2 -std=c11 -D_GNU_SOURCE -pthread -Icore/include -Icollect -Istats bench/host_probe.c \
+ *      collect/wakeprobe.c stats/median.c core/src/status.c core/src/utf8.c \
+ *      -lgsl -lgslcblas -o host_probe      (bench/host-drift.sh does)
  *   ./host_probe            one line: the four medians, space-separated
  *
  * The collector's speed probe (collect/speedprobe.c) times a multiply-add
@@ -15,7 +17,8 @@
  *   pingpong_us  one byte bounced over two pipes between a thread on CPU 0
  *                and one on CPU 1: a cross-CPU wake-up each way, which a
  *                guest pays for as an inter-processor interrupt through
- *                the host (median round trip of 2,000);
+ *                the host (median round trip of 2,000; the collector's
+ *                probe, collect/wakeprobe.c, with ten times its trips);
  *   syscall_ns   getppid() through syscall(2), which no libc caches
  *                (median per call, 21 batches of 20,000);
  *   fault_us     64 MiB mapped, one byte written per page, unmapped: page
@@ -24,13 +27,14 @@
  *   alu_ns       the dependent multiply-add chain (median per 1,000 steps
  *                of 21 batches), what the speed probe sees.
  *
- * Medians by GSL. Exits non-zero, with a message, if a CPU cannot be
+ * Medians by GSL (stats/median.c). Exits non-zero, with a message, if a CPU cannot be
  * pinned or a pipe, thread or mapping fails: a missing figure would read
  * as a fast one.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
-#include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -41,8 +45,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
+#include "median.h"
+#include "wakeprobe.h"
 
 enum {
     PINGPONG_ROUNDS = 2000,
@@ -62,76 +66,7 @@ static double now_ns(void)
 
 static double median(double *values, size_t n)
 {
-    gsl_sort(values, 1, n);
-    return gsl_stats_median_from_sorted_data(values, 1, n);
-}
-
-static int pin_to(int cpu)
-{
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
-    return pthread_setaffinity_np(pthread_self(), sizeof set, &set);
-}
-
-struct echo {
-    int in, out;  /* the echo thread reads in, writes out */
-    int status;
-};
-
-static void *echo_main(void *arg)
-{
-    struct echo *e = arg;
-    char byte;
-    if ((e->status = pin_to(1)) != 0)
-        return NULL;
-    for (int i = 0; i < PINGPONG_ROUNDS + 10; i++) {
-        if (read(e->in, &byte, 1) != 1 || write(e->out, &byte, 1) != 1) {
-            e->status = errno ? errno : EIO;
-            return NULL;
-        }
-    }
-    return NULL;
-}
-
-static int probe_pingpong(double *us)
-{
-    int to_echo[2], from_echo[2];
-    if (pipe(to_echo) != 0 || pipe(from_echo) != 0)
-        return errno;
-    struct echo e = {to_echo[0], from_echo[1], 0};
-    pthread_t thread;
-    int status = pin_to(0);
-    if (status == 0)
-        status = pthread_create(&thread, NULL, echo_main, &e);
-    if (status != 0)
-        return status;
-    static double trips[PINGPONG_ROUNDS];
-    char byte = 'x';
-    /* The first ten trips wake both threads up; they are not timed. */
-    for (int i = 0; i < PINGPONG_ROUNDS + 10 && status == 0; i++) {
-        double t0 = now_ns();
-        if (write(to_echo[1], &byte, 1) != 1 || read(from_echo[0], &byte, 1) != 1)
-            status = errno ? errno : EIO;
-        else if (i >= 10)
-            trips[i - 10] = (now_ns() - t0) / 1e3;
-    }
-    if (status != 0) {
-        /* The echo thread may still wait in read: closing its pipe ends it. */
-        close(to_echo[1]);
-        to_echo[1] = -1;
-    }
-    pthread_join(thread, NULL);
-    for (int k = 0; k < 2; k++) {
-        close(from_echo[k]);
-        if (to_echo[k] >= 0)
-            close(to_echo[k]);
-    }
-    if (status == 0)
-        status = e.status;
-    if (status == 0)
-        *us = median(trips, PINGPONG_ROUNDS);
-    return status;
+    return rd_median_sort(values, n);
 }
 
 static double probe_syscall(void)
@@ -190,12 +125,21 @@ int main(void)
         return 2;
     }
     double pingpong_us = 0, fault_us = 0;
-    int status = probe_pingpong(&pingpong_us);
-    if (status != 0) {
-        fprintf(stderr, "host_probe: cross-CPU ping-pong: %s\n", strerror(status));
+    struct rd_diag d;
+    rd_diag_init(&d, NULL);
+    if (rd_wake_probe(0, 1, PINGPONG_ROUNDS, &pingpong_us, &d) != RD_OK) {
+        fprintf(stderr, "host_probe: %s\n", d.msg);
         return 1;
     }
-    /* The rest runs on CPU 0, where the ping-pong left this thread. */
+    /* The rest runs on CPU 0, the ping-pong's side. */
+    cpu_set_t cpu0;
+    CPU_ZERO(&cpu0);
+    CPU_SET(0, &cpu0);
+    int status = sched_setaffinity(0, sizeof cpu0, &cpu0) == 0 ? 0 : errno;
+    if (status != 0) {
+        fprintf(stderr, "host_probe: pinning to CPU 0: %s\n", strerror(status));
+        return 1;
+    }
     double syscall_ns = probe_syscall();
     if ((status = probe_faults(&fault_us)) != 0) {
         fprintf(stderr, "host_probe: mapping %d MiB: %s\n", FAULT_MIB, strerror(status));

@@ -111,7 +111,7 @@ rd_status rd_speed_probe(struct rd_speed_reading *out, struct rd_diag *d)
     if (out->ncpu == 0)
         return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "speed probe: no thread could run");
     if (n >= 2)
-        (void)rd_wake_probe(cpus[0], cpus[1], &out->wake_us, NULL);
+        (void)rd_wake_probe(cpus[0], cpus[1], RD_WAKE_TRIPS, &out->wake_us, NULL);
     return RD_OK;
 }
 

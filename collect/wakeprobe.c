@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <sched.h>
 #include <string.h>
 #include <time.h>
@@ -57,11 +58,11 @@ static void *echo_main(void *arg)
     return NULL;
 }
 
-/* The trips, timed from the caller's side; 0 or an errno. */
-static int bounce(int to_echo, int from_echo, double *trips)
+/* n trips, timed from the caller's side; 0 or an errno. */
+static int bounce(int to_echo, int from_echo, double *trips, int n)
 {
     char byte = 'w';
-    for (int i = 0; i < WARM_TRIPS + RD_WAKE_TRIPS; i++) {
+    for (int i = 0; i < WARM_TRIPS + n; i++) {
         double t0 = now_us();
         errno = 0;
         if (write(to_echo, &byte, 1) != 1 || read(from_echo, &byte, 1) != 1)
@@ -72,9 +73,10 @@ static int bounce(int to_echo, int from_echo, double *trips)
     return 0;
 }
 
-rd_status rd_wake_probe(int cpu_a, int cpu_b, double *us, struct rd_diag *d)
+/* rd_wake_probe into the caller's trips[0..ntrips). */
+static rd_status probe(int cpu_a, int cpu_b, double *trips, int ntrips, double *us,
+                       struct rd_diag *d)
 {
-    *us = NAN;
     /* The caller's thread moves to cpu_a for the probe and back after. */
     cpu_set_t was;
     if (pthread_getaffinity_np(pthread_self(), sizeof was, &was) != 0)
@@ -90,13 +92,12 @@ rd_status rd_wake_probe(int cpu_a, int cpu_b, double *us, struct rd_diag *d)
     }
     struct echo e = {.in = to_echo[0], .out = from_echo[1], .cpu = cpu_b};
     pthread_t thread;
-    double trips[RD_WAKE_TRIPS];
     int status = pin_to(cpu_a);
     bool started = false;
     if (status == 0 && (status = pthread_create(&thread, NULL, echo_main, &e)) == 0)
         started = true;
     if (status == 0)
-        status = bounce(to_echo[1], from_echo[0], trips);
+        status = bounce(to_echo[1], from_echo[0], trips, ntrips);
     /* Closing the echo thread's input ends it, wherever it is; it closes
      * its output itself. */
     close(to_echo[1]);
@@ -112,8 +113,21 @@ rd_status rd_wake_probe(int cpu_a, int cpu_b, double *us, struct rd_diag *d)
     if (status != 0)
         return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "wake-up probe between CPUs %d and %d: %s",
                            cpu_a, cpu_b, strerror(status));
-    *us = rd_median_sort(trips, RD_WAKE_TRIPS);
+    *us = rd_median_sort(trips, (size_t)ntrips);
     return RD_OK;
+}
+
+rd_status rd_wake_probe(int cpu_a, int cpu_b, int ntrips, double *us, struct rd_diag *d)
+{
+    *us = NAN;
+    if (ntrips < 1)
+        return rd_diag_set(d, RD_ERR_USAGE, NULL, 0, 0, "wake-up probe: %d trips", ntrips);
+    double *trips = malloc((size_t)ntrips * sizeof *trips);
+    if (!trips)
+        return rd_diag_set(d, RD_ERR_NOMEM, NULL, 0, 0, "wake-up probe: out of memory");
+    rd_status st = probe(cpu_a, cpu_b, trips, ntrips, us, d);
+    free(trips);
+    return st;
 }
 
 double rd_wake_pct(double us, double *best_us)

@@ -18,7 +18,7 @@
  * measured.
  *
  * POSIX pipes and threads: no Debian library times this, so it is written
- * here (bench/host_probe.c is the same probe, standalone).
+ * here (bench/host_probe.c links this file and asks for more trips).
  */
 #ifndef RUNDOWN_WAKEPROBE_H
 #define RUNDOWN_WAKEPROBE_H
@@ -29,10 +29,12 @@
  * at most every RD_SPEED_EVERY_S, so a probe must stay a few ms. */
 #define RD_WAKE_TRIPS 200
 
-/** The median cross-CPU round trip, in microseconds, between a thread
- *  pinned to cpu_a (the caller's, for the call) and one pinned to cpu_b.
- *  RD_ERR_IO when a CPU cannot be pinned or a pipe or thread fails. */
-rd_status rd_wake_probe(int cpu_a, int cpu_b, double *us, struct rd_diag *d);
+/** The median of 'trips' (>= 1; the guard's RD_WAKE_TRIPS) cross-CPU
+ *  round trips, in microseconds, between a thread pinned to cpu_a (the
+ *  caller's, for the call) and one pinned to cpu_b. RD_ERR_IO when a CPU
+ *  cannot be pinned or a pipe or thread fails, RD_ERR_NOMEM when the
+ *  trips' space cannot be had, RD_ERR_USAGE when trips < 1. */
+rd_status rd_wake_probe(int cpu_a, int cpu_b, int trips, double *us, struct rd_diag *d);
 
 /** The wake-up's speed relative to the fastest round trip seen: updates
  *  *best_us (0 = not seen yet) with us first, returns 100 * best / us

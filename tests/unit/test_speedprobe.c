@@ -81,13 +81,19 @@ static void real_wakeup_probe(void **state)
     struct rd_diag d;
     rd_diag_init(&d, NULL);
     double us = NAN;
-    assert_int_equal(rd_wake_probe(cpus[0], cpus[1], &us, &d), RD_OK);
+    assert_int_equal(rd_wake_probe(cpus[0], cpus[1], RD_WAKE_TRIPS, &us, &d), RD_OK);
     assert_true(us > 0 && us < 10000);
     assert_int_equal(sched_getaffinity(0, sizeof after, &after), 0);
     assert_true(CPU_EQUAL(&set, &after));
-    assert_int_equal(rd_wake_probe(cpus[0], CPU_SETSIZE - 1, &us, &d), RD_ERR_IO);
+    assert_int_equal(rd_wake_probe(cpus[0], CPU_SETSIZE - 1, RD_WAKE_TRIPS, &us, &d), RD_ERR_IO);
     assert_true(isnan(us));
     assert_non_null(strstr(d.msg, "wake-up probe between CPUs"));
+    /* Any number of trips from one (bench/host_probe.c asks for 2,000);
+     * none is a usage error. */
+    assert_int_equal(rd_wake_probe(cpus[0], cpus[1], 1, &us, &d), RD_OK);
+    assert_true(us > 0 && us < 10000);
+    assert_int_equal(rd_wake_probe(cpus[0], cpus[1], 0, &us, &d), RD_ERR_USAGE);
+    assert_true(isnan(us));
     assert_int_equal(sched_getaffinity(0, sizeof after, &after), 0);
     assert_true(CPU_EQUAL(&set, &after));
     /* The speed probe reads it too, with two CPUs or more. */
