@@ -570,7 +570,9 @@ rd_status rd_buf_add_json_number(struct rd_buf *b, double v)
 {
     if (!isfinite(v))
         return rd_buf_add(b, "null", 4);
-    /* Formatted in place when there is room: analyze writes millions. */
+    /* Formatted in place when there is room: analyze writes millions. A
+     * capped buffer (rd_buf_init's max) near its cap may lack the 32
+     * bytes and still have room for the number itself: the copy below. */
     if (rd_buf_grow(b, 32) == RD_OK) {
         size_t n = strlen(rd_fmt_double(v, b->ptr + b->len));
         b->len += n;

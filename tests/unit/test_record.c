@@ -186,6 +186,16 @@ static void shortest_numbers(void **state)
     rd_buf_add_json_string(&b, "\x01<");
     assert_string_equal(b.ptr, "null\"\\u0001<\"");
     rd_buf_release(&b);
+    /* A capped buffer with room for the number but not for the 32 bytes
+     * the in-place path asks for still takes it; past the cap, NOMEM. */
+    struct rd_buf capped;
+    rd_buf_init(&capped, 8);
+    assert_int_equal(rd_buf_add_json_number(&capped, 101.3), RD_OK);
+    assert_int_equal(rd_buf_add_json_number(&capped, 2.5), RD_OK);
+    assert_string_equal(capped.ptr, "101.32.5");
+    assert_int_equal(rd_buf_add_json_number(&capped, 7), RD_ERR_NOMEM);
+    assert_string_equal(capped.ptr, "101.32.5");
+    rd_buf_release(&capped);
 }
 
 /* The shortest-form rule as properties, on 200,000 doubles of every
