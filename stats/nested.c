@@ -56,6 +56,14 @@ int rd_nested_mean_var(const double *x, const uint32_t *session, size_t n, size_
             out->var_mean = a * msb + b * msw;
             double den = (a * msb) * (a * msb) / dfb + (b * msw) * (b * msw) / dfw;
             out->df = den > 0 ? out->var_mean * out->var_mean / den : dfb;
+            /* Unequal sessions make b negative, and Satterthwaite's df of
+             * a combination with a negative coefficient can fall below
+             * that of either part (json's bun on 2026-12-03: 17 + 1 runs,
+             * 0.4 df, a t quantile near 10^3 and "1,012 +- 9,632 ms").
+             * The smaller part's df is the floor: it leaves the coverage
+             * as it was and ends those intervals (docs/methods.md §6a). */
+            if (out->df < fmin(dfb, dfw))
+                out->df = fmin(dfb, dfw);
         } else {
             out->var_mean = msw / N;
             out->df = dfw;

@@ -15,7 +15,8 @@
  * with n0 = (N - sum n_j^2 / N) / (m - 1); the estimate of var(mean) is
  * then a linear combination a MSB + b MSW, and its degrees of freedom
  * Satterthwaite's (m - 1 when the sessions are of one size: the variance
- * of the session means over m). When s_b^2 is estimated 0 the estimate is
+ * of the session means over m), at least min(m - 1, N - m): with unequal
+ * sessions b < 0, where Satterthwaite's df can fall below both. When s_b^2 is estimated 0 the estimate is
  * MSW / N at N - m degrees of freedom.
  *
  * Pure numerics, no I/O.

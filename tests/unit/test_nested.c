@@ -10,6 +10,12 @@
  *   summary(aov(y ~ g))[[1]][["Mean Sq"]]  -> 24 1
  *   s_b^2 = (24 - 1) / 3 = 7.6666666666666667; share 7.666667 / 8.666667 = 0.88461538461538458
  *   var(tapply(y, g, mean)) / 2            -> 4 (= MSB / N), df 1
+ * Unequal sessions, by hand: y = 1, 2, 3, 4, 5 | 9; means 3 and 9, grand
+ *   mean 4; SSB = 5 * 1 + 1 * 25 = 30 = MSB (1 df); SSW = 10, MSW = 2.5 (4
+ *   df); sum n_j^2 = 26, n0 = 6 - 26 / 6 = 5 / 3; a = 26 / (36 * 5 / 3) =
+ *   13 / 30, b = 1 / 6 - 13 / 30 = -4 / 15; var(mean) = 13 - 2 / 3 = 37 / 3;
+ *   Satterthwaite (37/3)^2 / (13^2 / 1 + (2/3)^2 / 4) = 0.8995 df, below
+ *   both parts' (1 and 4): floored at 1.
  * Sessions that differ less than their runs (MSB < MSW): s_b^2 = 0 and
  *   z <- c(1, 5, 3, 2, 4, 3); summary(aov(z ~ g))[[1]][["Mean Sq"]]
  *                                          -> 2e-31 2.5: var 2.5 / 6 = 0.41666666666666669 at 4 df
@@ -48,6 +54,12 @@ static void balanced_and_truncated(void **state)
     assert_true(nv.var_between == 0 && nv.share == 0);
     assert_true(fabs(nv.var_mean - 0.41666666666666669) < 1e-14);
     assert_true(nv.df == 4);
+    static const uint32_t g51[] = { 0, 0, 0, 0, 0, 1 };
+    static const double u[] = { 1, 2, 3, 4, 5, 9 };
+    assert_int_equal(rd_nested_mean_var(u, g51, 6, 2, &nv), 1);
+    assert_true(fabs(nv.var_mean - 37.0 / 3) < 1e-13);
+    assert_true(fabs(nv.var_between - 16.5) < 1e-13);
+    assert_true(nv.df == 1);
     /* One session, or sessions of one value each: the one-level variance
      * is right, and nothing is returned. */
     static const uint32_t one[] = { 0, 0, 0, 0, 0, 0 }, each[] = { 0, 1, 2, 3, 4, 5 };
@@ -57,13 +69,14 @@ static void balanced_and_truncated(void **state)
     assert_int_equal(nv.sessions, 6);
 }
 
-enum { W = 1000, K = 2, M = 3, N = 5 };
+enum { W = 1000, K = 2, MAXRUNS = 15 };
 
-/* A/A: K configs, each M sessions of N runs, a session offset of sd
- * 'between' (relative) and runs of CV 'within'. The share of workloads
- * with any config called worse, with the two-level variance (two_level)
- * or with every run pooled as one level. */
-static double any_worse(gsl_rng *rng, double between, double within, bool two_level)
+/* A/A: K configs, each of sessions of the sizes size[0..m) (MAXRUNS runs
+ * at most), a session offset of sd 'between' (relative) and runs of CV
+ * 'within'. The share of workloads with any config called worse, with the
+ * two-level variance (two_level) or with every run pooled as one level. */
+static double any_worse(gsl_rng *rng, const size_t *size, size_t m, double between,
+                        double within, bool two_level)
 {
     struct rd_verdict_settings s;
     rd_verdict_settings_init(&s);
@@ -71,27 +84,28 @@ static double any_worse(gsl_rng *rng, double between, double within, bool two_le
     for (int w = 0; w < W; w++) {
         struct rd_verdict_sample x[K];
         for (size_t i = 0; i < K; i++) {
-            double v[M * N];
-            uint32_t g[M * N];
-            for (size_t j = 0; j < M; j++) {
+            double v[MAXRUNS];
+            uint32_t g[MAXRUNS];
+            size_t n = 0;
+            for (size_t j = 0; j < m; j++) {
                 double off = 1 + gsl_ran_gaussian(rng, between);
-                for (size_t r = 0; r < N; r++) {
-                    v[j * N + r] = off * (1 + gsl_ran_gaussian(rng, within));
-                    g[j * N + r] = (uint32_t)j;
+                for (size_t r = 0; r < size[j]; r++, n++) {
+                    v[n] = off * (1 + gsl_ran_gaussian(rng, within));
+                    g[n] = (uint32_t)j;
                 }
             }
             /* as analyze/levels.c reads a config: both the values' and
              * their logs' variance two-level */
-            x[i] = rd_verdict_sample_of(v, M * N, true);
-            double lg[M * N];
-            for (size_t j = 0; j < M * N; j++)
+            x[i] = rd_verdict_sample_of(v, n, true);
+            double lg[MAXRUNS];
+            for (size_t j = 0; j < n; j++)
                 lg[j] = log(v[j]);
             struct rd_nested nv, nl;
-            if (two_level && rd_nested_mean_var(v, g, M * N, M, &nv) == 1 &&
-                rd_nested_mean_var(lg, g, M * N, M, &nl) == 1) {
-                x[i].sd = sqrt(nv.var_mean * M * N);
+            if (two_level && rd_nested_mean_var(v, g, n, m, &nv) == 1 &&
+                rd_nested_mean_var(lg, g, n, m, &nl) == 1) {
+                x[i].sd = sqrt(nv.var_mean * (double)n);
                 x[i].df = nv.df;
-                x[i].log_sd = sqrt(nl.var_mean * M * N);
+                x[i].log_sd = sqrt(nl.var_mean * (double)n);
             }
         }
         struct rd_verdict_row rows[K];
@@ -107,7 +121,9 @@ static double any_worse(gsl_rng *rng, double between, double within, bool two_le
 
 /* Sessions offset by 10 % (sd), runs of CV 3 %: pooled as one level, an
  * A/A pair is called worse far more often than alpha; with the two-level
- * variance at most alpha + 3 Monte Carlo standard errors (0.0707). With no
+ * variance at most alpha + 3 Monte Carlo standard errors (0.0707), for
+ * three sessions of 5 runs and for unequal ones (11 + 3 + 1, where
+ * Satterthwaite's df falls below m - 1 and is floored there). With no
  * session effect (runs of CV 10 %, wide enough that equivalence within the
  * 5 % margin does not take the pairs first) the two-level rule stays
  * calibrated too. */
@@ -117,14 +133,20 @@ static void sessions_keep_alpha(void **state)
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(rng, 20261202);
     const double bound = 0.05 + 3 * sqrt(0.05 * 0.95 / W);
-    double pooled = any_worse(rng, 0.10, 0.03, false);
-    double two = any_worse(rng, 0.10, 0.03, true);
-    double none = any_worse(rng, 0, 0.10, true);
-    print_message("A/A any worse, sessions offset 10 %%: pooled %.3f, two-level %.3f; no "
-                  "offset, two-level %.3f (bound %.4f)\n", pooled, two, none, bound);
+    static const size_t equal[] = { 5, 5, 5 }, unequal[] = { 11, 3, 1 };
+    double pooled = any_worse(rng, equal, 3, 0.10, 0.03, false);
+    double two = any_worse(rng, equal, 3, 0.10, 0.03, true);
+    double none = any_worse(rng, equal, 3, 0, 0.10, true);
+    double two_unequal = any_worse(rng, unequal, 3, 0.10, 0.03, true);
+    double none_unequal = any_worse(rng, unequal, 3, 0, 0.10, true);
+    print_message("A/A any worse, sessions offset 10 %%: pooled %.3f, two-level %.3f, "
+                  "unequal sessions %.3f; no offset, two-level %.3f, unequal %.3f "
+                  "(bound %.4f)\n", pooled, two, two_unequal, none, none_unequal, bound);
     assert_true(pooled > 2 * 0.05);
     assert_true(two <= bound);
     assert_true(none <= bound);
+    assert_true(two_unequal <= bound);
+    assert_true(none_unequal <= bound);
     gsl_rng_free(rng);
 }
 
