@@ -173,6 +173,9 @@ struct wl {
      * the runs come from several). within_path and within_line: the store
      * and line it was first read from, NULL when --set gave it. */
     const char *compare_within;
+    /* info.blocks: "round" compares the configs within rounds (pairs.h);
+     * "none", "" or NULL do not */
+    const char *blocks;
     const char *within_path;
     unsigned within_line;
     /* An adaptive suite's stopping rule (info.until, runs_min, runs_max,

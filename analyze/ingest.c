@@ -487,6 +487,7 @@ static rd_status add_record(struct rd_analysis *a, const struct rd_record *r,
     RD_TRY(take_info(a, r, "key_metrics", &w->key_metrics));
     RD_TRY(take_info(a, r, "guards", &w->guards));
     RD_TRY(take_info(a, r, "max_error_rate", &w->max_error_rate));
+    RD_TRY(take_info(a, r, "blocks", &w->blocks));
     if (!w->compare_within) {
         RD_TRY(take_info(a, r, "compare_within", &w->compare_within));
         w->within_path = w->compare_within ? path : NULL;
@@ -741,10 +742,10 @@ static rd_status merge_half(struct rd_analysis *a, struct rd_analysis *b,
         cfg_of[i] = (uint32_t)(c - a->cfgs);
         const char **info[] = {&w->primary, &w->better, &w->class_, &w->tie_breaker,
                                &w->margin, &w->key_metrics, &w->guards,
-                               &w->max_error_rate, &c->failure};
+                               &w->max_error_rate, &w->blocks, &c->failure};
         const char *binfo[] = {bw->primary, bw->better, bw->class_, bw->tie_breaker,
                                bw->margin, bw->key_metrics, bw->guards,
-                               bw->max_error_rate, bc->failure};
+                               bw->max_error_rate, bw->blocks, bc->failure};
         for (size_t k = 0; k < sizeof info / sizeof info[0] && !s; k++)
             if (!*info[k] && binfo[k] && !(*info[k] = rd_arena_strdup(&a->strings, binfo[k])))
                 s = RD_ERR_NOMEM;

@@ -21,6 +21,7 @@
 #include "directions.h"
 #include "levels.h"
 #include "looks.h"
+#include "pairs.h"
 #include "settle.h"
 #include "rundown/metrics.h"
 #include "rundown/numfmt.h"
@@ -277,6 +278,17 @@ static rd_status decide_metric(struct wctx *x, struct reco *rc, size_t ti,
     s.alpha = rd_looks_level(x, x->a->o.alpha);
     s.margin = rc->margin;
     s.higher_is_better = kv->better == RD_BETTER_HIGHER;
+    /* blocks=round: each config against the best within rounds (pairs.h) */
+    struct rd_pairs pairs = {0};
+    if (rd_pairs_wanted(x->w)) {
+        rd_status ps = rd_pairs_build(x, ti, &pairs);
+        if (ps) {
+            rd_pairs_release(&pairs);
+            free(in);
+            return ps;
+        }
+        s.pairing = &pairs.pairing;
+    }
     /* A raced workload's primary metric: the configs the race eliminated
      * keep its verdict, the contenders are judged among themselves at the
      * level it leaves (stats/settle.h, rd_settle_judge). */
@@ -292,6 +304,7 @@ static rd_status decide_metric(struct wctx *x, struct reco *rc, size_t ti,
     }
     if (!st)
         st = rd_settle_judge(in, k, &s, out, kv->rows, &kv->res);
+    rd_pairs_release(&pairs);
     free(out);
     free(in);
     if (st == RD_ERR_STATS)

@@ -173,6 +173,11 @@ static rd_status decide_part(struct wctx *x, struct within_part *p)
     s->nkeys = x->nkeys;
     s->looks = x->looks; /* the workload's looks: one level for its parts */
     s->cs = malloc((p->n ? p->n : 1) * sizeof *s->cs);
+    /* the workload's sessions, each config's borrowed (pairs.c reads them) */
+    s->sess.n = x->sess.n;
+    s->sess.of = x->sess.of ? malloc((p->n ? p->n : 1) * sizeof *s->sess.of) : NULL;
+    if (x->sess.of && !s->sess.of)
+        return RD_ERR_NOMEM;
     size_t np = s->ntested * p->n;
     s->preps = malloc((np ? np : 1) * sizeof *s->preps);
     s->tests = calloc(s->ntested ? s->ntested : 1, sizeof *s->tests);
@@ -180,6 +185,8 @@ static rd_status decide_part(struct wctx *x, struct within_part *p)
         return RD_ERR_NOMEM;
     for (size_t j = 0; j < p->n; j++) {
         s->cs[j] = x->cs[p->pos[j]];
+        if (s->sess.of)
+            s->sess.of[j] = x->sess.of[p->pos[j]];
         for (size_t ti = 0; ti < s->ntested; ti++)
             s->preps[ti * p->n + j] = x->preps[ti * x->k + p->pos[j]];
     }
@@ -412,7 +419,9 @@ void rd_within_release(struct within *wi)
         return;
     for (size_t p = 0; p < wi->nparts; p++) {
         struct wctx *s = &wi->parts[p].sub;
-        /* Borrowed: mets, tested, and every prep's arrays. */
+        /* Borrowed: mets, tested, every prep's arrays and each config's
+         * sessions (sess.of is the part's own list of them). */
+        free(s->sess.of);
         if (s->tests)
             for (size_t i = 0; i < s->ntested; i++)
                 free(s->tests[i].pairs);

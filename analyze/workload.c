@@ -309,6 +309,7 @@ static const char **setting_field(struct wl *w, const char *key, size_t len)
         {"guards", offsetof(struct wl, guards)},
         {"max_error_rate", offsetof(struct wl, max_error_rate)},
         {"compare_within", offsetof(struct wl, compare_within)},
+        {"blocks", offsetof(struct wl, blocks)},
         {"runs_max", offsetof(struct wl, runs_max)},
     };
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
@@ -346,7 +347,8 @@ rd_status rd_analysis_apply_settings(struct rd_analysis *a, struct rd_diag *d)
                 return rd_diag_set(d, RD_ERR_USAGE, NULL, 0, 0,
                                    "--set: unknown setting '%.*s' (expected margin, "
                                    "key_metrics, guards, max_error_rate, tie_breaker, "
-                                   "primary_metric, primary_better, compare_within or runs_max)",
+                                   "primary_metric, primary_better, compare_within, blocks "
+                                   "or runs_max)",
                                    (int)(eq - dot - 1), dot + 1);
             *field = eq + 1;
             if (field == &wl->compare_within)

@@ -18,6 +18,7 @@
 #include "embed.h"
 #include "envs.h"
 #include "jw.h"
+#include "pairs.h"
 #include "pool.h"
 #include "replicate.h"
 #include "sessions.h"
@@ -303,7 +304,11 @@ static void write_recommendation(const struct wctx *x, struct jw *w)
     jw_str(w, RD_AK_RECOMMENDED, rc->recommended != SIZE_MAX ? x->cs[rc->recommended]->id : NULL);
     jw_str(w, RD_AK_REASON, rc->reason);
     jw_str(w, RD_AK_TIE_BREAKER, rc->tie_metric >= 0 ? a->metrics[rc->tie_metric] : NULL);
-    jw_str(w, RD_AK_METHOD, "log-ratio-range-mcb-tost");
+    jw_str(w, RD_AK_METHOD, rd_pairs_wanted(x->w) ? "paired-log-ratio-range-mcb-tost"
+                                                  : "log-ratio-range-mcb-tost");
+    /* Only when set, so a workload without it keeps its bytes. */
+    if (rd_pairs_wanted(x->w))
+        jw_str(w, RD_AK_BLOCKS, "round");
     jw_num(w, RD_AK_MARGIN, rc->margin);
     jw_num(w, RD_AK_MAX_ERROR_RATE, rc->max_error_rate);
     jw_str(w, RD_AK_GUARDS, x->w->guards);
@@ -577,6 +582,7 @@ static rd_status write_document(struct rd_analysis *a, struct rd_buf *out,
     RD_TRY(rd_machines_settle(a));
     RD_TRY(rd_pauses_find(a));
     RD_TRY(rd_analysis_apply_settings(a, d));
+    RD_TRY(rd_pairs_check(a, d));
     RD_TRY(rd_within_check(a, d));
     struct rd_replication *rep = NULL;
     struct rd_machines *machines = NULL;

@@ -24,6 +24,12 @@
 # at the margin's edge, one pair alike, the order as published; CV 3 % and
 # 20 %, n = 5, 10, 20; a few seconds at 20,000.
 #
+# Then the verdicts paired within rounds (tests/unit/
+# test_paired_calibration.c, docs/methods.md §6 "Paired within rounds"):
+# 72 cells (k = 2, 5, 15; n = 5, 10, 30; CV 3 %, 20 %; round offsets of
+# sd 0 and 20 %; complete rounds and rounds with gaps), paired beside
+# unpaired on the same draws; about 4 minutes at 20,000.
+#
 # Environment: BUILD (default build, configured and built if missing).
 # The table goes to stdout; with 20,000 the bound of the A/A column is
 # alpha + 2 Monte Carlo standard errors, 0.0531.
@@ -35,10 +41,10 @@ case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
 WORKLOADS=${WORKLOADS:-20000}
 
 if [ ! -x "$BUILD/tests/test_verdict_calibration" ] || [ ! -x "$BUILD/tests/test_looks_calibration" ] ||
-   [ ! -x "$BUILD/tests/test_claims_calibration" ]; then
+   [ ! -x "$BUILD/tests/test_claims_calibration" ] || [ ! -x "$BUILD/tests/test_paired_calibration" ]; then
     cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
     cmake --build "$BUILD" --target test_verdict_calibration test_looks_calibration \
-        test_claims_calibration >/dev/null
+        test_claims_calibration test_paired_calibration >/dev/null
 fi
 # The test's own assertions use make test's looser bound; the table is
 # read against alpha + 2 SE here, so its exit status is informative only.
@@ -51,3 +57,6 @@ for cv in 0.03 0.2; do
 done
 echo "order claims with their figures (docs/methods.md §7a):"
 RD_CALIBRATION_WORKLOADS=$WORKLOADS "$BUILD/tests/test_claims_calibration" | grep -E '^(cv|0\.)' || true
+echo "verdicts paired within rounds (docs/methods.md §6):"
+RD_CALIBRATION_WORKLOADS=$WORKLOADS "$BUILD/tests/test_paired_calibration" |
+    grep -E '^(k n|[0-9]+ [0-9]+ |  |worst)' || true

@@ -39,7 +39,8 @@ static const char *const workload_keys[] = {
     "command", "server", "load", "load_tool", "url", "ready_url", "port", "host",
     "background", "runs", "warmups", "warmup_load", "timeout", "ready_timeout",
     "stop_timeout", "cpus", "server_cpus", "load_cpus", "background_cpus", "env", "cwd",
-    "shell", "better", "until", "margin", "precision", "compare_within", "keep_racing", NULL,
+    "shell", "better", "until", "margin", "precision", "compare_within", "keep_racing", "blocks",
+    NULL,
 };
 static const char *const default_keys[] = {
     "runs", "until", "margin", "precision", "warmups", "warmup_load", "timeout", "ready_timeout", "stop_timeout", "cpus",
@@ -639,6 +640,19 @@ static rd_status parse_class(struct ctx *c, const cJSON *wj, struct rd_suite_wor
     return (w->klass = sdup(c, klass)) ? RD_OK : RD_ERR_NOMEM;
 }
 
+/* "blocks": "round" has the analysis compare the configs within rounds
+ * (docs/methods.md §6, "Paired within rounds"); "none" does not. */
+static rd_status parse_blocks(struct ctx *c, const cJSON *wj, struct rd_suite_workload *w)
+{
+    const cJSON *b = cJSON_GetObjectItemCaseSensitive(wj, "blocks");
+    if (!b)
+        return RD_OK;
+    if (!cJSON_IsString(b) || (strcmp(b->valuestring, "round") != 0 &&
+                               strcmp(b->valuestring, "none") != 0))
+        return fail(c, "expected 'blocks' to be \"round\" or \"none\"");
+    return (w->blocks = sdup(c, b->valuestring)) ? RD_OK : RD_ERR_NOMEM;
+}
+
 /* What runs: a "command", or a "server" with its "load" (and a
  * "background"); "shell" says whether they go through sh -c. */
 static rd_status parse_commands(struct ctx *c, const cJSON *wj, const cJSON *top,
@@ -807,6 +821,7 @@ static rd_status parse_workload(struct ctx *c, const cJSON *wj, const cJSON *top
     RD_TRY(parse_matrix(c, wj, w));
     RD_TRY(parse_within(c, cJSON_GetObjectItemCaseSensitive(wj, "compare_within"), w));
     RD_TRY(parse_keep(c, cJSON_GetObjectItemCaseSensitive(wj, "keep_racing"), w));
+    RD_TRY(parse_blocks(c, wj, w));
     return check_runtime_labels(c, w);
 }
 
@@ -1175,6 +1190,8 @@ rd_status rd_suite_record(const struct rd_suite *s, size_t wi, size_t c, struct 
         st = rd_record_set_info(rec, "margin", rd_fmt_double(w->margin, num));
     if (!st && w->compare_within)
         st = rd_record_set_info(rec, "compare_within", w->compare_within);
+    if (!st && w->blocks)
+        st = rd_record_set_info(rec, "blocks", w->blocks);
     if (!st && w->keep_racing && w->keep_racing[c])
         st = rd_record_set_info(rec, "race_keep", "true");
     if (!st && w->settle) {

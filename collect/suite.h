@@ -60,6 +60,7 @@ struct rd_suite_workload {
     struct rd_strv command, server, load, background;
     char *url, *ready_url, *host, *cwd, *load_tool;
     char *compare_within;        /* "tasks,...": labels decided apart; NULL: none */
+    char *blocks;                /* "round": verdicts paired within rounds; NULL: unset */
     bool *keep_racing;           /* per config: never eliminated by the race
                                   * ("keep_racing"); NULL: none */
     int port;

@@ -356,6 +356,8 @@ static rd_status read_rec(struct rd_report *r, const cJSON *j, struct rd_rrecomm
     rec->margin = num(j, RD_AK_MARGIN);
     rec->max_error_rate = num(j, RD_AK_MAX_ERROR_RATE);
     rec->alpha_look = num(j, RD_AK_ALPHA_LOOK);
+    const char *blocks = str(r, j, RD_AK_BLOCKS);
+    rec->paired = blocks && strcmp(blocks, "round") == 0;
     rec->fraction = num(j, RD_AK_INFORMATION_FRACTION);
     rec->fraction_before = num(j, RD_AK_INFORMATION_FRACTION_BEFORE);
     RD_TRY(read_decision(r, j, &rec->primary));

@@ -152,6 +152,8 @@ struct rd_rrecommendation {
     /* alpha_look, information_fraction and _before (docs/analysis.md):
      * NaN when the runs carry no planned maximum (the level is alpha) */
     double alpha_look, fraction, fraction_before;
+    /* blocks "round": the verdicts compared the configs within rounds */
+    bool paired;
     struct rd_rdecision primary;               /* decision, family, verdicts, ... */
     struct rd_rdecision *keys;                 /* key_metrics[], when several */
     size_t nkeys;

@@ -495,16 +495,26 @@ rd_status rd_reason_with_look(const struct rd_rrecommendation *rec, double alpha
         return RD_OK;
     RD_TRY(rd_buf_addstr(out, rec->reason));
     bool early = rec->fraction < 1, later = rec->fraction_before > 0;
-    if (!isfinite(rec->alpha_look) || !(early || later))
+    bool look = isfinite(rec->alpha_look) && (early || later);
+    if (!look && !rec->paired)
         return RD_OK;
     /* the reason may end on a parenthesis, not a full stop */
     size_t n = strlen(rec->reason);
     if (n && rec->reason[n - 1] != '.')
         RD_TRY(rd_buf_addstr(out, "."));
-    RD_TRY(rd_buf_addf(out, " Judged at α = %.3g, below %g: ", rec->alpha_look,
-                       isfinite(alpha) ? alpha : 0.05));
-    if (early)
-        return rd_buf_addf(out, "the runs are %.0f %% of the planned maximum%s.",
-                           100 * rec->fraction, later ? ", and earlier looks spent some" : "");
-    return rd_buf_addstr(out, "earlier looks spent the rest.");
+    if (look) {
+        RD_TRY(rd_buf_addf(out, " Judged at α = %.3g, below %g: ", rec->alpha_look,
+                           isfinite(alpha) ? alpha : 0.05));
+        if (early)
+            RD_TRY(rd_buf_addf(out, "the runs are %.0f %% of the planned maximum%s.",
+                               100 * rec->fraction,
+                               later ? ", and earlier looks spent some" : ""));
+        else
+            RD_TRY(rd_buf_addstr(out, "earlier looks spent the rest."));
+    }
+    if (rec->paired)
+        RD_TRY(rd_buf_addstr(out, " Compared within rounds: each config against the best by "
+                                  "the ratios of their runs of the same round, at Bonferroni's "
+                                  "critical values."));
+    return RD_OK;
 }

@@ -33,7 +33,9 @@ const char *rd_config_verdict_phrase(const struct rd_rworkload *w, const struct 
  * The workload's reason followed, when its look spent less than alpha (an
  * early look at a planned maximum, or a later one: docs/methods.md §6
  * "Looks"), by the clause that says the level: "... Judged at α =
- * 0.0204, below 0.05: the runs are 33 % of the planned maximum." Appended
+ * 0.0204, below 0.05: the runs are 33 % of the planned maximum."; and,
+ * when the verdicts were paired within rounds (blocks "round"), the
+ * sentence that says so. Appended
  * to out; nothing when the workload has no reason. alpha is the report's
  * (NaN: 0.05). The Markdown view, the workbook and report.tex say it
  * alike. RD_ERR_NOMEM when out cannot grow.

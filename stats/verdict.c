@@ -45,6 +45,7 @@ void rd_verdict_settings_init(struct rd_verdict_settings *s)
     s->higher_is_better = false;
     s->power = 0.8;
     s->skip_equivalence = false;
+    s->pairing = NULL;
 }
 
 /* The critical values of a family of k comparisons with the best at df
@@ -115,6 +116,32 @@ double rd_verdict_critical_value(double alpha, double k, double df)
 double rd_verdict_equivalence_critical_value(double alpha, double k, double df)
 {
     return cached_crit(CRIT_MCB, alpha, k, df);
+}
+
+/* Paired comparisons each read their own variance of the within-round
+ * log ratios, on n - 1 df; the studentized range and Hsu's constant
+ * assume one variance for the family, and read at the pairs' n - 1 they
+ * let A/A families of 15 configs at n = 5 call one worse in 11-14 % of
+ * workloads (tests/unit/test_paired_calibration.c). Bonferroni's bounds
+ * hold whatever the pairs' variances and correlations: "worse" two-sided
+ * over the k (k - 1) / 2 pairs the best may be drawn from (the range's
+ * family), "equivalent" one-sided over the k - 1 comparisons with the
+ * best (Hsu's constant is Dunnett's one-sided one, which Bonferroni's
+ * bounds from above). */
+static double t_quantile(double p, double df)
+{
+    /* GSL's t quantile has no infinite df; runs_for asks for the limit */
+    return isfinite(df) ? gsl_cdf_tdist_Pinv(p, df) : gsl_cdf_ugaussian_Pinv(p);
+}
+
+static double paired_critical_value(double alpha, double k, double df)
+{
+    return t_quantile(1 - alpha / (k * (k - 1)), df);
+}
+
+static double paired_equivalence_critical_value(double alpha, double k, double df)
+{
+    return t_quantile(1 - alpha / (k - 1), df);
 }
 
 static bool usable(const struct rd_verdict_sample *x)
@@ -197,8 +224,11 @@ static double runs_for(double spread, double k, double margin_log, double power,
                        const struct rd_verdict_settings *s)
 {
     double z = gsl_cdf_ugaussian_Pinv(power);
-    double c_inf = rd_verdict_critical_value(s->alpha, k, INFINITY);
-    double d_inf = rd_verdict_equivalence_critical_value(s->alpha, k, INFINITY);
+    bool pair = s->pairing != NULL;
+    double c_inf = pair ? paired_critical_value(s->alpha, k, INFINITY)
+                        : rd_verdict_critical_value(s->alpha, k, INFINITY);
+    double d_inf = pair ? paired_equivalence_critical_value(s->alpha, k, INFINITY)
+                        : rd_verdict_equivalence_critical_value(s->alpha, k, INFINITY);
     double c = c_inf, d = d_inf, n = INFINITY;
     for (int round = 0; round < 4; round++) {
         n = pow((c + d + 2 * z) * spread / margin_log, 2);
@@ -206,11 +236,36 @@ static double runs_for(double spread, double k, double margin_log, double power,
             return INFINITY;
         if (n > 1e6)
             return 1e6;
-        double df = 2 * (fmax(n, 2) - 1);
+        /* two samples' n - 1 each; a paired comparison's n - 1 */
+        double df = (pair ? 1 : 2) * (fmax(n, 2) - 1);
         c = at_df(c_inf, df);
         d = at_df(d_inf, df);
     }
     return n;
+}
+
+/* A comparison with the best read off the within-round log ratios (the
+ * settings' pairing, verdict.h): have is false when there is none. */
+struct paired_est {
+    bool have;
+    double lr, se, df, spread;
+};
+
+/* The paired estimates of every usable config but the best into p[0..k). */
+static rd_status paired_estimates(const struct rd_verdict_sample *x, size_t k, size_t best,
+                                  const struct rd_verdict_pairing *pg, struct paired_est *p)
+{
+    for (size_t i = 0; i < k; i++) {
+        p[i] = (struct paired_est){ false, NAN, NAN, NAN, NAN };
+        if (i == best || !x[i].eligible)
+            continue;
+        double m, sd, n;
+        if (!pg->paired(pg->ctx, i, best, &m, &sd, &n))
+            return RD_ERR_NOMEM;
+        if (n >= 2 && isfinite(m) && sd >= 0 && isfinite(sd))
+            p[i] = (struct paired_est){ true, m, sd / sqrt(n), n - 1, sd };
+    }
+    return RD_OK;
 }
 
 static void clear_row(struct rd_verdict_row *row, enum rd_verdict v)
@@ -232,9 +287,12 @@ static void read_intervals(struct rd_verdict_row *row, double crit, double margi
     bool worse_side_out = higher ? row->ratio_ci_high < 1 - margin
                                  : row->ratio_ci_low > 1 + margin;
     row->beyond_margin = worse_side_out;
+    /* Against the best mean a config can only come out worse or level;
+     * a paired estimate can come out better, which is no "worse". */
+    bool worse_sign = higher ? row->ratio < 1 : row->ratio > 1;
     if (inside(row->eq_ci_low, row->eq_ci_high, margin))
         row->verdict = RD_VERDICT_EQUIVALENT;
-    else if (row->exact ? row->ratio != 1 : fabs(row->t) > crit)
+    else if (worse_sign && (row->exact ? row->ratio != 1 : fabs(row->t) > crit))
         row->verdict = RD_VERDICT_WORSE;
     else
         row->verdict = RD_VERDICT_INCONCLUSIVE;
@@ -279,6 +337,35 @@ static void compare_with_best(const struct rd_verdict_sample *a,
     read_intervals(row, c, s->margin, s->higher_is_better);
 }
 
+/* compare_with_best on a paired estimate: the same intervals and
+ * verdict, from the within-round log ratios (no mean enters). */
+static void compare_paired(const struct paired_est *e, const struct rd_verdict_result *res,
+                           const struct rd_verdict_settings *s, struct rd_verdict_row *row)
+{
+    clear_row(row, RD_VERDICT_INCONCLUSIVE);
+    if (!e->have)
+        return;
+    row->ratio = exp(e->lr);
+    row->estimable = true;
+    row->df = fmax(1, floor(e->df));
+    if (e->se == 0) {
+        /* Every round's ratio the same: that is the ratio. */
+        row->exact = true;
+        row->t = e->lr == 0 ? 0 : copysign(INFINITY, e->lr);
+        row->ratio_ci_low = row->ratio_ci_high = row->ratio;
+        row->eq_ci_low = row->eq_ci_high = row->ratio;
+        read_intervals(row, 0, s->margin, s->higher_is_better);
+        return;
+    }
+    row->t = e->lr / e->se;
+    double c = res->crit, d = res->crit_eq;
+    row->ratio_ci_low = exp(e->lr - c * e->se);
+    row->ratio_ci_high = exp(e->lr + c * e->se);
+    row->eq_ci_low = exp(e->lr - d * e->se);
+    row->eq_ci_high = exp(e->lr + d * e->se);
+    read_intervals(row, c, s->margin, s->higher_is_better);
+}
+
 /* Student's one-sided 1 - alpha quantile at the Welch df of a against b
  * (fallback: df, when that is not defined). */
 static double one_sided_t(double alpha, const struct rd_verdict_sample *a,
@@ -286,6 +373,25 @@ static double one_sided_t(double alpha, const struct rd_verdict_sample *a,
 {
     double w = welch_df(a, b);
     return gsl_cdf_tdist_Pinv(1 - alpha, isnan(w) ? df : w);
+}
+
+/* One comparison's log ratio, standard error and one-sided quantile for
+ * the joint claim: Welch's on the samples, or the paired estimate's
+ * Student quantile at n - 1 df (pe NULL: unpaired). */
+static void joint_terms(const struct rd_verdict_sample *x, size_t i,
+                        const struct rd_verdict_sample *b, const struct rd_verdict_settings *s,
+                        const struct rd_verdict_row *row, const struct paired_est *pe,
+                        double *lr, double *se, double *t1)
+{
+    if (pe) {
+        *lr = pe[i].lr;
+        *se = pe[i].se;
+        *t1 = gsl_cdf_tdist_Pinv(1 - s->alpha, pe[i].df);
+        return;
+    }
+    *lr = log(row->ratio);
+    *se = lr_se(&x[i], b, NULL);
+    *t1 = one_sided_t(s->alpha, &x[i], b, row->df);
 }
 
 /*
@@ -305,7 +411,7 @@ static double one_sided_t(double alpha, const struct rd_verdict_sample *a,
  */
 static void joint_equivalence(const struct rd_verdict_sample *x, size_t k,
                               const struct rd_verdict_settings *s, struct rd_verdict_row *rows,
-                              const struct rd_verdict_result *res)
+                              const struct rd_verdict_result *res, const struct paired_est *pe)
 {
     if (s->skip_equivalence)
         return;
@@ -321,8 +427,8 @@ static void joint_equivalence(const struct rd_verdict_sample *x, size_t k,
             all = false;
             continue;
         }
-        double lr = log(row->ratio), se = lr_se(&x[i], b, NULL);
-        double t1 = one_sided_t(s->alpha, &x[i], b, row->df);
+        double lr, se, t1;
+        joint_terms(x, i, b, s, row, pe, &lr, &se, &t1);
         all = inside(exp(lr - t1 * se), exp(lr + t1 * se), s->margin);
     }
     if (!all || !any)
@@ -331,8 +437,8 @@ static void joint_equivalence(const struct rd_verdict_sample *x, size_t k,
         struct rd_verdict_row *row = &rows[i];
         if (i == res->best || row->verdict != RD_VERDICT_INCONCLUSIVE)
             continue;
-        double lr = log(row->ratio), se = lr_se(&x[i], b, NULL);
-        double t1 = one_sided_t(s->alpha, &x[i], b, row->df);
+        double lr, se, t1;
+        joint_terms(x, i, b, s, row, pe, &lr, &se, &t1);
         row->eq_ci_low = exp(lr - t1 * se);
         row->eq_ci_high = exp(lr + t1 * se);
         row->verdict = RD_VERDICT_EQUIVALENT;
@@ -361,7 +467,7 @@ double rd_verdict_runs_for(double spread, size_t k, size_t open,
  * best, so they are not independent; the product bound is the safe side). */
 static void fill_runs_needed(const struct rd_verdict_sample *x, size_t k,
                              const struct rd_verdict_settings *s, struct rd_verdict_row *rows,
-                             const struct rd_verdict_result *res)
+                             const struct rd_verdict_result *res, const struct paired_est *pe)
 {
     if (!res->n_inconclusive)
         return;
@@ -370,9 +476,9 @@ static void fill_runs_needed(const struct rd_verdict_sample *x, size_t k,
         struct rd_verdict_row *row = &rows[i];
         if (row->verdict != RD_VERDICT_INCONCLUSIVE || i == res->best)
             continue;
+        double spread = pe ? pe[i].spread : sqrt(run_rel_var(&x[i]) + run_rel_var(b));
         double n = isnan(row->ratio) ? INFINITY
-                 : rd_verdict_runs_for(sqrt(run_rel_var(&x[i]) + run_rel_var(b)), res->family,
-                                       res->n_inconclusive, s);
+                 : rd_verdict_runs_for(spread, res->family, res->n_inconclusive, s);
         if (!isfinite(n)) {
             row->runs_needed = -1;
             continue;
@@ -408,33 +514,54 @@ static rd_status decide(const struct rd_verdict_sample *x, size_t k,
     if (res->family == 1)
         return RD_OK;
 
+    struct paired_est *pe = NULL;
+    if (s->pairing) {
+        pe = malloc(k * sizeof *pe);
+        rd_status st = pe ? paired_estimates(x, k, res->best, s->pairing, pe) : RD_ERR_NOMEM;
+        if (st) {
+            free(pe);
+            res->decision = RD_DECISION_NO_DATA;
+            return st;
+        }
+    }
+    res->paired = pe != NULL;
     /* One pair of critical values for the family, at the smallest Welch
-     * df of its comparisons, rounded down. */
+     * (or paired: n - 1) df of its comparisons, rounded down. */
     double df = INFINITY;
     for (size_t i = 0; i < k; i++) {
         if (i == res->best || !usable(&x[i]))
             continue;
         double d;
-        lr_se(&x[i], b, &d);
+        if (pe)
+            d = pe[i].have ? pe[i].df : NAN;
+        else
+            lr_se(&x[i], b, &d);
         if (!isnan(d))
             df = fmin(df, d);
     }
     if (isfinite(df)) {
         res->df = fmax(1, floor(df));
-        res->crit = rd_verdict_critical_value(s->alpha, (double)res->family, res->df);
+        double kf = (double)res->family;
+        res->crit = pe ? paired_critical_value(s->alpha, kf, res->df)
+                       : rd_verdict_critical_value(s->alpha, kf, res->df);
         if (!s->skip_equivalence)
-            res->crit_eq =
-                rd_verdict_equivalence_critical_value(s->alpha, (double)res->family, res->df);
+            res->crit_eq = pe ? paired_equivalence_critical_value(s->alpha, kf, res->df)
+                              : rd_verdict_equivalence_critical_value(s->alpha, kf, res->df);
         if (isnan(res->crit) || (isnan(res->crit_eq) && !s->skip_equivalence)) {
+            free(pe);
             res->decision = RD_DECISION_NO_DATA;
             return RD_ERR_STATS;
         }
     }
 
     for (size_t i = 0; i < k; i++)
-        if (i != res->best && usable(&x[i]))
-            compare_with_best(&x[i], b, res, s, &rows[i]);
-    joint_equivalence(x, k, s, rows, res);
+        if (i != res->best && usable(&x[i])) {
+            if (pe)
+                compare_paired(&pe[i], res, s, &rows[i]);
+            else
+                compare_with_best(&x[i], b, res, s, &rows[i]);
+        }
+    joint_equivalence(x, k, s, rows, res, pe);
     for (size_t i = 0; i < k; i++) {
         if (i == res->best || !usable(&x[i]))
             continue;
@@ -446,7 +573,8 @@ static rd_status decide(const struct rd_verdict_sample *x, size_t k,
         else
             res->n_inconclusive++;
     }
-    fill_runs_needed(x, k, s, rows, res);
+    fill_runs_needed(x, k, s, rows, res, pe);
+    free(pe);
     res->decision = res->n_inconclusive ? RD_DECISION_INCONCLUSIVE
                   : res->n_equivalent   ? RD_DECISION_EQUIVALENT
                                         : RD_DECISION_CLEAR;
@@ -491,5 +619,8 @@ double rd_verdict_p_adjusted(const struct rd_verdict_row *row,
     if (row->verdict == RD_VERDICT_BEST || row->verdict == RD_VERDICT_DISQUALIFIED ||
         row->exact || !row->estimable || isnan(row->t) || isnan(res->df))
         return NAN;
-    return rd_srange_sf(M_SQRT2 * fabs(row->t), (double)res->family, res->df);
+    double k = (double)res->family;
+    if (res->paired) /* Bonferroni's, as the paired critical value */
+        return fmin(1, k * (k - 1) * gsl_cdf_tdist_Q(fabs(row->t), res->df));
+    return rd_srange_sf(M_SQRT2 * fabs(row->t), k, res->df);
 }

@@ -94,6 +94,28 @@ struct rd_verdict_sample {
  *  calibrations see a config. */
 struct rd_verdict_sample rd_verdict_sample_of(const double *v, size_t n, bool eligible);
 
+/**
+ * Configs compared within rounds (docs/methods.md §6, "Paired within
+ * rounds"): a suite that interleaves its configs runs every config's r-th
+ * run in round r, and runs of one round share the host's state of that
+ * minute. With a pairing, config a is compared with the best b by the
+ * log ratios log a_r - log b_r of the rounds both have: their mean is the
+ * estimate of log(a / b) (the row's ratio is its exp), their sd / sqrt n
+ * its standard error on n - 1 df, and their sd the spread runs_needed
+ * reads. The best is still the best mean; a config whose paired estimate
+ * comes out better than the best's is never called worse.
+ *
+ * paired() fills the mean and sd of the within-round log ratios of a
+ * against b and their count (n < 2: no estimate; the comparison is then
+ * not estimable); it returns false only when it cannot work them out
+ * (out of memory), which rd_verdict_decide returns as RD_ERR_NOMEM.
+ */
+struct rd_verdict_pairing {
+    bool (*paired)(const void *ctx, size_t a, size_t b, double *mean_log, double *sd_log,
+                   double *n);
+    const void *ctx;
+};
+
 struct rd_verdict_settings {
     double alpha;          /* family-wise error rate of the claims, e.g. 0.05 */
     double margin;         /* relative equivalence margin, e.g. 0.05 */
@@ -103,9 +125,11 @@ struct rd_verdict_settings {
      * row equivalent): the racing looks, whose alpha changes every round
      * and would cost a fresh MCB root search each */
     bool skip_equivalence;
+    /* NULL: independent samples, the delta method on their means */
+    const struct rd_verdict_pairing *pairing;
 };
 
-/** Sets alpha 0.05, margin 0.05, lower is better, power 0.8. */
+/** Sets alpha 0.05, margin 0.05, lower is better, power 0.8, no pairing. */
 void rd_verdict_settings_init(struct rd_verdict_settings *s);
 
 /** One config's comparison with the best. */
@@ -148,6 +172,7 @@ struct rd_verdict_result {
     double crit;        /* critical value of "worse" (range / sqrt 2); NaN if none */
     double crit_eq;     /* one-sided MCB critical value of "equivalent"; NaN if none */
     size_t n_equivalent, n_worse, n_inconclusive, n_disqualified;
+    bool paired;        /* the settings paired the configs: Bonferroni's constants */
 };
 
 /**
@@ -193,7 +218,8 @@ double rd_verdict_equivalence_critical_value(double alpha, double k, double df);
 
 /**
  * The adjusted p of a row: P(studentized range of 'family' means > sqrt 2
- * |t|) at the result's degrees of freedom. It is below alpha exactly when
+ * |t|) at the result's degrees of freedom (paired: Bonferroni's, k (k - 1)
+ * times Student's upper tail of |t|, at most 1). It is below alpha exactly when
  * the row's interval excludes 1. NaN for the best, a disqualified config,
  * a row that is not estimable or an exact row (no test: the ratio is known). Kept apart from the
  * decision because it costs a numerical integral per config and the

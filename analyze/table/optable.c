@@ -42,7 +42,8 @@ static const struct rd_opt opts[] = {
      "a workload setting, as if its runs said info.KEY=VALUE:\n"
      "margin, key_metrics, guards, max_error_rate, tie_breaker,\n"
      "primary_metric, primary_better, compare_within (labels\n"
-     "decided apart), runs_max (planned runs per config: the\n"
+     "decided apart), blocks (round: configs compared within\n"
+     "rounds), runs_max (planned runs per config: the\n"
      "level each look spends); W is the workload's name", NULL},
     {OPT_COMPARE, 0, "compare", NULL, NULL,
      "compare the runs of stores A B [C...] per workload and config,\n"

@@ -576,6 +576,28 @@ static void test_keep_racing(void **state)
                  "'exclude' names 'engine', which is not a matrix label");
 }
 
+/* blocks: "round" or "none", stored as info.blocks on every run; another
+ * value is an error saying what was expected. */
+static void test_blocks(void **state)
+{
+    (void)state;
+    struct rd_suite s;
+    struct rd_diag d;
+    struct rd_recordset set;
+    assert_int_equal(parse(&s, mk("", "{\"name\":\"w\",\"class\":\"cpu\",\"command\":\"true\","
+        "\"matrix\":{\"impl\":[\"bun\",\"deno\"]},\"blocks\":\"round\"}"), &d), RD_OK);
+    assert_string_equal(s.workloads[0].blocks, "round");
+    rd_recordset_init(&set);
+    struct rd_record *r = rd_recordset_add(&set);
+    assert_int_equal(rd_suite_record(&s, 0, 1, r), RD_OK);
+    assert_string_equal(rd_record_info(r, "blocks"), "round");
+    rd_recordset_release(&set);
+    rd_suite_release(&s);
+    expect_error("", "{\"name\":\"w\",\"class\":\"cpu\",\"command\":\"true\","
+                     "\"blocks\":\"minute\"}",
+                 "expected 'blocks' to be \"round\" or \"none\"");
+}
+
 /* A config id from the suite is the one a record of the config carries:
  * keys sorted ("B" < "a" < "ab" < "b" by strcmp), whatever the file order. */
 static void test_config_id(void **state)
@@ -849,6 +871,7 @@ int main(void)
         cmocka_unit_test(test_better),
         cmocka_unit_test(test_compare_within),
         cmocka_unit_test(test_keep_racing),
+        cmocka_unit_test(test_blocks),
         cmocka_unit_test(test_expand_runtime_cmd),
         cmocka_unit_test(test_expand_shell_quotes),
         cmocka_unit_test(test_server_defaults_and_url),

@@ -397,6 +397,97 @@ static void a_mean_near_zero_is_not_estimable(void **state)
     assert_float_equal(rows[1].ratio, 0.1, 1e-15);
 }
 
+/* Paired within rounds (verdict.h, rd_verdict_pairing): config a is 8-12 %
+ * slower than b in every round, while the rounds move both by 2x. The
+ * pairs see it; the unpaired verdict cannot. SciPy 1.10.1:
+ *   f = [1.10, 1.12, 1.08, 1.11, 1.09]; b = [100, 200, 150, 120, 180];
+ *   d = log(b * f) - log(b); m = d.mean(); se = d.std(ddof=1) / sqrt(5)
+ *   c = stats.t.ppf(1 - 0.05 / 2, 4)   # k = 2: Bonferroni over 1 pair
+ *   -> exp(m) 1.0999090818915747, CI exp(m -+ c se) 1.0804503319489973,
+ *      1.1197182810293913, t 14.812324150609635, p 2 P(T4 > t)
+ *      0.00012094173942272327 */
+static const double pair_b[] = { 100, 200, 150, 120, 180 };
+static const double pair_f[] = { 1.10, 1.12, 1.08, 1.11, 1.09 };
+
+static bool pair_logs(const void *ctx, size_t a, size_t b, double *mean_log, double *sd_log,
+                      double *n)
+{
+    (void)ctx;
+    struct rd_moments m = {0};
+    for (size_t r = 0; r < 5; r++) {
+        double la = log(pair_b[r] * (a == 0 ? pair_f[r] : 1));
+        double lb = log(pair_b[r] * (b == 0 ? pair_f[r] : 1));
+        rd_moments_add(&m, la - lb);
+    }
+    *n = 5;
+    *mean_log = m.mean;
+    *sd_log = rd_moments_sd(&m);
+    return true;
+}
+
+static bool pair_logs_flipped(const void *ctx, size_t a, size_t b, double *mean_log,
+                              double *sd_log, double *n)
+{
+    bool ok = pair_logs(ctx, a, b, mean_log, sd_log, n);
+    *mean_log = -*mean_log;
+    return ok;
+}
+
+/* Within-round ratios 2 % apart on average with a spread of 5 %: open. */
+static bool pair_logs_open(const void *ctx, size_t a, size_t b, double *mean_log, double *sd_log,
+                           double *n)
+{
+    (void)ctx;
+    *mean_log = a == 0 && b == 1 ? 0.02 : -0.02;
+    *sd_log = 0.05;
+    *n = 5;
+    return true;
+}
+
+static void paired_within_rounds(void **state)
+{
+    (void)state;
+    double a[5];
+    for (size_t r = 0; r < 5; r++)
+        a[r] = pair_b[r] * pair_f[r];
+    struct rd_verdict_sample x[2] = { sample(a, 5), sample(pair_b, 5) };
+    struct rd_verdict_settings s;
+    rd_verdict_settings_init(&s);
+    struct rd_verdict_row rows[2];
+    struct rd_verdict_result res;
+    assert_int_equal(rd_verdict_decide(x, 2, &s, rows, &res), RD_OK);
+    assert_int_equal(rows[0].verdict, RD_VERDICT_INCONCLUSIVE); /* unpaired */
+    struct rd_verdict_pairing pg = { pair_logs, NULL };
+    s.pairing = &pg;
+    assert_int_equal(rd_verdict_decide(x, 2, &s, rows, &res), RD_OK);
+    assert_int_equal(res.best, 1);
+    assert_true(res.paired);
+    assert_int_equal(rows[0].verdict, RD_VERDICT_WORSE);
+    assert_true(fabs(rows[0].ratio - 1.0999090818915747) < 1e-13);
+    assert_true(fabs(rows[0].ratio_ci_low - 1.0804503319489973) < 1e-12);
+    assert_true(fabs(rows[0].ratio_ci_high - 1.1197182810293913) < 1e-12);
+    assert_true(fabs(rows[0].t - 14.812324150609635) < 1e-10);
+    assert_true(fabs(rd_verdict_p_adjusted(&rows[0], &res) - 0.00012094173942272327) < 1e-15);
+    assert_int_equal(res.decision, RD_DECISION_CLEAR);
+    /* Pairs that say the other way round: a config that comes out better
+     * than the best mean is never called worse. */
+    struct rd_verdict_pairing flipped = { pair_logs_flipped, NULL };
+    s.pairing = &flipped;
+    assert_int_equal(rd_verdict_decide(x, 2, &s, rows, &res), RD_OK);
+    assert_int_equal(res.best, 1);
+    assert_true(rows[0].ratio < 1);
+    assert_int_equal(rows[0].verdict, RD_VERDICT_INCONCLUSIVE);
+    assert_int_equal(res.decision, RD_DECISION_INCONCLUSIVE);
+    /* An open paired row says how many rounds would settle it: a number
+     * (the paired constants at the normal limit, not GSL's NaN of t at
+     * infinite df), more than the 5 it has. */
+    struct rd_verdict_pairing open = { pair_logs_open, NULL };
+    s.pairing = &open;
+    assert_int_equal(rd_verdict_decide(x, 2, &s, rows, &res), RD_OK);
+    assert_int_equal(rows[0].verdict, RD_VERDICT_INCONCLUSIVE);
+    assert_true(rows[0].runs_needed > 5 && rows[0].runs_needed < 1000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -412,6 +503,7 @@ int main(void)
         cmocka_unit_test(mcb_matches_r),
         cmocka_unit_test(crit_cache_shared_by_threads),
         cmocka_unit_test(a_mean_near_zero_is_not_estimable),
+        cmocka_unit_test(paired_within_rounds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

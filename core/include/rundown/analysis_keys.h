@@ -252,6 +252,7 @@
 #define RD_AK_MACHINE "machine"
 #define RD_AK_SOURCE "source"
 #define RD_AK_METHOD "method"
+#define RD_AK_BLOCKS "blocks"
 #define RD_AK_VERSIONS "versions"
 #define RD_AK_WORKLOAD "workload"
 #define RD_AK_STATISTIC "statistic"

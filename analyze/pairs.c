@@ -1,0 +1,125 @@
+/*
+ * pairs.c - the verdicts' comparisons within rounds (see pairs.h).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "levels.h"
+#include "moments.h"
+#include "pairs.h"
+
+bool rd_pairs_wanted(const struct wl *w)
+{
+    return w->blocks && strcmp(w->blocks, "round") == 0;
+}
+
+rd_status rd_pairs_check(const struct rd_analysis *a, struct rd_diag *d)
+{
+    for (size_t i = 0; i < a->nwls; i++) {
+        const char *b = a->wls[i].blocks;
+        if (b && *b && strcmp(b, "round") != 0 && strcmp(b, "none") != 0)
+            return rd_diag_set(d, RD_ERR_USAGE, NULL, 0, 0,
+                               "workload '%s': blocks '%s' (expected round or none)",
+                               a->wls[i].name, b);
+    }
+    return RD_OK;
+}
+
+static int cmp_round(const void *x, const void *y)
+{
+    const struct round_value *a = x, *b = y;
+    if (a->round != b->round)
+        return a->round < b->round ? -1 : 1;
+    return a->at < b->at ? -1 : a->at > b->at;
+}
+
+/* Sorts v[0..n) by round and keeps the first of each round in run order
+ * (a run number stored twice is a duplicate_run warning; its first copy
+ * is the one kept). Returns the count. */
+static size_t one_per_round(struct round_value *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_round);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (m == 0 || v[m - 1].round != v[i].round)
+            v[m++] = v[i];
+    return m;
+}
+
+static bool paired(const void *ctx, size_t a, size_t b, double *mean_log, double *sd_log,
+                   double *n)
+{
+    const struct rd_pairs *p = ctx;
+    struct rd_moments m = {0};
+    const struct round_value *va = p->by_cfg[a], *vb = p->by_cfg[b];
+    for (size_t i = 0, j = 0; i < p->n[a] && j < p->n[b];) {
+        if (va[i].round < vb[j].round) {
+            i++;
+        } else if (va[i].round > vb[j].round) {
+            j++;
+        } else {
+            rd_moments_add(&m, va[i].log - vb[j].log);
+            i++;
+            j++;
+        }
+    }
+    *n = (double)m.n;
+    *mean_log = m.n ? m.mean : NAN;
+    *sd_log = m.n >= 2 ? rd_moments_sd(&m) : NAN;
+    return true;
+}
+
+rd_status rd_pairs_build(const struct wctx *x, size_t ti, struct rd_pairs *p)
+{
+    const size_t k = x->k;
+    *p = (struct rd_pairs){ .k = k };
+    p->by_cfg = calloc(k ? k : 1, sizeof *p->by_cfg);
+    p->n = calloc(k ? k : 1, sizeof *p->n);
+    if (!p->by_cfg || !p->n)
+        return RD_ERR_NOMEM;
+    for (size_t i = 0; i < k; i++) {
+        const struct prep *pp = &x->preps[ti * k + i];
+        if (!pp->have || !pp->run_of || pp->n_used == 0)
+            continue;
+        uint32_t *ses = malloc(pp->n_used * sizeof *ses);
+        struct round_value *v = malloc(pp->n_used * sizeof *v);
+        if (!ses || !v) {
+            free(ses);
+            free(v);
+            return RD_ERR_NOMEM;
+        }
+        rd_levels_sessions_of(x, i, pp, ses);
+        /* used[u] is the u-th value kept of all[], whose runs run_of[]
+         * names: skip the outliers left out, as levels.c does */
+        bool drop = x->a->o.exclude_outliers;
+        size_t u = 0, got = 0;
+        for (size_t j = 0, o = 0; j < pp->n_all && u < pp->n_used; j++) {
+            if (drop && o < pp->noutl && pp->outl[o] == j) {
+                o++;
+                continue;
+            }
+            double val = pp->used[u];
+            uint32_t number = x->cs[i]->runs[pp->run_of[j]].order;
+            if (val > 0 && isfinite(val))
+                v[got++] = (struct round_value){ (uint64_t)ses[u] << 32 | number, log(val),
+                                                 (uint32_t)u };
+            u++;
+        }
+        free(ses);
+        p->n[i] = one_per_round(v, got);
+        p->by_cfg[i] = v;
+    }
+    p->pairing = (struct rd_verdict_pairing){ paired, p };
+    return RD_OK;
+}
+
+void rd_pairs_release(struct rd_pairs *p)
+{
+    if (p->by_cfg)
+        for (size_t i = 0; i < p->k; i++)
+            free(p->by_cfg[i]);
+    free(p->by_cfg);
+    free(p->n);
+    memset(p, 0, sizeof *p);
+}

@@ -1,0 +1,47 @@
+/*
+ * pairs.h - the verdicts' comparisons within rounds (docs/methods.md §6,
+ * "Paired within rounds"): a workload whose setting blocks is "round"
+ * compares each config with the best by the log ratios of their runs of
+ * one round (the same run number in the same session: a suite that
+ * interleaves its configs takes them one after another, on the host of
+ * that minute).
+ */
+#ifndef RUNDOWN_ANALYZE_PAIRS_H
+#define RUNDOWN_ANALYZE_PAIRS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "verdict.h"
+#include "wctx.h"
+
+/* One config's used values of a metric by round: its key (session << 32 |
+ * run number) and the value's log, sorted by key, one per round. */
+struct round_value {
+    uint64_t round;
+    double log;
+    uint32_t at; /* its place among the used values: the first of a round wins */
+};
+
+struct rd_pairs {
+    struct round_value **by_cfg; /* [config position] */
+    size_t *n, k;
+    struct rd_verdict_pairing pairing; /* reads this */
+};
+
+/** Whether workload w pairs its verdicts within rounds: its setting
+ *  blocks is "round"; "none", "" or unset do not. */
+bool rd_pairs_wanted(const struct wl *w);
+
+/** Checks every workload's blocks setting: RD_ERR_USAGE naming the
+ *  workload and the value unless it is round, none or empty. */
+rd_status rd_pairs_check(const struct rd_analysis *a, struct rd_diag *d);
+
+/** The rounds of tested metric ti of x's configs into p, with p->pairing
+ *  ready for rd_verdict_settings.pairing. Values that are not positive
+ *  have no log and pair with nothing. */
+rd_status rd_pairs_build(const struct wctx *x, size_t ti, struct rd_pairs *p);
+
+void rd_pairs_release(struct rd_pairs *p);
+
+#endif
