@@ -56,8 +56,8 @@ test-fast: all
 # (issue 20 collects them again with the suite that records them), and
 # loop-wakeup's compare_within (one decision per task count, issue 26
 # item 7): say them here, as the suite does.
-REPORT_SETTINGS ?= --set 'mixed.key_metrics=rps,latency_p99_ms,background_wall_ms' \
-	--set 'mixed.guards=latency_p99_ms<=100' --set 'loop-wakeup.compare_within=tasks'
+# The report's workload settings (data/report.settings, one per line).
+REPORT_SETTINGS ?= $(foreach s,$(shell grep -v '^\#' data/report.settings),--set '$(s)')
 
 # Only the three tools (the templates are linked into the build tree when
 # it is configured): a first `make report` compiles no test.

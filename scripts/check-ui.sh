@@ -56,11 +56,14 @@ set -- "$ROOT"/data/raw/*.jsonl
 [ -f "$1" ] || { echo "check-ui: no data/raw/*.jsonl to render" >&2; exit 3; }
 rm -rf "$OUT"
 mkdir -p "$OUT/csv" "$OUT/screenshots"
-# The same command line as `make report` (its REPORT_SETTINGS included).
+# The same command line as `make report`: its settings are
+# data/report.settings, one --set per line.
+for s in $(grep -v '^#' "$ROOT/data/report.settings"); do
+    set -- --set "$s" "$@"
+done
 "$ANALYZE" --published "$ROOT/data/published" \
     --title "Node.js vs Deno vs Bun: parallelism and I/O" \
-    --set 'mixed.key_metrics=rps,latency_p99_ms,background_wall_ms' \
-    --set 'mixed.guards=latency_p99_ms<=100' -o "$OUT/analysis.json" "$@"
+    -o "$OUT/analysis.json" "$@"
 "$RENDER" --formats "${RENDER_FORMATS:-all,pdf,png}" -o "$OUT" "$OUT/analysis.json"
 
 # A second render of the same analysis must give the same bytes.

@@ -30,7 +30,7 @@ static const double round_b[] = { 100, 200, 150, 120, 180, 160 };
 
 /* The store, with info (a JSON object's members, "" none) on every run;
  * the b run of round 'missing' (0: none) left out, and a's run of round
- * 'twice' stored a second time at 1000 ms (0: none). */
+ * 'twice' stored a second time at 300 ms (0: none). */
 static const char *store(const char *info, int missing, int twice)
 {
     static char text[8192];
@@ -50,7 +50,7 @@ static const char *store(const char *info, int missing, int twice)
         o += (size_t)snprintf(text + o, sizeof text - o,
                               "{\"schema\":\"rundown.run/1\",\"workload\":\"w\",\"config\":"
                               "{\"rt\":\"a\"},\"run\":%d,\"info\":{%s},\"metrics\":"
-                              "{\"wall_ms\":1000}}\n",
+                              "{\"wall_ms\":300}}\n",
                               twice, info);
     return write_store("pairs.jsonl", text);
 }
@@ -103,7 +103,7 @@ static void paired_by_info_and_by_option(void **state)
 }
 
 /* A round that b lacks pairs with nothing; a run number stored twice
- * pairs by its first copy (the second, at 1000 ms, would break the
+ * pairs by its first copy (the second, at 300 ms, would break the
  * exact ratio). Five rounds, still exact. */
 static void gaps_and_duplicates(void **state)
 {

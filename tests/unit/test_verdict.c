@@ -486,6 +486,18 @@ static void paired_within_rounds(void **state)
     assert_int_equal(rd_verdict_decide(x, 2, &s, rows, &res), RD_OK);
     assert_int_equal(rows[0].verdict, RD_VERDICT_INCONCLUSIVE);
     assert_true(rows[0].runs_needed > 5 && rows[0].runs_needed < 1000);
+    /* Three rounds spread from 1 to 200: the configs' own means are not
+     * clearly positive at the critical value (t at 1 - 0.05 / 4, 2 df =
+     * 6.2: 100.3 - 6.2 * 99.5 / sqrt 3 < 0, by hand), so the pairs give no
+     * ratio, as the unpaired verdict would not: not estimable. */
+    const double wide_b[] = { 1, 100, 200 }, wide_a[] = { 1.1, 110, 220 };
+    struct rd_verdict_sample w[2] = { sample(wide_a, 3), sample(wide_b, 3) };
+    s.pairing = &pg;
+    assert_int_equal(rd_verdict_decide(w, 2, &s, rows, &res), RD_OK);
+    assert_int_equal(res.best, 1);
+    assert_false(rows[0].estimable);
+    assert_int_equal(rows[0].verdict, RD_VERDICT_INCONCLUSIVE);
+    assert_true(isnan(rows[0].ratio_ci_low));
 }
 
 int main(void)
