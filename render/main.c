@@ -56,6 +56,11 @@ static void heap_in_huge_pages(void)
     long page = sysconf(_SC_PAGESIZE);
     if (page <= 0 || !mallopt(M_TOP_PAD, (int)pad))
         return;
+    /* Setting the pad fixes glibc's mmap threshold at 128 KiB (it would
+     * grow with the blocks freed): every block from there on would be
+     * mapped, and zeroed by the kernel, anew each time. 32 MiB is the
+     * most glibc's own rule grows it to. */
+    (void)mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);
     /* The heap's first growth (nothing was allocated yet) takes the pad;
      * the block is under the mmap threshold, so it comes from the heap.
      * volatile: the compiler would drop a malloc that is only freed. */
