@@ -3,11 +3,13 @@
  * report.xlsx, report.tex, CSV files and charts/ (DESIGN.md §5). Parses options, loads the
  * analysis, calls rd_render, prints what went wrong.
  */
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -54,6 +56,11 @@ static void heap_in_huge_pages(void)
 #if defined(__GLIBC__) && defined(MADV_HUGEPAGE) && defined(M_TOP_PAD)
     const size_t pad = (size_t)1 << 30;
     long page = sysconf(_SC_PAGESIZE);
+    /* Under a limit on address space (ulimit -v) the reservation would
+     * count whole: the heap stays as it was. */
+    struct rlimit as;
+    if (getrlimit(RLIMIT_AS, &as) != 0 || as.rlim_cur != RLIM_INFINITY)
+        return;
     if (page <= 0 || !mallopt(M_TOP_PAD, (int)pad))
         return;
     /* Setting the pad fixes glibc's mmap threshold at 128 KiB (it would
@@ -68,8 +75,13 @@ static void heap_in_huge_pages(void)
     void *volatile p = malloc(64 * 1024);
     char *hi = sbrk(0);
     free(p);
+    /* Later growth asks only for what it needs (the default pad), and the
+     * reservation is never given back: trimming it would end its huge
+     * pages (the kernel keeps them to the part of the heap advised). */
+    (void)mallopt(M_TOP_PAD, 128 * 1024);
     if (lo == (char *)-1 || hi == (char *)-1 || hi - lo < (ptrdiff_t)(pad / 2))
         return;
+    (void)mallopt(M_TRIM_THRESHOLD, INT_MAX);
     uintptr_t a = ((uintptr_t)lo + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
     (void)madvise((void *)a, (size_t)((uintptr_t)hi - a), MADV_HUGEPAGE);
 #endif
