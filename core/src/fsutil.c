@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -289,9 +290,19 @@ void rd_signals_release(const sigset_t *saved)
     pthread_sigmask(SIG_SETMASK, saved, NULL);
 }
 
-/* Runs in the signal handler: only async-signal-safe calls. */
+/* Set by the first handler to run; it cleans up and ends the process. */
+static atomic_flag cleaning = ATOMIC_FLAG_INIT;
+
+/* Runs in the signal handler: only async-signal-safe calls. A handler
+ * runs on the thread that got the signal, and a file-size limit signals
+ * each thread that writes past it (render writes the workbook and the
+ * CSVs at once): one cleans up and prints, any other waits here for the
+ * process to end. Two at once printed the message twice. */
 static void on_signal(int sig)
 {
+    if (atomic_flag_test_and_set(&cleaning))
+        for (;;)
+            pause();
     pid_t child = cleanup_pid;
     if (child > 0) {
         kill(child, SIGKILL);

@@ -8,8 +8,10 @@
  * A rejected document is fine; an accepted one must build its model
  * without a crash, a leak or a read past the input. Every input is read a
  * second time with every big array read an element at a time
- * (RUNDOWN_RENDER_DEFER_BYTES=0, rundown/json_lazy.h): the same status,
- * message and number of workloads and configs.
+ * (RUNDOWN_RENDER_DEFER_BYTES=0, rundown/json_lazy.h), and a third time
+ * with the arrays from 64 bytes on cut out (a shorter element is parsed
+ * without a scan): the same status, message and number of workloads and
+ * configs.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -32,14 +34,15 @@ static size_t configs_of(const struct rd_report *r, rd_status st)
     return st == RD_OK ? n : ~(size_t)0;
 }
 
-/* The input read with everything cut out agrees with the whole read. */
+/* The input read with the arrays from 'defer' bytes on cut out agrees
+ * with the whole read. */
 static void same_in_parts(const uint8_t *data, size_t size, rd_status st, const struct rd_diag *d,
-                          size_t configs)
+                          size_t configs, const char *defer)
 {
     struct rd_report r;
     struct rd_diag d2;
     rd_diag_init(&d2, NULL);
-    setenv("RUNDOWN_RENDER_DEFER_BYTES", "0", 1);
+    setenv("RUNDOWN_RENDER_DEFER_BYTES", defer, 1);
     rd_status st2 = rd_report_parse(&r, (const char *)data, size, "fuzz", "fuzz", &d2);
     unsetenv("RUNDOWN_RENDER_DEFER_BYTES");
     if (st2 != st || strcmp(d->msg, d2.msg) != 0 || d->line != d2.line ||
@@ -54,7 +57,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct rd_diag d;
     rd_diag_init(&d, NULL);
     rd_status st = rd_report_parse(&r, (const char *)data, size, "fuzz", "fuzz", &d);
-    same_in_parts(data, size, st, &d, configs_of(&r, st));
+    same_in_parts(data, size, st, &d, configs_of(&r, st), "0");
+    /* Elements under 64 bytes are parsed without a scan (parse_short). */
+    same_in_parts(data, size, st, &d, configs_of(&r, st), "64");
     if (st == RD_OK) {
         /* The lookups the stages make on every workload and config. */
         struct rd_buf b = RD_BUF_INIT;

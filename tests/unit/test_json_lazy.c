@@ -145,6 +145,77 @@ static void finds_bad_json_anywhere(void **state)
     }
 }
 
+/* With a min_span, an element shorter than it is parsed without a scan
+ * (parse_short): the same elements come back, a longer element still has
+ * its own listed arrays cut out, a number is never cut short by the
+ * window, and bad JSON is found as before. */
+static void short_elements_read_the_same(void **state)
+{
+    (void)state;
+    const char *text =
+        "{\"configs\": [{\"id\": \"a\"}, {\"id\": \"b\", \"items\": [{\"id\": \"x\"},"
+        " {\"id\": \"yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy\"}]}, {\"id\": \"c\"}],"
+        " \"items\": [{\"id\": 1}, 12345678901234567890123456789012345678901234567890]}";
+    struct rd_json_lazy lz;
+    cJSON *root = NULL;
+    rd_json_lazy_init(&lz, text, strlen(text), keys, 2, 40);
+    assert_int_equal(rd_json_lazy_root(&lz, &root), RD_OK);
+    const cJSON *configs = cJSON_GetObjectItemCaseSensitive(root, "configs");
+    assert_int_equal(cJSON_GetArraySize(configs), 0);
+    assert_int_equal(rd_json_lazy_size(&lz, configs), 3);
+    struct rd_json_each it;
+    const cJSON *v;
+    char got[128] = "";
+    rd_json_each_begin(&lz, &it, configs);
+    while ((v = rd_json_each_next(&lz, &it))) {
+        strncat(got, rd_json_str(v, "id"), sizeof got - strlen(got) - 1);
+        const cJSON *items = cJSON_GetObjectItemCaseSensitive(v, "items");
+        if (items) {
+            /* Its element is over 40 bytes: scanned, and its items cut out. */
+            assert_int_equal(cJSON_GetArraySize(items), 0);
+            char out[64];
+            assert_int_equal(ids(&lz, items, out, sizeof out), RD_OK);
+            assert_string_equal(out, "x,yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy");
+        }
+    }
+    assert_int_equal(rd_json_each_end(&lz, &it), RD_OK);
+    assert_string_equal(got, "abc");
+    /* A 50-digit number is longer than the window: read whole. */
+    const cJSON *items = cJSON_GetObjectItemCaseSensitive(root, "items");
+    assert_int_equal(rd_json_lazy_size(&lz, items), 2);
+    rd_json_each_begin(&lz, &it, items);
+    assert_non_null(rd_json_each_next(&lz, &it));
+    v = rd_json_each_next(&lz, &it);
+    assert_true(cJSON_IsNumber(v) && v->valuedouble > 1.2e49 && v->valuedouble < 1.3e49);
+    assert_null(rd_json_each_next(&lz, &it));
+    assert_int_equal(rd_json_each_end(&lz, &it), RD_OK);
+    assert_int_equal(rd_json_lazy_finish(&lz), RD_OK);
+    assert_false(lz.json_error);
+    rd_json_lazy_release(&lz);
+
+    static const char *const bad[] = {
+        "{\"configs\": [{\"id\": \"a\"} {\"id\": \"b\"}, {\"id\": \"c\"}]}",
+        "{\"configs\": [{\"id\": \"a\"}, {\"id\": \"b\"}, {\"id\": \"c\",}]}",
+        "{\"configs\": [{\"id\": \"a\"}, {\"id\": \"b\"}, {\"id\": \"c\"},]}",
+        "{\"configs\": [{\"id\": \"a\"}, {\"id\": \"b\"}, 12x, {\"id\": \"c\"}]}",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        rd_json_lazy_init(&lz, bad[i], strlen(bad[i]), keys, 2, 30);
+        rd_status st = rd_json_lazy_root(&lz, &root);
+        if (st != RD_OK)
+            fail_msg("bad case %zu: the root: status %d", i, (int)st);
+        configs = cJSON_GetObjectItemCaseSensitive(root, "configs");
+        assert_int_equal(cJSON_GetArraySize(configs), 0);   /* cut out: walked in parts */
+        char out[64];
+        st = ids(&lz, configs, out, sizeof out);
+        if (st == RD_OK)
+            st = rd_json_lazy_finish(&lz);
+        if (st != RD_ERR_PARSE || !lz.json_error)
+            fail_msg("bad case %zu: status %d, json_error %d", i, (int)st, lz.json_error);
+        rd_json_lazy_release(&lz);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -152,6 +223,7 @@ int main(void)
         cmocka_unit_test(small_arrays_stay_whole),
         cmocka_unit_test(finds_bad_json_anywhere),
         cmocka_unit_test(control_bytes_are_white_space),
+        cmocka_unit_test(short_elements_read_the_same),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -349,6 +350,41 @@ static void test_errors(void **state)
                  RD_ERR_PARSE, "x.json: workloads[0].configs: expected an array");
 }
 
+/* The same status and message whether an analysis is read lazily (its
+ * UTF-8 checked on a thread beside the reading) or whole (checked first):
+ * a byte that is not UTF-8, also with JSON that is broken after it. */
+static void test_utf8_lazy_and_whole(void **state)
+{
+    (void)state;
+    static const char *const docs[] = {
+        "{\"schema\":\"rundown.analysis/1\",\"workloads\":[{\"name\":\"a\xff\",\"configs\":"
+        "[{\"id\":\"x\",\"metrics\":{}},{\"id\":\"y\",\"metrics\":{}}]}]}",
+        "{\"schema\":\"rundown.analysis/1\",\"workloads\":[{\"name\":\"a\",\"configs\":"
+        "[{\"id\":\"x\xc3\",\"metrics\":{}},{\"id\":\"y\",\"metrics\":{},}]}]}",
+        "{\"schema\":\"rundown.analysis/1\",\"workloads\":[{\"name\":\"a\",\"configs\":"
+        "[{\"id\":\"x\",\"metrics\":{}},{\"id\":\"y\",\"metrics\":{}}]}]}",
+    };
+    for (size_t i = 0; i < sizeof docs / sizeof *docs; i++) {
+        char whole[700], lazy[700];
+        struct rd_report r;
+        struct rd_diag d;
+        rd_status st_whole = parse(&r, docs[i], "x.json", &d);
+        rd_diag_format(&d, whole, sizeof whole);
+        rd_report_release(&r);
+        setenv("RUNDOWN_RENDER_DEFER_BYTES", "0", 1);
+        rd_status st_lazy = parse(&r, docs[i], "x.json", &d);
+        unsetenv("RUNDOWN_RENDER_DEFER_BYTES");
+        rd_diag_format(&d, lazy, sizeof lazy);
+        if (st_lazy == RD_OK)
+            assert_int_equal(r.nworkloads, 1);
+        rd_report_release(&r);
+        assert_int_equal(st_lazy, st_whole);
+        assert_int_equal(st_whole, i < 2 ? RD_ERR_PARSE : RD_OK);
+        if (i < 2)
+            assert_string_equal(lazy, whole);
+    }
+}
+
 /* The total of runs the report states: the primary metric's n summed over
  * every config, or -1 (not stated) when an n is not a count. */
 static long run_total(const char *n1, const char *n2)
@@ -482,6 +518,7 @@ int main(void)
         cmocka_unit_test(test_types),
         cmocka_unit_test(test_number_members),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_utf8_lazy_and_whole),
         cmocka_unit_test(test_run_total),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
