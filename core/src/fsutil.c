@@ -113,6 +113,9 @@ static rd_status open_input(const char *path, const char *name, const struct rd_
 {
     bool is_stdin = strcmp(path, "-") == 0;
     *fd = 0;
+    /* set on every path, the failing ones too: gcc -O2 warned that the
+     * callers might read it unset */
+    *have_stat = false;
     if (!is_stdin && (lim->flags & RD_READ_REGULAR)) {
         RD_TRY(rd_open_regular(path, NULL, fd, d));
     } else if (!is_stdin) {
