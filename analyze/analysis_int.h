@@ -236,6 +236,9 @@ struct rd_analysis {
     bool unnumbered;         /* a run without a run number was read (see struct half
                               * in ingest.c) */
     struct rd_embed embed;   /* the runs and check errors analysis.json embeds */
+    bool config_helper;      /* set by pool.c while it writes the workloads on one
+                              * thread that may have had more: a workload's configs
+                              * are then written by a second thread too (write.c) */
 };
 
 /* ingest.c's helpers on what it read; each other module of analyze/ that

@@ -36,6 +36,7 @@ void rd_analyze_opts_init(struct rd_analyze_opts *o)
     o->seed = 1;
     o->split_bytes = 16u << 20;
     o->parallel_values = 100000;
+    o->config_chunk = 256; /* about 1.2 MB of text at 10^5 configs */
     /* The processors this process may run on (taskset, cpusets), not all
      * the machine has. */
     cpu_set_t set;

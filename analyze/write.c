@@ -6,6 +6,8 @@
  * defined (NaN) as null, so the same stores give the same bytes.
  */
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +23,7 @@
 #include "pool.h"
 #include "replicate.h"
 #include "sessions.h"
+#include "stats.h"
 #include "warnings.h"
 #include "within.h"
 #include "workload.h"
@@ -160,6 +163,134 @@ static void write_config(struct wctx *x, struct jw *w, size_t i)
         }
     }
     jw_end(w, '}');
+}
+
+/* A workload's configs written by two threads (a->config_helper): each
+ * takes the next piece of a->o.config_chunk configs, writes it into a
+ * buffer of its own, and appends it to the workload's text when every
+ * piece before it is there, so the bytes are those of one thread and at
+ * most two pieces are held. The main thread first collects the warnings
+ * meanwhile (they read what the configs' writing reads and write nothing
+ * it reads), then writes pieces too. */
+struct cfg_pieces {
+    struct wctx *x;
+    struct wctx hx;            /* the helper's copy of x, with a scratch of its own
+                                * (rd_prep_series sorts in x->scratch) */
+    struct jw *w;              /* the workload's writer, inside "configs":[ */
+    struct jw at;              /* w as it was there, for each piece's own writer */
+    size_t n;                  /* pieces */
+    atomic_size_t next;        /* the next piece to take */
+    atomic_bool failed;        /* stop taking pieces */
+    pthread_mutex_t lock;      /* held for what follows, w and its spill */
+    pthread_cond_t turn;       /* a piece was appended (or a thread failed) */
+    size_t appended;           /* the pieces before it are in w's text */
+};
+
+/* Appends a written piece to w in its turn; false once a piece failed. */
+static bool append_piece(struct cfg_pieces *p, size_t c, struct rd_buf *b, rd_status st)
+{
+    struct jw *w = p->w;
+    pthread_mutex_lock(&p->lock);
+    while (p->appended != c && !atomic_load(&p->failed))
+        pthread_cond_wait(&p->turn, &p->lock);
+    if (!atomic_load(&p->failed)) {
+        if (!st && w->b->len == 0) {
+            /* Its text was just spilled: take the piece's storage instead
+             * of copying a mebibyte into it. */
+            struct rd_buf t = *w->b;
+            w->b->ptr = b->ptr, w->b->len = b->len, w->b->cap = b->cap;
+            b->ptr = t.ptr, b->len = 0, b->cap = t.cap;
+        } else if (!st) {
+            st = rd_buf_add(w->b, b->ptr, b->len);
+        }
+        if (st && !w->st)
+            w->st = st;
+        w->first[w->depth] = false;
+        jw_spill(w);
+        if (w->st)
+            atomic_store(&p->failed, true);
+        p->appended++;
+    }
+    pthread_cond_broadcast(&p->turn);
+    pthread_mutex_unlock(&p->lock);
+    return !atomic_load(&p->failed);
+}
+
+/* Writes and appends pieces until none is left; x is this thread's own. */
+static void write_pieces(struct cfg_pieces *p, struct wctx *x)
+{
+    size_t chunk = x->a->o.config_chunk;
+    struct rd_buf b = RD_BUF_INIT;
+    while (!atomic_load(&p->failed)) {
+        size_t c = atomic_fetch_add(&p->next, 1);
+        if (c >= p->n)
+            break;
+        struct jw pw = p->at;
+        pw.b = &b;
+        pw.spill = NULL;
+        pw.first[pw.depth] = c == 0;
+        rd_buf_reset(&b);
+        size_t end = (c + 1) * chunk < x->k ? (c + 1) * chunk : x->k;
+        for (size_t i = c * chunk; i < end && !pw.st; i++)
+            write_config(x, &pw, i);
+        if (!append_piece(p, c, &b, pw.st))
+            break;
+    }
+    rd_buf_release(&b);
+}
+
+static void *pieces_helper(void *arg)
+{
+    struct cfg_pieces *p = arg;
+    write_pieces(p, &p->hx);
+    free(p->hx.scratch);
+    rd_stats_release_thread();
+    return NULL;
+}
+
+/* Collects x's warnings and writes its configs into the open array of w:
+ * on two threads when the pool allows it and there are two pieces or more. */
+static rd_status warnings_and_configs(struct wctx *x, struct jw *w)
+{
+    size_t chunk = x->a->o.config_chunk;
+    struct cfg_pieces p = {.x = x, .w = w, .at = *w};
+    pthread_t tid;
+    bool helped = x->a->config_helper && chunk && x->k > chunk &&
+                  pthread_mutex_init(&p.lock, NULL) == 0;
+    if (helped && pthread_cond_init(&p.turn, NULL) != 0) {
+        pthread_mutex_destroy(&p.lock);
+        helped = false;
+    }
+    if (helped) {
+        p.n = (x->k + chunk - 1) / chunk;
+        atomic_init(&p.next, 0);
+        atomic_init(&p.failed, false);
+        /* Copied before main's warnings change x (its arena). */
+        p.hx = *x;
+        p.hx.scratch = NULL;
+        p.hx.scratch_cap = 0;
+        if (pthread_create(&tid, NULL, pieces_helper, &p) != 0) {
+            pthread_cond_destroy(&p.turn);
+            pthread_mutex_destroy(&p.lock);
+            helped = false;
+        }
+    }
+    rd_status st = rd_warnings_collect(x, &x->rc);
+    if (!helped) {
+        for (size_t i = 0; i < x->k && !w->st && !st; i++) {
+            write_config(x, w, i);
+            jw_spill(w); /* 3.6 KB a config: 10^5 of them are not held whole */
+        }
+        return st;
+    }
+    if (st)
+        atomic_store(&p.failed, true);
+    else
+        write_pieces(&p, x);
+    pthread_join(tid, NULL);
+    pthread_cond_destroy(&p.turn);
+    pthread_mutex_destroy(&p.lock);
+    return st;
 }
 
 static void write_anova(struct jw *w, const char *key, const struct rd_anova *an)
@@ -388,8 +519,6 @@ static rd_status workload_write(struct rd_analysis *a, const uint32_t *by_name, 
     rd_status st = rd_wctx_analyse(&x, a, by_name, wl);
     if (!st && x.ntested)
         st = rd_within_decide(&x);
-    if (!st)
-        st = rd_warnings_collect(&x, &x.rc);
     if (st)
         goto out;
     jw_obj(w, NULL, true);
@@ -466,10 +595,12 @@ static rd_status workload_write(struct rd_analysis *a, const uint32_t *by_name, 
         jw_end(w, ']');
     }
     jw_arr(w, RD_AK_CONFIGS, true);
-    for (size_t i = 0; i < x.k && !w->st; i++) {
-        write_config(&x, w, i);
-        jw_spill(w); /* 3.6 KB a config: 10^5 of them are not held whole */
-    }
+    /* The warnings are collected here, after the workload's head is
+     * written (they write nothing), so that a second thread can write
+     * configs meanwhile. */
+    st = warnings_and_configs(&x, w);
+    if (st)
+        goto out;
     jw_end(w, ']');
     if (x.ntested) {
         write_tests(&x, w, RD_AK_TESTS, 0);
