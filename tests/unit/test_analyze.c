@@ -900,23 +900,35 @@ static void test_sink_spills_big_workload(void **state)
     rd_buf_release(&whole);
 }
 
-/* One workload of 1,000 configs on two threads: the second writes pieces
- * of its configs while the first collects the warnings, then both do
- * (write.c's warnings_and_configs). The same bytes as one thread, whole
- * or through a sink, for pieces of 1, 7 and 256 configs; a sink that
- * fails stops both threads with its error. */
-static void test_configs_two_threads(void **state)
+/* One workload of 1,000 configs on two threads (write.c's write_items):
+ * the second writes pieces of its configs while the first collects the
+ * warnings, then both do; its pairs and verdict rows are written in
+ * pieces by both, and so are the verdicts of each part when it is
+ * decided within a label (within). The same bytes as one thread, whole
+ * or through a sink, for pieces of 1, 7 and 256 items; a sink that fails
+ * stops both threads with its error. */
+static void configs_two_threads(bool within)
 {
-    (void)state;
     struct rd_buf store = RD_BUF_INIT;
     for (int c = 0; c < 1000; c++)
-        for (int r = 1; r <= 3; r++)
-            add_wall_run(&store, "m", c, r, 100 + (r * 37 + c * 11) % 23);
+        for (int r = 1; r <= 3; r++) {
+            if (!within) {
+                add_wall_run(&store, "m", c, r, 100 + (r * 37 + c * 11) % 23);
+                continue;
+            }
+            rd_buf_addf(&store,
+                        "{\"schema\":\"rundown.run/1\",\"workload\":\"m\","
+                        "\"config\":{\"runtime\":\"c%d\",\"mode\":\"m%d\"},\"run\":%d,"
+                        "\"info\":{\"compare_within\":\"mode\"},"
+                        "\"metrics\":{\"wall_ms\":%d.25}}\n",
+                        c % 500, c / 500, r, 100 + (r * 37 + c * 11) % 23);
+        }
     const char *path = write_store("pieces.jsonl", store.ptr);
     rd_buf_release(&store);
     struct rd_buf whole = RD_BUF_INIT;
     struct rd_diag d;
     assert_int_equal(analyse_on(path, 1, NULL, &whole, &d), RD_OK);
+    assert_true(!within || strstr(whole.ptr, "\"within\":[") != NULL);
     const size_t chunks[] = {1, 7, 256};
     for (size_t c = 0; c < 3; c++) {
         config_chunk = chunks[c];
@@ -938,6 +950,13 @@ static void test_configs_two_threads(void **state)
     }
     config_chunk = 0;
     rd_buf_release(&whole);
+}
+
+static void test_configs_two_threads(void **state)
+{
+    (void)state;
+    configs_two_threads(false);
+    configs_two_threads(true);
 }
 
 static void test_replication(void **state)
