@@ -39,7 +39,9 @@ struct rd_analyze_opts {
                                  * 0 = never); the output is the same bytes */
     size_t config_chunk;        /* when the workloads are written on one thread and
                                  * 'threads' allows more (one big workload), a second
-                                 * thread writes its configs too, this many a piece
+                                 * thread writes its configs, pairs and verdict rows
+                                 * too, this many a piece, and takes half of its
+                                 * prepared series and pairs from twice this many
                                  * (default 256; 0 = never); the same bytes */
     size_t threads;             /* default: the processors it may run on, at most 8 */
     /* The verdicts (docs/methods.md, "Verdicts"); a workload's own

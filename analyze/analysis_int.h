@@ -237,8 +237,9 @@ struct rd_analysis {
                               * in ingest.c) */
     struct rd_embed embed;   /* the runs and check errors analysis.json embeds */
     bool config_helper;      /* set by pool.c while it writes the workloads on one
-                              * thread that may have had more: a workload's configs
-                              * are then written by a second thread too (write.c) */
+                              * thread that may have had more: a second thread then
+                              * helps with a big workload's configs, pairs and rows
+                              * (write.c) and its per-config work (halves.c) */
 };
 
 /* ingest.c's helpers on what it read; each other module of analyze/ that

@@ -294,10 +294,16 @@ static rd_status write_items(struct wctx *x, struct jw *w, size_t n, item_writer
         }
         return st;
     }
-    if (st)
+    if (st) {
+        /* Under the lock and told, as append_piece does: a helper waiting
+         * for its turn must not wait for a piece this thread never takes. */
+        pthread_mutex_lock(&p.lock);
         atomic_store(&p.failed, true);
-    else
+        pthread_cond_broadcast(&p.turn);
+        pthread_mutex_unlock(&p.lock);
+    } else {
         write_pieces(&p, x);
+    }
     pthread_join(tid, NULL);
     pthread_cond_destroy(&p.turn);
     pthread_mutex_destroy(&p.lock);
