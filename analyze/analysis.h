@@ -37,6 +37,12 @@ struct rd_analyze_opts {
     size_t parallel_values;     /* workloads holding this many values in all are analysed
                                  * and written by 'threads' threads (default 100000;
                                  * 0 = never); the output is the same bytes */
+    size_t config_chunk;        /* when the workloads are written on one thread and
+                                 * 'threads' allows more (one big workload), a second
+                                 * thread writes its configs, pairs and verdict rows
+                                 * too, this many a piece, and takes half of its
+                                 * prepared series and pairs from twice this many
+                                 * (default 256; 0 = never); the same bytes */
     size_t threads;             /* default: the processors it may run on, at most 8 */
     /* The verdicts (docs/methods.md, "Verdicts"); a workload's own
      * info.margin / info.max_error_rate win over these defaults. */

@@ -241,6 +241,10 @@ struct rd_analysis {
     bool unnumbered;         /* a run without a run number was read (see struct half
                               * in ingest.c) */
     struct rd_embed embed;   /* the runs and check errors analysis.json embeds */
+    bool config_helper;      /* set by pool.c while it writes the workloads on one
+                              * thread that may have had more: a second thread then
+                              * helps with a big workload's configs, pairs and rows
+                              * (write.c) and its per-config work (halves.c) */
 };
 
 /* ingest.c's helpers on what it read; each other module of analyze/ that

@@ -13,6 +13,7 @@
 #include "compare.h"
 #include "cfghelp.h"
 #include "directions.h"
+#include "halves.h"
 
 /* Above this many configs a workload compares each config with the best
  * only: all pairs would be k(k-1)/2 tests (half a million at k = 1000). */
@@ -35,6 +36,26 @@ static void fill_pair(struct wctx *x, struct prep *pp, struct pair *pr)
     rd_compare_two(pa, pb, x->a->o.confidence, &pr->w, &pr->r);
     pr->g = rd_stats_hedges_g(pa->sum.mean, pa->sum.sd, (double)pa->n_used, pb->sum.mean,
                               pb->sum.sd, (double)pb->n_used);
+}
+
+struct pairs_job {
+    struct tests *t;
+    struct prep *pp;
+    double *p; /* each pair's Welch p */
+};
+
+/* Pairs lo..hi-1 of job ctx: their tests, and their p into job->p. */
+static rd_status pair_range(struct wctx *x, void *ctx, size_t lo, size_t hi)
+{
+    struct pairs_job *j = ctx;
+    for (size_t i = lo; i < hi; i++) {
+        struct pair *pr = &j->t->pairs[i];
+        fill_pair(x, j->pp, pr);
+        RD_TRY(rd_stats_mann_whitney_sorted(j->pp[pr->a].sorted, j->pp[pr->a].n_used,
+                                            j->pp[pr->b].sorted, j->pp[pr->b].n_used, &pr->mw));
+        j->p[i] = pr->w.p;
+    }
+    return RD_OK;
 }
 
 rd_status rd_compare_metric(struct wctx *x, size_t ti)
@@ -126,14 +147,8 @@ rd_status rd_compare_metric(struct wctx *x, size_t ti)
         free(adj);
         return RD_ERR_NOMEM;
     }
-    rd_status st = RD_OK;
-    for (size_t i = 0; i < t->npairs && !st; i++) {
-        struct pair *pr = &t->pairs[i];
-        fill_pair(x, pp, pr);
-        st = rd_stats_mann_whitney_sorted(pp[pr->a].sorted, pp[pr->a].n_used, pp[pr->b].sorted,
-                                          pp[pr->b].n_used, &pr->mw);
-        p[i] = pr->w.p;
-    }
+    struct pairs_job job = {t, pp, p};
+    rd_status st = rd_wctx_halves(x, t->npairs, 2 * x->a->o.config_chunk, pair_range, &job);
     if (!st)
         st = rd_stats_holm(p, t->npairs, adj);
     for (size_t i = 0; i < t->npairs && !st; i++)

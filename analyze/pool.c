@@ -219,6 +219,10 @@ rd_status rd_workloads_write(struct rd_analysis *a, struct jw *w, rd_workload_wr
         threads = a->o.threads < n ? a->o.threads : n;
     if (threads > MAX_WRITE_THREADS)
         threads = MAX_WRITE_THREADS;
+    /* One writer where two threads were allowed (one big workload, say
+     * 10^5 configs): the second one helps with each workload's configs. */
+    a->config_helper = threads == 1 && a->o.threads > 1 && a->o.config_chunk &&
+                       a->o.parallel_values && count_values(a) >= a->o.parallel_values;
     pthread_t tid[MAX_WRITE_THREADS];
     size_t helpers = 0;
     while (helpers + 1 < threads && pthread_create(&tid[helpers], NULL, workload_helper, &j) == 0)
@@ -232,6 +236,7 @@ rd_status rd_workloads_write(struct rd_analysis *a, struct jw *w, rd_workload_wr
         pthread_join(tid[t], NULL);
     if (!st)
         st = flush_workloads(&j);
+    a->config_helper = false;
     rd_stats_release_thread();
     pthread_mutex_destroy(&j.lock);
 out:

@@ -592,6 +592,40 @@ static rd_status test_findings(struct findings *F, size_t ti)
  * worse. Judged for the comparisons left inconclusive: a settled one
  * needs no warning.
  */
+/* The smallest half-width h of config i's equivalence interval against
+ * the best of kv (the log-scale standard error of the ratio at the means
+ * seen: the narrowest the intervals can be, at a ratio of 1) and the
+ * smallest difference dmin it could call; false when it is not reported
+ * as underpowered (decided, a mean not positive, or h within margin m). */
+static bool underpowered(const struct wctx *x, const struct key_verdicts *kv, size_t i,
+                         double m, double *h, double *dmin)
+{
+    const struct rd_verdict_result *res = &kv->res;
+    const struct prep *pp = &x->preps[kv->ti * x->k];
+    const struct prep *pa = &pp[i], *pb = &pp[res->best];
+    if (kv->rows[i].verdict != RD_VERDICT_INCONCLUSIVE || !(pb->sum.mean > 0) ||
+        !(pa->sum.mean > 0))
+        return false;
+    double ra = pa->sum.se / pa->sum.mean, rb = pb->sum.se / pb->sum.mean;
+    double se = sqrt(ra * ra + rb * rb);
+    *h = expm1(res->crit_eq * se);
+    *dmin = expm1(res->crit * se);
+    return *h > m;
+}
+
+/* Adds a finding whose message was formatted by the caller (or is not
+ * needed: an empty one, of a finding merge() puts in a group). */
+static rd_status add_formatted(struct findings *F, const char *code, const char *level,
+                               const char *config, const char *other, const char *metric,
+                               const char *lead, const char *item, const char *msg)
+{
+    RD_TRY(RD_ARRAY_GROW(F->f, F->cap, F->n + 1));
+    if (!msg || (lead && !item))
+        return RD_ERR_NOMEM;
+    F->f[F->n++] = (struct finding){code, level, metric, config, other, msg, lead, item};
+    return RD_OK;
+}
+
 static rd_status power_findings(struct findings *F, struct wctx *x, const struct reco *rc)
 {
     double m = rc->margin, level = (1 - 2 * x->a->o.alpha) * 100;
@@ -606,22 +640,36 @@ static rd_status power_findings(struct findings *F, struct wctx *x, const struct
         const char *nb = name_of(x, res->best);
         if (!nb)
             return RD_ERR_NOMEM;
+        /* These findings are all of one group in merge() (one code, one
+         * lead): counted first, so that a config's own sentence is only
+         * formatted when it stands alone and its list item only when it is
+         * among the first LIST_MAX listed (10^5 configs made 10^5 of
+         * each, nearly all thrown away). */
+        size_t found = 0, listed = 0;
+        double h, dmin;
+        for (size_t i = 0; i < x->k; i++)
+            found += underpowered(x, kv, i, m, &h, &dmin);
+        if (!found)
+            continue;
         /* The same for every config of this key: written once, not once a
-         * config (10^5 of them), and merge() knows it by its pointer. */
-        const char *lead = NULL;
+         * config, and merge() knows it by its pointer. */
+        const char *lead = tmpf(x, "configs cannot be shown equivalent to the best (%s) on %s "
+                                   "within %g %% at their n: the decision's simultaneous %g %% "
+                                   "interval against it is wider than that",
+                                nb, mn, m * 100, level);
+        if (!lead)
+            return RD_ERR_NOMEM;
         for (size_t i = 0; i < x->k; i++) {
             const struct rd_verdict_row *row = &kv->rows[i];
             const struct prep *pa = &pp[i];
-            if (row->verdict != RD_VERDICT_INCONCLUSIVE || !(pb->sum.mean > 0) ||
-                !(pa->sum.mean > 0))
+            if (!underpowered(x, kv, i, m, &h, &dmin))
                 continue;
-            /* The log-scale standard error of the ratio at the means
-             * seen: the narrowest the intervals can be, at a ratio of 1. */
-            double ra = pa->sum.se / pa->sum.mean, rb = pb->sum.se / pb->sum.mean;
-            double se = sqrt(ra * ra + rb * rb);
-            double h = expm1(res->crit_eq * se), dmin = expm1(res->crit * se);
-            if (!(h > m))
+            const char *cfg = x->cs[i]->id, *best = x->cs[res->best]->id;
+            if (found > 1 && listed++ >= LIST_MAX) {
+                RD_TRY(add_formatted(F, "underpowered", LEVEL_WARNING, cfg, best, mn, lead, "",
+                                     ""));
                 continue;
+            }
             const char *na = name_of(x, i);
             if (!na)
                 return RD_ERR_NOMEM;
@@ -635,16 +683,14 @@ static rd_status power_findings(struct findings *F, struct wctx *x, const struct
                          row->runs_needed);
                 snprintf(need, sizeof need, "; %ld runs would settle it", row->runs_needed);
             }
-            if (!lead &&
-                !(lead = tmpf(x, "configs cannot be shown equivalent to the best (%s) on %s "
-                                 "within %g %% at their n: the decision's simultaneous %g %% "
-                                 "interval against it is wider than that",
-                              nb, mn, m * 100, level)))
-                return RD_ERR_NOMEM;
-            RD_TRY(add(F, "underpowered", LEVEL_WARNING, x->cs[i]->id, x->cs[res->best]->id,
-                       mn, lead,
-                       tmpf(x, "%s (at least \u00b1%.0f %% at n = %zu%s)", na, h * 100,
-                            pa->n_used, need),
+            const char *item = tmpf(x, "%s (at least \u00b1%.0f %% at n = %zu%s)", na, h * 100,
+                                    pa->n_used, need);
+            if (found > 1) {
+                RD_TRY(add_formatted(F, "underpowered", LEVEL_WARNING, cfg, best, mn, lead,
+                                     item, ""));
+                continue;
+            }
+            RD_TRY(add(F, "underpowered", LEVEL_WARNING, cfg, best, mn, lead, item,
                        "%s against the best %s on %s: at n = %zu and %zu the decision's "
                        "simultaneous %g %% equivalence interval (%zu configs, critical t = "
                        "%.2f) is at least \u00b1%.0f %% wide, so equivalence within %g %% "

@@ -18,6 +18,7 @@
 #include "cfghelp.h"
 #include "compare.h"
 #include "directions.h"
+#include "halves.h"
 #include "levels.h"
 #include "looks.h"
 #include "recommend.h"
@@ -168,6 +169,16 @@ rd_status rd_prep_series(struct wctx *x, const struct cfg *c, const struct serie
     return RD_OK;
 }
 
+/* The tested metric *ctx's prepared series of configs lo..hi-1. */
+static rd_status prep_range(struct wctx *x, void *ctx, size_t lo, size_t hi)
+{
+    size_t ti = *(const size_t *)ctx;
+    for (size_t i = lo; i < hi; i++)
+        RD_TRY(rd_prep_series(x, x->cs[i], rd_cfg_find_series(x->cs[i], x->tested[ti]), true,
+                              &x->preps[ti * x->k + i]));
+    return RD_OK;
+}
+
 void rd_wctx_release(struct wctx *x)
 {
     if (x->preps)
@@ -281,9 +292,7 @@ rd_status rd_wctx_analyse(struct wctx *x, struct rd_analysis *a, const uint32_t 
     if (!x->preps || !x->tests)
         return RD_ERR_NOMEM;
     for (size_t ti = 0; ti < x->ntested; ti++)
-        for (size_t i = 0; i < x->k; i++)
-            RD_TRY(rd_prep_series(x, x->cs[i], rd_cfg_find_series(x->cs[i], x->tested[ti]),
-                                  true, &x->preps[ti * x->k + i]));
+        RD_TRY(rd_wctx_halves(x, x->k, 2 * a->o.config_chunk, prep_range, &ti));
     RD_TRY(rd_levels_apply(x));
     RD_TRY(rd_looks_find(x));
     for (size_t ti = 0; ti < x->ntested; ti++)

@@ -6,6 +6,8 @@
  * defined (NaN) as null, so the same stores give the same bytes.
  */
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +24,7 @@
 #include "pool.h"
 #include "replicate.h"
 #include "sessions.h"
+#include "stats.h"
 #include "warnings.h"
 #include "within.h"
 #include "workload.h"
@@ -163,6 +166,162 @@ static void write_config(struct wctx *x, struct jw *w, size_t i)
     jw_end(w, '}');
 }
 
+/* Writes item i of a long array (a config, a pair, a verdict row) to w. */
+typedef void item_writer(struct wctx *x, struct jw *w, size_t i, const void *ctx);
+
+/* Work done on this thread before it writes items too (the warnings). */
+typedef rd_status meanwhile_fn(struct wctx *x);
+
+/* A long array of a workload written by two threads (a->config_helper):
+ * each takes the next piece of a->o.config_chunk items, writes it into a
+ * buffer of its own, and appends it to the workload's text when every
+ * piece before it is there, so the bytes are those of one thread and at
+ * most two pieces are held. Before the configs, the main thread first
+ * collects the warnings meanwhile (they read what the configs' writing
+ * reads and write nothing it reads), then writes pieces too. */
+struct pieces {
+    struct wctx *x;
+    struct wctx hx;            /* the helper's copy of x, with a scratch of its own
+                                * (rd_prep_series sorts in x->scratch) */
+    struct jw *w;              /* the workload's writer, inside the array */
+    struct jw at;              /* w as it was there, for each piece's own writer */
+    item_writer *item;
+    const void *ctx;           /* item's */
+    size_t nitems, n;          /* items, pieces */
+    atomic_size_t next;        /* the next piece to take */
+    atomic_bool failed;        /* stop taking pieces */
+    pthread_mutex_t lock;      /* held for what follows, w and its spill */
+    pthread_cond_t turn;       /* a piece was appended (or a thread failed) */
+    size_t appended;           /* the pieces before it are in w's text */
+};
+
+/* Appends a written piece to w in its turn; false once a piece failed. */
+static bool append_piece(struct pieces *p, size_t c, struct rd_buf *b, rd_status st)
+{
+    struct jw *w = p->w;
+    pthread_mutex_lock(&p->lock);
+    while (p->appended != c && !atomic_load(&p->failed))
+        pthread_cond_wait(&p->turn, &p->lock);
+    if (!atomic_load(&p->failed)) {
+        if (!st && w->b->len == 0) {
+            /* Its text was just spilled: take the piece's storage instead
+             * of copying a mebibyte into it. */
+            struct rd_buf t = *w->b;
+            w->b->ptr = b->ptr, w->b->len = b->len, w->b->cap = b->cap;
+            b->ptr = t.ptr, b->len = 0, b->cap = t.cap;
+        } else if (!st) {
+            st = rd_buf_add(w->b, b->ptr, b->len);
+        }
+        if (st && !w->st)
+            w->st = st;
+        w->first[w->depth] = false;
+        jw_spill(w);
+        if (w->st)
+            atomic_store(&p->failed, true);
+        p->appended++;
+    }
+    pthread_cond_broadcast(&p->turn);
+    pthread_mutex_unlock(&p->lock);
+    return !atomic_load(&p->failed);
+}
+
+/* Writes and appends pieces until none is left; x is this thread's own. */
+static void write_pieces(struct pieces *p, struct wctx *x)
+{
+    size_t chunk = x->a->o.config_chunk;
+    struct rd_buf b = RD_BUF_INIT;
+    while (!atomic_load(&p->failed)) {
+        size_t c = atomic_fetch_add(&p->next, 1);
+        if (c >= p->n)
+            break;
+        struct jw pw = p->at;
+        pw.b = &b;
+        pw.spill = NULL;
+        pw.first[pw.depth] = c == 0;
+        rd_buf_reset(&b);
+        size_t end = (c + 1) * chunk < p->nitems ? (c + 1) * chunk : p->nitems;
+        for (size_t i = c * chunk; i < end && !pw.st; i++)
+            p->item(x, &pw, i, p->ctx);
+        if (!append_piece(p, c, &b, pw.st))
+            break;
+    }
+    rd_buf_release(&b);
+}
+
+static void *pieces_helper(void *arg)
+{
+    struct pieces *p = arg;
+    write_pieces(p, &p->hx);
+    free(p->hx.scratch);
+    rd_stats_release_thread();
+    return NULL;
+}
+
+/* Runs meanwhile (when not NULL) and writes items 0..n-1 into the open
+ * array of w, a spill after each: on two threads when the pool allows it
+ * and there are two pieces or more. Returns meanwhile's status; w's own
+ * is w->st. */
+static rd_status write_items(struct wctx *x, struct jw *w, size_t n, item_writer *item,
+                             const void *ctx, meanwhile_fn *meanwhile)
+{
+    size_t chunk = x->a->o.config_chunk;
+    struct pieces p = {.x = x, .w = w, .at = *w, .item = item, .ctx = ctx, .nitems = n};
+    pthread_t tid;
+    bool helped = x->a->config_helper && chunk && n > chunk &&
+                  pthread_mutex_init(&p.lock, NULL) == 0;
+    if (helped && pthread_cond_init(&p.turn, NULL) != 0) {
+        pthread_mutex_destroy(&p.lock);
+        helped = false;
+    }
+    if (helped) {
+        p.n = (n + chunk - 1) / chunk;
+        atomic_init(&p.next, 0);
+        atomic_init(&p.failed, false);
+        /* Copied before meanwhile changes x (the warnings, its arena). */
+        p.hx = *x;
+        p.hx.scratch = NULL;
+        p.hx.scratch_cap = 0;
+        if (pthread_create(&tid, NULL, pieces_helper, &p) != 0) {
+            pthread_cond_destroy(&p.turn);
+            pthread_mutex_destroy(&p.lock);
+            helped = false;
+        }
+    }
+    rd_status st = meanwhile ? meanwhile(x) : RD_OK;
+    if (!helped) {
+        for (size_t i = 0; i < n && !w->st && !st; i++) {
+            item(x, w, i, ctx);
+            jw_spill(w); /* 10^5 configs (3.6 KB each), pairs or rows are not held whole */
+        }
+        return st;
+    }
+    if (st) {
+        /* Under the lock and told, as append_piece does: a helper waiting
+         * for its turn must not wait for a piece this thread never takes. */
+        pthread_mutex_lock(&p.lock);
+        atomic_store(&p.failed, true);
+        pthread_cond_broadcast(&p.turn);
+        pthread_mutex_unlock(&p.lock);
+    } else {
+        write_pieces(&p, x);
+    }
+    pthread_join(tid, NULL);
+    pthread_cond_destroy(&p.turn);
+    pthread_mutex_destroy(&p.lock);
+    return st;
+}
+
+static void config_item(struct wctx *x, struct jw *w, size_t i, const void *ctx)
+{
+    (void)ctx;
+    write_config(x, w, i);
+}
+
+static rd_status collect_warnings(struct wctx *x)
+{
+    return rd_warnings_collect(x, &x->rc);
+}
+
 static void write_anova(struct jw *w, const char *key, const struct rd_anova *an)
 {
     jw_obj(w, key, false);
@@ -170,6 +329,32 @@ static void write_anova(struct jw *w, const char *key, const struct rd_anova *an
     jw_num(w, RD_AK_DF1, an->df1);
     jw_num(w, RD_AK_DF2, an->df2);
     jw_num(w, RD_AK_P, an->p);
+    jw_end(w, '}');
+}
+
+/* Pair i of the tests ctx (a struct tests). */
+static void pair_item(struct wctx *x, struct jw *w, size_t i, const void *ctx)
+{
+    const struct pair *pr = &((const struct tests *)ctx)->pairs[i];
+    jw_obj(w, NULL, true);
+    jw_str(w, RD_AK_A, x->cs[pr->a]->id);
+    jw_str(w, RD_AK_B, x->cs[pr->b]->id);
+    jw_num(w, RD_AK_WELCH_T, pr->w.t);
+    jw_num(w, RD_AK_WELCH_DF, pr->w.df);
+    jw_num(w, RD_AK_P, pr->w.p);
+    jw_num(w, RD_AK_P_HOLM, pr->p_holm);
+    jw_num(w, RD_AK_P_BH, pr->p_bh);
+    jw_num(w, RD_AK_MW_U, pr->mw.u);
+    jw_num(w, RD_AK_MW_P, pr->mw.p);
+    jw_str(w, RD_AK_MW_METHOD, isnan(pr->mw.p) ? NULL : pr->mw.exact ? "exact" : "asymptotic");
+    jw_num(w, RD_AK_HEDGES_G, pr->g);
+    jw_num(w, RD_AK_PROB_SUPERIORITY, pr->mw.a);
+    jw_num(w, RD_AK_DIFF, pr->w.diff);
+    jw_num(w, RD_AK_DIFF_CI_LOW, pr->w.ci_low);
+    jw_num(w, RD_AK_DIFF_CI_HIGH, pr->w.ci_high);
+    jw_num(w, RD_AK_RATIO, pr->r.ratio);
+    jw_num(w, RD_AK_RATIO_CI_LOW, pr->r.ci_low);
+    jw_num(w, RD_AK_RATIO_CI_HIGH, pr->r.ci_high);
     jw_end(w, '}');
 }
 
@@ -195,68 +380,57 @@ static void write_tests(struct wctx *x, struct jw *w, const char *key, size_t ti
     jw_str(w, RD_AK_PAIRS_SCOPE, t->scope);
     jw_str(w, RD_AK_RATIO_METHOD, "fieller");
     jw_arr(w, RD_AK_PAIRS, true);
-    for (size_t i = 0; i < t->npairs; i++) {
-        const struct pair *pr = &t->pairs[i];
-        jw_obj(w, NULL, true);
-        jw_str(w, RD_AK_A, x->cs[pr->a]->id);
-        jw_str(w, RD_AK_B, x->cs[pr->b]->id);
-        jw_num(w, RD_AK_WELCH_T, pr->w.t);
-        jw_num(w, RD_AK_WELCH_DF, pr->w.df);
-        jw_num(w, RD_AK_P, pr->w.p);
-        jw_num(w, RD_AK_P_HOLM, pr->p_holm);
-        jw_num(w, RD_AK_P_BH, pr->p_bh);
-        jw_num(w, RD_AK_MW_U, pr->mw.u);
-        jw_num(w, RD_AK_MW_P, pr->mw.p);
-        jw_str(w, RD_AK_MW_METHOD, isnan(pr->mw.p) ? NULL : pr->mw.exact ? "exact" : "asymptotic");
-        jw_num(w, RD_AK_HEDGES_G, pr->g);
-        jw_num(w, RD_AK_PROB_SUPERIORITY, pr->mw.a);
-        jw_num(w, RD_AK_DIFF, pr->w.diff);
-        jw_num(w, RD_AK_DIFF_CI_LOW, pr->w.ci_low);
-        jw_num(w, RD_AK_DIFF_CI_HIGH, pr->w.ci_high);
-        jw_num(w, RD_AK_RATIO, pr->r.ratio);
-        jw_num(w, RD_AK_RATIO_CI_LOW, pr->r.ci_low);
-        jw_num(w, RD_AK_RATIO_CI_HIGH, pr->r.ci_high);
-        jw_end(w, '}');
-        jw_spill(w);
-    }
+    write_items(x, w, t->npairs, pair_item, t, NULL);
     jw_end(w, ']');
     jw_end(w, '}');
 }
 
+/* A verdict row's key metric and whether it says why. */
+struct verdict_rows {
+    const struct key_verdicts *kv;
+    bool with_why;
+};
+
+/* Row i of the verdicts ctx (a struct verdict_rows). */
+static void verdict_item(struct wctx *x, struct jw *w, size_t i, const void *ctx)
+{
+    const struct verdict_rows *vr = ctx;
+    const struct key_verdicts *kv = vr->kv;
+    const struct rd_verdict_row *r = &kv->rows[i];
+    jw_obj(w, NULL, false);
+    jw_str(w, RD_AK_CONFIG, x->cs[i]->id);
+    jw_str(w, RD_AK_VERDICT, rd_verdict_name(r->verdict));
+    jw_num(w, RD_AK_RATIO, r->ratio);
+    jw_num(w, RD_AK_RATIO_CI_LOW, r->ratio_ci_low);
+    jw_num(w, RD_AK_RATIO_CI_HIGH, r->ratio_ci_high);
+    jw_num(w, RD_AK_P_ADJ, kv->p_adj[i]);
+    jw_num(w, RD_AK_RUNS_NEEDED,
+           r->verdict == RD_VERDICT_INCONCLUSIVE && r->runs_needed > 0
+               ? (double)r->runs_needed : NAN);
+    if (r->beyond_margin < 0)
+        jw_null(w, RD_AK_BEYOND_MARGIN);
+    else
+        jw_bool(w, RD_AK_BEYOND_MARGIN, r->beyond_margin == 1);
+    jw_num(w, RD_AK_EQ_CI_LOW, r->eq_ci_low);
+    jw_num(w, RD_AK_EQ_CI_HIGH, r->eq_ci_high);
+    if (r->exact)
+        jw_bool(w, RD_AK_EXACT, true);
+    if (r->joint)
+        jw_bool(w, RD_AK_JOINT, true);
+    if (!r->estimable && r->verdict == RD_VERDICT_INCONCLUSIVE && !isnan(r->ratio))
+        jw_bool(w, RD_AK_ESTIMABLE, false);
+    if (vr->with_why)
+        jw_str(w, RD_AK_WHY, x->rc.why[i]);
+    jw_end(w, '}');
+}
+
 /* One key metric's verdicts, a row per config in id order. */
-static void write_verdicts(const struct wctx *x, struct jw *w, const struct key_verdicts *kv,
+static void write_verdicts(struct wctx *x, struct jw *w, const struct key_verdicts *kv,
                            bool with_why)
 {
+    struct verdict_rows vr = {kv, with_why};
     jw_arr(w, RD_AK_VERDICTS, true);
-    for (size_t i = 0; i < x->k; i++) {
-        const struct rd_verdict_row *r = &kv->rows[i];
-        jw_obj(w, NULL, false);
-        jw_str(w, RD_AK_CONFIG, x->cs[i]->id);
-        jw_str(w, RD_AK_VERDICT, rd_verdict_name(r->verdict));
-        jw_num(w, RD_AK_RATIO, r->ratio);
-        jw_num(w, RD_AK_RATIO_CI_LOW, r->ratio_ci_low);
-        jw_num(w, RD_AK_RATIO_CI_HIGH, r->ratio_ci_high);
-        jw_num(w, RD_AK_P_ADJ, kv->p_adj[i]);
-        jw_num(w, RD_AK_RUNS_NEEDED,
-               r->verdict == RD_VERDICT_INCONCLUSIVE && r->runs_needed > 0
-                   ? (double)r->runs_needed : NAN);
-        if (r->beyond_margin < 0)
-            jw_null(w, RD_AK_BEYOND_MARGIN);
-        else
-            jw_bool(w, RD_AK_BEYOND_MARGIN, r->beyond_margin == 1);
-        jw_num(w, RD_AK_EQ_CI_LOW, r->eq_ci_low);
-        jw_num(w, RD_AK_EQ_CI_HIGH, r->eq_ci_high);
-        if (r->exact)
-            jw_bool(w, RD_AK_EXACT, true);
-        if (r->joint)
-            jw_bool(w, RD_AK_JOINT, true);
-        if (!r->estimable && r->verdict == RD_VERDICT_INCONCLUSIVE && !isnan(r->ratio))
-            jw_bool(w, RD_AK_ESTIMABLE, false);
-        if (with_why)
-            jw_str(w, RD_AK_WHY, x->rc.why[i]);
-        jw_end(w, '}');
-        jw_spill(w);
-    }
+    write_items(x, w, x->k, verdict_item, &vr, NULL);
     jw_end(w, ']');
 }
 
@@ -280,7 +454,7 @@ static void write_decision(const struct wctx *x, struct jw *w, const struct key_
     jw_end(w, ']');
 }
 
-static void write_recommendation(const struct wctx *x, struct jw *w)
+static void write_recommendation(struct wctx *x, struct jw *w)
 {
     const struct reco *rc = &x->rc;
     const struct rd_analysis *a = x->a;
@@ -356,9 +530,9 @@ static void write_recommendation(const struct wctx *x, struct jw *w)
 
 /* The decisions per value of compare_within (within.c): the labels, and
  * per part its values, its configs and its own recommendation. */
-static void write_within(const struct wctx *x, struct jw *w)
+static void write_within(struct wctx *x, struct jw *w)
 {
-    const struct within *wi = x->within;
+    struct within *wi = x->within;
     if (!wi || !wi->nparts)
         return;
     jw_arr(w, RD_AK_COMPARE_WITHIN, false);
@@ -368,7 +542,7 @@ static void write_within(const struct wctx *x, struct jw *w)
     jw_str(w, RD_AK_COMPARE_WITHIN_FROM, wi->automatic ? "load_tools" : "setting");
     jw_arr(w, RD_AK_WITHIN, true);
     for (size_t p = 0; p < wi->nparts; p++) {
-        const struct within_part *part = &wi->parts[p];
+        struct within_part *part = &wi->parts[p];
         jw_obj(w, NULL, true);
         jw_obj(w, RD_AK_VALUES, false);
         for (size_t k = 0; k < wi->nkeys; k++)
@@ -393,8 +567,6 @@ static rd_status workload_write(struct rd_analysis *a, const uint32_t *by_name, 
     rd_status st = rd_wctx_analyse(&x, a, by_name, wl);
     if (!st && x.ntested)
         st = rd_within_decide(&x);
-    if (!st)
-        st = rd_warnings_collect(&x, &x.rc);
     if (st)
         goto out;
     jw_obj(w, NULL, true);
@@ -471,10 +643,12 @@ static rd_status workload_write(struct rd_analysis *a, const uint32_t *by_name, 
         jw_end(w, ']');
     }
     jw_arr(w, RD_AK_CONFIGS, true);
-    for (size_t i = 0; i < x.k && !w->st; i++) {
-        write_config(&x, w, i);
-        jw_spill(w); /* 3.6 KB a config: 10^5 of them are not held whole */
-    }
+    /* The warnings are collected here, after the workload's head is
+     * written (they write nothing), so that a second thread can write
+     * configs meanwhile. */
+    st = write_items(&x, w, x.k, config_item, NULL, collect_warnings);
+    if (st)
+        goto out;
     jw_end(w, ']');
     if (x.ntested) {
         write_tests(&x, w, RD_AK_TESTS, 0);

@@ -549,6 +549,10 @@ static rd_status keep_piece(void *ctx, const char *data, size_t len, struct rd_d
     return rd_buf_add(&k->got, data, len);
 }
 
+/* Configs per piece when a workload's configs are written by two threads
+ * (0: the default). */
+static size_t config_chunk;
+
 /* The analysis of 'store' on one thread, or with 'threads' threads (the
  * store read in that many parts, as far as its lines allow, the workloads
  * written by as many threads): status, diagnostic and document - in out,
@@ -562,6 +566,8 @@ static rd_status analyse_on(const char *store, size_t threads, struct piece_sink
     o.split_bytes = threaded ? 1 : 0; /* 1 byte: always split */
     o.parallel_values = threaded ? 1 : 0;
     o.threads = threads;
+    if (config_chunk)
+        o.config_chunk = config_chunk;
     struct rd_analysis *a;
     assert_int_equal(rd_analysis_new(&o, &a), RD_OK);
     rd_diag_init(d, NULL);
@@ -894,6 +900,65 @@ static void test_sink_spills_big_workload(void **state)
     rd_buf_release(&whole);
 }
 
+/* One workload of 1,000 configs on two threads (write.c's write_items):
+ * the second writes pieces of its configs while the first collects the
+ * warnings, then both do; its pairs and verdict rows are written in
+ * pieces by both, and so are the verdicts of each part when it is
+ * decided within a label (within). The same bytes as one thread, whole
+ * or through a sink, for pieces of 1, 7 and 256 items; a sink that fails
+ * stops both threads with its error. */
+static void configs_two_threads(bool within)
+{
+    struct rd_buf store = RD_BUF_INIT;
+    for (int c = 0; c < 1000; c++)
+        for (int r = 1; r <= 3; r++) {
+            if (!within) {
+                add_wall_run(&store, "m", c, r, 100 + (r * 37 + c * 11) % 23);
+                continue;
+            }
+            rd_buf_addf(&store,
+                        "{\"schema\":\"rundown.run/1\",\"workload\":\"m\","
+                        "\"config\":{\"runtime\":\"c%d\",\"mode\":\"m%d\"},\"run\":%d,"
+                        "\"info\":{\"compare_within\":\"mode\"},"
+                        "\"metrics\":{\"wall_ms\":%d.25}}\n",
+                        c % 500, c / 500, r, 100 + (r * 37 + c * 11) % 23);
+        }
+    const char *path = write_store("pieces.jsonl", store.ptr);
+    rd_buf_release(&store);
+    struct rd_buf whole = RD_BUF_INIT;
+    struct rd_diag d;
+    assert_int_equal(analyse_on(path, 1, NULL, &whole, &d), RD_OK);
+    assert_true(!within || strstr(whole.ptr, "\"within\":[") != NULL);
+    const size_t chunks[] = {1, 7, 256};
+    for (size_t c = 0; c < 3; c++) {
+        config_chunk = chunks[c];
+        struct rd_buf out = RD_BUF_INIT;
+        assert_int_equal(analyse_on(path, 2, NULL, &out, &d), RD_OK);
+        assert_int_equal(out.len, whole.len);
+        assert_memory_equal(out.ptr, whole.ptr, whole.len);
+        rd_buf_release(&out);
+        struct piece_sink k = {.got = RD_BUF_INIT};
+        assert_int_equal(analyse_on(path, 2, &k, NULL, &d), RD_OK);
+        assert_int_equal(k.got.len, whole.len);
+        assert_memory_equal(k.got.ptr, whole.ptr, whole.len);
+        assert_true(k.calls >= 2);
+        rd_buf_release(&k.got);
+        struct piece_sink bad = {.got = RD_BUF_INIT, .fail_at = 2};
+        assert_int_equal(analyse_on(path, 2, &bad, NULL, &d), RD_ERR_IO);
+        assert_non_null(strstr(d.msg, "disk full"));
+        rd_buf_release(&bad.got);
+    }
+    config_chunk = 0;
+    rd_buf_release(&whole);
+}
+
+static void test_configs_two_threads(void **state)
+{
+    (void)state;
+    configs_two_threads(false);
+    configs_two_threads(true);
+}
+
 static void test_replication(void **state)
 {
     (void)state;
@@ -1024,6 +1089,7 @@ int main(void)
         cmocka_unit_test(test_duplicate_sources),
         cmocka_unit_test(test_sink_pieces),
         cmocka_unit_test(test_sink_spills_big_workload),
+        cmocka_unit_test(test_configs_two_threads),
         cmocka_unit_test(test_workload_without_metrics),
     };
     return tmpdir_remove(cmocka_run_group_tests(tests, NULL, NULL));
