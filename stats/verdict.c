@@ -298,6 +298,31 @@ static void read_intervals(struct rd_verdict_row *row, double crit, double margi
         row->verdict = RD_VERDICT_INCONCLUSIVE;
 }
 
+/* A row whose ratio is exact (no spread in what it is read from): the
+ * ratio is its own interval, and t is 0 or infinite. */
+static void exact_row(struct rd_verdict_row *row, double lr, const struct rd_verdict_settings *s)
+{
+    row->exact = row->estimable = true;
+    row->t = lr == 0 ? 0 : copysign(INFINITY, lr);
+    row->ratio_ci_low = row->ratio_ci_high = row->ratio;
+    row->eq_ci_low = row->eq_ci_high = row->ratio;
+    read_intervals(row, 0, s->margin, s->higher_is_better);
+}
+
+/* An estimable row's two intervals exp(lr +- c se), exp(lr +- d se) at the
+ * family's constants, and its verdict. */
+static void interval_row(struct rd_verdict_row *row, double lr, double se,
+                         const struct rd_verdict_result *res, const struct rd_verdict_settings *s)
+{
+    double c = res->crit, d = res->crit_eq;
+    row->estimable = true;
+    row->ratio_ci_low = exp(lr - c * se);
+    row->ratio_ci_high = exp(lr + c * se);
+    row->eq_ci_low = exp(lr - d * se);
+    row->eq_ci_high = exp(lr + d * se);
+    read_intervals(row, c, s->margin, s->higher_is_better);
+}
+
 /* One config against the best b: ratio, intervals, t, verdict. */
 static void compare_with_best(const struct rd_verdict_sample *a,
                               const struct rd_verdict_sample *b,
@@ -312,12 +337,7 @@ static void compare_with_best(const struct rd_verdict_sample *a,
     double lr = log(a->mean) - log(b->mean), df;
     double se = lr_se(a, b, &df);
     if (se == 0) {
-        /* Both constant: the measured ratio is the ratio. */
-        row->exact = row->estimable = true;
-        row->t = lr == 0 ? 0 : copysign(INFINITY, lr);
-        row->ratio_ci_low = row->ratio_ci_high = row->ratio;
-        row->eq_ci_low = row->eq_ci_high = row->ratio;
-        read_intervals(row, 0, s->margin, s->higher_is_better);
+        exact_row(row, lr, s); /* both constant: the measured ratio is the ratio */
         return;
     }
     row->t = lr / se;
@@ -326,15 +346,9 @@ static void compare_with_best(const struct rd_verdict_sample *a,
      * A/A families of 15 configs at CV 20 % call one worse); the
      * comparison's own df for its joint equivalence test alone. */
     row->df = isnan(df) ? res->df : fmax(1, floor(df));
-    double c = res->crit, d = res->crit_eq;
-    if (!(clearly_positive(a, c) && clearly_positive(b, c)))
+    if (!(clearly_positive(a, res->crit) && clearly_positive(b, res->crit)))
         return; /* not estimable: the log of a mean that may be 0 */
-    row->estimable = true;
-    row->ratio_ci_low = exp(lr - c * se);
-    row->ratio_ci_high = exp(lr + c * se);
-    row->eq_ci_low = exp(lr - d * se);
-    row->eq_ci_high = exp(lr + d * se);
-    read_intervals(row, c, s->margin, s->higher_is_better);
+    interval_row(row, lr, se, res, s);
 }
 
 /* compare_with_best on a paired estimate: the same intervals and
@@ -355,23 +369,12 @@ static void compare_paired(const struct paired_est *e, const struct rd_verdict_s
      * rounds the paired interval ran "-99 % to +8,948 %"). */
     if (!(clearly_positive(a, res->crit) && clearly_positive(b, res->crit)))
         return;
-    row->estimable = true;
     if (e->se == 0) {
-        /* Every round's ratio the same: that is the ratio. */
-        row->exact = true;
-        row->t = e->lr == 0 ? 0 : copysign(INFINITY, e->lr);
-        row->ratio_ci_low = row->ratio_ci_high = row->ratio;
-        row->eq_ci_low = row->eq_ci_high = row->ratio;
-        read_intervals(row, 0, s->margin, s->higher_is_better);
+        exact_row(row, e->lr, s); /* every round's ratio the same: that is the ratio */
         return;
     }
     row->t = e->lr / e->se;
-    double c = res->crit, d = res->crit_eq;
-    row->ratio_ci_low = exp(e->lr - c * e->se);
-    row->ratio_ci_high = exp(e->lr + c * e->se);
-    row->eq_ci_low = exp(e->lr - d * e->se);
-    row->eq_ci_high = exp(e->lr + d * e->se);
-    read_intervals(row, c, s->margin, s->higher_is_better);
+    interval_row(row, e->lr, e->se, res, s);
 }
 
 /* Student's one-sided 1 - alpha quantile at the Welch df of a against b
