@@ -26,44 +26,11 @@ rd_status rd_pairs_check(const struct rd_analysis *a, struct rd_diag *d)
     return RD_OK;
 }
 
-static int cmp_round(const void *x, const void *y)
-{
-    const struct round_value *a = x, *b = y;
-    if (a->round != b->round)
-        return a->round < b->round ? -1 : 1;
-    return a->at < b->at ? -1 : a->at > b->at;
-}
-
-/* Sorts v[0..n) by round and keeps the first of each round in run order
- * (a run number stored twice is a duplicate_run warning; its first copy
- * is the one kept). Returns the count. */
-static size_t one_per_round(struct round_value *v, size_t n)
-{
-    qsort(v, n, sizeof *v, cmp_round);
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++)
-        if (m == 0 || v[m - 1].round != v[i].round)
-            v[m++] = v[i];
-    return m;
-}
-
 static bool paired(const void *ctx, size_t a, size_t b, double *mean_log, double *sd_log,
                    double *n)
 {
     const struct rd_pairs *p = ctx;
-    struct rd_moments m = {0};
-    const struct round_value *va = p->by_cfg[a], *vb = p->by_cfg[b];
-    for (size_t i = 0, j = 0; i < p->n[a] && j < p->n[b];) {
-        if (va[i].round < vb[j].round) {
-            i++;
-        } else if (va[i].round > vb[j].round) {
-            j++;
-        } else {
-            rd_moments_add(&m, va[i].log - vb[j].log);
-            i++;
-            j++;
-        }
-    }
+    struct rd_moments m = rd_rounds_log_ratios(p->by_cfg[a], p->n[a], p->by_cfg[b], p->n[b]);
     *n = (double)m.n;
     *mean_log = m.n ? m.mean : NAN;
     *sd_log = m.n >= 2 ? rd_moments_sd(&m) : NAN;
@@ -83,7 +50,7 @@ rd_status rd_pairs_build(const struct wctx *x, size_t ti, struct rd_pairs *p)
         if (!pp->have || !pp->run_of || pp->n_used == 0)
             continue;
         uint32_t *ses = malloc(pp->n_used * sizeof *ses);
-        struct round_value *v = malloc(pp->n_used * sizeof *v);
+        struct rd_round_value *v = malloc(pp->n_used * sizeof *v);
         if (!ses || !v) {
             free(ses);
             free(v);
@@ -102,12 +69,14 @@ rd_status rd_pairs_build(const struct wctx *x, size_t ti, struct rd_pairs *p)
             double val = pp->used[u];
             uint32_t number = x->cs[i]->runs[pp->run_of[j]].order;
             if (val > 0 && isfinite(val))
-                v[got++] = (struct round_value){ (uint64_t)ses[u] << 32 | number, log(val),
+                v[got++] = (struct rd_round_value){ (uint64_t)ses[u] << 32 | number, log(val),
                                                  (uint32_t)u };
             u++;
         }
         free(ses);
-        p->n[i] = one_per_round(v, got);
+        /* a run number stored twice is a duplicate_run warning; its first
+         * copy is the one kept */
+        p->n[i] = rd_rounds_one_per_round(v, got);
         p->by_cfg[i] = v;
     }
     p->pairing = (struct rd_verdict_pairing){ paired, p };

@@ -12,19 +12,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "rounds.h"
 #include "verdict.h"
 #include "wctx.h"
 
-/* One config's used values of a metric by round: its key (session << 32 |
- * run number) and the value's log, sorted by key, one per round. */
-struct round_value {
-    uint64_t round;
-    double log;
-    uint32_t at; /* its place among the used values: the first of a round wins */
-};
-
 struct rd_pairs {
-    struct round_value **by_cfg; /* [config position] */
+    /* [config position]: its used values of the metric by round (key
+     * session << 32 | run number), sorted, one per round */
+    struct rd_round_value **by_cfg;
     size_t *n, k;
     struct rd_verdict_pairing pairing; /* reads this */
 };
