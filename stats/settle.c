@@ -46,17 +46,39 @@ double rd_settle_halfwidth(double n, double mean, double sd, size_t k, double al
     return crit * sd / sqrt(n) / mean;
 }
 
-enum rd_settle_state rd_settle_config(const struct rd_settle_rule *r, long runs, double n,
-                                      double mean, double sd, size_t k)
+double rd_settle_halfwidth_spread(double n, double spread, size_t k, double alpha)
+{
+    if (!(n >= 2) || !isfinite(spread))
+        return NAN;
+    if (spread == 0)
+        return 0;
+    double crit = rd_verdict_critical_value(alpha, k < 2 ? 2.0 : (double)k, floor(n) - 1);
+    return crit * spread / sqrt(n);
+}
+
+/* The state of a config of 'runs' runs and n good values whose interval
+ * has half-width hw over its mean (NaN: none). */
+static enum rd_settle_state state_of(const struct rd_settle_rule *r, long runs, double n, double hw)
 {
     if (runs < r->runs_min)
         return RD_SETTLE_OPEN;
     if (n < 2)
         return RD_SETTLE_UNUSABLE;
-    double hw = rd_settle_halfwidth(n, mean, sd, k, r->alpha);
     if (hw <= r->target)
         return RD_SETTLE_PRECISE;
     return runs >= r->runs_max ? RD_SETTLE_MAX : RD_SETTLE_OPEN;
+}
+
+enum rd_settle_state rd_settle_config(const struct rd_settle_rule *r, long runs, double n,
+                                      double mean, double sd, size_t k)
+{
+    return state_of(r, runs, n, n < 2 ? NAN : rd_settle_halfwidth(n, mean, sd, k, r->alpha));
+}
+
+enum rd_settle_state rd_settle_config_spread(const struct rd_settle_rule *r, long runs,
+                                             double n, double spread, size_t k)
+{
+    return state_of(r, runs, n, n < 2 ? NAN : rd_settle_halfwidth_spread(n, spread, k, r->alpha));
 }
 
 bool rd_settle_done(const enum rd_settle_state *states, size_t k)

@@ -84,6 +84,21 @@ double rd_settle_halfwidth(double n, double mean, double sd, size_t k, double al
 enum rd_settle_state rd_settle_config(const struct rd_settle_rule *r, long runs, double n,
                                       double mean, double sd, size_t k);
 
+/**
+ * rd_settle_halfwidth of a relative spread given directly: 'spread' the
+ * sd of one run on the log (relative) scale, in place of sd / mean (a
+ * paired workload's, read from its within-round log ratios, whose
+ * configs' own sds hold the rounds' offsets). 0 when spread is 0; NaN
+ * when n < 2 or the spread is not finite (unknown).
+ */
+double rd_settle_halfwidth_spread(double n, double spread, size_t k, double alpha);
+
+/** rd_settle_config on a relative spread (rd_settle_halfwidth_spread):
+ *  INFINITY or NaN, unknown, keeps a config with enough good values open
+ *  (or at max). */
+enum rd_settle_state rd_settle_config_spread(const struct rd_settle_rule *r, long runs,
+                                             double n, double spread, size_t k);
+
 /** True when collection of the workload is done: no config is open, or
  *  the race eliminated every config but one (the answer is clear). */
 bool rd_settle_done(const enum rd_settle_state *states, size_t k);
