@@ -18,6 +18,7 @@
 #include "envinfo.h"
 #include "logratio.h"
 #include "moments.h"
+#include "rounds.h"
 #include "runner.h"
 #include "suiteexpand.h"
 #include "rundown/arena.h"
@@ -242,6 +243,12 @@ struct cfg_state {
     enum rd_settle_state state;
     bool in_play; /* a plan item or a stored run: one of the family's k */
     long eliminated_at; /* the round whose look eliminated it; 0: none */
+    /* a paired workload's (blocks "round"): the logs of its good values
+     * by round, sorted, one per round (stats/rounds.h), and how many
+     * values were noted (the first of a round wins) */
+    struct rd_round_value *rounds;
+    size_t nrounds, rounds_cap;
+    uint32_t noted;
 };
 
 struct wl_state {
@@ -267,6 +274,12 @@ struct wl_state {
     struct rd_verdict_settings vs;
     struct rd_verdict_sample *x;
     bool *out;
+    /* blocks "round": the race, the precision rule and the budget read
+     * the within-round log ratios, as the analysis's verdicts do
+     * (docs/methods.md §6 "Paired within rounds", §6b); vs.pairing points
+     * here */
+    bool paired;
+    struct rd_verdict_pairing pairing;
 };
 
 struct runner {
@@ -281,25 +294,106 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Notes a measured run of c (a record stored or read from the store). */
-static void note_run(const struct rd_suite_workload *w, struct cfg_state *c,
-                     const struct rd_record *rec)
+/* Whether workload w's verdicts pair its configs within rounds. */
+static bool pairs_rounds(const struct rd_suite_workload *w)
+{
+    return w->blocks && strcmp(w->blocks, "round") == 0;
+}
+
+/* The key of a paired round: the collection (0 the store's earlier ones,
+ * 1 this one) and the run number. The analysis keys rounds by session,
+ * which a gap in the store's collection starts (docs/methods.md §6a):
+ * runs of this collection never pair with those of an earlier one, which
+ * took them on the host of another hour, and a contended run's redo,
+ * numbered after the plan's runs, pairs only with what has its number. */
+static uint64_t round_key(const struct rd_record *rec, bool stored)
+{
+    return (uint64_t)(stored ? 0 : 1) << 32 | (uint32_t)rec->run;
+}
+
+/* Adds a good value x of round 'key' to c's rounds. */
+static rd_status note_round(struct cfg_state *c, uint64_t key, double x)
+{
+    if (c->nrounds == c->rounds_cap) {
+        size_t cap = c->rounds_cap ? 2 * c->rounds_cap : 16;
+        struct rd_round_value *v = realloc(c->rounds, cap * sizeof *v);
+        if (!v)
+            return RD_ERR_NOMEM;
+        c->rounds = v;
+        c->rounds_cap = cap;
+    }
+    c->rounds[c->nrounds++] = (struct rd_round_value){ key, log(x), c->noted++ };
+    c->nrounds = rd_rounds_one_per_round(c->rounds, c->nrounds);
+    return RD_OK;
+}
+
+/* Notes a measured run of c (a record stored by this collection, or one
+ * the store held before it: stored). */
+static rd_status note_run(const struct rd_suite_workload *w, struct cfg_state *c,
+                          const struct rd_record *rec, bool stored)
 {
     if (!rec->phase || strcmp(rec->phase, "measure") != 0)
-        return;
+        return RD_OK;
     c->last_contended = rec->contended;
     /* A contended run says little of the config: the stopping rule, like
      * the analysis (which counts neither its value nor the run itself),
      * leaves it out, so the run made again in its place is the one that
      * counts towards runs_min and runs_max. */
     if (rec->contended)
-        return;
+        return RD_OK;
     c->runs++;
     double x;
     if (!rec->status || strcmp(rec->status, "ok") != 0 ||
         !rd_record_metric(rec, w->primary_metric, &x) || isnan(x))
-        return;
+        return RD_OK;
     rd_moments_add(&c->good, x);
+    /* a value that is not positive has no log: it pairs with nothing, as
+     * in the analysis */
+    if (pairs_rounds(w) && x > 0 && isfinite(x) && rec->run > 0)
+        return note_round(c, round_key(rec, stored), x);
+    return RD_OK;
+}
+
+/* The within-round log ratios of configs a and b of a paired workload. */
+static struct rd_moments round_ratios(const struct wl_state *ws, size_t a, size_t b)
+{
+    const struct cfg_state *ca = &ws->cfgs[a], *cb = &ws->cfgs[b];
+    return rd_rounds_log_ratios(ca->rounds, ca->nrounds, cb->rounds, cb->nrounds);
+}
+
+/* struct rd_verdict_pairing's paired() over a wl_state. */
+static bool paired_ratios(const void *ctx, size_t a, size_t b, double *mean_log, double *sd_log,
+                          double *n)
+{
+    struct rd_moments m = round_ratios(ctx, a, b);
+    *n = m.n;
+    *mean_log = m.n ? m.mean : NAN;
+    *sd_log = m.n >= 2 ? rd_moments_sd(&m) : NAN;
+    return true;
+}
+
+/* The widest sd of the within-round log ratios of config c (all configs
+ * when c is the count) with the others 'with' admits, and the fewest
+ * rounds among those pairs: a spread of one run of log a - log b, never
+ * a difference of means, so what reads it stays blind to the
+ * differences (docs/methods.md §6b). INFINITY when some pair has fewer
+ * than 2 rounds (no spread yet), 0 with *n 0 when there is no pair. */
+static double paired_spread(const struct wl_state *ws, size_t nconfigs, size_t c,
+                            bool (*with)(const struct wl_state *, size_t), double *n)
+{
+    double widest = 0;
+    *n = INFINITY;
+    for (size_t a = 0; a < nconfigs; a++)
+        for (size_t b = a + 1; b < nconfigs; b++) {
+            if ((c < nconfigs && a != c && b != c) || !with(ws, a) || !with(ws, b))
+                continue;
+            struct rd_moments m = round_ratios(ws, a, b);
+            *n = fmin(*n, m.n);
+            widest = fmax(widest, m.n >= 2 ? rd_moments_sd(&m) : INFINITY);
+        }
+    if (isinf(*n))
+        *n = 0;
+    return widest;
 }
 
 /* The sample sd of c's good values so far; NaN below 2. */
@@ -358,6 +452,31 @@ static struct rd_settle_rule contenders_rule(const struct wl_state *ws, size_t n
     return fin;
 }
 
+/* A contender of the precision rule: in play, not eliminated. */
+static bool contends(const struct wl_state *ws, size_t c)
+{
+    return ws->cfgs[c].in_play && !(ws->race && ws->out[c]);
+}
+
+/* The precision rule of config c of a paired workload: its paired spread
+ * (the widest sd of its within-round log ratios with the other
+ * contenders, over sqrt 2: one config's CV's footing, which the rule's
+ * target is set on) in place of its own CV, which holds the rounds'
+ * offsets the paired verdicts do not read. Read at the fewest rounds of
+ * those pairs: the paired intervals' n. */
+static enum rd_settle_state paired_state(const struct wl_state *ws, size_t nconfigs, size_t c,
+                                         const struct rd_settle_rule *fin)
+{
+    const struct cfg_state *cs = &ws->cfgs[c];
+    double n;
+    double spread = paired_spread(ws, nconfigs, c, contends, &n);
+    if (n == 0) /* no other contender: its own spread, as unpaired */
+        return rd_settle_config(fin, cs->runs, cs->good.n, cs->good.mean, cfg_sd(cs), ws->k);
+    if (cs->good.n < 2 || n < 2)
+        return rd_settle_config_spread(fin, cs->runs, cs->good.n, INFINITY, ws->k);
+    return rd_settle_config_spread(fin, cs->runs, n, spread / sqrt(2.0), ws->k);
+}
+
 static void precision_states(struct wl_state *ws, const struct rd_suite_workload *w)
 {
     const struct rd_settle_rule fin = contenders_rule(ws, w->nconfigs);
@@ -371,8 +490,12 @@ static void precision_states(struct wl_state *ws, const struct rd_suite_workload
          * smaller one): the contenders of a race are then judged among
          * themselves on intervals at least as narrow as the precision
          * rule alone would give, so racing settles at least as often */
-        cs->state = cs->in_play ? rd_settle_config(&fin, cs->runs, cs->good.n, cs->good.mean, sd, ws->k)
-                                : RD_SETTLE_PRECISE;
+        if (!cs->in_play)
+            cs->state = RD_SETTLE_PRECISE;
+        else if (ws->paired)
+            cs->state = paired_state(ws, w->nconfigs, c, &fin);
+        else
+            cs->state = rd_settle_config(&fin, cs->runs, cs->good.n, cs->good.mean, sd, ws->k);
     }
 }
 
@@ -413,8 +536,7 @@ static rd_status emit_noting(void *vs, const struct rd_record *rec, struct rd_di
 {
     struct noting_sink *ns = vs;
     RD_TRY(rd_session_emit(&ns->sink, rec, d));
-    note_run(ns->w, ns->c, rec);
-    return RD_OK;
+    return note_run(ns->w, ns->c, rec, false);
 }
 
 static bool skip_stored_warmup(void *vs, long run)
@@ -469,7 +591,7 @@ static rd_status run_item(const struct rd_suite_run *run, const struct rd_plan_i
         if (!st) st = rd_runner_command(&spec, rec, d);
         if (!st) st = rd_session_store(run->session, cfg, rec, d);
         if (!st)
-            note_run(w, cs, rec);
+            st = note_run(w, cs, rec, false);
         rd_recordset_release(&set);
     } else if (!st) {
         char **server = NULL, **load = NULL, **bg = NULL, *url = NULL, *ready = NULL;
@@ -556,7 +678,7 @@ static rd_status load_stored(struct runner *r)
         int64_t *at = st ? NULL : rd_strmap_find(&ids, id.ptr);
         if (at) {
             size_t wi = (size_t)(*at >> 32), c = (size_t)(*at & 0xffffffff);
-            note_run(&s->workloads[wi], &r->wls[wi].cfgs[c], rec);
+            st = note_run(&s->workloads[wi], &r->wls[wi].cfgs[c], rec, true);
         }
     }
     rd_strmap_release(&ids);
@@ -596,6 +718,11 @@ static rd_status runner_init(struct runner *r, struct rd_suite_run *run)
         ws->vs.higher_is_better = better == RD_BETTER_HIGHER;
         if (!isnan(w->margin))
             ws->vs.margin = w->margin;
+        ws->paired = pairs_rounds(w);
+        if (ws->paired) {
+            ws->pairing = (struct rd_verdict_pairing){ paired_ratios, ws };
+            ws->vs.pairing = &ws->pairing;
+        }
         ws->race = w->settle && better != RD_BETTER_NONE;
         ws->nitems = 0;
         ws->rule = (struct rd_settle_rule){ w->runs_min, w->runs, w->precision,
@@ -632,6 +759,8 @@ static rd_status runner_init(struct runner *r, struct rd_suite_run *run)
 static void runner_release(struct runner *r, size_t nworkloads)
 {
     for (size_t wi = 0; r->wls && wi < nworkloads; wi++) {
+        for (size_t c = 0; r->wls[wi].cfgs && c < r->run->suite->workloads[wi].nconfigs; c++)
+            free(r->wls[wi].cfgs[c].rounds);
         free(r->wls[wi].items);
         free(r->wls[wi].cfgs);
         free(r->wls[wi].states);
@@ -659,6 +788,13 @@ static bool owes_minimum(const struct rd_suite *s, const struct rd_plan *plan, s
     return !s->workloads[wi].settle || it->warmup || ws->cfgs[it->config].runs < ws->rule.runs_min;
 }
 
+/* A config the budget's value of a round reads: one the round runs that
+ * has run (or has a time) already. */
+static bool budgeted(const struct wl_state *ws, size_t c)
+{
+    return collects(ws, c) && (ws->cfgs[c].runs || ws->cfgs[c].timed);
+}
+
 /* What the workload's next round buys per second: the share of the way
  * to a settled answer that one round of its configs still collecting
  * covers, over the seconds the round takes (eliminated configs take none).
@@ -679,7 +815,7 @@ static double round_value(const struct rd_suite *s, size_t wi, const struct wl_s
     double cv_widest = 0, n_fewest = INFINITY, secs = 0;
     for (size_t c = 0; c < w->nconfigs; c++) {
         const struct cfg_state *cs = &ws->cfgs[c];
-        if (!collects(ws, c) || (!cs->runs && !cs->timed))
+        if (!budgeted(ws, c))
             continue;
         /* no spread yet (fewer than 2 good values, a mean <= 0): as far
          * from settled as it gets */
@@ -698,7 +834,17 @@ static double round_value(const struct rd_suite *s, size_t wi, const struct wl_s
         return 0;
     struct rd_verdict_settings vs = ws->vs;
     vs.alpha = contenders_rule(ws, w->nconfigs).alpha;
-    double need = rd_verdict_runs_for(sqrt(2.0) * cv_widest, family, family - 1, &vs);
+    double spread = sqrt(2.0) * cv_widest, n_pairs;
+    /* paired: the widest sd of the within-round log ratios of the
+     * collecting configs, at the fewest rounds of a pair (vs has the
+     * pairing: runs_for reads the paired critical values) */
+    double paired = ws->paired ? paired_spread(ws, w->nconfigs, w->nconfigs, budgeted, &n_pairs)
+                               : NAN;
+    if (ws->paired && n_pairs > 0) {
+        spread = paired;
+        n_fewest = n_pairs;
+    }
+    double need = rd_verdict_runs_for(spread, family, family - 1, &vs);
     double more = isfinite(need) ? fmax(need - n_fewest, 1) : 1e6;
     return 1 / (more * secs);
 }
