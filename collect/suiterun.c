@@ -280,6 +280,7 @@ struct wl_state {
      * here */
     bool paired;
     struct rd_verdict_pairing pairing;
+    bool *in; /* scratch: the configs a paired spread reads */
 };
 
 struct runner {
@@ -354,46 +355,28 @@ static rd_status note_run(const struct rd_suite_workload *w, struct cfg_state *c
     return RD_OK;
 }
 
-/* The within-round log ratios of configs a and b of a paired workload. */
-static struct rd_moments round_ratios(const struct wl_state *ws, size_t a, size_t b)
-{
-    const struct cfg_state *ca = &ws->cfgs[a], *cb = &ws->cfgs[b];
-    return rd_rounds_log_ratios(ca->rounds, ca->nrounds, cb->rounds, cb->nrounds);
-}
-
-/* struct rd_verdict_pairing's paired() over a wl_state. */
+/* struct rd_verdict_pairing's paired() over a wl_state: the
+ * within-round log ratios of configs a and b. */
 static bool paired_ratios(const void *ctx, size_t a, size_t b, double *mean_log, double *sd_log,
                           double *n)
 {
-    struct rd_moments m = round_ratios(ctx, a, b);
+    const struct wl_state *ws = ctx;
+    const struct cfg_state *ca = &ws->cfgs[a], *cb = &ws->cfgs[b];
+    struct rd_moments m = rd_rounds_log_ratios(ca->rounds, ca->nrounds, cb->rounds, cb->nrounds);
     *n = m.n;
     *mean_log = m.n ? m.mean : NAN;
     *sd_log = m.n >= 2 ? rd_moments_sd(&m) : NAN;
     return true;
 }
 
-/* The widest sd of the within-round log ratios of config c (all configs
- * when c is the count) with the others 'with' admits, and the fewest
- * rounds among those pairs: a spread of one run of log a - log b, never
- * a difference of means, so what reads it stays blind to the
- * differences (docs/methods.md §6b). INFINITY when some pair has fewer
- * than 2 rounds (no spread yet), 0 with *n 0 when there is no pair. */
+/* rd_settle_paired_spread of config c (all: nconfigs) with the configs
+ * 'with' admits. */
 static double paired_spread(const struct wl_state *ws, size_t nconfigs, size_t c,
                             bool (*with)(const struct wl_state *, size_t), double *n)
 {
-    double widest = 0;
-    *n = INFINITY;
-    for (size_t a = 0; a < nconfigs; a++)
-        for (size_t b = a + 1; b < nconfigs; b++) {
-            if ((c < nconfigs && a != c && b != c) || !with(ws, a) || !with(ws, b))
-                continue;
-            struct rd_moments m = round_ratios(ws, a, b);
-            *n = fmin(*n, m.n);
-            widest = fmax(widest, m.n >= 2 ? rd_moments_sd(&m) : INFINITY);
-        }
-    if (isinf(*n))
-        *n = 0;
-    return widest;
+    for (size_t i = 0; i < nconfigs; i++)
+        ws->in[i] = with(ws, i);
+    return rd_settle_paired_spread(&ws->pairing, ws->in, nconfigs, c, n);
 }
 
 /* The sample sd of c's good values so far; NaN below 2. */
@@ -470,11 +453,9 @@ static enum rd_settle_state paired_state(const struct wl_state *ws, size_t nconf
     const struct cfg_state *cs = &ws->cfgs[c];
     double n;
     double spread = paired_spread(ws, nconfigs, c, contends, &n);
-    if (n == 0) /* no other contender: its own spread, as unpaired */
+    if (isinf(n)) /* no other contender: its own spread, as unpaired */
         return rd_settle_config(fin, cs->runs, cs->good.n, cs->good.mean, cfg_sd(cs), ws->k);
-    if (cs->good.n < 2 || n < 2)
-        return rd_settle_config_spread(fin, cs->runs, cs->good.n, INFINITY, ws->k);
-    return rd_settle_config_spread(fin, cs->runs, n, spread / sqrt(2.0), ws->k);
+    return rd_settle_config_paired(fin, cs->runs, cs->good.n, spread, n, ws->k);
 }
 
 static void precision_states(struct wl_state *ws, const struct rd_suite_workload *w)
@@ -706,7 +687,8 @@ static rd_status runner_init(struct runner *r, struct rd_suite_run *run)
         ws->states = calloc(w->nconfigs, sizeof *ws->states);
         ws->x = calloc(w->nconfigs, sizeof *ws->x);
         ws->out = calloc(w->nconfigs, sizeof *ws->out);
-        if (!ws->items || !ws->cfgs || !ws->states || !ws->x || !ws->out)
+        ws->in = calloc(w->nconfigs, sizeof *ws->in);
+        if (!ws->items || !ws->cfgs || !ws->states || !ws->x || !ws->out || !ws->in)
             return RD_ERR_NOMEM;
         int better = w->primary_better ? rd_better_parse(w->primary_better) : -1;
         if (better < 0) {
@@ -766,6 +748,7 @@ static void runner_release(struct runner *r, size_t nworkloads)
         free(r->wls[wi].states);
         free(r->wls[wi].x);
         free(r->wls[wi].out);
+        free(r->wls[wi].in);
     }
     free(r->wls);
 }
@@ -834,13 +817,13 @@ static double round_value(const struct rd_suite *s, size_t wi, const struct wl_s
         return 0;
     struct rd_verdict_settings vs = ws->vs;
     vs.alpha = contenders_rule(ws, w->nconfigs).alpha;
-    double spread = sqrt(2.0) * cv_widest, n_pairs;
+    double spread = sqrt(2.0) * cv_widest, n_pairs = NAN;
     /* paired: the widest sd of the within-round log ratios of the
      * collecting configs, at the fewest rounds of a pair (vs has the
      * pairing: runs_for reads the paired critical values) */
     double paired = ws->paired ? paired_spread(ws, w->nconfigs, w->nconfigs, budgeted, &n_pairs)
                                : NAN;
-    if (ws->paired && n_pairs > 0) {
+    if (ws->paired && isfinite(n_pairs)) {
         spread = paired;
         n_fewest = n_pairs;
     }

@@ -29,7 +29,8 @@ size_t rd_rounds_one_per_round(struct rd_round_value *v, size_t n)
 struct rd_moments rd_rounds_log_ratios(const struct rd_round_value *a, size_t na,
                                        const struct rd_round_value *b, size_t nb)
 {
-    struct rd_moments m = {0};
+    /* the ratios' own logs mean nothing (and cost a log each) */
+    struct rd_moments m = { .nonpositive = true };
     for (size_t i = 0, j = 0; i < na && j < nb;) {
         if (a[i].round < b[j].round) {
             i++;

@@ -46,16 +46,6 @@ double rd_settle_halfwidth(double n, double mean, double sd, size_t k, double al
     return crit * sd / sqrt(n) / mean;
 }
 
-double rd_settle_halfwidth_spread(double n, double spread, size_t k, double alpha)
-{
-    if (!(n >= 2) || !isfinite(spread))
-        return NAN;
-    if (spread == 0)
-        return 0;
-    double crit = rd_verdict_critical_value(alpha, k < 2 ? 2.0 : (double)k, floor(n) - 1);
-    return crit * spread / sqrt(n);
-}
-
 /* The state of a config of 'runs' runs and n good values whose interval
  * has half-width hw over its mean (NaN: none). */
 static enum rd_settle_state state_of(const struct rd_settle_rule *r, long runs, double n, double hw)
@@ -75,10 +65,34 @@ enum rd_settle_state rd_settle_config(const struct rd_settle_rule *r, long runs,
     return state_of(r, runs, n, n < 2 ? NAN : rd_settle_halfwidth(n, mean, sd, k, r->alpha));
 }
 
-enum rd_settle_state rd_settle_config_spread(const struct rd_settle_rule *r, long runs,
-                                             double n, double spread, size_t k)
+double rd_settle_paired_spread(const struct rd_verdict_pairing *pg, const bool *in, size_t k,
+                               size_t c, double *n)
 {
-    return state_of(r, runs, n, n < 2 ? NAN : rd_settle_halfwidth_spread(n, spread, k, r->alpha));
+    double widest = 0;
+    *n = INFINITY;
+    for (size_t a = 0; a < k; a++)
+        for (size_t b = a + 1; b < k; b++) {
+            if ((c < k && a != c && b != c) || !in[a] || !in[b])
+                continue;
+            double mean, sd, m;
+            if (!pg->paired(pg->ctx, a, b, &mean, &sd, &m))
+                return INFINITY;
+            *n = fmin(*n, m);
+            widest = fmax(widest, m >= 2 && isfinite(sd) ? sd : INFINITY);
+        }
+    return widest;
+}
+
+enum rd_settle_state rd_settle_config_paired(const struct rd_settle_rule *r, long runs, double n,
+                                             double spread, double n_pairs, size_t k)
+{
+    double hw = NAN;
+    if (n >= 2 && n_pairs >= 2 && isfinite(spread))
+        hw = spread == 0 ? 0
+                         : rd_verdict_paired_critical_value(r->alpha, k < 2 ? 2.0 : (double)k,
+                                                            floor(n_pairs) - 1) *
+                               spread / sqrt(2.0) / sqrt(n_pairs);
+    return state_of(r, runs, n, hw);
 }
 
 bool rd_settle_done(const enum rd_settle_state *states, size_t k)

@@ -85,19 +85,33 @@ enum rd_settle_state rd_settle_config(const struct rd_settle_rule *r, long runs,
                                       double mean, double sd, size_t k);
 
 /**
- * rd_settle_halfwidth of a relative spread given directly: 'spread' the
- * sd of one run on the log (relative) scale, in place of sd / mean (a
- * paired workload's, read from its within-round log ratios, whose
- * configs' own sds hold the rounds' offsets). 0 when spread is 0; NaN
- * when n < 2 or the spread is not finite (unknown).
+ * The paired spread of a workload whose configs are compared within
+ * rounds (verdict.h, struct rd_verdict_pairing): the widest sd of the
+ * within-round log ratios over the pairs of configs i, j with in[i] and
+ * in[j] (with c < k, only the pairs of c), read through pg; *n gets the
+ * fewest rounds of those pairs (INFINITY when there is no pair). A spread of
+ * one run of log a - log b, never a difference of means: the precision
+ * rule and the budget that read it stay blind to the differences
+ * (docs/methods.md §6b). INFINITY when some pair has fewer than 2 rounds
+ * (no spread yet) or pg cannot work one out.
  */
-double rd_settle_halfwidth_spread(double n, double spread, size_t k, double alpha);
+double rd_settle_paired_spread(const struct rd_verdict_pairing *pg, const bool *in, size_t k,
+                               size_t c, double *n);
 
-/** rd_settle_config on a relative spread (rd_settle_halfwidth_spread):
- *  INFINITY or NaN, unknown, keeps a config with enough good values open
- *  (or at max). */
-enum rd_settle_state rd_settle_config_spread(const struct rd_settle_rule *r, long runs,
-                                             double n, double spread, size_t k);
+/**
+ * The precision rule of a config of a paired workload: rd_settle_config
+ * with its paired spread (rd_settle_paired_spread of the config with the
+ * other contenders) over sqrt 2, one config's CV's footing, which the
+ * target is set on, in place of its own CV, which holds the rounds'
+ * offsets the paired verdicts do not read; at the n_pairs rounds of those
+ * pairs and the paired verdicts' critical value
+ * (rd_verdict_paired_critical_value): the interval the analysis draws.
+ * n is its good values: below 2 after runs_min it is unusable, as
+ * unpaired; fewer than 2 rounds, or a spread not finite, the spread is
+ * unknown and the config open (or at max).
+ */
+enum rd_settle_state rd_settle_config_paired(const struct rd_settle_rule *r, long runs, double n,
+                                             double spread, double n_pairs, size_t k);
 
 /** True when collection of the workload is done: no config is open, or
  *  the race eliminated every config but one (the answer is clear). */

@@ -134,7 +134,7 @@ static double t_quantile(double p, double df)
     return isfinite(df) ? gsl_cdf_tdist_Pinv(p, df) : gsl_cdf_ugaussian_Pinv(p);
 }
 
-static double paired_critical_value(double alpha, double k, double df)
+double rd_verdict_paired_critical_value(double alpha, double k, double df)
 {
     return t_quantile(1 - alpha / (k * (k - 1)), df);
 }
@@ -225,7 +225,7 @@ static double runs_for(double spread, double k, double margin_log, double power,
 {
     double z = gsl_cdf_ugaussian_Pinv(power);
     bool pair = s->pairing != NULL;
-    double c_inf = pair ? paired_critical_value(s->alpha, k, INFINITY)
+    double c_inf = pair ? rd_verdict_paired_critical_value(s->alpha, k, INFINITY)
                         : rd_verdict_critical_value(s->alpha, k, INFINITY);
     double d_inf = pair ? paired_equivalence_critical_value(s->alpha, k, INFINITY)
                         : rd_verdict_equivalence_critical_value(s->alpha, k, INFINITY);
@@ -553,7 +553,7 @@ static rd_status decide(const struct rd_verdict_sample *x, size_t k,
     if (isfinite(df)) {
         res->df = fmax(1, floor(df));
         double kf = (double)res->family;
-        res->crit = pe ? paired_critical_value(s->alpha, kf, res->df)
+        res->crit = pe ? rd_verdict_paired_critical_value(s->alpha, kf, res->df)
                        : rd_verdict_critical_value(s->alpha, kf, res->df);
         if (!s->skip_equivalence)
             res->crit_eq = pe ? paired_equivalence_critical_value(s->alpha, kf, res->df)

@@ -209,6 +209,15 @@ double rd_verdict_runs_for(double spread, size_t k, size_t open,
 double rd_verdict_critical_value(double alpha, double k, double df);
 
 /**
+ * The critical value of "worse" of a family of k configs paired within
+ * rounds at df (a whole number, or INFINITY): Bonferroni's two-sided
+ * Student quantile over the k (k - 1) / 2 pairs, t(1 - alpha / (k (k -
+ * 1)), df) (verdict.c says why not the studentized range). NaN when it
+ * cannot be computed.
+ */
+double rd_verdict_paired_critical_value(double alpha, double k, double df);
+
+/**
  * The one-sided critical value of Hsu's multiple comparisons with the
  * best for k configs at df (mcb.h) at level alpha: the equivalence
  * claims' 1 - 2 alpha simultaneous interval. For k = 2 Student's one-sided

@@ -2,15 +2,18 @@
 /*
  * Racing in the adaptive stopping rule (stats/settle.c): the levels the
  * looks spend, which configs a look eliminates, and when a workload with
- * eliminated configs is done and why it stopped. Numbers from R (the
- * calls are next to them).
+ * eliminated configs is done and why it stopped; the paired spread and
+ * precision rule of a workload paired within rounds. Numbers from R or
+ * SciPy (the calls are next to them).
  */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <cmocka.h>
 
+#include "rounds.h"
 #include "settle.h"
 #include "verdict.h"
 
@@ -160,6 +163,69 @@ static void done_and_why(void **state)
     assert_false(rd_settle_collects(RD_SETTLE_ELIMINATED, false));
 }
 
+/* Three configs' values by round (stats/rounds.h): b is a's 1.1 times
+ * (1.11 in round 4), c has rounds 1 and 2 only, and a's round 2 is
+ * stored twice (the first wins). */
+static struct rd_round_value by_round[3][5];
+static size_t n_rounds[3];
+
+static bool rounds_paired(const void *ctx, size_t a, size_t b, double *mean_log, double *sd_log,
+                          double *n)
+{
+    (void)ctx;
+    struct rd_moments m = rd_rounds_log_ratios(by_round[a], n_rounds[a], by_round[b], n_rounds[b]);
+    *n = m.n;
+    *mean_log = m.n ? m.mean : NAN;
+    *sd_log = m.n >= 2 ? rd_moments_sd(&m) : NAN;
+    return true;
+}
+
+static void paired_spread_and_precision(void **state)
+{
+    (void)state;
+    const double a[] = { 10, 12, 8, 11 }, b[] = { 11, 13.2, 8.8, 12.21 }, c[] = { 20, 25 };
+    /* out of order, and a's round 2 again (99: kept out) */
+    for (uint32_t j = 0; j < 4; j++) {
+        by_round[0][j] = (struct rd_round_value){ 4 - j, log(a[3 - j]), j };
+        by_round[1][j] = (struct rd_round_value){ j + 1, log(b[j]), j };
+    }
+    by_round[0][4] = (struct rd_round_value){ 2, log(99), 4 };
+    by_round[2][0] = (struct rd_round_value){ 1, log(c[0]), 0 };
+    by_round[2][1] = (struct rd_round_value){ 2, log(c[1]), 1 };
+    n_rounds[0] = rd_rounds_one_per_round(by_round[0], 5);
+    n_rounds[1] = rd_rounds_one_per_round(by_round[1], 4);
+    n_rounds[2] = rd_rounds_one_per_round(by_round[2], 2);
+    assert_int_equal(n_rounds[0], 4);
+    assert_float_equal(by_round[0][1].log, log(12), 1e-15);
+    const struct rd_verdict_pairing pg = { rounds_paired, NULL };
+    /* SciPy: a, b, c = np.array([10, 12, 8, 11.]), np.array([11, 13.2, 8.8, 12.21]),
+     *   np.array([20, 25.]); np.std(np.log(a) - np.log(b), ddof=1) = 0.00452491776;
+     *   np.std(np.log(a[:2]) - np.log(c), ddof=1) = 0.02886550915 (b against c alike) */
+    bool in[3] = { true, true, true };
+    double n;
+    assert_float_equal(rd_settle_paired_spread(&pg, in, 3, 0, &n), 0.02886550915, 1e-10);
+    assert_true(n == 2);
+    in[2] = false; /* c eliminated: a against b alone */
+    assert_float_equal(rd_settle_paired_spread(&pg, in, 3, 0, &n), 0.00452491776, 1e-10);
+    assert_true(n == 4);
+    assert_float_equal(rd_settle_paired_spread(&pg, in, 3, 3, &n), 0.00452491776, 1e-10);
+    bool alone[3] = { true, false, false };
+    assert_true(rd_settle_paired_spread(&pg, alone, 3, 0, &n) == 0 && isinf(n));
+    /* The half-width of a's paired interval, on one config's footing:
+     * SciPy: stats.t.ppf(1 - 0.05 / 6, 3) = 4.856657273;
+     * 4.856657273 * 0.00452491776 / np.sqrt(2) / np.sqrt(4) = 0.007769680384 */
+    struct rd_settle_rule r = { 4, 10, 0.0078, 0.05 };
+    assert_int_equal(rd_settle_config_paired(&r, 4, 4, 0.00452491776, 4, 3), RD_SETTLE_PRECISE);
+    r.target = 0.0077;
+    assert_int_equal(rd_settle_config_paired(&r, 4, 4, 0.00452491776, 4, 3), RD_SETTLE_OPEN);
+    assert_int_equal(rd_settle_config_paired(&r, 10, 4, 0.00452491776, 4, 3), RD_SETTLE_MAX);
+    /* fewer than 2 rounds: unknown, open; fewer than 2 values: unusable */
+    assert_int_equal(rd_settle_config_paired(&r, 4, 4, 0.001, 1, 3), RD_SETTLE_OPEN);
+    assert_int_equal(rd_settle_config_paired(&r, 4, 1, 0.001, 4, 3), RD_SETTLE_UNUSABLE);
+    assert_int_equal(rd_settle_config_paired(&r, 3, 4, 0, 4, 3), RD_SETTLE_OPEN);
+    assert_int_equal(rd_settle_config_paired(&r, 4, 4, 0, 4, 3), RD_SETTLE_PRECISE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -169,6 +235,7 @@ int main(void)
         cmocka_unit_test(a_kept_config_is_never_eliminated),
         cmocka_unit_test(nothing_goes_when_the_best_was_eliminated),
         cmocka_unit_test(done_and_why),
+        cmocka_unit_test(paired_spread_and_precision),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
