@@ -11,6 +11,12 @@
 #
 #   bench/racing_calibration.sh                          # N = 10000, every table
 #   SUITES=600 TESTS='racing_*' bench/racing_calibration.sh   # racing's tables only
+#   PAIRED_ONLY=1 SUITES=10000 bench/racing_calibration.sh     # the paired table only
+#
+# Then workloads paired within rounds (§6b, "Paired workloads"):
+# tests/unit/test_paired_settle_calibration.c with N suites per cell (the
+# test's 200 and 100), the unpaired rules beside the paired on the same
+# draws. N = 10,000 took about 10 minutes of CPU.
 #
 # Environment: BUILD (default build, made when missing), SUITES (N, at
 # least 100), TESTS (a cmocka name pattern: only those tests). Prints the
@@ -24,7 +30,12 @@ SUITES=${SUITES:-10000}
 
 [ -f "$BUILD/CMakeCache.txt" ] ||
     cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-nice cmake --build "$BUILD" --target test_settle_calibration >/dev/null
-echo "# test_settle_calibration, $SUITES suites per cell${TESTS:+, tests $TESTS}"
-RD_SETTLE_SUITES=$SUITES RD_SETTLE_TESTS=${TESTS:-} nice "$BUILD/tests/test_settle_calibration" |
-    grep -E '^(\||A/A bound|racing A/A bound|\[  (FAILED|ERROR) )'
+nice cmake --build "$BUILD" --target test_settle_calibration test_paired_settle_calibration >/dev/null
+if [ -z "${PAIRED_ONLY:-}" ]; then
+    echo "# test_settle_calibration, $SUITES suites per cell${TESTS:+, tests $TESTS}"
+    RD_SETTLE_SUITES=$SUITES RD_SETTLE_TESTS=${TESTS:-} nice "$BUILD/tests/test_settle_calibration" |
+        grep -E '^(\||A/A bound|racing A/A bound|\[  (FAILED|ERROR) )'
+fi
+echo "# test_paired_settle_calibration, $SUITES suites per cell"
+RD_PAIRED_SETTLE_SUITES=$SUITES nice "$BUILD/tests/test_paired_settle_calibration" |
+    grep -E '^(\||paired A/A bound|\[  (FAILED|ERROR) )'
