@@ -787,7 +787,10 @@ static bool budgeted(const struct wl_state *ws, size_t c)
  * comparison settles with the verdicts' power whatever the true ratios.
  * It reads each config's own spread and mean, never a difference between
  * configs, so the budget's order is as blind to the differences as the
- * precision rule (docs/methods.md §6b). A workload a few runs from settled
+ * precision rule (docs/methods.md §6b). A paired workload's spread is the
+ * widest sd of its within-round log ratios instead: a spread of pairs,
+ * again no difference of means (the offsets of its rounds, which each
+ * config's own spread holds, would price it at thousands of runs). A workload a few runs from settled
  * gets its rounds before one that would need thousands: the budget buys
  * answers, not narrower open intervals. Rounds, not single runs, are what
  * the budget hands out: the precision rule stops a workload's configs
