@@ -9,7 +9,9 @@
  * numbers are the ones the pairwise tables use (Welch's test and
  * Fieller's interval from each config's mean, sd and n; stats.c), on every
  * measured value, at the analysis's confidence and alpha; the margin is
- * the workload's. Claims of workloads the stores do not hold are left out,
+ * the workload's; a workload paired within rounds (blocks "round") is
+ * compared by its within-round log ratios instead (pairs.h, methods §7a).
+ * Claims of workloads the stores do not hold are left out,
  * as figures are; the others are written, judged or with the reason they
  * could not be.
  */
@@ -368,7 +370,7 @@ static enum rd_claim_judgement judge_pairs(struct claim_ctx *x, const struct sid
     else if (x->blocks_round && npaired == n)
         say(x, "; compared within rounds (%g to %g rounds)", lo, hi);
     else if (npaired)
-        say(x, "; %zu of %zu pairs compared within rounds, the others on their means (fewer "
+        say(x, "; %zu of %zu pairs compared within rounds, the rest on the means (fewer "
                "than 2 rounds with both)", npaired, n);
     else if (x->blocks_round)
         say(x, "%s", "; not compared within rounds (fewer than 2 rounds with both), on the "
