@@ -9,7 +9,9 @@
  * numbers are the ones the pairwise tables use (Welch's test and
  * Fieller's interval from each config's mean, sd and n; stats.c), on every
  * measured value, at the analysis's confidence and alpha; the margin is
- * the workload's. Claims of workloads the stores do not hold are left out,
+ * the workload's; a workload paired within rounds (blocks "round") is
+ * compared by its within-round log ratios instead (pairs.h, methods §7a).
+ * Claims of workloads the stores do not hold are left out,
  * as figures are; the others are written, judged or with the reason they
  * could not be.
  */
@@ -25,6 +27,7 @@
 #include "cfghelp.h"
 #include "directions.h"
 #include "jw.h"
+#include "pairs.h"
 #include "rundown/analysis_keys.h"
 #include "rundown/array.h"
 #include "rundown/buf.h"
@@ -145,7 +148,7 @@ static void want_write(struct jw *w, const struct rd_claim_want *q)
 struct side {
     struct rd_claim_want q;
     const struct cfg *c;    /* NULL: none or several match (nmatch says) */
-    size_t nmatch;
+    size_t nmatch, pos;     /* pos: c's place in the workload's configs */
     double mean, sd, n;     /* NaN when c lacks the metric */
     double published;       /* the study's figure for it (order 'values'; NaN: none) */
 };
@@ -158,8 +161,10 @@ static void side_find(const struct rd_analysis *a, const struct wl *wl, int64_t 
     s->mean = s->sd = s->n = NAN;
     for (size_t i = 0; i < wl->ncfgs; i++) {
         const struct cfg *c = &a->cfgs[wl->cfgs[i]];
-        if (want_match(c, &s->q) && s->nmatch++ == 0)
+        if (want_match(c, &s->q) && s->nmatch++ == 0) {
             s->c = c;
+            s->pos = i;
+        }
     }
     if (s->nmatch != 1)
         s->c = NULL;
@@ -182,6 +187,9 @@ struct claim_ctx {
     enum rd_better better;
     double margin;
     struct rd_buf why;
+    /* the workload's rounds of the metric (blocks "round"): pairs.h */
+    bool blocks_round;
+    struct rd_pairs pairs;
 };
 
 static void fail(struct claim_ctx *x, rd_status st)
@@ -216,6 +224,27 @@ static bool side_missing(struct claim_ctx *x, const struct side *s, const char *
     else
         say(x, "no run of %s here has %s", labels, metric);
     rd_buf_release(&l);
+    return true;
+}
+
+/* u over v within rounds (docs/methods.md §7a): true, with r (at
+ * confidence) and p the paired t's, when the workload pairs its configs
+ * and the two share 2 rounds or more; *rounds gets the rounds they share. */
+static bool compare_paired(struct claim_ctx *x, const struct side *u, const struct side *v,
+                           double confidence, struct rd_ratio *r, double *p, double *rounds)
+{
+    *rounds = 0;
+    if (!x->blocks_round)
+        return false;
+    double m, sd, n;
+    if (!x->pairs.pairing.paired(x->pairs.pairing.ctx, u->pos, v->pos, &m, &sd, &n)) {
+        fail(x, RD_ERR_NOMEM);
+        return false;
+    }
+    *rounds = n;
+    if (!(n >= 2))
+        return false;
+    rd_stats_paired_log_ratio(m, sd, n, confidence, r, p);
     return true;
 }
 
@@ -280,23 +309,33 @@ static enum rd_claim_judgement judge_pairs(struct claim_ctx *x, const struct sid
     const double alike_conf = 1 - x->a->o.alpha / (double)m;
     for (size_t i = 0; i < n; i++) {
         const struct side *u = &better[i], *v = &worse[i];
-        struct rd_welch t;
+        struct rd_welch t = { .p = NAN };
         struct rd_ratio r, ra = { .ci_low = NAN, .ci_high = NAN };
-        rd_stats_welch_summary(u->mean, u->sd, u->n, v->mean, v->sd, v->n, x->a->o.confidence,
-                               &t);
-        rd_stats_ratio_fieller(u->mean, u->sd, u->n, v->mean, v->sd, v->n, x->a->o.confidence,
-                               &r);
-        double published = u->published / v->published;
-        if (!isnan(published))
-            rd_stats_ratio_fieller(u->mean, u->sd, u->n, v->mean, v->sd, v->n, alike_conf, &ra);
+        double published = u->published / v->published, rounds, ignore;
+        bool paired = compare_paired(x, u, v, x->a->o.confidence, &r, &t.p, &rounds);
+        if (paired) {
+            if (!isnan(published))
+                compare_paired(x, u, v, alike_conf, &ra, &ignore, &rounds);
+            /* the paired estimate's direction, as the verdicts read it */
+            agrees[i] = rd_better_than(r.ratio, 1, x->better);
+        } else {
+            rd_stats_welch_summary(u->mean, u->sd, u->n, v->mean, v->sd, v->n,
+                                   x->a->o.confidence, &t);
+            rd_stats_ratio_fieller(u->mean, u->sd, u->n, v->mean, v->sd, v->n,
+                                   x->a->o.confidence, &r);
+            if (!isnan(published))
+                rd_stats_ratio_fieller(u->mean, u->sd, u->n, v->mean, v->sd, v->n, alike_conf,
+                                       &ra);
+            agrees[i] = rd_better_than(u->mean, v->mean, x->better);
+        }
         p[i] = t.p;
-        agrees[i] = rd_better_than(u->mean, v->mean, x->better);
         alike[i] = rd_claim_pair_alike(published, x->margin, ra.ci_low, ra.ci_high);
         pairs[i] = (struct rd_claim_pair){ .a = u->c->id, .b = v->c->id, .ratio = r.ratio,
                                            .ci_low = r.ci_low, .ci_high = r.ci_high,
                                            .p = t.p, .agrees = agrees[i],
                                            .published = published, .alike_low = ra.ci_low,
-                                           .alike_high = ra.ci_high, .alike = alike[i] };
+                                           .alike_high = ra.ci_high, .alike = alike[i],
+                                           .paired = paired, .rounds = rounds };
     }
     if (n && rd_stats_holm(p, n, p + n) != RD_OK)
         fail(x, RD_ERR_NOMEM);
@@ -305,13 +344,20 @@ static enum rd_claim_judgement judge_pairs(struct claim_ctx *x, const struct sid
     x->res->pairs = pairs;
     x->res->npairs = n;
     enum rd_claim_judgement j = rd_claim_judge_order(agrees, p + n, alike, n, x->a->o.alpha);
-    size_t sig = 0, against = 0, nalike = 0;
+    size_t sig = 0, against = 0, nalike = 0, npaired = 0;
+    double lo = INFINITY, hi = 0;
     for (size_t i = 0; i < n; i++) {
         bool s = !isnan(p[n + i]) && p[n + i] < x->a->o.alpha;
         sig += s && agrees[i];
         against += s && !agrees[i];
         nalike += alike[i];
+        npaired += pairs[i].paired;
+        if (pairs[i].paired) {
+            lo = fmin(lo, pairs[i].rounds);
+            hi = fmax(hi, pairs[i].rounds);
+        }
     }
+    x->res->paired = x->blocks_round && npaired == n;
     say(x, "%zu of %zu pairs in the claimed order at Holm p < %g", sig, n,
                 x->a->o.alpha);
     if (against)
@@ -319,6 +365,16 @@ static enum rd_claim_judgement judge_pairs(struct claim_ctx *x, const struct sid
     if (nalike)
         say(x, ", %zu within %g %% here (%g %% interval) where the study's figures differ by more",
             nalike, 100 * x->margin, 100 * alike_conf);
+    if (x->blocks_round && npaired == n && lo == hi)
+        say(x, "; compared within rounds (%g rounds)", lo);
+    else if (x->blocks_round && npaired == n)
+        say(x, "; compared within rounds (%g to %g rounds)", lo, hi);
+    else if (npaired)
+        say(x, "; %zu of %zu pairs compared within rounds, the rest on the means (fewer "
+               "than 2 rounds with both)", npaired, n);
+    else if (x->blocks_round)
+        say(x, "%s", "; not compared within rounds (fewer than 2 rounds with both), on the "
+                     "means");
     free(p);
     free(agrees);
     return j;
@@ -377,7 +433,10 @@ static enum rd_claim_judgement claim_ratio(struct claim_ctx *x, const cJSON *cl,
     struct rd_welch t = { NAN, NAN, NAN, NAN, NAN, NAN };
     bool missing = side_missing(x, &s[0], rd_json_str(cl, "metric")) ||
                    side_missing(x, &s[1], rd_json_str(cl, "metric"));
-    if (!missing) {
+    if (!missing)
+        res->paired = compare_paired(x, &s[0], &s[1], x->a->o.confidence, &r, &t.p,
+                                     &res->rounds);
+    if (!missing && !res->paired) {
         rd_stats_ratio_fieller(s[0].mean, s[0].sd, s[0].n, s[1].mean, s[1].sd, s[1].n,
                                x->a->o.confidence, &r);
         rd_stats_welch_summary(s[0].mean, s[0].sd, s[0].n, s[1].mean, s[1].sd, s[1].n,
@@ -401,6 +460,11 @@ static enum rd_claim_judgement claim_ratio(struct claim_ctx *x, const cJSON *cl,
         say(x, "%g %% interval %.3g to %.3g; the claim's band with the %g %% margin: %.3g to "
                "%.3g", 100 * x->a->o.confidence, r.ci_low, r.ci_high, 100 * x->margin,
             lo * (1 - x->margin), hi * (1 + x->margin));
+    if (res->paired)
+        say(x, "; compared within rounds (%g rounds)", res->rounds);
+    else if (x->blocks_round)
+        say(x, "; not compared within rounds (%g round%s with both, fewer than 2), on the means",
+            res->rounds, res->rounds == 1 ? "" : "s");
     return j;
 }
 
@@ -509,6 +573,16 @@ static rd_status judge_claim(struct claim_ctx *x, const cJSON *doc, const cJSON 
                                                           : x->better;
     x->margin = rd_workload_margin(x->a, x->wl);
     rd_buf_reset(&x->why);
+    /* A workload that pairs its verdicts within rounds pairs its claims
+     * too: the round-to-round offsets of the host cancel in each ratio. */
+    x->blocks_round = rd_pairs_wanted(x->wl) && x->mid >= 0;
+    if (x->blocks_round) {
+        rd_status ps = rd_pairs_of_series(x->a, x->wl, (uint32_t)x->mid, &x->pairs);
+        if (ps) {
+            rd_pairs_release(&x->pairs);
+            return ps;
+        }
+    }
     *res = (struct rd_claim_result){
         .doc = doc, .cl = cl, .file = file, .idx = idx, .kind = kind, .metric = metric,
         .statistic = stat ? stat : "mean",
@@ -519,6 +593,7 @@ static rd_status judge_claim(struct claim_ctx *x, const cJSON *doc, const cJSON 
         .params_differ = cJSON_IsObject(params) && params->child != NULL,
         .claimed = NAN, .claimed_min = NAN, .claimed_max = NAN,
         .ratio = NAN, .ci_low = NAN, .ci_high = NAN, .p = NAN,
+        .blocks_round = x->blocks_round,
     };
     if (strcmp(kind, "ratio") == 0)
         res->judgement = claim_ratio(x, cl, common, by);
@@ -529,6 +604,8 @@ static rd_status judge_claim(struct claim_ctx *x, const cJSON *doc, const cJSON 
         if (!res->reason)
             fail(x, RD_ERR_NOMEM);
     }
+    if (x->blocks_round)
+        rd_pairs_release(&x->pairs);
     return x->st;
 }
 
@@ -656,6 +733,8 @@ static void write_claim(struct jw *w, const struct rd_claim_result *c)
         jw_num(w, RD_AK_RATIO_CI_LOW, c->ci_low);
         jw_num(w, RD_AK_RATIO_CI_HIGH, c->ci_high);
         jw_num(w, RD_AK_P, c->p);
+        if (c->paired)
+            jw_num(w, RD_AK_ROUNDS, c->rounds);
     } else {
         jw_arr(w, RD_AK_PAIRS, true);
         for (size_t i = 0; i < c->npairs; i++) {
@@ -675,10 +754,17 @@ static void write_claim(struct jw *w, const struct rd_claim_result *c)
                 jw_num(w, RD_AK_ALIKE_CI_HIGH, p->alike_high);
                 jw_bool(w, RD_AK_ALIKE, p->alike);
             }
+            if (c->blocks_round) {
+                jw_bool(w, RD_AK_PAIRED, p->paired);
+                if (p->paired)
+                    jw_num(w, RD_AK_ROUNDS, p->rounds);
+            }
             jw_end(w, '}');
         }
         jw_end(w, ']');
     }
+    if (c->blocks_round)
+        jw_bool(w, RD_AK_PAIRED, c->paired);
     jw_str(w, RD_AK_JUDGEMENT, rd_claim_judgement_name(c->judgement));
     jw_str(w, RD_AK_REASON, c->reason);
     jw_end(w, '}');

@@ -106,6 +106,11 @@ struct rd_claim_pair {
     double alike_low, alike_high; /* the interval at the Bonferroni level (NaN: no values) */
     bool agrees;                 /* this machine's means put them the claimed way */
     bool alike;                  /* rd_claim_pair_alike */
+    /* compared within rounds (a workload with blocks "round" and 2 rounds
+     * or more with both): ratio the geometric mean of the within-round
+     * ratios, the intervals and p the paired t's; rounds: those rounds */
+    bool paired;
+    double rounds;
 };
 
 /* One claim judged: everything its "replication_claims" entry says. The
@@ -125,6 +130,12 @@ struct rd_claim_result {
     const char **configs;        /* [nconfigs]: its id here, NULL: none or several */
     size_t nconfigs;
     double ratio, ci_low, ci_high, p; /* ratio claims: this machine's a over b */
+    /* The workload compares its configs within rounds (blocks "round"):
+     * the claim is judged on the within-round log ratios (paired: every
+     * comparison could be; a ratio claim's over 'rounds' rounds), else
+     * on the means as elsewhere, and the reason says which. */
+    bool blocks_round, paired;
+    double rounds;
     struct rd_claim_pair *pairs; /* order and best claims */
     size_t npairs;
     enum rd_claim_judgement judgement;

@@ -8,6 +8,7 @@
 #include "levels.h"
 #include "moments.h"
 #include "pairs.h"
+#include "sessions.h"
 
 bool rd_pairs_wanted(const struct wl *w)
 {
@@ -81,6 +82,49 @@ rd_status rd_pairs_build(const struct wctx *x, size_t ti, struct rd_pairs *p)
     }
     p->pairing = (struct rd_verdict_pairing){ paired, p };
     return RD_OK;
+}
+
+rd_status rd_pairs_of_series(struct rd_analysis *a, const struct wl *wl, uint32_t m,
+                             struct rd_pairs *p)
+{
+    const size_t k = wl->ncfgs;
+    *p = (struct rd_pairs){ .k = k };
+    p->by_cfg = calloc(k ? k : 1, sizeof *p->by_cfg);
+    p->n = calloc(k ? k : 1, sizeof *p->n);
+    struct cfg **cs = malloc((k ? k : 1) * sizeof *cs);
+    if (!p->by_cfg || !p->n || !cs) {
+        free(cs);
+        return RD_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < k; i++)
+        cs[i] = &a->cfgs[wl->cfgs[i]];
+    /* the sessions need only the configs and the store's pauses */
+    struct wctx x = { .a = a, .cs = cs, .k = k };
+    struct sessions sess;
+    rd_status st = rd_sessions_find(&x, &sess);
+    for (size_t i = 0; i < k && !st; i++) {
+        const struct series *ser = rd_cfg_find_series(cs[i], m);
+        if (!ser || !ser->len)
+            continue;
+        struct rd_round_value *v = malloc(ser->len * sizeof *v);
+        if (!v) {
+            st = RD_ERR_NOMEM;
+            break;
+        }
+        size_t got = 0;
+        for (uint32_t j = 0; j < ser->len; j++) {
+            uint32_t run = rd_series_run(ser, j);
+            if (ser->v[j] > 0 && isfinite(ser->v[j]))
+                v[got++] = (struct rd_round_value){
+                    (uint64_t)sess.of[i][run] << 32 | cs[i]->runs[run].order, log(ser->v[j]), j };
+        }
+        p->n[i] = rd_rounds_one_per_round(v, got);
+        p->by_cfg[i] = v;
+    }
+    rd_sessions_release(&sess, k);
+    free(cs);
+    p->pairing = (struct rd_verdict_pairing){ paired, p };
+    return st;
 }
 
 void rd_pairs_release(struct rd_pairs *p)

@@ -37,6 +37,15 @@ rd_status rd_pairs_check(const struct rd_analysis *a, struct rd_diag *d);
  *  have no log and pair with nothing. */
 rd_status rd_pairs_build(const struct wctx *x, size_t ti, struct rd_pairs *p);
 
+/** The rounds of every measured value of metric m (rd_cfg_find_series)
+ *  of workload wl's configs into p, each config at its place in wl->cfgs:
+ *  the published claims' pairing (claims.c), which reads every value as
+ *  the claims' unpaired numbers do. Rounds are keyed as the verdicts' are
+ *  (session, run number), the sessions as the workload's analysis finds
+ *  them (rd_pauses_find first, or each store is one session). */
+rd_status rd_pairs_of_series(struct rd_analysis *a, const struct wl *wl, uint32_t m,
+                             struct rd_pairs *p);
+
 void rd_pairs_release(struct rd_pairs *p);
 
 #endif

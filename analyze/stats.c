@@ -405,6 +405,31 @@ void rd_stats_ratio_fieller(double mean_a, double sd_a, double n_a,
     out->ci_high = (r + half) / (1 - g);
 }
 
+void rd_stats_paired_log_ratio(double mean_log, double sd_log, double n, double confidence,
+                               struct rd_ratio *out, double *p)
+{
+    out->ratio = out->ci_low = out->ci_high = out->df = NAN;
+    *p = NAN;
+    if (!(n >= 1) || !isfinite(mean_log))
+        return;
+    out->ratio = exp(mean_log);
+    if (!(n >= 2) || !isfinite(sd_log) || sd_log < 0)
+        return;
+    out->df = n - 1;
+    double se = sd_log / sqrt(n);
+    if (!(se > 0)) {
+        /* one ratio in every round: it is known, with nothing to test
+         * when it is 1 (a t of 0 / 0) */
+        out->ci_low = out->ci_high = out->ratio;
+        *p = mean_log != 0 ? 0 : NAN;
+        return;
+    }
+    *p = t_two_sided(mean_log / se, out->df);
+    double q = rd_stats_t_quantile((1 + confidence) / 2, out->df);
+    out->ci_low = exp(mean_log - q * se);
+    out->ci_high = exp(mean_log + q * se);
+}
+
 double rd_stats_hedges_g(double mean_a, double sd_a, double n_a,
                          double mean_b, double sd_b, double n_b)
 {

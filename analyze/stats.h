@@ -117,6 +117,19 @@ void rd_stats_ratio_fieller(double mean_a, double sd_a, double n_a,
                             double mean_b, double sd_b, double n_b,
                             double confidence, struct rd_ratio *out);
 
+/**
+ * The paired comparison of a over b from n within-round log ratios log a_r
+ * - log b_r with mean mean_log and sd sd_log (docs/methods.md §7a, claims
+ * on a workload paired within rounds): ratio exp(mean_log), its interval
+ * exp(mean_log +- t sd_log / sqrt n) with Student's t at confidence on
+ * n - 1 df (df), and *p the paired t test's two-sided p of mean_log = 0.
+ * ratio is NaN when n < 1; the interval and p are NaN when n < 2 or sd_log
+ * is not finite. Every ratio the same (sd_log 0): the interval is the
+ * ratio itself, p 0 (NaN when that ratio is 1: no test).
+ */
+void rd_stats_paired_log_ratio(double mean_log, double sd_log, double n, double confidence,
+                               struct rd_ratio *out, double *p);
+
 /** Mann-Whitney U test, two-sided. */
 struct rd_mwu {
     double u;      /* U of the first sample: R1 - n1 (n1 + 1) / 2 */

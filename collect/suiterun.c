@@ -763,12 +763,23 @@ static bool has_round(const struct rd_plan *plan, struct wl_state *ws)
 }
 
 /* Whether the workload still owes its minimum: a fixed workload all its
- * runs, an adaptive one runs_min per open config (and the warmups). */
+ * runs, an adaptive one runs_min per open config (and the warmups), and a
+ * raced one the rounds up to its race's first look. Before that look the
+ * round's value (round_value) is the whole family's at its widest spread,
+ * configs 5x slower included, and so says nothing of what a round buys: in
+ * the study of 2026-12-04 cpu-heavycalc (21 configs, 17 of them 1.8-9x
+ * slower) stayed at 4 runs, one short of the look that would have taken
+ * those 17 out, while the budget went to workloads already narrow. */
 static bool owes_minimum(const struct rd_suite *s, const struct rd_plan *plan, size_t wi,
                          const struct wl_state *ws)
 {
     const struct rd_plan_item *it = &plan->items[ws->items[ws->next]];
-    return !s->workloads[wi].settle || it->warmup || ws->cfgs[it->config].runs < ws->rule.runs_min;
+    long owed = ws->rule.runs_min;
+    if (ws->race) {
+        long first = rd_settle_race_first(ws->rule.runs_min, ws->rule.runs_max);
+        owed = first > owed ? first : owed;
+    }
+    return !s->workloads[wi].settle || it->warmup || ws->cfgs[it->config].runs < owed;
 }
 
 /* A config the budget's value of a round reads: one the round runs that

@@ -869,6 +869,8 @@ static rd_status read_claims(struct rd_report *r, const cJSON *arr, const cJSON 
             .claimed_min = num(claimed, RD_AK_MIN), .claimed_max = num(claimed, RD_AK_MAX),
             .ratio = num(j, RD_AK_RATIO), .ratio_ci_low = num(j, RD_AK_RATIO_CI_LOW),
             .ratio_ci_high = num(j, RD_AK_RATIO_CI_HIGH), .p = num(j, RD_AK_P),
+            .paired = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, RD_AK_PAIRED)),
+            .rounds = num(j, RD_AK_ROUNDS),
         };
         RD_TRY(read_claim_configs(r, j, x));
         const cJSON *pairs = member(j, RD_AK_PAIRS, true), *pj;
@@ -886,6 +888,7 @@ static rd_status read_claims(struct rd_report *r, const cJSON *arr, const cJSON 
                 .published_ratio = num(pj, RD_AK_PUBLISHED_RATIO),
                 .agrees = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pj, RD_AK_AGREES)),
                 .alike = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pj, RD_AK_ALIKE)),
+                .paired = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pj, RD_AK_PAIRED)),
             };
         RD_TRY(rd_json_each_end(r->lazy, &it));
     }
@@ -1308,4 +1311,16 @@ void rd_report_release(struct rd_report *r)
     }
     rd_arena_release(&r->arena);
     memset(r, 0, sizeof *r);
+}
+
+bool rd_report_claims_paired(const struct rd_report *r)
+{
+    for (size_t i = 0; i < r->nclaims; i++) {
+        if (r->claims[i].paired)
+            return true;
+        for (size_t j = 0; j < r->claims[i].npairs; j++)
+            if (r->claims[i].pairs[j].paired)
+                return true;
+    }
+    return false;
 }

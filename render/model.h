@@ -261,6 +261,7 @@ struct rd_rclaim_pair {
     double published_ratio;     /* the study's a / b (NaN: the claim gave no values) */
     bool agrees;
     bool alike;                 /* within the margin here, the study had them further apart */
+    bool paired;                /* compared within rounds (paired t on the log ratios) */
 };
 
 /** A study's relative claim judged here (replication_claims[]). */
@@ -272,6 +273,11 @@ struct rd_rclaim {
     const struct rd_rclaim_config *configs;
     size_t nconfigs;
     double ratio, ratio_ci_low, ratio_ci_high, p;   /* ratio claims */
+    /* compared within rounds (a workload with blocks "round"): the ratio
+     * the within-round ratios' geometric mean, its interval the paired
+     * t's; rounds: a ratio claim's rounds (NaN: not given) */
+    bool paired;
+    double rounds;
     const struct rd_rclaim_pair *pairs;             /* order and best claims */
     size_t npairs;
 };
@@ -399,6 +405,11 @@ rd_status rd_report_load(struct rd_report *r, const char *path, size_t max_input
 
 /** Frees the document and everything derived; r is left zeroed. */
 void rd_report_release(struct rd_report *r);
+
+/** Whether some claim, or some pair of an order, was compared within
+ *  rounds (replication_claims[].paired): the report then says what its
+ *  interval is. */
+bool rd_report_claims_paired(const struct rd_report *r);
 
 /* ---- the raw runs the analysis embeds (runs.h: their status words and columns) ---- */
 

@@ -386,6 +386,10 @@ static rd_status claims_table(const struct rd_report *r, struct rd_bw *o)
                 "(or order of configs) beside this machine's ratio of means with its "
                 "%g\\,\\%% Fieller interval, or each pair of an order with its Holm-adjusted p, "
                 "and the judgement.", isfinite(r->confidence) ? r->confidence * 100 : 95);
+    if (rd_report_claims_paired(r))
+        rd_bw_str(&c, " Where a workload compares its configs within rounds, its claims' "
+                      "ratio is the geometric mean of the within-round ratios, with the paired "
+                      "t interval.");
     if (rd_bw_ok(o, c.st))
         begin_table(o, &cap, "claims");
     rd_bw_str(o, "\\begin{tabular}{@{}l p{0.3\\linewidth} l l p{0.25\\linewidth} l@{}}\n"

@@ -191,13 +191,25 @@ static void claim_row(struct vb *v, const struct rd_rclaim *c, struct rd_tval *r
     take(v, row, "here");
     str(v, row, "judgement", c->judgement ? c->judgement : "not evaluated");
     flag(v, row, "strong", c->judgement && strcmp(c->judgement, "inconclusive") != 0);
-    /* Where it was stated, what weakens it, why it could not be judged. */
+    /* Where it was stated, what weakens it, why it could not be judged,
+     * and how it was compared where not on the means. */
     const char *parts[] = { c->ref, c->note, c->params_differ ? "their parameters differ from ours"
                                                               : NULL,
                             c->judgement ? NULL : c->reason };
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
         if (parts[i])
             chk(v, rd_buf_addf(&v->b, "%s%s", v->b.len ? "; " : "", parts[i]));
+    if (c->paired && ratio && isfinite(c->rounds))
+        chk(v, rd_buf_addf(&v->b, "%scompared within rounds (%.0f rounds)", v->b.len ? "; " : "",
+                           c->rounds));
+    else if (c->paired)
+        chk(v, rd_buf_addf(&v->b, "%scompared within rounds", v->b.len ? "; " : ""));
+    size_t np = 0;
+    for (size_t i = 0; i < c->npairs; i++)
+        np += c->pairs[i].paired;
+    if (!c->paired && np)
+        chk(v, rd_buf_addf(&v->b, "%s%zu of %zu pairs compared within rounds",
+                           v->b.len ? "; " : "", np, c->npairs));
     take(v, row, "note");
 }
 
@@ -230,6 +242,7 @@ void rd_view_replication(struct vb *v, const struct rd_report *r, struct rd_tval
     struct rd_tval *rep = obj(v, root, "replication");
     flag(v, rep, "has_claims", r->nclaims > 0);
     flag(v, rep, "has_figures", r->nreplication > 0);
+    flag(v, rep, "paired_claims", rd_report_claims_paired(r));
     chk(v, rd_buf_addf(&v->b, "%g %%", isfinite(r->confidence) ? r->confidence * 100 : 95));
     take(v, rep, "conf");
     if (r->nclaims) {

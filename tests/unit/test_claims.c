@@ -142,6 +142,34 @@ static void test_names(void **state)
     assert_null(rd_claim_judgement_name(RD_CLAIM_NOT_EVALUATED));
 }
 
+/* A new temporary file named by the template path, open for writing. */
+static FILE *temp_store(char *path)
+{
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    assert_non_null(f);
+    return f;
+}
+
+/* The analysis of the store at path (removed once read) with the claims
+ * of the published document study judged into c; doc is study parsed.
+ * Free all three. */
+static struct rd_analysis *judge_study(const char *path, const char *study, cJSON **doc,
+                                       struct rd_claims *c)
+{
+    rd_stats_init();
+    const char *stores[] = { path };
+    struct rd_analysis *a = analysis_read(stores, 1, NULL);
+    unlink(path);
+    struct rd_diag d;
+    rd_diag_init(&d, NULL);
+    assert_int_equal(rd_json_parse(study, strlen(study), "s.json", 1, doc, &d), RD_OK);
+    const char *paths[] = { "published/s.json" }, *files[] = { "s.json" };
+    assert_int_equal(rd_claims_judge(a, doc, paths, files, 1, c, &d), RD_OK);
+    return a;
+}
+
 /* Claims are judged into a struct before anything is written (issue 27:
  * the writer only writes them). Store: a's wall_ms 10, 11, 12 (mean 11),
  * b's 5, 5.5, 6 (mean 5.5), by hand. The ratio claim a/b = 2: our ratio
@@ -157,10 +185,7 @@ static void test_judged_before_writing(void **state)
 {
     (void)state;
     char path[] = "/tmp/rd_claims_XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    FILE *f = fdopen(fd, "w");
-    assert_non_null(f);
+    FILE *f = temp_store(path);
     const double va[] = { 10, 11, 12 }, vb[] = { 5, 5.5, 6 };
     for (int i = 0; i < 3; i++)
         fprintf(f,
@@ -176,17 +201,9 @@ static void test_judged_before_writing(void **state)
         "\"b\":{\"rt\":\"b\"},\"ratio\":{\"value\":2}},"
         "{\"workload\":\"gone\",\"metric\":\"wall_ms\",\"order\":[{\"rt\":\"a\"}]},"
         "{\"workload\":\"w\",\"metric\":\"wall_ms\",\"order\":[{\"rt\":\"b\"},{\"rt\":\"a\"}]}]}";
-    rd_stats_init();
-    const char *stores[] = { path };
-    struct rd_analysis *a = analysis_read(stores, 1, NULL);
-    unlink(path);
-    struct rd_diag d;
-    rd_diag_init(&d, NULL);
     cJSON *doc;
-    assert_int_equal(rd_json_parse(study, strlen(study), "s.json", 1, &doc, &d), RD_OK);
-    const char *paths[] = { "published/s.json" }, *files[] = { "s.json" };
     struct rd_claims c;
-    assert_int_equal(rd_claims_judge(a, &doc, paths, files, 1, &c, &d), RD_OK);
+    struct rd_analysis *a = judge_study(path, study, &doc, &c);
     assert_int_equal(c.n, 2);
     assert_int_equal(c.counts[0][4], 2);
     assert_int_equal(c.counts[0][RD_CLAIM_CONSISTENT], 2);
@@ -217,6 +234,118 @@ static void test_judged_before_writing(void **state)
     rd_analysis_free(a);
 }
 
+/* The paired comparison from the within-round log ratios (stats.c,
+ * rd_stats_paired_log_ratio). a = 120 210 150 99 180, b = 100 190 140 90
+ * 150, one pair a round; in SciPy 1.10:
+ *   from scipy import stats; import numpy as np
+ *   a=np.array([120.,210.,150.,99.,180.]); b=np.array([100.,190.,140.,90.,150.])
+ *   d=np.log(a)-np.log(b); n=len(d); m=d.mean(); s=d.std(ddof=1)
+ *   stats.ttest_rel(np.log(a),np.log(b)) -> statistic=5.314517105974057,
+ *     pvalue=0.006027803453124581, df=4
+ *   q=stats.t.ppf(0.975,n-1); np.exp(m), np.exp(m-q*s/np.sqrt(n)),
+ *     np.exp(m+q*s/np.sqrt(n)) -> 1.1340620534765662 1.0619231567841805
+ *     1.2111015123073214 */
+static const double paired_a[] = { 120, 210, 150, 99, 180 };
+static const double paired_b[] = { 100, 190, 140, 90, 150 };
+
+static void test_paired_log_ratio(void **state)
+{
+    (void)state;
+    double d[5];
+    for (int i = 0; i < 5; i++)
+        d[i] = log(paired_a[i]) - log(paired_b[i]);
+    struct rd_ratio r;
+    double p;
+    rd_stats_paired_log_ratio(rd_stats_mean(d, 5), rd_stats_sd(d, 5), 5, 0.95, &r, &p);
+    assert_true(fabs(r.ratio - 1.1340620534765662) < 1e-12);
+    assert_true(fabs(r.ci_low - 1.0619231567841805) < 1e-9);
+    assert_true(fabs(r.ci_high - 1.2111015123073214) < 1e-9);
+    assert_true(fabs(p - 0.006027803453124581) < 1e-10);
+    assert_true(r.df == 4);
+    /* One round: a ratio, no interval, no test. */
+    rd_stats_paired_log_ratio(d[0], NAN, 1, 0.95, &r, &p);
+    assert_true(fabs(r.ratio - 1.2) < 1e-12);
+    assert_true(isnan(r.ci_low) && isnan(r.ci_high) && isnan(p));
+    /* The same ratio every round: known exactly (hand calculation). */
+    rd_stats_paired_log_ratio(log(1.1), 0, 6, 0.95, &r, &p);
+    assert_true(fabs(r.ci_low - 1.1) < 1e-12 && fabs(r.ci_high - 1.1) < 1e-12);
+    assert_true(p == 0);
+    rd_stats_paired_log_ratio(0, 0, 6, 0.95, &r, &p);
+    assert_true(r.ratio == 1 && r.ci_low == 1 && isnan(p));
+}
+
+/* Claims on a workload with blocks "round" (docs/methods.md §7a): a and b
+ * as above, one run each a round (runs 1-5); c has runs 1 and 31-34 (a
+ * wake-up guard's redos, numbered past the rounds), so it shares round 1
+ * with a only. The ratio claim a/b (1.13) reads the paired numbers above:
+ * interval 1.062 to 1.211 meets the band 1.0735 to 1.1865 above 1,
+ * consistent. The order b, a (wall_ms: lower better) has the one pair b
+ * over a: ratio 1 / 1.13406, interval 1 / 1.21110 to 1 / 1.06192, p
+ * 0.0060278 (Holm over one pair leaves it), consistent; its alike
+ * interval at 1 - 0.05 / 1 is the same. The ratio claim a/c falls back to
+ * the means (one round with both). */
+static void test_paired_claims(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/rd_claims_XXXXXX";
+    FILE *f = temp_store(path);
+    const int runs_c[] = { 1, 31, 32, 33, 34 };
+    const double vc[] = { 100, 150, 120, 130, 160 };
+    for (int i = 0; i < 5; i++)
+        fprintf(f,
+                "{\"schema\":\"rundown.run/1\",\"workload\":\"w\",\"config\":{\"rt\":\"a\"},"
+                "\"run\":%d,\"info\":{\"blocks\":\"round\"},\"metrics\":{\"wall_ms\":%g}}\n"
+                "{\"schema\":\"rundown.run/1\",\"workload\":\"w\",\"config\":{\"rt\":\"b\"},"
+                "\"run\":%d,\"info\":{\"blocks\":\"round\"},\"metrics\":{\"wall_ms\":%g}}\n"
+                "{\"schema\":\"rundown.run/1\",\"workload\":\"w\",\"config\":{\"rt\":\"c\"},"
+                "\"run\":%d,\"info\":{\"blocks\":\"round\"},\"metrics\":{\"wall_ms\":%g}}\n",
+                i + 1, paired_a[i], i + 1, paired_b[i], runs_c[i], vc[i]);
+    fclose(f);
+    const char *study =
+        "{\"schema\":\"rundown.published/1\",\"study\":\"s\",\"figures\":[],\"claims\":["
+        "{\"workload\":\"w\",\"metric\":\"wall_ms\",\"a\":{\"rt\":\"a\"},"
+        "\"b\":{\"rt\":\"b\"},\"ratio\":{\"value\":1.13}},"
+        "{\"workload\":\"w\",\"metric\":\"wall_ms\",\"order\":[{\"rt\":\"b\"},{\"rt\":\"a\"}],"
+        "\"values\":[100,150]},"
+        "{\"workload\":\"w\",\"metric\":\"wall_ms\",\"a\":{\"rt\":\"a\"},"
+        "\"b\":{\"rt\":\"c\"},\"ratio\":{\"value\":1.1}}]}";
+    cJSON *doc;
+    struct rd_claims c;
+    struct rd_analysis *a = judge_study(path, study, &doc, &c);
+    assert_int_equal(c.n, 3);
+    const struct rd_claim_result *r = &c.items[0];
+    assert_true(r->blocks_round && r->paired);
+    assert_true(r->rounds == 5);
+    assert_true(fabs(r->ratio - 1.1340620534765662) < 1e-12);
+    assert_true(fabs(r->ci_low - 1.0619231567841805) < 1e-9);
+    assert_true(fabs(r->ci_high - 1.2111015123073214) < 1e-9);
+    assert_true(fabs(r->p - 0.006027803453124581) < 1e-10);
+    assert_int_equal(r->judgement, RD_CLAIM_CONSISTENT);
+    assert_non_null(strstr(r->reason, "; compared within rounds (5 rounds)"));
+    r = &c.items[1];
+    assert_true(r->paired);
+    assert_int_equal(r->npairs, 1);
+    const struct rd_claim_pair *pr = &r->pairs[0];
+    assert_true(pr->paired && pr->rounds == 5);
+    assert_true(fabs(pr->ratio - 1 / 1.1340620534765662) < 1e-12);
+    assert_true(fabs(pr->ci_low - 1 / 1.2111015123073214) < 1e-9);
+    assert_true(fabs(pr->ci_high - 1 / 1.0619231567841805) < 1e-9);
+    assert_true(fabs(pr->p - 0.006027803453124581) < 1e-10);
+    assert_true(fabs(pr->alike_low - 1 / 1.2111015123073214) < 1e-9);
+    assert_true(pr->agrees && !pr->alike);
+    assert_int_equal(r->judgement, RD_CLAIM_CONSISTENT);
+    assert_non_null(strstr(r->reason, "; compared within rounds (5 rounds)"));
+    r = &c.items[2];
+    assert_true(r->blocks_round && !r->paired);
+    assert_true(r->rounds == 1);
+    /* the means: (120+210+150+99+180) / (100+150+120+130+160) = 759 / 660 */
+    assert_true(fabs(r->ratio - 759.0 / 660.0) < 1e-12);
+    assert_non_null(strstr(r->reason, "not compared within rounds (1 round with both"));
+    rd_claims_release(&c);
+    cJSON_Delete(doc);
+    rd_analysis_free(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -229,6 +358,8 @@ int main(void)
         cmocka_unit_test(test_pair_alike),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_judged_before_writing),
+        cmocka_unit_test(test_paired_log_ratio),
+        cmocka_unit_test(test_paired_claims),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

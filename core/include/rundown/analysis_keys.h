@@ -287,6 +287,11 @@
 #define RD_AK_ALIKE_CI_LOW "alike_ci_low"
 #define RD_AK_ALIKE_CI_HIGH "alike_ci_high"
 #define RD_AK_ALIKE "alike"
+/* a claim on a workload paired within rounds (blocks "round"): whether it
+ * (and each pair of an order) was compared within rounds, and over how
+ * many rounds (docs/methods.md §7a) */
+#define RD_AK_PAIRED "paired"
+#define RD_AK_ROUNDS "rounds"
 #define RD_AK_JUDGEMENT "judgement"
 #define RD_AK_CLAIMS "claims"
 #define RD_AK_CONSISTENT "consistent"
