@@ -62,9 +62,12 @@ static inline uint32_t rd_series_run(const struct series *s, uint32_t i)
  * numbers and sessions (docs/methods.md, "Sessions"). */
 struct run_meta {
     double t;               /* started_at, seconds since 1970; NaN when absent */
-    uint32_t order;         /* run number, or arrival order when the record has none */
-    uint32_t input : 31;    /* its store: an index into rd_analysis.inputs */
-    uint32_t numbered : 1;  /* order is the record's run number */
+    uint32_t order;         /* run number (a redo's: its round, info "round"), or
+                               arrival order when the record has none */
+    uint32_t input : 30;    /* its store: an index into rd_analysis.inputs */
+    uint32_t numbered : 1;  /* order is the record's run number or round */
+    uint32_t redo : 1;      /* order is the round of the contended run it replaces
+                               (rd_record_round), not a number of its own */
 };
 
 /* A stretch in which one input store's collection took no measured run of

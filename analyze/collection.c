@@ -16,6 +16,7 @@
 #include "jw.h"
 #include "looks.h"
 #include "moments.h"
+#include "pairs.h"
 #include "settle.h"
 #include "verdict.h"
 #include "rundown/analysis_keys.h"
@@ -70,8 +71,18 @@ static rd_status replay_race(const struct wctx *x, const struct rd_settle_rule *
         }
         if (!any)
             break;
-        size_t ne;
-        st = rd_settle_race(rule, r, smp, x->k, &vs, keep, out, &ne);
+        /* blocks=round: the looks compared the configs within rounds, as
+         * the collector's did (collect/suiterun.c) */
+        struct rd_pairs pairs = {0};
+        if (rd_pairs_wanted(wl)) {
+            st = rd_pairs_build_before(x, 0, (uint32_t)r, &pairs);
+            vs.pairing = st ? NULL : &pairs.pairing;
+        }
+        size_t ne = 0;
+        if (!st)
+            st = rd_settle_race(rule, r, smp, x->k, &vs, keep, out, &ne);
+        rd_pairs_release(&pairs);
+        vs.pairing = NULL;
         for (size_t i = 0; !st && ne && i < x->k; i++)
             if (out[i] && !at[i])
                 at[i] = r;
@@ -106,6 +117,54 @@ rd_status rd_collection_race(const struct wctx *x, long *at)
     return rd_collection_raced(x) ? replay_race(x, &rule, at) : RD_OK;
 }
 
+/* Each config's state and half-width as the collector's precision rule
+ * reads them after the race (at[]: its eliminations). */
+static rd_status precision_states(const struct wctx *x, const struct rd_settle_rule *rule,
+                                  const long *at, enum rd_settle_state *states, double *hw)
+{
+    const struct wl *wl = x->w;
+    rd_status st = RD_OK;
+    /* The contenders' precision rule, as the collector applies it: at the
+     * level the workload's last look spends and the race leaves of it
+     * (looks.c, rd_settle_judge), so the state says settled only when the
+     * analysis's intervals are that narrow, and as precise as the whole
+     * family of k configs would need (stats/settle.h, rd_settle_config). */
+    struct rd_settle_rule fin = *rule;
+    fin.alpha = rd_collection_level(x, rule->alpha, 0);
+    /* blocks=round: a config's spread is its widest within-round one with
+     * the other contenders, as the collector reads it (collect/suiterun.c,
+     * paired_state) */
+    struct rd_pairs pairs = {0};
+    bool *in = NULL;
+    if (x->ntested && rd_pairs_wanted(wl)) {
+        in = calloc(x->k ? x->k : 1, sizeof *in);
+        st = in ? rd_pairs_build(x, 0, &pairs) : RD_ERR_NOMEM;
+        for (size_t i = 0; !st && i < x->k; i++)
+            in[i] = !at[i] && x->preps[i].have;
+    }
+    for (size_t i = 0; !st && i < x->k; i++) {
+        const struct prep *p = x->ntested ? &x->preps[i] : NULL;
+        double n = p && p->have ? (double)p->sum.n : 0;
+        double mean = n ? p->sum.mean : NAN, sd = n > 1 ? p->sum.sd : NAN;
+        double n_pairs = INFINITY, spread = in ? rd_settle_paired_spread(&pairs.pairing, in, x->k,
+                                                                         i, &n_pairs)
+                                               : NAN;
+        if (in && !isinf(n_pairs)) {
+            hw[i] = rd_settle_halfwidth_paired(spread, n_pairs, x->k, fin.alpha);
+            states[i] = at[i] ? RD_SETTLE_ELIMINATED
+                              : rd_settle_config_paired(&fin, (long)x->cs[i]->nruns, n, spread,
+                                                        n_pairs, x->k);
+            continue;
+        }
+        hw[i] = rd_settle_halfwidth(n, mean, sd, x->k, fin.alpha);
+        states[i] = at[i] ? RD_SETTLE_ELIMINATED
+                          : rd_settle_config(&fin, (long)x->cs[i]->nruns, n, mean, sd, x->k);
+    }
+    rd_pairs_release(&pairs);
+    free(in);
+    return st;
+}
+
 void rd_collection_write(const struct wctx *x, struct jw *w)
 {
     const struct wl *wl = x->w;
@@ -116,27 +175,14 @@ void rd_collection_write(const struct wctx *x, struct jw *w)
     double *hw = calloc(x->k ? x->k : 1, sizeof *hw);
     long *at = calloc(x->k ? x->k : 1, sizeof *at);
     rd_status st = states && hw && at ? replay_race(x, &rule, at) : RD_ERR_NOMEM;
+    if (!st)
+        st = precision_states(x, &rule, at, states, hw);
     if (st) {
         free(states);
         free(hw);
         free(at);
         w->st = st;
         return;
-    }
-    /* The contenders' precision rule, as the collector applies it: at the
-     * level the workload's last look spends and the race leaves of it
-     * (looks.c, rd_settle_judge), so the state says settled only when the
-     * analysis's intervals are that narrow, and as precise as the whole
-     * family of k configs would need (stats/settle.h, rd_settle_config). */
-    struct rd_settle_rule fin = rule;
-    fin.alpha = rd_collection_level(x, rule.alpha, 0);
-    for (size_t i = 0; i < x->k; i++) {
-        const struct prep *p = x->ntested ? &x->preps[i] : NULL;
-        double n = p && p->have ? (double)p->sum.n : 0;
-        double mean = n ? p->sum.mean : NAN, sd = n > 1 ? p->sum.sd : NAN;
-        hw[i] = rd_settle_halfwidth(n, mean, sd, x->k, fin.alpha);
-        states[i] = at[i] ? RD_SETTLE_ELIMINATED
-                          : rd_settle_config(&fin, (long)x->cs[i]->nruns, n, mean, sd, x->k);
     }
     enum rd_settle_stop stop = rd_settle_stop_reason(states, x->k,
                                                      wl->budget_s ? RD_STOP_BUDGET

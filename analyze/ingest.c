@@ -445,12 +445,16 @@ static rd_status add_run(struct cfg *c, const struct rd_record *r, uint32_t inpu
     if (c->nruns == UINT32_MAX)
         return RD_ERR_NOMEM;
     RD_TRY(RD_ARRAY_GROW(c->runs, c->capruns, (size_t)c->nruns + 1));
-    bool numbered = r->run > 0 && r->run <= (long)UINT32_MAX;
+    /* a redo of a contended run is ordered, and paired (pairs.c), in the
+     * round it was made in */
+    long round = rd_record_round(r);
+    bool numbered = round > 0 && round <= (long)UINT32_MAX;
     struct run_meta *m = &c->runs[c->nruns];
     m->t = parse_started_at(r->started_at);
-    m->order = numbered ? (uint32_t)r->run : c->nruns;
-    m->input = input & 0x7fffffffu;
+    m->order = numbered ? (uint32_t)round : c->nruns;
+    m->input = input & 0x3fffffffu;
     m->numbered = numbered;
+    m->redo = numbered && round != r->run;
     *index = c->nruns++;
     return RD_OK;
 }

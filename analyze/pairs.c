@@ -40,6 +40,11 @@ static bool paired(const void *ctx, size_t a, size_t b, double *mean_log, double
 
 rd_status rd_pairs_build(const struct wctx *x, size_t ti, struct rd_pairs *p)
 {
+    return rd_pairs_build_before(x, ti, UINT32_MAX, p);
+}
+
+rd_status rd_pairs_build_before(const struct wctx *x, size_t ti, uint32_t runs, struct rd_pairs *p)
+{
     const size_t k = x->k;
     *p = (struct rd_pairs){ .k = k };
     p->by_cfg = calloc(k ? k : 1, sizeof *p->by_cfg);
@@ -69,7 +74,7 @@ rd_status rd_pairs_build(const struct wctx *x, size_t ti, struct rd_pairs *p)
             }
             double val = pp->used[u];
             uint32_t number = x->cs[i]->runs[pp->run_of[j]].order;
-            if (val > 0 && isfinite(val))
+            if (val > 0 && isfinite(val) && pp->run_of[j] < runs)
                 v[got++] = (struct rd_round_value){ (uint64_t)ses[u] << 32 | number, log(val),
                                                  (uint32_t)u };
             u++;

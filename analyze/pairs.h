@@ -37,6 +37,12 @@ rd_status rd_pairs_check(const struct rd_analysis *a, struct rd_diag *d);
  *  have no log and pair with nothing. */
 rd_status rd_pairs_build(const struct wctx *x, size_t ti, struct rd_pairs *p);
 
+/** rd_pairs_build on each config's first 'runs' measured runs (in the
+ *  order they arrived) only: the race's look after round 'runs' as the
+ *  analysis replays it (collection.c). */
+rd_status rd_pairs_build_before(const struct wctx *x, size_t ti, uint32_t runs,
+                                struct rd_pairs *p);
+
 /** The rounds of every measured value of metric m (rd_cfg_find_series)
  *  of workload wl's configs into p, each config at its place in wl->cfgs:
  *  the published claims' pairing (claims.c), which reads every value as

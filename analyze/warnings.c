@@ -181,7 +181,7 @@ static rd_status duplicate_findings(struct findings *F, size_t i, const char *nm
         return RD_ERR_NOMEM;
     size_t n = 0, extra = 0, listed = 0, o = 0;
     for (uint32_t j = 0; j < c->nruns; j++)
-        if (c->runs[j].numbered)
+        if (c->runs[j].numbered && !c->runs[j].redo)
             nums[n++] = c->runs[j].order;
     qsort(nums, n, sizeof *nums, cmp_u32);
     char list[120] = "";

@@ -71,7 +71,9 @@ static rd_status plan_add(struct rd_plan *p, size_t w, size_t c, bool warmup, lo
                           long *measured)
 {
     RD_TRY(RD_ARRAY_GROW(p->items, p->cap, p->len + 1));
-    p->items[p->len++] = (struct rd_plan_item){w, c, warmup, run, warmup ? -1 : (*measured)++};
+    p->items[p->len++] = (struct rd_plan_item){ .workload = w, .config = c, .warmup = warmup,
+                                                .run = run,
+                                                .measured_no = warmup ? -1 : (*measured)++ };
     return RD_OK;
 }
 

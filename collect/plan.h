@@ -31,6 +31,8 @@ struct rd_plan_item {
     bool warmup;      /* a warmup run of a command workload */
     long run;         /* 1-based, in execution order per config and phase */
     long measured_no; /* 0-based number among measured runs of the whole plan; -1 for warmups */
+    long round;       /* a run made again in place of a contended one: the round (run
+                         number) of the run it replaces, stored as info "round"; 0 none */
 };
 
 struct rd_plan {

@@ -305,11 +305,12 @@ static bool pairs_rounds(const struct rd_suite_workload *w)
  * 1 this one) and the run number. The analysis keys rounds by session,
  * which a gap in the store's collection starts (docs/methods.md §6a):
  * runs of this collection never pair with those of an earlier one, which
- * took them on the host of another hour, and a contended run's redo,
- * numbered after the plan's runs, pairs only with what has its number. */
+ * took them on the host of another hour; a contended run's redo, numbered
+ * after the plan's runs, pairs in the round of the run it replaces
+ * (rd_record_round). */
 static uint64_t round_key(const struct rd_record *rec, bool stored)
 {
-    return (uint64_t)(stored ? 0 : 1) << 32 | (uint32_t)rec->run;
+    return (uint64_t)(stored ? 0 : 1) << 32 | (uint32_t)rd_record_round(rec);
 }
 
 /* Adds a good value x of round 'key' to c's rounds. */
@@ -350,7 +351,7 @@ static rd_status note_run(const struct rd_suite_workload *w, struct cfg_state *c
     rd_moments_add(&c->good, x);
     /* a value that is not positive has no log: it pairs with nothing, as
      * in the analysis */
-    if (pairs_rounds(w) && x > 0 && isfinite(x) && rec->run > 0)
+    if (pairs_rounds(w) && x > 0 && isfinite(x) && rd_record_round(rec) > 0)
         return note_round(c, round_key(rec, stored), x);
     return RD_OK;
 }
@@ -525,6 +526,21 @@ static bool skip_stored_warmup(void *vs, long run)
     return rd_session_warmup_stored(&((struct noting_sink *)vs)->sink, run);
 }
 
+/* A run made again in place of a contended one gets a new run number (the
+ * store never holds a number twice) but belongs to the round of the run
+ * it replaces, which its info "round" says (rd_record_round): without it a
+ * paired workload's redo paired with nothing, and in the study of
+ * 2026-12-04 deno's sequential http-hello server shared 1 round of 3 with
+ * node's. */
+static rd_status set_round(struct rd_record *rec, const struct rd_plan_item *it)
+{
+    if (it->round <= 0)
+        return RD_OK;
+    char v[24];
+    snprintf(v, sizeof v, "%ld", it->round);
+    return rd_record_set_info(rec, "round", v);
+}
+
 /* Runs one plan item of cfg and stores what it produced. */
 static rd_status run_item(const struct rd_suite_run *run, const struct rd_plan_item *it,
                           const struct rd_suite_workload *w, struct cfg_state *cs,
@@ -562,6 +578,8 @@ static rd_status run_item(const struct rd_suite_run *run, const struct rd_plan_i
                                             it->warmup ? RD_PHASE_WARMUP : RD_PHASE_MEASURE,
                                             it->run, rec)
                      : RD_ERR_NOMEM;
+        if (!st)
+            st = set_round(rec, it);
         snprintf(stem, sizeof stem, "%s/%s-%s%ld", wslug, cslug, it->warmup ? "warmup-" : "",
                  it->run);
         struct rd_command_spec spec = {
@@ -596,8 +614,18 @@ static rd_status run_item(const struct rd_suite_run *run, const struct rd_plan_i
         struct rd_strays strays = {0};
         spec.strays = &strays;
         struct noting_sink sink = {{run->session, cfg}, w, cs};
+        /* a redo's records carry its round: the config's template with it */
+        struct rd_record redo_tmpl;
+        const struct rd_record *tmpl = &cfg->tmpl;
+        if (!st && it->round > 0) {
+            rd_record_init(&redo_tmpl, &a);
+            st = rd_record_copy(&redo_tmpl, &cfg->tmpl);
+            if (!st)
+                st = set_round(&redo_tmpl, it);
+            tmpl = &redo_tmpl;
+        }
         if (!st)
-            st = rd_runner_http_session(&spec, &cfg->tmpl, (it->run - 1) * w->warmups + 1,
+            st = rd_runner_http_session(&spec, tmpl, (it->run - 1) * w->warmups + 1,
                                         it->run, 1, emit_noting, skip_stored_warmup, &sink, d);
         if (strays.count) {
             char note[600];
@@ -888,6 +916,7 @@ static rd_status redo_contended(struct runner *r, const struct rd_plan_item *it,
         struct rd_plan_item redo = *it;
         long next = cs->cfg->next_run[RD_PHASE_MEASURE];
         redo.run = next > w->runs ? next : w->runs + 1;
+        redo.round = it->round > 0 ? it->round : it->run;
         cs->redos++;
         run->redone++;
         cs->last_contended = false;

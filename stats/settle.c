@@ -86,13 +86,18 @@ double rd_settle_paired_spread(const struct rd_verdict_pairing *pg, const bool *
 enum rd_settle_state rd_settle_config_paired(const struct rd_settle_rule *r, long runs, double n,
                                              double spread, double n_pairs, size_t k)
 {
-    double hw = NAN;
-    if (n >= 2 && n_pairs >= 2 && isfinite(spread))
-        hw = spread == 0 ? 0
-                         : rd_verdict_paired_critical_value(r->alpha, k < 2 ? 2.0 : (double)k,
-                                                            floor(n_pairs) - 1) *
-                               spread / sqrt(2.0) / sqrt(n_pairs);
+    double hw = n >= 2 ? rd_settle_halfwidth_paired(spread, n_pairs, k, r->alpha) : NAN;
     return state_of(r, runs, n, hw);
+}
+
+double rd_settle_halfwidth_paired(double spread, double n_pairs, size_t k, double alpha)
+{
+    if (!(n_pairs >= 2) || !isfinite(spread))
+        return NAN;
+    if (spread == 0)
+        return 0;
+    return rd_verdict_paired_critical_value(alpha, k < 2 ? 2.0 : (double)k, floor(n_pairs) - 1) *
+           spread / sqrt(2.0) / sqrt(n_pairs);
 }
 
 bool rd_settle_done(const enum rd_settle_state *states, size_t k)

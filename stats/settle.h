@@ -113,6 +113,11 @@ double rd_settle_paired_spread(const struct rd_verdict_pairing *pg, const bool *
 enum rd_settle_state rd_settle_config_paired(const struct rd_settle_rule *r, long runs, double n,
                                              double spread, double n_pairs, size_t k);
 
+/** The relative half-width rd_settle_config_paired compares with the
+ *  target: the paired critical value at n_pairs - 1 df times spread /
+ *  sqrt 2 / sqrt n_pairs; NaN below 2 rounds or for a spread not finite. */
+double rd_settle_halfwidth_paired(double spread, double n_pairs, size_t k, double alpha);
+
 /** True when collection of the workload is done: no config is open, or
  *  the race eliminated every config but one (the answer is clear). */
 bool rd_settle_done(const enum rd_settle_state *states, size_t k);

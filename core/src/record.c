@@ -138,6 +138,19 @@ const char *rd_record_info(const struct rd_record *r, const char *key)
     return kv_get(&r->info, key);
 }
 
+long rd_record_round(const struct rd_record *r)
+{
+    const char *v = rd_record_info(r, "round");
+    if (v && *v >= '1' && *v <= '9') {
+        char *end;
+        errno = 0;
+        long round = strtol(v, &end, 10);
+        if (!*end && errno == 0)
+            return round;
+    }
+    return r->run > 0 ? r->run : 0;
+}
+
 rd_status rd_record_set_source(struct rd_record *r, const char *key, const char *value)
 {
     return kv_set(r->arena, &r->source, key, value, true);

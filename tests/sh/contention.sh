@@ -158,7 +158,7 @@ grep -q '^BUSY *speed .*67 % of their best speed' "$tmp/scheck.out" ||
 #    the run made again in its place does, as the analysis counts them
 #    (the 2nd probe is slow: the first measured run is contended and made
 #    again; then 3 good runs of 3, where counting the contended one gave
-#    2 and an open workload).
+#    2 and an open workload); the run made again says its round.
 mkdir -p "$tmp/sw"
 printf '1\n2\n1\n' >"$tmp/sw/slow.speed"
 cat >"$tmp/sw/s.json" <<'JSON'
@@ -176,6 +176,11 @@ d = sys.argv[1]
 runs = [json.loads(l) for l in open(d + "/out/sw.jsonl")]
 m = [bool(r.get("contended")) for r in runs if r["phase"] == "measure"]
 assert m.count(False) == 3 and m[0], m
+# the run made again in place of run 1 is numbered after the plan's runs
+# but belongs to round 1 (info "round": what pairs it within rounds)
+good = [r for r in runs if r["phase"] == "measure" and not r.get("contended")]
+assert good[0]["run"] > 3 and good[0].get("info", {}).get("round") == "1", good[0]
+assert all("round" not in r.get("info", {}) for r in good[1:]), good[1:]
 c = json.load(open(d + "/a.json"))["workloads"][0]["collection"]
 assert c["stopped"] == "settled" and c["configs"][0]["runs"] == 3, c
 PY

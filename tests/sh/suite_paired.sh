@@ -56,6 +56,17 @@ suite prace 0.0001 round
 runs prace "paired: b and c eliminated at the first look" 'n["a"] == n["b"] == n["c"] == 5'
 grep -q "(2 configs eliminated as slower than the best)" err-prace.txt ||
     { fail "no elimination note"; cat err-prace.txt; }
+# The analysis replays the race as the collector ran it, paired too
+# (analyze/collection.c): b and c eliminated at round 5, the workload
+# settled, as the collector stopped it.
+"$BUILD/analyze/rundown-analyze" -o a-prace.json "out-prace/prace.jsonl" 2>/dev/null ||
+    fail "analyze of the paired race failed"
+python3 - a-prace.json <<'PY' || fail "the analysis's replay of the paired race"
+import json, sys
+c = json.load(open(sys.argv[1]))["workloads"][0]["collection"]
+at = {x["id"]: x.get("eliminated_at") for x in c["configs"]}
+assert at == {"s=a": None, "s=b": 5, "s=c": 5} and c["stopped"] == "settled", c
+PY
 suite urace 0.0001 none
 runs urace "unpaired: nothing eliminated" 'n["a"] == n["b"] == n["c"] == 10'
 ! grep -q "eliminated" err-urace.txt || { fail "unpaired race eliminated"; cat err-urace.txt; }

@@ -73,6 +73,15 @@ const char *rd_record_label(const struct rd_record *r, const char *key);
 
 rd_status rd_record_set_info(struct rd_record *r, const char *key, const char *value);
 const char *rd_record_info(const struct rd_record *r, const char *key);
+/**
+ * The round a measured run belongs to: its info "round" when that is a
+ * whole number from 1 (rundown-collect writes it on a run made again in
+ * place of a contended one, which gets a new run number but was run in
+ * the round of the run it replaces: docs/run-record.md), else its run
+ * number (0 when it has none). Runs of one round are what a workload
+ * paired within rounds compares (docs/methods.md §6).
+ */
+long rd_record_round(const struct rd_record *r);
 rd_status rd_record_set_source(struct rd_record *r, const char *key, const char *value);
 
 /** Sets a metric (replacing one with the same name; insertion order kept). */
