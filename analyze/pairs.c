@@ -31,10 +31,7 @@ static bool paired(const void *ctx, size_t a, size_t b, double *mean_log, double
                    double *n)
 {
     const struct rd_pairs *p = ctx;
-    struct rd_moments m = rd_rounds_log_ratios(p->by_cfg[a], p->n[a], p->by_cfg[b], p->n[b]);
-    *n = (double)m.n;
-    *mean_log = m.n ? m.mean : NAN;
-    *sd_log = m.n >= 2 ? rd_moments_sd(&m) : NAN;
+    rd_rounds_compare(p->by_cfg[a], p->n[a], p->by_cfg[b], p->n[b], mean_log, sd_log, n);
     return true;
 }
 

@@ -363,10 +363,7 @@ static bool paired_ratios(const void *ctx, size_t a, size_t b, double *mean_log,
 {
     const struct wl_state *ws = ctx;
     const struct cfg_state *ca = &ws->cfgs[a], *cb = &ws->cfgs[b];
-    struct rd_moments m = rd_rounds_log_ratios(ca->rounds, ca->nrounds, cb->rounds, cb->nrounds);
-    *n = m.n;
-    *mean_log = m.n ? m.mean : NAN;
-    *sd_log = m.n >= 2 ? rd_moments_sd(&m) : NAN;
+    rd_rounds_compare(ca->rounds, ca->nrounds, cb->rounds, cb->nrounds, mean_log, sd_log, n);
     return true;
 }
 

@@ -2,6 +2,7 @@
  * rounds.c - values by round and their within-round log ratios (see
  * rounds.h).
  */
+#include <math.h>
 #include <stdlib.h>
 
 #include "rounds.h"
@@ -43,4 +44,13 @@ struct rd_moments rd_rounds_log_ratios(const struct rd_round_value *a, size_t na
         }
     }
     return m;
+}
+
+void rd_rounds_compare(const struct rd_round_value *a, size_t na, const struct rd_round_value *b,
+                       size_t nb, double *mean_log, double *sd_log, double *n)
+{
+    struct rd_moments m = rd_rounds_log_ratios(a, na, b, nb);
+    *n = (double)m.n;
+    *mean_log = m.n ? m.mean : NAN;
+    *sd_log = m.n >= 2 ? rd_moments_sd(&m) : NAN;
 }

@@ -34,4 +34,10 @@ size_t rd_rounds_one_per_round(struct rd_round_value *v, size_t n);
 struct rd_moments rd_rounds_log_ratios(const struct rd_round_value *a, size_t na,
                                        const struct rd_round_value *b, size_t nb);
 
+/** What struct rd_verdict_pairing's paired() fills, from those log
+ *  ratios: their count *n, their mean (NaN when none) and their sd (NaN
+ *  below 2). */
+void rd_rounds_compare(const struct rd_round_value *a, size_t na, const struct rd_round_value *b,
+                       size_t nb, double *mean_log, double *sd_log, double *n);
+
 #endif

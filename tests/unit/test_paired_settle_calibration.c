@@ -66,10 +66,7 @@ static bool paired(const void *ctx, size_t a, size_t b, double *mean_log, double
                    double *n)
 {
     const struct suite *s = ctx;
-    struct rd_moments m = rd_rounds_log_ratios(s->v[a], s->n[a], s->v[b], s->n[b]);
-    *n = m.n;
-    *mean_log = m.n ? m.mean : NAN;
-    *sd_log = m.n >= 2 ? rd_moments_sd(&m) : NAN;
+    rd_rounds_compare(s->v[a], s->n[a], s->v[b], s->n[b], mean_log, sd_log, n);
     return true;
 }
 

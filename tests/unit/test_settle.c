@@ -173,10 +173,7 @@ static bool rounds_paired(const void *ctx, size_t a, size_t b, double *mean_log,
                           double *n)
 {
     (void)ctx;
-    struct rd_moments m = rd_rounds_log_ratios(by_round[a], n_rounds[a], by_round[b], n_rounds[b]);
-    *n = m.n;
-    *mean_log = m.n ? m.mean : NAN;
-    *sd_log = m.n >= 2 ? rd_moments_sd(&m) : NAN;
+    rd_rounds_compare(by_round[a], n_rounds[a], by_round[b], n_rounds[b], mean_log, sd_log, n);
     return true;
 }
 
