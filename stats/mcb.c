@@ -6,13 +6,21 @@
  * integrand is phi(z) times a cdf power: a bell no narrower than the
  * largest of k normals, which unit panels resolve up to k = 100 and more;
  * the families of a report are smaller); the outer one over s is GSL's
- * adaptive QAGS from 0 to where the chi density has no mass left. The
- * root is roots.h's quantile search (Brent's method) on the cdf, bracketed
- * below by the normal's quantile at p less 1 (d >= that quantile for every
- * k: the k = 2 case at df = infinity).
+ * one 61-point Gauss-Kronrod rule (GSL's QAG, which splits only when its
+ * error estimate asks for it) between the chi density's 1e-14 quantiles:
+ * the s-integrand is a bell of sd about 1 / sqrt(2 df) there, which
+ * adaptive QAGS from 0 reached only after splitting [0, top] again and
+ * again (207 integrands at df = 1990 against 61). The root is roots.h's
+ * quantile search (Brent's method) on the cdf: first at a known sd,
+ * bracketed below by the normal's quantile at p less 1 (d >= that
+ * quantile for every k: the k = 2 case at df = infinity), each step one
+ * inner integral; then at df, bracketed by that value and twice the
+ * first-order step c (c^2 + 1) / (4 df) of a t-like quantile above it,
+ * which leaves Brent's method a few steps (17 cdfs at df = 1990 took 6).
  */
 #include <math.h>
 #include <pthread.h>
+#include <stdbool.h>
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
@@ -43,6 +51,20 @@ static void make_nodes(void)
     gsl_integration_glfixed_table_free(t);
 }
 
+/* x^m: by squaring for a whole m (k - 1 always is), as exact as
+ * exp(m log x) and without the two calls (a third of the inner integral). */
+static double power(double x, double m)
+{
+    if (m != floor(m) || m > 4294967295.0)
+        return exp(m * log(x));
+    unsigned long e = (unsigned long)m;
+    double r = 1;
+    for (; e; e >>= 1, x *= x)
+        if (e & 1)
+            r *= x;
+    return r;
+}
+
 /* P(max (Z_i - Z_0) / sqrt 2 <= w) with a known sd, for m = k - 1. */
 static double known_sd(double w, double m)
 {
@@ -54,20 +76,27 @@ static double known_sd(double w, double m)
         /* erfc(x) for x <= -6 is 2 - erfc(6) = 2 - 2.2e-17, which rounds
          * to 2 (glibc returns 2 - tiny there): phi is 1 and phi^m is 1,
          * the product below exactly; most of the upper nodes are there,
-         * and the erfc, log and exp they cost were a fifth of analyze's
+         * and the erfc and the power they cost were a fifth of analyze's
          * CPU on a million runs. */
         if (x <= -6) {
             sum += z_wphi[n];
             continue;
         }
         double phi = 0.5 * erfc(x);
-        sum += z_wphi[n] * (phi == 1 ? 1 : phi > 0 ? exp(m * log(phi)) : 0);
+        sum += z_wphi[n] * (phi == 1 ? 1 : phi > 0 ? power(phi, m) : 0);
     }
     return sum;
 }
 
+/* From this df on, s's range and density are taken in forms that stay
+ * accurate where GSL's and the plain ones lose digits (s_range, outer). */
+static const double LARGE_DF = 1000;
+
+/* centred: log_norm is log(2 x^x / Gamma(x)) - x for x = df / 2, and the
+ * density's exponent is taken in u = s - 1. */
 struct outer {
     double d, m, df, log_norm;
+    bool centred;
 };
 
 /* The integrand over s: the known-sd cdf at d s times the density of s. */
@@ -76,11 +105,55 @@ static double outer_f(double s, void *arg)
     const struct outer *o = arg;
     if (s <= 0)
         return 0;
-    double log_f = o->log_norm + (o->df - 1) * log(s) - 0.5 * o->df * s * s;
+    double log_f;
+    if (o->centred) {
+        /* (df - 1) log s - df s^2 / 2 = (df - 1) log1p(u) - df u - df u^2 / 2
+         * - x: the x cancels the one in log_norm's x log x - log Gamma(x)
+         * instead of two terms of 10^5 and more cancelling to a few. */
+        double u = s - 1;
+        log_f = o->log_norm + (o->df - 1) * log1p(u) - o->df * u - 0.5 * o->df * u * u;
+    } else {
+        log_f = o->log_norm + (o->df - 1) * log(s) - 0.5 * o->df * s * s;
+    }
     double f = exp(log_f);
     if (f == 0)
         return 0; /* the product below, exactly: known_sd is finite */
     return known_sd(o->d * s, o->m) * f;
+}
+
+/* log(2 x^x / Gamma(x)), less x with centred: by Stirling's series
+ * log Gamma(x) = (x - 1/2) log x - x + log(2 pi) / 2 + 1 / (12 x)
+ * - 1 / (360 x^3) + ..., whose next term is below 1e-17 at x >= 500;
+ * x log x - log Gamma(x) loses 16 digits of each of two terms near 10^5
+ * (about 1e-10 of the density at df = 10^6, d off by 2e-9). */
+static double log_norm(double df, bool centred)
+{
+    double x = 0.5 * df;
+    if (!centred)
+        return M_LN2 + x * log(x) - gsl_sf_lngamma(x);
+    return M_LN2 + 0.5 * log(x) - 0.5 * log(2 * M_PI) - 1 / (12 * x) + 1 / (360 * x * x * x);
+}
+
+/* Where s = sqrt(chi2_df / df) has its mass: [*bot, *top] leaves out
+ * 1e-14 on each side, far inside the 1e-9 rd_mcb_cdf promises. GSL's
+ * chi-square quantiles fail for large df (the lower one is NaN from
+ * about df = 50,000 on, the upper one 0.6 % above 1 at df = 59,993, where
+ * the upper tail holds 2 %, and below 1 at df = 10^6: the integral lost
+ * mass and d was 2.1187 against 2.0727); from LARGE_DF on, Wilson and
+ * Hilferty's cube-root normal approximation
+ * (chi2_df / df)^(1/3) ~ N(1 - 2 / (9 df), 2 / (9 df)) at 9 sds (1e-19
+ * nominal; its error in the far tails is orders smaller than that margin
+ * at these df). */
+static void s_range(double df, double *bot, double *top)
+{
+    if (df < LARGE_DF) {
+        *bot = sqrt(gsl_cdf_chisq_Pinv(1e-14, df) / df);
+        *top = sqrt(gsl_cdf_chisq_Qinv(1e-14, df) / df);
+        return;
+    }
+    double v = 2 / (9 * df), lo = fmax(0, 1 - v - 9 * sqrt(v)), hi = 1 - v + 9 * sqrt(v);
+    *bot = pow(lo, 1.5);
+    *top = pow(hi, 1.5);
 }
 
 double rd_mcb_cdf(double d, double k, double df)
@@ -93,15 +166,17 @@ double rd_mcb_cdf(double d, double k, double df)
         return known_sd(d, m);
     /* s = sqrt(X / df), X ~ chi2_df: f(s) = 2 (df/2)^(df/2) / Gamma(df/2)
      * s^(df-1) exp(-df s^2 / 2). */
-    struct outer o = { d, m, df,
-                       M_LN2 + 0.5 * df * log(0.5 * df) - gsl_sf_lngamma(0.5 * df) };
-    double top = sqrt(gsl_cdf_chisq_Qinv(1e-14, df) / df);
+    bool centred = df >= LARGE_DF;
+    struct outer o = { d, m, df, log_norm(df, centred), centred };
+    double bot, top;
+    s_range(df, &bot, &top);
     gsl_integration_workspace *ws = gsl_integration_workspace_alloc(WORKSPACE);
     if (!ws)
         return NAN;
     gsl_function f = { outer_f, &o };
     double v = NAN, err;
-    int st = gsl_integration_qags(&f, 0, top, 1e-12, 1e-10, WORKSPACE, ws, &v, &err);
+    int st = gsl_integration_qag(&f, bot, top, 1e-12, 1e-10, WORKSPACE, GSL_INTEG_GAUSS61, ws,
+                                 &v, &err);
     gsl_integration_workspace_free(ws);
     if (st && !(err < 1e-8))
         return NAN;
@@ -118,7 +193,16 @@ double rd_mcb_quantile(double p, double k, double df)
 {
     if (!(p > 0 && p < 1) || isnan(rd_mcb_cdf(0, k, df)))
         return NAN;
-    double k_df[2] = { k, df };
     double lo = p > 0.5 ? gsl_cdf_ugaussian_Pinv(p) - 1 : -40;
-    return rd_root_quantile(cdf_at, k_df, p, lo, fabs(lo) + 1, false, 1e-11);
+    double k_inf[2] = { k, INFINITY }, k_df[2] = { k, df };
+    double c = rd_root_quantile(cdf_at, k_inf, p, lo, fabs(lo) + 1, false, 1e-11);
+    if (isinf(df) || isnan(c))
+        return c;
+    /* For c > 0 an estimated sd only widens the interval, so d >= c; the
+     * bracket's top moves up (doubling) while it falls short, and a
+     * bracket that does not hold falls back to the wide one. */
+    double d = NAN;
+    if (c > 0)
+        d = rd_root_quantile(cdf_at, k_df, p, c, c + (c * c * c + c) / (2 * df), true, 1e-11);
+    return isnan(d) ? rd_root_quantile(cdf_at, k_df, p, lo, fabs(lo) + 1, false, 1e-11) : d;
 }

@@ -336,6 +336,23 @@ static void mcb_matches_r(void **state)
     for (size_t i = 0; i < sizeof q / sizeof q[0]; i++)
         assert_float_equal(rd_mcb_quantile(0.95, q[i].k, q[i].df), q[i].want, 1e-7);
     assert_float_equal(rd_mcb_cdf(2, 5, 10), 0.896253483122, 1e-9);
+    /* Large df, where GSL's chi-square quantiles fail (the s range was
+     * NaN or missed the mass: 1.8699 at df = 59,993, NaN at 10^6). For
+     * k = 2 it is Student's t: SciPy 1.10.1, t.ppf(0.95, 59993),
+     * t.ppf(0.847251, 61333), t.ppf(0.95, 10**6), t.ppf(0.95, 1990). */
+    const struct { double p, df, want; } t[] = {
+        { 0.95, 59993, 1.6448790264617594 },  { 0.847251, 61333, 1.0247228916742939 },
+        { 0.95, 1e6, 1.64485515072204 },      { 0.95, 1990, 1.6456196988437817 },
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        assert_float_equal(rd_mcb_quantile(t[i].p, 2, t[i].df), t[i].want, 1e-11);
+    /* k = 5: d falls with df towards R's known-sd 2.160333281156 as
+     * a / df + O(1 / df^2), so (d - d_inf) df is the same a at both df to
+     * well within 1 % (main's d at 59,993 was 2.3613, 0.2 above). */
+    double d_inf = 2.160333281156, d60k = rd_mcb_quantile(0.95, 5, 59993),
+           d1m = rd_mcb_quantile(0.95, 5, 1e6);
+    assert_true(rd_mcb_quantile(0.95, 5, 1e4) > d60k && d60k > d1m && d1m > d_inf);
+    assert_float_equal((d60k - d_inf) * 59993 / ((d1m - d_inf) * 1e6), 1, 0.01);
     assert_true(isnan(rd_mcb_cdf(1, 1, 5)));
     assert_true(isnan(rd_mcb_cdf(1, 3, 0)));
     assert_true(isnan(rd_mcb_quantile(1, 3, 5)));
