@@ -81,7 +81,7 @@ rd_status rd_compare_metric(struct wctx *x, size_t ti)
     t->wanova = t->anova;
     t->kw.h = t->kw.df = t->kw.p = NAN;
     if (ng >= 3) {
-        const double **g = malloc(ng * sizeof *g);
+        const double **g = malloc(2 * ng * sizeof *g), **sorted = g + ng;
         size_t *ns = malloc(ng * sizeof *ns);
         if (!g || !ns) {
             free(g);
@@ -92,11 +92,12 @@ rd_status rd_compare_metric(struct wctx *x, size_t ti)
         for (size_t i = 0; i < x->k; i++)
             if (pp[i].have) {
                 g[j] = pp[i].used;
+                sorted[j] = pp[i].sorted;
                 ns[j++] = pp[i].n_used;
             }
         rd_stats_anova(g, ns, ng, &t->anova);
         rd_stats_welch_anova(g, ns, ng, &t->wanova);
-        rd_status st = rd_stats_kruskal(g, ns, ng, &t->kw);
+        rd_status st = rd_stats_kruskal_sorted(sorted, ns, ng, &t->kw);
         free(g);
         free(ns);
         if (st)

@@ -222,18 +222,39 @@ double rd_stats_mw_min_p(size_t na, size_t nb)
     return p > 1 ? 1 : p;
 }
 
+/* H and its p from the groups' rank sums' sum of squares over sizes
+ * (acc) and the tie term. */
+static void kruskal_finish(double acc, double tie_term, size_t n, size_t k,
+                           struct rd_kruskal *out)
+{
+    double nn = (double)n;
+    out->df = (double)(k - 1);
+    double corr = 1 - tie_term / (nn * nn * nn - nn);
+    if (!(corr > 0))
+        return; /* all values equal */
+    out->h = (12 / (nn * (nn + 1)) * acc - 3 * (nn + 1)) / corr;
+    out->p = gsl_cdf_chisq_Q(out->h, out->df);
+}
+
+/* The total size of k groups, 0 when one is empty (H is then undefined). */
+static size_t kruskal_size(const size_t *ns, size_t k)
+{
+    size_t n = 0;
+    for (size_t g = 0; g < k; g++) {
+        if (ns[g] == 0)
+            return 0;
+        n += ns[g];
+    }
+    return n;
+}
+
 rd_status rd_stats_kruskal(const double *const *groups, const size_t *ns, size_t k,
                            struct rd_kruskal *out)
 {
     out->h = out->df = out->p = NAN;
-    if (k < 2)
+    size_t n = kruskal_size(ns, k);
+    if (k < 2 || n == 0)
         return RD_OK;
-    size_t n = 0;
-    for (size_t g = 0; g < k; g++) {
-        if (ns[g] == 0)
-            return RD_OK;
-        n += ns[g];
-    }
     double *ranks = malloc(n * sizeof *ranks);
     if (!ranks)
         return RD_ERR_NOMEM;
@@ -243,7 +264,7 @@ rd_status rd_stats_kruskal(const double *const *groups, const size_t *ns, size_t
         free(ranks);
         return st;
     }
-    double nn = (double)n, acc = 0;
+    double acc = 0;
     size_t pos = 0;
     for (size_t g = 0; g < k; g++) {
         double r = 0;
@@ -252,12 +273,93 @@ rd_status rd_stats_kruskal(const double *const *groups, const size_t *ns, size_t
         acc += r * r / (double)ns[g];
     }
     free(ranks);
-    out->df = (double)(k - 1);
-    double corr = 1 - tie_term / (nn * nn * nn - nn);
-    if (!(corr > 0))
-        return RD_OK; /* all values equal */
-    out->h = (12 / (nn * (nn + 1)) * acc - 3 * (nn + 1)) / corr;
-    out->p = gsl_cdf_chisq_Q(out->h, out->df);
+    kruskal_finish(acc, tie_term, n, k, out);
+    return RD_OK;
+}
+
+/* The group of the smaller next value on top of a binary heap of groups
+ * (k-way merge of sorted groups). */
+struct merge {
+    const double *const *g;
+    size_t *at;
+    size_t *heap, len;
+};
+
+static bool merge_less(const struct merge *m, size_t a, size_t b)
+{
+    return m->g[a][m->at[a]] < m->g[b][m->at[b]];
+}
+
+static void merge_down(struct merge *m, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, s = i;
+        if (l < m->len && merge_less(m, m->heap[l], m->heap[s]))
+            s = l;
+        if (l + 1 < m->len && merge_less(m, m->heap[l + 1], m->heap[s]))
+            s = l + 1;
+        if (s == i)
+            return;
+        size_t t = m->heap[i];
+        m->heap[i] = m->heap[s];
+        m->heap[s] = t;
+        i = s;
+    }
+}
+
+/* Past this many groups the heap's scattered reads cost more than the
+ * sort of all values by index (10^5 groups of 3: 2.4 % of the CPU against
+ * 1.1 %). */
+enum { KRUSKAL_MERGE_MAX_K = 64 };
+
+rd_status rd_stats_kruskal_sorted(const double *const *sorted, const size_t *ns, size_t k,
+                                  struct rd_kruskal *out)
+{
+    if (k > KRUSKAL_MERGE_MAX_K)
+        return rd_stats_kruskal(sorted, ns, k, out);
+    out->h = out->df = out->p = NAN;
+    size_t n = kruskal_size(ns, k);
+    if (k < 2 || n == 0)
+        return RD_OK;
+    /* Each group's rank sum, merged block by block of equal values: a block
+     * of t values from position pos on has the mid rank (2 pos + t + 1) / 2,
+     * and the sums of those half-integers are exact below 2^52, so they are
+     * the bits the sum over each value's rank gave (a sort of all N values
+     * by index, 3 % of analyze's CPU on a million runs). */
+    double rsum[KRUSKAL_MERGE_MAX_K] = { 0 };
+    size_t at[KRUSKAL_MERGE_MAX_K] = { 0 }, heap[KRUSKAL_MERGE_MAX_K],
+           taken[KRUSKAL_MERGE_MAX_K], cnt[KRUSKAL_MERGE_MAX_K];
+    struct merge m = { sorted, at, heap, k };
+    for (size_t g = 0; g < k; g++)
+        heap[g] = g;
+    for (size_t i = k / 2; i-- > 0;)
+        merge_down(&m, i);
+    double tie_term = 0;
+    size_t pos = 0;
+    while (m.len) {
+        double v = sorted[heap[0]][at[heap[0]]];
+        size_t t = 0, ntaken = 0;
+        while (m.len && sorted[heap[0]][at[heap[0]]] == v) {
+            size_t g = heap[0], c = 0;
+            while (at[g] < ns[g] && sorted[g][at[g]] == v)
+                at[g]++, c++;
+            taken[ntaken] = g;
+            cnt[ntaken++] = c;
+            t += c;
+            if (at[g] == ns[g])
+                heap[0] = heap[--m.len];
+            merge_down(&m, 0);
+        }
+        double r = (double)(2 * pos + t + 1) / 2, tt = (double)t;
+        for (size_t i = 0; i < ntaken; i++)
+            rsum[taken[i]] += r * (double)cnt[i];
+        tie_term += tt * tt * tt - tt;
+        pos += t;
+    }
+    double acc = 0;
+    for (size_t g = 0; g < k; g++)
+        acc += rsum[g] * rsum[g] / (double)ns[g];
+    kruskal_finish(acc, tie_term, n, k, out);
     return RD_OK;
 }
 
@@ -444,6 +546,21 @@ rd_status rd_stats_mann_kendall(const double *x, size_t n, struct rd_trend *out)
 {
     out->s = out->tau = out->z = out->p = NAN;
     out->exact = 0;
+    double *c = malloc((n ? n : 1) * sizeof *c);
+    if (!c)
+        return RD_ERR_NOMEM;
+    memcpy(c, x, n * sizeof *c);
+    rd_stats_sort(c, n);
+    rd_status st = rd_stats_mann_kendall_sorted(x, c, n, out);
+    free(c);
+    return st;
+}
+
+rd_status rd_stats_mann_kendall_sorted(const double *x, const double *c, size_t n,
+                                       struct rd_trend *out)
+{
+    out->s = out->tau = out->z = out->p = NAN;
+    out->exact = 0;
     if (n < 3)
         return RD_OK;
     /* S = concordant - discordant pairs of (i, x_i) = n0 - ties - 2 inversions;
@@ -451,16 +568,10 @@ rd_status rd_stats_mann_kendall(const double *x, size_t n, struct rd_trend *out)
     double inv = count_inversions(x, n);
     if (inv < 0)
         return RD_ERR_NOMEM;
-    /* Tie groups in x: a sorted copy makes them adjacent. */
-    double *c = malloc(n * sizeof *c);
+    /* Tie groups in x: adjacent in the sorted c. */
     size_t *sizes = malloc(n * sizeof *sizes);
-    if (!c || !sizes) {
-        free(c);
-        free(sizes);
+    if (!sizes)
         return RD_ERR_NOMEM;
-    }
-    memcpy(c, x, n * sizeof *c);
-    rd_stats_sort(c, n);
     double t1 = 0, t2 = 0; /* sum t(t-1)/2 and sum t(t-1)(2t+5) */
     size_t g = 0;
     for (size_t i = 0; i < n;) {
@@ -473,7 +584,6 @@ rd_status rd_stats_mann_kendall(const double *x, size_t n, struct rd_trend *out)
         sizes[g++] = j - i + 1;
         i = j + 1;
     }
-    free(c);
     double nn = (double)n, n0 = nn * (nn - 1) / 2;
     double s = n0 - t1 - 2 * inv;
     out->s = s;

@@ -45,14 +45,14 @@ double rd_stats_mean(const double *x, size_t n)
  * when a value is outside the safe range, so ordinary data give the same
  * bits as the formulas written plainly. */
 
-/* The sample variance of x[0..n-1], n >= 2, as v 4^e: GSL's two-pass
- * algorithm on the values as they are when the variance is in range, else
- * the same on the deviations from the mean scaled by 2^-e. Deviations that
- * overflow themselves (values near the double limit of both signs) are
- * taken on the halved values. */
-static double var_scaled(const double *x, size_t n, int *e)
+/* The sample variance of x[0..n-1] about its mean (given), n >= 2, as
+ * v 4^e: GSL's two-pass algorithm on the values as they are when the
+ * variance is in range, else the same on the deviations from the mean
+ * scaled by 2^-e. Deviations that overflow themselves (values near the
+ * double limit of both signs) are taken on the halved values. */
+static double var_scaled_m(const double *x, size_t n, double mean, int *e)
 {
-    double mean = gsl_stats_mean(x, 1, n), dmax = 0;
+    double dmax = 0;
     *e = 0;
     for (size_t i = 0; i < n; i++) {
         double d = fabs(x[i] - mean);
@@ -78,6 +78,13 @@ static double var_scaled(const double *x, size_t n, int *e)
         v += (d * d - v) / (long double)(i + 1);
     }
     return (double)v * ((double)n / (double)(n - 1));
+}
+
+/* var_scaled_m about x's mean (rd_stats_mean), for callers that do not
+ * have it already. */
+static double var_scaled(const double *x, size_t n, int *e)
+{
+    return var_scaled_m(x, n, gsl_stats_mean(x, 1, n), e);
 }
 
 double rd_stats_var(const double *x, size_t n)
@@ -296,7 +303,11 @@ void rd_stats_summarize_sorted(const double *x, const double *sorted, size_t n,
     /* Sums in run order, as before the sorted copy existed: the same
      * values give the same bits whatever the caller sorted. */
     out->mean = rd_stats_mean(x, n);
-    out->sd = rd_stats_sd(x, n);
+    if (n >= 2) {
+        int e;
+        double v = var_scaled_m(x, n, out->mean, &e);
+        out->sd = ldexp(sqrt(v), e);
+    }
     out->se = out->sd / sqrt((double)n);
     if (n >= 2) {
         double t = rd_stats_t_quantile((1 + confidence) / 2, (double)(n - 1));
@@ -522,8 +533,8 @@ void rd_stats_welch_anova(const double *const *groups, const size_t *ns, size_t 
             free(ve);
             return;
         }
-        w[g] = var_scaled(groups[g], ns[g], &ve[g]);
         m[g] = rd_stats_mean(groups[g], ns[g]);
+        w[g] = var_scaled_m(groups[g], ns[g], m[g], &ve[g]);
         double sd = ldexp(sqrt(w[g]), ve[g]);
         if (fabs(m[g]) > top)
             top = fabs(m[g]);

@@ -175,6 +175,12 @@ struct rd_kruskal {
 /** Kruskal-Wallis H with tie correction (as scipy.stats.kruskal). */
 rd_status rd_stats_kruskal(const double *const *groups, const size_t *ns, size_t k,
                            struct rd_kruskal *out);
+/**
+ * rd_stats_kruskal of groups each sorted ascending (no NaN), without
+ * sorting them again: the same bits as on the groups in any order.
+ */
+rd_status rd_stats_kruskal_sorted(const double *const *sorted, const size_t *ns, size_t k,
+                                  struct rd_kruskal *out);
 
 /**
  * Holm's step-down adjusted p-values. NaN inputs stay NaN and do not count
@@ -207,6 +213,9 @@ struct rd_trend {
  * NaN when every value is tied. RD_ERR_NOMEM leaves the fields NaN.
  */
 rd_status rd_stats_mann_kendall(const double *x, size_t n, struct rd_trend *out);
+/** rd_stats_mann_kendall with sorted, x's values ascending, given (no sort). */
+rd_status rd_stats_mann_kendall_sorted(const double *x, const double *sorted, size_t n,
+                                       struct rd_trend *out);
 
 /**
  * Percentile bootstrap CI of the median (only with --bootstrap B): B resamples with replacement drawn

@@ -164,7 +164,7 @@ rd_status rd_prep_series(struct wctx *x, const struct cfg *c, const struct serie
             rd_stats_median_ci_binomial(p->sorted, p->n_used, x->a->o.confidence, &p->med_lo,
                                         &p->med_hi, &p->med_level);
         }
-        RD_TRY(rd_stats_mann_kendall(p->used, p->n_used, &p->trend));
+        RD_TRY(rd_stats_mann_kendall_sorted(p->used, p->sorted, p->n_used, &p->trend));
     }
     return RD_OK;
 }

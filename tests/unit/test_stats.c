@@ -420,6 +420,34 @@ static void test_anova_plantgrowth(void **state)
     assert_true(k.df == 2);
 }
 
+/* 70 groups of tied and untied values, each sorted: the heap merge of the
+ * first 64 and of all 70 (past the merge's limit: the index sort) give
+ * the bits rd_stats_kruskal gives on the groups in their own order. */
+static void test_kruskal_sorted_many_groups(void **state)
+{
+    (void)state;
+    enum { K = 70, N = 7 };
+    double v[K][N], s[K][N];
+    const double *g[K], *gs[K];
+    size_t ns[K];
+    for (size_t i = 0; i < K; i++) {
+        ns[i] = N - i % 3;
+        for (size_t j = 0; j < N; j++)
+            v[i][j] = (double)((i * 37 + j * 11) % 23) / 4; /* ties within and across */
+        memcpy(s[i], v[i], sizeof v[i]);
+        rd_stats_sort(s[i], ns[i]);
+        g[i] = v[i];
+        gs[i] = s[i];
+    }
+    const size_t ks[] = { 3, 64, K };
+    for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
+        struct rd_kruskal a, b;
+        assert_int_equal(rd_stats_kruskal(g, ns, ks[i], &a), RD_OK);
+        assert_int_equal(rd_stats_kruskal_sorted(gs, ns, ks[i], &b), RD_OK);
+        assert_true(isfinite(a.h) && a.h == b.h && a.p == b.p && a.df == b.df);
+    }
+}
+
 static void test_kruskal_ties_and_undefined(void **state)
 {
     (void)state;
@@ -431,11 +459,18 @@ static void test_kruskal_ties_and_undefined(void **state)
     rd_stats_kruskal(g, ns, 3, &k);
     NEAR(7.799305555555559, k.h);
     PNEAR(0.020248941107635362, k.p);
+    /* The same groups (already ascending) merged without the sort: the
+     * same bits. */
+    struct rd_kruskal ks;
+    assert_int_equal(rd_stats_kruskal_sorted(g, ns, 3, &ks), RD_OK);
+    assert_true(ks.h == k.h && ks.p == k.p && ks.df == k.df);
 
     const double f[] = { 5, 5, 5 };
     const double *gf[] = { f, f, f };
     size_t nf[] = { 3, 3, 3 };
     rd_stats_kruskal(gf, nf, 3, &k);
+    assert_true(isnan(k.h) && isnan(k.p));
+    rd_stats_kruskal_sorted(gf, nf, 3, &k);
     assert_true(isnan(k.h) && isnan(k.p));
     struct rd_anova an;
     rd_stats_anova(gf, nf, 3, &an);
@@ -787,6 +822,7 @@ int main(void)
         cmocka_unit_test(test_hedges),
         cmocka_unit_test(test_anova_plantgrowth),
         cmocka_unit_test(test_kruskal_ties_and_undefined),
+        cmocka_unit_test(test_kruskal_sorted_many_groups),
         cmocka_unit_test(test_adjust),
         cmocka_unit_test(test_mann_kendall),
         cmocka_unit_test(test_mann_kendall_calibration),
