@@ -34,6 +34,7 @@ static rd_status write_piece(void *ctx, const char *data, size_t len, struct rd_
     struct out_file *o = ctx;
     if (len && fwrite(data, 1, len, o->af.f) != len)
         return rd_diag_set(d, RD_ERR_IO, o->path, 0, 0, "cannot write: %s", strerror(errno));
+    rd_atomic_writeback(&o->af);
     return RD_OK;
 }
 

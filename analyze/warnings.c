@@ -39,16 +39,45 @@
 struct finding {
     const char *code, *level, *metric;
     const char *config, *other; /* ids; other: the second config of a pair */
-    const char *msg;            /* the sentence when it stands alone */
+    const char *msg;            /* the sentence when it stands alone ("" unless it is
+                                 * the first of its group: only then can it stand alone) */
     const char *lead;           /* the plural clause when merged, or NULL: never merged */
-    const char *item;           /* how it is listed when merged */
+    const char *item;           /* how it is listed when merged (NULL past LIST_MAX) */
+    size_t group;               /* its kind (code and lead), numbered by first finding */
 };
 
+/* The leads formatted once per workload and tested metric (leadf): every
+ * config's finding of one kind points at the same text. */
+enum lead_slot { L_FEW_RUNS, L_ONE_RUN, L_OVERFLOW, L_MEDIAN, L_BOOTSTRAP, L_HIGH_CV,
+                 L_OUTLIERS, L_TREND, L_NSLOTS };
+
+/* Kinds looked up by the pointers of their code and lead before their text. */
+#define RECENT_GROUPS 16
+
+struct recent_group {
+    const char *code, *lead;
+    size_t g;
+};
+
+/* The findings, grouped by kind as they are added: a finding's sentence
+ * is formatted only when it is the first of its kind and its list item
+ * only while fewer than LIST_MAX came before it; nothing else of them is
+ * ever written (10^5 configs made 10^5 sentences and items a kind, nearly
+ * all thrown away). */
 struct findings {
     struct wctx *x;
     const struct sessions *sess;
     struct finding *f;
     size_t n, cap;
+    size_t *count;              /* per group: its findings so far */
+    size_t ngroups, capgroups;
+    struct rd_strmap groups;    /* "code\x1flead" -> group */
+    struct rd_buf key;
+    struct recent_group recent[RECENT_GROUPS];
+    size_t nrecent;
+    const char **leads;         /* [slot * (ntested + 1) + ti], ti = ntested: the primary */
+    size_t named;               /* config named + 1 (0: none yet) */
+    const char *name;           /* its display name */
 };
 
 /* printf into the workload's arena; NULL when out of memory. */
@@ -96,8 +125,80 @@ static const char *name_of(struct wctx *x, size_t i)
     return rd_arena_strdup(&x->tmp, buf);
 }
 
+/* The group of a finding of 'code' and 'lead' into *g, made (in order of
+ * first finding) when new; a finding without a lead is a group alone. */
+static rd_status group_find(struct findings *F, const char *code, const char *lead, size_t *g)
+{
+    if (lead) {
+        for (size_t r = 0; r < F->nrecent; r++)
+            if (F->recent[r].lead == lead && F->recent[r].code == code) {
+                *g = F->recent[r].g;
+                return RD_OK;
+            }
+        rd_buf_reset(&F->key);
+        RD_TRY(rd_buf_addf(&F->key, "%s\x1f%s", code, lead));
+        const int64_t *found = rd_strmap_find(&F->groups, F->key.ptr);
+        if (found) {
+            *g = (size_t)*found;
+        } else {
+            RD_TRY(RD_ARRAY_GROW(F->count, F->capgroups, F->ngroups + 1));
+            RD_TRY(rd_strmap_put(&F->groups, F->key.ptr, (int64_t)F->ngroups, NULL));
+            F->count[F->ngroups] = 0;
+            *g = F->ngroups++;
+        }
+        if (F->nrecent < RECENT_GROUPS)
+            F->recent[F->nrecent++] = (struct recent_group){code, lead, *g};
+        return RD_OK;
+    }
+    RD_TRY(RD_ARRAY_GROW(F->count, F->capgroups, F->ngroups + 1));
+    F->count[F->ngroups] = 0;
+    *g = F->ngroups++;
+    return RD_OK;
+}
+
+/* Config i's display name, made once for all its findings. */
+static const char *name(struct findings *F, size_t i)
+{
+    if (F->named != i + 1) {
+        F->name = name_of(F->x, i);
+        F->named = F->name ? i + 1 : 0;
+    }
+    return F->name;
+}
+
+/* Config i's display name when its next finding of code and lead is
+ * listed (fewer than LIST_MAX before it), else NULL: the item is not
+ * formatted then. Call it just before that finding's add. */
+static const char *listed_name(struct findings *F, const char *code, const char *lead, size_t i)
+{
+    size_t g;
+    if (group_find(F, code, lead, &g) || F->count[g] >= LIST_MAX)
+        return NULL;
+    return name(F, i);
+}
+
+/* A lead of tested metric ti (ti = ntested: the primary metric) printf'd
+ * once per workload; NULL when out of memory. Its arguments must not
+ * depend on the config. */
+static const char *leadf(struct findings *F, enum lead_slot slot, size_t ti, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static const char *leadf(struct findings *F, enum lead_slot slot, size_t ti, const char *fmt, ...)
+{
+    const char **at = &F->leads[slot * (F->x->ntested + 1) + ti];
+    if (*at)
+        return *at;
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return *at = rd_arena_strdup(&F->x->tmp, buf);
+}
+
 /* Adds a finding; lead and item may be NULL (a finding about the workload
- * that is never merged). The message is printf'd from fmt. */
+ * that is never merged; an item not listed). The message is printf'd from
+ * fmt when it is the first of its kind. */
 static rd_status add(struct findings *F, const char *code, const char *level,
                      const char *config, const char *other, const char *metric,
                      const char *lead, const char *item, const char *fmt, ...)
@@ -108,17 +209,21 @@ static rd_status add(struct findings *F, const char *code, const char *level,
                      const char *lead, const char *item, const char *fmt, ...)
 {
     RD_TRY(RD_ARRAY_GROW(F->f, F->cap, F->n + 1));
-    char buf[600];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    struct finding *f = &F->f[F->n];
-    *f = (struct finding){code, level, metric, config, other, NULL, lead, item};
-    f->msg = rd_arena_strdup(&F->x->tmp, buf);
-    if (!f->msg || (lead && !item))
+    size_t g;
+    RD_TRY(group_find(F, code, lead, &g));
+    const char *msg = "";
+    if (F->count[g] == 0) {
+        char buf[600];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(buf, sizeof buf, fmt, ap);
+        va_end(ap);
+        msg = rd_arena_strdup(&F->x->tmp, buf);
+    }
+    if (!msg || (lead && !item && F->count[g] < LIST_MAX))
         return RD_ERR_NOMEM;
-    F->n++;
+    F->f[F->n++] = (struct finding){code, level, metric, config, other, msg, lead, item, g};
+    F->count[g]++;
     return RD_OK;
 }
 
@@ -172,7 +277,7 @@ static int cmp_u32(const void *x, const void *y)
 
 /* Run numbers that config i holds twice or more (same run, both measured):
  * two collections stored under the same numbers, or a store read twice. */
-static rd_status duplicate_findings(struct findings *F, size_t i, const char *nm)
+static rd_status duplicate_findings(struct findings *F, size_t i)
 {
     struct wctx *x = F->x;
     const struct cfg *c = x->cs[i];
@@ -199,6 +304,9 @@ static rd_status duplicate_findings(struct findings *F, size_t i, const char *nm
     free(nums);
     if (extra == 0)
         return RD_OK;
+    const char *nm = name(F, i);
+    if (!nm)
+        return RD_ERR_NOMEM;
     return add(F, "duplicate_run", LEVEL_WARNING, c->id, NULL, NULL,
                "configs have run numbers recorded more than once", tmpf(x, "%s (runs %s)", nm, list),
                "run number%s %s recorded more than once (%zu extra record%s): two collections "
@@ -216,12 +324,15 @@ static int place(char *out, size_t size, const struct rd_analysis *a, uint32_t i
 
 /* Runs of config i read again with a source digest an earlier run holds
  * (sources.c): the copies are left out, and both places are named. */
-static rd_status source_findings(struct findings *F, size_t i, const char *nm)
+static rd_status source_findings(struct findings *F, size_t i)
 {
     struct wctx *x = F->x;
     const struct cfg *c = x->cs[i];
     if (c->ndups == 0)
         return RD_OK;
+    const char *nm = name(F, i);
+    if (!nm)
+        return RD_ERR_NOMEM;
     char list[400] = "";
     size_t o = 0;
     for (uint32_t j = 0; j < c->ndups && o + 8 < sizeof list; j++) {
@@ -287,7 +398,7 @@ static const char *session_interval(struct wctx *x, const struct prep *p)
  * more, at alpha (methods.md, "Sessions"). Such runs are not replicates
  * of one condition: the mean's interval and the verdicts read the
  * two-level variance (levels.c), and the warning says so. */
-static rd_status session_findings(struct findings *F, size_t ti, size_t i, const char *nm)
+static rd_status session_findings(struct findings *F, size_t ti, size_t i)
 {
     struct wctx *x = F->x;
     const struct prep *p = &x->preps[ti * x->k + i];
@@ -321,6 +432,9 @@ static rd_status session_findings(struct findings *F, size_t ti, size_t i, const
             vals[at[ses[u]]++] = p->used[u];
         rd_stats_welch_anova(groups, gn, g, &an);
     }
+    const char *nm = NULL;
+    if (!st && !isnan(an.p) && an.p < x->a->o.alpha && !(nm = name(F, i)))
+        st = RD_ERR_NOMEM;
     if (!st && !isnan(an.p) && an.p < x->a->o.alpha) {
         const char *mn = x->a->metrics[x->tested[ti]];
         char means[200];
@@ -354,8 +468,13 @@ static rd_status config_findings(struct findings *F, size_t i)
 {
     struct wctx *x = F->x;
     const struct cfg *c = x->cs[i];
-    const char *nm = name_of(x, i);
-    if (!nm)
+    /* Its display name for the rarer findings' items; few_runs below, a
+     * finding of nearly every config of a big suite, names it only when
+     * its item is listed. */
+    const char *nm = NULL;
+    if ((c->env_other || c->command_other || c->contended || c->failed + c->timeouts ||
+         c->load_error_runs || c->env_unknown || !x->have_primary || !x->preps[i].have) &&
+        !(nm = name(F, i)))
         return RD_ERR_NOMEM;
     if (c->env_other)
         RD_TRY(add(F, "mixed_envs", LEVEL_WARNING, c->id, NULL, NULL,
@@ -398,8 +517,8 @@ static rd_status config_findings(struct findings *F, size_t i)
                    tmpf(x, "%s (%zu of %zu runs)", nm, c->load_error_runs, c->ok_runs),
                    "%zu of %zu runs report socket errors or non-2xx responses",
                    c->load_error_runs, c->ok_runs));
-    RD_TRY(duplicate_findings(F, i, nm));
-    RD_TRY(source_findings(F, i, nm));
+    RD_TRY(duplicate_findings(F, i));
+    RD_TRY(source_findings(F, i));
     if (c->env_unknown > 0)
         RD_TRY(add(F, "env_unknown", LEVEL_WARNING, c->id, NULL, NULL,
                    "configs have runs imported without an environment: their machine, OS "
@@ -418,13 +537,17 @@ static rd_status config_findings(struct findings *F, size_t i)
         return add(F, "no_data", LEVEL_WARNING, c->id, NULL, pm,
                    tmpf(x, "configs have no successful run of %s", pm), nm,
                    "no successful run measured %s", pm);
-    if (pp->n_used < 5)
-        RD_TRY(add(F, "few_runs", LEVEL_WARNING, c->id, NULL, pm,
-                   tmpf(x, "configs have fewer than 5 runs of %s, which give wide intervals "
-                           "and weak tests", pm),
-                   tmpf(x, "%s (n = %zu)", nm, pp->n_used),
+    if (pp->n_used < 5) {
+        const char *lead = leadf(F, L_FEW_RUNS, x->ntested, "configs have fewer than 5 runs "
+                                 "of %s, which give wide intervals and weak tests", pm);
+        if (!lead)
+            return RD_ERR_NOMEM;
+        const char *ln = listed_name(F, "few_runs", lead, i);
+        RD_TRY(add(F, "few_runs", LEVEL_WARNING, c->id, NULL, pm, lead,
+                   ln ? tmpf(x, "%s (n = %zu)", ln, pp->n_used) : NULL,
                    "only %zu run%s of %s; fewer than 5 give wide intervals and weak tests",
                    pp->n_used, pp->n_used == 1 ? "" : "s", pm));
+    }
     return RD_OK;
 }
 
@@ -438,30 +561,38 @@ static rd_status metric_findings(struct findings *F, size_t ti, size_t i)
     double conf = x->a->o.confidence, alpha = x->a->o.alpha;
     if (!p->have)
         return RD_OK;
-    const char *nm = name_of(x, i);
-    if (!nm)
-        return RD_ERR_NOMEM;
-    if (p->n_used < 2)
-        RD_TRY(add(F, "undefined", LEVEL_WARNING, c->id, NULL, mn,
-                   tmpf(x, "configs have one run of %s, so its sd, se and CI are undefined",
-                        mn),
-                   nm, "sd, se and CI of %s are undefined with one run", mn));
+    /* Each finding's lead is formatted once per metric (leadf) and its
+     * item only when it is listed (nm NULL otherwise: listed_name). */
+    const char *lead, *nm;
+    if (p->n_used < 2) {
+        if (!(lead = leadf(F, L_ONE_RUN, ti, "configs have one run of %s, so its sd, se and "
+                           "CI are undefined", mn)))
+            return RD_ERR_NOMEM;
+        nm = listed_name(F, "undefined", lead, i);
+        RD_TRY(add(F, "undefined", LEVEL_WARNING, c->id, NULL, mn, lead, nm,
+                   "sd, se and CI of %s are undefined with one run", mn));
+    }
     char fields[200];
-    if (overflowed_fields(&p->sum, fields, sizeof fields))
-        RD_TRY(add(F, "overflow", LEVEL_WARNING, c->id, NULL, mn,
-                   tmpf(x, "configs have statistics of %s beyond the double range, written "
-                           "as null", mn),
-                   tmpf(x, "%s (%s)", nm, fields),
+    if (overflowed_fields(&p->sum, fields, sizeof fields)) {
+        if (!(lead = leadf(F, L_OVERFLOW, ti, "configs have statistics of %s beyond the "
+                           "double range, written as null", mn)))
+            return RD_ERR_NOMEM;
+        nm = listed_name(F, "overflow", lead, i);
+        RD_TRY(add(F, "overflow", LEVEL_WARNING, c->id, NULL, mn, lead,
+                   nm ? tmpf(x, "%s (%s)", nm, fields) : NULL,
                    "%s of %s are beyond the double range (about 1.8e308) and written as null",
                    fields, mn));
+    }
     if (p->med_method && strcmp(p->med_method, "binomial") == 0 && isnan(p->med_lo)) {
         /* Expected at the suite's own n, not a fault of the data: info. */
         size_t need = median_ci_min_n(conf);
-        RD_TRY(add(F, "undefined", LEVEL_INFO, c->id, NULL, mn,
-                   tmpf(x, "configs have no CI of the median of %s: below n = %zu no interval "
-                           "between order statistics reaches %g %% confidence",
-                        mn, need, conf * 100),
-                   tmpf(x, "%s (n = %zu)", nm, p->n_used),
+        if (!(lead = leadf(F, L_MEDIAN, ti, "configs have no CI of the median of %s: below "
+                           "n = %zu no interval between order statistics reaches %g %% "
+                           "confidence", mn, need, conf * 100)))
+            return RD_ERR_NOMEM;
+        nm = listed_name(F, "undefined", lead, i);
+        RD_TRY(add(F, "undefined", LEVEL_INFO, c->id, NULL, mn, lead,
+                   nm ? tmpf(x, "%s (n = %zu)", nm, p->n_used) : NULL,
                    "CI of the median of %s is undefined with %zu runs: no interval "
                    "between order statistics reaches %g %% confidence",
                    mn, p->n_used, conf * 100));
@@ -471,22 +602,28 @@ static rd_status metric_findings(struct findings *F, size_t ti, size_t i)
          * at small n; below c - (1 - c)/2 (92.5 % at 95 %) it misses the
          * median at least half as often again as stated (methods.md §5). */
         double cov = rd_stats_bootstrap_median_coverage(p->n_used, conf);
-        if (cov < conf - (1 - conf) / 2)
-            RD_TRY(add(F, "bootstrap_coverage", LEVEL_WARNING, c->id, NULL, mn,
-                       tmpf(x, "configs have a bootstrap CI of the median of %s that covers "
-                               "the median less often than %g %% at their n",
-                            mn, conf * 100),
-                       tmpf(x, "%s (n = %zu: %.1f %%)", nm, p->n_used, cov * 100),
+        if (cov < conf - (1 - conf) / 2) {
+            if (!(lead = leadf(F, L_BOOTSTRAP, ti, "configs have a bootstrap CI of the median "
+                               "of %s that covers the median less often than %g %% at their "
+                               "n", mn, conf * 100)))
+                return RD_ERR_NOMEM;
+            nm = listed_name(F, "bootstrap_coverage", lead, i);
+            RD_TRY(add(F, "bootstrap_coverage", LEVEL_WARNING, c->id, NULL, mn, lead,
+                       nm ? tmpf(x, "%s (n = %zu: %.1f %%)", nm, p->n_used, cov * 100) : NULL,
                        "the percentile bootstrap CI of the median of %s covers the median "
                        "with probability %.1f %%, not %g %%, at n = %zu (as B grows); the "
                        "default order-statistic interval states its coverage",
                        mn, cov * 100, conf * 100, p->n_used));
+        }
     }
-    if (p->sum.cv > 0.10)
-        RD_TRY(add(F, "high_cv", LEVEL_WARNING, c->id, NULL, mn,
-                   tmpf(x, "configs have a CV of %s above 10 %%", mn),
-                   tmpf(x, "%s (%.1f %%)", nm, p->sum.cv * 100), "CV of %s is %.1f %% (> 10 %%)",
-                   mn, p->sum.cv * 100));
+    if (p->sum.cv > 0.10) {
+        if (!(lead = leadf(F, L_HIGH_CV, ti, "configs have a CV of %s above 10 %%", mn)))
+            return RD_ERR_NOMEM;
+        nm = listed_name(F, "high_cv", lead, i);
+        RD_TRY(add(F, "high_cv", LEVEL_WARNING, c->id, NULL, mn, lead,
+                   nm ? tmpf(x, "%s (%.1f %%)", nm, p->sum.cv * 100) : NULL,
+                   "CV of %s is %.1f %% (> 10 %%)", mn, p->sum.cv * 100));
+    }
     if (p->noutl > 0) {
         char idx[200];
         size_t o = 0;
@@ -494,21 +631,28 @@ static rd_status metric_findings(struct findings *F, size_t ti, size_t i)
         for (size_t j = 0; j < p->noutl && o + 16 < sizeof idx; j++)
             o += (size_t)snprintf(idx + o, sizeof idx - o, "%s%zu", j ? ", " : "", p->outl[j]);
         const char *fate = x->a->o.exclude_outliers ? "excluded" : "kept";
-        RD_TRY(add(F, "outliers", LEVEL_WARNING, c->id, NULL, mn,
-                   tmpf(x, "configs have values of %s outside Tukey's fences (%s)", mn, fate),
-                   tmpf(x, "%s (%zu of %zu)", nm, p->noutl, p->n_all),
+        if (!(lead = leadf(F, L_OUTLIERS, ti, "configs have values of %s outside Tukey's "
+                           "fences (%s)", mn, fate)))
+            return RD_ERR_NOMEM;
+        nm = listed_name(F, "outliers", lead, i);
+        RD_TRY(add(F, "outliers", LEVEL_WARNING, c->id, NULL, mn, lead,
+                   nm ? tmpf(x, "%s (%zu of %zu)", nm, p->noutl, p->n_all) : NULL,
                    "%zu of %zu values of %s outside Tukey's fences (run order index %s); %s",
                    p->noutl, p->n_all, mn, idx, fate));
     }
-    if (!isnan(p->trend.p) && p->trend.p < alpha)
-        RD_TRY(add(F, "trend", LEVEL_WARNING, c->id, NULL, mn,
-                   tmpf(x, "configs drift with run order on %s (Mann-Kendall p < %g): warm-up, "
-                           "throttling or interference", mn, alpha),
-                   tmpf(x, "%s (tau = %.2f, p = %.3g)", nm, p->trend.tau, p->trend.p),
+    if (!isnan(p->trend.p) && p->trend.p < alpha) {
+        if (!(lead = leadf(F, L_TREND, ti, "configs drift with run order on %s (Mann-Kendall "
+                           "p < %g): warm-up, throttling or interference", mn, alpha)))
+            return RD_ERR_NOMEM;
+        nm = listed_name(F, "trend", lead, i);
+        RD_TRY(add(F, "trend", LEVEL_WARNING, c->id, NULL, mn, lead,
+                   nm ? tmpf(x, "%s (tau = %.2f, p = %.3g)", nm, p->trend.tau, p->trend.p)
+                      : NULL,
                    "%s drifts with run order (Mann-Kendall tau = %.2f, p = %.3g): "
                    "warm-up, throttling or interference",
                    mn, p->trend.tau, p->trend.p));
-    return session_findings(F, ti, i, nm);
+    }
+    return session_findings(F, ti, i);
 }
 
 /* What is wrong with the tests on tested metric ti. */
@@ -528,6 +672,12 @@ static rd_status test_findings(struct findings *F, size_t ti)
     for (size_t i = 0; i < t->npairs; i++) {
         const struct pair *pr = &t->pairs[i];
         const char *ia = x->cs[pr->a]->id, *ib = x->cs[pr->b]->id;
+        char fields[200];
+        bool over = pair_overflowed(pr, fields, sizeof fields);
+        /* Nearly every pair of a big workload has nothing to say: its
+         * configs are named only when it does. */
+        if (!over && !isnan(pr->w.p) && !isnan(pr->r.ratio) && !isnan(pr->r.ci_low))
+            continue;
         const char *na = name_of(x, pr->a), *nb = name_of(x, pr->b);
         if (!na || !nb)
             return RD_ERR_NOMEM;
@@ -553,8 +703,7 @@ static rd_status test_findings(struct findings *F, size_t ti)
         }
         if (why)
             RD_TRY(add(F, "undefined", LEVEL_WARNING, ib, ia, mn, lead, item, "%s", why));
-        char fields[200];
-        if (pair_overflowed(pr, fields, sizeof fields))
+        if (over)
             RD_TRY(add(F, "overflow", LEVEL_WARNING, ib, ia, mn,
                        tmpf(x, "pairs have statistics on %s beyond the double range, written "
                                "as null", mn),
@@ -622,7 +771,10 @@ static rd_status add_formatted(struct findings *F, const char *code, const char 
     RD_TRY(RD_ARRAY_GROW(F->f, F->cap, F->n + 1));
     if (!msg || (lead && !item))
         return RD_ERR_NOMEM;
-    F->f[F->n++] = (struct finding){code, level, metric, config, other, msg, lead, item};
+    size_t g;
+    RD_TRY(group_find(F, code, lead, &g));
+    F->f[F->n++] = (struct finding){code, level, metric, config, other, msg, lead, item, g};
+    F->count[g]++;
     return RD_OK;
 }
 
@@ -725,40 +877,13 @@ static rd_status add_config(struct warn *wn, size_t cap, struct rd_strmap *liste
  * place of its first finding. */
 static rd_status merge(struct wctx *x, const struct findings *F)
 {
-    struct rd_strmap groups;
-    rd_strmap_init(&groups);
     size_t *group_of = malloc((F->n ? F->n : 1) * sizeof *group_of);
-    size_t *members = calloc(F->n ? F->n : 1, sizeof *members);
-    struct rd_buf key = RD_BUF_INIT, msg = RD_BUF_INIT;
-    rd_status st = group_of && members ? RD_OK : RD_ERR_NOMEM;
-    size_t ngroups = 0;
-    for (size_t i = 0; i < F->n && !st; i++) {
-        const struct finding *f = &F->f[i];
-        if (!f->lead) {
-            group_of[i] = ngroups++;
-            continue;
-        }
-        /* The finding before with the very same code and lead (one lead
-         * for all of a loop's findings): its group, without building and
-         * looking up the key again. */
-        const struct finding *fp = i ? &F->f[i - 1] : NULL;
-        if (fp && fp->lead == f->lead && fp->code == f->code) {
-            group_of[i] = group_of[i - 1];
-            continue;
-        }
-        rd_buf_reset(&key);
-        if ((st = rd_buf_addf(&key, "%s\x1f%s", f->code, f->lead)))
-            break;
-        const int64_t *g = rd_strmap_find(&groups, key.ptr);
-        if (g) {
-            group_of[i] = (size_t)*g;
-        } else {
-            group_of[i] = ngroups;
-            st = rd_strmap_put(&groups, key.ptr, (int64_t)ngroups++, NULL);
-        }
-    }
+    const size_t *members = F->count;
+    struct rd_buf msg = RD_BUF_INIT;
+    rd_status st = group_of ? RD_OK : RD_ERR_NOMEM;
+    size_t ngroups = F->ngroups;
     for (size_t i = 0; i < F->n && !st; i++)
-        members[group_of[i]]++;
+        group_of[i] = F->f[i].group;
     if (!st)
         st = RD_ARRAY_GROW(x->warns, x->capwarns, ngroups ? ngroups : 1);
     /* Groups are numbered in order of their first finding. */
@@ -805,11 +930,8 @@ static rd_status merge(struct wctx *x, const struct findings *F)
         if (!st)
             x->nwarns++;
     }
-    rd_buf_release(&key);
     rd_buf_release(&msg);
-    rd_strmap_release(&groups);
     free(group_of);
-    free(members);
     return st;
 }
 
@@ -862,8 +984,11 @@ static rd_status tool_findings(struct findings *F)
 
 rd_status rd_warnings_collect(struct wctx *x, const struct reco *rc)
 {
-    struct findings F = {x, &x->sess, NULL, 0, 0};
-    rd_status st = tool_findings(&F);
+    struct findings F = {.x = x, .sess = &x->sess};
+    rd_strmap_init(&F.groups);
+    rd_buf_init(&F.key, 0);
+    F.leads = calloc(L_NSLOTS * (x->ntested + 1), sizeof *F.leads);
+    rd_status st = F.leads ? tool_findings(&F) : RD_ERR_NOMEM;
     if (!st)
         st = direction_findings(&F);
     for (size_t i = 0; i < x->k && !st; i++) {
@@ -892,6 +1017,10 @@ rd_status rd_warnings_collect(struct wctx *x, const struct reco *rc)
     if (!st)
         st = merge(x, &F);
     free(F.f);
+    free(F.count);
+    free(F.leads);
+    rd_buf_release(&F.key);
+    rd_strmap_release(&F.groups);
     return st;
 }
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rundown/hugepages.h"
 #include "rundown/strmap.h"
 
 struct rd_strmap_slot {
@@ -77,6 +78,8 @@ static rd_status grow(struct rd_strmap *m)
     struct rd_strmap_slot *ns = calloc(ncap, sizeof *ns);
     if (!ns)
         return RD_ERR_NOMEM;
+    /* Filled at random, so touched whole: a big table in huge pages. */
+    rd_huge_advise(ns, ncap * sizeof *ns);
     for (size_t i = 0; i < m->cap; i++)
         if (m->slots[i].key)
             *probe(ns, ncap, m->slots[i].key, m->slots[i].len, m->slots[i].hash) = m->slots[i];

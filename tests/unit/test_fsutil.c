@@ -1,8 +1,9 @@
 /*
  * test_fsutil - rd_path_relative on a tree made for the test (the
  * expected paths written by hand, as `realpath --relative-to=DIR PATH`
- * of coreutils prints them), rd_path_dirname, and the sweep of the
- * temporaries a killed writer left.
+ * of coreutils prints them), rd_path_dirname, the sweep of the
+ * temporaries a killed writer left, and the early writeback of a big
+ * atomic file.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -197,12 +198,61 @@ static void test_map_input(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* rd_atomic_writeback starts the writeback every RD_ATOMIC_WRITEBACK_BYTES
+ * (8 MiB) written, not before, and leaves the bytes as written; on a
+ * device it does nothing. Pieces of 3 MiB: started at 9 and 18 MiB. */
+static void test_atomic_writeback(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rundown-test-writeback-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[600];
+    snprintf(path, sizeof path, "%s/out.json", dir);
+    const size_t piece = 3u << 20;
+    char *buf = malloc(piece);
+    assert_non_null(buf);
+    struct rd_atomic_file af;
+    struct rd_diag d;
+    rd_diag_init(&d, NULL);
+    assert_int_equal(rd_atomic_open(&af, path, &d), RD_OK);
+    const long long want[] = { 0, 0, 9LL << 20, 9LL << 20, 9LL << 20, 18LL << 20, 18LL << 20 };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        memset(buf, 'a' + (int)i, piece);
+        assert_int_equal(fwrite(buf, 1, piece, af.f), piece);
+        rd_atomic_writeback(&af);
+        assert_int_equal(af.synced, want[i]);
+    }
+    assert_int_equal(rd_atomic_commit(&af, &d), RD_OK);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        assert_int_equal(fread(buf, 1, piece, f), piece);
+        for (size_t j = 0; j < piece; j += 4099)
+            assert_int_equal(buf[j], 'a' + (int)i);
+    }
+    assert_int_equal(fgetc(f), EOF);
+    fclose(f);
+
+    assert_int_equal(rd_atomic_open(&af, "/dev/null", &d), RD_OK);
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(fwrite(buf, 1, piece, af.f), piece);
+        rd_atomic_writeback(&af);
+    }
+    assert_int_equal(af.synced, 0);
+    assert_int_equal(rd_atomic_commit(&af, &d), RD_OK);
+    free(buf);
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_relative),
         cmocka_unit_test(test_atomic_sweep),
         cmocka_unit_test(test_map_input),
+        cmocka_unit_test(test_atomic_writeback),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

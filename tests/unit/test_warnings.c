@@ -124,9 +124,10 @@ static void test_contended_names_its_reasons(void **state)
     cJSON_Delete(doc);
 }
 
-static void test_merged_list_is_bounded(void **state)
+/* Twelve configs c00..c11 of 2 runs, wall_ms 100 + c + run; config
+ * 'wide' (-1: none) has 100 and 140 instead. */
+static const char *twelve_store(const char *name, int wide)
 {
-    (void)state;
     char text[8192];
     size_t o = 0;
     for (int c = 0; c < 12; c++)
@@ -135,16 +136,50 @@ static void test_merged_list_is_bounded(void **state)
                                   "{\"schema\":\"rundown.run/1\",\"workload\":\"w\","
                                   "\"config\":{\"k\":\"c%02d\"},\"run\":%d,"
                                   "\"metrics\":{\"wall_ms\":%d}}\n",
-                                  c, r, 100 + c + r);
+                                  c, r, c == wide ? 60 + 40 * r : 100 + c + r);
+    return write_store(name, text);
+}
+
+static void test_merged_list_is_bounded(void **state)
+{
+    (void)state;
     struct rd_analyze_opts o2;
     rd_analyze_opts_init(&o2);
-    cJSON *doc = analyse_ok(write_store("twelve.jsonl", text), &o2);
+    cJSON *doc = analyse_ok(twelve_store("twelve.jsonl", -1), &o2);
     const cJSON *w = find_warning(get(doc, "workloads.0"), "few_runs", NULL);
     assert_int_equal(cJSON_GetObjectItem(w, "count")->valueint, 12);
     const char *m = rd_json_str(w, "message");
     assert_non_null(strstr(m, "c09 (n = 2) and 2 more"));
     assert_null(strstr(m, "c10"));
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(w, "configs")), 12);
+    cJSON_Delete(doc);
+}
+
+/* Kinds interleaved config by config (few_runs, the median's undefined
+ * CI, high_cv): a kind that only one config has keeps that config's own
+ * sentence, though the kinds around it are merged and their items past
+ * the tenth never made. c05's values 100 and 140: mean 120, sd
+ * 40 / sqrt 2 = 28.28, CV 23.57 % (by hand); the others' CV is under 1 %. */
+static void test_single_kind_among_merged(void **state)
+{
+    (void)state;
+    struct rd_analyze_opts opts;
+    rd_analyze_opts_init(&opts);
+    cJSON *doc = analyse_ok(twelve_store("single.jsonl", 5), &opts);
+    const cJSON *wl = get(doc, "workloads.0");
+    assert_int_equal(count_code(wl, "high_cv"), 1);
+    const cJSON *w = find_warning(wl, "high_cv", "k=c05");
+    assert_non_null(w);
+    assert_int_equal(cJSON_GetObjectItem(w, "count")->valueint, 1);
+    assert_string_equal(rd_json_str(w, "config"), "k=c05");
+    assert_string_equal(rd_json_str(w, "message"), "CV of wall_ms is 23.6 % (> 10 %)");
+    w = find_warning(wl, "few_runs", NULL);
+    assert_int_equal(cJSON_GetObjectItem(w, "count")->valueint, 12);
+    assert_non_null(strstr(rd_json_str(w, "message"), "c09 (n = 2) and 2 more"));
+    w = find_warning(wl, "undefined", "k=c11");
+    assert_int_equal(cJSON_GetObjectItem(w, "count")->valueint, 12);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(w, "configs")), 12);
+    assert_string_equal(rd_json_str(w, "level"), "info");
     cJSON_Delete(doc);
 }
 
@@ -295,6 +330,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_merged_per_kind),
         cmocka_unit_test(test_merged_list_is_bounded),
+        cmocka_unit_test(test_single_kind_among_merged),
         cmocka_unit_test(test_exclude_outliers_warned),
         cmocka_unit_test(test_bootstrap_coverage),
         cmocka_unit_test(test_overflow_named),

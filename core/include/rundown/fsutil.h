@@ -98,6 +98,7 @@ struct rd_atomic_file {
     char *path;
     char *tmp_path;  /* NULL when writing straight to a device or pipe */
     int cleanup;     /* the temporary's rd_cleanup entry, -1 without one */
+    long long synced; /* bytes whose writeback rd_atomic_writeback has started */
 };
 
 /**
@@ -123,6 +124,21 @@ rd_status rd_atomic_open(struct rd_atomic_file *af, const char *path, struct rd_
  * were removed.
  */
 int rd_atomic_sweep(const char *path);
+/** rd_atomic_writeback starts the writeback once this many more bytes
+ *  were written since it last did. */
+#define RD_ATOMIC_WRITEBACK_BYTES (8LL << 20)
+
+/**
+ * Starts the kernel's writing of af's temporary to disk, up to what has
+ * been written so far, once RD_ATOMIC_WRITEBACK_BYTES or more were written
+ * since the last start, without waiting for it (sync_file_range). Call it
+ * between the pieces of a big output: the commit's fsync then waits only
+ * for the tail instead of writing all of it at the end (an analysis of
+ * 10^5 configs is 490 MB, a quarter of a second of fsync on the bench
+ * machine). Changes no byte; does nothing for a device or a pipe, and a
+ * failure is left to the commit's fsync to report.
+ */
+void rd_atomic_writeback(struct rd_atomic_file *af);
 /** Flushes, fsyncs, closes and renames. On failure the temporary is removed. */
 rd_status rd_atomic_commit(struct rd_atomic_file *af, struct rd_diag *d);
 /** Closes and removes the temporary; safe to call after commit. */
