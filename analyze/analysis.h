@@ -44,6 +44,11 @@ struct rd_analyze_opts {
                                  * prepared series and pairs from twice this many
                                  * (default 256; 0 = never); the same bytes */
     size_t threads;             /* default: the processors it may run on, at most 8 */
+    const char *cache_dir;      /* keep each store's parsed records here and read them
+                                 * back while the store only grew (storecache.h);
+                                 * NULL (default): no cache. The same bytes either way */
+    unsigned cache_block;       /* records per block of a new cache (0: its default;
+                                 * the tests' small stores get several blocks) */
     /* The verdicts (docs/methods.md, "Verdicts"); a workload's own
      * info.margin / info.max_error_rate win over these defaults. */
     double margin;              /* --margin: relative equivalence margin, default 0.05 */

@@ -26,6 +26,7 @@
 #include "rundown/contract.h"
 #include "rundown/loadrate.h"
 #include "rundown/store.h"
+#include "rundown/storecache.h"
 
 void rd_analyze_opts_init(struct rd_analyze_opts *o)
 {
@@ -616,25 +617,55 @@ static rd_status add_record(struct rd_analysis *a, const struct rd_record *r,
     return RD_OK;
 }
 
-/* Reads the records of rd into a; with 'embed', each is noted for
+/* Where ingest takes records from: a store (or a part of one), or blocks
+ * of its parse cache (storecache.h); with 'w', the records read from the
+ * store are written to the cache as well. */
+struct src {
+    struct rd_store_reader *st;
+    struct rd_cache_range *cr;
+    struct rd_cache_writer *w;
+};
+
+/* Reads the records of src into a; with 'embed', each is noted for
  * analysis.json's raw runs and check errors as well (embed.h). */
-static rd_status ingest(struct rd_analysis *a, struct rd_store_reader *rd, uint32_t input,
-                        bool embed, struct rd_diag *d)
+static rd_status ingest(struct rd_analysis *a, struct src *src, uint32_t input, bool embed,
+                        struct rd_diag *d)
 {
     struct rd_record rec;
     struct rd_buf key = RD_BUF_INIT;
+    struct rd_store_reader *rd = src->st;
     rd_status s;
     for (;;) {
         int got;
-        s = rd_store_next(rd, &rec, &got, d);
+        const char *path;
+        unsigned line;
+        if (rd) {
+            s = rd_store_next(rd, &rec, &got, d);
+            path = rd->path, line = rd->line;
+        } else {
+            s = rd_cache_next(src->cr, &rec, &got, d);
+            path = src->cr->path, line = src->cr->line;
+            if (!s && got) {
+                /* what rd_store_next leaves in d for a good line */
+                rd_diag_init(d, path);
+                if (d)
+                    d->line = line;
+            }
+        }
         if (s || !got)
             break;
-        s = add_record(a, &rec, rd->path, rd->line, input, &key, d);
-        if (!s && embed && (s = rd_embed_note(&a->embed, rd->path, input, &rec)) != RD_OK)
-            rd_diag_set(d, s, rd->path, 0, 0, "out of memory embedding the raw runs");
+        /* A last line without its newline may still grow: not cached. */
+        if (src->w && !rd->unterminated)
+            rd_cache_writer_add(src->w, &rec, line, (unsigned long long)rd->consumed);
+        s = add_record(a, &rec, path, line, input, &key, d);
+        if (!s && embed && (s = rd_embed_note(&a->embed, path, input, &rec)) != RD_OK)
+            rd_diag_set(d, s, path, 0, 0, "out of memory embedding the raw runs");
         if (s)
             break;
     }
+    if (!s && src->w)
+        rd_cache_writer_finish(src->w, rd->line - (unsigned)rd->unterminated,
+                               (unsigned long long)rd->consumed);
     rd_buf_release(&key);
     return s;
 }
@@ -660,25 +691,58 @@ struct half {
     const char *path;
     uint32_t input;
     bool embed;
-    long long start, end;
+    long long start, end;   /* a part of the store (end -1: to its end) */
+    struct rd_cache *cache; /* or, when b1 > b0, blocks [b0, b1) of its cache */
+    size_t b0, b1;
+    struct rd_cache_writer *w; /* the cache's blocks of the part, when it is
+                                * not read from the cache; NULL: none */
     unsigned lines; /* read, when the part was read to its end */
     rd_status s;
     struct rd_diag d;
     pthread_t tid;
     bool started;
+    bool written;   /* w holds the whole part */
 };
+
+/* Reads part p into x, its lines numbered on from line0 (*lines: the
+ * last); the part's cache blocks go to w when it is not NULL. */
+static rd_status read_part(struct rd_analysis *x, struct half *p, unsigned line0,
+                           struct rd_cache_writer *w, unsigned *lines, struct rd_diag *d)
+{
+    struct src src = {0};
+    rd_status s;
+    if (p->b1 > p->b0) {
+        struct rd_cache_range cr;
+        rd_cache_range_open(&cr, p->cache, p->path, p->b0, p->b1);
+        cr.line = cr.block_line = line0;
+        src.cr = &cr;
+        s = ingest(x, &src, p->input, p->embed, d);
+        *lines = cr.line;
+        rd_cache_range_close(&cr);
+        return s;
+    }
+    struct rd_store_reader rd;
+    s = p->end < 0 ? rd_store_open(&rd, p->path, d)
+                   : rd_store_open_range(&rd, p->path, p->start, p->end, d);
+    if (s)
+        return s;
+    rd.line = line0;
+    if (w)
+        rd_cache_writer_open(w, p->cache, line0, 0);
+    src.st = &rd;
+    src.w = w;
+    s = ingest(x, &src, p->input, p->embed, d);
+    p->written = w && !s;
+    *lines = rd.line;
+    rd_store_close(&rd);
+    return s;
+}
 
 static void *read_half(void *arg)
 {
     struct half *h = arg;
-    struct rd_store_reader rd;
     rd_diag_init(&h->d, h->path);
-    h->s = rd_store_open_range(&rd, h->path, h->start, h->end, &h->d);
-    if (!h->s) {
-        h->s = ingest(h->a, &rd, h->input, h->embed, &h->d);
-        h->lines = rd.line;
-        rd_store_close(&rd);
-    }
+    h->s = read_part(h->a, h, 0, h->w, &h->lines, &h->d);
     return NULL;
 }
 
@@ -911,35 +975,85 @@ static bool embeddable(const char *path)
     return strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* The parts of a store whose first c->covered bytes are in its cache
+ * (c->nblocks blocks): the blocks in up to 'most' ranges of about equal
+ * store bytes, one per 'min' bytes, then the bytes after them (when the
+ * store has grown) as a part of the store. Returns how many. */
+static size_t cache_parts(struct half *h, struct rd_cache *c, long long size, size_t min,
+                          size_t most)
+{
+    unsigned long long per = min ? c->covered / min : 1;
+    size_t want = per < 1 ? 1 : per < most ? (size_t)per : most;
+    size_t n = 0, b = 0;
+    uint64_t at = 0;
+    for (size_t i = 0; i < want && b < c->nblocks; i++) {
+        uint64_t goal = c->covered / want * (i + 1);
+        size_t b0 = b;
+        while (b < c->nblocks && (at < goal || b == b0 || i + 1 == want))
+            at += c->blocks[b++].bytes;
+        h[n++].b0 = b0, h[n - 1].b1 = b;
+    }
+    if ((unsigned long long)size > c->covered) {
+        h[n].b0 = h[n].b1 = 0;
+        h[n].start = (long long)c->covered;
+        h[n++].end = size;
+    }
+    return n;
+}
+
 static rd_status read_store(struct rd_analysis *a, const char *path, struct rd_diag *d)
 {
     RD_TRY(RD_ARRAY_GROW(a->inputs, a->capinputs, a->ninputs + 1));
     a->inputs[a->ninputs++] = path;
     long long size = 0, at[MAX_PARTS];
     size_t most = a->o.threads < MAX_PARTS ? a->o.threads : MAX_PARTS;
-    size_t parts = split_points(path, a->o.split_bytes, most, at, &size);
     uint32_t input = (uint32_t)(a->ninputs - 1);
     bool embed = embeddable(path);
-    /* Parts 1.. on threads of their own; a part whose analysis or thread
-     * cannot be had is read here in its turn instead. */
-    struct half h[MAX_PARTS];
+    /* The cache: an unusable one is as none (storecache.h). */
+    struct rd_cache cache;
+    bool cached = false;
+    if (a->o.cache_dir && embed) {
+        struct rd_diag cd;
+        rd_diag_init(&cd, path);
+        cached = rd_cache_open(&cache, a->o.cache_dir, path, &cd) == RD_OK;
+        if (cached)
+            cache.block_records = a->o.cache_block;
+    }
+    struct half h[MAX_PARTS + 1];
+    struct rd_cache_writer w[MAX_PARTS + 1];
+    size_t parts;
+    for (size_t i = 0; i <= MAX_PARTS; i++)
+        h[i] = (struct half){NULL, path, input, embed, 0, -1, cached ? &cache : NULL, 0, 0,
+                             NULL, 0, RD_OK, {0}, 0, false, false};
+    struct stat st;
+    if (cached && cache.nblocks && stat(path, &st) == 0) {
+        parts = cache_parts(h, &cache, (long long)st.st_size, a->o.split_bytes, most);
+    } else {
+        parts = split_points(path, a->o.split_bytes, most, at, &size);
+        for (size_t i = 0; i < parts; i++) {
+            h[i].start = i ? at[i - 1] : 0;
+            h[i].end = i + 1 < parts ? at[i] : parts > 1 ? size : -1;
+        }
+    }
+    for (size_t i = 0; i < parts; i++)
+        if (cached && h[i].b1 == h[i].b0) {
+            memset(&w[i], 0, sizeof w[i]);
+            w[i].fd = -1; /* released as opened, whether or not it was */
+            h[i].w = &w[i];
+        }
+    /* Parts 1.. on threads of their own, but the store's bytes after its
+     * cache, read here in order; a part whose analysis or thread cannot
+     * be had is read here in its turn instead. */
     for (size_t i = 1; i < parts; i++) {
-        h[i] = (struct half){NULL, path, input, embed, at[i - 1],
-                             i + 1 < parts ? at[i] : size, 0, RD_OK, {0}, 0, false};
+        if (h[i].b1 == h[i].b0 && h[i].start > 0 && cached && cache.nblocks)
+            continue;
         if (rd_analysis_new(&a->o, &h[i].a) != RD_OK)
             h[i].a = NULL;
         else if (pthread_create(&h[i].tid, NULL, read_half, &h[i]) == 0)
             h[i].started = true;
     }
-    struct rd_store_reader rd;
-    rd_status s = parts > 1 ? rd_store_open_range(&rd, path, 0, at[0], d)
-                            : rd_store_open(&rd, path, d);
     unsigned line0 = 0;
-    if (!s) {
-        s = ingest(a, &rd, input, embed, d);
-        line0 = rd.line;
-        rd_store_close(&rd);
-    }
+    rd_status s = read_part(a, &h[0], 0, h[0].w, &line0, d);
     for (size_t i = 1; i < parts; i++) {
         struct half *p = &h[i];
         if (p->started)
@@ -950,14 +1064,9 @@ static rd_status read_store(struct rd_analysis *a, const char *path, struct rd_d
             /* No thread read it; or order keys of this part depend on the
              * ones before, or runs of those come again here (the later
              * copy is the one left out, and its values are in the part):
-             * read it here. */
-            s = rd_store_open_range(&rd, path, p->start, p->end, d);
-            if (!s) {
-                rd.line = line0;
-                s = ingest(a, &rd, input, embed, d);
-                line0 = rd.line;
-                rd_store_close(&rd);
-            }
+             * read it here (its cache blocks, when a thread wrote them,
+             * are already whole). */
+            s = read_part(a, p, line0, p->started ? NULL : p->w, &line0, d);
         } else {
             unsigned conflict;
             s = merge_half(a, p->a, path, line0, &conflict, d);
@@ -975,6 +1084,29 @@ static rd_status read_store(struct rd_analysis *a, const char *path, struct rd_d
             line0 += p->lines;
         }
         rd_analysis_free(p->a);
+    }
+    if (cached) {
+        /* The parts read from the store, after what the cache held,
+         * become its new blocks when every one of them was read whole. */
+        struct rd_cache_writer *ws[MAX_PARTS + 1];
+        size_t nw = 0;
+        bool whole = !s;
+        for (size_t i = 0; i < parts; i++)
+            if (h[i].w) {
+                whole = whole && h[i].written && !w[i].failed;
+                ws[nw++] = &w[i];
+            }
+        uint64_t grown = 0;
+        for (size_t i = 0; whole && i < nw; i++)
+            grown += ws[i]->bytes;
+        struct rd_diag cd;
+        rd_diag_init(&cd, path);
+        if (whole && grown > 0)
+            (void)rd_cache_commit(&cache, path, ws, nw, &cd); /* a cache not written is none */
+        for (size_t i = 0; i < parts; i++)
+            if (h[i].w)
+                rd_cache_writer_release(&w[i]);
+        rd_cache_release(&cache);
     }
     return s;
 }

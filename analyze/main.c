@@ -19,6 +19,7 @@
 #include "optable.h"
 #include "rundown/cli.h"
 #include "rundown/fsutil.h"
+#include "rundown/storecache.h"
 #include "stats.h"
 
 /* The -o file; 'path' is the argument, which outlives the diagnostic
@@ -87,6 +88,8 @@ struct args {
     const char **settings;   /* the --set arguments, as typed */
     size_t nsettings;
     struct compare_args cmp;
+    const char *cache_dir;   /* --cache-dir */
+    bool no_cache;           /* --no-cache */
 };
 
 /* One of the comparison's options into *c; non-zero after a usage error. */
@@ -260,6 +263,12 @@ static int parse_option(struct args *g, int c, const char *name, char *arg)
     case OPT_EXCLUDE_OUTLIERS: g->o.exclude_outliers = true; break;
     case OPT_POOL_ENVS: g->o.pool_envs = true; break;
     case OPT_INCLUDE_CONTENDED: g->o.include_contended = true; break;
+    case OPT_CACHE_DIR:
+        if (!*arg)
+            return rd_usage_error("--cache-dir: expected a directory, got ''");
+        g->cache_dir = arg;
+        break;
+    case OPT_NO_CACHE: g->no_cache = true; break;
     }
     return -1;
 }
@@ -434,9 +443,14 @@ int main(int argc, char **argv)
         return rd_fail(RD_ERR_NOMEM, NULL);
     rd_analyze_opts_init(&g.o);
     g.cmp.fail_if_slower = NAN;
+    char *default_dir = NULL;
     int rc = parse_args(argc, argv, &g);
     if (rc >= 0)
         goto done;
+    /* The parse cache is on unless turned off; without a home for it
+     * (no HOME, no XDG_CACHE_HOME) there is none (storecache.h). */
+    if (!g.no_cache)
+        g.o.cache_dir = g.cache_dir ? g.cache_dir : (default_dir = rd_cache_default_dir());
     if (g.cmp.on) {
         rc = compare_main(&g);
         goto done;
@@ -476,6 +490,7 @@ int main(int argc, char **argv)
     rd_buf_release(&out);
     rd_analysis_free(an);
 done:
+    free(default_dir);
     rd_compare_by_release(&g.cmp.by);
     free(g.baseline);
     free(g.stores);

@@ -17,8 +17,10 @@
 # Environment: BUILD (default build-perf, a Release build of its own),
 # PYTHON (default /usr/bin/python3: Debian's, which has pandas and scipy),
 # ANALYZE (a rundown-analyze to time instead of building one), ANALYZE_ARGS
-# (default "--metric wall_ms --bootstrap 0": the work the pandas script does
-# too -- it has no bootstrap -- on the same primary metric), DEFAULTS=0 to
+# (default "--metric wall_ms --bootstrap 0 --no-cache": the work the pandas
+# script does too -- it has no bootstrap -- on the same primary metric, the
+# store parsed whole), WARM=0 to skip timing it with its parse cache warm
+# (the cache in $BUILD/bench-out/cache, filled by one run first), DEFAULTS=0 to
 # skip timing rundown-analyze once per store with its default options (since
 # issue 9 the exact binomial CI of the median, no bootstrap), STRICT=1 to exit 1
 # when a target is missed. Stores and results stay under
@@ -33,7 +35,7 @@ RUNS=${RUNS:-5}
 PANDAS_RUNS=${PANDAS_RUNS:-3}
 SIZES=${SIZES:-10k 50k 100k 1m}
 PANDAS_SIZES=${PANDAS_SIZES:-1m}
-ANALYZE_ARGS=${ANALYZE_ARGS:---metric wall_ms --bootstrap 0}
+ANALYZE_ARGS=${ANALYZE_ARGS:---metric wall_ms --bootstrap 0 --no-cache}
 DATA=$BUILD/bench-data
 OUT=$BUILD/bench-out
 mkdir -p "$DATA" "$OUT"
@@ -89,6 +91,11 @@ SPEC=$OUT/analyze-spec.json
         printf '%s{"label":"analyze %s","reps":%s,"argv":["%s",%s"-o","%s","%s"]}\n' \
             "$sep" "$s" "$RUNS" "$ANALYZE" "$args" "$OUT/analysis-$s.json" "$f"
         sep=,
+        if [ "${WARM:-1}" = 1 ]; then
+            "$ANALYZE" --metric wall_ms --bootstrap 0 --cache-dir "$OUT/cache" -o /dev/null "$f"
+            printf ',{"label":"analyze %s warm","reps":%s,"argv":["%s","--metric","wall_ms","--bootstrap","0","--cache-dir","%s","-o","%s","%s"]}\n' \
+                "$s" "$RUNS" "$ANALYZE" "$OUT/cache" "$OUT/analysis-$s-warm.json" "$f"
+        fi
         if [ "${DEFAULTS:-1}" = 1 ]; then
             printf ',{"label":"analyze %s defaults","reps":1,"argv":["%s","--metric","wall_ms","-o","%s","%s"]}\n' \
                 "$s" "$ANALYZE" "$OUT/analysis-$s-defaults.json" "$f"

@@ -64,7 +64,8 @@ timed() {
 grow() { [ -n "$2" ] && awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "x%.1f", a / b; else print "-" }' || true; }
 
 # series TITLE UNIT SIZE:STORE...: analyze and render of each store, in
-# order, one row per size with the growth from the size before.
+# order, one row per size with the growth from the size before. Analyses
+# parse their stores whole (--no-cache): the targets are for a first read.
 series() {
     title=$1 unit=$2
     shift 2
@@ -76,7 +77,7 @@ series() {
     for pair in "$@"; do
         size=${pair%%:*} store=${pair#*:}
         tag=$(basename "$store" .jsonl)
-        timed "$RA" -o "$OUT/a-$tag.json" "$store"
+        timed "$RA" --no-cache -o "$OUT/a-$tag.json" "$store"
         a_w=$T_WALL a_c=$T_CPU a_m=$T_MIB a_rc=$T_RC
         rm -rf "$OUT/r-$tag"
         timed "$RR" -o "$OUT/r-$tag" "$OUT/a-$tag.json"
@@ -135,7 +136,7 @@ done
 if [ -n "$WORKLOADS" ]; then
     many=$DATA/store-${WORKLOADS}x10.jsonl
     [ -s "$many" ] || "$PY" "$ROOT/bench/gen_store.py" --workloads "$WORKLOADS" --configs 10 --runs 3 -o "$many"
-    row "analyze $WORKLOADS workloads x 10 configs x 3" "$RA" -o "$OUT/a-many.json" "$many"
+    row "analyze $WORKLOADS workloads x 10 configs x 3" "$RA" --no-cache -o "$OUT/a-many.json" "$many"
     rm -rf "$OUT/r-many"
     row "render $WORKLOADS workloads (all formats)" "$RR" -o "$OUT/r-many" "$OUT/a-many.json"
     for fmt in md html xlsx charts; do

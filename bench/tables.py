@@ -58,6 +58,16 @@ def analyze(path, sizes):
                  "%.2f" % pd["median_cpu_s"] if pd else "-",
                  "%.1f" % (pd["rss_kib_max"] / 1024) if pd else "-",
                  a["median_s"] / n * 1e6))
+    warm = [(s, r["analyze %s warm" % s]) for s in sizes if "analyze %s warm" % s in r]
+    if warm:
+        print("with the parse cache warm (the store parsed once before; the rows above parse"
+              " it whole, --no-cache):")
+        for s, x in warm:
+            a = r["analyze " + s]
+            print("  %s %.3f s wall, %.3f s CPU, %.1f MiB (%.2fx the wall, %.2fx the CPU"
+                  " of a whole parse)" % (s, x["median_s"], x["median_cpu_s"],
+                                          x["rss_kib_max"] / 1024, x["median_s"] / a["median_s"],
+                                          x["median_cpu_s"] / a["median_cpu_s"]))
     dflt = [(s, r["analyze %s defaults" % s]) for s in sizes if "analyze %s defaults" % s in r]
     if dflt:
         print("with rundown-analyze's default options (the exact binomial CI of the median),"

@@ -24,7 +24,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 # terminals the charts' PDF and 300 dpi PNG need (checked on Debian 12,
 # gnuplot 5.4.4), so no X11 or Qt variant is pulled in.
 PACKAGES="cmake gcc clang make pkg-config libcjson-dev libcmark-gfm-dev
-libcmark-gfm-extensions-dev libxlsxwriter-dev libgsl-dev libcmocka-dev
+libcmark-gfm-extensions-dev libxlsxwriter-dev libgsl-dev libcmocka-dev libxxhash-dev
 gnuplot-nox wrk hey apache2-utils hyperfine npm time unzip python3"
 # time: /usr/bin/time for the tests' and benchmarks' peak RSS; unzip: the
 # tests read report.xlsx back; python3: the tests' generators.

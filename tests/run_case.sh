@@ -28,7 +28,10 @@ build=$(cd "$2" 2>/dev/null && pwd) && [ -n "$build" ] || {
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 export ROOT
 work=$(mktemp -d "${TMPDIR:-/tmp}/rundown-case.XXXXXX")
-trap 'rm -rf "$work"' EXIT INT TERM
+# rundown-analyze's parse cache: the case's own, never the user's.
+XDG_CACHE_HOME=$(mktemp -d "${TMPDIR:-/tmp}/rundown-case-cache.XXXXXX")
+export XDG_CACHE_HOME
+trap 'rm -rf "$work" "$XDG_CACHE_HOME"' EXIT INT TERM
 cp -R "$case_dir/." "$work/"
 cd "$work" || exit 2
 PATH="$build/collect:$build/analyze:$build/render:$PATH"

@@ -13,6 +13,11 @@ static const struct rd_opt opts[] = {
     {OPT_TITLE, 0, "title", "TEXT", NULL, "the report's title (written as \"title\")", NULL},
     {OPT_THREADS, 0, "threads", "N", "the processors it may use, at most 8",
      "threads for big stores (1: one thread); the output\ndoes not depend on it", NULL},
+    {OPT_CACHE_DIR, 0, "cache-dir", "DIR", "$XDG_CACHE_HOME/rundown, else ~/.cache/rundown",
+     "keep each store's parsed runs in DIR and read them back\n"
+     "while the store only grew (new lines alone are parsed);\n"
+     "the output does not depend on it", NULL},
+    {OPT_NO_CACHE, 0, "no-cache", NULL, NULL, "parse every store whole; keep no cache", NULL},
     {OPT_ALPHA, 0, "alpha", "A", "0.05", "significance level", "Statistics"},
     {OPT_CONFIDENCE, 0, "confidence", "C", "0.95", "confidence level of every interval", NULL},
     {OPT_BASELINE, 0, "baseline", "KEY=VAL", NULL,
@@ -66,7 +71,8 @@ const struct rd_cmd_spec rd_analyze_spec = {
     .synopsis = "[-o FILE] [--alpha A] [--confidence C] [--baseline KEY=VAL]\n"
                 " [--metric NAME] [--all-metrics] [--bootstrap B] [--seed S]\n"
                 " [--exclude-outliers] [--pool-envs] [--include-contended]\n"
-                " [--published DIR] [--title TEXT] [--threads N] STORE...\n"
+                " [--published DIR] [--title TEXT] [--threads N]\n"
+                " [--cache-dir DIR | --no-cache] STORE...\n"
                 "--compare [--fail-if-slower PCT] [--fail-if-inconclusive] [--format F]\n"
                 " A B [C...]\n"
                 "--compare-by KEY=A,B[,C...] [--fail-if-slower PCT] [--format F] STORE...",

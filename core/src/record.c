@@ -705,6 +705,8 @@ static rd_status parse_members(const struct parse_ctx *c, struct rd_record *r,
     return RD_OK;
 }
 
+/* A change to what this makes of a line must bump RD_CACHE_VERSION
+ * (storecache.h): caches keep its records. */
 rd_status rd_record_from_json(struct rd_record *r, struct rd_arena *arena,
                               const char *line, size_t len, struct rd_diag *d)
 {

@@ -118,6 +118,7 @@ static ssize_t read_line(struct rd_store_reader *r, char **line)
             if (len > RD_STORE_MAX_LINE)
                 return -2;
             r->pos += len;
+            r->consumed += (long long)len;
             *line = start;
             return (ssize_t)len;
         }

@@ -552,6 +552,9 @@ static rd_status keep_piece(void *ctx, const char *data, size_t len, struct rd_d
 /* Configs per piece when a workload's configs are written by two threads
  * (0: the default). */
 static size_t config_chunk;
+/* The parse cache's folder (NULL: none), and its records per block. */
+static const char *cache_dir;
+static unsigned cache_block;
 
 /* The analysis of 'store' on one thread, or with 'threads' threads (the
  * store read in that many parts, as far as its lines allow, the workloads
@@ -568,6 +571,8 @@ static rd_status analyse_on(const char *store, size_t threads, struct piece_sink
     o.threads = threads;
     if (config_chunk)
         o.config_chunk = config_chunk;
+    o.cache_dir = cache_dir;
+    o.cache_block = cache_block;
     struct rd_analysis *a;
     assert_int_equal(rd_analysis_new(&o, &a), RD_OK);
     rd_diag_init(d, NULL);
@@ -588,28 +593,64 @@ static rd_status analyse_raw(const char *store, bool threaded, struct piece_sink
     return analyse_on(store, threaded ? 3 : 1, k, out, d);
 }
 
+/* Asserts that the analysis of path on 'threads' threads is the
+ * status s1 with diagnostic d1 and document one. */
+static void same_as(const char *path, size_t threads, rd_status s1, const struct rd_diag *d1,
+                    const struct rd_buf *one)
+{
+    struct rd_buf many = RD_BUF_INIT;
+    struct rd_diag d2;
+    rd_status s2 = analyse_on(path, threads, NULL, &many, &d2);
+    assert_int_equal(s1, s2);
+    if (s1) {
+        assert_int_equal(d1->line, d2.line);
+        assert_string_equal(d1->msg, d2.msg);
+    } else {
+        assert_string_equal(one->ptr, many.ptr);
+    }
+    rd_buf_release(&many);
+}
+
 /* Reading a store in 2, 3 or 8 parts on as many threads and writing its
  * workloads on as many must give what one thread gives: the same bytes,
- * or the same error at the same line. */
+ * or the same error at the same line. So must reading it through its
+ * parse cache (storecache.h), cold, warm (blocks of 2 records: read in
+ * parts too) and after its first lines alone were cached. */
 static rd_status same_split_or_not(const char *text)
 {
     const char *path = write_store("split.jsonl", text);
     struct rd_buf one = RD_BUF_INIT;
     struct rd_diag d1;
     rd_status s1 = analyse_on(path, 1, NULL, &one, &d1);
-    const size_t threads[] = {2, 3, 8};
+    const size_t threads[] = {1, 2, 3, 8};
+    char dir[128], cmd[200];
+    snprintf(dir, sizeof dir, "%s/cache", tmpdir);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     for (size_t i = 0; i < sizeof threads / sizeof threads[0]; i++) {
-        struct rd_buf many = RD_BUF_INIT;
-        struct rd_diag d2;
-        rd_status s2 = analyse_on(path, threads[i], NULL, &many, &d2);
-        assert_int_equal(s1, s2);
-        if (s1) {
-            assert_int_equal(d1.line, d2.line);
-            assert_string_equal(d1.msg, d2.msg);
-        } else {
-            assert_string_equal(one.ptr, many.ptr);
-        }
-        rd_buf_release(&many);
+        if (threads[i] > 1)
+            same_as(path, threads[i], s1, &d1, &one);
+        cache_dir = dir;
+        cache_block = 2;
+        assert_int_equal(system(cmd), 0);
+        same_as(path, threads[i], s1, &d1, &one); /* cold */
+        same_as(path, threads[i], s1, &d1, &one); /* warm */
+        /* the first half of the lines cached, the rest appended */
+        size_t half = strlen(text) / 2;
+        while (half && text[half - 1] != '\n')
+            half--;
+        char *part = strndup(text, half);
+        assert_non_null(part);
+        assert_int_equal(system(cmd), 0);
+        struct rd_buf ignored = RD_BUF_INIT;
+        struct rd_diag di;
+        write_store("split.jsonl", part);
+        (void)analyse_on(path, threads[i], NULL, &ignored, &di);
+        rd_buf_release(&ignored);
+        free(part);
+        write_store("split.jsonl", text);
+        same_as(path, threads[i], s1, &d1, &one);
+        cache_dir = NULL;
+        cache_block = 0;
     }
     rd_buf_release(&one);
     return s1;

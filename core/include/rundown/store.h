@@ -45,6 +45,7 @@ struct rd_store_reader {
     int eof;              /* the file has no more bytes (or a read failed) */
     long long left;       /* bytes of the range still to read; -1: to the end */
     int unterminated;     /* the last line read had no newline (the end of the input) */
+    long long consumed;   /* bytes of the input (range) up to the last newline read */
     struct rd_arena arena;
     int owns_file;
 };
