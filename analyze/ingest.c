@@ -284,25 +284,12 @@ static rd_status find_cfg(struct rd_analysis *a, const struct rd_record *r, stru
  * from 4 reaches the same capacities as from 8 for longer series. */
 enum { FIRST_CAP = 4 };
 
-/* Room for FIRST_CAP elements in the empty array *items (*cap is 0). */
-static rd_status first_room(void **items, size_t *cap, size_t elem_size)
-{
-    void *p = realloc(*items, FIRST_CAP * elem_size);
-    if (!p)
-        return RD_ERR_NOMEM;
-    *items = p;
-    *cap = FIRST_CAP;
-    return RD_OK;
-}
-#define FIRST_ROOM(ptr, cap) first_room((void **)&(ptr), &(cap), sizeof *(ptr))
-
 /* The series of c for metric, created empty if c has none yet. */
 static rd_status series_of(struct cfg *c, uint32_t metric, struct series **out)
 {
     if ((*out = rd_cfg_find_series(c, metric)))
         return RD_OK;
-    RD_TRY(c->capseries ? RD_ARRAY_GROW(c->series, c->capseries, (size_t)c->nseries + 1)
-                        : FIRST_ROOM(c->series, c->capseries));
+    RD_TRY(RD_ARRAY_GROW_FROM(c->series, c->capseries, (size_t)c->nseries + 1, FIRST_CAP));
     struct series *s = &c->series[c->nseries++];
     memset(s, 0, sizeof *s);
     s->metric = metric;
@@ -321,9 +308,8 @@ static rd_status series_reserve(struct series *s, uint64_t need)
     if (need > UINT32_MAX)
         return RD_ERR_NOMEM;
     size_t vcap = s->cap, ocap = s->cap;
-    if (vcap == 0 && need <= FIRST_CAP && !s->ord)
-        RD_TRY(FIRST_ROOM(s->v, vcap));
-    RD_TRY(RD_ARRAY_GROW(s->v, vcap, (size_t)need));
+    /* v and ord grow to one capacity: ord from 8, so v too when it has one */
+    RD_TRY(RD_ARRAY_GROW_FROM(s->v, vcap, (size_t)need, s->ord ? 8 : FIRST_CAP));
     if (s->ord)
         RD_TRY(RD_ARRAY_GROW(s->ord, ocap, (size_t)need));
     else
@@ -467,8 +453,7 @@ static rd_status add_run(struct cfg *c, const struct rd_record *r, uint32_t inpu
 {
     if (c->nruns == UINT32_MAX)
         return RD_ERR_NOMEM;
-    RD_TRY(c->capruns ? RD_ARRAY_GROW(c->runs, c->capruns, (size_t)c->nruns + 1)
-                      : FIRST_ROOM(c->runs, c->capruns));
+    RD_TRY(RD_ARRAY_GROW_FROM(c->runs, c->capruns, (size_t)c->nruns + 1, FIRST_CAP));
     /* a redo of a contended run is ordered, and paired (pairs.c), in the
      * round it was made in */
     long round = rd_record_round(r);

@@ -9,11 +9,17 @@
 
 rd_status rd_array_grow(void **items, size_t *cap, size_t need, size_t elem_size)
 {
+    return rd_array_grow_from(items, cap, need, elem_size, 8);
+}
+
+rd_status rd_array_grow_from(void **items, size_t *cap, size_t need, size_t elem_size,
+                             size_t first)
+{
     if (need <= *cap)
         return RD_OK;
     if (elem_size == 0 || need > SIZE_MAX / elem_size)
         return RD_ERR_NOMEM;
-    size_t n = *cap ? *cap : 8;
+    size_t n = *cap ? *cap : first ? first : 1;
     while (n < need)
         n = n > SIZE_MAX / 2 / elem_size ? need : n * 2;
     void *p = realloc(*items, n * elem_size);

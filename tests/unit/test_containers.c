@@ -45,6 +45,26 @@ static void array_grows_and_refuses_overflow(void **state)
     free(v);
 }
 
+/* A first capacity below 8 (ingest's tiny per-config arrays): 4, then the
+ * doubling reaches 8, 16, ... as from 8 (capacities by hand). */
+static void array_grows_from_a_first_capacity(void **state)
+{
+    (void)state;
+    int *v = NULL;
+    size_t cap = 0;
+    assert_int_equal(RD_ARRAY_GROW_FROM(v, cap, 1, 4), RD_OK);
+    assert_int_equal(cap, 4);
+    assert_int_equal(RD_ARRAY_GROW_FROM(v, cap, 5, 4), RD_OK);
+    assert_int_equal(cap, 8);
+    assert_int_equal(RD_ARRAY_GROW_FROM(v, cap, 9, 4), RD_OK);
+    assert_int_equal(cap, 16);
+    free(v);
+    v = NULL, cap = 0;
+    assert_int_equal(RD_ARRAY_GROW_FROM(v, cap, 6, 4), RD_OK);
+    assert_int_equal(cap, 8);
+    free(v);
+}
+
 static void fnv1a_matches_reference_vectors(void **state)
 {
     (void)state;
@@ -165,6 +185,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(array_grows_and_refuses_overflow),
+        cmocka_unit_test(array_grows_from_a_first_capacity),
         cmocka_unit_test(fnv1a_matches_reference_vectors),
         cmocka_unit_test(strmap_puts_finds_and_grows),
         cmocka_unit_test(strmap_keys_are_byte_strings),
