@@ -3,8 +3,9 @@
  * stores and writing the report (private to analyze/).
  *
  * Memory is what lets it scale to millions of runs: per workload, config and
- * metric only a double and a 32-bit run index per measured value, and 16
- * bytes per run (its run number, store and start: struct run_meta); every
+ * metric only a double and a 32-bit run index per measured value, and 8
+ * bytes per run (its run number and store: struct run_meta), 8 more for
+ * its start where a run of its config has one (cfg.run_t); every
  * string (names, ids, labels, environment ids) lives once in one arena.
  */
 #ifndef RUNDOWN_ANALYZE_ANALYSIS_INT_H
@@ -61,7 +62,6 @@ static inline uint32_t rd_series_run(const struct series *s, uint32_t i)
  * what says where and when it ran, for the run order, duplicate run
  * numbers and sessions (docs/methods.md, "Sessions"). */
 struct run_meta {
-    double t;               /* started_at, seconds since 1970; NaN when absent */
     uint32_t order;         /* run number (a redo's: its round, info "round"), or
                                arrival order when the record has none */
     uint32_t input : 30;    /* its store: an index into rd_analysis.inputs */
@@ -129,6 +129,12 @@ struct cfg {
     struct run_meta *runs;   /* every measured run, in arrival order */
     uint32_t nruns;
     size_t capruns;
+    /* Each run's started_at in seconds since 1970 (NaN: none), beside runs:
+     * NULL while no run of the config has one (a store without times, as
+     * a generated one, spares 8 bytes a run: 8 MB at 10^6 runs);
+     * rd_run_time reads it. */
+    double *run_t;
+    size_t caprun_t;
     size_t ok_runs, failed, timeouts, load_error_runs;
     size_t env_unknown;      /* runs imported without an environment (info.env_unknown) */
     /* Contention (docs/methods.md, "Foreign load"): measured runs marked
@@ -160,6 +166,12 @@ struct cfg {
     uint32_t nseries;
     size_t capseries;
 };
+
+/** The start of c's run j (seconds since 1970), or NaN when it has none. */
+static inline double rd_run_time(const struct cfg *c, uint32_t j)
+{
+    return c->run_t ? c->run_t[j] : NAN;
+}
 
 struct wl {
     const char *name;

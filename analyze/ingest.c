@@ -78,6 +78,7 @@ void rd_analysis_free(struct rd_analysis *a)
         }
         free(c->series);
         free(c->runs);
+        free(c->run_t);
         free(c->dups);
     }
     for (size_t i = 0; i < a->nwls; i++) {
@@ -447,6 +448,22 @@ static rd_status note_busy(struct rd_analysis *a, const struct rd_record *r, uin
     return RD_OK;
 }
 
+/* Notes t as the start of c's last run: c->run_t is made only for the
+ * first run that has one (its runs before it have none), and then holds
+ * every run's. */
+static rd_status note_run_time(struct cfg *c, double t)
+{
+    uint32_t j = c->nruns - 1;
+    if (!c->run_t && isnan(t))
+        return RD_OK;
+    bool had = c->run_t != NULL;
+    RD_TRY(RD_ARRAY_GROW_FROM(c->run_t, c->caprun_t, c->nruns, FIRST_CAP));
+    for (uint32_t i = 0; !had && i < j; i++)
+        c->run_t[i] = NAN;
+    c->run_t[j] = t;
+    return RD_OK;
+}
+
 /* Notes a measured run of c: its run-order key, store and start. */
 static rd_status add_run(struct cfg *c, const struct rd_record *r, uint32_t input,
                          uint32_t *index)
@@ -459,13 +476,12 @@ static rd_status add_run(struct cfg *c, const struct rd_record *r, uint32_t inpu
     long round = rd_record_round(r);
     bool numbered = round > 0 && round <= (long)UINT32_MAX;
     struct run_meta *m = &c->runs[c->nruns];
-    m->t = parse_started_at(r->started_at);
     m->order = numbered ? (uint32_t)round : c->nruns;
     m->input = input & 0x3fffffffu;
     m->numbered = numbered;
     m->redo = numbered && round != r->run;
     *index = c->nruns++;
-    return RD_OK;
+    return note_run_time(c, parse_started_at(r->started_at));
 }
 
 static rd_status add_record(struct rd_analysis *a, const struct rd_record *r,
@@ -772,6 +788,24 @@ static size_t split_points(const char *path, size_t min, size_t most, long long 
     return n;
 }
 
+/* The start times of b's runs after c's (c's runs are to gain b's next),
+ * when either has any; b's are freed. */
+static rd_status append_run_times(struct cfg *c, struct cfg *b)
+{
+    if (!c->run_t && !b->run_t)
+        return RD_OK;
+    bool had = c->run_t != NULL;
+    RD_TRY(RD_ARRAY_GROW(c->run_t, c->caprun_t, (size_t)c->nruns + b->nruns));
+    for (uint32_t i = 0; !had && i < c->nruns; i++)
+        c->run_t[i] = NAN;
+    for (uint32_t j = 0; j < b->nruns; j++)
+        c->run_t[c->nruns + j] = rd_run_time(b, j);
+    free(b->run_t);
+    b->run_t = NULL;
+    b->caprun_t = 0;
+    return RD_OK;
+}
+
 /* Moves the values, counters and facts of the partial analysis b (lines
  * after line0 of path) into a, in b's order of first appearance; each of
  * b's series and run lists is freed once copied (what is left of b is for
@@ -875,13 +909,19 @@ static rd_status merge_half(struct rd_analysis *a, struct rd_analysis *b,
              * thread then freed into its own, which this thread does not
              * reuse (store-1m: 82 MiB at 2 threads against 59 at 1). */
             free(c->runs);
+            free(c->run_t);
             c->runs = bc->runs;
             c->capruns = bc->capruns;
+            c->run_t = bc->run_t;
+            c->caprun_t = bc->caprun_t;
             c->nruns = bc->nruns;
             bc->runs = NULL;
             bc->capruns = 0;
+            bc->run_t = NULL;
+            bc->caprun_t = 0;
         } else if (!s &&
-                   !(s = RD_ARRAY_GROW(c->runs, c->capruns, (size_t)c->nruns + bc->nruns))) {
+                   !(s = RD_ARRAY_GROW(c->runs, c->capruns, (size_t)c->nruns + bc->nruns)) &&
+                   !(s = append_run_times(c, bc))) {
             memcpy(c->runs + c->nruns, bc->runs, bc->nruns * sizeof *bc->runs);
             c->nruns += bc->nruns;
             free(bc->runs);

@@ -147,10 +147,10 @@ rd_status rd_pauses_find(struct rd_analysis *a)
     rd_status s = sp && gaps ? RD_OK : RD_ERR_NOMEM;
     size_t n = 0;
     for (size_t i = 0; i < a->ncfgs && !s; i++)
-        for (uint32_t j = 0; j < a->cfgs[i].nruns; j++) {
-            const struct run_meta *r = &a->cfgs[i].runs[j];
-            if (!isnan(r->t))
-                sp[n++] = (struct span){ r->t, r->t, r->input, false };
+        for (uint32_t j = 0; a->cfgs[i].run_t && j < a->cfgs[i].nruns; j++) {
+            double t = a->cfgs[i].run_t[j];
+            if (!isnan(t))
+                sp[n++] = (struct span){ t, t, a->cfgs[i].runs[j].input, false };
         }
     for (size_t i = 0; i < a->nbusy && !s; i++)
         sp[n++] = (struct span){ a->busy[i].from, a->busy[i].t, a->busy[i].input, true };
@@ -207,7 +207,7 @@ rd_status rd_sessions_find(const struct wctx *x, struct sessions *out)
         if (!(out->of[i] = malloc((c->nruns ? c->nruns : 1) * sizeof **out->of)))
             s = RD_ERR_NOMEM;
         for (uint32_t j = 0; j < c->nruns && !s; j++)
-            st[n++] = (struct stamp){c->runs[j].t, c->runs[j].input, (uint32_t)i, j};
+            st[n++] = (struct stamp){rd_run_time(c, j), c->runs[j].input, (uint32_t)i, j};
     }
     if (!s && n > 1)
         qsort(st, n, sizeof *st, cmp_stamp);
