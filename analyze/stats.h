@@ -38,7 +38,8 @@ double rd_stats_var(const double *x, size_t n);
 /** Sample standard deviation (divisor n - 1), right for any finite data;
  * NaN when n < 2; +inf only beyond the double range. */
 double rd_stats_sd(const double *x, size_t n);
-/** Sorts ascending in place (GSL heapsort). */
+/** Sorts ascending in place (a radix sort from 64 values on, else a
+ *  quicksort with GSL's heapsort as its fallback; NaN only by the latter). */
 void rd_stats_sort(double *x, size_t n);
 /** Hyndman-Fan type 7 quantile (R, numpy default) of sorted data; NaN for n == 0. */
 double rd_stats_quantile_sorted(const double *sorted, size_t n, double p);

@@ -741,19 +741,26 @@ static void test_bootstrap_median(void **state)
 }
 
 /* rd_stats_sort against libc's qsort on the shapes that break quicksorts:
- * sorted, reversed, all equal, few distinct values, organ pipe, random. */
+ * sorted, reversed, all equal, few distinct values, organ pipe, random;
+ * and on what the radix sort (64 values on) must order by sign and
+ * exponent as well: random fractions of both signs, and values of both
+ * signs over 64 binary orders of magnitude (no -0, which qsort puts
+ * anywhere among the zeros). */
 static void test_sort(void **state)
 {
     (void)state;
     enum { N = 5000 };
     static double x[N], want[N];
     unsigned long r = 12345;
-    for (int shape = 0; shape < 6; shape++) {
-        for (size_t n = 0; n <= N; n = n < 40 ? n + 1 : n * 3) {
+    for (int shape = 0; shape < 8; shape++) {
+        for (size_t n = 0; n <= N; n = n < 70 ? n + 1 : n * 3) {
             for (size_t i = 0; i < n; i++) {
                 r = r * 6364136223846793005UL + 1442695040888963407UL;
                 double v[] = { (double)i, (double)(n - i), 7, (double)(r >> 60),
-                               (double)(i < n / 2 ? i : n - i), (double)(r >> 11) };
+                               (double)(i < n / 2 ? i : n - i), (double)(r >> 11),
+                               ((double)(r >> 11) - 4503599627370496.0) / 1024,
+                               ldexp((double)((r >> 40) | 1), (int)(i % 64) - 32) *
+                                   (i % 3 ? 1 : -1) };
                 x[i] = v[shape];
             }
             memcpy(want, x, n * sizeof *x);
