@@ -18,6 +18,8 @@
 #include <gsl/gsl_sf_gamma.h>
 #include <gsl/gsl_sort.h>
 
+#include "srange.h"
+
 /* Midranks of the concatenation of the groups into 'ranks' (N long), and
  * the tie term sum(t^3 - t) over groups of equal values into *tie_term. */
 static rd_status midranks(const double *const *groups, const size_t *ns, size_t k,
@@ -69,6 +71,7 @@ static void mk_cache_release(void);
 
 void rd_stats_release_thread(void)
 {
+    rd_srange_release_thread();
     mk_cache_release();
     free(mw_cache.f);
     mw_cache.f = NULL;

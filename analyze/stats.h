@@ -25,8 +25,8 @@
 /** Turns GSL's abort-on-error handler off; idempotent. */
 void rd_stats_init(void);
 /** Frees what the calling thread keeps between calls (the last exact
- * Mann-Whitney null distribution, the exact Mann-Kendall ones); call it
- * before a thread ends. */
+ * Mann-Whitney null distribution, the exact Mann-Kendall ones, the
+ * studentized range's tables); call it before a thread ends. */
 void rd_stats_release_thread(void);
 
 /** Arithmetic mean; NaN when n == 0. */

@@ -29,6 +29,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
@@ -259,19 +260,27 @@ static double range_sf_of(double w, void *table)
 /* Per thread (analyze decides workloads on several), sixteen tables: an
  * analysis has one k per workload size (the shipped study has seven, and
  * four tables rebuilt theirs over and over), and each table costs a
- * millisecond or two a piece to build. A new k evicts round-robin. Static
- * storage (about 70 KB a table, touched only as built): nothing to free
- * when a thread ends. */
+ * millisecond or two a piece to build. A new k evicts round-robin. On
+ * the heap, made as first used (about 70 KB a table) and freed by
+ * rd_srange_release_thread: as static thread-local arrays they made
+ * every thread's TLS block 1.5 MB, which glibc zeroes whole when it
+ * starts a thread (and the main one), 370 page faults a thread whether
+ * or not it ever asks for a studentized range. */
 enum { TABLES = 16 };
-static _Thread_local struct range_table range_tables[TABLES];
+static _Thread_local struct range_table *range_tables[TABLES];
 static _Thread_local unsigned range_next;
 
+/* The table of k, made or taken over (round-robin) when there is none;
+ * NULL when it cannot be allocated. */
 static struct range_table *range_table_for(double k)
 {
     for (unsigned i = 0; i < TABLES; i++)
-        if (range_tables[i].k == k)
-            return &range_tables[i];
-    struct range_table *t = &range_tables[range_next++ % TABLES];
+        if (range_tables[i] && range_tables[i]->k == k)
+            return range_tables[i];
+    unsigned slot = range_next++ % TABLES;
+    if (!range_tables[slot] && !(range_tables[slot] = malloc(sizeof *range_tables[slot])))
+        return NULL;
+    struct range_table *t = range_tables[slot];
     t->k = k;
     t->median = NAN;
     z_terms_for(k, &t->zt);
@@ -331,6 +340,8 @@ enum { S_INTERVALS = 200, S_FEATURES = 4 };
 static double srange_sf_integral(double q, double k, double df)
 {
     struct range_table *t = range_table_for(k);
+    if (!t)
+        return NAN;
     /* Past df = 10^15 the sd of s is below 3e-8 and the tail differs
      * from G(q) by about q^2 G''(q) / (4 df), far below 1e-13. */
     if (isinf(df) || df > 1e15)
@@ -400,19 +411,23 @@ static double sf_of_x(double x, void *table)
     return srange_sf_integral(expm1(x), t->k, t->df);
 }
 
-/* Per thread, like the tables of G; a workload has one (k, df), and the
- * shape of a big study (workloads of one size) few. About 50 KB each,
- * touched only as built. */
+/* Per thread, like the tables of G (on the heap as they are); a workload
+ * has one (k, df), and the shape of a big study (workloads of one size)
+ * few. About 50 KB each. */
 enum { SF_TABLES = 8 };
-static _Thread_local struct sf_table sf_tables[SF_TABLES];
+static _Thread_local struct sf_table *sf_tables[SF_TABLES];
 static _Thread_local unsigned sf_next;
 
+/* NULL when the table cannot be allocated. */
 static struct sf_table *sf_table_for(double k, double df)
 {
     for (unsigned i = 0; i < SF_TABLES; i++)
-        if (sf_tables[i].k == k && sf_tables[i].df == df)
-            return &sf_tables[i];
-    struct sf_table *t = &sf_tables[sf_next++ % SF_TABLES];
+        if (sf_tables[i] && sf_tables[i]->k == k && sf_tables[i]->df == df)
+            return sf_tables[i];
+    unsigned slot = sf_next++ % SF_TABLES;
+    if (!sf_tables[slot] && !(sf_tables[slot] = malloc(sizeof *sf_tables[slot])))
+        return NULL;
+    struct sf_table *t = sf_tables[slot];
     t->k = k;
     t->df = df;
     pieces_reset(&t->p, SF_PIECE_WIDTH, SF_CHECK, 0, sf_of_x, t);
@@ -424,8 +439,8 @@ static double srange_sf(double q, double k, double df)
     if (k < K_SF_TABLE || isinf(df) || df > 1e15)
         return srange_sf_integral(q, k, df);
     double v;
-    return pieces_lookup(&sf_table_for(k, df)->p, log1p(q), &v) ? v
-                                                               : srange_sf_integral(q, k, df);
+    struct sf_table *t = sf_table_for(k, df);
+    return t && pieces_lookup(&t->p, log1p(q), &v) ? v : srange_sf_integral(q, k, df);
 }
 
 static int bad_args(double q, double k, double df)
@@ -478,4 +493,17 @@ double rd_srange_quantile(double p, double k, double df)
     double k_df[2] = { k, df };
     /* The cdf rises from 0 at q = 0. */
     return rd_root_quantile(cdf_at, k_df, p, 0, 4, true, 1e-12);
+}
+
+void rd_srange_release_thread(void)
+{
+    for (unsigned i = 0; i < TABLES; i++) {
+        free(range_tables[i]);
+        range_tables[i] = NULL;
+    }
+    for (unsigned i = 0; i < SF_TABLES; i++) {
+        free(sf_tables[i]);
+        sf_tables[i] = NULL;
+    }
+    range_next = sf_next = 0;
 }

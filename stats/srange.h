@@ -47,4 +47,9 @@ double rd_srange_sf_integral(double q, double k, double df);
  */
 double rd_srange_quantile(double p, double k, double df);
 
+/** Frees this thread's tables (they are made as first needed and kept
+ *  for the thread's next calls); call it before a thread that used them
+ *  ends. The next call makes them again. */
+void rd_srange_release_thread(void);
+
 #endif
