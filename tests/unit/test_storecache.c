@@ -4,7 +4,9 @@
  * records the JSON reader makes, with their lines; a cache that does not
  * fit its store (prefix changed, store cut, another version, damaged
  * bytes) is not used; a grown store reads its cached prefix and only its
- * new lines are parsed.
+ * new lines are parsed. Each case starts from a fixture: no cache
+ * (no_cache), the store LINES without a cache (lines_stored) or with its
+ * cache built (lines_cached).
  */
 #include <fcntl.h>
 #include <math.h>
@@ -67,12 +69,13 @@ static int teardown(void **state)
     return system(cmd) == 0 ? 0 : -1;
 }
 
-/* A test starts with no cache. */
-static void no_cache(void)
+/* Fixture: no cache yet (each case makes its own store). */
+static int no_cache(void **state)
 {
+    (void)state;
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", cdir);
-    assert_int_equal(system(cmd), 0);
+    return system(cmd) == 0 ? 0 : -1;
 }
 
 static void write_text(const char *path, const char *text, const char *mode)
@@ -153,13 +156,19 @@ static size_t read_cache(const struct rd_cache *c, struct rd_buf *text, unsigned
     return n;
 }
 
+/* Opens the cache of the store, which must succeed. */
+static void open_cache(struct rd_cache *c, struct rd_diag *d)
+{
+    rd_diag_init(d, store);
+    assert_int_equal(rd_cache_open(c, cdir, store, d), RD_OK);
+}
+
 /* A cold read of the whole store that writes its cache. */
 static void build(void)
 {
     struct rd_cache c;
     struct rd_diag d;
-    rd_diag_init(&d, store);
-    assert_int_equal(rd_cache_open(&c, cdir, store, &d), RD_OK);
+    open_cache(&c, &d);
     assert_int_equal(c.nblocks, 0);
     struct rd_cache_writer w;
     struct rd_buf text = RD_BUF_INIT;
@@ -172,12 +181,29 @@ static void build(void)
     rd_buf_release(&text);
 }
 
+/* Fixture: the store holds LINES, no cache yet. */
+static int lines_stored(void **state)
+{
+    if (no_cache(state))
+        return -1;
+    write_text(store, LINES, "w");
+    return 0;
+}
+
+/* Fixture: the store holds LINES and its cache is built. */
+static int lines_cached(void **state)
+{
+    if (lines_stored(state))
+        return -1;
+    build();
+    return 0;
+}
+
 static const char *cache_note(void)
 {
     struct rd_cache c;
     struct rd_diag d;
-    rd_diag_init(&d, store);
-    assert_int_equal(rd_cache_open(&c, cdir, store, &d), RD_OK);
+    open_cache(&c, &d);
     const char *note = c.note;
     if (!note)
         assert_true(c.nblocks > 0);
@@ -191,8 +217,7 @@ static char *cache_file(void)
 {
     struct rd_cache c;
     struct rd_diag d;
-    rd_diag_init(&d, store);
-    assert_int_equal(rd_cache_open(&c, cdir, store, &d), RD_OK);
+    open_cache(&c, &d);
     char *p = strdup(c.path);
     rd_cache_release(&c);
     return p;
@@ -201,13 +226,9 @@ static char *cache_file(void)
 static void round_trip(void **state)
 {
     (void)state;
-    no_cache();
-    write_text(store, LINES, "w");
-    build();
     struct rd_cache c;
     struct rd_diag d;
-    rd_diag_init(&d, store);
-    assert_int_equal(rd_cache_open(&c, cdir, store, &d), RD_OK);
+    open_cache(&c, &d);
     assert_null(c.note);
     struct stat st;
     assert_int_equal(stat(store, &st), 0);
@@ -232,7 +253,6 @@ static void round_trip(void **state)
 static void many_blocks(void **state)
 {
     (void)state;
-    no_cache();
     FILE *f = fopen(store, "w");
     assert_non_null(f);
     for (int i = 0; i < 30000; i++)
@@ -243,8 +263,7 @@ static void many_blocks(void **state)
     build();
     struct rd_cache c;
     struct rd_diag d;
-    rd_diag_init(&d, store);
-    assert_int_equal(rd_cache_open(&c, cdir, store, &d), RD_OK);
+    open_cache(&c, &d);
     assert_true(c.nblocks >= 3);
     struct rd_buf want = RD_BUF_INIT, got = RD_BUF_INIT;
     assert_int_equal(parse_part(&c, 0, -1, 0, NULL, &want), 30000);
@@ -269,9 +288,6 @@ static void many_blocks(void **state)
 static void appended_lines(void **state)
 {
     (void)state;
-    no_cache();
-    write_text(store, LINES, "w");
-    build();
     struct stat st;
     assert_int_equal(stat(store, &st), 0);
     long long old = st.st_size;
@@ -281,8 +297,7 @@ static void appended_lines(void **state)
                       "\"run\":5,\"metrics\":{\"wall_ms\":1}}", "a");
     struct rd_cache c;
     struct rd_diag d;
-    rd_diag_init(&d, store);
-    assert_int_equal(rd_cache_open(&c, cdir, store, &d), RD_OK);
+    open_cache(&c, &d);
     assert_null(c.note);
     assert_int_equal(c.covered, (uint64_t)old);
     struct rd_buf want = RD_BUF_INIT, got = RD_BUF_INIT;
@@ -315,9 +330,6 @@ static void appended_lines(void **state)
 static void prefix_changed(void **state)
 {
     (void)state;
-    no_cache();
-    write_text(store, LINES, "w");
-    build();
     assert_null(cache_note());
     /* the same length, one digit of an early line changed */
     char *text = strdup(LINES);
@@ -330,9 +342,6 @@ static void prefix_changed(void **state)
 static void store_cut(void **state)
 {
     (void)state;
-    no_cache();
-    write_text(store, LINES, "w");
-    build();
     assert_int_equal(truncate(store, (off_t)strlen(LINES) - 10), 0);
     assert_string_equal(cache_note(), "the store is shorter than the cache");
 }
@@ -358,9 +367,6 @@ static void poke(long off, unsigned char x)
 static void version_mismatch(void **state)
 {
     (void)state;
-    no_cache();
-    write_text(store, LINES, "w");
-    build();
     poke(8, 0x02); /* the version field */
     assert_string_equal(cache_note(), "another version");
     build();
@@ -372,9 +378,6 @@ static void version_mismatch(void **state)
 static void corrupt_bytes(void **state)
 {
     (void)state;
-    no_cache();
-    write_text(store, LINES, "w");
-    build();
     poke(-5, 0x01); /* inside the last block's payload */
     assert_string_equal(cache_note(), "damaged block");
     build();
@@ -396,8 +399,6 @@ static void corrupt_bytes(void **state)
 static void unusable_dir(void **state)
 {
     (void)state;
-    no_cache();
-    write_text(store, LINES, "w");
     char file[600];
     snprintf(file, sizeof file, "%s/plain", root);
     write_text(file, "x", "w");
@@ -414,10 +415,14 @@ static void unusable_dir(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(round_trip),      cmocka_unit_test(many_blocks),
-        cmocka_unit_test(appended_lines),  cmocka_unit_test(prefix_changed),
-        cmocka_unit_test(store_cut),       cmocka_unit_test(version_mismatch),
-        cmocka_unit_test(corrupt_bytes),   cmocka_unit_test(unusable_dir),
+        cmocka_unit_test_setup(round_trip, lines_cached),
+        cmocka_unit_test_setup(many_blocks, no_cache),
+        cmocka_unit_test_setup(appended_lines, lines_cached),
+        cmocka_unit_test_setup(prefix_changed, lines_cached),
+        cmocka_unit_test_setup(store_cut, lines_cached),
+        cmocka_unit_test_setup(version_mismatch, lines_cached),
+        cmocka_unit_test_setup(corrupt_bytes, lines_cached),
+        cmocka_unit_test_setup(unusable_dir, lines_stored),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
