@@ -1048,8 +1048,13 @@ static rd_status read_store(struct rd_analysis *a, const char *path, struct rd_d
     struct rd_cache_writer w[MAX_PARTS + 1];
     size_t parts;
     for (size_t i = 0; i <= MAX_PARTS; i++)
-        h[i] = (struct half){NULL, path, input, embed, 0, -1, cached ? &cache : NULL, 0, 0,
-                             NULL, 0, RD_OK, {0}, 0, false, false};
+        h[i] = (struct half){ .path = path,
+                              .input = input,
+                              .embed = embed,
+                              .start = 0,
+                              .end = -1,
+                              .cache = cached ? &cache : NULL,
+                              .s = RD_OK };
     struct stat st;
     if (cached && cache.nblocks && stat(path, &st) == 0) {
         parts = cache_parts(h, &cache, (long long)st.st_size, a->o.split_bytes, most);

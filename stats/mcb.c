@@ -27,6 +27,7 @@
 #include <gsl/gsl_integration.h>
 #include <gsl/gsl_sf_gamma.h>
 
+#include "chisq.h"
 #include "mcb.h"
 #include "roots.h"
 
@@ -88,8 +89,8 @@ static double known_sd(double w, double m)
     return sum;
 }
 
-/* From this df on, s's range and density are taken in forms that stay
- * accurate where GSL's and the plain ones lose digits (s_range, outer). */
+/* From this df on, s's density is taken in a form that stays accurate
+ * where the plain one loses digits (outer_f, log_norm). */
 static const double LARGE_DF = 1000;
 
 /* centred: log_norm is log(2 x^x / Gamma(x)) - x for x = df / 2, and the
@@ -135,25 +136,13 @@ static double log_norm(double df, bool centred)
 }
 
 /* Where s = sqrt(chi2_df / df) has its mass: [*bot, *top] leaves out
- * 1e-14 on each side, far inside the 1e-9 rd_mcb_cdf promises. GSL's
- * chi-square quantiles fail for large df (the lower one is NaN from
- * about df = 50,000 on, the upper one 0.6 % above 1 at df = 59,993, where
- * the upper tail holds 2 %, and below 1 at df = 10^6: the integral lost
- * mass and d was 2.1187 against 2.0727); from LARGE_DF on, Wilson and
- * Hilferty's cube-root normal approximation
- * (chi2_df / df)^(1/3) ~ N(1 - 2 / (9 df), 2 / (9 df)) at 9 sds (1e-19
- * nominal; its error in the far tails is orders smaller than that margin
- * at these df). */
+ * 1e-14 on each side, far inside the 1e-9 rd_mcb_cdf promises. By
+ * chisq.h's quantiles: GSL's own fail for large df (at df = 59,993 the
+ * integral lost mass and d was 2.1187 against 2.0727, at 10^6 NaN). */
 static void s_range(double df, double *bot, double *top)
 {
-    if (df < LARGE_DF) {
-        *bot = sqrt(gsl_cdf_chisq_Pinv(1e-14, df) / df);
-        *top = sqrt(gsl_cdf_chisq_Qinv(1e-14, df) / df);
-        return;
-    }
-    double v = 2 / (9 * df), lo = fmax(0, 1 - v - 9 * sqrt(v)), hi = 1 - v + 9 * sqrt(v);
-    *bot = pow(lo, 1.5);
-    *top = pow(hi, 1.5);
+    *bot = sqrt(rd_chisq_Pinv(1e-14, df) / df);
+    *top = sqrt(rd_chisq_Qinv(1e-14, df) / df);
 }
 
 double rd_mcb_cdf(double d, double k, double df)

@@ -16,7 +16,9 @@ static const struct rd_opt opts[] = {
     {OPT_CACHE_DIR, 0, "cache-dir", "DIR", "$XDG_CACHE_HOME/rundown, else ~/.cache/rundown",
      "keep each store's parsed runs in DIR and read them back\n"
      "while the store only grew (new lines alone are parsed);\n"
-     "the output does not depend on it", NULL},
+     "once a day the caches of deleted or replaced stores and\n"
+     "of other versions are removed from DIR; the output does\n"
+     "not depend on it", NULL},
     {OPT_NO_CACHE, 0, "no-cache", NULL, NULL, "parse every store whole; keep no cache", NULL},
     {OPT_ALPHA, 0, "alpha", "A", "0.05", "significance level", "Statistics"},
     {OPT_CONFIDENCE, 0, "confidence", "C", "0.95", "confidence level of every interval", NULL},

@@ -6,10 +6,14 @@
  * own layout. Everything that reads a cache file checks bounds: the file
  * is outside rundown's control (tests/fuzz/fuzz_storecache.c). Files are
  * read with pread in blocks of bounded size, never mapped whole, so a
- * warm analysis holds one block of the cache at a time.
+ * warm analysis holds one block of the cache at a time. The sweep reads
+ * the headers alone (the store's identity is in them) and stats each
+ * store: once a day, after a commit, so a folder of many caches costs an
+ * analysis nothing on other days.
  */
 #include "rundown/storecache.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -17,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define XXH_INLINE_ALL
@@ -26,7 +31,11 @@
 #include "rundown/strmap.h"
 
 enum {
+    /* The header's fixed part; the store's identity follows it (its
+     * device, inode, path length, path), then the blocks. */
     HEADER_SIZE = 80,
+    IDENT_FIXED = 20,
+    IDENT_PATH_MAX = 65536,
     BLOCK_HEADER = 40,
     /* A block closes past this many payload bytes or records: small
      * enough to hold one at a time, big enough that a store has few. */
@@ -37,6 +46,9 @@ enum {
     IO_CHUNK = 1024 * 1024,
 };
 static const char MAGIC[8] = {'R', 'D', 'C', 'A', 'C', 'H', 'E', '\n'};
+/* A cache file's name: 32 lower-case hex digits and this. */
+#define CACHE_SUFFIX ".rdc"
+enum { CACHE_NAME_LEN = 32 + 4, DAY = 24 * 60 * 60 };
 #define BLOCK_TAG 0x4b424452u /* "RDBK" */
 
 /* ---- little-endian fields (the cache is the host's own, but a file
@@ -155,6 +167,7 @@ void rd_cache_release(struct rd_cache *c)
     if (c->fd >= 0)
         close(c->fd);
     free(c->path);
+    free(c->real);
     free(c->blocks);
     if (c->digest)
         XXH3_freeState(c->digest);
@@ -174,28 +187,82 @@ static void forget(struct rd_cache *c, const char *why)
     c->note = why;
 }
 
+/* The header's checksum: its fixed part but the checksum, then the
+ * store's identity (h holds the whole header, len bytes). */
+static uint64_t header_sum(const unsigned char *h, size_t len)
+{
+    return XXH3_64bits_withSeed(h + HEADER_SIZE, len - HEADER_SIZE,
+                                XXH3_64bits(h, HEADER_SIZE - 8));
+}
+
+/* The store a cache file was made for. */
+struct ident {
+    uint64_t dev, ino;
+    char *path; /* malloc'd */
+};
+
+/* Reads the header of the cache file open at fd (size bytes): its fixed
+ * part into hdr, its length into *len, the store's identity into *id
+ * (free id->path) when id is not NULL. NULL when it is sound, else why
+ * not ("not a rundown cache" and "another version" before any other
+ * check). */
+static const char *read_header(int fd, uint64_t size, unsigned char *hdr, uint32_t *len,
+                               struct ident *id)
+{
+    if (size < HEADER_SIZE || read_full(fd, hdr, HEADER_SIZE, 0))
+        return "truncated";
+    if (memcmp(hdr, MAGIC, 8) != 0)
+        return "not a rundown cache";
+    if (get32(hdr + 8) != RD_CACHE_VERSION)
+        return "another version";
+    uint32_t n = get32(hdr + 12);
+    if (n < HEADER_SIZE + IDENT_FIXED || n - HEADER_SIZE - IDENT_FIXED > IDENT_PATH_MAX)
+        return "damaged header";
+    if (n > size)
+        return "truncated";
+    unsigned char *h = malloc(n + 1);
+    if (!h)
+        return "out of memory";
+    memcpy(h, hdr, HEADER_SIZE);
+    const char *why = NULL;
+    if (read_full(fd, h + HEADER_SIZE, n - HEADER_SIZE, HEADER_SIZE))
+        why = "truncated";
+    else if (header_sum(h, n) != get64(hdr + HEADER_SIZE - 8) ||
+             get32(h + HEADER_SIZE + 16) != n - HEADER_SIZE - IDENT_FIXED)
+        why = "damaged header";
+    if (!why && id) {
+        id->dev = get64(h + HEADER_SIZE);
+        id->ino = get64(h + HEADER_SIZE + 8);
+        /* the path's bytes, NUL-terminated in place */
+        h[n] = '\0';
+        id->path = strdup((char *)h + HEADER_SIZE + IDENT_FIXED);
+        if (!id->path)
+            why = "out of memory";
+    }
+    free(h);
+    *len = n;
+    return why;
+}
+
 /* Checks the cache file's header and blocks (their checksums too): a
  * damaged file is found here, before any of it is used. NULL when it
  * is sound, else why not. */
-static const char *check_file(struct rd_cache *c, unsigned char *hdr)
+static const char *check_file(struct rd_cache *c, unsigned char *hdr, struct ident *id)
 {
     struct stat st;
     if (fstat(c->fd, &st) != 0 || !S_ISREG(st.st_mode))
         return "not a regular file";
-    if ((uint64_t)st.st_size < HEADER_SIZE || read_full(c->fd, hdr, HEADER_SIZE, 0))
-        return "truncated";
-    if (memcmp(hdr, MAGIC, 8) != 0)
-        return "not a rundown cache";
-    if (get32(hdr + 8) != RD_CACHE_VERSION || get32(hdr + 12) != HEADER_SIZE)
-        return "another version";
-    if (XXH3_64bits(hdr, HEADER_SIZE - 8) != get64(hdr + HEADER_SIZE - 8))
-        return "damaged header";
+    uint32_t hlen;
+    const char *hwhy = read_header(c->fd, (uint64_t)st.st_size, hdr, &hlen, id);
+    if (hwhy)
+        return hwhy;
     uint64_t nblocks = get64(hdr + 56), total = get64(hdr + 64);
-    if (total != (uint64_t)st.st_size - HEADER_SIZE)
+    if (total != (uint64_t)st.st_size - hlen)
         return "truncated";
     if (nblocks > total / BLOCK_HEADER)
         return "damaged header";
-    uint64_t off = HEADER_SIZE, bytes = 0, lines = 0, records = 0;
+    c->hdr_len = hlen;
+    uint64_t off = hlen, bytes = 0, lines = 0, records = 0;
     unsigned char bh[BLOCK_HEADER];
     unsigned char *buf = NULL;
     size_t cap = 0;
@@ -248,7 +315,7 @@ const char *rd_cache_check_fd(struct rd_cache *c, int fd)
     memset(c, 0, sizeof *c);
     c->fd = fd;
     unsigned char hdr[HEADER_SIZE];
-    const char *why = check_file(c, hdr);
+    const char *why = check_file(c, hdr, NULL);
     if (why)
         c->nblocks = 0;
     return why;
@@ -282,7 +349,8 @@ rd_status rd_cache_open(struct rd_cache *c, const char *dir, const char *store,
     uint64_t ids[2] = {(uint64_t)st.st_dev, (uint64_t)st.st_ino};
     XXH3_128bits_update(h, ids, sizeof ids);
     XXH128_hash_t name = XXH3_128bits_digest(h);
-    free(real);
+    c->real = real;
+    c->dev = ids[0], c->ino = ids[1];
     c->digest = h;
     if (asprintf(&c->path, "%s/%016llx%016llx.rdc", dir, (unsigned long long)name.high64,
                  (unsigned long long)name.low64) < 0) {
@@ -297,7 +365,12 @@ rd_status rd_cache_open(struct rd_cache *c, const char *dir, const char *store,
         return RD_OK;
     }
     unsigned char hdr[HEADER_SIZE];
-    const char *why = check_file(c, hdr);
+    struct ident id = {0};
+    const char *why = check_file(c, hdr, &id);
+    /* a digest's collision, in theory */
+    if (!why && (id.dev != c->dev || id.ino != c->ino || strcmp(id.path, c->real) != 0))
+        why = "another store's cache";
+    free(id.path);
     if (!why && c->covered > (uint64_t)st.st_size)
         why = "the store is shorter than the cache";
     if (!why) {
@@ -685,6 +758,124 @@ static int copy_part(int out, int fd, uint64_t off, uint64_t len)
     return 0;
 }
 
+/* ---- sweeping ---- */
+
+/* A cache file's name (32 lower-case hex digits and ".rdc"): 1; a
+ * commit's temporary of one (that and ".XXXXXX"): 2; else 0. */
+static int cache_name(const char *name)
+{
+    size_t n = strlen(name);
+    if (n != CACHE_NAME_LEN && n != CACHE_NAME_LEN + 7)
+        return 0;
+    for (size_t i = 0; i < 32; i++)
+        if (!((name[i] >= '0' && name[i] <= '9') || (name[i] >= 'a' && name[i] <= 'f')))
+            return 0;
+    if (memcmp(name + 32, CACHE_SUFFIX, 4) != 0)
+        return 0;
+    return n == CACHE_NAME_LEN ? 1 : name[CACHE_NAME_LEN] == '.' ? 2 : 0;
+}
+
+/* Whether the cache file 'name' in dfd can serve no store: of another
+ * version, or its store gone or another file now. */
+static int orphan(int dfd, const char *name, struct stat *st)
+{
+    int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    int gone = 0;
+    unsigned char hdr[HEADER_SIZE];
+    uint32_t len;
+    struct ident id = {0};
+    if (fstat(fd, st) == 0 && S_ISREG(st->st_mode)) {
+        const char *why = read_header(fd, (uint64_t)st->st_size, hdr, &len, &id);
+        if (why && strcmp(why, "another version") == 0) {
+            gone = 1;
+        } else if (!why) {
+            struct stat ss;
+            /* a store that cannot be looked at (no permission, an I/O
+             * error) may still be there: its cache stays */
+            if (stat(id.path, &ss) != 0)
+                gone = errno == ENOENT || errno == ENOTDIR;
+            else
+                gone = !S_ISREG(ss.st_mode) || (uint64_t)ss.st_dev != id.dev ||
+                       (uint64_t)ss.st_ino != id.ino;
+        }
+    }
+    free(id.path);
+    close(fd);
+    return gone;
+}
+
+rd_status rd_cache_sweep(const char *dir, size_t *removed, struct rd_diag *d)
+{
+    if (removed)
+        *removed = 0;
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *ds = dfd >= 0 ? fdopendir(dfd) : NULL;
+    if (!ds) {
+        int e = errno;
+        if (dfd >= 0)
+            close(dfd);
+        return rd_diag_set(d, RD_ERR_IO, dir, 0, 0, "cannot read the cache directory: %s",
+                           strerror(e));
+    }
+    time_t now = time(NULL);
+    struct dirent *e;
+    while ((e = readdir(ds))) {
+        int kind = cache_name(e->d_name);
+        struct stat st;
+        if (kind == 1) {
+            if (!orphan(dfd, e->d_name, &st))
+                continue;
+        } else if (kind == 2) {
+            /* a commit lasts seconds: a day-old temporary's writer died */
+            if (fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+                !S_ISREG(st.st_mode) || now - st.st_mtime < DAY)
+                continue;
+        } else {
+            continue;
+        }
+        /* Still the file judged (not renamed over by a commit since)? */
+        struct stat again;
+        if (fstatat(dfd, e->d_name, &again, AT_SYMLINK_NOFOLLOW) == 0 &&
+            again.st_dev == st.st_dev && again.st_ino == st.st_ino &&
+            unlinkat(dfd, e->d_name, 0) == 0 && removed)
+            (*removed)++;
+    }
+    closedir(ds);
+    return RD_OK;
+}
+
+/* Sweeps the directory of the cache file 'path' when the last sweep
+ * (the mtime of its .sweep) is a day old or more, or in the future: a
+ * sweep stats every cache's store, so not at every commit. */
+static void sweep_when_due(const char *path)
+{
+    char *dir = strdup(path), *slash = dir ? strrchr(dir, '/') : NULL;
+    if (!slash) {
+        free(dir);
+        return;
+    }
+    *slash = '\0';
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    struct stat st;
+    time_t now = time(NULL);
+    if (dfd >= 0 && (fstatat(dfd, ".sweep", &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+                     now - st.st_mtime >= DAY || st.st_mtime > now)) {
+        /* the stamp first: of two analyses that commit at once, the
+         * second finds it new and leaves the sweep to the first */
+        int fd = openat(dfd, ".sweep", O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (fd >= 0) {
+            (void)futimens(fd, NULL);
+            close(fd);
+            (void)rd_cache_sweep(dir, NULL, NULL);
+        }
+    }
+    if (dfd >= 0)
+        close(dfd);
+    free(dir);
+}
+
 rd_status rd_cache_commit(struct rd_cache *c, const char *store, struct rd_cache_writer *const *ws,
                           size_t n, struct rd_diag *d)
 {
@@ -709,33 +900,47 @@ rd_status rd_cache_commit(struct rd_cache *c, const char *store, struct rd_cache
     }
     close(sfd);
     XXH128_hash_t dg = XXH3_128bits_digest(c->digest);
-    char *tmp = NULL;
-    if (asprintf(&tmp, "%s.XXXXXX", c->path) < 0)
+    size_t plen = c->real ? strlen(c->real) : 0;
+    if (!c->real || plen > IDENT_PATH_MAX)
+        return rd_diag_set(d, RD_ERR_IO, c->path, 0, 0, "cache not written: no store path");
+    uint32_t hlen = (uint32_t)(HEADER_SIZE + IDENT_FIXED + plen);
+    unsigned char *hdr = calloc(1, hlen);
+    if (!hdr)
         return RD_ERR_NOMEM;
-    int out = mkostemp(tmp, O_CLOEXEC);
-    if (out < 0) {
-        free(tmp);
-        return rd_diag_set(d, RD_ERR_IO, c->path, 0, 0, "cache not written: %s", strerror(errno));
-    }
-    unsigned char hdr[HEADER_SIZE] = {0};
     memcpy(hdr, MAGIC, 8);
     put32(hdr + 8, RD_CACHE_VERSION);
-    put32(hdr + 12, HEADER_SIZE);
+    put32(hdr + 12, hlen);
+    put64(hdr + HEADER_SIZE, c->dev);
+    put64(hdr + HEADER_SIZE + 8, c->ino);
+    put32(hdr + HEADER_SIZE + 16, (uint32_t)plen);
+    memcpy(hdr + HEADER_SIZE + IDENT_FIXED, c->real, plen);
     put64(hdr + 16, bytes);
     put64(hdr + 24, dg.low64);
     put64(hdr + 32, dg.high64);
     put64(hdr + 40, records);
     put64(hdr + 48, lines);
-    int rc = write_full(out, hdr, HEADER_SIZE);
+    char *tmp = NULL;
+    if (asprintf(&tmp, "%s.XXXXXX", c->path) < 0) {
+        free(hdr);
+        return RD_ERR_NOMEM;
+    }
+    int out = mkostemp(tmp, O_CLOEXEC);
+    if (out < 0) {
+        int e = errno;
+        free(tmp);
+        free(hdr);
+        return rd_diag_set(d, RD_ERR_IO, c->path, 0, 0, "cache not written: %s", strerror(e));
+    }
+    int rc = write_full(out, hdr, hlen);
     if (!rc && old_len)
-        rc = copy_part(out, c->fd, HEADER_SIZE, old_len);
+        rc = copy_part(out, c->fd, c->hdr_len, old_len);
     for (size_t i = 0; i < n && !rc; i++)
         rc = copy_part(out, ws[i]->fd, 0, ws[i]->written);
     if (!rc) {
         /* The writers' block count: walk their headers in the new file. */
-        uint64_t off = HEADER_SIZE + old_len;
+        uint64_t off = hlen + old_len;
         unsigned char bh[BLOCK_HEADER];
-        while (!rc && off < HEADER_SIZE + total) {
+        while (!rc && off < hlen + total) {
             if ((rc = read_full(out, bh, BLOCK_HEADER, off)) == 0) {
                 off += BLOCK_HEADER + get64(bh + 8);
                 nblocks++;
@@ -743,9 +948,10 @@ rd_status rd_cache_commit(struct rd_cache *c, const char *store, struct rd_cache
         }
         put64(hdr + 56, nblocks);
         put64(hdr + 64, total);
-        put64(hdr + HEADER_SIZE - 8, XXH3_64bits(hdr, HEADER_SIZE - 8));
-        rc = pwrite(out, hdr, HEADER_SIZE, 0) == HEADER_SIZE ? 0 : -1;
+        put64(hdr + HEADER_SIZE - 8, header_sum(hdr, hlen));
+        rc = pwrite(out, hdr, hlen, 0) == (ssize_t)hlen ? 0 : -1;
     }
+    free(hdr);
     /* No fsync: a cache lost or torn by a crash fails its checks and is
      * rebuilt; the rename alone keeps readers from a half-written file. */
     if (close(out) != 0)
@@ -756,6 +962,8 @@ rd_status rd_cache_commit(struct rd_cache *c, const char *store, struct rd_cache
     if (rc)
         unlink(tmp);
     free(tmp);
-    return rc ? rd_diag_set(d, RD_ERR_IO, c->path, 0, 0, "cache not written: %s", strerror(e))
-              : RD_OK;
+    if (rc)
+        return rd_diag_set(d, RD_ERR_IO, c->path, 0, 0, "cache not written: %s", strerror(e));
+    sweep_when_due(c->path);
+    return RD_OK;
 }

@@ -70,11 +70,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     uint32_t nrec = data[0];
     size_t plen = size - 1;
-    unsigned char *f = calloc(1, 80 + 40 + plen);
+    /* the header: its fixed 80 bytes, then the store's identity (device,
+     * inode, path length, path "/s") */
+    enum { HDR = 80 + 20 + 2 };
+    unsigned char *f = calloc(1, HDR + 40 + plen);
     if (!f)
         return 0;
     uint64_t lines = (uint64_t)nrec * 2 + 1, bytes = lines * 100;
-    unsigned char *b = f + 80;
+    unsigned char *b = f + HDR;
     put32(b, 0x4b424452u);
     put32(b + 4, nrec);
     put64(b + 8, plen);
@@ -84,14 +87,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     put64(b + 32, XXH3_64bits(b + 40, plen));
     memcpy(f, "RDCACHE\n", 8);
     put32(f + 8, RD_CACHE_VERSION);
-    put32(f + 12, 80);
+    put32(f + 12, HDR);
     put64(f + 16, bytes);
     put64(f + 40, nrec);
     put64(f + 48, lines);
     put64(f + 56, 1);
     put64(f + 64, 40 + plen);
-    put64(f + 72, XXH3_64bits(f, 72));
-    read_all(f, 80 + 40 + plen);
+    put64(f + 80, 1);
+    put64(f + 88, 2);
+    put32(f + 96, 2);
+    memcpy(f + 100, "/s", 2);
+    put64(f + 72, XXH3_64bits_withSeed(f + 80, HDR - 80, XXH3_64bits(f, 72)));
+    read_all(f, HDR + 40 + plen);
     free(f);
     return 0;
 }

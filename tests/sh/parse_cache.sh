@@ -4,7 +4,9 @@
 # store analysed cold, warm, after lines were appended and after an early
 # line was rewritten give the bytes --no-cache gives, at --threads 1 and 2;
 # an unusable cache folder or a damaged cache file is as none; a store
-# with a bad line leaves no cache. The cache is in a temporary folder.
+# with a bad line leaves no cache; the daily sweep removes the caches of
+# deleted stores and other versions' files. The cache is in a temporary
+# folder.
 set -u
 build=$(cd "$1" && pwd) || exit 2
 ROOT=$(cd "$2" && pwd) || exit 2
@@ -90,6 +92,31 @@ same "damaged cache files" "$T/gen.jsonl"
 "$A" --no-cache "$T/gen.jsonl" -o "$T/ref.json"
 cmp -s "$T/ref.json" "$T/got.json" || fail "an unusable --cache-dir changed the analysis"
 [ -s "$T/err" ] && fail "an unusable --cache-dir printed: $(cat "$T/err")"
+
+# The sweep: a commit at most once a day (the mtime of .sweep) removes
+# the caches of stores deleted and other versions' files, nothing else.
+cp "$T/gen.jsonl" "$T/doomed.jsonl"
+ls "$C" >"$T/before"
+"$A" --cache-dir "$C" "$T/doomed.jsonl" -o "$T/got.json" || fail "sweep: analysis failed"
+doomed=$(ls "$C" | grep -vxF -f "$T/before")
+[ -n "$doomed" ] && [ -f "$C/$doomed" ] || fail "sweep: the new store got no cache"
+[ -f "$C/.sweep" ] || fail "sweep: no .sweep stamp after a commit"
+rm "$T/doomed.jsonl"
+old=$C/0123456789abcdef0123456789abcdef.rdc
+{ printf 'RDCACHE\n\001\000\000\000'; head -c 68 /dev/zero; } >"$old"
+echo mine >"$C/notes.txt"
+cp "$T/gen.jsonl" "$T/trigger1.jsonl"
+"$A" --cache-dir "$C" "$T/trigger1.jsonl" -o "$T/got.json" || fail "sweep: analysis failed"
+[ -f "$C/$doomed" ] && [ -f "$old" ] || fail "sweep: swept again within a day"
+touch -d '2 days ago' "$C/.sweep"
+cp "$T/gen.jsonl" "$T/trigger2.jsonl"
+"$A" --cache-dir "$C" "$T/trigger2.jsonl" -o "$T/got.json" || fail "sweep: analysis failed"
+[ -e "$C/$doomed" ] && fail "sweep: the cache of a deleted store is left"
+[ -e "$old" ] && fail "sweep: another version's cache file is left"
+[ -f "$C/notes.txt" ] || fail "sweep: removed a file that is not a cache"
+# left: the caches of the study, cut, gen and the two triggers
+[ "$(find "$C" -name '*.rdc' | wc -l)" = 5 ] || fail "sweep: 5 caches expected: $(ls "$C")"
+same "generated after a sweep" "$T/gen.jsonl"
 
 # A store with a bad line: the same error, and no cache of it.
 rm -rf "$C"

@@ -139,6 +139,57 @@ static void srange_small_tails_and_large_df(void **state)
     }
 }
 
+/* Tails and p_adj at a large df, where the s-integral's upper end came
+ * from GSL's chi-square quantile: 2.5 % low at df = 61,333 (tails off by
+ * about 1e-4 of themselves), below 1 at 10^6 (stats/chisq.c). At 61,333
+ * SciPy 1.10's own studentized_range.sf; past df = 10^5 SciPy takes the
+ * known-sd limit (2.2090497e-05 at q 6, k 2, df 10^6 where 2 t.sf(6 /
+ * sqrt 2, 10^6) is 2.2092481e-05), so at 10^6 the reference is SciPy's
+ * known-sd tail integrated over the chi density of s by quad:
+ *   /usr/bin/python3 -c "import math
+ *   from scipy.stats import studentized_range as sr, chi
+ *   from scipy.integrate import quad
+ *   def by_s(q, k, df):
+ *       d = chi(df, scale=1 / math.sqrt(df)); sd = 1 / math.sqrt(2 * df)
+ *       return quad(lambda s: sr.sf(q * s, k, math.inf) * d.pdf(s),
+ *                   1 - 12 * sd, 1 + 12 * sd, epsabs=1e-14, epsrel=1e-11,
+ *                   limit=200)[0]
+ *   for k in (2, 5, 50):
+ *       for q in (3.0, 4.5, 6.0):
+ *           print(k, q, repr(float(sr.sf(q, k, 61333))), repr(by_s(q, k, 1e6)))"
+ * (by_s at 61,333 agrees with sr.sf to 3e-11; at k = 2 both with
+ * 2 t.sf(q / sqrt 2, df) to 2e-11.) */
+static void srange_and_p_adjusted_at_a_large_df(void **state)
+{
+    (void)state;
+    rd_stats_init();
+    const struct { double k, q, at_61333, at_1e6; } want[] = {
+        { 2, 3.0, 0.03389885294241313, 0.0338950988021592 },
+        { 2, 4.5, 0.0014634454115541873, 0.0014627612816565836 },
+        { 2, 6.0, 2.21228573554777e-05, 2.2092481409637693e-05 },
+        { 5, 3.0, 0.21089042747324804, 0.21087735879520664 },
+        { 5, 4.5, 0.012730938318258223, 0.012725702687172045 },
+        { 5, 6.0, 0.00021454856134028866, 0.00021426137017056463 },
+        { 50, 3.0, 0.9968527367561321, 0.9968569155717141 },
+        { 50, 4.5, 0.46943119139449896, 0.4694039864537421 },
+        { 50, 6.0, 0.019428368793592665, 0.019407984132088614 },
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        const double df[2] = { 61333, 1e6 }, ref[2] = { want[i].at_61333, want[i].at_1e6 };
+        for (int j = 0; j < 2; j++) {
+            double got = rd_srange_sf(want[i].q, want[i].k, df[j]);
+            if (!(fabs(got - ref[j]) <= 1e-9 && fabs(got - ref[j]) <= 1e-6 * ref[j]))
+                fail_msg("k %g q %g df %g: srange %.17g, SciPy %.17g", want[i].k, want[i].q,
+                         df[j], got, ref[j]);
+            /* p_adj of a row whose t is q / sqrt 2: the same tail. */
+            struct rd_verdict_row row = { .verdict = RD_VERDICT_WORSE, .estimable = true,
+                                          .t = want[i].q / M_SQRT2 };
+            struct rd_verdict_result res = { .family = (size_t)want[i].k, .df = df[j] };
+            assert_float_equal(rd_verdict_p_adjusted(&row, &res), got, 1e-15);
+        }
+    }
+}
+
 static void worse_and_inconclusive_against_the_best(void **state)
 {
     (void)state;
@@ -523,6 +574,7 @@ int main(void)
         cmocka_unit_test(means_near_the_double_limit),
         cmocka_unit_test(srange_matches_scipy),
         cmocka_unit_test(srange_matches_scipy_over_a_grid),
+        cmocka_unit_test(srange_and_p_adjusted_at_a_large_df),
         cmocka_unit_test(srange_small_tails_and_large_df),
         cmocka_unit_test(worse_and_inconclusive_against_the_best),
         cmocka_unit_test(equivalent_even_when_detectably_slower),

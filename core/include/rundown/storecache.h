@@ -9,7 +9,9 @@
  *
  *   a header: magic, format version, the byte size of the store prefix
  *     it covers (whole lines), an XXH3-128 digest of that prefix, the
- *     count of records and lines, and a checksum of the header itself;
+ *     count of records and lines, the store's real path, device and inode
+ *     (what the name is a digest of: rd_cache_sweep reads them), and a
+ *     checksum of the header itself;
  *   blocks: each a few thousand records, with the store bytes and lines
  *     it covers and an XXH3-64 checksum of its payload. A block's strings
  *     are its own (a block is read without the ones before it), so the
@@ -31,7 +33,11 @@
  * after every record of the store was read and analysed without error.
  *
  * Bump RD_CACHE_VERSION whenever rd_record_from_json would make another
- * record of the same line, or the format below changes.
+ * record of the same line, struct rd_record changes, or the format below
+ * changes: tests/unit/test_storecache.c pins the record layout and the
+ * bytes of a small store's cache to the version and fails until it is
+ * bumped. A cache directory holds one version's files: the others are
+ * removed by rd_cache_sweep.
  */
 #ifndef RUNDOWN_STORECACHE_H
 #define RUNDOWN_STORECACHE_H
@@ -43,7 +49,7 @@
 #include "rundown/record.h"
 #include "rundown/status.h"
 
-#define RD_CACHE_VERSION 1u
+#define RD_CACHE_VERSION 2u
 
 /** Where a block lies in the cache file and what it covers of the store. */
 struct rd_cache_block {
@@ -66,6 +72,9 @@ struct rd_cache {
     const char *note;              /* why a cache file was not used; NULL when it was */
     uint32_t block_records;        /* records a new block holds at most (0: the
                                     * default; tests make many small blocks) */
+    uint32_t hdr_len;              /* of the valid cache file: where its blocks start */
+    char *real;                    /* the store's real path (malloc'd), device and */
+    uint64_t dev, ino;             /* inode, written into the header by a commit */
 };
 
 /**
@@ -166,6 +175,20 @@ void rd_cache_writer_release(struct rd_cache_writer *w);
  */
 rd_status rd_cache_commit(struct rd_cache *c, const char *store, struct rd_cache_writer *const *ws,
                           size_t n, struct rd_diag *d);
+
+/**
+ * Removes from 'dir' the cache files that can serve no store: those of
+ * another RD_CACHE_VERSION, and those whose store (the real path, device
+ * and inode their header records) no longer exists or is now another
+ * file; and a commit's temporaries (<name>.XXXXXX) a day old, left by a
+ * process that died. Only regular files named as cache files (32 hex
+ * digits and ".rdc") and starting with a cache's magic are removed;
+ * links are never followed, damaged files are left to be replaced by
+ * their store's next commit. rd_cache_commit calls it at most once a
+ * day (the mtime of 'dir'/.sweep). *removed (when not NULL) counts the
+ * files removed. RD_ERR_IO when dir cannot be read.
+ */
+rd_status rd_cache_sweep(const char *dir, size_t *removed, struct rd_diag *d);
 
 /** The default cache directory: $XDG_CACHE_HOME/rundown or $HOME/.cache/rundown
  *  (malloc'd), NULL when neither variable is set. */
