@@ -49,6 +49,12 @@ struct rd_analyze_opts {
                                  * NULL (default): no cache. The same bytes either way */
     unsigned cache_block;       /* records per block of a new cache (0: its default;
                                  * the tests' small stores get several blocks) */
+    size_t many_configs;        /* on_many_configs is called when a store's reading
+                                 * (one part of it, or the whole) reaches this many
+                                 * configs (0: never) */
+    void (*on_many_configs)(void); /* from the reading thread, once per part at most:
+                                    * main turns the heap to huge pages then
+                                    * (hugepages.h); it changes no byte */
     /* The verdicts (docs/methods.md, "Verdicts"); a workload's own
      * info.margin / info.max_error_rate win over these defaults. */
     double margin;              /* --margin: relative equivalence margin, default 0.05 */

@@ -248,6 +248,8 @@ static rd_status cfg_by_key(struct rd_analysis *a, struct wl *w, const char *key
     RD_TRY(RD_ARRAY_GROW(w->cfgs, w->capcfgs, w->ncfgs + 1));
     w->cfgs[w->ncfgs++] = (uint32_t)a->ncfgs;
     *out = &a->cfgs[a->ncfgs++];
+    if (a->ncfgs == a->o.many_configs && a->o.on_many_configs)
+        a->o.on_many_configs();
     return RD_OK;
 }
 

@@ -97,6 +97,39 @@ static void test_compare_within(void **state)
                                   "the workload has (expected one of its labels: rt)"));
 }
 
+/* on_many_configs: called once when the store's reading reaches
+ * many_configs configs (3 configs here, counted by hand), never below or
+ * with 0; main turns the heap to huge pages then (hugepages.h). */
+static unsigned many_calls;
+static void count_many(void)
+{
+    many_calls++;
+}
+
+static void test_many_configs_hook(void **state)
+{
+    (void)state;
+    const char *s = write_store("many.jsonl",
+        REC("w", "\"rt\":\"a\"", 1, "", "\"wall_ms\":100")
+        REC("w", "\"rt\":\"b\"", 1, "", "\"wall_ms\":130")
+        REC("w", "\"rt\":\"a\"", 2, "", "\"wall_ms\":101")
+        REC("w", "\"rt\":\"c\"", 1, "", "\"wall_ms\":90")
+        REC("w", "\"rt\":\"b\"", 2, "", "\"wall_ms\":131"));
+    const size_t at[] = {1, 2, 3, 4, 0};
+    const unsigned calls[] = {1, 1, 1, 0, 0};
+    for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
+        struct rd_analyze_opts o;
+        opts(&o);
+        o.many_configs = at[i];
+        o.on_many_configs = count_many;
+        many_calls = 0;
+        cJSON *doc = analyse_ok(s, &o);
+        assert_int_equal(cJSON_GetArraySize(get(doc, "workloads.0.configs")), 3);
+        assert_int_equal(many_calls, calls[i]);
+        cJSON_Delete(doc);
+    }
+}
+
 static void test_clear_winner(void **state)
 {
     (void)state;
@@ -1131,6 +1164,7 @@ int main(void)
         cmocka_unit_test(test_sink_pieces),
         cmocka_unit_test(test_sink_spills_big_workload),
         cmocka_unit_test(test_configs_two_threads),
+        cmocka_unit_test(test_many_configs_hook),
         cmocka_unit_test(test_workload_without_metrics),
     };
     return tmpdir_remove(cmocka_run_group_tests(tests, NULL, NULL));

@@ -12,6 +12,7 @@
 #ifndef RUNDOWN_HUGEPAGES_H
 #define RUNDOWN_HUGEPAGES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /** Blocks of at least this many bytes are worth advising (rd_huge_advise):
@@ -29,12 +30,30 @@
 void rd_huge_advise(void *p, size_t len);
 
 /**
- * The heap in transparent huge pages: reserves 1 GiB of heap (address
- * space only) in one growth and advises it. Call it first thing in
- * main(), before anything is allocated; for a program whose heap is big
- * and touched whole (render at 10^5 configs), not one whose peak RSS must
- * stay small. Under a limit on address space (ulimit -v) the heap stays
- * as it was.
+ * Reserves 1 GiB of heap (address space only) in one growth, for
+ * rd_heap_make_huge to advise now or later; a page of it counts in the
+ * RSS only once touched. Call it first thing in main(), before anything
+ * is allocated, and before any thread starts. From then on the heap is
+ * never trimmed. Returns whether it reserved: not under a limit on
+ * address space (ulimit -v), where the system has no transparent huge
+ * pages, or where something was allocated before (the heap had room).
+ */
+bool rd_heap_reserve(void);
+
+/**
+ * Advises the heap rd_heap_reserve reserved to be huge-page backed from
+ * here on: pages touched later come 2 MiB at a time where the kernel has
+ * them; pages already touched stay small. For a program that finds out
+ * as it reads that its heap will be big and touched whole (analyze at
+ * 10^5 configs), since huge pages count whole in the peak RSS. Does
+ * nothing without a reservation. From main()'s thread only.
+ */
+void rd_heap_make_huge(void);
+
+/**
+ * The heap in transparent huge pages from the start: rd_heap_reserve and
+ * rd_heap_make_huge at once, first thing in main(). For a program whose
+ * heap is big and touched whole from its start (render at 10^5 configs).
  */
 void rd_heap_in_huge_pages(void);
 
