@@ -436,15 +436,17 @@ void rd_means_row(const struct rd_rworkload *w, size_t i, double best_mean, stru
         return;
     }
     if (v && v->verdict != RD_VERDICT_BEST && (int)i != w->best) {
-        if (isfinite(best_mean) && isfinite(v->ratio_ci_low) && isfinite(v->ratio_ci_high)) {
-            row->lo = best_mean * v->ratio_ci_low;
-            row->hi = best_mean * v->ratio_ci_high;
+        double clo, chi; /* a config the race eliminated: on all its runs */
+        rd_verdict_shown_ci(v, &clo, &chi);
+        if (isfinite(best_mean) && isfinite(clo) && isfinite(chi)) {
+            row->lo = best_mean * clo;
+            row->hi = best_mean * chi;
             if (row->lo > row->hi) {   /* a negative best: the ends swap */
                 double t = row->lo;
                 row->lo = row->hi;
                 row->hi = t;
             }
-        } else if (!v->estimable || v->verdict == RD_VERDICT_INCONCLUSIVE) {
+        } else if (!v->estimable || v->verdict == RD_VERDICT_INCONCLUSIVE || v->eliminated) {
             /* The verdict has no interval: drawing the config's own CI
              * would show bounds the verdict did not find. */
             row->lo = row->hi = NAN;
