@@ -293,6 +293,11 @@ rd_status rd_verdict_ratio_text(const struct rd_rworkload *w, const struct rd_rv
     return v->exact ? rd_buf_addstr(out, ", exact") : RD_OK;
 }
 
+bool rd_means_paired(const struct rd_rworkload *w)
+{
+    return w->rec && w->rec->paired && w->rec->primary.nverdicts;
+}
+
 void rd_verdict_shown_ci(const struct rd_rverdict *v, double *lo, double *hi)
 {
     bool elim = v->eliminated && isnan(v->ratio_ci_low);

@@ -160,12 +160,16 @@ static void ticks_last_stays(void **state)
     assert_int_equal(rd_gp_thin_ticks(xs, texts, 3, 0, 12, false, 2000, show), 3);
 }
 
-/* c, eliminated by the race, has no verdict interval: its bar is the
- * interval on all its runs (eliminated_ci_*: 100 x 0.35 .. 0.45), and its
- * table text gives it; d has none and says why (open arrows, as a row not
- * estimable, never its own CI). b keeps its own mean as the dot with the
- * verdict's interval, the best its CI on the log scale. */
-static void means_eliminated(void **state)
+/* Paired within rounds (blocks "round"): b's dot is the best's mean
+ * times its verdict ratio (0.9 * 100 = 90, not its own mean 80), its bar
+ * the paired interval times it (0.85 * 100 .. 0.95 * 100), and the best
+ * a dot without a bar (its own CI 90..110 is not what the verdict read).
+ * c, eliminated by the race, has no verdict interval: its bar is the
+ * interval on all its runs (eliminated_ci_*), and its table text says
+ * why when there is none (d: open arrows, as a row not estimable, never
+ * its own CI). Unpaired, the same document keeps b's own
+ * mean as the dot and the best's CI on the log scale. */
+static void means_paired_and_eliminated(void **state)
 {
     (void)state;
     static const char *head =
@@ -187,13 +191,14 @@ static void means_eliminated(void **state)
         "   {\"config\":\"d\",\"verdict\":\"worse\",\"ratio\":0.3,\"eliminated_ci_low\":null,"
         "    \"eliminated_ci_high\":null,\"eliminated_ci_note\":\"no interval: why\"}]}}]}";
     char doc[2048];
-    for (int paired = 0; paired >= 0; paired--) {
+    for (int paired = 1; paired >= 0; paired--) {
         snprintf(doc, sizeof doc, "%s%s%s", head, paired ? "\"blocks\":\"round\"," : "", tail);
         struct rd_report r;
         struct rd_diag d;
         rd_diag_init(&d, NULL);
         assert_int_equal(rd_report_parse(&r, doc, strlen(doc), "a.json", "a.json", &d), RD_OK);
         const struct rd_rworkload *w = &r.workloads[0];
+        assert_int_equal(rd_means_paired(w), paired);
         struct rd_mrow m[4];
         for (size_t i = 0; i < 4; i++)
             rd_means_row(w, i, 100, &m[i]);
@@ -231,7 +236,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(means_rows),
         cmocka_unit_test(means_best_open),
-        cmocka_unit_test(means_eliminated),
+        cmocka_unit_test(means_paired_and_eliminated),
         cmocka_unit_test(ticks_ab),
         cmocka_unit_test(ticks_last_stays),
     };
