@@ -95,8 +95,21 @@ static void fmt_row(const struct wctx *x, const struct key_verdicts *kv, size_t 
                                        eq ? row->eq_ci_high : row->ratio_ci_high);
     if (row->exact)
         snprintf(detail, dsize, "every run alike: the ratio is exact");
-    else if (row->verdict == RD_VERDICT_WORSE && isnan(row->ratio_ci_low))
-        snprintf(detail, dsize, "eliminated by the race while collecting");
+    else if (row->verdict == RD_VERDICT_WORSE && isnan(row->ratio_ci_low)) {
+        /* the race's claim, and how much slower all its runs show it */
+        rd_buf_reset(&b);
+        if (!isnan(row->elim_ci_low) &&
+            rd_fmt_rel_interval(&b, row->ratio, row->elim_ci_low, row->elim_ci_high) == RD_OK &&
+            b.len)
+            snprintf(detail, dsize,
+                     "eliminated by the race while collecting; %.4g %% CI %s on all its runs",
+                     level, b.ptr);
+        else if (row->elim_note)
+            snprintf(detail, dsize, "eliminated by the race while collecting; %s",
+                     row->elim_note);
+        else
+            snprintf(detail, dsize, "eliminated by the race while collecting");
+    }
     else if (!row->estimable)
         snprintf(detail, dsize,
                  "not estimable: at the family's critical value a mean's interval reaches "

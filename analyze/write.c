@@ -419,6 +419,14 @@ static void verdict_item(struct wctx *x, struct jw *w, size_t i, const void *ctx
         jw_bool(w, RD_AK_JOINT, true);
     if (!r->estimable && r->verdict == RD_VERDICT_INCONCLUSIVE && !isnan(r->ratio))
         jw_bool(w, RD_AK_ESTIMABLE, false);
+    if (r->elim_note || !isnan(r->elim_ci_low)) { /* eliminated by the race */
+        jw_num(w, RD_AK_ELIM_CI_LOW, r->elim_ci_low);
+        jw_num(w, RD_AK_ELIM_CI_HIGH, r->elim_ci_high);
+        if (r->elim_note)
+            jw_str(w, RD_AK_ELIM_CI_NOTE, r->elim_note);
+        else
+            jw_null(w, RD_AK_ELIM_CI_NOTE);
+    }
     if (vr->with_why)
         jw_str(w, RD_AK_WHY, x->rc.why[i]);
     jw_end(w, '}');

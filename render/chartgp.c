@@ -435,16 +435,25 @@ void rd_means_row(const struct rd_rworkload *w, size_t i, double best_mean, stru
         row->note = v->why ? v->why : "disqualified";
         return;
     }
+    bool paired = rd_means_paired(w);
     if (v && v->verdict != RD_VERDICT_BEST && (int)i != w->best) {
-        if (isfinite(best_mean) && isfinite(v->ratio_ci_low) && isfinite(v->ratio_ci_high)) {
-            row->lo = best_mean * v->ratio_ci_low;
-            row->hi = best_mean * v->ratio_ci_high;
+        double clo, chi; /* a config the race eliminated: on all its runs */
+        rd_verdict_shown_ci(v, &clo, &chi);
+        /* Paired within rounds, the verdict's estimate is the geometric
+         * mean of the within-round ratios, not the ratio of the means:
+         * the dot is where its interval is centred, in the metric's
+         * units, so dot and bar say what the table's ratio says. */
+        if (paired && isfinite(best_mean) && isfinite(v->ratio))
+            row->mean = best_mean * v->ratio;
+        if (isfinite(best_mean) && isfinite(clo) && isfinite(chi)) {
+            row->lo = best_mean * clo;
+            row->hi = best_mean * chi;
             if (row->lo > row->hi) {   /* a negative best: the ends swap */
                 double t = row->lo;
                 row->lo = row->hi;
                 row->hi = t;
             }
-        } else if (!v->estimable || v->verdict == RD_VERDICT_INCONCLUSIVE) {
+        } else if (!v->estimable || v->verdict == RD_VERDICT_INCONCLUSIVE || v->eliminated) {
             /* The verdict has no interval: drawing the config's own CI
              * would show bounds the verdict did not find. */
             row->lo = row->hi = NAN;
@@ -455,6 +464,14 @@ void rd_means_row(const struct rd_rworkload *w, size_t i, double best_mean, stru
     /* The best: its own CI, on the log scale when the mean is above zero,
      * as the ratios' are. Without verdicts every row is its own CI, as
      * the caption says ("with its CI"). */
+    if (paired) {
+        /* The paired verdicts give the best no interval of its own: its
+         * per-mean CI carries the rounds' offsets they cancel, and drawn
+         * beside the ratios' intervals it would say the others are
+         * measured as loosely. The dashed line is its mean; no bar. */
+        row->lo = row->hi = NAN;
+        return;
+    }
     double half = (s->ci_high - s->ci_low) / 2;
     bool verdicts = w->rec && w->rec->primary.nverdicts;
     if (verdicts && s->mean > 0 && isfinite(half)) {

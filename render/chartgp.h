@@ -151,7 +151,10 @@ struct rd_mrow {
  * not estimable, or a best whose mean is not clearly above zero, is
  * 'open'; a disqualified config has no interval and its reason as note.
  * A mean not above zero, and every row of a workload without verdicts,
- * keeps its CI as the analysis gives it. */
+ * keeps its CI as the analysis gives it. A config the race eliminated
+ * has the interval of its ratio on all its runs. Paired within rounds
+ * (rd_means_paired) the dot is the best's mean times the verdict's ratio
+ * and the best has no bar. */
 void rd_means_row(const struct rd_rworkload *w, size_t i, double best_mean, struct rd_mrow *row);
 
 /* Adds what the axis must cover of a row: its dot and its finite ends

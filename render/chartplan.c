@@ -160,7 +160,12 @@ rd_status rd_chart_plan_make(const struct rd_report *r, struct rd_chart_plan *p)
         size_t most = most_values(w, sel.idx, sel.n);
         if (st == RD_OK && means) {
             st = rd_buf_addf(&stem, "%s-means", w->file);
-            if (st == RD_OK)
+            /* Paired within rounds the verdict reads each config's ratio
+             * to the best, not its own mean: the chart says so. */
+            if (st == RD_OK && rd_means_paired(w))
+                st = rd_buf_addf(&title, "%s: the best's mean × the within-round ratio, with "
+                                 "the verdict's interval", w->name);
+            else if (st == RD_OK)
                 st = rd_buf_addf(&title, "%s: mean %s with %s", w->name, label.ptr,
                                  w->rec && w->rec->primary.nverdicts
                                      ? "the verdict's simultaneous interval" : "its CI");

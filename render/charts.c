@@ -130,7 +130,13 @@ static void means_data(const struct rd_report *r, const struct rd_rworkload *w,
     const struct rd_layout *l = &m->l;
     RD_BW_DO(d, rd_gp_comment(d->b, "# ", c->title));
     rd_bw_str(d, "# one block per panel: mean\trow\tlow\thigh\tcolour\tdisqualified\n");
-    rd_bw_str(d, w->rec && w->rec->primary.nverdicts
+    rd_bw_str(d, rd_means_paired(w)
+        ? "# compared within rounds: mean is the best's mean times the config's ratio to "
+          "the best (the geometric mean of its within-round ratios, as the verdict reads "
+          "it); low..high its paired interval, times the best's mean; the best has none "
+          "('?'); '?' also where there is none (disqualified, or not estimable: drawn as "
+          "open arrows)\n"
+        : w->rec && w->rec->primary.nverdicts
         ? "# low..high: the simultaneous interval of the verdict (the ratio to the best on "
           "the log scale, times the best's mean); the best's own CI on the log scale; '?' "
           "where there is none (disqualified, or not estimable: drawn as open arrows)\n"

@@ -222,6 +222,8 @@ static rd_status decision_rows(const struct rd_rworkload *w, const struct rd_rde
         RD_TRY(number(b, dc->critical_value));
         RD_TRY(number(b, dc->df));
         RD_TRY(field(b, false, v->why));
+        RD_TRY(number(b, v->elim_ci_low));
+        RD_TRY(number(b, v->elim_ci_high));
         RD_TRY(rd_buf_addch(b, '\n'));
     }
     return RD_OK;
@@ -249,6 +251,7 @@ static rd_status comparisons_csv(const struct rd_report *r, const struct keys *k
     static const char *cols[] = {
         "metric", "best", "verdict", "ratio", "ratio_ci_low", "ratio_ci_high", "p_adj",
         "runs_needed", "exact", "decision", "margin", "family", "critical_value", "df", "why",
+        "eliminated_ci_low", "eliminated_ci_high",
     };
     RD_TRY(header(b, k, cols, sizeof cols / sizeof cols[0]));
     for (size_t wi = 0; wi < r->nworkloads; wi++) {

@@ -337,6 +337,9 @@ static rd_status read_decision(struct rd_report *r, const cJSON *j, struct rd_rd
             .beyond_margin = beyond(v),
             .estimable = !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(v, RD_AK_ESTIMABLE)),
             .why = str(r, v, RD_AK_WHY),
+            .eliminated = cJSON_GetObjectItemCaseSensitive(v, RD_AK_ELIM_CI_LOW) != NULL,
+            .elim_ci_low = num(v, RD_AK_ELIM_CI_LOW), .elim_ci_high = num(v, RD_AK_ELIM_CI_HIGH),
+            .elim_note = str(r, v, RD_AK_ELIM_CI_NOTE),
         };
     }
     o->verdicts = out;

@@ -128,6 +128,12 @@ struct rd_rverdict {
      * not; -1: no interval, or an analysis from before the key */
     int beyond_margin;
     const char *why;           /* NULL for key metrics */
+    /* A config the race eliminated (analysis keys eliminated_ci_*): its
+     * verdict has no interval; elim_ci_low/high is its ratio's interval on
+     * all its runs (NaN when none, and elim_note says why) */
+    bool eliminated;
+    double elim_ci_low, elim_ci_high;
+    const char *elim_note;
 };
 
 /** The verdicts on one metric: the primary one, or a key metric. */

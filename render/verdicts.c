@@ -37,6 +37,8 @@ const char *rd_verdict_phrase(const struct rd_rverdict *v, enum rd_better better
         snprintf(buf, size, "equivalent within %g %%", 100 * margin);
     else if (v->verdict == RD_VERDICT_WORSE && v->beyond_margin == 1 && isfinite(margin))
         snprintf(buf, size, "more than %g %% %s", 100 * margin, worse);
+    else if (v->verdict == RD_VERDICT_WORSE && v->eliminated)
+        snprintf(buf, size, "%s, eliminated by the race", worse);
     else if (v->verdict == RD_VERDICT_WORSE)
         snprintf(buf, size, "%s", worse);
     else
@@ -283,8 +285,24 @@ rd_status rd_verdict_ratio_text(const struct rd_rworkload *w, const struct rd_rv
         return rd_buf_addstr(out, RD_UNDEF);
     struct rd_metric_def def;
     rd_metric_describe(metric ? metric : w->metric ? w->metric : "", &def);
-    RD_TRY(rd_fmt_relative(out, v->ratio, v->ratio_ci_low, v->ratio_ci_high, def.unit));
+    double lo, hi;
+    rd_verdict_shown_ci(v, &lo, &hi);
+    RD_TRY(rd_fmt_relative(out, v->ratio, lo, hi, def.unit));
+    if (v->eliminated && isnan(lo) && v->elim_note)
+        return rd_buf_addf(out, "; %s", v->elim_note);
     return v->exact ? rd_buf_addstr(out, ", exact") : RD_OK;
+}
+
+bool rd_means_paired(const struct rd_rworkload *w)
+{
+    return w->rec && w->rec->paired && w->rec->primary.nverdicts;
+}
+
+void rd_verdict_shown_ci(const struct rd_rverdict *v, double *lo, double *hi)
+{
+    bool elim = v->eliminated && isnan(v->ratio_ci_low);
+    *lo = elim ? v->elim_ci_low : v->ratio_ci_low;
+    *hi = elim ? v->elim_ci_high : v->ratio_ci_high;
 }
 
 rd_status rd_verdict_text(const struct rd_rworkload *w, const struct rd_rverdict *v,

@@ -76,6 +76,18 @@ rd_status rd_decision_text(const struct rd_rworkload *w, struct rd_buf *out);
 rd_status rd_verdict_ratio_text(const struct rd_rworkload *w, const struct rd_rverdict *v,
                                 const char *metric, struct rd_buf *out);
 
+/** Whether w's means chart draws the paired verdicts (blocks "round"):
+ *  each config at the best's mean times its within-round ratio with that
+ *  ratio's interval, the best as a dot without a bar (chartgp.h,
+ *  rd_means_row). */
+bool rd_means_paired(const struct rd_rworkload *w);
+
+/** The interval a table shows beside a verdict's ratio: its simultaneous
+ *  interval, or for a config the race eliminated (no such interval) the
+ *  interval of its ratio on all its runs (docs/analysis.md,
+ *  eliminated_ci_low); NaN ends when there is none. */
+void rd_verdict_shown_ci(const struct rd_rverdict *v, double *lo, double *hi);
+
 /** Appends the verdict of config v of w as a table cell says it:
  *  "slower", "more than 5 % slower", "equivalent within 5 %",
  *  "inconclusive (224 runs)" (the runs per config that would settle it),

@@ -297,9 +297,11 @@ static void sheet_recommendations(struct book *b, const struct rd_report *r, lxw
             put_str(b, ws, row, 13, w->configs[near].name, NULL);
             char phrase[64];
             put_str(b, ws, row, 14, rd_config_verdict_phrase(w, v, phrase, sizeof phrase), NULL);
+            double lo, hi;
+            rd_verdict_shown_ci(v, &lo, &hi);
             put_num(b, ws, row, 15, v->ratio, b->num3);
-            put_num(b, ws, row, 16, v->ratio_ci_low, b->num3);
-            put_num(b, ws, row, 17, v->ratio_ci_high, b->num3);
+            put_num(b, ws, row, 16, lo, b->num3);
+            put_num(b, ws, row, 17, hi, b->num3);
             put_num(b, ws, row, 18, v->p_adj, b->p);
         }
         if (w->rec) {
@@ -529,9 +531,12 @@ static rd_status sheet_workload(struct book *b, const struct rd_report *r,
         const struct rd_rverdict *v = rd_config_verdict(w, (int)i);
         char phrase[64];
         put_str(b, ws, row, col++, rd_config_verdict_phrase(w, v, phrase, sizeof phrase), NULL);
+        double lo = NAN, hi = NAN;
+        if (v)
+            rd_verdict_shown_ci(v, &lo, &hi);
         put_num(b, ws, row, col++, v ? v->ratio : NAN, b->num3);
-        put_num(b, ws, row, col++, v ? v->ratio_ci_low : NAN, b->num3);
-        put_num(b, ws, row, col++, v ? v->ratio_ci_high : NAN, b->num3);
+        put_num(b, ws, row, col++, lo, b->num3);
+        put_num(b, ws, row, col++, hi, b->num3);
         put_num(b, ws, row, col++, v ? v->p_adj : NAN, b->p);
         put_num(b, ws, row, col++, v ? v->runs_needed : NAN, b->intf);
     }

@@ -216,6 +216,60 @@ double rd_settle_final_alpha(double alpha)
     return alpha - alpha / 10;
 }
 
+/* The eliminated configs' intervals (docs/methods.md §6b): each one's
+ * ratio to the contenders' best with the interval the verdicts draw, on
+ * all its runs, in the whole family of eligible configs (contenders and
+ * eliminated) at the contenders' level: wider than the contenders' own
+ * (more comparisons, its frozen runs' fewer df), simultaneous over every
+ * comparison with the best. It describes; the verdict stays the race's,
+ * so the interval may reach 1 where a look showed the config slower on
+ * the runs it had then. */
+static rd_status eliminated_intervals(const struct rd_verdict_sample *x, size_t k,
+                                      const struct rd_verdict_settings *at,
+                                      const bool *eliminated, size_t best,
+                                      struct rd_verdict_row *rows)
+{
+    struct rd_verdict_row *all = malloc((k ? k : 1) * sizeof *all);
+    if (!all)
+        return RD_ERR_NOMEM;
+    struct rd_verdict_settings s = *at;
+    s.skip_equivalence = true; /* the "worse" interval only */
+    struct rd_verdict_result res;
+    rd_status st = rd_verdict_decide(x, k, &s, all, &res);
+    if (st && st != RD_ERR_STATS) {
+        free(all);
+        return st;
+    }
+    for (size_t i = 0; i < k; i++) {
+        if (!eliminated[i] || !x[i].eligible)
+            continue;
+        struct rd_verdict_row *r = &rows[i];
+        const struct rd_verdict_row *a = &all[i];
+        if (st == RD_ERR_STATS)
+            r->elim_note = "no interval: the family's critical value cannot be computed";
+        else if (res.best != best)
+            r->elim_note = "no interval: an eliminated config's frozen mean is better than "
+                           "the contenders' best";
+        else if (a->verdict == RD_VERDICT_DISQUALIFIED)
+            r->elim_note = "no interval: fewer than 2 good runs";
+        else if (isnan(a->ratio))
+            r->elim_note = x[i].mean > 0 && x[best].mean > 0
+                               ? "no interval: fewer than 2 rounds shared with the best"
+                               : "no interval: a mean that is not positive";
+        else if (!a->estimable)
+            r->elim_note = "no interval: at the whole family's critical value a mean's "
+                           "interval reaches zero (too few runs)";
+        else {
+            /* paired: the within-round estimate, as the contenders' rows */
+            r->ratio = a->ratio;
+            r->elim_ci_low = a->ratio_ci_low;
+            r->elim_ci_high = a->ratio_ci_high;
+        }
+    }
+    free(all);
+    return RD_OK;
+}
+
 rd_status rd_settle_judge(const struct rd_verdict_sample *x, size_t k,
                           const struct rd_verdict_settings *vs, const bool *eliminated,
                           struct rd_verdict_row *rows, struct rd_verdict_result *res)
@@ -247,5 +301,5 @@ rd_status rd_settle_judge(const struct rd_verdict_sample *x, size_t k,
         res->n_worse++;
         res->n_disqualified--;
     }
-    return RD_OK;
+    return b < k ? eliminated_intervals(x, k, &at, eliminated, b, rows) : RD_OK;
 }

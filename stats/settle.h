@@ -220,8 +220,12 @@ rd_status rd_settle_race(const struct rd_settle_rule *r, long round,
  * Welch df - at the rest, rd_settle_final_alpha(alpha): the race's claims
  * and the final ones together hold at alpha (Bonferroni over the two).
  * An eliminated config keeps the verdict the race gave it, worse: its row
- * has the ratio of its mean to the best's but no interval (NaN: the claim
- * was made at a look, on the runs it had then). Judging the eliminated
+ * has the ratio of its mean to the best's but no verdict interval (NaN:
+ * the claim was made at a look, on the runs it had then). What a reader
+ * needs to see, how much slower, is in elim_ci_low and elim_ci_high: the
+ * interval of its ratio to the best on all its runs, judged in the whole
+ * family (contenders and eliminated) at the contenders' level, or
+ * elim_note saying why there is none. Judging the eliminated
  * configs again with the contenders would hold the family's df at
  * runs_min - 1 and keep the contenders' interval from settling.
  */

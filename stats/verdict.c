@@ -272,7 +272,8 @@ static void clear_row(struct rd_verdict_row *row, enum rd_verdict v)
 {
     *row = (struct rd_verdict_row){ .verdict = v, .ratio = NAN, .ratio_ci_low = NAN,
                                     .ratio_ci_high = NAN, .eq_ci_low = NAN, .eq_ci_high = NAN,
-                                    .t = NAN, .df = NAN, .beyond_margin = -1 };
+                                    .t = NAN, .df = NAN, .beyond_margin = -1,
+                                    .elim_ci_low = NAN, .elim_ci_high = NAN };
 }
 
 static bool inside(double lo, double hi, double margin)

@@ -162,6 +162,12 @@ struct rd_verdict_row {
     /* equivalent by the workload's joint claim (intersection-union, each
      * comparison at level alpha), not by the family's MCB interval */
     bool joint;
+    /* Only for a config a race eliminated (settle.h, rd_settle_judge; NaN
+     * and NULL otherwise): its ratio's interval on all its runs, as if
+     * judged with the contenders in the whole family; elim_note says in
+     * words why there is none when the ends are NaN. */
+    double elim_ci_low, elim_ci_high;
+    const char *elim_note;
 };
 
 struct rd_verdict_result {

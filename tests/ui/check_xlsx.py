@@ -74,11 +74,23 @@ def same(where, got, expected):
         errors.append("%s: expected %r, got %r" % (where, expected, got))
 
 
+def shown_ci(v, end):
+    """The interval the workbook shows beside a verdict's ratio: the
+    verdict's own, or for a config the race eliminated (no such interval)
+    the interval of its ratio on all its runs (eliminated_ci_*)."""
+    own = num(v, "ratio_ci_" + end)
+    if own is None and "eliminated_ci_low" in (v or {}):
+        return num(v, "eliminated_ci_" + end)
+    return own
+
+
 def verdict_phrase(where, got, v, margin):
     """The workbook says a verdict in words (issue 26): `worse` as "slower"
     (or "worse") when the interval excludes no difference, "more than M %
-    slower" only when beyond_margin is true; `equivalent` as "equivalent
-    within M %" with the workload's margin M; every other verdict as is."""
+    slower" only when beyond_margin is true, ", eliminated by the race"
+    after it for a config the race eliminated (its row has
+    eliminated_ci_low); `equivalent` as "equivalent within M %" with the
+    workload's margin M; every other verdict as is."""
     global checked
     verdict = (v or {}).get("verdict") or ""
     if verdict == "equivalent" and margin is not None:
@@ -92,6 +104,8 @@ def verdict_phrase(where, got, v, margin):
     checked += 1
     beyond = (v or {}).get("beyond_margin") is True
     pattern = r"more than [0-9.]+ % (slower|worse)" if beyond else r"(slower|worse)"
+    if "eliminated_ci_low" in (v or {}):
+        pattern += ", eliminated by the race"
     if not re.fullmatch(pattern, got or ""):
         errors.append("%s: expected %s (worse, beyond_margin %s), got %r"
                       % (where, pattern, beyond, got))
@@ -212,8 +226,8 @@ def check_recommendations(a, rows):
                 errors.append("%s nearest: %r lacks label %r" % (where, cell("nearest other config"), v))
         verdict_phrase(where + " its verdict", cell("its verdict"), near, num(rec, "margin"))
         compare(where + " ratio", cell("ratio to best"), num(near, "ratio"))
-        compare(where + " ratio CI low", cell("ratio CI low"), num(near, "ratio_ci_low"))
-        compare(where + " ratio CI high", cell("ratio CI high"), num(near, "ratio_ci_high"))
+        compare(where + " ratio CI low", cell("ratio CI low"), shown_ci(near, "low"))
+        compare(where + " ratio CI high", cell("ratio CI high"), shown_ci(near, "high"))
         compare(where + " p_adj", cell("p_adj"), num(near, "p_adj"))
 
 
@@ -253,10 +267,12 @@ def check_workload(w, rows):
         v = verdict_of(w, c["id"]) or {}
         verdict_phrase("sheet %s, %s, verdict" % (w["name"], c["id"]), r[head.index("verdict")], v,
                        num(w.get("recommendation") or {}, "margin"))
-        for k, key in (("ratio to best", "ratio"), ("ratio CI low", "ratio_ci_low"),
-                       ("ratio CI high", "ratio_ci_high"), ("p_adj", "p_adj"),
+        for k, key in (("ratio to best", "ratio"), ("p_adj", "p_adj"),
                        ("runs needed", "runs_needed")):
             compare("sheet %s, %s, %s" % (w["name"], c["id"], k), r[head.index(k)], num(v, key))
+        for end in ("low", "high"):
+            compare("sheet %s, %s, ratio CI %s" % (w["name"], c["id"], end),
+                    r[head.index("ratio CI " + end)], shown_ci(v, end))
 
 
 def check_matrix(w, rows):

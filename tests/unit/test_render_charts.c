@@ -160,11 +160,83 @@ static void ticks_last_stays(void **state)
     assert_int_equal(rd_gp_thin_ticks(xs, texts, 3, 0, 12, false, 2000, show), 3);
 }
 
+/* Paired within rounds (blocks "round"): b's dot is the best's mean
+ * times its verdict ratio (0.9 * 100 = 90, not its own mean 80), its bar
+ * the paired interval times it (0.85 * 100 .. 0.95 * 100), and the best
+ * a dot without a bar (its own CI 90..110 is not what the verdict read).
+ * c, eliminated by the race, has no verdict interval: its bar is the
+ * interval on all its runs (eliminated_ci_*), and its table text says
+ * why when there is none (d: open arrows, as a row not estimable, never
+ * its own CI). Unpaired, the same document keeps b's own
+ * mean as the dot and the best's CI on the log scale. */
+static void means_paired_and_eliminated(void **state)
+{
+    (void)state;
+    static const char *head =
+        "{\"schema\":\"rundown.analysis/1\",\"workloads\":["
+        " {\"name\":\"w\",\"primary\":{\"metric\":\"rps\",\"better\":\"higher\"},\"configs\":["
+        "  {\"id\":\"a\",\"metrics\":{\"rps\":{\"mean\":100,\"ci_low\":90,\"ci_high\":110}}},"
+        "  {\"id\":\"b\",\"metrics\":{\"rps\":{\"mean\":80,\"ci_low\":60,\"ci_high\":100}}},"
+        "  {\"id\":\"c\",\"metrics\":{\"rps\":{\"mean\":40,\"ci_low\":38,\"ci_high\":42}}},"
+        "  {\"id\":\"d\",\"metrics\":{\"rps\":{\"mean\":30,\"ci_low\":-10,\"ci_high\":70}}}],"
+        "  \"recommendation\":{\"best\":\"a\",";
+    static const char *tail =
+        "\"margin\":0.05,\"decision\":\"clear\",\"verdicts\":["
+        "   {\"config\":\"a\",\"verdict\":\"best\",\"ratio\":1},"
+        "   {\"config\":\"b\",\"verdict\":\"worse\",\"ratio\":0.9,\"ratio_ci_low\":0.85,"
+        "    \"ratio_ci_high\":0.95},"
+        "   {\"config\":\"c\",\"verdict\":\"worse\",\"ratio\":0.4,\"ratio_ci_low\":null,"
+        "    \"ratio_ci_high\":null,\"eliminated_ci_low\":0.35,\"eliminated_ci_high\":0.45,"
+        "    \"eliminated_ci_note\":null},"
+        "   {\"config\":\"d\",\"verdict\":\"worse\",\"ratio\":0.3,\"eliminated_ci_low\":null,"
+        "    \"eliminated_ci_high\":null,\"eliminated_ci_note\":\"no interval: why\"}]}}]}";
+    char doc[2048];
+    for (int paired = 1; paired >= 0; paired--) {
+        snprintf(doc, sizeof doc, "%s%s%s", head, paired ? "\"blocks\":\"round\"," : "", tail);
+        struct rd_report r;
+        struct rd_diag d;
+        rd_diag_init(&d, NULL);
+        assert_int_equal(rd_report_parse(&r, doc, strlen(doc), "a.json", "a.json", &d), RD_OK);
+        const struct rd_rworkload *w = &r.workloads[0];
+        assert_int_equal(rd_means_paired(w), paired);
+        struct rd_mrow m[4];
+        for (size_t i = 0; i < 4; i++)
+            rd_means_row(w, i, 100, &m[i]);
+        if (paired) {
+            assert_true(isnan(m[0].lo) && isnan(m[0].hi) && !m[0].open);
+            assert_float_equal(m[1].mean, 90, 1e-12);
+        } else {
+            /* 100 exp(+-10 / 100) */
+            assert_float_equal(m[0].lo, 100 * exp(-0.1), 1e-9);
+            assert_float_equal(m[1].mean, 80, 1e-12);
+        }
+        assert_float_equal(m[1].lo, 85, 1e-9);
+        assert_float_equal(m[1].hi, 95, 1e-9);
+        assert_float_equal(m[2].lo, 35, 1e-9);
+        assert_float_equal(m[2].hi, 45, 1e-9);
+        assert_true(isnan(m[3].lo) && isnan(m[3].hi) && m[3].open); /* not its own CI */
+        /* the table's words */
+        struct rd_buf b = RD_BUF_INIT;
+        const struct rd_rverdict *vc = rd_config_verdict(w, 2), *vd = rd_config_verdict(w, 3);
+        assert_int_equal(rd_verdict_ratio_text(w, vc, NULL, &b), RD_OK);
+        assert_non_null(strstr(b.ptr, "(2.22–2.86×)")); /* 1 / 0.45, 1 / 0.35 */
+        rd_buf_reset(&b);
+        assert_int_equal(rd_verdict_ratio_text(w, vd, NULL, &b), RD_OK);
+        assert_non_null(strstr(b.ptr, "; no interval: why"));
+        char phrase[64];
+        assert_non_null(strstr(rd_config_verdict_phrase(w, vc, phrase, sizeof phrase),
+                               ", eliminated by the race"));
+        rd_buf_release(&b);
+        rd_report_release(&r);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(means_rows),
         cmocka_unit_test(means_best_open),
+        cmocka_unit_test(means_paired_and_eliminated),
         cmocka_unit_test(ticks_ab),
         cmocka_unit_test(ticks_last_stays),
     };

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "rounds.h"
@@ -223,6 +224,53 @@ static void paired_spread_and_precision(void **state)
     assert_int_equal(rd_settle_config_paired(&r, 4, 4, 0, 4, 3), RD_SETTLE_PRECISE);
 }
 
+/* The final judgement gives an eliminated config the interval of its
+ * ratio on all its runs, in the whole family at the contenders' level
+ * (docs/methods.md §6b). a, b as above, c 150 with sd 6, eliminated:
+ * the level is 0.9 * 0.05 = 0.045, the family 3 configs at the smallest
+ * Welch df rounded down, floor(7.4184) = 7 (c against a: va = 0.03^2 / 5,
+ * vc = 0.04^2 / 5, (va + vc)^2 / (va^2 / 4 + vc^2 / 4)), so the interval
+ * is exp(log 1.5 +- q sqrt(va + vc)): SciPy 1.10, q =
+ * studentized_range.ppf(0.955, 3, 7) / sqrt(2) = 3.0225834269499416,
+ * ends 1.4019695760784265 and 1.60488504058246. */
+static void an_eliminated_config_gets_its_interval(void **state)
+{
+    (void)state;
+    struct rd_verdict_sample x[3];
+    struct rd_verdict_settings vs;
+    three_configs(x, &vs);
+    x[2].sd = 6;
+    const bool out_c[3] = { false, false, true };
+    struct rd_verdict_row rows[3];
+    struct rd_verdict_result res;
+    assert_int_equal(rd_settle_judge(x, 3, &vs, out_c, rows, &res), RD_OK);
+    assert_int_equal(res.best, 0);
+    assert_int_equal(rows[2].verdict, RD_VERDICT_WORSE);
+    assert_true(isnan(rows[2].ratio_ci_low)); /* the verdict's own: none */
+    assert_float_equal(rows[2].ratio, 1.5, 1e-15);
+    assert_float_equal(rows[2].elim_ci_low, 1.4019695760784265, 1e-9);
+    assert_float_equal(rows[2].elim_ci_high, 1.60488504058246, 1e-9);
+    assert_null(rows[2].elim_note);
+    /* a contender has none */
+    assert_true(isnan(rows[1].elim_ci_low) && !rows[1].elim_note);
+    /* Not estimable in the whole family: 2 runs of c spread so wide that
+     * its mean's interval reaches zero at the critical value. */
+    x[2].n = 2;
+    x[2].sd = 200;
+    assert_int_equal(rd_settle_judge(x, 3, &vs, out_c, rows, &res), RD_OK);
+    assert_true(isnan(rows[2].elim_ci_low) && isnan(rows[2].elim_ci_high));
+    assert_non_null(rows[2].elim_note);
+    assert_non_null(strstr(rows[2].elim_note, "reaches zero"));
+    /* An eliminated config whose frozen mean is the best of all: no
+     * interval against the contenders' best, and it says so. */
+    three_configs(x, &vs);
+    const bool out_a[3] = { true, false, false };
+    assert_int_equal(rd_settle_judge(x, 3, &vs, out_a, rows, &res), RD_OK);
+    assert_int_equal(res.best, 1);
+    assert_true(isnan(rows[0].elim_ci_low));
+    assert_non_null(strstr(rows[0].elim_note, "frozen mean"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -231,6 +279,7 @@ int main(void)
         cmocka_unit_test(a_clearly_slower_config_is_eliminated),
         cmocka_unit_test(a_kept_config_is_never_eliminated),
         cmocka_unit_test(nothing_goes_when_the_best_was_eliminated),
+        cmocka_unit_test(an_eliminated_config_gets_its_interval),
         cmocka_unit_test(done_and_why),
         cmocka_unit_test(paired_spread_and_precision),
     };

@@ -226,6 +226,11 @@
 #define RD_AK_EQ_CI_HIGH "equivalence_ci_high"
 #define RD_AK_ESTIMABLE "estimable"
 #define RD_AK_JOINT "joint"
+/* only on a verdict of a config the race eliminated (methods.md §6b): the
+ * interval of its ratio on all its runs, or why there is none */
+#define RD_AK_ELIM_CI_LOW "eliminated_ci_low"
+#define RD_AK_ELIM_CI_HIGH "eliminated_ci_high"
+#define RD_AK_ELIM_CI_NOTE "eliminated_ci_note"
 #define RD_AK_CRITICAL_VALUE_EQ "critical_value_equivalence"
 #define RD_AK_WHY "why"
 #define RD_AK_KEY_METRICS "key_metrics"
