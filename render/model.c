@@ -398,6 +398,12 @@ static rd_status read_recommendation(struct rd_report *r, const cJSON *j, const 
     if (!j)
         return RD_OK;
     RD_TRY(read_rec(r, j, &w->rec));
+    /* The recommendation names no direction for the primary metric (only
+     * its key metrics carry `better`): the workload's primary.better is
+     * it, as the summary sentence reads it, so a worse verdict on req/s
+     * says "worse", not "slower". */
+    if (w->rec->primary.better == RD_BETTER_NONE)
+        w->rec->primary.better = w->better;
     const cJSON *arr = member(wj, RD_AK_WITHIN, true), *p;
     struct rd_rwithin *out;
     if (!ALLOC_ARRAY(r, out, count(r, arr)))
@@ -418,6 +424,8 @@ static rd_status read_recommendation(struct rd_report *r, const cJSON *j, const 
         if (st || !o->name)
             return st ? st : RD_ERR_NOMEM;
         RD_TRY(read_rec(r, pr, &o->rec));
+        if (o->rec->primary.better == RD_BETTER_NONE)
+            o->rec->primary.better = w->better;
         w->rec->nwithin++;
     }
     w->rec->within = out;

@@ -139,7 +139,8 @@ struct rd_rverdict {
 /** The verdicts on one metric: the primary one, or a key metric. */
 struct rd_rdecision {
     const char *metric;        /* NULL for the primary (the workload's metric) */
-    enum rd_better better;
+    enum rd_better better;     /* the primary's: the workload's, which the analysis
+                                  does not repeat in the recommendation */
     const char *best, *recommended;   /* config ids or NULL */
     enum rd_decision_kind decision;
     double family, critical_value, df, runs_needed;

@@ -273,10 +273,10 @@ static void workload_caption(const struct rd_report *r, const struct rd_rworkloa
     }
     rd_buf_release(&t);
     double conf = isfinite(r->confidence) ? r->confidence * 100 : 95;
-    double level = isfinite(r->alpha) ? (1 - r->alpha) * 100 : 95;
+    double level = rd_verdict_level(r, w);
     rd_bw_f(cap, ". Mean of $n$ runs with the half-width of its %g\\,\\%% confidence interval; "
                  "each config's verdict against the best, and its ratio to the best with the "
-                 "simultaneous %g\\,\\%% interval the verdict used.", conf, level);
+                 "simultaneous %.4g\\,\\%% interval the verdict used.", conf, level);
     if (w->rec && w->rec->reason && *w->rec->reason) {
         struct rd_buf reason = RD_BUF_INIT;
         rd_bw_ch(cap, ' ');

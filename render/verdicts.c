@@ -293,6 +293,15 @@ rd_status rd_verdict_ratio_text(const struct rd_rworkload *w, const struct rd_rv
     return v->exact ? rd_buf_addstr(out, ", exact") : RD_OK;
 }
 
+double rd_verdict_level(const struct rd_report *r, const struct rd_rworkload *w)
+{
+    /* alpha_look is the primary's level at this look, the race's share
+     * taken off; the report-wide alpha is only the plan's. */
+    if (w->rec && isfinite(w->rec->alpha_look))
+        return 100 * (1 - w->rec->alpha_look);
+    return isfinite(r->alpha) ? 100 * (1 - r->alpha) : 95;
+}
+
 bool rd_means_paired(const struct rd_rworkload *w)
 {
     return w->rec && w->rec->paired && w->rec->primary.nverdicts;

@@ -71,6 +71,12 @@ int rd_workload_nearest(const struct rd_rworkload *w);
  */
 rd_status rd_decision_text(const struct rd_rworkload *w, struct rd_buf *out);
 
+/** The level, in percent, of w's verdict intervals (the "vs best"
+ *  column): 1 − alpha_look where the analysis wrote one (a look short of
+ *  a planned maximum, a race's contenders: 96.27 rather than 95), else
+ *  1 − the report's alpha, else 95. */
+double rd_verdict_level(const struct rd_report *r, const struct rd_rworkload *w);
+
 /** Appends "2.73× slower (2.63–2.84×)": a verdict's ratio to the best in
  *  the words of rundown/numfmt.h, with its simultaneous interval. */
 rd_status rd_verdict_ratio_text(const struct rd_rworkload *w, const struct rd_rverdict *v,

@@ -148,12 +148,14 @@ static void view_stats(struct vb *v, const struct rd_report *r, const struct rd_
      * else against the best by the verdict's simultaneous interval. */
     bool baseline = w->baseline >= 0 || !has_verdicts;
     int ref = w->baseline >= 0 ? w->baseline : w->best;
-    double level = isfinite(r->alpha) ? (1 - r->alpha) * 100 : 95;
+    /* the level this workload's verdicts used, as its sentence says it
+     * (%.4g: "96.27 %"), not the report's alpha */
+    double level = rd_verdict_level(r, w);
     if (baseline)
         chk(v, rd_buf_addf(&v->b, "vs %s (%g %% CI)", ref == w->best ? "best" : "baseline",
                            isfinite(r->confidence) ? r->confidence * 100 : 95));
     else
-        chk(v, rd_buf_addf(&v->b, "vs best (%g %% simultaneous CI)", level));
+        chk(v, rd_buf_addf(&v->b, "vs best (%.4g %% simultaneous CI)", level));
     take(v, wv, "vs_header");
     struct rd_tval *rows = arr(v, wv, "rows");
     for (size_t at = 0; at < sh->n; at++) {
