@@ -2,7 +2,7 @@
 # bench/analyze.sh - times rundown-analyze on synthetic stores of 10k, 50k,
 # 100k and 1M run records, side by side with the pandas + scipy equivalent
 # (bench/pandas_equivalent.py) and a bare cJSON parse of the same file
-# (bench/cjson_floor.c), and prints the table and the targets of issue 9 /
+# (bench/cjson_floor.c), and prints the table and the targets of issue 31 /
 # DESIGN.md section 7.
 #
 #   bench/analyze.sh        everything (about 5 minutes on an idle 2-core
