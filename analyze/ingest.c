@@ -450,6 +450,17 @@ static rd_status note_busy(struct rd_analysis *a, const struct rd_record *r, uin
     return RD_OK;
 }
 
+/* Room for n start times in c->run_t; made here when c had none, with
+ * its first 'before' runs' NaN (they had no time). */
+static rd_status run_times_room(struct cfg *c, size_t n, uint32_t before)
+{
+    bool had = c->run_t != NULL;
+    RD_TRY(RD_ARRAY_GROW_FROM(c->run_t, c->caprun_t, n, FIRST_CAP));
+    for (uint32_t i = 0; !had && i < before; i++)
+        c->run_t[i] = NAN;
+    return RD_OK;
+}
+
 /* Notes t as the start of c's last run: c->run_t is made only for the
  * first run that has one (its runs before it have none), and then holds
  * every run's. */
@@ -458,10 +469,7 @@ static rd_status note_run_time(struct cfg *c, double t)
     uint32_t j = c->nruns - 1;
     if (!c->run_t && isnan(t))
         return RD_OK;
-    bool had = c->run_t != NULL;
-    RD_TRY(RD_ARRAY_GROW_FROM(c->run_t, c->caprun_t, c->nruns, FIRST_CAP));
-    for (uint32_t i = 0; !had && i < j; i++)
-        c->run_t[i] = NAN;
+    RD_TRY(run_times_room(c, c->nruns, j));
     c->run_t[j] = t;
     return RD_OK;
 }
@@ -796,10 +804,7 @@ static rd_status append_run_times(struct cfg *c, struct cfg *b)
 {
     if (!c->run_t && !b->run_t)
         return RD_OK;
-    bool had = c->run_t != NULL;
-    RD_TRY(RD_ARRAY_GROW(c->run_t, c->caprun_t, (size_t)c->nruns + b->nruns));
-    for (uint32_t i = 0; !had && i < c->nruns; i++)
-        c->run_t[i] = NAN;
+    RD_TRY(run_times_room(c, (size_t)c->nruns + b->nruns, c->nruns));
     for (uint32_t j = 0; j < b->nruns; j++)
         c->run_t[c->nruns + j] = rd_run_time(b, j);
     free(b->run_t);
