@@ -346,7 +346,11 @@ static rd_status read_decision(struct rd_report *r, const cJSON *j, struct rd_rd
     return rd_json_each_end(r->lazy, &it);
 }
 
-static rd_status read_rec(struct rd_report *r, const cJSON *j, struct rd_rrecommendation **recp)
+/* A recommendation; primary_better is its workload's direction, which the
+ * analysis does not repeat for the primary metric (only its key metrics
+ * carry `better`). */
+static rd_status read_rec(struct rd_report *r, const cJSON *j, enum rd_better primary_better,
+                          struct rd_rrecommendation **recp)
 {
     struct rd_rrecommendation *rec;
     if (!ALLOC_ARRAY(r, rec, 1))
@@ -366,6 +370,10 @@ static rd_status read_rec(struct rd_report *r, const cJSON *j, struct rd_rrecomm
     rec->fraction_before = num(j, RD_AK_INFORMATION_FRACTION_BEFORE);
     RD_TRY(read_decision(r, j, &rec->primary));
     rec->primary.metric = NULL;
+    /* As the summary sentence reads it: a worse verdict on req/s says
+     * "worse", not "slower". */
+    if (rec->primary.better == RD_BETTER_NONE)
+        rec->primary.better = primary_better;
     const cJSON *keys = member(j, RD_AK_KEY_METRICS, true), *k;
     struct rd_rdecision *out;
     if (!ALLOC_ARRAY(r, out, count(r, keys)))
@@ -397,13 +405,7 @@ static rd_status read_recommendation(struct rd_report *r, const cJSON *j, const 
 {
     if (!j)
         return RD_OK;
-    RD_TRY(read_rec(r, j, &w->rec));
-    /* The recommendation names no direction for the primary metric (only
-     * its key metrics carry `better`): the workload's primary.better is
-     * it, as the summary sentence reads it, so a worse verdict on req/s
-     * says "worse", not "slower". */
-    if (w->rec->primary.better == RD_BETTER_NONE)
-        w->rec->primary.better = w->better;
+    RD_TRY(read_rec(r, j, w->better, &w->rec));
     const cJSON *arr = member(wj, RD_AK_WITHIN, true), *p;
     struct rd_rwithin *out;
     if (!ALLOC_ARRAY(r, out, count(r, arr)))
@@ -423,9 +425,7 @@ static rd_status read_recommendation(struct rd_report *r, const cJSON *j, const 
         rd_buf_release(&name);
         if (st || !o->name)
             return st ? st : RD_ERR_NOMEM;
-        RD_TRY(read_rec(r, pr, &o->rec));
-        if (o->rec->primary.better == RD_BETTER_NONE)
-            o->rec->primary.better = w->better;
+        RD_TRY(read_rec(r, pr, w->better, &o->rec));
         w->rec->nwithin++;
     }
     w->rec->within = out;
