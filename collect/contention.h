@@ -7,7 +7,10 @@
  * RD_CONTENTION_JUDGE_S is judged over the interval that ends with it and
  * reaches back at least that long (the check before it, the run before):
  * /proc/stat counts whole clock ticks, and over 50 ms one stray tick per
- * CPU would read as 20 % of a CPU. The metrics stored are the run's own.
+ * CPU would read as 20 % of a CPU. The metrics stored (and summed for
+ * the summary) are that judged interval's, whose length such a run notes
+ * in info.machine_load_window_s: the run's own interval would turn one
+ * tick during a 2 ms run into 434 % of a CPU.
  *
  * Waiting costs nothing on a quiet machine: when the interval since the
  * last snapshot is long enough it is judged as it is; only without a
@@ -155,8 +158,10 @@ void rd_guard_run_begin(struct rd_guard *g);
  * Just after it ended: sets the metrics machine_others_cpu_pct,
  * machine_steal_pct, machine_cpu_pressure_pct, machine_speed_pct,
  * machine_wakeup_pct and machine_wakeup_us of rec (those that can be
- * read), rec->contended, and info.contention_wait_s when the guard waited
- * before the run. A run is contended when others' CPU and steal exceed the
+ * read), rec->contended, info.contention_wait_s when the guard waited
+ * before the run, and info.machine_load_window_s when the load figures
+ * cover more than the run (one shorter than RD_CONTENTION_JUDGE_S: they
+ * are the judged interval's). A run is contended when others' CPU and steal exceed the
  * threshold, or the CPUs ran slower than min_speed_pct, or the wake-up
  * slower than min_wakeup_pct, at its start or end; info.contended_by names
  * which, comma-separated in that order ("load", "speed", "wakeup", e.g.

@@ -131,6 +131,23 @@ static void busiest(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* A guard in mode warn (threshold 25 %, no speed probe) on a fixed /proc
+ * made in dir (a mkdtemp template) whose stat, at path stat, the test
+ * rewrites between snapshots. */
+static void warn_guard_on_fixed_proc(char *dir, char *stat, size_t size, struct rd_guard *g)
+{
+    assert_non_null(mkdtemp(dir));
+    snprintf(stat, size, "%s/stat", dir);
+    /* user nice system idle iowait irq softirq steal guest guest_nice */
+    write_file(stat, "cpu  100 0 100 1000 0 0 0 0 0 0\n");
+    struct rd_contention_opts o;
+    rd_contention_defaults(&o);
+    o.mode = RD_CONTENTION_WARN;
+    o.threshold_pct = 25;
+    rd_guard_init(g, &o, dir);
+    rd_guard_on_probe(g, NULL, NULL);
+}
+
 /* A run is judged by others' CPU and the hypervisor's steal together: with
  * no other process busy, steal alone over the threshold makes it contended
  * (the study of 2026-12-02 ran at a 90th-percentile steal of 28 %). The
@@ -139,18 +156,9 @@ static void busiest(void **state)
 static void steal_makes_a_run_contended(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/rd-steal-XXXXXX";
-    assert_non_null(mkdtemp(dir));
-    char stat[256];
-    snprintf(stat, sizeof stat, "%s/stat", dir);
-    /* user nice system idle iowait irq softirq steal guest guest_nice */
-    write_file(stat, "cpu  100 0 100 1000 0 0 0 0 0 0\n");
-    struct rd_contention_opts o;
-    rd_contention_defaults(&o);
-    o.mode = RD_CONTENTION_WARN;
-    o.threshold_pct = 25;
+    char dir[] = "/tmp/rd-steal-XXXXXX", stat[256];
     struct rd_guard g;
-    rd_guard_init(&g, &o, dir);
+    warn_guard_on_fixed_proc(dir, stat, sizeof stat, &g);
     struct rd_arena arena;
     rd_arena_init(&arena);
     struct rd_record quiet, stolen;
@@ -185,6 +193,58 @@ static void steal_makes_a_run_contended(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* A run shorter than RD_CONTENTION_JUDGE_S stores the figures of the
+ * interval it is judged by, and says how long that was: one /proc/stat
+ * tick (10 ms) during a run of microseconds is thousands of percent of a
+ * CPU over the run alone (a quiet 2-CPU machine's summary read "at most
+ * 864.3 %" for `true`), but 1 % over the second before it that the guard
+ * judged. The guard's check is moved a second back by hand, as if it had
+ * been taken then; the run begins and ends at once. */
+static void short_runs_store_the_judged_interval(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rd-short-XXXXXX", stat[256];
+    struct rd_guard g;
+    warn_guard_on_fixed_proc(dir, stat, sizeof stat, &g);
+    struct rd_arena arena;
+    rd_arena_init(&arena);
+    struct rd_record rec;
+    rd_record_init(&rec, &arena);
+
+    assert_int_equal(rd_guard_wait(&g, "w", NULL), RD_OK);
+    g.hist[g.nhist - 1].t -= 1.0;
+    rd_guard_run_begin(&g);
+    write_file(stat, "cpu  101 0 100 1000 0 0 0 0 0 0\n"); /* one tick of user */
+    assert_int_equal(rd_guard_run_end(&g, &rec), RD_OK);
+    double tick_ms = 1000.0 / (double)sysconf(_SC_CLK_TCK);
+    double others = NAN;
+    assert_true(rd_record_metric(&rec, "machine_others_cpu_pct", &others));
+    /* At most one tick over a little more than a second: 1 % with 10 ms
+     * ticks (less whatever CPU this test used meanwhile). */
+    assert_true(others <= tick_ms / 1000 * 100 + 1e-9);
+    assert_true(g.others_max <= tick_ms / 1000 * 100 + 1e-9);
+    assert_false(rec.contended);
+    const char *w = rd_record_info(&rec, "machine_load_window_s");
+    assert_non_null(w);
+    double window = strtod(w, NULL);
+    assert_true(window >= 1.0 && window < 2.0);
+
+    /* A run as long as the judged interval is its own: no window noted. */
+    struct rd_record longer;
+    rd_record_init(&longer, &arena);
+    rd_guard_run_begin(&g);
+    g.run_start.t -= RD_CONTENTION_JUDGE_S + 0.1;
+    g.hist[g.nhist - 1].t = g.run_start.t;
+    assert_int_equal(rd_guard_run_end(&g, &longer), RD_OK);
+    assert_null(rd_record_info(&longer, "machine_load_window_s"));
+    assert_true(rd_record_metric(&longer, "machine_others_cpu_pct", &others) && others == 0);
+
+    rd_arena_release(&arena);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 static void options(void **state)
 {
     (void)state;
@@ -210,6 +270,7 @@ int main(void)
         cmocka_unit_test(stat_line),    cmocka_unit_test(pressure_line),
         cmocka_unit_test(load_between), cmocka_unit_test(busiest),
         cmocka_unit_test(options), cmocka_unit_test(steal_makes_a_run_contended),
+        cmocka_unit_test(short_runs_store_the_judged_interval),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
