@@ -24,6 +24,10 @@
 #    beside it: what both show is the machine's, not the runner's.
 # 3. bench/spawn_variants.c: the median spawn of `true` with each of
 #    rundown's ingredients switched on in turn.
+# SECTIONS (default "1 1b 2 3") names the parts to run, e.g. SECTIONS=1
+# for only the comparison with hyperfine -N, so that one quiet sitting can
+# spend all its pairs on the figure issue 31 asks for; each part prints
+# what it always did. PAIRS and RUNS (defaults 10 and 50) set their size.
 # Both tools spawn without a shell and time from before the spawn to the
 # reaped exit. Needs hyperfine and python3. Timing is never asserted here:
 # the figures go into docs/performance.md by hand, with the machine.
@@ -34,6 +38,13 @@ case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
 RC=$BUILD/collect/rundown-collect
 PAIRS=${PAIRS:-10}
 RUNS=${RUNS:-50}
+SECTIONS=${SECTIONS:-1 1b 2 3}
+for s in $SECTIONS; do
+    case $s in 1 | 1b | 2 | 3) ;;
+    *) echo "bench/runner.sh: SECTIONS: expected parts among 1 1b 2 3, got '$s'" >&2; exit 2 ;;
+    esac
+done
+want() { case " $SECTIONS " in *" $1 "*) return 0 ;; esac; return 1; }
 command -v hyperfine >/dev/null || { echo "bench/runner.sh: needs hyperfine" >&2; exit 3; }
 [ -x "$RC" ] || { echo "bench/runner.sh: no $RC (build first)" >&2; exit 3; }
 TMP=$(mktemp -d)
@@ -91,7 +102,7 @@ PY
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores, $(uname -sr)"
 echo "hyperfine: $(hyperfine --version); rundown-collect: $("$RC" --version)"
 echo "pairs: $PAIRS, runs per tool and pair: $RUNS, load: $(cut -d' ' -f1-3 /proc/loadavg)"
-for cmd in "$TRUE" "sleep 0.01"; do
+want 1 && for cmd in "$TRUE" "sleep 0.01"; do
     : > "$TMP/pairs"
     for i in $(seq 1 "$PAIRS"); do
         # shellcheck disable=SC2086
@@ -101,6 +112,7 @@ for cmd in "$TRUE" "sleep 0.01"; do
     done
     paired "${cmd##*/}" "hyperfine -N" rundown "$TMP/pairs"
 done
+want 1b && {
 : > "$TMP/pairs"
 for i in $(seq 1 "$PAIRS"); do
     if [ $((i % 2)) -eq 1 ]; then b=$(rd --sample-interval 0 --contention off -- "$TRUE")
@@ -109,6 +121,8 @@ for i in $(seq 1 "$PAIRS"); do
     echo "$b $a" >> "$TMP/pairs"
 done
 paired "true, sampler and guard" "both off" "both on (defaults)" "$TMP/pairs"
+}
+want 2 && {
 : > "$TMP/sleep"
 for i in $(seq 1 "$PAIRS"); do
     f=$(rd -- sleep 0); s=$(rd -- sleep 0.1); g=$(hf sleep 0); h=$(hf sleep 0.1)
@@ -129,6 +143,8 @@ print(f"sleep 0.1 - 100 ms - floor, paired median: rundown {ex_rd:+.3f} ms, "
       f"hyperfine -N {ex_hf:+.3f} ms; within the floor (rundown's sleep 0.1 - 100 ms <= its "
       f"sleep 0): {'yes' if s - 100 <= f else 'no'}")
 PY
+}
+want 3 || exit 0
 # 3. What each ingredient of rundown's spawning costs (pipes, process group
 #    and signal defaults, pidfd + poll), next to a bare posix_spawnp + wait4:
 #    bench/spawn_variants.c, built here against the build's libraries (the
