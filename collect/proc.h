@@ -117,10 +117,11 @@ struct rd_proc {
     int wstatus;
     struct rusage ru;
     struct rd_stream out, err;
-    int held[2];            /* the pipes' write ends, kept open until the
+    int held[3];            /* the pipes' write ends, kept open until the
                                reap (-1: none): the child's exit is then
                                seen by its pidfd, never first as the end
-                               of a pipe (see proc.c) */
+                               of a pipe (see proc.c); and the /dev/null
+                               its stdin was dup2'd from, closed then too */
 };
 
 /** What rd_proc_kill_strays() found and killed. */
@@ -155,8 +156,8 @@ void rd_proc_init(struct rd_proc *p);
 /**
  * Sets attr up for a timed command as rd_proc_spawn starts it: the leader
  * of a new process group, an empty signal mask, and default dispositions
- * for the signals rundown catches or ignores (SIGINT, SIGTERM, SIGHUP,
- * SIGPIPE, SIGQUIT). Public so that bench/spawn_variants.c times the very
+ * for every signal (those rundown catches or ignores, SIGINT, SIGTERM,
+ * SIGHUP, SIGPIPE, SIGXFSZ, and any its parent ignored). Public so that bench/spawn_variants.c times the very
  * attributes the runner uses.
  */
 void rd_proc_spawnattr_isolate(posix_spawnattr_t *attr);

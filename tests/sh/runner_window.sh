@@ -11,6 +11,10 @@
 #     /proc/stat and the sampler's /proc listing come before the clock
 #     and after the reap, the pipes are made non-blocking before it, and
 #     the write ends it keeps are closed after the reap;
+#   - the child opens nothing before its execve: the /dev/null its stdin
+#     is dup2'd from was opened before the clock;
+#   - nor does it ask for a signal's disposition before setting it: every
+#     signal is in the spawn's default set (54 queries there before);
 #   - the parent waits once: the child's exit wakes it by its pidfd (the
 #     end of the pipes woke it first, then a read, a close and a second
 #     wait came before the clock stopped).
@@ -89,6 +93,20 @@ while i < len(mine):
     if len(execs) != 1:
         bad.append(f"child {child}: {len(execs)} execve calls, expected 1 (PATH searched "
                    f"inside the window): {execs[:3]}")
+    # Before its execve the child only dup2s: /dev/null for its stdin was
+    # opened before the clock (an addopen looked it up and opened it here).
+    pre = []
+    for c in calls(child):
+        if c.startswith("execve("):
+            break
+        pre.append(c.split("(")[0])
+    if any(c in ("openat", "open") for c in pre):
+        bad.append(f"child {child}: opened a file before its execve, inside the window: {pre}")
+    # Every disposition is set once, never first asked for (glibc asks for
+    # a signal outside the spawn's default set, then sets it).
+    asked = [c for c in calls(child) if re.match(r"rt_sigaction\([A-Z0-9_]+, NULL", c)]
+    if asked:
+        bad.append(f"child {child}: {len(asked)} rt_sigaction queries before its execve")
     extra = [c for c in window if c in ("openat", "open", "close", "fcntl", "read", "pread64")]
     if extra:
         bad.append(f"child {child}: the parent called {extra} inside the window: {window}")
@@ -101,6 +119,13 @@ for b in bad:
     print("FAIL:", b)
 sys.exit(1 if bad else 0)
 PY
+
+# The child starts with every signal at its default, even one that
+# rundown's parent ignored (a shell's `trap ''` is inherited through exec).
+(trap '' USR1; RUNDOWN_CONTENTION=off "$RC" run -w 0 -r 1 -o sig.jsonl -- python3 -c \
+    'import signal, sys; sys.exit(signal.getsignal(signal.SIGUSR1) != signal.SIG_DFL)' \
+    >/dev/null 2>&1)
+check sig.jsonl "SIGUSR1 at its default in the child" 'recs[0]["status"] == "ok"'
 
 [ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
 echo "runner_window: ok"
