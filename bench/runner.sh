@@ -12,7 +12,11 @@
 #    median of each tool over all pairs, and the median of the paired
 #    ratios rundown / hyperfine (<= 1.0 means rundown adds no more than
 #    hyperfine does) and differences. rundown runs as a user runs it: the
-#    tree sampler and the contention guard on (their defaults).
+#    tree sampler and the contention guard on (their defaults). Below each
+#    command a line counts the runs the guard set aside and ran again, by
+#    criterion, with their wall's rank within their pair (about 0.5 when
+#    the guard's choice ignores a run's own duration) and the paired ratio
+#    over the quiet runs only (what rundown-analyze would use).
 # 1b. What the tree sampler and the contention guard cost: rundown with
 #    both on (the defaults) against rundown with --sample-interval 0
 #    --contention off, PAIRS interleaved pairs on `true`, paired ratio.
@@ -99,18 +103,58 @@ if k:
 PY
 }
 
+contended() {  # FILE of "PAIR HF_MEDIAN RECORD": the guard's redos and their selection
+    python3 - "$1" <<'PY'
+import collections, json, statistics, sys
+# The guard sets aside runs it judges contended and runs them again; the
+# medians above take every measured run (set aside or not), rundown's
+# analysis only the others. Said here: how many, by what, whether the
+# ones set aside were the longer runs of their pair (their wall's rank
+# among the pair's runs, 0 = fastest, 1 = slowest: about 0.5 when the
+# selection ignores the run's own duration), and the paired ratio had the
+# medians left them out.
+pairs = collections.defaultdict(list)
+hf = {}
+for line in open(sys.argv[1]):
+    i, h, rec = line.split(" ", 2)
+    r = json.loads(rec)
+    if r.get("phase", "measure") != "measure":
+        continue
+    pairs[i].append((r["metrics"]["wall_ms"], bool(r.get("contended")),
+                     r.get("info", {}).get("contended_by", "")))
+    hf[i] = float(h)
+n = sum(len(v) for v in pairs.values())
+by = collections.Counter(c for v in pairs.values() for _, k, b in v if k for c in b.split(","))
+ranks = []
+for v in pairs.values():
+    walls = sorted(w for w, _, _ in v)
+    for w, k, _ in v:
+        if k:
+            ranks.append(walls.index(w) / max(len(walls) - 1, 1))
+quiet = [statistics.median(w for w, k, _ in v if not k) / hf[i] for i, v in pairs.items()
+         if any(not k for _, k, _ in v)]
+said = ", ".join(f"{k} {by[k]}" for k in ("load", "speed", "wakeup"))
+rank = f"median wall rank in their pair {statistics.median(ranks):.2f}" if ranks else "none"
+ratio = f"{statistics.median(quiet):.3f}x" if quiet else "none (no quiet run)"
+print(f"  rundown's guard: {len(ranks)} of {n} measured runs contended ({said}); {rank}; "
+      f"paired median ratio over the quiet runs only {ratio}")
+PY
+}
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores, $(uname -sr)"
 echo "hyperfine: $(hyperfine --version); rundown-collect: $("$RC" --version)"
 echo "pairs: $PAIRS, runs per tool and pair: $RUNS, load: $(cut -d' ' -f1-3 /proc/loadavg)"
 want 1 && for cmd in "$TRUE" "sleep 0.01"; do
     : > "$TMP/pairs"
+    : > "$TMP/runs"
     for i in $(seq 1 "$PAIRS"); do
         # shellcheck disable=SC2086
         if [ $((i % 2)) -eq 1 ]; then h=$(hf $cmd); r=$(rd -- $cmd)
         else r=$(rd -- $cmd); h=$(hf $cmd); fi
         echo "$h $r" >> "$TMP/pairs"
+        sed "s/^/$i $h /" "$TMP/rd.jsonl" >> "$TMP/runs"
     done
     paired "${cmd##*/}" "hyperfine -N" rundown "$TMP/pairs"
+    contended "$TMP/runs"
 done
 want 1b && {
 : > "$TMP/pairs"
