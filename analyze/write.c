@@ -447,6 +447,12 @@ static void write_decision(const struct wctx *x, struct jw *w, const struct key_
 {
     jw_str(w, RD_AK_DECISION, rd_decision_name(kv->res.decision));
     jw_num(w, RD_AK_FAMILY, (double)kv->res.family);
+    /* The level the verdicts used, in every case: alpha_look is written
+     * only with a planned maximum, and a raced workload's contenders are
+     * judged below alpha without one too (rd_settle_final_alpha), so a
+     * reader that takes alpha where alpha_look is absent states a level
+     * the intervals were not computed at. */
+    jw_num(w, RD_AK_VERDICT_ALPHA, rd_collection_level(x, x->a->o.alpha, kv->ti));
     jw_num(w, RD_AK_CRITICAL_VALUE, kv->res.crit);
     jw_num(w, RD_AK_CRITICAL_VALUE_EQ, kv->res.crit_eq);
     jw_num(w, RD_AK_DF, kv->res.df);

@@ -315,6 +315,7 @@ static rd_status read_decision(struct rd_report *r, const cJSON *j, struct rd_rd
     o->recommended = str(r, j, RD_AK_RECOMMENDED);
     o->decision = decision_kind(str(r, j, RD_AK_DECISION));
     o->family = num(j, RD_AK_FAMILY);
+    o->alpha = num(j, RD_AK_VERDICT_ALPHA);
     o->critical_value = num(j, RD_AK_CRITICAL_VALUE);
     o->df = num(j, RD_AK_DF);
     o->runs_needed = num(j, RD_AK_RUNS_NEEDED);

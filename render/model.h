@@ -144,6 +144,9 @@ struct rd_rdecision {
     const char *best, *recommended;   /* config ids or NULL */
     enum rd_decision_kind decision;
     double family, critical_value, df, runs_needed;
+    /* verdict_alpha: the level the verdicts used; NaN in analyses
+     * before it was written (then alpha_look, else the report's alpha) */
+    double alpha;
     const char *const *candidates;    /* config ids */
     size_t ncandidates;
     struct rd_rverdict *verdicts;     /* their 'index' is derived */

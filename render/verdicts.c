@@ -295,8 +295,13 @@ rd_status rd_verdict_ratio_text(const struct rd_rworkload *w, const struct rd_rv
 
 double rd_verdict_level(const struct rd_report *r, const struct rd_rworkload *w)
 {
-    /* alpha_look is the primary's level at this look, the race's share
-     * taken off; the report-wide alpha is only the plan's. */
+    /* verdict_alpha is the primary's level as its verdicts used it: the
+     * look's, the race's share taken off. An analysis before it has
+     * alpha_look with a planned maximum, and the report-wide alpha is
+     * only the plan's (a race without a planned maximum judged at 0.9 of
+     * it, which such an analysis does not say). */
+    if (w->rec && isfinite(w->rec->primary.alpha))
+        return 100 * (1 - w->rec->primary.alpha);
     if (w->rec && isfinite(w->rec->alpha_look))
         return 100 * (1 - w->rec->alpha_look);
     return isfinite(r->alpha) ? 100 * (1 - r->alpha) : 95;

@@ -72,8 +72,9 @@ int rd_workload_nearest(const struct rd_rworkload *w);
 rd_status rd_decision_text(const struct rd_rworkload *w, struct rd_buf *out);
 
 /** The level, in percent, of w's verdict intervals (the "vs best"
- *  column): 1 − alpha_look where the analysis wrote one (a look short of
- *  a planned maximum, a race's contenders: 96.27 rather than 95), else
+ *  column): 1 − the primary decision's verdict_alpha (a look short of a
+ *  planned maximum, a race's contenders: 96.27 rather than 95); in an
+ *  analysis before that key, 1 − alpha_look where it wrote one, else
  *  1 − the report's alpha, else 95. */
 double rd_verdict_level(const struct rd_report *r, const struct rd_rworkload *w);
 

@@ -26,6 +26,7 @@
 
 #include <xlsxwriter.h>
 
+#include "chartgp.h"
 #include "derive.h"
 #include "escape.h"
 #include "rundown/array.h"
@@ -372,18 +373,106 @@ static double col_value(const void *s, const struct num_col *c)
     return v;
 }
 
-static rd_status chart_means(struct book *b, const struct rd_report *r,
-                             const struct rd_rworkload *w, lxw_worksheet *ws, const char *sheet,
-                             lxw_row_t top, lxw_row_t ctop, size_t stats_cols,
-                             struct rd_diag *d)
+/* A paired workload's chart (rd_means_paired): what the report's means
+ * chart draws (chartgp.h, rd_means_row), for the verdicts read each
+ * config's within-round ratios to the best, not its own mean: its dot
+ * the best's mean × its ratio, its bar that ratio's interval × the
+ * best's mean, asymmetric (a log-scale interval), the best without one.
+ * libxlsxwriter's error bars are one fixed value a series, with no
+ * custom (per point, from cells) amounts, but each may go one way: a
+ * config is two series on the same cells, its dot with the bar above
+ * it, and a markerless twin, left out of the legend, with the bar
+ * below. The cells hold the dot, low and high, for the reader. */
+static void chart_paired(struct book *b, const struct rd_report *r,
+                         const struct rd_rworkload *w, lxw_chart *chart, lxw_worksheet *ws,
+                         const char *sheet, lxw_row_t ctop)
 {
-    rd_status st = RD_OK;
-    lxw_chart *chart = workbook_add_chart(b->wb, LXW_CHART_LINE);
-    if (!chart) {
+    const size_t k = w->nconfigs;
+    double best = w->best >= 0 ? rd_primary(&w->configs[w->best])->mean : NAN;
+    put_str(b, ws, ctop, 0, "Chart data: compared within rounds, so each config's dot is the "
+                         "best's mean × its within-round ratio to the best, as the verdict "
+                         "reads it, and its bar that ratio's interval × the best's mean (the "
+                         "best has none), in a column of its own", b->bold);
+    put_str(b, ws, ctop + 1, 0, "config", b->head);
+    put_str(b, ws, ctop + 2 + (lxw_row_t)k, 0, "interval low", b->head);
+    put_str(b, ws, ctop + 3 + (lxw_row_t)k, 0, "interval high", b->head);
+    int16_t *twins = malloc((k + 1) * sizeof *twins), nseries = 0;
+    size_t ntwins = 0;
+    double top = NAN; /* the highest dot or interval end */
+    if (!twins)
         b->oom = true;
-        return RD_OK;
+    for (size_t i = 0; i < k; i++) {
+        struct rd_mrow row;
+        rd_means_row(w, i, best, &row);
+        lxw_col_t col = (lxw_col_t)(1 + i);
+        put_str(b, ws, ctop + 1, col, w->configs[i].name, b->head);
+        put_str(b, ws, ctop + 2 + (lxw_row_t)i, 0, w->configs[i].name, NULL);
+        put_num(b, ws, ctop + 2 + (lxw_row_t)i, col, row.mean, b->num);
+        put_num(b, ws, ctop + 2 + (lxw_row_t)k, col, row.lo, b->num);
+        put_num(b, ws, ctop + 3 + (lxw_row_t)k, col, row.hi, b->num);
+        bool bar = isfinite(row.mean) && isfinite(row.lo) && isfinite(row.hi);
+        if (isfinite(row.mean) && !(row.mean <= top))
+            top = row.mean;
+        if (bar && !(row.hi <= top))
+            top = row.hi;
+        lxw_color_t c = (lxw_color_t)strtoul(rd_runtime_colour(r, w->configs[i].runtime) + 1,
+                                             NULL, 16);
+        /* side 0: the dot, the bar above it; side 1: the bar below */
+        for (int side = 0; side < (bar ? 2 : 1); side++) {
+            lxw_chart_series *cs = chart_add_series(chart, NULL, NULL);
+            if (!cs) {
+                b->oom = true;
+                break;
+            }
+            nseries++;
+            chart_series_set_categories(cs, sheet, ctop + 2, 0, ctop + 1 + (lxw_row_t)k, 0);
+            chart_series_set_values(cs, sheet, ctop + 2, col, ctop + 1 + (lxw_row_t)k, col);
+            /* By the header cell: a name given as text that starts with
+             * '=' would be read as a formula. */
+            chart_series_set_name_range(cs, sheet, ctop + 1, col);
+            if (bar) {
+                lxw_series_error_bars *eb = chart_series_get_error_bars(cs, LXW_CHART_ERROR_BAR_AXIS_Y);
+                chart_series_set_error_bars(eb, LXW_CHART_ERROR_BAR_TYPE_FIXED,
+                                            side ? row.mean - row.lo : row.hi - row.mean);
+                chart_series_set_error_bars_direction(eb, side ? LXW_CHART_ERROR_BAR_DIR_MINUS
+                                                               : LXW_CHART_ERROR_BAR_DIR_PLUS);
+                chart_series_set_error_bars_endcap(eb, LXW_CHART_ERROR_BAR_END_CAP);
+            }
+            lxw_chart_line none = { .none = LXW_TRUE };
+            chart_series_set_line(cs, &none);
+            if (side) {
+                chart_series_set_marker_type(cs, LXW_CHART_MARKER_NONE);
+                if (twins)
+                    twins[ntwins++] = (int16_t)(nseries - 1);
+                continue;
+            }
+            lxw_chart_fill fill = { .color = c };
+            lxw_chart_line mline = { .color = c };
+            chart_series_set_marker_fill(cs, &fill);
+            chart_series_set_marker_line(cs, &mline);
+            chart_series_set_marker_type(cs, LXW_CHART_MARKER_CIRCLE);
+            chart_series_set_marker_size(cs, 8);
+        }
     }
-    /* At most RD_CHART_MAX_CONFIGS series (Excel draws up to 255). */
+    if (twins && ntwins) {
+        twins[ntwins] = -1;
+        XL(b, chart_legend_delete_series(chart, twins));
+    }
+    free(twins);
+    /* Excel and LibreOffice scale the axis to the values, not to the
+     * error bars: a bar past the top would be cut. The next half step
+     * of the top's decade above it (608.8 -> 650) keeps round ticks. */
+    if (isfinite(top) && top > 0) {
+        double step = pow(10, floor(log10(top))) / 2;
+        chart_axis_set_max(chart->y_axis, (floor(top / step) + 1) * step);
+    }
+}
+
+/* Each config's own mean with its CI as a symmetric error bar (the CI
+ * of the mean is t-based: mean ± half-width). */
+static void chart_own(struct book *b, const struct rd_report *r, const struct rd_rworkload *w,
+                      lxw_chart *chart, lxw_worksheet *ws, const char *sheet, lxw_row_t ctop)
+{
     const size_t k = w->nconfigs;
     put_str(b, ws, ctop, 0, "Chart data: each config's mean in a column of its own, so the "
                          "chart can draw its CI as that series' error bar (half-width)", b->bold);
@@ -426,9 +515,35 @@ static rd_status chart_means(struct book *b, const struct rd_report *r,
         chart_series_set_marker_type(cs, LXW_CHART_MARKER_CIRCLE);
         chart_series_set_marker_size(cs, 8);
     }
+}
+
+static rd_status chart_means(struct book *b, const struct rd_report *r,
+                             const struct rd_rworkload *w, lxw_worksheet *ws, const char *sheet,
+                             lxw_row_t top, lxw_row_t ctop, size_t stats_cols,
+                             struct rd_diag *d)
+{
+    rd_status st = RD_OK;
+    lxw_chart *chart = workbook_add_chart(b->wb, LXW_CHART_LINE);
+    if (!chart) {
+        b->oom = true;
+        return RD_OK;
+    }
+    /* At most RD_CHART_MAX_CONFIGS series (Excel draws up to 255; a
+     * paired workload's twice as many). */
+    const size_t k = w->nconfigs;
+    const bool paired = rd_means_paired(w);
+    if (paired)
+        chart_paired(b, r, w, chart, ws, sheet, ctop);
+    else
+        chart_own(b, r, w, chart, ws, sheet, ctop);
     chart_show_blanks_as(chart, LXW_CHART_BLANKS_AS_GAP);
     struct rd_buf t = RD_BUF_INIT;
-    rd_buf_addf(&t, "mean %s with its CI (error bars)", w->metric);
+    /* Paired, the report's title: the dots are not the configs' means. */
+    if (paired)
+        rd_buf_addf(&t, "%s: the best's mean × the within-round ratio, with the verdict's "
+                        "interval (error bars)", w->metric);
+    else
+        rd_buf_addf(&t, "mean %s with its CI (error bars)", w->metric);
     chart_title_set_name(chart, t.ptr);
     rd_buf_release(&t);
     chart_legend_set_position(chart, k <= 12 ? LXW_CHART_LEGEND_RIGHT : LXW_CHART_LEGEND_NONE);
@@ -597,7 +712,8 @@ static rd_status sheet_workload(struct book *b, const struct rd_report *r,
         }
     }
 
-    /* The chart: each config's mean with its CI as a native error bar.
+    /* The chart: each config's mean with its CI as a native error bar
+     * (paired within rounds: the report's chart, chart_paired).
      * Excel's error bars are fixed per series, not per point, so each
      * config is a series of its own, read from a diagonal block of cells
      * below the tables (its mean in its own column, the rest blank), with

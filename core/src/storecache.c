@@ -201,47 +201,73 @@ struct ident {
     char *path; /* malloc'd */
 };
 
+/* What read_header found. The sweep acts on the kind (orphan: another
+ * version's file serves no store), never on the words, which only say
+ * it (header_why): a message reworded cannot change which files a sweep
+ * removes. */
+enum header_fault {
+    HEADER_SOUND = 0,
+    HEADER_TRUNCATED,
+    HEADER_FOREIGN,       /* another magic: not a file of ours */
+    HEADER_OTHER_VERSION, /* ours, of another RD_CACHE_VERSION */
+    HEADER_DAMAGED,
+    HEADER_NOMEM,
+};
+
+static const char *header_why(enum header_fault f)
+{
+    static const char *const why[] = {
+        [HEADER_SOUND] = NULL,
+        [HEADER_TRUNCATED] = "truncated",
+        [HEADER_FOREIGN] = "not a rundown cache",
+        [HEADER_OTHER_VERSION] = "another version",
+        [HEADER_DAMAGED] = "damaged header",
+        [HEADER_NOMEM] = "out of memory",
+    };
+    return why[f];
+}
+
 /* Reads the header of the cache file open at fd (size bytes): its fixed
  * part into hdr, its length into *len, the store's identity into *id
- * (free id->path) when id is not NULL. NULL when it is sound, else why
- * not ("not a rundown cache" and "another version" before any other
- * check). */
-static const char *read_header(int fd, uint64_t size, unsigned char *hdr, uint32_t *len,
-                               struct ident *id)
+ * (free id->path) when id is not NULL. HEADER_SOUND when it is sound,
+ * else what is wrong (HEADER_FOREIGN and HEADER_OTHER_VERSION before any
+ * other check but the length). */
+static enum header_fault read_header(int fd, uint64_t size, unsigned char *hdr, uint32_t *len,
+                                     struct ident *id)
 {
     if (size < HEADER_SIZE || read_full(fd, hdr, HEADER_SIZE, 0))
-        return "truncated";
+        return HEADER_TRUNCATED;
     if (memcmp(hdr, MAGIC, 8) != 0)
-        return "not a rundown cache";
+        return HEADER_FOREIGN;
     if (get32(hdr + 8) != RD_CACHE_VERSION)
-        return "another version";
+        return HEADER_OTHER_VERSION;
     uint32_t n = get32(hdr + 12);
     if (n < HEADER_SIZE + IDENT_FIXED || n - HEADER_SIZE - IDENT_FIXED > IDENT_PATH_MAX)
-        return "damaged header";
+        return HEADER_DAMAGED;
     if (n > size)
-        return "truncated";
+        return HEADER_TRUNCATED;
     unsigned char *h = malloc(n + 1);
     if (!h)
-        return "out of memory";
+        return HEADER_NOMEM;
     memcpy(h, hdr, HEADER_SIZE);
-    const char *why = NULL;
+    enum header_fault f = HEADER_SOUND;
     if (read_full(fd, h + HEADER_SIZE, n - HEADER_SIZE, HEADER_SIZE))
-        why = "truncated";
+        f = HEADER_TRUNCATED;
     else if (header_sum(h, n) != get64(hdr + HEADER_SIZE - 8) ||
              get32(h + HEADER_SIZE + 16) != n - HEADER_SIZE - IDENT_FIXED)
-        why = "damaged header";
-    if (!why && id) {
+        f = HEADER_DAMAGED;
+    if (!f && id) {
         id->dev = get64(h + HEADER_SIZE);
         id->ino = get64(h + HEADER_SIZE + 8);
         /* the path's bytes, NUL-terminated in place */
         h[n] = '\0';
         id->path = strdup((char *)h + HEADER_SIZE + IDENT_FIXED);
         if (!id->path)
-            why = "out of memory";
+            f = HEADER_NOMEM;
     }
     free(h);
     *len = n;
-    return why;
+    return f;
 }
 
 /* Checks the cache file's header and blocks (their checksums too): a
@@ -253,9 +279,9 @@ static const char *check_file(struct rd_cache *c, unsigned char *hdr, struct ide
     if (fstat(c->fd, &st) != 0 || !S_ISREG(st.st_mode))
         return "not a regular file";
     uint32_t hlen;
-    const char *hwhy = read_header(c->fd, (uint64_t)st.st_size, hdr, &hlen, id);
-    if (hwhy)
-        return hwhy;
+    enum header_fault hf = read_header(c->fd, (uint64_t)st.st_size, hdr, &hlen, id);
+    if (hf)
+        return header_why(hf);
     uint64_t nblocks = get64(hdr + 56), total = get64(hdr + 64);
     if (total != (uint64_t)st.st_size - hlen)
         return "truncated";
@@ -787,10 +813,10 @@ static int orphan(int dfd, const char *name, struct stat *st)
     uint32_t len;
     struct ident id = {0};
     if (fstat(fd, st) == 0 && S_ISREG(st->st_mode)) {
-        const char *why = read_header(fd, (uint64_t)st->st_size, hdr, &len, &id);
-        if (why && strcmp(why, "another version") == 0) {
+        enum header_fault f = read_header(fd, (uint64_t)st->st_size, hdr, &len, &id);
+        if (f == HEADER_OTHER_VERSION) {
             gone = 1;
-        } else if (!why) {
+        } else if (f == HEADER_SOUND) {
             struct stat ss;
             /* a store that cannot be looked at (no permission, an I/O
              * error) may still be there: its cache stays */

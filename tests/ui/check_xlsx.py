@@ -12,7 +12,8 @@ of the last digit shown. Checked: every row of the Recommendations sheet
 its mean, CI, n and memory, the runs that would settle it, the margin, the
 nearest other config with its verdict, ratio to the best, simultaneous CI
 and p_adj), every cell of the stats table of each workload sheet with each
-config's verdict columns, and the pass/fail matrix of a categorical
+config's verdict columns, a paired workload's chart data (the best's mean
+times each verdict's ratio and interval), and the pass/fail matrix of a categorical
 workload. The expected values are computed here from
 analysis.json alone (the recommendation and the pair tests as analyze
 wrote them), not by the renderer. Exits 1 with a list of mismatches.
@@ -275,6 +276,47 @@ def check_workload(w, rows):
                     r[head.index("ratio CI " + end)], shown_ci(v, end))
 
 
+def check_chart_data(w, rows):
+    """A workload paired within rounds: its chart's cells hold what the
+    report's means chart draws, the best's mean times each config's
+    verdict ratio (the best: its own mean), and that ratio's interval
+    times the best's mean (none for the best, a disqualified config or
+    one without an interval), a config a column, in the analysis's
+    order."""
+    rec = w.get("recommendation") or {}
+    verdicts = rec.get("verdicts") or []
+    if rec.get("blocks") != "round" or not verdicts:
+        return
+    metric = w["primary"]["metric"]
+    configs = w["configs"]
+    top = next((i for i, r in enumerate(rows)
+                if r and r[0].startswith("Chart data: compared within rounds")), None)
+    if top is None:
+        if len(configs) <= 50:
+            errors.append("sheet %s: no paired chart data" % w["name"])
+        return
+    best = rec.get("best")
+    bm = next((num(stats(c, metric), "mean") for c in configs if c["id"] == best), None)
+    k = len(configs)
+    low, high = rows[top + 2 + k], rows[top + 3 + k]
+    same("sheet %s: chart data rows" % w["name"], (low[0], high[0]),
+         ("interval low", "interval high"))
+    for i, c in enumerate(configs):
+        v = verdict_of(w, c["id"]) or {}
+        mean = num(stats(c, metric), "mean")
+        dot, lo, hi = mean, None, None
+        if mean is not None and c["id"] != best and v.get("verdict") not in (None, "best", "disqualified"):
+            r, a, b = num(v, "ratio"), shown_ci(v, "low"), shown_ci(v, "high")
+            if bm is not None and r is not None:
+                dot = bm * r
+            if bm is not None and a is not None and b is not None:
+                lo, hi = sorted((bm * a, bm * b))
+        where = "sheet %s, chart data, %s" % (w["name"], c["id"])
+        compare(where + ", dot", rows[top + 2 + i][1 + i], dot)
+        compare(where + ", interval low", low[1 + i] if 1 + i < len(low) else "", lo)
+        compare(where + ", interval high", high[1 + i] if 1 + i < len(high) else "", hi)
+
+
 def check_matrix(w, rows):
     # checks x configs: a check is passed by a config when every value of
     # its bool metric is 1; "✗ k/n" when k of n are.
@@ -325,6 +367,7 @@ def main():
             check_matrix(w, found[0])
         else:
             check_workload(w, found[0])
+            check_chart_data(w, found[0])
     for e in errors:
         print("check_xlsx: " + e, file=sys.stderr)
     print("check_xlsx: %d cells checked, %d mismatches" % (checked, len(errors)))

@@ -207,6 +207,8 @@
 #define RD_AK_MARGIN "margin"
 #define RD_AK_MAX_ERROR_RATE "max_error_rate"
 #define RD_AK_FAMILY "family"
+/* every decision's: the level its verdicts used (docs/analysis.md) */
+#define RD_AK_VERDICT_ALPHA "verdict_alpha"
 #define RD_AK_CRITICAL_VALUE "critical_value"
 #define RD_AK_CANDIDATES "candidates"
 #define RD_AK_LOOKS "looks" /* only with 2 sessions or more (methods.md §6a) */

@@ -244,6 +244,9 @@ def check_verdicts(wl, series, m, rule):
     k = rec["family"]
     where = f"{wl['name']} verdicts"
     close(df, rec["df"], 0, where + " df")
+    # the level the intervals below are computed at, as the file says it
+    if "verdict_alpha" in rec:
+        close(0.05, rec["verdict_alpha"], 1e-12, where + " verdict_alpha")
     c = stats.studentized_range.ppf(0.95, k, df) / math.sqrt(2)
     close(c, rec["critical_value"], 1e-7, where + " critical_value")
     for cid in others:
