@@ -12,6 +12,7 @@
  */
 #include "embed.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,7 @@ void rd_embed_init(struct rd_embed *e, size_t cap)
 void rd_embed_release(struct rd_embed *e)
 {
     free(e->runs);
+    free(e->ats);
     free(e->errors);
     rd_buf_release(&e->runs_text);
     rd_buf_release(&e->errors_text);
@@ -189,12 +191,84 @@ rd_status rd_embed_note(struct rd_embed *e, const char *store, uint32_t input,
     return keep_run(e, input, e->line.ptr, len);
 }
 
-rd_status rd_embed_merge(struct rd_embed *a, const struct rd_embed *b)
+rd_status rd_embed_note_at(struct rd_embed *e, const char *store, uint32_t input,
+                           const struct rd_record *rec, bool place, long long off,
+                           size_t len)
+{
+    e->total++;
+    RD_TRY(check_errors(e, store, rec));
+    rd_arena_reset(&e->texts);
+    if (!place) {
+        free(e->ats);
+        e->ats = NULL;
+        e->nats = e->capats = 0;
+        return RD_OK;
+    }
+    if (e->nats >= e->cap)
+        return RD_OK;
+    RD_TRY(RD_ARRAY_GROW(e->ats, e->capats, e->nats + 1));
+    e->ats[e->nats++] = (struct rd_embed_at){off, input, (uint32_t)len};
+    return RD_OK;
+}
+
+/* Keeps in a the runs of b's places, read again from store, up to a's
+ * cap: each line parsed and written as rd_embed_note would have. */
+static rd_status keep_ats(struct rd_embed *a, const struct rd_embed *b, const char *store,
+                          struct rd_diag *d)
+{
+    if (a->nruns >= a->cap || b->nats == 0)
+        return RD_OK;
+    FILE *f = fopen(store, "rb");
+    if (!f)
+        return rd_diag_set(d, RD_ERR_IO, store, 0, 0, "cannot open store: %s",
+                           strerror(errno));
+    struct rd_buf line = RD_BUF_INIT;
+    struct rd_arena arena;
+    rd_arena_init(&arena);
+    rd_status s = RD_OK;
+    for (size_t i = 0; i < b->nats && a->nruns < a->cap && !s; i++) {
+        const struct rd_embed_at *at = &b->ats[i];
+        struct rd_record rec;
+        struct rd_diag pd;
+        rd_diag_init(&pd, store);
+        rd_buf_reset(&line);
+        if ((s = rd_buf_grow(&line, at->len + 1)))
+            break;
+        if (fseeko(f, (off_t)at->off, SEEK_SET) != 0 || fread(line.ptr, 1, at->len, f) != at->len) {
+            s = rd_diag_set(d, RD_ERR_IO, store, 0, 0, "cannot read store: %s",
+                            ferror(f) ? strerror(errno) : "it got shorter while read");
+            break;
+        }
+        line.ptr[at->len] = '\0';
+        rd_arena_reset(&arena);
+        if ((s = rd_record_from_json(&rec, &arena, line.ptr, at->len, &pd))) {
+            if (s != RD_ERR_NOMEM)
+                s = rd_diag_set(d, RD_ERR_IO, store, 0, 0,
+                                "the store changed while read (a line became '%s')", pd.msg);
+            break;
+        }
+        rd_buf_reset(&a->line);
+        if ((s = rd_record_to_json(&rec, &a->line)))
+            break;
+        size_t len = a->line.len;
+        while (len > 0 && a->line.ptr[len - 1] == '\n')
+            len--;
+        s = keep_run(a, at->input, a->line.ptr, len);
+    }
+    rd_arena_release(&arena);
+    rd_buf_release(&line);
+    fclose(f);
+    return s;
+}
+
+rd_status rd_embed_merge(struct rd_embed *a, const struct rd_embed *b, const char *store,
+                         struct rd_diag *d)
 {
     a->total += b->total;
     for (size_t i = 0; i < b->nruns && a->nruns < a->cap; i++)
         RD_TRY(keep_run(a, b->runs[i].input, b->runs_text.ptr + b->runs[i].off,
                         b->runs[i].len));
+    RD_TRY(keep_ats(a, b, store, d));
     for (size_t i = 0; i < b->nerrors; i++) {
         const struct rd_embed_error *x = &b->errors[i];
         const char *key = b->errors_text.ptr + x->key_off;

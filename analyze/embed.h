@@ -6,6 +6,7 @@
 #ifndef RUNDOWN_ANALYZE_EMBED_H
 #define RUNDOWN_ANALYZE_EMBED_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,6 +30,14 @@ struct rd_embed_run {
     size_t off, len;         /* in rd_embed.runs_text */
 };
 
+/** A run to keep, noted by where its line is in its store instead of as
+ * JSON (rd_embed_note_at): the JSON is made only for the runs kept. */
+struct rd_embed_at {
+    long long off;           /* the line's first byte in the store */
+    uint32_t input;
+    uint32_t len;            /* its bytes, less the line end (< RD_STORE_MAX_LINE) */
+};
+
 /** A failed check's first error text: its key and its JSON object. */
 struct rd_embed_error {
     size_t key_off, key_len; /* workload \0 config id \0 metric, in errors_text */
@@ -46,6 +55,8 @@ struct rd_embed {
     struct rd_embed_run *runs;
     size_t nruns, capruns;
     struct rd_buf runs_text;
+    struct rd_embed_at *ats; /* or these, and no runs (rd_embed_note_at) */
+    size_t nats, capats;
     struct rd_embed_error *errors;
     size_t nerrors, caperrors;
     struct rd_buf errors_text;
@@ -67,10 +78,25 @@ rd_status rd_embed_note(struct rd_embed *e, const char *store, uint32_t input,
                         const struct rd_record *rec);
 
 /**
- * Appends what b noted (records that came after a's in file order) to a:
- * its runs up to a's cap, its errors of checks a has none for.
+ * rd_embed_note for a record whose line is len bytes at offset off of the
+ * store: the run is kept as that place, not as JSON, for a part of a store
+ * read on a thread of its own, whose runs are mostly left out at the
+ * merge (the parts before it hold the cap): rd_embed_merge reads the
+ * lines of those it keeps again. An embed holds places or runs, not both.
+ * 'place' false: the record is counted and its checks noted, and the
+ * places noted so far are dropped (the parts before hold the cap).
  */
-rd_status rd_embed_merge(struct rd_embed *a, const struct rd_embed *b);
+rd_status rd_embed_note_at(struct rd_embed *e, const char *store, uint32_t input,
+                           const struct rd_record *rec, bool place, long long off,
+                           size_t len);
+/**
+ * Appends what b noted (records that came after a's in file order) to a:
+ * its runs up to a's cap, its errors of checks a has none for. The runs b
+ * holds as places are read again from 'store' and parsed as ingest did
+ * (RD_ERR_IO, RD_ERR_PARSE in d when the store changed meanwhile).
+ */
+rd_status rd_embed_merge(struct rd_embed *a, const struct rd_embed *b, const char *store,
+                         struct rd_diag *d);
 
 /**
  * Writes "raw_runs" (the runs kept, each with its store, and how many

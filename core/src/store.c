@@ -144,6 +144,7 @@ rd_status rd_store_next(struct rd_store_reader *r, struct rd_record *rec, int *g
     for (;;) {
         errno = 0;
         char *line = NULL;
+        long long off = r->consumed;
         ssize_t n = read_line(r, &line);
         if (n == -2)
             return rd_diag_set(d, RD_ERR_PARSE, r->path, r->line + 1, 1,
@@ -182,6 +183,8 @@ rd_status rd_store_next(struct rd_store_reader *r, struct rd_record *rec, int *g
             }
             return s;
         }
+        r->rec_off = off;
+        r->rec_len = len;
         *got = 1;
         return RD_OK;
     }

@@ -829,6 +829,43 @@ static void test_split_embed(void **state)
     rd_buf_release(&text);
 }
 
+/* A store read in more parts than threads, each part taken by the next
+ * free thread: a part read on a thread notes its raw runs by their place
+ * in the store, and the merge reads the lines of the runs it keeps again
+ * (embed.h, rd_embed_note_at); a part whose earlier parts hold the cap
+ * notes none. The lines have blanks before them, CRLF ends and blank
+ * lines between, so a place that is off by a byte parses differently or
+ * not at all; three times the cap, so that the cap falls in a middle
+ * part. Two and eight threads must give the bytes of one. */
+static void test_parts_embed_places(void **state)
+{
+    (void)state;
+    struct rd_buf text = RD_BUF_INIT;
+    size_t n = 3 * RD_EMBED_RUNS_MAX + 7;
+    for (size_t r = 1; r <= n; r++)
+        rd_buf_addf(&text,
+                    "%s{\"schema\":\"rundown.run/1\",\"workload\":\"w%zu\","
+                    "\"config\":{\"runtime\":\"%s\"},\"run\":%zu,"
+                    "\"metrics\":{\"wall_ms\":%zu.25}}%s",
+                    r % 3 ? "" : " \t", r % 2, r % 5 ? "x" : "y", r, 10 + r % 11,
+                    r % 4 ? "\n" : "\r\n\n");
+    const char *path = write_store("parts.jsonl", text.ptr);
+    struct rd_buf one = RD_BUF_INIT;
+    struct rd_diag d1;
+    assert_int_equal(analyse_on(path, 1, NULL, &one, &d1), RD_OK);
+    char want[96];
+    snprintf(want, sizeof want, "\"embedded\":%d", RD_EMBED_RUNS_MAX);
+    assert_non_null(strstr(one.ptr, want));
+    snprintf(want, sizeof want, "\"run\":%d,", RD_EMBED_RUNS_MAX);
+    assert_non_null(strstr(one.ptr, want));
+    snprintf(want, sizeof want, "\"run\":%d,", RD_EMBED_RUNS_MAX + 1);
+    assert_null(strstr(one.ptr, want));
+    same_as(path, 2, RD_OK, &d1, &one);
+    same_as(path, 8, RD_OK, &d1, &one);
+    rd_buf_release(&one);
+    rd_buf_release(&text);
+}
+
 #define DIGEST(h) ",\"source\":{\"digest\":\"sha256:" h h h h h h h h "\"}"
 #define D1 DIGEST("d1d1d1d1")
 #define D2 DIGEST("d2d2d2d2")
@@ -1160,6 +1197,7 @@ int main(void)
         cmocka_unit_test(test_replication),
         cmocka_unit_test(test_split_threads),
         cmocka_unit_test(test_split_embed),
+        cmocka_unit_test(test_parts_embed_places),
         cmocka_unit_test(test_duplicate_sources),
         cmocka_unit_test(test_sink_pieces),
         cmocka_unit_test(test_sink_spills_big_workload),

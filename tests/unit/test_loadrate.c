@@ -120,6 +120,21 @@ static void test_by_hand(void **state)
     assert_false(derived); /* no request count */
     rate_of("autocannon", some, 2, "errors", &derived);
     assert_false(derived); /* the footer rounded the errors */
+    /* Without a request count: no tally, but for autocannon's text (its
+     * 2xx and non-2xx responses are the completed ones; 1 / (3 + 1)) and
+     * k6 (failed requests without attempts: still a tally). */
+    const char *no_requests[] = {"rundown", "", "wrk", "wrk2", "ab", "hey", "bombardier",
+                                 "oha"};
+    for (size_t i = 0; i < sizeof no_requests / sizeof no_requests[0]; i++) {
+        rate_of(no_requests[i], some + 1, 1, NULL, &derived);
+        assert_false(derived);
+    }
+    assert_true(rate_of("autocannon", (const struct counts[]){{"status_2xx", 3}, {"non_2xx", 1},
+                                                         {"rps", 1}},
+                        3, NULL, &derived) == 0.25);
+    assert_true(derived);
+    rate_of("k6", (const struct counts[]){{"requests_failed", 2}}, 1, NULL, &derived);
+    assert_true(derived);
 }
 
 /* Imports path with the importer that detects it; for every load record,

@@ -46,6 +46,10 @@ struct rd_store_reader {
     long long left;       /* bytes of the range still to read; -1: to the end */
     int unterminated;     /* the last line read had no newline (the end of the input) */
     long long consumed;   /* bytes of the input (range) up to the last newline read */
+    long long rec_off;    /* where the line of the last record returned starts in the
+                           * input (range), and its length less its line end: what
+                           * rd_record_from_json read (analyze's raw runs, embed.h) */
+    size_t rec_len;
     struct rd_arena arena;
     int owns_file;
 };
