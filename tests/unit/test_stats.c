@@ -11,6 +11,7 @@
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -423,6 +424,67 @@ static void test_anova_plantgrowth(void **state)
 /* 70 groups of tied and untied values, each sorted: the heap merge of the
  * first 64 and of all 70 (past the merge's limit: the index sort) give
  * the bits rd_stats_kruskal gives on the groups in their own order. */
+/* Bits equal, NaN equal to NaN. */
+static bool same_bits(double a, double b)
+{
+    return (isnan(a) && isnan(b)) || memcmp(&a, &b, sizeof a) == 0;
+}
+
+static bool same_anova(const struct rd_anova *a, const struct rd_anova *b)
+{
+    return same_bits(a->f, b->f) && same_bits(a->df1, b->df1) && same_bits(a->df2, b->df2) &&
+           same_bits(a->p, b->p);
+}
+
+/* The ANOVAs from the groups' summaries (what compare.c calls) give the
+ * bits of the ones that read the values: random groups of 1 to 40 values,
+ * with ties, constant groups, and scales that take the scaled paths. */
+static void test_anova_summarized_matches_raw(void **state)
+{
+    (void)state;
+    enum { K = 6, N = 40 };
+    static const double scales[] = { 1, 1e-300, 1e300, 1e154, 3e-5 };
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    assert_non_null(r);
+    gsl_rng_set(r, 31);
+    double v[K][N], scratch[N];
+    struct rd_summary sum[K];
+    const double *g[K];
+    const struct rd_summary *sp[K];
+    size_t ns[K];
+    size_t defined = 0;
+    for (int trial = 0; trial < 2000; trial++) {
+        size_t k = 2 + gsl_rng_uniform_int(r, K - 1);
+        double scale = scales[trial % (sizeof scales / sizeof scales[0])];
+        for (size_t i = 0; i < k; i++) {
+            /* sizes 1, 2, 3 often; up to N */
+            ns[i] = trial % 3 == 0 ? 1 + gsl_rng_uniform_int(r, 3) : 1 + gsl_rng_uniform_int(r, N);
+            bool constant = gsl_rng_uniform_int(r, 10) == 0;
+            double shift = (double)gsl_rng_uniform_int(r, 5);
+            for (size_t j = 0; j < ns[i]; j++) {
+                double u = constant ? 2 : (double)gsl_rng_uniform_int(r, 12) / 4; /* ties */
+                if (trial % 2)
+                    u = gsl_rng_uniform(r) * 10;
+                v[i][j] = (u + shift) * scale;
+            }
+            rd_stats_summarize(v[i], ns[i], 0.95, scratch, &sum[i]);
+            g[i] = v[i];
+            sp[i] = &sum[i];
+        }
+        struct rd_anova a, b;
+        rd_stats_anova(g, ns, k, &a);
+        rd_stats_anova_summarized(g, ns, sp, k, &b);
+        assert_true(same_anova(&a, &b));
+        defined += !isnan(a.p);
+        rd_stats_welch_anova(g, ns, k, &a);
+        rd_stats_welch_anova_summarized(ns, sp, k, &b);
+        assert_true(same_anova(&a, &b));
+        defined += !isnan(a.p);
+    }
+    gsl_rng_free(r);
+    assert_true(defined > 1000); /* not only the undefined cases */
+}
+
 static void test_kruskal_sorted_many_groups(void **state)
 {
     (void)state;
@@ -828,6 +890,7 @@ int main(void)
         cmocka_unit_test(test_mw_min_p),
         cmocka_unit_test(test_hedges),
         cmocka_unit_test(test_anova_plantgrowth),
+        cmocka_unit_test(test_anova_summarized_matches_raw),
         cmocka_unit_test(test_kruskal_ties_and_undefined),
         cmocka_unit_test(test_kruskal_sorted_many_groups),
         cmocka_unit_test(test_adjust),
