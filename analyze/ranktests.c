@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -366,7 +367,11 @@ rd_status rd_stats_kruskal_sorted(const double *const *sorted, const size_t *ns,
     return RD_OK;
 }
 
-/* Pairs i < j with x[j] < x[i] (strictly), by merge sort; -1 when out of memory. */
+/* Pairs i < j with x[j] < x[i] (strictly), by merge sort; -1 when out of memory.
+ * The merge takes its next value by a select, not a branch: on values in
+ * random order which side is taken cannot be predicted, and the branchy
+ * merge was about 2 % of analyze's CPU on the 10^6-run store. The count is
+ * a whole number below 2^53 (n below 1.3e8) either way: the same bits. */
 static double count_inversions(const double *x, size_t n)
 {
     double *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
@@ -376,18 +381,18 @@ static double count_inversions(const double *x, size_t n)
         return -1;
     }
     memcpy(a, x, n * sizeof *a);
-    double inv = 0;
+    uint64_t inv = 0;
     for (size_t w = 1; w < n; w *= 2) {
         for (size_t lo = 0; lo < n; lo += 2 * w) {
             size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
             size_t i = lo, j = mid, k = lo;
             while (i < mid && j < hi) {
-                if (a[j] < a[i]) {
-                    inv += (double)(mid - i);
-                    b[k++] = a[j++];
-                } else {
-                    b[k++] = a[i++];
-                }
+                double ai = a[i], aj = a[j];
+                size_t take_b = aj < ai;
+                inv += take_b * (mid - i);
+                b[k++] = take_b ? aj : ai;
+                j += take_b;
+                i += 1 - take_b;
             }
             while (i < mid)
                 b[k++] = a[i++];
@@ -400,7 +405,7 @@ static double count_inversions(const double *x, size_t n)
     }
     free(a);
     free(b);
-    return inv;
+    return (double)inv;
 }
 
 /*

@@ -641,6 +641,34 @@ static void test_mann_kendall(void **state)
     rd_stats_release_thread();
 }
 
+/* S against its definition, the sum of sign(x_j - x_i) over i < j, on
+ * random series with and without ties, of every size from 3 to 70 and a
+ * few longer (odd sizes leave the merge sort's last run short). */
+static void test_mann_kendall_s_brute_force(void **state)
+{
+    (void)state;
+    enum { NMAX = 1000 };
+    static double x[NMAX];
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    assert_non_null(r);
+    gsl_rng_set(r, 31);
+    const size_t longer[] = { 127, 128, 129, 500, 999, NMAX };
+    for (size_t trial = 0; trial < 300; trial++) {
+        size_t n = trial < 68 * 4 ? 3 + trial / 4 : longer[trial % 6];
+        for (size_t i = 0; i < n; i++)
+            x[i] = trial % 2 ? gsl_rng_uniform(r) : (double)gsl_rng_uniform_int(r, 1 + n / 4);
+        double s = 0;
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = i + 1; j < n; j++)
+                s += (x[j] > x[i]) - (x[j] < x[i]);
+        struct rd_trend t;
+        assert_int_equal(rd_stats_mann_kendall(x, n, &t), RD_OK);
+        assert_true(t.s == s);
+    }
+    gsl_rng_free(r);
+    rd_stats_release_thread();
+}
+
 /* The trend warning's false-alarm rate: iid normal series (GSL's mt19937,
  * seed 15) flagged at p < 0.05 in at most alpha plus three Monte Carlo
  * standard errors, sqrt(0.05 * 0.95 / N), of the series. The normal
@@ -895,6 +923,7 @@ int main(void)
         cmocka_unit_test(test_kruskal_sorted_many_groups),
         cmocka_unit_test(test_adjust),
         cmocka_unit_test(test_mann_kendall),
+        cmocka_unit_test(test_mann_kendall_s_brute_force),
         cmocka_unit_test(test_mann_kendall_calibration),
         cmocka_unit_test(test_extreme_scales),
         cmocka_unit_test(test_nonpositive_means),
