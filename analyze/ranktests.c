@@ -190,8 +190,8 @@ static rd_status mw_finish(double r1, double tie_term, size_t na, size_t nb, siz
     return RD_OK;
 }
 
-rd_status rd_stats_mann_whitney_sorted(const double *a, size_t na, const double *b, size_t nb,
-                                       struct rd_mwu *out)
+rd_status rd_stats_mann_whitney_sorted_blocks(const double *a, size_t na, const double *b,
+                                              size_t nb, struct rd_mwu *out)
 {
     out->u = out->p = out->a = NAN;
     out->exact = 0;
@@ -214,6 +214,63 @@ rd_status rd_stats_mann_whitney_sorted(const double *a, size_t na, const double 
         pos += t;
     }
     return mw_finish(r1, tie_term, na, nb, n, out);
+}
+
+/* Up to this many values in the two samples, twice R1 (at most n (n + 1))
+ * and the tie term (at most n^3) are whole numbers below 2^53: the plain
+ * merge's sums in double are then exact, and the same numbers summed in
+ * integers give the same bits. */
+#define MW_FAST_MAX_N 200000
+
+/* The tie block being merged: its value, size t and count from a. */
+struct mw_block {
+    double v;
+    uint64_t t, ca, pos, r1x2, ties;
+};
+
+static void mw_take(struct mw_block *k, double v, uint64_t from_a)
+{
+    if (v == k->v && k->t) {
+        k->t++;
+        k->ca += from_a;
+        return;
+    }
+    k->r1x2 += (2 * k->pos + k->t + 1) * k->ca;
+    k->ties += k->t * k->t * k->t - k->t;
+    k->pos += k->t;
+    *k = (struct mw_block){ v, 1, from_a, k->pos, k->r1x2, k->ties };
+}
+
+/*
+ * The merge of the plain version with the side to take chosen by a select
+ * rather than branches: which side comes next in two samples of one
+ * distribution cannot be predicted, and the branchy merge was about 2.5 %
+ * of analyze's CPU on the 10^6-run store (45 pairs of 1,000 runs a
+ * workload), the largest statistic there. Same numbers (MW_FAST_MAX_N),
+ * same bits.
+ */
+rd_status rd_stats_mann_whitney_sorted(const double *a, size_t na, const double *b, size_t nb,
+                                       struct rd_mwu *out)
+{
+    if (na == 0 || nb == 0 || na + nb > MW_FAST_MAX_N)
+        return rd_stats_mann_whitney_sorted_blocks(a, na, b, nb, out);
+    out->u = out->p = out->a = NAN;
+    out->exact = 0;
+    struct mw_block k = { 0, 0, 0, 0, 0, 0 };
+    size_t i = 0, j = 0;
+    while (i < na && j < nb) {
+        double ai = a[i], bj = b[j];
+        size_t take_b = bj < ai;
+        mw_take(&k, take_b ? bj : ai, 1 - take_b);
+        i += 1 - take_b;
+        j += take_b;
+    }
+    for (; i < na; i++)
+        mw_take(&k, a[i], 1);
+    for (; j < nb; j++)
+        mw_take(&k, b[j], 0);
+    mw_take(&k, NAN, 0); /* closes the last block */
+    return mw_finish((double)k.r1x2 / 2, (double)k.ties, na, nb, na + nb, out);
 }
 
 double rd_stats_mw_min_p(size_t na, size_t nb)

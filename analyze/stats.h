@@ -152,6 +152,10 @@ struct rd_mwu {
  */
 rd_status rd_stats_mann_whitney_sorted(const double *a, size_t na, const double *b, size_t nb,
                                        struct rd_mwu *out);
+/** The same by the plain merge of tie blocks, which the one above must
+ *  equal to the bit (and takes over past 200,000 values): for its tests. */
+rd_status rd_stats_mann_whitney_sorted_blocks(const double *a, size_t na, const double *b,
+                                              size_t nb, struct rd_mwu *out);
 /** Smallest two-sided exact Mann-Whitney p reachable with these sizes: 2 / C(na+nb, na). */
 double rd_stats_mw_min_p(size_t na, size_t nb);
 

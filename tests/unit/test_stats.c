@@ -485,6 +485,52 @@ static void test_anova_summarized_matches_raw(void **state)
     assert_true(defined > 1000); /* not only the undefined cases */
 }
 
+/* The select-merge Mann-Whitney (what the analysis calls) gives the bits
+ * of the plain merge of tie blocks, and U is its definition, the count of
+ * pairs a > b plus half the ties: random samples of 0 to 3 values and up to
+ * 120, with many ties, none, and every value tied. */
+static void test_mann_whitney_fast_matches_blocks(void **state)
+{
+    (void)state;
+    enum { N = 120 };
+    double a[N], b[N];
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    assert_non_null(r);
+    gsl_rng_set(r, 31);
+    size_t approx = 0, exact = 0;
+    for (int trial = 0; trial < 3000; trial++) {
+        size_t na = trial % 2 ? gsl_rng_uniform_int(r, 4) : gsl_rng_uniform_int(r, N + 1);
+        size_t nb = trial % 3 ? gsl_rng_uniform_int(r, 4) : gsl_rng_uniform_int(r, N + 1);
+        unsigned long levels = trial % 5 == 0 ? 1 : 1 + gsl_rng_uniform_int(r, 30);
+        for (size_t i = 0; i < na + nb; i++) {
+            double v = trial % 4 == 1 ? gsl_rng_uniform(r) - 0.5
+                                      : (double)gsl_rng_uniform_int(r, levels) - 3;
+            if (i < na)
+                a[i] = v;
+            else
+                b[i - na] = v;
+        }
+        rd_stats_sort(a, na);
+        rd_stats_sort(b, nb);
+        struct rd_mwu f, k;
+        assert_int_equal(rd_stats_mann_whitney_sorted(a, na, b, nb, &f), RD_OK);
+        assert_int_equal(rd_stats_mann_whitney_sorted_blocks(a, na, b, nb, &k), RD_OK);
+        assert_true(same_bits(f.u, k.u) && same_bits(f.p, k.p) && same_bits(f.a, k.a));
+        assert_int_equal(f.exact, k.exact);
+        if (na && nb) {
+            double u = 0;
+            for (size_t i = 0; i < na; i++)
+                for (size_t j = 0; j < nb; j++)
+                    u += a[i] > b[j] ? 1 : a[i] == b[j] ? 0.5 : 0;
+            assert_true(f.u == u);
+        }
+        exact += f.exact == 1;
+        approx += f.exact == 0 && !isnan(f.p);
+    }
+    gsl_rng_free(r);
+    assert_true(exact > 100 && approx > 100); /* both p paths were compared */
+}
+
 static void test_kruskal_sorted_many_groups(void **state)
 {
     (void)state;
@@ -915,6 +961,7 @@ int main(void)
         cmocka_unit_test(test_welch_summary_matches_raw),
         cmocka_unit_test(test_fieller),
         cmocka_unit_test(test_mann_whitney),
+        cmocka_unit_test(test_mann_whitney_fast_matches_blocks),
         cmocka_unit_test(test_mw_min_p),
         cmocka_unit_test(test_hedges),
         cmocka_unit_test(test_anova_plantgrowth),
