@@ -83,9 +83,11 @@ rd_status rd_compare_metric(struct wctx *x, size_t ti)
     if (ng >= 3) {
         const double **g = malloc(2 * ng * sizeof *g), **sorted = g + ng;
         size_t *ns = malloc(ng * sizeof *ns);
-        if (!g || !ns) {
+        const struct rd_summary **sums = malloc(ng * sizeof *sums);
+        if (!g || !ns || !sums) {
             free(g);
             free(ns);
+            free(sums);
             return RD_ERR_NOMEM;
         }
         size_t j = 0;
@@ -93,13 +95,15 @@ rd_status rd_compare_metric(struct wctx *x, size_t ti)
             if (pp[i].have) {
                 g[j] = pp[i].used;
                 sorted[j] = pp[i].sorted;
+                sums[j] = &pp[i].sum; /* of used[0..n_used): the groups' means and variances */
                 ns[j++] = pp[i].n_used;
             }
-        rd_stats_anova(g, ns, ng, &t->anova);
-        rd_stats_welch_anova(g, ns, ng, &t->wanova);
+        rd_stats_anova_summarized(g, ns, sums, ng, &t->anova);
+        rd_stats_welch_anova_summarized(ns, sums, ng, &t->wanova);
         rd_status st = rd_stats_kruskal_sorted(sorted, ns, ng, &t->kw);
         free(g);
         free(ns);
+        free(sums);
         if (st)
             return st;
         t->have_multi = true;

@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -189,8 +190,8 @@ static rd_status mw_finish(double r1, double tie_term, size_t na, size_t nb, siz
     return RD_OK;
 }
 
-rd_status rd_stats_mann_whitney_sorted(const double *a, size_t na, const double *b, size_t nb,
-                                       struct rd_mwu *out)
+rd_status rd_stats_mann_whitney_sorted_blocks(const double *a, size_t na, const double *b,
+                                              size_t nb, struct rd_mwu *out)
 {
     out->u = out->p = out->a = NAN;
     out->exact = 0;
@@ -213,6 +214,63 @@ rd_status rd_stats_mann_whitney_sorted(const double *a, size_t na, const double 
         pos += t;
     }
     return mw_finish(r1, tie_term, na, nb, n, out);
+}
+
+/* Up to this many values in the two samples, twice R1 (at most n (n + 1))
+ * and the tie term (at most n^3) are whole numbers below 2^53: the plain
+ * merge's sums in double are then exact, and the same numbers summed in
+ * integers give the same bits. */
+#define MW_FAST_MAX_N 200000
+
+/* The tie block being merged: its value, size t and count from a. */
+struct mw_block {
+    double v;
+    uint64_t t, ca, pos, r1x2, ties;
+};
+
+static void mw_take(struct mw_block *k, double v, uint64_t from_a)
+{
+    if (v == k->v && k->t) {
+        k->t++;
+        k->ca += from_a;
+        return;
+    }
+    k->r1x2 += (2 * k->pos + k->t + 1) * k->ca;
+    k->ties += k->t * k->t * k->t - k->t;
+    k->pos += k->t;
+    *k = (struct mw_block){ v, 1, from_a, k->pos, k->r1x2, k->ties };
+}
+
+/*
+ * The merge of the plain version with the side to take chosen by a select
+ * rather than branches: which side comes next in two samples of one
+ * distribution cannot be predicted, and the branchy merge was about 2.5 %
+ * of analyze's CPU on the 10^6-run store (45 pairs of 1,000 runs a
+ * workload), the largest statistic there. Same numbers (MW_FAST_MAX_N),
+ * same bits.
+ */
+rd_status rd_stats_mann_whitney_sorted(const double *a, size_t na, const double *b, size_t nb,
+                                       struct rd_mwu *out)
+{
+    if (na == 0 || nb == 0 || na + nb > MW_FAST_MAX_N)
+        return rd_stats_mann_whitney_sorted_blocks(a, na, b, nb, out);
+    out->u = out->p = out->a = NAN;
+    out->exact = 0;
+    struct mw_block k = { 0, 0, 0, 0, 0, 0 };
+    size_t i = 0, j = 0;
+    while (i < na && j < nb) {
+        double ai = a[i], bj = b[j];
+        size_t take_b = bj < ai;
+        mw_take(&k, take_b ? bj : ai, 1 - take_b);
+        i += 1 - take_b;
+        j += take_b;
+    }
+    for (; i < na; i++)
+        mw_take(&k, a[i], 1);
+    for (; j < nb; j++)
+        mw_take(&k, b[j], 0);
+    mw_take(&k, NAN, 0); /* closes the last block */
+    return mw_finish((double)k.r1x2 / 2, (double)k.ties, na, nb, na + nb, out);
 }
 
 double rd_stats_mw_min_p(size_t na, size_t nb)
@@ -366,7 +424,11 @@ rd_status rd_stats_kruskal_sorted(const double *const *sorted, const size_t *ns,
     return RD_OK;
 }
 
-/* Pairs i < j with x[j] < x[i] (strictly), by merge sort; -1 when out of memory. */
+/* Pairs i < j with x[j] < x[i] (strictly), by merge sort; -1 when out of memory.
+ * The merge takes its next value by a select, not a branch: on values in
+ * random order which side is taken cannot be predicted, and the branchy
+ * merge was about 2 % of analyze's CPU on the 10^6-run store. The count is
+ * a whole number below 2^53 (n below 1.3e8) either way: the same bits. */
 static double count_inversions(const double *x, size_t n)
 {
     double *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
@@ -376,18 +438,18 @@ static double count_inversions(const double *x, size_t n)
         return -1;
     }
     memcpy(a, x, n * sizeof *a);
-    double inv = 0;
+    uint64_t inv = 0;
     for (size_t w = 1; w < n; w *= 2) {
         for (size_t lo = 0; lo < n; lo += 2 * w) {
             size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
             size_t i = lo, j = mid, k = lo;
             while (i < mid && j < hi) {
-                if (a[j] < a[i]) {
-                    inv += (double)(mid - i);
-                    b[k++] = a[j++];
-                } else {
-                    b[k++] = a[i++];
-                }
+                double ai = a[i], aj = a[j];
+                size_t take_b = aj < ai;
+                inv += take_b * (mid - i);
+                b[k++] = take_b ? aj : ai;
+                j += take_b;
+                i += 1 - take_b;
             }
             while (i < mid)
                 b[k++] = a[i++];
@@ -400,7 +462,7 @@ static double count_inversions(const double *x, size_t n)
     }
     free(a);
     free(b);
-    return inv;
+    return (double)inv;
 }
 
 /*

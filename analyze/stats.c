@@ -375,6 +375,8 @@ void rd_stats_summarize_sorted(const double *x, const double *sorted, size_t n,
     out->mean = out->sd = out->se = out->ci_low = out->ci_high = NAN;
     out->median = out->min = out->max = out->q1 = out->q3 = NAN;
     out->p90 = out->p95 = out->p99 = out->mad = out->cv = out->geomean = NAN;
+    out->var = NAN;
+    out->var_e = 0;
     if (n == 0)
         return;
     /* Sums in run order, as before the sorted copy existed: the same
@@ -384,6 +386,8 @@ void rd_stats_summarize_sorted(const double *x, const double *sorted, size_t n,
         int e;
         double v = var_scaled_m(x, n, out->mean, &e);
         out->sd = ldexp(sqrt(v), e);
+        out->var = v;
+        out->var_e = e;
     }
     out->se = out->sd / sqrt((double)n);
     if (n >= 2) {
@@ -543,8 +547,10 @@ static double f_sf(double f, double df1, double df2)
     return gsl_cdf_fdist_Q(f, df1, df2);
 }
 
-void rd_stats_anova(const double *const *groups, const size_t *ns, size_t k,
-                    struct rd_anova *out)
+/* One-way ANOVA; each group's mean from sums[g] when given (the same
+ * bits rd_stats_mean gives), else worked out here. */
+static void anova(const double *const *groups, const size_t *ns,
+                  const struct rd_summary *const *sums, size_t k, struct rd_anova *out)
 {
     out->f = out->df1 = out->df2 = out->p = NAN;
     if (k < 2)
@@ -570,7 +576,7 @@ void rd_stats_anova(const double *const *groups, const size_t *ns, size_t k,
             sum += e ? ldexp(groups[g][i], -e) : groups[g][i];
     double grand = sum / (double)ntot, ssb = 0, ssw = 0;
     for (size_t g = 0; g < k; g++) {
-        double m = ldexp(rd_stats_mean(groups[g], ns[g]), -e);
+        double m = ldexp(sums ? sums[g]->mean : rd_stats_mean(groups[g], ns[g]), -e);
         ssb += (double)ns[g] * (m - grand) * (m - grand);
         for (size_t i = 0; i < ns[g]; i++) {
             double d = (e ? ldexp(groups[g][i], -e) : groups[g][i]) - m;
@@ -585,33 +591,28 @@ void rd_stats_anova(const double *const *groups, const size_t *ns, size_t k,
     out->p = f_sf(out->f, out->df1, out->df2);
 }
 
-void rd_stats_welch_anova(const double *const *groups, const size_t *ns, size_t k,
-                          struct rd_anova *out)
+void rd_stats_anova(const double *const *groups, const size_t *ns, size_t k,
+                    struct rd_anova *out)
 {
-    out->f = out->df1 = out->df2 = out->p = NAN;
-    if (k < 2)
-        return;
-    double wsum = 0, wm = 0;
-    double *w = malloc(k * sizeof *w), *m = malloc(k * sizeof *m);
-    int *ve = malloc(k * sizeof *ve);
-    if (!w || !m || !ve) {
-        free(w);
-        free(m);
-        free(ve);
-        return;
-    }
+    anova(groups, ns, NULL, k, out);
+}
+
+void rd_stats_anova_summarized(const double *const *groups, const size_t *ns,
+                               const struct rd_summary *const *sums, size_t k,
+                               struct rd_anova *out)
+{
+    anova(groups, ns, sums, k, out);
+}
+
+/* Welch's ANOVA of k groups of ns[g] >= 2 values, of means m[g] and
+ * variances w[g] 4^ve[g] (var_scaled_m); m and w are overwritten. */
+static void welch_anova(const size_t *ns, size_t k, double *m, double *w, const int *ve,
+                        struct rd_anova *out)
+{
     /* Means and variances in units of 2^e and 4^e (see rd_scale_exp): the
      * weights n/s^2 and F do not change, and stay in range. */
     double top = 0;
     for (size_t g = 0; g < k; g++) {
-        if (ns[g] < 2) {
-            free(w);
-            free(m);
-            free(ve);
-            return;
-        }
-        m[g] = rd_stats_mean(groups[g], ns[g]);
-        w[g] = var_scaled_m(groups[g], ns[g], m[g], &ve[g]);
         double sd = ldexp(sqrt(w[g]), ve[g]);
         if (fabs(m[g]) > top)
             top = fabs(m[g]);
@@ -625,14 +626,11 @@ void rd_stats_welch_anova(const double *const *groups, const size_t *ns, size_t 
     }
     for (size_t g = 0; g < k && !e; g++)
         w[g] = ldexp(w[g], 2 * ve[g]);
-    free(ve);
+    double wsum = 0, wm = 0;
     for (size_t g = 0; g < k; g++) {
         double v = w[g];
-        if (!(v > 0) || !isfinite(v)) {
-            free(w);
-            free(m);
+        if (!(v > 0) || !isfinite(v))
             return; /* weights n/s^2 need a positive variance */
-        }
         w[g] = (double)ns[g] / v;
         wsum += w[g];
         wm += w[g] * m[g];
@@ -644,8 +642,6 @@ void rd_stats_welch_anova(const double *const *groups, const size_t *ns, size_t 
         double r = 1 - w[g] / wsum;
         tmp += r * r / ((double)ns[g] - 1);
     }
-    free(w);
-    free(m);
     a /= kk - 1;
     double bden = 1 + 2 * (kk - 2) / (kk * kk - 1) * tmp;
     out->df1 = kk - 1;
@@ -654,6 +650,50 @@ void rd_stats_welch_anova(const double *const *groups, const size_t *ns, size_t 
     out->df2 = (kk * kk - 1) / (3 * tmp);
     out->f = a / bden;
     out->p = f_sf(out->f, out->df1, out->df2);
+}
+
+/* Each group's mean and scaled variance, from its summary when sums is
+ * given, into welch_anova. */
+static void welch_anova_of(const double *const *groups, const size_t *ns,
+                           const struct rd_summary *const *sums, size_t k,
+                           struct rd_anova *out)
+{
+    out->f = out->df1 = out->df2 = out->p = NAN;
+    if (k < 2)
+        return;
+    for (size_t g = 0; g < k; g++)
+        if (ns[g] < 2)
+            return;
+    double *w = malloc(k * sizeof *w), *m = malloc(k * sizeof *m);
+    int *ve = malloc(k * sizeof *ve);
+    if (w && m && ve) {
+        for (size_t g = 0; g < k; g++) {
+            if (sums) {
+                m[g] = sums[g]->mean;
+                w[g] = sums[g]->var;
+                ve[g] = sums[g]->var_e;
+            } else {
+                m[g] = rd_stats_mean(groups[g], ns[g]);
+                w[g] = var_scaled_m(groups[g], ns[g], m[g], &ve[g]);
+            }
+        }
+        welch_anova(ns, k, m, w, ve, out);
+    }
+    free(w);
+    free(m);
+    free(ve);
+}
+
+void rd_stats_welch_anova(const double *const *groups, const size_t *ns, size_t k,
+                          struct rd_anova *out)
+{
+    welch_anova_of(groups, ns, NULL, k, out);
+}
+
+void rd_stats_welch_anova_summarized(const size_t *ns, const struct rd_summary *const *sums,
+                                     size_t k, struct rd_anova *out)
+{
+    welch_anova_of(NULL, ns, sums, k, out);
 }
 
 static rd_status adjust(const double *p, size_t m, double *out, int holm)

@@ -61,6 +61,11 @@ struct rd_summary {
     double median, min, max, q1, q3, p90, p95, p99;
     double mad, cv, geomean;               /* cv = sd / mean (a fraction); NaN
                                             * unless mean > 0 */
+    /* The variance as the sd was worked from it: var 4^var_e (n >= 2;
+     * else NaN and 0), so the ANOVAs of summarized groups need no pass
+     * over their values for it (rd_stats_welch_anova_moments). */
+    double var;
+    int var_e;
 };
 
 /**
@@ -147,6 +152,10 @@ struct rd_mwu {
  */
 rd_status rd_stats_mann_whitney_sorted(const double *a, size_t na, const double *b, size_t nb,
                                        struct rd_mwu *out);
+/** The same by the plain merge of tie blocks, which the one above must
+ *  equal to the bit (and takes over past 200,000 values): for its tests. */
+rd_status rd_stats_mann_whitney_sorted_blocks(const double *a, size_t na, const double *b,
+                                              size_t nb, struct rd_mwu *out);
 /** Smallest two-sided exact Mann-Whitney p reachable with these sizes: 2 / C(na+nb, na). */
 double rd_stats_mw_min_p(size_t na, size_t nb);
 
@@ -169,6 +178,18 @@ void rd_stats_anova(const double *const *groups, const size_t *ns, size_t k,
 /** Welch's heteroscedastic one-way ANOVA; NaN when a group has n < 2 or zero variance. */
 void rd_stats_welch_anova(const double *const *groups, const size_t *ns, size_t k,
                           struct rd_anova *out);
+/**
+ * The two ANOVAs above from each group's summary (rd_stats_summarize of
+ * groups[g][0..ns[g])): the means and variances it holds are the ones the
+ * functions above would work out again, so the results are the same bits,
+ * less a pass or three over every value. sums[g] must be the summary of
+ * exactly groups[g].
+ */
+void rd_stats_anova_summarized(const double *const *groups, const size_t *ns,
+                               const struct rd_summary *const *sums, size_t k,
+                               struct rd_anova *out);
+void rd_stats_welch_anova_summarized(const size_t *ns, const struct rd_summary *const *sums,
+                                     size_t k, struct rd_anova *out);
 
 struct rd_kruskal {
     double h, df, p;

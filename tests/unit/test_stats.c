@@ -11,6 +11,7 @@
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -423,6 +424,113 @@ static void test_anova_plantgrowth(void **state)
 /* 70 groups of tied and untied values, each sorted: the heap merge of the
  * first 64 and of all 70 (past the merge's limit: the index sort) give
  * the bits rd_stats_kruskal gives on the groups in their own order. */
+/* Bits equal, NaN equal to NaN. */
+static bool same_bits(double a, double b)
+{
+    return (isnan(a) && isnan(b)) || memcmp(&a, &b, sizeof a) == 0;
+}
+
+static bool same_anova(const struct rd_anova *a, const struct rd_anova *b)
+{
+    return same_bits(a->f, b->f) && same_bits(a->df1, b->df1) && same_bits(a->df2, b->df2) &&
+           same_bits(a->p, b->p);
+}
+
+/* The ANOVAs from the groups' summaries (what compare.c calls) give the
+ * bits of the ones that read the values: random groups of 1 to 40 values,
+ * with ties, constant groups, and scales that take the scaled paths. */
+static void test_anova_summarized_matches_raw(void **state)
+{
+    (void)state;
+    enum { K = 6, N = 40 };
+    static const double scales[] = { 1, 1e-300, 1e300, 1e154, 3e-5 };
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    assert_non_null(r);
+    gsl_rng_set(r, 31);
+    double v[K][N], scratch[N];
+    struct rd_summary sum[K];
+    const double *g[K];
+    const struct rd_summary *sp[K];
+    size_t ns[K];
+    size_t defined = 0;
+    for (int trial = 0; trial < 2000; trial++) {
+        size_t k = 2 + gsl_rng_uniform_int(r, K - 1);
+        double scale = scales[trial % (sizeof scales / sizeof scales[0])];
+        for (size_t i = 0; i < k; i++) {
+            /* sizes 1, 2, 3 often; up to N */
+            ns[i] = trial % 3 == 0 ? 1 + gsl_rng_uniform_int(r, 3) : 1 + gsl_rng_uniform_int(r, N);
+            bool constant = gsl_rng_uniform_int(r, 10) == 0;
+            double shift = (double)gsl_rng_uniform_int(r, 5);
+            for (size_t j = 0; j < ns[i]; j++) {
+                double u = constant ? 2 : (double)gsl_rng_uniform_int(r, 12) / 4; /* ties */
+                if (trial % 2)
+                    u = gsl_rng_uniform(r) * 10;
+                v[i][j] = (u + shift) * scale;
+            }
+            rd_stats_summarize(v[i], ns[i], 0.95, scratch, &sum[i]);
+            g[i] = v[i];
+            sp[i] = &sum[i];
+        }
+        struct rd_anova a, b;
+        rd_stats_anova(g, ns, k, &a);
+        rd_stats_anova_summarized(g, ns, sp, k, &b);
+        assert_true(same_anova(&a, &b));
+        defined += !isnan(a.p);
+        rd_stats_welch_anova(g, ns, k, &a);
+        rd_stats_welch_anova_summarized(ns, sp, k, &b);
+        assert_true(same_anova(&a, &b));
+        defined += !isnan(a.p);
+    }
+    gsl_rng_free(r);
+    assert_true(defined > 1000); /* not only the undefined cases */
+}
+
+/* The select-merge Mann-Whitney (what the analysis calls) gives the bits
+ * of the plain merge of tie blocks, and U is its definition, the count of
+ * pairs a > b plus half the ties: random samples of 0 to 3 values and up to
+ * 120, with many ties, none, and every value tied. */
+static void test_mann_whitney_fast_matches_blocks(void **state)
+{
+    (void)state;
+    enum { N = 120 };
+    double a[N], b[N];
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    assert_non_null(r);
+    gsl_rng_set(r, 31);
+    size_t approx = 0, exact = 0;
+    for (int trial = 0; trial < 3000; trial++) {
+        size_t na = trial % 2 ? gsl_rng_uniform_int(r, 4) : gsl_rng_uniform_int(r, N + 1);
+        size_t nb = trial % 3 ? gsl_rng_uniform_int(r, 4) : gsl_rng_uniform_int(r, N + 1);
+        unsigned long levels = trial % 5 == 0 ? 1 : 1 + gsl_rng_uniform_int(r, 30);
+        for (size_t i = 0; i < na + nb; i++) {
+            double v = trial % 4 == 1 ? gsl_rng_uniform(r) - 0.5
+                                      : (double)gsl_rng_uniform_int(r, levels) - 3;
+            if (i < na)
+                a[i] = v;
+            else
+                b[i - na] = v;
+        }
+        rd_stats_sort(a, na);
+        rd_stats_sort(b, nb);
+        struct rd_mwu f, k;
+        assert_int_equal(rd_stats_mann_whitney_sorted(a, na, b, nb, &f), RD_OK);
+        assert_int_equal(rd_stats_mann_whitney_sorted_blocks(a, na, b, nb, &k), RD_OK);
+        assert_true(same_bits(f.u, k.u) && same_bits(f.p, k.p) && same_bits(f.a, k.a));
+        assert_int_equal(f.exact, k.exact);
+        if (na && nb) {
+            double u = 0;
+            for (size_t i = 0; i < na; i++)
+                for (size_t j = 0; j < nb; j++)
+                    u += a[i] > b[j] ? 1 : a[i] == b[j] ? 0.5 : 0;
+            assert_true(f.u == u);
+        }
+        exact += f.exact == 1;
+        approx += f.exact == 0 && !isnan(f.p);
+    }
+    gsl_rng_free(r);
+    assert_true(exact > 100 && approx > 100); /* both p paths were compared */
+}
+
 static void test_kruskal_sorted_many_groups(void **state)
 {
     (void)state;
@@ -576,6 +684,34 @@ static void test_mann_kendall(void **state)
     const double f[] = { 3, 3, 3, 3 };
     rd_stats_mann_kendall(f, 4, &t);
     assert_true(isnan(t.p));
+    rd_stats_release_thread();
+}
+
+/* S against its definition, the sum of sign(x_j - x_i) over i < j, on
+ * random series with and without ties, of every size from 3 to 70 and a
+ * few longer (odd sizes leave the merge sort's last run short). */
+static void test_mann_kendall_s_brute_force(void **state)
+{
+    (void)state;
+    enum { NMAX = 1000 };
+    static double x[NMAX];
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    assert_non_null(r);
+    gsl_rng_set(r, 31);
+    const size_t longer[] = { 127, 128, 129, 500, 999, NMAX };
+    for (size_t trial = 0; trial < 300; trial++) {
+        size_t n = trial < 68 * 4 ? 3 + trial / 4 : longer[trial % 6];
+        for (size_t i = 0; i < n; i++)
+            x[i] = trial % 2 ? gsl_rng_uniform(r) : (double)gsl_rng_uniform_int(r, 1 + n / 4);
+        double s = 0;
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = i + 1; j < n; j++)
+                s += (x[j] > x[i]) - (x[j] < x[i]);
+        struct rd_trend t;
+        assert_int_equal(rd_stats_mann_kendall(x, n, &t), RD_OK);
+        assert_true(t.s == s);
+    }
+    gsl_rng_free(r);
     rd_stats_release_thread();
 }
 
@@ -825,13 +961,16 @@ int main(void)
         cmocka_unit_test(test_welch_summary_matches_raw),
         cmocka_unit_test(test_fieller),
         cmocka_unit_test(test_mann_whitney),
+        cmocka_unit_test(test_mann_whitney_fast_matches_blocks),
         cmocka_unit_test(test_mw_min_p),
         cmocka_unit_test(test_hedges),
         cmocka_unit_test(test_anova_plantgrowth),
+        cmocka_unit_test(test_anova_summarized_matches_raw),
         cmocka_unit_test(test_kruskal_ties_and_undefined),
         cmocka_unit_test(test_kruskal_sorted_many_groups),
         cmocka_unit_test(test_adjust),
         cmocka_unit_test(test_mann_kendall),
+        cmocka_unit_test(test_mann_kendall_s_brute_force),
         cmocka_unit_test(test_mann_kendall_calibration),
         cmocka_unit_test(test_extreme_scales),
         cmocka_unit_test(test_nonpositive_means),
