@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "contention.h"
@@ -245,6 +246,55 @@ static void short_runs_store_the_judged_interval(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* Runs of a millisecond, back to back for 0.6 s: the judged interval must
+ * still reach back RD_CONTENTION_JUDGE_S, so one tick during the last run
+ * is 2 % of a CPU, not a run set aside. Before the history was thinned its
+ * 32 snapshots (three a run) reached back about ten runs: one tick over
+ * ~11 ms read as 90 %. */
+static void back_to_back_short_runs_are_judged_over_the_full_interval(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rd-b2b-XXXXXX", stat[256];
+    struct rd_guard g;
+    warn_guard_on_fixed_proc(dir, stat, sizeof stat, &g);
+    struct rd_arena arena;
+    rd_arena_init(&arena);
+    struct timespec ms = {0, 1000000}, t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int runs = 0;
+    do {
+        struct rd_record rec;
+        rd_record_init(&rec, &arena);
+        assert_int_equal(rd_guard_wait(&g, "w", NULL), RD_OK);
+        rd_guard_run_begin(&g);
+        nanosleep(&ms, NULL);
+        assert_int_equal(rd_guard_run_end(&g, &rec), RD_OK);
+        assert_false(rec.contended);
+        runs++;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+    } while ((double)(t.tv_sec - t0.tv_sec) + (double)(t.tv_nsec - t0.tv_nsec) * 1e-9 < 0.6);
+    assert_true(runs > 3 * RD_GUARD_HISTORY);
+
+    struct rd_record last;
+    rd_record_init(&last, &arena);
+    assert_int_equal(rd_guard_wait(&g, "w", NULL), RD_OK);
+    rd_guard_run_begin(&g);
+    write_file(stat, "cpu  101 0 100 1000 0 0 0 0 0 0\n"); /* one tick of user */
+    assert_int_equal(rd_guard_run_end(&g, &last), RD_OK);
+    const char *w = rd_record_info(&last, "machine_load_window_s");
+    assert_non_null(w);
+    assert_true(strtod(w, NULL) >= RD_CONTENTION_JUDGE_S);
+    double others = NAN, tick_ms = 1000.0 / (double)sysconf(_SC_CLK_TCK);
+    assert_true(rd_record_metric(&last, "machine_others_cpu_pct", &others));
+    assert_true(others <= tick_ms / (RD_CONTENTION_JUDGE_S * 1000) * 100 + 1e-9);
+    assert_false(last.contended);
+
+    rd_arena_release(&arena);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 static void options(void **state)
 {
     (void)state;
@@ -271,6 +321,7 @@ int main(void)
         cmocka_unit_test(load_between), cmocka_unit_test(busiest),
         cmocka_unit_test(options), cmocka_unit_test(steal_makes_a_run_contended),
         cmocka_unit_test(short_runs_store_the_judged_interval),
+        cmocka_unit_test(back_to_back_short_runs_are_judged_over_the_full_interval),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
