@@ -373,6 +373,45 @@ static double col_value(const void *s, const struct num_col *c)
     return v;
 }
 
+/* Config i's series in a means chart: read from the diagonal block of
+ * chart data under ctop (its value in column 1 + i, the rest blank),
+ * named by its header cell, without a line; NULL (b->oom) when it
+ * cannot be had. */
+static lxw_chart_series *config_series(struct book *b, const struct rd_rworkload *w,
+                                       lxw_chart *chart, const char *sheet, lxw_row_t ctop,
+                                       size_t i)
+{
+    const size_t k = w->nconfigs;
+    lxw_chart_series *cs = chart_add_series(chart, NULL, NULL);
+    if (!cs) {
+        b->oom = true;
+        return NULL;
+    }
+    lxw_col_t col = (lxw_col_t)(1 + i);
+    chart_series_set_categories(cs, sheet, ctop + 2, 0, ctop + 1 + (lxw_row_t)k, 0);
+    chart_series_set_values(cs, sheet, ctop + 2, col, ctop + 1 + (lxw_row_t)k, col);
+    /* By the header cell: a name given as text that starts with '=' would
+     * be read as a formula. */
+    chart_series_set_name_range(cs, sheet, ctop + 1, col);
+    lxw_chart_line none = { .none = LXW_TRUE };
+    chart_series_set_line(cs, &none);
+    return cs;
+}
+
+/* The dot of config i's series: a circle in its runtime's colour. */
+static void config_dot(const struct rd_report *r, const struct rd_rworkload *w, size_t i,
+                       lxw_chart_series *cs)
+{
+    lxw_color_t c = (lxw_color_t)strtoul(rd_runtime_colour(r, w->configs[i].runtime) + 1,
+                                         NULL, 16);
+    lxw_chart_fill fill = { .color = c };
+    lxw_chart_line mline = { .color = c };
+    chart_series_set_marker_fill(cs, &fill);
+    chart_series_set_marker_line(cs, &mline);
+    chart_series_set_marker_type(cs, LXW_CHART_MARKER_CIRCLE);
+    chart_series_set_marker_size(cs, 8);
+}
+
 /* A paired workload's chart (rd_means_paired): what the report's means
  * chart draws (chartgp.h, rd_means_row), for the verdicts read each
  * config's within-round ratios to the best, not its own mean: its dot
@@ -415,21 +454,12 @@ static void chart_paired(struct book *b, const struct rd_report *r,
             top = row.mean;
         if (bar && !(row.hi <= top))
             top = row.hi;
-        lxw_color_t c = (lxw_color_t)strtoul(rd_runtime_colour(r, w->configs[i].runtime) + 1,
-                                             NULL, 16);
         /* side 0: the dot, the bar above it; side 1: the bar below */
         for (int side = 0; side < (bar ? 2 : 1); side++) {
-            lxw_chart_series *cs = chart_add_series(chart, NULL, NULL);
-            if (!cs) {
-                b->oom = true;
+            lxw_chart_series *cs = config_series(b, w, chart, sheet, ctop, i);
+            if (!cs)
                 break;
-            }
             nseries++;
-            chart_series_set_categories(cs, sheet, ctop + 2, 0, ctop + 1 + (lxw_row_t)k, 0);
-            chart_series_set_values(cs, sheet, ctop + 2, col, ctop + 1 + (lxw_row_t)k, col);
-            /* By the header cell: a name given as text that starts with
-             * '=' would be read as a formula. */
-            chart_series_set_name_range(cs, sheet, ctop + 1, col);
             if (bar) {
                 lxw_series_error_bars *eb = chart_series_get_error_bars(cs, LXW_CHART_ERROR_BAR_AXIS_Y);
                 chart_series_set_error_bars(eb, LXW_CHART_ERROR_BAR_TYPE_FIXED,
@@ -438,20 +468,13 @@ static void chart_paired(struct book *b, const struct rd_report *r,
                                                                : LXW_CHART_ERROR_BAR_DIR_PLUS);
                 chart_series_set_error_bars_endcap(eb, LXW_CHART_ERROR_BAR_END_CAP);
             }
-            lxw_chart_line none = { .none = LXW_TRUE };
-            chart_series_set_line(cs, &none);
             if (side) {
                 chart_series_set_marker_type(cs, LXW_CHART_MARKER_NONE);
                 if (twins)
                     twins[ntwins++] = (int16_t)(nseries - 1);
                 continue;
             }
-            lxw_chart_fill fill = { .color = c };
-            lxw_chart_line mline = { .color = c };
-            chart_series_set_marker_fill(cs, &fill);
-            chart_series_set_marker_line(cs, &mline);
-            chart_series_set_marker_type(cs, LXW_CHART_MARKER_CIRCLE);
-            chart_series_set_marker_size(cs, 8);
+            config_dot(r, w, i, cs);
         }
     }
     if (twins && ntwins) {
@@ -487,33 +510,17 @@ static void chart_own(struct book *b, const struct rd_report *r, const struct rd
                 b->num);
     }
     for (size_t i = 0; i < k; i++) {
-        lxw_chart_series *cs = chart_add_series(chart, NULL, NULL);
-        if (!cs) {
-            b->oom = true;
+        lxw_chart_series *cs = config_series(b, w, chart, sheet, ctop, i);
+        if (!cs)
             continue;
-        }
         const struct rd_rstats *s = rd_primary(&w->configs[i]);
-        chart_series_set_categories(cs, sheet, ctop + 2, 0, ctop + 1 + (lxw_row_t)k, 0);
-        chart_series_set_values(cs, sheet, ctop + 2, (lxw_col_t)(1 + i), ctop + 1 + (lxw_row_t)k,
-                                (lxw_col_t)(1 + i));
-        /* By the header cell: a name given as text that starts with '='
-         * would be read as a formula. */
-        chart_series_set_name_range(cs, sheet, ctop + 1, (lxw_col_t)(1 + i));
         double half = (s->ci_high - s->ci_low) / 2;
         if (isfinite(half)) {
             lxw_series_error_bars *eb = chart_series_get_error_bars(cs, LXW_CHART_ERROR_BAR_AXIS_Y);
             chart_series_set_error_bars(eb, LXW_CHART_ERROR_BAR_TYPE_FIXED, half);
             chart_series_set_error_bars_endcap(eb, LXW_CHART_ERROR_BAR_END_CAP);
         }
-        lxw_color_t c = (lxw_color_t)strtoul(rd_runtime_colour(r, w->configs[i].runtime) + 1,
-                                             NULL, 16);
-        lxw_chart_fill fill = { .color = c };
-        lxw_chart_line mline = { .color = c }, none = { .none = LXW_TRUE };
-        chart_series_set_marker_fill(cs, &fill);
-        chart_series_set_marker_line(cs, &mline);
-        chart_series_set_line(cs, &none);
-        chart_series_set_marker_type(cs, LXW_CHART_MARKER_CIRCLE);
-        chart_series_set_marker_size(cs, 8);
+        config_dot(r, w, i, cs);
     }
 }
 
