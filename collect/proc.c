@@ -169,7 +169,7 @@ void rd_proc_init(struct rd_proc *p)
  * the child's /dev/null. */
 static void release_held(struct rd_proc *p)
 {
-    for (int i = 0; i < 3; i++) {
+    for (size_t i = 0; i < sizeof p->held / sizeof p->held[0]; i++) {
         if (p->held[i] >= 0)
             close(p->held[i]);
         p->held[i] = -1;
@@ -442,7 +442,9 @@ rd_status rd_proc_spawn(struct rd_proc *p, const struct rd_proc_opts *o,
     }
     /* Opened here, before the clock, and dup2'd in the child: an addopen
      * would make the child look up and open /dev/null inside the window
-     * (strace: close + openat there, where hyperfine's child has a dup2). */
+     * (strace: close + openat there, where hyperfine's child has a dup2).
+     * The fork path (spawn_dying_with_parent) does not read fa and opens
+     * its own. */
     devnull = o->die_with_parent ? -1 : open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (devnull >= 0)
         posix_spawn_file_actions_adddup2(&fa, devnull, 0);
