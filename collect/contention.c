@@ -98,6 +98,10 @@ void rd_guard_init(struct rd_guard *g, const struct rd_contention_opts *o, const
     g->o = *o;
     /* RUNDOWN_PROC_ROOT: a fixed /proc, so tests can have a quiet machine. */
     g->proc_root = proc_root ? proc_root : getenv("RUNDOWN_PROC_ROOT");
+    /* RUNDOWN_SYS_ROOT: a fixed /sys, so tests can say what kind of CPUs
+     * their speed readings come from. */
+    g->sys_root = getenv("RUNDOWN_SYS_ROOT");
+    g->speed_alike = -1;
     g->self = getpid();
     g->speed_t = -1;
     g->speed_pct = g->run_speed_pct = g->speed_min = NAN;
@@ -198,7 +202,9 @@ static void probe_speed(struct rd_guard *g, double now, bool fresh)
         return;
     struct rd_speed_reading r;
     bool read = g->probe(g->probe_ctx, &r, NULL) == RD_OK;
-    g->speed_pct = read ? rd_speed_pct(&r, g->speed_best_ms) : NAN;
+    if (read && g->speed_alike < 0)
+        g->speed_alike = rd_speed_cpus_alike(g->sys_root, &r);
+    g->speed_pct = read ? rd_speed_pct(&r, g->speed_best_ms, g->speed_alike == 1) : NAN;
     g->wake_us = read ? r.wake_us : NAN;
     g->wake_pct = rd_wake_pct(g->wake_us, &g->wake_best_us);
     g->speed_t = now;

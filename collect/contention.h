@@ -110,6 +110,8 @@ struct rd_guard {
     rd_speed_probe_fn probe;
     void *probe_ctx;
     double speed_best_ms[RD_SPEED_CPUS_MAX];
+    const char *sys_root;       /* NULL: /sys (whether the CPUs are alike) */
+    int speed_alike;            /* rd_speed_cpus_alike of the first reading; -1: not read */
     double speed_t;             /* when the last probe ran; < 0: never */
     double speed_pct;           /* its reading, percent of the best; NaN: unknown */
     double run_speed_pct;       /* the reading the run in flight started at */

@@ -6,7 +6,8 @@
  * Findings come from /proc and /sys (roots injectable for tests). Only the
  * load of the moment decides quiet or not: foreign CPU over a short window
  * above the threshold, steal, CPU pressure, CPUs that ran slower than
- * min_speed_pct of their best in the window, or a cross-CPU wake-up slower
+ * min_speed_pct of their best in the window (of the fastest CPU's best, when
+ * the CPUs are of one kind), or a cross-CPU wake-up slower
  * than min_wakeup_pct of its best in the window. The governor, turbo, ASLR,
  * swap, throttling and virtualisation are advice: they make runs noisier
  * or different from another machine's, not the machine busy.
@@ -36,6 +37,9 @@ struct rd_machine_check {
     double threshold_pct;
     int speed_probes;            /* CPU speed readings over the window */
     double speed_min_pct;        /* the slowest reading, % of the best; NaN: none */
+    bool speed_alike;            /* CPUs of one kind: the best is the fastest CPU's */
+    int speed_slow_cpu, speed_fast_cpu; /* the slowest reading's CPU, the best's */
+    double speed_own_min_pct;    /* the slowest reading, % of its own CPU's best */
     double min_speed_pct;
     int wake_probes;             /* wake-up readings over the window */
     double wake_best_us, wake_worst_us; /* NaN: none */

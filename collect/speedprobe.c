@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "wakeprobe.h"
 
@@ -115,18 +116,67 @@ rd_status rd_speed_probe(struct rd_speed_reading *out, struct rd_diag *d)
     return RD_OK;
 }
 
-double rd_speed_pct(const struct rd_speed_reading *r, double best_ms[RD_SPEED_CPUS_MAX])
+double rd_speed_pct(const struct rd_speed_reading *r, double best_ms[RD_SPEED_CPUS_MAX],
+                    bool alike)
 {
+    double fastest_best = INFINITY;
+    for (int i = 0; i < r->ncpu; i++) {
+        int c = r->cpu[i];
+        if (r->ms[i] > 0 && (!(best_ms[c] > 0) || r->ms[i] < best_ms[c]))
+            best_ms[c] = r->ms[i];
+    }
+    for (int c = 0; alike && c < RD_SPEED_CPUS_MAX; c++)
+        if (best_ms[c] > 0)
+            fastest_best = fmin(fastest_best, best_ms[c]);
     double slowest = INFINITY;
     for (int i = 0; i < r->ncpu; i++) {
         int c = r->cpu[i];
-        if (!(r->ms[i] > 0))
-            continue;
-        if (!(best_ms[c] > 0) || r->ms[i] < best_ms[c])
-            best_ms[c] = r->ms[i];
-        slowest = fmin(slowest, 100.0 * best_ms[c] / r->ms[i]);
+        if (r->ms[i] > 0)
+            slowest = fmin(slowest, 100.0 * (alike ? fastest_best : best_ms[c]) / r->ms[i]);
     }
     return isfinite(slowest) ? slowest : NAN;
+}
+
+/* A number from one sysfs file; NaN when it cannot be read. */
+static double sysfs_number(const char *sys, int cpu, const char *rel)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/devices/system/cpu/cpu%d/%s", sys, cpu, rel);
+    FILE *f = fopen(path, "re");
+    double v = NAN;
+    if (f) {
+        if (fscanf(f, "%lf", &v) != 1)
+            v = NAN;
+        fclose(f);
+    }
+    return v;
+}
+
+/* Whether one figure (capacity, maximum clock) of the reading's CPUs stays
+ * within RD_SPEED_ALIKE_PCT of its largest; CPUs that do not give it are
+ * not compared. */
+static bool figure_alike(const char *sys, const struct rd_speed_reading *r, const char *rel)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    for (int i = 0; i < r->ncpu; i++) {
+        double v = sysfs_number(sys, r->cpu[i], rel);
+        if (v > 0) {
+            lo = fmin(lo, v);
+            hi = fmax(hi, v);
+        }
+    }
+    return !(hi > 0) || 100.0 * (hi - lo) / hi <= RD_SPEED_ALIKE_PCT;
+}
+
+bool rd_speed_cpus_alike(const char *sys_root, const struct rd_speed_reading *r)
+{
+    const char *sys = sys_root ? sys_root : "/sys";
+    char path[512];
+    snprintf(path, sizeof path, "%s/devices/cpu_atom", sys);
+    if (access(path, F_OK) == 0)
+        return false;
+    return figure_alike(sys, r, "cpu_capacity") &&
+           figure_alike(sys, r, "cpufreq/cpuinfo_max_freq");
 }
 
 void rd_speed_source_init(struct rd_speed_source *s)

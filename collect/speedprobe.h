@@ -64,12 +64,31 @@ void rd_speed_source_init(struct rd_speed_source *s);
 rd_status rd_speed_source_read(struct rd_speed_source *s, struct rd_speed_reading *out,
                                struct rd_diag *d);
 
+/** How far apart two CPUs' capacities or maximum clocks may be and still
+ *  count as one kind (percent of the larger). */
+#define RD_SPEED_ALIKE_PCT 5.0
+
+/**
+ * Whether the CPUs of reading r are of one kind, so that the fastest one's
+ * best is a fair reference for every one of them: false when sysfs gives
+ * them capacities (cpu_capacity: big.LITTLE) or maximum clocks
+ * (cpufreq/cpuinfo_max_freq) more than RD_SPEED_ALIKE_PCT apart, or lists
+ * a hybrid processor's efficient cores (devices/cpu_atom). What sysfs does
+ * not say (a virtual machine's vCPUs say nothing) counts as alike.
+ * sys_root NULL: /sys.
+ */
+bool rd_speed_cpus_alike(const char *sys_root, const struct rd_speed_reading *r);
+
 /**
  * The machine's speed relative to the fastest it has been seen: per CPU
  * best_ms / ms, updating best_ms (one per CPU of the reading, 0 = not seen
  * yet) with the reading first; the slowest CPU's, in percent (100 = as
  * fast as ever). A run may land on any of the CPUs, so the slowest decides.
+ * With 'alike' CPUs (rd_speed_cpus_alike) the best is the fastest of all
+ * the CPUs' bests: a vCPU the host slowed before the first reading, and
+ * kept slow, has no faster best of its own to fall short of.
  */
-double rd_speed_pct(const struct rd_speed_reading *r, double best_ms[RD_SPEED_CPUS_MAX]);
+double rd_speed_pct(const struct rd_speed_reading *r, double best_ms[RD_SPEED_CPUS_MAX],
+                    bool alike);
 
 #endif

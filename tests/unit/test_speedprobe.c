@@ -38,14 +38,77 @@ static void speed_against_the_best(void **state)
     (void)state;
     double best[RD_SPEED_CPUS_MAX] = {0};
     struct rd_speed_reading r = reading(1.0, 2.0);
-    assert_true(fabs(rd_speed_pct(&r, best) - 100) < 1e-12);
+    assert_true(fabs(rd_speed_pct(&r, best, false) - 100) < 1e-12);
     r = reading(1.25, 2.0);
-    assert_true(fabs(rd_speed_pct(&r, best) - 80) < 1e-12);
+    assert_true(fabs(rd_speed_pct(&r, best, false) - 80) < 1e-12);
     r = reading(0.8, 2.5);
-    assert_true(fabs(rd_speed_pct(&r, best) - 80) < 1e-12);
+    assert_true(fabs(rd_speed_pct(&r, best, false) - 80) < 1e-12);
     assert_true(best[0] == 0.8 && best[1] == 2.0);
     r = (struct rd_speed_reading){0};
-    assert_true(isnan(rd_speed_pct(&r, best)));
+    assert_true(isnan(rd_speed_pct(&r, best, false)));
+}
+
+/* By hand, CPUs of one kind: the best is the fastest CPU's. CPU 1 slow
+ * from the first reading (1.5 ms against CPU 0's 1.0) is at 1.0 / 1.5 =
+ * 66.7 % at once, where against its own best it read 100 %; CPU 0 at 0.8
+ * moves the best for both: 0.8 / 1.5 = 53.3 %. */
+static void speed_against_the_fastest_alike_cpu(void **state)
+{
+    (void)state;
+    double own[RD_SPEED_CPUS_MAX] = {0}, alike[RD_SPEED_CPUS_MAX] = {0};
+    struct rd_speed_reading r = reading(1.0, 1.5);
+    assert_true(fabs(rd_speed_pct(&r, own, false) - 100) < 1e-12);
+    assert_true(fabs(rd_speed_pct(&r, alike, true) - 100.0 / 1.5) < 1e-12);
+    r = reading(0.8, 1.5);
+    assert_true(fabs(rd_speed_pct(&r, alike, true) - 80.0 / 1.5) < 1e-12);
+    assert_true(alike[0] == 0.8 && alike[1] == 1.5); /* the bests stay per CPU */
+    r = reading(0.8, 0.8);
+    assert_true(fabs(rd_speed_pct(&r, alike, true) - 100) < 1e-12);
+}
+
+static void write_file(const char *path, const char *text);
+
+/* Writes sys/devices/system/cpu/cpuN/<rel>, making its directories. */
+static void write_cpu_file(const char *sys, int cpu, const char *rel, const char *text)
+{
+    char path[512], cmd[600];
+    snprintf(path, sizeof path, "%s/devices/system/cpu/cpu%d/%s", sys, cpu, rel);
+    snprintf(cmd, sizeof cmd, "mkdir -p \"$(dirname '%s')\"", path);
+    assert_int_equal(system(cmd), 0);
+    write_file(path, text);
+}
+
+/* Which CPUs count as one kind: what sysfs does not describe (a VM's
+ * vCPUs), maximum clocks within 5 % (3.0 and 2.9 GHz: 3.3 % apart) are
+ * alike; 3.0 against 2.0 GHz, capacities 1024 against 446 (a big.LITTLE
+ * pair), or a hybrid processor's cpu_atom PMU are not. */
+static void cpus_alike_by_sysfs(void **state)
+{
+    (void)state;
+    char sys[] = "/tmp/rd-speed-sys-XXXXXX";
+    assert_non_null(mkdtemp(sys));
+    struct rd_speed_reading r = reading(1, 1);
+    assert_true(rd_speed_cpus_alike(sys, &r));
+    write_cpu_file(sys, 0, "cpufreq/cpuinfo_max_freq", "3000000\n");
+    write_cpu_file(sys, 1, "cpufreq/cpuinfo_max_freq", "2900000\n");
+    assert_true(rd_speed_cpus_alike(sys, &r));
+    write_cpu_file(sys, 1, "cpufreq/cpuinfo_max_freq", "2000000\n");
+    assert_false(rd_speed_cpus_alike(sys, &r));
+    struct rd_speed_reading cpu0_only = {.ncpu = 1, .cpu = {0}, .ms = {1}};
+    assert_true(rd_speed_cpus_alike(sys, &cpu0_only));
+    write_cpu_file(sys, 1, "cpufreq/cpuinfo_max_freq", "3000000\n");
+    write_cpu_file(sys, 0, "cpu_capacity", "1024\n");
+    write_cpu_file(sys, 1, "cpu_capacity", "446\n");
+    assert_false(rd_speed_cpus_alike(sys, &r));
+    write_cpu_file(sys, 1, "cpu_capacity", "1024\n");
+    assert_true(rd_speed_cpus_alike(sys, &r));
+    char atom[300];
+    snprintf(atom, sizeof atom, "mkdir -p %s/devices/cpu_atom", sys);
+    assert_int_equal(system(atom), 0);
+    assert_false(rd_speed_cpus_alike(sys, &r));
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", sys);
+    assert_int_equal(system(cmd), 0);
 }
 
 /* By hand: the first round trip is the best (100 %); 20 us against 15 is
@@ -247,6 +310,53 @@ static void a_slow_cpu_makes_a_run_contended(void **state)
     remove_dir(dir);
 }
 
+/* A CPU the host slowed before the first reading and kept slow: with CPUs
+ * of one kind (a /sys that describes none of them, as a VM's) the first
+ * run is already contended at 1.0 / 1.5 = 66.7 %; with CPUs of two kinds
+ * (maximum clocks 3.0 and 2.0 GHz) CPU 1 is held to its own best. */
+static void a_cpu_slow_from_the_start_makes_a_run_contended(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rd-speed-proc-XXXXXX";
+    quiet_proc(dir);
+    setenv("RUNDOWN_SYS_ROOT", dir, 1);
+    struct rd_contention_opts o;
+    rd_contention_defaults(&o);
+    o.mode = RD_CONTENTION_WARN;
+    const struct rd_speed_reading r[] = {reading(1.0, 1.5)};
+    struct rd_arena arena;
+    rd_arena_init(&arena);
+    for (int kinds = 1; kinds <= 2; kinds++) {
+        if (kinds == 2) {
+            char cmd[400];
+            snprintf(cmd, sizeof cmd, "for c in 0 1; do mkdir -p %s/devices/system/cpu/cpu$c/cpufreq;"
+                     " echo $((3000000 - c * 1000000)) >%s/devices/system/cpu/cpu$c/cpufreq/"
+                     "cpuinfo_max_freq; done", dir, dir);
+            assert_int_equal(system(cmd), 0);
+        }
+        struct rd_guard g;
+        rd_guard_init(&g, &o, dir);
+        struct fixed_probe p = {r, 1, 0, 0};
+        rd_guard_on_probe(&g, fixed_probe, &p);
+        struct rd_record rec;
+        rd_record_init(&rec, &arena);
+        double v = NAN;
+        rd_guard_run_begin(&g);
+        assert_int_equal(rd_guard_run_end(&g, &rec), RD_OK);
+        assert_true(rd_record_metric(&rec, "machine_speed_pct", &v));
+        if (kinds == 1) {
+            assert_true(rec.contended);
+            assert_true(fabs(v - 100.0 / 1.5) < 1e-12);
+        } else {
+            assert_false(rec.contended);
+            assert_true(v == 100);
+        }
+    }
+    unsetenv("RUNDOWN_SYS_ROOT");
+    rd_arena_release(&arena);
+    remove_dir(dir);
+}
+
 static struct rd_speed_reading with_wakeup(double cpu_ms, double wake_us)
 {
     struct rd_speed_reading r = reading(cpu_ms, cpu_ms);
@@ -413,6 +523,37 @@ static void check_judges_the_speed(void **state)
     assert_true(c.quiet);
     assert_int_equal(c.wake_probes, 0); /* no wake-up readings: no finding */
 
+    /* CPU 1 slow all window (1.5 ms against CPU 0's 1.0, every probe): its
+     * own readings agree with each other, CPU 0's best shows the 67 %. */
+    write_file(script, "1.0 1.5\n");
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67);
+    assert_true(c.speed_alike);
+    assert_true(fabs(c.speed_min_pct - 100.0 / 1.5) < 1e-9);
+    assert_true(c.speed_own_min_pct == 100);
+    assert_int_equal(c.speed_slow_cpu, 1);
+    assert_int_equal(c.speed_fast_cpu, 0);
+    assert_false(c.quiet);
+    named = false;
+    for (int i = 0; i < c.nf; i++)
+        named = named || (strcmp(c.f[i].what, "speed") == 0 && c.f[i].level == RD_FINDING_BUSY &&
+                          strstr(c.f[i].text, "67 % of their best speed or faster over") &&
+                          strstr(c.f[i].text, "CPU 1 against CPU 0's best (100 % of its own)"));
+    assert_true(named);
+    /* The same readings from CPUs of two kinds (3.0 and 2.0 GHz at most):
+     * CPU 1 is judged against its own best, and is quiet. */
+    char rel[400];
+    snprintf(rel, sizeof rel, "mkdir -p %s/devices/system/cpu/cpu0/cpufreq "
+             "%s/devices/system/cpu/cpu1/cpufreq", dir, dir);
+    assert_int_equal(system(rel), 0);
+    snprintf(rel, sizeof rel, "%s/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", dir);
+    write_file(rel, "3000000\n");
+    snprintf(rel, sizeof rel, "%s/devices/system/cpu/cpu1/cpufreq/cpuinfo_max_freq", dir);
+    write_file(rel, "2000000\n");
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67);
+    assert_false(c.speed_alike);
+    assert_true(c.speed_min_pct == 100);
+    assert_true(c.quiet);
+
     /* The wake-up: 15 then 30 us is 50 % of the best, busy at 67 %. */
     write_file(script, "1.0 | 15\n1.0 | 30\n");
     rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67);
@@ -451,11 +592,14 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(speed_against_the_best),
+        cmocka_unit_test(speed_against_the_fastest_alike_cpu),
+        cmocka_unit_test(cpus_alike_by_sysfs),
         cmocka_unit_test(wakeup_against_the_best),
         cmocka_unit_test(real_wakeup_probe),
         cmocka_unit_test(real_probe_reads_every_allowed_cpu),
         cmocka_unit_test(script_source),
         cmocka_unit_test(a_slow_cpu_makes_a_run_contended),
+        cmocka_unit_test(a_cpu_slow_from_the_start_makes_a_run_contended),
         cmocka_unit_test(waits_for_speed),
         cmocka_unit_test(a_slow_wakeup_makes_a_run_contended),
         cmocka_unit_test(waits_for_the_wakeup),
