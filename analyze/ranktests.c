@@ -373,15 +373,83 @@ static void merge_down(struct merge *m, size_t i)
  * 1.1 %). */
 enum { KRUSKAL_MERGE_MAX_K = 64 };
 
-rd_status rd_stats_kruskal_sorted(const double *const *sorted, const size_t *ns, size_t k,
-                                  struct rd_kruskal *out)
+void rd_mw_pool_release(struct rd_mw_pool *pool)
 {
-    if (k > KRUSKAL_MERGE_MAX_K)
-        return rd_stats_kruskal(sorted, ns, k, out);
+    free(pool->below);
+    free(pool->own);
+    *pool = (struct rd_mw_pool){ 0 };
+}
+
+static rd_status mw_pool_alloc(struct rd_mw_pool *pool, const size_t *ns, size_t k)
+{
+    pool->below = calloc(3 * k * k, sizeof *pool->below);
+    pool->own = calloc(k, sizeof *pool->own);
+    if (!pool->below || !pool->own) {
+        rd_mw_pool_release(pool);
+        return RD_ERR_NOMEM;
+    }
+    pool->tied = pool->below + k * k;
+    pool->tie3 = pool->tied + k * k;
+    pool->k = k;
+    pool->ns = ns;
+    return RD_OK;
+}
+
+/* A block of equal values, cnt[i] of them from group taken[i], into the
+ * pool: below[g][h] gains cnt * (h's values before the block), the pairs
+ * both in it their tied counts and the cross terms of (c_g + c_h)^3 -
+ * (c_g + c_h) - (c_g^3 - c_g) - (c_h^3 - c_h) = 3 c_g c_h (c_g + c_h). */
+static void mw_pool_block(struct rd_mw_pool *pool, uint64_t *seen, const size_t *taken,
+                          const size_t *cnt, size_t ntaken)
+{
+    size_t k = pool->k;
+    for (size_t i = 0; i < ntaken; i++) {
+        uint64_t c = cnt[i], *row = pool->below + taken[i] * k;
+        for (size_t h = 0; h < k; h++)
+            row[h] += c * seen[h];
+        pool->own[taken[i]] += c * c * c - c;
+        for (size_t j = 0; j < i; j++) {
+            uint64_t d = cnt[j], both = c * d, cross = 3 * both * (c + d);
+            size_t g = taken[i], h = taken[j];
+            pool->tied[g * k + h] += both;
+            pool->tied[h * k + g] += both;
+            pool->tie3[g * k + h] += cross;
+            pool->tie3[h * k + g] += cross;
+        }
+    }
+    for (size_t i = 0; i < ntaken; i++)
+        seen[taken[i]] += cnt[i];
+}
+
+/* In a's and b's own merge a block of t values, c_a of them a's, from
+ * position pos on adds (2 pos + t + 1) c_a to twice R1; pos counts a's
+ * values before it and b's (below), so summed over the blocks that is
+ * n_a (n_a + 1) (a ranked alone) + 2 below[a][b] + tied[a][b]. The tie
+ * term is each group's own plus the cross terms of the blocks both are
+ * in. Whole numbers below 2^53 (at most 200,000 values): the integers
+ * rd_stats_mann_whitney_sorted sums, so the same bits. */
+rd_status rd_stats_mann_whitney_pooled(const struct rd_mw_pool *pool, size_t a, size_t b,
+                                       struct rd_mwu *out)
+{
+    size_t k = pool->k;
+    uint64_t na = pool->ns[a], nb = pool->ns[b];
+    uint64_t r1x2 = na * (na + 1) + 2 * pool->below[a * k + b] + pool->tied[a * k + b];
+    uint64_t ties = pool->own[a] + pool->own[b] + pool->tie3[a * k + b];
+    out->u = out->p = out->a = NAN;
+    out->exact = 0;
+    return mw_finish((double)r1x2 / 2, (double)ties, na, nb, na + nb, out);
+}
+
+static rd_status kruskal_merge(const double *const *sorted, const size_t *ns, size_t k,
+                               struct rd_kruskal *out, struct rd_mw_pool *pool)
+{
     out->h = out->df = out->p = NAN;
     size_t n = kruskal_size(ns, k);
     if (k < 2 || n == 0)
         return RD_OK;
+    uint64_t seen[KRUSKAL_MERGE_MAX_K] = { 0 };
+    if (pool && n <= MW_FAST_MAX_N && mw_pool_alloc(pool, ns, k))
+        return RD_ERR_NOMEM;
     /* Each group's rank sum, merged block by block of equal values: a block
      * of t values from position pos on has the mid rank (2 pos + t + 1) / 2,
      * and the sums of those half-integers are exact below 2^52, so they are
@@ -414,6 +482,8 @@ rd_status rd_stats_kruskal_sorted(const double *const *sorted, const size_t *ns,
         double r = (double)(2 * pos + t + 1) / 2, tt = (double)t;
         for (size_t i = 0; i < ntaken; i++)
             rsum[taken[i]] += r * (double)cnt[i];
+        if (pool && pool->k)
+            mw_pool_block(pool, seen, taken, cnt, ntaken);
         tie_term += tt * tt * tt - tt;
         pos += t;
     }
@@ -422,6 +492,22 @@ rd_status rd_stats_kruskal_sorted(const double *const *sorted, const size_t *ns,
         acc += rsum[g] * rsum[g] / (double)ns[g];
     kruskal_finish(acc, tie_term, n, k, out);
     return RD_OK;
+}
+
+rd_status rd_stats_kruskal_sorted(const double *const *sorted, const size_t *ns, size_t k,
+                                  struct rd_kruskal *out)
+{
+    return rd_stats_kruskal_sorted_pool(sorted, ns, k, out, NULL);
+}
+
+rd_status rd_stats_kruskal_sorted_pool(const double *const *sorted, const size_t *ns, size_t k,
+                                       struct rd_kruskal *out, struct rd_mw_pool *pool)
+{
+    if (pool)
+        *pool = (struct rd_mw_pool){ 0 };
+    if (k > KRUSKAL_MERGE_MAX_K)
+        return rd_stats_kruskal(sorted, ns, k, out);
+    return kruskal_merge(sorted, ns, k, out, pool);
 }
 
 /* Pairs i < j with x[j] < x[i] (strictly), by merge sort; -1 when out of memory.
