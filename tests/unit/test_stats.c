@@ -758,6 +758,18 @@ static void test_mann_kendall(void **state)
     rd_stats_release_thread();
 }
 
+/* Mann-Kendall's S of x[0..n) against the count over all pairs. */
+static void check_s_brute_force(const double *x, size_t n)
+{
+    double s = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++)
+            s += (x[j] > x[i]) - (x[j] < x[i]);
+    struct rd_trend t;
+    assert_int_equal(rd_stats_mann_kendall(x, n, &t), RD_OK);
+    assert_true(t.s == s);
+}
+
 /* S against its definition, the sum of sign(x_j - x_i) over i < j, on
  * random series with and without ties, of every size from 3 to 70 and a
  * few longer (odd sizes leave the merge sort's last run short). */
@@ -774,14 +786,19 @@ static void test_mann_kendall_s_brute_force(void **state)
         size_t n = trial < 68 * 4 ? 3 + trial / 4 : longer[trial % 6];
         for (size_t i = 0; i < n; i++)
             x[i] = trial % 2 ? gsl_rng_uniform(r) : (double)gsl_rng_uniform_int(r, 1 + n / 4);
-        double s = 0;
-        for (size_t i = 0; i < n; i++)
-            for (size_t j = i + 1; j < n; j++)
-                s += (x[j] > x[i]) - (x[j] < x[i]);
-        struct rd_trend t;
-        assert_int_equal(rd_stats_mann_kendall(x, n, &t), RD_OK);
-        assert_true(t.s == s);
+        check_s_brute_force(x, n);
     }
+    /* Runs taken whole from one side (the merge from both ends runs out of
+     * one run): ascending, descending, constant and saw-tooth series. */
+    for (size_t n = 3; n <= 140; n++)
+        for (int shape = 0; shape < 4; shape++) {
+            for (size_t i = 0; i < n; i++)
+                x[i] = shape == 0   ? (double)i
+                       : shape == 1 ? -(double)i
+                       : shape == 2 ? 1
+                                    : (double)(i % 5);
+            check_s_brute_force(x, n);
+        }
     gsl_rng_free(r);
     rd_stats_release_thread();
 }
