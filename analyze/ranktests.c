@@ -338,39 +338,10 @@ rd_status rd_stats_kruskal(const double *const *groups, const size_t *ns, size_t
     return RD_OK;
 }
 
-/* The group of the smaller next value on top of a binary heap of groups
- * (k-way merge of sorted groups). */
-struct merge {
-    const double *const *g;
-    size_t *at;
-    size_t *heap, len;
-};
-
-static bool merge_less(const struct merge *m, size_t a, size_t b)
-{
-    return m->g[a][m->at[a]] < m->g[b][m->at[b]];
-}
-
-static void merge_down(struct merge *m, size_t i)
-{
-    for (;;) {
-        size_t l = 2 * i + 1, s = i;
-        if (l < m->len && merge_less(m, m->heap[l], m->heap[s]))
-            s = l;
-        if (l + 1 < m->len && merge_less(m, m->heap[l + 1], m->heap[s]))
-            s = l + 1;
-        if (s == i)
-            return;
-        size_t t = m->heap[i];
-        m->heap[i] = m->heap[s];
-        m->heap[s] = t;
-        i = s;
-    }
-}
-
-/* Past this many groups the heap's scattered reads cost more than the
- * sort of all values by index (10^5 groups of 3: 2.4 % of the CPU against
- * 1.1 %). */
+/* Past this many groups the values are sorted by index instead
+ * (rd_stats_kruskal): a heap merge of the groups lost to that there (10^5
+ * groups of 3: 2.4 % of the CPU against 1.1 %), and a group's label is a
+ * byte in the merge. */
 enum { KRUSKAL_MERGE_MAX_K = 64 };
 
 void rd_mw_pool_release(struct rd_mw_pool *pool)
@@ -440,6 +411,79 @@ rd_status rd_stats_mann_whitney_pooled(const struct rd_mw_pool *pool, size_t a, 
     return mw_finish((double)r1x2 / 2, (double)ties, na, nb, na + nb, out);
 }
 
+/* Values with their groups, sorted runs of them merged pairwise. */
+struct labelled {
+    double *v;
+    unsigned char *g; /* at most KRUSKAL_MERGE_MAX_K groups */
+};
+
+/*
+ * Merges the sorted runs a[lo..mid) and a[mid..hi), both non-empty, into
+ * b[lo..hi), the smaller half from the front and the larger from the back
+ * in one loop (as merge_both_ends, for its reason: two merges that do not
+ * wait for each other); either run can run out on either side, so each
+ * reads a clamped index and takes the other run then. The order of equal
+ * values does not matter to what reads the result.
+ */
+static void merge_labelled(struct labelled a, struct labelled b, size_t lo, size_t mid,
+                           size_t hi)
+{
+    size_t i = lo, j = mid, k = lo, ie = mid, je = hi, ke = hi;
+    for (size_t s = (hi - lo) / 2; s > 0; s--) {
+        size_t ic = i < mid ? i : mid - 1, jc = j < hi ? j : hi - 1;
+        size_t take_b = (j < hi) & ((i >= mid) | (a.v[jc] < a.v[ic]));
+        size_t from = take_b ? jc : ic;
+        b.v[k] = a.v[from];
+        b.g[k++] = a.g[from];
+        j += take_b;
+        i += 1 - take_b;
+        size_t iec = ie > lo ? ie - 1 : lo, jec = je > mid ? je - 1 : mid;
+        size_t take_a = (ie > lo) & ((je == mid) | (a.v[iec] > a.v[jec]));
+        from = take_a ? iec : jec;
+        b.v[--ke] = a.v[from];
+        b.g[ke] = a.g[from];
+        ie -= take_a;
+        je -= 1 - take_a;
+    }
+    if (k < ke) { /* an odd count: the one left is the last of one run */
+        size_t from = i < ie ? i : j;
+        b.v[k] = a.v[from];
+        b.g[k] = a.g[from];
+    }
+}
+
+/* The k sorted groups as one sorted run of n labelled values, in *out
+ * (one of the two buffers). */
+static void merge_groups(const double *const *sorted, const size_t *ns, size_t k,
+                         struct labelled bufs[2], struct labelled *out)
+{
+    size_t ends[KRUSKAL_MERGE_MAX_K + 1], nruns = k, at = 0;
+    for (size_t g = 0; g < k; g++) {
+        memcpy(bufs[0].v + at, sorted[g], ns[g] * sizeof *bufs[0].v);
+        memset(bufs[0].g + at, (int)g, ns[g]);
+        at += ns[g];
+        ends[g] = at;
+    }
+    unsigned cur = 0;
+    while (nruns > 1) {
+        size_t r = 0, lo = 0;
+        for (size_t run = 0; run < nruns; run += 2, r++) {
+            size_t mid = ends[run], hi = run + 1 < nruns ? ends[run + 1] : mid;
+            if (hi > mid) {
+                merge_labelled(bufs[cur], bufs[1 - cur], lo, mid, hi);
+            } else {
+                memcpy(bufs[1 - cur].v + lo, bufs[cur].v + lo, (mid - lo) * sizeof *bufs[0].v);
+                memcpy(bufs[1 - cur].g + lo, bufs[cur].g + lo, mid - lo);
+            }
+            ends[r] = hi;
+            lo = hi;
+        }
+        nruns = r;
+        cur = 1 - cur;
+    }
+    *out = bufs[cur];
+}
+
 static rd_status kruskal_merge(const double *const *sorted, const size_t *ns, size_t k,
                                struct rd_kruskal *out, struct rd_mw_pool *pool)
 {
@@ -447,46 +491,53 @@ static rd_status kruskal_merge(const double *const *sorted, const size_t *ns, si
     size_t n = kruskal_size(ns, k);
     if (k < 2 || n == 0)
         return RD_OK;
-    uint64_t seen[KRUSKAL_MERGE_MAX_K] = { 0 };
-    if (pool && n <= MW_FAST_MAX_N && mw_pool_alloc(pool, ns, k))
+    double *v = malloc(2 * n * sizeof *v);
+    unsigned char *gl = malloc(2 * n);
+    if (!v || !gl || (pool && n <= MW_FAST_MAX_N && mw_pool_alloc(pool, ns, k))) {
+        free(v);
+        free(gl);
         return RD_ERR_NOMEM;
-    /* Each group's rank sum, merged block by block of equal values: a block
-     * of t values from position pos on has the mid rank (2 pos + t + 1) / 2,
+    }
+    /* The groups merged pairwise into one run with their labels, in
+     * log2 k rounds without a branch on the values: a heap of the groups
+     * took a few unpredictable branches a value, and was the largest rank
+     * test on the 10^6-run store (1.9 % of analyze's CPU). */
+    struct labelled bufs[2] = { { v, gl }, { v + n, gl + n } }, all;
+    merge_groups(sorted, ns, k, bufs, &all);
+    /* Each group's rank sum, block by block of equal values: a block of t
+     * values from position pos on has the mid rank (2 pos + t + 1) / 2,
      * and the sums of those half-integers are exact below 2^52, so they are
      * the bits the sum over each value's rank gave (a sort of all N values
      * by index, 3 % of analyze's CPU on a million runs). */
     double rsum[KRUSKAL_MERGE_MAX_K] = { 0 };
-    size_t at[KRUSKAL_MERGE_MAX_K] = { 0 }, heap[KRUSKAL_MERGE_MAX_K],
-           taken[KRUSKAL_MERGE_MAX_K], cnt[KRUSKAL_MERGE_MAX_K];
-    struct merge m = { sorted, at, heap, k };
-    for (size_t g = 0; g < k; g++)
-        heap[g] = g;
-    for (size_t i = k / 2; i-- > 0;)
-        merge_down(&m, i);
+    uint64_t seen[KRUSKAL_MERGE_MAX_K] = { 0 };
+    size_t taken[KRUSKAL_MERGE_MAX_K], cnt[KRUSKAL_MERGE_MAX_K], of[KRUSKAL_MERGE_MAX_K] = { 0 };
     double tie_term = 0;
-    size_t pos = 0;
-    while (m.len) {
-        double v = sorted[heap[0]][at[heap[0]]];
-        size_t t = 0, ntaken = 0;
-        while (m.len && sorted[heap[0]][at[heap[0]]] == v) {
-            size_t g = heap[0], c = 0;
-            while (at[g] < ns[g] && sorted[g][at[g]] == v)
-                at[g]++, c++;
-            taken[ntaken] = g;
-            cnt[ntaken++] = c;
-            t += c;
-            if (at[g] == ns[g])
-                heap[0] = heap[--m.len];
-            merge_down(&m, 0);
-        }
+    for (size_t pos = 0; pos < n;) {
+        size_t end = pos, ntaken = 0;
+        double x = all.v[pos];
+        do {
+            size_t g = all.g[end];
+            if (!of[g]) {
+                taken[ntaken++] = g;
+                cnt[ntaken - 1] = 0;
+                of[g] = ntaken;
+            }
+            cnt[of[g] - 1]++;
+        } while (++end < n && all.v[end] == x);
+        size_t t = end - pos;
         double r = (double)(2 * pos + t + 1) / 2, tt = (double)t;
-        for (size_t i = 0; i < ntaken; i++)
+        for (size_t i = 0; i < ntaken; i++) {
             rsum[taken[i]] += r * (double)cnt[i];
+            of[taken[i]] = 0;
+        }
         if (pool && pool->k)
             mw_pool_block(pool, seen, taken, cnt, ntaken);
         tie_term += tt * tt * tt - tt;
-        pos += t;
+        pos = end;
     }
+    free(v);
+    free(gl);
     double acc = 0;
     for (size_t g = 0; g < k; g++)
         acc += rsum[g] * rsum[g] / (double)ns[g];

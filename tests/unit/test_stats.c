@@ -557,8 +557,9 @@ static void test_kruskal_sorted_many_groups(void **state)
 }
 
 /* The pairs' Mann-Whitney tests read off the Kruskal-Wallis merge give the
- * bits of each pair merged alone, on random groups with ties within and
- * across groups, untied ones (the exact p), and groups of one value. */
+ * bits of each pair merged alone, and the merge's H and p those of the sort
+ * of all values by index, on random groups of random sizes with ties within
+ * and across groups, untied ones (the exact p), and groups of one value. */
 static void test_mann_whitney_pooled(void **state)
 {
     (void)state;
@@ -583,8 +584,10 @@ static void test_mann_whitney_pooled(void **state)
         }
         struct rd_kruskal plain, pooled;
         struct rd_mw_pool mw;
-        assert_int_equal(rd_stats_kruskal_sorted(g, ns, k, &plain), RD_OK);
+        assert_int_equal(rd_stats_kruskal(g, ns, k, &plain), RD_OK);
         assert_int_equal(rd_stats_kruskal_sorted_pool(g, ns, k, &pooled, &mw), RD_OK);
+        assert_true(same_bits(plain.h, pooled.h) && same_bits(plain.p, pooled.p));
+        assert_int_equal(rd_stats_kruskal_sorted(g, ns, k, &pooled), RD_OK);
         assert_true(same_bits(plain.h, pooled.h) && same_bits(plain.p, pooled.p));
         assert_int_equal(mw.k, k);
         for (size_t a = 0; a < k; a++)
