@@ -41,7 +41,9 @@ static void fill_pair(struct wctx *x, struct prep *pp, struct pair *pr)
 struct pairs_job {
     struct tests *t;
     struct prep *pp;
-    double *p; /* each pair's Welch p */
+    double *p;                  /* each pair's Welch p */
+    const struct rd_mw_pool *mw; /* the Kruskal merge's, by group; k 0: none */
+    const size_t *group;        /* [config]: its group in mw */
 };
 
 /* Pairs lo..hi-1 of job ctx: their tests, and their p into job->p. */
@@ -51,12 +53,20 @@ static rd_status pair_range(struct wctx *x, void *ctx, size_t lo, size_t hi)
     for (size_t i = lo; i < hi; i++) {
         struct pair *pr = &j->t->pairs[i];
         fill_pair(x, j->pp, pr);
-        RD_TRY(rd_stats_mann_whitney_sorted(j->pp[pr->a].sorted, j->pp[pr->a].n_used,
-                                            j->pp[pr->b].sorted, j->pp[pr->b].n_used, &pr->mw));
+        if (j->mw->k)
+            RD_TRY(rd_stats_mann_whitney_pooled(j->mw, j->group[pr->a], j->group[pr->b],
+                                                &pr->mw));
+        else
+            RD_TRY(rd_stats_mann_whitney_sorted(j->pp[pr->a].sorted, j->pp[pr->a].n_used,
+                                                j->pp[pr->b].sorted, j->pp[pr->b].n_used,
+                                                &pr->mw));
         j->p[i] = pr->w.p;
     }
     return RD_OK;
 }
+
+static rd_status compare_pairs(struct wctx *x, struct tests *t, struct prep *pp, size_t ng,
+                               const struct rd_mw_pool *mw, const size_t *group);
 
 rd_status rd_compare_metric(struct wctx *x, size_t ti)
 {
@@ -80,13 +90,23 @@ rd_status rd_compare_metric(struct wctx *x, size_t ti)
     t->anova.f = t->anova.df1 = t->anova.df2 = t->anova.p = NAN;
     t->wanova = t->anova;
     t->kw.h = t->kw.df = t->kw.p = NAN;
+    /* The Kruskal-Wallis merge of all groups also ranks every pair, when
+     * all pairs are tested: their Mann-Whitney tests then read it (k - 1
+     * merges of each config's values were a share of analyze's CPU as
+     * large as the merge itself). ns, group and mw live until the pairs
+     * are done. */
+    struct rd_mw_pool mw = { 0 };
+    size_t *ns = NULL, *group = NULL;
+    rd_status st = RD_OK;
     if (ng >= 3) {
         const double **g = malloc(2 * ng * sizeof *g), **sorted = g + ng;
-        size_t *ns = malloc(ng * sizeof *ns);
+        ns = malloc(ng * sizeof *ns);
+        group = malloc(x->k * sizeof *group);
         const struct rd_summary **sums = malloc(ng * sizeof *sums);
-        if (!g || !ns || !sums) {
+        if (!g || !ns || !group || !sums) {
             free(g);
             free(ns);
+            free(group);
             free(sums);
             return RD_ERR_NOMEM;
         }
@@ -96,21 +116,30 @@ rd_status rd_compare_metric(struct wctx *x, size_t ti)
                 g[j] = pp[i].used;
                 sorted[j] = pp[i].sorted;
                 sums[j] = &pp[i].sum; /* of used[0..n_used): the groups' means and variances */
+                group[i] = j;
                 ns[j++] = pp[i].n_used;
             }
         rd_stats_anova_summarized(g, ns, sums, ng, &t->anova);
         rd_stats_welch_anova_summarized(ns, sums, ng, &t->wanova);
-        rd_status st = rd_stats_kruskal_sorted(sorted, ns, ng, &t->kw);
+        st = rd_stats_kruskal_sorted_pool(sorted, ns, ng, &t->kw,
+                                          ng <= ALL_PAIRS_MAX ? &mw : NULL);
         free(g);
-        free(ns);
         free(sums);
-        if (st)
-            return st;
-        t->have_multi = true;
+        if (!st)
+            t->have_multi = true;
     }
-    if (ng < 2)
-        return RD_OK;
+    if (!st && ng >= 2)
+        st = compare_pairs(x, t, pp, ng, &mw, group);
+    rd_mw_pool_release(&mw);
+    free(ns);
+    free(group);
+    return st;
+}
 
+/* The pairs of t (all, or each with the best) and their tests. */
+static rd_status compare_pairs(struct wctx *x, struct tests *t, struct prep *pp, size_t ng,
+                               const struct rd_mw_pool *mw, const size_t *group)
+{
     if (ng <= ALL_PAIRS_MAX)
         t->scope = "all";
     else if (t->best != SIZE_MAX)
@@ -152,7 +181,7 @@ rd_status rd_compare_metric(struct wctx *x, size_t ti)
         free(adj);
         return RD_ERR_NOMEM;
     }
-    struct pairs_job job = {t, pp, p};
+    struct pairs_job job = {t, pp, p, mw, group};
     rd_status st = rd_wctx_halves(x, t->npairs, 2 * x->a->o.config_chunk, pair_range, &job);
     if (!st)
         st = rd_stats_holm(p, t->npairs, adj);

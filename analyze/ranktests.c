@@ -338,85 +338,206 @@ rd_status rd_stats_kruskal(const double *const *groups, const size_t *ns, size_t
     return RD_OK;
 }
 
-/* The group of the smaller next value on top of a binary heap of groups
- * (k-way merge of sorted groups). */
-struct merge {
-    const double *const *g;
-    size_t *at;
-    size_t *heap, len;
-};
+/* Past this many groups the values are sorted by index instead
+ * (rd_stats_kruskal): a heap merge of the groups lost to that there (10^5
+ * groups of 3: 2.4 % of the CPU against 1.1 %), and a group's label is a
+ * byte in the merge. */
+enum { KRUSKAL_MERGE_MAX_K = 64 };
 
-static bool merge_less(const struct merge *m, size_t a, size_t b)
+void rd_mw_pool_release(struct rd_mw_pool *pool)
 {
-    return m->g[a][m->at[a]] < m->g[b][m->at[b]];
+    free(pool->below);
+    free(pool->own);
+    *pool = (struct rd_mw_pool){ 0 };
 }
 
-static void merge_down(struct merge *m, size_t i)
+static rd_status mw_pool_alloc(struct rd_mw_pool *pool, const size_t *ns, size_t k)
 {
-    for (;;) {
-        size_t l = 2 * i + 1, s = i;
-        if (l < m->len && merge_less(m, m->heap[l], m->heap[s]))
-            s = l;
-        if (l + 1 < m->len && merge_less(m, m->heap[l + 1], m->heap[s]))
-            s = l + 1;
-        if (s == i)
-            return;
-        size_t t = m->heap[i];
-        m->heap[i] = m->heap[s];
-        m->heap[s] = t;
-        i = s;
+    pool->below = calloc(3 * k * k, sizeof *pool->below);
+    pool->own = calloc(k, sizeof *pool->own);
+    if (!pool->below || !pool->own) {
+        rd_mw_pool_release(pool);
+        return RD_ERR_NOMEM;
+    }
+    pool->tied = pool->below + k * k;
+    pool->tie3 = pool->tied + k * k;
+    pool->k = k;
+    pool->ns = ns;
+    return RD_OK;
+}
+
+/* A block of equal values, cnt[i] of them from group taken[i], into the
+ * pool: below[g][h] gains cnt * (h's values before the block), the pairs
+ * both in it their tied counts and the cross terms of (c_g + c_h)^3 -
+ * (c_g + c_h) - (c_g^3 - c_g) - (c_h^3 - c_h) = 3 c_g c_h (c_g + c_h). */
+static void mw_pool_block(struct rd_mw_pool *pool, uint64_t *seen, const size_t *taken,
+                          const size_t *cnt, size_t ntaken)
+{
+    size_t k = pool->k;
+    for (size_t i = 0; i < ntaken; i++) {
+        uint64_t c = cnt[i], *row = pool->below + taken[i] * k;
+        for (size_t h = 0; h < k; h++)
+            row[h] += c * seen[h];
+        pool->own[taken[i]] += c * c * c - c;
+        for (size_t j = 0; j < i; j++) {
+            uint64_t d = cnt[j], both = c * d, cross = 3 * both * (c + d);
+            size_t g = taken[i], h = taken[j];
+            pool->tied[g * k + h] += both;
+            pool->tied[h * k + g] += both;
+            pool->tie3[g * k + h] += cross;
+            pool->tie3[h * k + g] += cross;
+        }
+    }
+    for (size_t i = 0; i < ntaken; i++)
+        seen[taken[i]] += cnt[i];
+}
+
+/* In a's and b's own merge a block of t values, c_a of them a's, from
+ * position pos on adds (2 pos + t + 1) c_a to twice R1; pos counts a's
+ * values before it and b's (below), so summed over the blocks that is
+ * n_a (n_a + 1) (a ranked alone) + 2 below[a][b] + tied[a][b]. The tie
+ * term is each group's own plus the cross terms of the blocks both are
+ * in. Whole numbers below 2^53 (at most 200,000 values): the integers
+ * rd_stats_mann_whitney_sorted sums, so the same bits. */
+rd_status rd_stats_mann_whitney_pooled(const struct rd_mw_pool *pool, size_t a, size_t b,
+                                       struct rd_mwu *out)
+{
+    size_t k = pool->k;
+    uint64_t na = pool->ns[a], nb = pool->ns[b];
+    uint64_t r1x2 = na * (na + 1) + 2 * pool->below[a * k + b] + pool->tied[a * k + b];
+    uint64_t ties = pool->own[a] + pool->own[b] + pool->tie3[a * k + b];
+    out->u = out->p = out->a = NAN;
+    out->exact = 0;
+    return mw_finish((double)r1x2 / 2, (double)ties, na, nb, na + nb, out);
+}
+
+/* Values with their groups, sorted runs of them merged pairwise. */
+struct labelled {
+    double *v;
+    unsigned char *g; /* at most KRUSKAL_MERGE_MAX_K groups */
+};
+
+/*
+ * Merges the sorted runs a[lo..mid) and a[mid..hi), both non-empty, into
+ * b[lo..hi), the smaller half from the front and the larger from the back
+ * in one loop (as merge_both_ends, for its reason: two merges that do not
+ * wait for each other); either run can run out on either side, so each
+ * reads a clamped index and takes the other run then. The order of equal
+ * values does not matter to what reads the result.
+ */
+static void merge_labelled(struct labelled a, struct labelled b, size_t lo, size_t mid,
+                           size_t hi)
+{
+    size_t i = lo, j = mid, k = lo, ie = mid, je = hi, ke = hi;
+    for (size_t s = (hi - lo) / 2; s > 0; s--) {
+        size_t ic = i < mid ? i : mid - 1, jc = j < hi ? j : hi - 1;
+        size_t take_b = (j < hi) & ((i >= mid) | (a.v[jc] < a.v[ic]));
+        size_t from = take_b ? jc : ic;
+        b.v[k] = a.v[from];
+        b.g[k++] = a.g[from];
+        j += take_b;
+        i += 1 - take_b;
+        size_t iec = ie > lo ? ie - 1 : lo, jec = je > mid ? je - 1 : mid;
+        size_t take_a = (ie > lo) & ((je == mid) | (a.v[iec] > a.v[jec]));
+        from = take_a ? iec : jec;
+        b.v[--ke] = a.v[from];
+        b.g[ke] = a.g[from];
+        ie -= take_a;
+        je -= 1 - take_a;
+    }
+    if (k < ke) { /* an odd count: the one left is the last of one run */
+        size_t from = i < ie ? i : j;
+        b.v[k] = a.v[from];
+        b.g[k] = a.g[from];
     }
 }
 
-/* Past this many groups the heap's scattered reads cost more than the
- * sort of all values by index (10^5 groups of 3: 2.4 % of the CPU against
- * 1.1 %). */
-enum { KRUSKAL_MERGE_MAX_K = 64 };
-
-rd_status rd_stats_kruskal_sorted(const double *const *sorted, const size_t *ns, size_t k,
-                                  struct rd_kruskal *out)
+/* The k sorted groups as one sorted run of n labelled values, in *out
+ * (one of the two buffers). */
+static void merge_groups(const double *const *sorted, const size_t *ns, size_t k,
+                         struct labelled bufs[2], struct labelled *out)
 {
-    if (k > KRUSKAL_MERGE_MAX_K)
-        return rd_stats_kruskal(sorted, ns, k, out);
+    size_t ends[KRUSKAL_MERGE_MAX_K + 1], nruns = k, at = 0;
+    for (size_t g = 0; g < k; g++) {
+        memcpy(bufs[0].v + at, sorted[g], ns[g] * sizeof *bufs[0].v);
+        memset(bufs[0].g + at, (int)g, ns[g]);
+        at += ns[g];
+        ends[g] = at;
+    }
+    unsigned cur = 0;
+    while (nruns > 1) {
+        size_t r = 0, lo = 0;
+        for (size_t run = 0; run < nruns; run += 2, r++) {
+            size_t mid = ends[run], hi = run + 1 < nruns ? ends[run + 1] : mid;
+            if (hi > mid) {
+                merge_labelled(bufs[cur], bufs[1 - cur], lo, mid, hi);
+            } else {
+                memcpy(bufs[1 - cur].v + lo, bufs[cur].v + lo, (mid - lo) * sizeof *bufs[0].v);
+                memcpy(bufs[1 - cur].g + lo, bufs[cur].g + lo, mid - lo);
+            }
+            ends[r] = hi;
+            lo = hi;
+        }
+        nruns = r;
+        cur = 1 - cur;
+    }
+    *out = bufs[cur];
+}
+
+static rd_status kruskal_merge(const double *const *sorted, const size_t *ns, size_t k,
+                               struct rd_kruskal *out, struct rd_mw_pool *pool)
+{
     out->h = out->df = out->p = NAN;
     size_t n = kruskal_size(ns, k);
     if (k < 2 || n == 0)
         return RD_OK;
-    /* Each group's rank sum, merged block by block of equal values: a block
-     * of t values from position pos on has the mid rank (2 pos + t + 1) / 2,
+    double *v = malloc(2 * n * sizeof *v);
+    unsigned char *gl = malloc(2 * n);
+    if (!v || !gl || (pool && n <= MW_FAST_MAX_N && mw_pool_alloc(pool, ns, k))) {
+        free(v);
+        free(gl);
+        return RD_ERR_NOMEM;
+    }
+    /* The groups merged pairwise into one run with their labels, in
+     * log2 k rounds without a branch on the values: a heap of the groups
+     * took a few unpredictable branches a value, and was the largest rank
+     * test on the 10^6-run store (1.9 % of analyze's CPU). */
+    struct labelled bufs[2] = { { v, gl }, { v + n, gl + n } }, all;
+    merge_groups(sorted, ns, k, bufs, &all);
+    /* Each group's rank sum, block by block of equal values: a block of t
+     * values from position pos on has the mid rank (2 pos + t + 1) / 2,
      * and the sums of those half-integers are exact below 2^52, so they are
      * the bits the sum over each value's rank gave (a sort of all N values
      * by index, 3 % of analyze's CPU on a million runs). */
     double rsum[KRUSKAL_MERGE_MAX_K] = { 0 };
-    size_t at[KRUSKAL_MERGE_MAX_K] = { 0 }, heap[KRUSKAL_MERGE_MAX_K],
-           taken[KRUSKAL_MERGE_MAX_K], cnt[KRUSKAL_MERGE_MAX_K];
-    struct merge m = { sorted, at, heap, k };
-    for (size_t g = 0; g < k; g++)
-        heap[g] = g;
-    for (size_t i = k / 2; i-- > 0;)
-        merge_down(&m, i);
+    uint64_t seen[KRUSKAL_MERGE_MAX_K] = { 0 };
+    size_t taken[KRUSKAL_MERGE_MAX_K], cnt[KRUSKAL_MERGE_MAX_K], of[KRUSKAL_MERGE_MAX_K] = { 0 };
     double tie_term = 0;
-    size_t pos = 0;
-    while (m.len) {
-        double v = sorted[heap[0]][at[heap[0]]];
-        size_t t = 0, ntaken = 0;
-        while (m.len && sorted[heap[0]][at[heap[0]]] == v) {
-            size_t g = heap[0], c = 0;
-            while (at[g] < ns[g] && sorted[g][at[g]] == v)
-                at[g]++, c++;
-            taken[ntaken] = g;
-            cnt[ntaken++] = c;
-            t += c;
-            if (at[g] == ns[g])
-                heap[0] = heap[--m.len];
-            merge_down(&m, 0);
-        }
+    for (size_t pos = 0; pos < n;) {
+        size_t end = pos, ntaken = 0;
+        double x = all.v[pos];
+        do {
+            size_t g = all.g[end];
+            if (!of[g]) {
+                taken[ntaken++] = g;
+                cnt[ntaken - 1] = 0;
+                of[g] = ntaken;
+            }
+            cnt[of[g] - 1]++;
+        } while (++end < n && all.v[end] == x);
+        size_t t = end - pos;
         double r = (double)(2 * pos + t + 1) / 2, tt = (double)t;
-        for (size_t i = 0; i < ntaken; i++)
+        for (size_t i = 0; i < ntaken; i++) {
             rsum[taken[i]] += r * (double)cnt[i];
+            of[taken[i]] = 0;
+        }
+        if (pool && pool->k)
+            mw_pool_block(pool, seen, taken, cnt, ntaken);
         tie_term += tt * tt * tt - tt;
-        pos += t;
+        pos = end;
     }
+    free(v);
+    free(gl);
     double acc = 0;
     for (size_t g = 0; g < k; g++)
         acc += rsum[g] * rsum[g] / (double)ns[g];
@@ -424,11 +545,76 @@ rd_status rd_stats_kruskal_sorted(const double *const *sorted, const size_t *ns,
     return RD_OK;
 }
 
+rd_status rd_stats_kruskal_sorted(const double *const *sorted, const size_t *ns, size_t k,
+                                  struct rd_kruskal *out)
+{
+    return rd_stats_kruskal_sorted_pool(sorted, ns, k, out, NULL);
+}
+
+rd_status rd_stats_kruskal_sorted_pool(const double *const *sorted, const size_t *ns, size_t k,
+                                       struct rd_kruskal *out, struct rd_mw_pool *pool)
+{
+    if (pool)
+        *pool = (struct rd_mw_pool){ 0 };
+    if (k > KRUSKAL_MERGE_MAX_K)
+        return rd_stats_kruskal(sorted, ns, k, out);
+    return kruskal_merge(sorted, ns, k, out, pool);
+}
+
+/*
+ * Merges the sorted runs a[lo..mid) and a[mid..hi), the second no longer
+ * than the first and not empty, into b[lo..hi) and returns the pairs of
+ * the two with the second's value below the first's. Each step of one
+ * merge waits for the last (its indices come from its comparison), so the
+ * smaller half is taken from the front and the larger from the back in the
+ * same loop: two merges that do not wait for each other. Ties go first to
+ * the first run from the front and to the second run from the back, the
+ * stable merge's order from either end, so the two halves meet. The front
+ * counts, for each second-run value it takes, the first run's values not
+ * yet taken from the front; the back, for each first-run value it takes,
+ * the second run's not yet taken from the back. A pair of a second-run
+ * value taken from the front and a first-run value taken from the back
+ * (the second below the first in the stable order, so strictly below) is
+ * counted by both: once too often. The front can run out of the second
+ * run and the back too (the first run is the longer), never of the first.
+ */
+static uint64_t merge_both_ends(const double *a, double *b, size_t lo, size_t mid, size_t hi)
+{
+    size_t i = lo, j = mid, k = lo;    /* the front */
+    size_t ie = mid, je = hi, ke = hi; /* the back: one past */
+    size_t steps = (hi - lo) / 2;
+    uint64_t front = 0, back = 0;
+    for (size_t s = 0; s < steps; s++) {
+        double ai = a[i], bj = a[j < hi ? j : hi - 1];
+        size_t take_b = (j < hi) & (bj < ai);
+        front += take_b * (mid - i);
+        b[k++] = take_b ? bj : ai;
+        j += take_b;
+        i += 1 - take_b;
+        double ae = a[ie - 1], be = a[je - 1];
+        size_t take_a = (je == mid) | (ae > be);
+        back += take_a * (je - mid);
+        b[--ke] = take_a ? ae : be;
+        ie -= take_a;
+        je -= 1 - take_a;
+    }
+    if (k < ke) { /* an odd count: the middle value, from the back */
+        double ae = a[ie - 1], be = a[je - 1];
+        size_t take_a = (je == mid) | (ae > be);
+        back += take_a * (je - mid);
+        b[--ke] = take_a ? ae : be;
+        ie -= take_a;
+    }
+    return front + back - (uint64_t)(mid - ie) * (uint64_t)(j - mid);
+}
+
 /* Pairs i < j with x[j] < x[i] (strictly), by merge sort; -1 when out of memory.
  * The merge takes its next value by a select, not a branch: on values in
  * random order which side is taken cannot be predicted, and the branchy
- * merge was about 2 % of analyze's CPU on the 10^6-run store. The count is
- * a whole number below 2^53 (n below 1.3e8) either way: the same bits. */
+ * merge was about 2 % of analyze's CPU on the 10^6-run store. From both
+ * ends at once (merge_both_ends): a series of 1,000 took 40 us, now 30 us.
+ * The count is a whole number below 2^53 (n below 1.3e8) either way: the
+ * same bits. */
 static double count_inversions(const double *x, size_t n)
 {
     double *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
@@ -442,19 +628,10 @@ static double count_inversions(const double *x, size_t n)
     for (size_t w = 1; w < n; w *= 2) {
         for (size_t lo = 0; lo < n; lo += 2 * w) {
             size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-            size_t i = lo, j = mid, k = lo;
-            while (i < mid && j < hi) {
-                double ai = a[i], aj = a[j];
-                size_t take_b = aj < ai;
-                inv += take_b * (mid - i);
-                b[k++] = take_b ? aj : ai;
-                j += take_b;
-                i += 1 - take_b;
-            }
-            while (i < mid)
-                b[k++] = a[i++];
-            while (j < hi)
-                b[k++] = a[j++];
+            if (hi > mid)
+                inv += merge_both_ends(a, b, lo, mid, hi);
+            else /* a last run with nothing to merge with */
+                memcpy(b + lo, a + lo, (mid - lo) * sizeof *b);
         }
         double *t = a;
         a = b;

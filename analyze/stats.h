@@ -205,6 +205,33 @@ rd_status rd_stats_kruskal_sorted(const double *const *sorted, const size_t *ns,
                                   struct rd_kruskal *out);
 
 /**
+ * What the Mann-Whitney test of every pair of k groups reads off the one
+ * merge of all k that Kruskal-Wallis makes: per ordered pair (g, h) the
+ * count of h's values below each of g's (below), per pair the products of
+ * their counts in each block of equal values (tied) and the cross terms
+ * of those blocks' t^3 - t (tie3), and per group its own tie term (own).
+ * k is 0 when there is none (the pairs are then merged one by one).
+ */
+struct rd_mw_pool {
+    size_t k;
+    const size_t *ns;
+    uint64_t *below, *tied, *tie3; /* [k * k] */
+    uint64_t *own;                 /* [k] */
+};
+/**
+ * rd_stats_kruskal_sorted that also fills *pool (released by
+ * rd_mw_pool_release) when it merges the groups and they hold at most
+ * 200,000 values: its pairs' rd_stats_mann_whitney_pooled then give the
+ * bits rd_stats_mann_whitney_sorted gives, without merging each pair.
+ */
+rd_status rd_stats_kruskal_sorted_pool(const double *const *sorted, const size_t *ns, size_t k,
+                                       struct rd_kruskal *out, struct rd_mw_pool *pool);
+/** rd_stats_mann_whitney_sorted of groups a and b of a filled pool. */
+rd_status rd_stats_mann_whitney_pooled(const struct rd_mw_pool *pool, size_t a, size_t b,
+                                       struct rd_mwu *out);
+void rd_mw_pool_release(struct rd_mw_pool *pool);
+
+/**
  * Holm's step-down adjusted p-values. NaN inputs stay NaN and do not count
  * in the number of tests m.
  */

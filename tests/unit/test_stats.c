@@ -556,6 +556,80 @@ static void test_kruskal_sorted_many_groups(void **state)
     }
 }
 
+/* The pairs' Mann-Whitney tests read off the Kruskal-Wallis merge give the
+ * bits of each pair merged alone, and the merge's H and p those of the sort
+ * of all values by index, on random groups of random sizes with ties within
+ * and across groups, untied ones (the exact p), and groups of one value. */
+static void test_mann_whitney_pooled(void **state)
+{
+    (void)state;
+    enum { K = 12, N = 60 };
+    static double v[K][N];
+    const double *g[K];
+    size_t ns[K];
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    assert_non_null(r);
+    gsl_rng_set(r, 47);
+    size_t exact = 0, approx = 0;
+    for (int trial = 0; trial < 400; trial++) {
+        size_t k = 3 + gsl_rng_uniform_int(r, K - 2);
+        unsigned long levels = trial % 5 == 0 ? 1 : 1 + gsl_rng_uniform_int(r, 40);
+        for (size_t i = 0; i < k; i++) {
+            ns[i] = 1 + gsl_rng_uniform_int(r, trial % 2 ? 8 : N);
+            for (size_t j = 0; j < ns[i]; j++)
+                v[i][j] = trial % 4 == 1 ? gsl_rng_uniform(r) - 0.5
+                                         : (double)gsl_rng_uniform_int(r, levels) - 3;
+            rd_stats_sort(v[i], ns[i]);
+            g[i] = v[i];
+        }
+        struct rd_kruskal plain, pooled;
+        struct rd_mw_pool mw;
+        assert_int_equal(rd_stats_kruskal(g, ns, k, &plain), RD_OK);
+        assert_int_equal(rd_stats_kruskal_sorted_pool(g, ns, k, &pooled, &mw), RD_OK);
+        assert_true(same_bits(plain.h, pooled.h) && same_bits(plain.p, pooled.p));
+        assert_int_equal(rd_stats_kruskal_sorted(g, ns, k, &pooled), RD_OK);
+        assert_true(same_bits(plain.h, pooled.h) && same_bits(plain.p, pooled.p));
+        assert_int_equal(mw.k, k);
+        for (size_t a = 0; a < k; a++)
+            for (size_t b = 0; b < k; b++) {
+                if (a == b)
+                    continue;
+                struct rd_mwu m, q;
+                assert_int_equal(rd_stats_mann_whitney_sorted(g[a], ns[a], g[b], ns[b], &m),
+                                 RD_OK);
+                assert_int_equal(rd_stats_mann_whitney_pooled(&mw, a, b, &q), RD_OK);
+                assert_true(same_bits(m.u, q.u) && same_bits(m.p, q.p) && same_bits(m.a, q.a));
+                assert_int_equal(m.exact, q.exact);
+                exact += m.exact == 1;
+                approx += m.exact == 0 && !isnan(m.p);
+            }
+        rd_mw_pool_release(&mw);
+    }
+    gsl_rng_free(r);
+    assert_true(exact > 100 && approx > 100); /* both p paths were compared */
+}
+
+/* More groups than one merge takes: no pool, the pairs are merged alone. */
+static void test_mann_whitney_pool_many_groups(void **state)
+{
+    (void)state;
+    enum { K = 70 };
+    static double v[K][2];
+    const double *g[K];
+    size_t ns[K];
+    for (size_t i = 0; i < K; i++) {
+        v[i][0] = (double)(i % 7);
+        v[i][1] = (double)(i % 7) + 1;
+        g[i] = v[i];
+        ns[i] = 2;
+    }
+    struct rd_kruskal kw;
+    struct rd_mw_pool mw;
+    assert_int_equal(rd_stats_kruskal_sorted_pool(g, ns, K, &kw, &mw), RD_OK);
+    assert_int_equal(mw.k, 0);
+    rd_mw_pool_release(&mw);
+}
+
 static void test_kruskal_ties_and_undefined(void **state)
 {
     (void)state;
@@ -687,6 +761,18 @@ static void test_mann_kendall(void **state)
     rd_stats_release_thread();
 }
 
+/* Mann-Kendall's S of x[0..n) against the count over all pairs. */
+static void check_s_brute_force(const double *x, size_t n)
+{
+    double s = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++)
+            s += (x[j] > x[i]) - (x[j] < x[i]);
+    struct rd_trend t;
+    assert_int_equal(rd_stats_mann_kendall(x, n, &t), RD_OK);
+    assert_true(t.s == s);
+}
+
 /* S against its definition, the sum of sign(x_j - x_i) over i < j, on
  * random series with and without ties, of every size from 3 to 70 and a
  * few longer (odd sizes leave the merge sort's last run short). */
@@ -703,14 +789,19 @@ static void test_mann_kendall_s_brute_force(void **state)
         size_t n = trial < 68 * 4 ? 3 + trial / 4 : longer[trial % 6];
         for (size_t i = 0; i < n; i++)
             x[i] = trial % 2 ? gsl_rng_uniform(r) : (double)gsl_rng_uniform_int(r, 1 + n / 4);
-        double s = 0;
-        for (size_t i = 0; i < n; i++)
-            for (size_t j = i + 1; j < n; j++)
-                s += (x[j] > x[i]) - (x[j] < x[i]);
-        struct rd_trend t;
-        assert_int_equal(rd_stats_mann_kendall(x, n, &t), RD_OK);
-        assert_true(t.s == s);
+        check_s_brute_force(x, n);
     }
+    /* Runs taken whole from one side (the merge from both ends runs out of
+     * one run): ascending, descending, constant and saw-tooth series. */
+    for (size_t n = 3; n <= 140; n++)
+        for (int shape = 0; shape < 4; shape++) {
+            for (size_t i = 0; i < n; i++)
+                x[i] = shape == 0   ? (double)i
+                       : shape == 1 ? -(double)i
+                       : shape == 2 ? 1
+                                    : (double)(i % 5);
+            check_s_brute_force(x, n);
+        }
     gsl_rng_free(r);
     rd_stats_release_thread();
 }
@@ -968,6 +1059,8 @@ int main(void)
         cmocka_unit_test(test_anova_summarized_matches_raw),
         cmocka_unit_test(test_kruskal_ties_and_undefined),
         cmocka_unit_test(test_kruskal_sorted_many_groups),
+        cmocka_unit_test(test_mann_whitney_pooled),
+        cmocka_unit_test(test_mann_whitney_pool_many_groups),
         cmocka_unit_test(test_adjust),
         cmocka_unit_test(test_mann_kendall),
         cmocka_unit_test(test_mann_kendall_s_brute_force),
