@@ -412,6 +412,32 @@ static size_t forbidden_at(const char *s, size_t len, uint32_t *cp)
     return len;
 }
 
+/* Whether s[0..len) is ASCII without a backslash or a NUL: a line that
+ * neither rd_utf8_invalid_at nor forbidden_at can stop in (every byte of
+ * a forbidden character, raw, is 0x80 or more; escaped, it needs a
+ * backslash). One pass a word at a time instead of their five (the
+ * UTF-8 scan and four memchr), which were 2-3 % of analyze's CPU on a
+ * store of 10^6 records. A word that may hold such a byte (the zero-byte
+ * test below is exact, but it is enough that it misses none) ends it:
+ * the full checks then decide. */
+static bool plain_ascii(const char *s, size_t len)
+{
+    const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+    const uint64_t backslashes = ones * (unsigned char)'\\';
+    size_t i = 0;
+    for (; len - i >= sizeof(uint64_t); i += sizeof(uint64_t)) {
+        uint64_t w, b;
+        memcpy(&w, s + i, sizeof w);
+        b = w ^ backslashes; /* a zero byte where w has a backslash */
+        if ((w | ((w - ones) & ~w) | ((b - ones) & ~b)) & highs)
+            return false;
+    }
+    for (; i < len; i++)
+        if ((unsigned char)s[i] >= 0x80 || s[i] == '\\' || s[i] == '\0')
+            return false;
+    return true;
+}
+
 /* The first forbidden character of the C string s (NUL cannot be in one). */
 static bool has_forbidden(const char *s, uint32_t *cp)
 {
@@ -713,16 +739,19 @@ rd_status rd_record_from_json(struct rd_record *r, struct rd_arena *arena,
     rd_record_init(r, arena);
     /* A store is UTF-8 (rundown writes nothing else): a stray byte means a
      * damaged file, and passing it on would put invalid text into every
-     * report format downstream. */
-    size_t bad = rd_utf8_invalid_at(line, len);
-    if (bad < len)
-        return rd_diag_set(d, RD_ERR_PARSE, NULL, d ? d->line : 0, (unsigned)bad + 1,
-                           "expected UTF-8 text, got byte 0x%02x",
-                           (unsigned char)line[bad]);
-    uint32_t cp;
-    size_t at = forbidden_at(line, len, &cp);
-    if (at < len)
-        return forbidden_error(d, d ? d->line : 0, (unsigned)at + 1, "text", cp);
+     * report format downstream. A line of plain ASCII (one pass) passes
+     * both checks; any other is checked in full. */
+    if (!plain_ascii(line, len)) {
+        size_t bad = rd_utf8_invalid_at(line, len);
+        if (bad < len)
+            return rd_diag_set(d, RD_ERR_PARSE, NULL, d ? d->line : 0, (unsigned)bad + 1,
+                               "expected UTF-8 text, got byte 0x%02x",
+                               (unsigned char)line[bad]);
+        uint32_t cp;
+        size_t at = forbidden_at(line, len, &cp);
+        if (at < len)
+            return forbidden_error(d, d ? d->line : 0, (unsigned)at + 1, "text", cp);
+    }
     const char *end = NULL;
     bool oom = false;
     cJSON *root = rd_json_parse_tree(arena, line, len, &end, &oom);
