@@ -165,8 +165,15 @@ static rd_status metric_at(struct rd_analysis *a, size_t pos, const char *name, 
 
 static rd_status find_workload(struct rd_analysis *a, const char *name, struct wl **out)
 {
+    /* Runs of one workload come in a row: the previous run's is tried
+     * first, one strcmp instead of a hash lookup (as metric_at). */
+    if (a->last_wl && strcmp(a->wls[a->last_wl - 1].name, name) == 0) {
+        *out = &a->wls[a->last_wl - 1];
+        return RD_OK;
+    }
     const int64_t *f = rd_strmap_find(&a->wl_map, name);
     if (f) {
+        a->last_wl = (size_t)*f + 1;
         *out = &a->wls[*f];
         return RD_OK;
     }
@@ -178,7 +185,7 @@ static rd_status find_workload(struct rd_analysis *a, const char *name, struct w
         return RD_ERR_NOMEM;
     w->first_metric = -1;
     RD_TRY(rd_strmap_put(&a->wl_map, w->name, (int64_t)a->nwls, NULL));
-    a->nwls++;
+    a->last_wl = ++a->nwls;
     *out = w;
     return RD_OK;
 }
@@ -212,14 +219,14 @@ static rd_status machine_workload(struct rd_analysis *a, struct wl **w, const ch
     return RD_OK;
 }
 
-/* The config with 'key' ("workload\x1fid\x1ftool": wl_len bytes of
- * workload, id_len of id) in workload w, created with copies of 'labels'
- * when new. */
-static rd_status cfg_by_key(struct rd_analysis *a, struct wl *w, const char *key,
+/* The config with 'key' ("workload\x1fid\x1ftool", len bytes: wl_len
+ * of workload, id_len of id) in workload w, created with copies of
+ * 'labels' when new. */
+static rd_status cfg_by_key(struct rd_analysis *a, struct wl *w, const char *key, size_t len,
                             size_t wl_len, size_t id_len, const struct rd_kv *labels,
                             size_t nlabels, struct cfg **out)
 {
-    const int64_t *f = rd_strmap_find(&a->cfg_map, key);
+    const int64_t *f = rd_strmap_findn(&a->cfg_map, key, len);
     if (f) {
         *out = &a->cfgs[*f];
         return RD_OK;
@@ -227,7 +234,7 @@ static rd_status cfg_by_key(struct rd_analysis *a, struct wl *w, const char *key
     RD_TRY(RD_ARRAY_GROW(a->cfgs, a->capcfgs, a->ncfgs + 1));
     struct cfg *c = &a->cfgs[a->ncfgs];
     memset(c, 0, sizeof *c);
-    const char *k = rd_arena_strdup(&a->strings, key);
+    const char *k = rd_arena_strndup(&a->strings, key, len);
     if (!k)
         return RD_ERR_NOMEM;
     c->workload = w->name;
@@ -270,14 +277,15 @@ static rd_status find_cfg(struct rd_analysis *a, const struct rd_record *r, stru
                           struct rd_buf *key, struct cfg **out)
 {
     rd_buf_reset(key);
-    RD_TRY(rd_buf_addstr(key, w->name));
+    size_t wl_len = strlen(w->name);
+    RD_TRY(rd_buf_add(key, w->name, wl_len));
     RD_TRY(rd_buf_addch(key, '\x1f'));
     size_t start = key->len;
     RD_TRY(rd_record_config_id(r, key));
     size_t id_len = key->len - start;
     RD_TRY(rd_buf_addch(key, '\x1f'));
     RD_TRY(rd_buf_addstr(key, r->tool ? r->tool : ""));
-    return cfg_by_key(a, w, key->ptr, strlen(w->name), id_len, r->config.items,
+    return cfg_by_key(a, w, key->ptr, key->len, wl_len, id_len, r->config.items,
                       r->config.len, out);
 }
 
@@ -948,8 +956,8 @@ static rd_status merge_half(struct rd_analysis *a, struct rd_analysis *b,
             break;
         rd_buf_reset(&key);
         if ((s = rd_buf_addstr(&key, w->name)) || (s = rd_buf_addstr(&key, bc->key + wl_len)) ||
-            (s = cfg_by_key(a, w, key.ptr, strlen(w->name), id_len, bc->labels, bc->nlabels,
-                            &c)) ||
+            (s = cfg_by_key(a, w, key.ptr, key.len, strlen(w->name), id_len, bc->labels,
+                            bc->nlabels, &c)) ||
             (s = rd_directions_merge(a, w, bw)))
             break;
         cfg_of[i] = (uint32_t)(c - a->cfgs);

@@ -471,6 +471,32 @@ static void test_machine_figures(void **state)
     cJSON_Delete(doc);
 }
 
+/* Runs of two workloads interleaved (find_workload tries the previous
+ * run's workload first): each run goes to the workload it names (the
+ * analysis lists them by name), w's config a with its two runs (mean
+ * (5 + 7) / 2 = 6), v's a with its one and v's b. */
+static void test_workloads_interleaved(void **state)
+{
+    (void)state;
+    const char *s = write_store("inter.jsonl",
+        REC("w", "\"rt\":\"a\"", 1, "", "\"wall_ms\":5")
+        REC("v", "\"rt\":\"a\"", 1, "", "\"wall_ms\":50")
+        REC("w", "\"rt\":\"a\"", 2, "", "\"wall_ms\":7")
+        REC("v", "\"rt\":\"b\"", 1, "", "\"wall_ms\":60"));
+    struct rd_analyze_opts o;
+    opts(&o);
+    o.metric = "wall_ms";
+    cJSON *doc = analyse_ok(s, &o);
+    assert_string_equal(gets_(doc, "workloads.0.name"), "v");
+    assert_string_equal(gets_(doc, "workloads.1.name"), "w");
+    assert_true(getn(doc, "workloads.1.configs.0.metrics.wall_ms.n") == 2);
+    assert_true(getn(doc, "workloads.1.configs.0.metrics.wall_ms.mean") == 6);
+    assert_true(getn(doc, "workloads.0.configs.0.metrics.wall_ms.n") == 1);
+    assert_true(getn(doc, "workloads.0.configs.0.metrics.wall_ms.mean") == 50);
+    assert_string_equal(gets_(doc, "workloads.0.configs.1.id"), "rt=b");
+    cJSON_Delete(doc);
+}
+
 static void test_baseline(void **state)
 {
     (void)state;
@@ -1222,6 +1248,7 @@ int main(void)
         cmocka_unit_test(test_env_read_with_store),
         cmocka_unit_test(test_info_primary_and_bad_line),
         cmocka_unit_test(test_machine_figures),
+        cmocka_unit_test(test_workloads_interleaved),
         cmocka_unit_test(test_baseline),
         cmocka_unit_test(test_exclude_outliers_and_all_metrics),
         cmocka_unit_test(test_many_configs_vs_best),

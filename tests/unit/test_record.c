@@ -50,6 +50,24 @@ static void build_and_write(void **state)
     struct rd_buf id = RD_BUF_INIT;
     assert_int_equal(rd_record_config_id(r, &id), RD_OK);
     assert_string_equal(id.ptr, "mechanism=worker,runtime=deno");
+    /* appended after what the buffer holds (analyze's key), in one growth */
+    rd_buf_reset(&id);
+    assert_int_equal(rd_buf_addstr(&id, "w\x1f"), RD_OK);
+    assert_int_equal(rd_record_config_id(r, &id), RD_OK);
+    assert_string_equal(id.ptr, "w\x1fmechanism=worker,runtime=deno");
+    assert_int_equal(id.len, 31);
+    /* a buffer capped short of it: refused */
+    struct rd_buf capped;
+    rd_buf_init(&capped, 10);
+    assert_int_equal(rd_record_config_id(r, &capped), RD_ERR_NOMEM);
+    rd_buf_release(&capped);
+    /* no labels: nothing added */
+    struct rd_record bare;
+    rd_record_init(&bare, NULL);
+    rd_buf_reset(&id);
+    assert_int_equal(rd_record_config_id(&bare, &id), RD_OK);
+    assert_int_equal(id.len, 0);
+    assert_string_equal(id.ptr, "");
 
     /* Round trip: parse what we wrote and write it again. */
     struct rd_arena arena;
