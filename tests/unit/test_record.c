@@ -170,16 +170,18 @@ static void line_checks_every_position(void **state)
         {"", 1, FORBIDDEN "U+0000 (NUL)"}, /* a raw NUL */
     };
 #undef FORBIDDEN
-    for (size_t pad = 0; pad < 17; pad++) {
+    /* pads of 0..32 put each byte at every place of a 16-byte vector,
+     * of an 8-byte word after the vectors, and of the bytes after both */
+    for (size_t pad = 0; pad < 33; pad++) {
         char head[128];
         snprintf(head, sizeof head,
                  "{\"schema\":\"rundown.run/1\",\"workload\":\"w\",\"config\":{\"a\":\"%.*s", (int)pad,
-                 "pppppppppppppppppppp");
+                 "pppppppppppppppppppppppppppppppppppp");
         for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++)
             expect_line_error(head, bad[k].bytes, bad[k].len, tail_label, bad[k].msg);
         /* in the last bytes of the line, after its last whole word */
         char end[64];
-        snprintf(end, sizeof end, "%.*s\"}", (int)(pad % 8), "qqqqqqqq");
+        snprintf(end, sizeof end, "%.*s\"}", (int)(pad % 16), "qqqqqqqqqqqqqqqq");
         char full[256];
         snprintf(full, sizeof full,
                  "{\"schema\":\"rundown.run/1\",\"workload\":\"w\",\"config\":{\"a\":\"b\"},"
