@@ -233,6 +233,7 @@ struct rd_analysis {
     bool *load_err_metric;   /* per metric: counts load-tool errors (errors_*, non_2xx) */
     size_t cap_load_err_metric;
     struct rd_strmap metric_map; /* name -> index into metrics */
+    size_t last_wl;          /* 1 + the workload the previous run named (0: none) */
     uint32_t *last_ids;      /* metric ids of the previous run record, by position */
     size_t nlast_ids, caplast_ids;
     struct wl *wls;

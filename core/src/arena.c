@@ -13,7 +13,7 @@
 
 struct rd_arena_block {
     struct rd_arena_block *next;
-    size_t size, used;
+    size_t size;
     max_align_t data[];
 };
 
@@ -24,6 +24,8 @@ void rd_arena_init(struct rd_arena *a)
 {
     a->head = NULL;
     a->block_size = ARENA_FIRST_BLOCK;
+    a->cur = NULL;
+    a->left = 0;
 }
 
 void rd_arena_release(struct rd_arena *a)
@@ -49,7 +51,8 @@ void rd_arena_reset(struct rd_arena *a)
         b = next;
     }
     keep->next = NULL;
-    keep->used = 0;
+    a->cur = (char *)keep->data;
+    a->left = keep->size;
 }
 
 void *rd_arena_alloc(struct rd_arena *a, size_t size)
@@ -60,31 +63,36 @@ void *rd_arena_alloc(struct rd_arena *a, size_t size)
     return p;
 }
 
-void *rd_arena_alloc_uninit(struct rd_arena *a, size_t size)
+void *rd_arena_alloc_block(struct rd_arena *a, size_t size)
 {
-    size = (size + 7) & ~(size_t)7;
-    if (size == 0)
-        size = 8;
-    struct rd_arena_block *b = a->head;
-    if (!b || b->size - b->used < size) {
-        size_t want = a->block_size;
-        while (want < size)
-            want *= 2;
-        if (want > SIZE_MAX - sizeof *b)
-            return NULL;
-        struct rd_arena_block *nb = malloc(sizeof *nb + want);
-        if (!nb)
-            return NULL;
-        nb->next = a->head;
-        nb->size = want;
-        nb->used = 0;
-        a->head = b = nb;
-        if (a->block_size < ARENA_MAX_BLOCK)
-            a->block_size *= 2;
+    /* More than a quarter of the address space is no arena's to give
+     * (and would wrap the rounding below or the doubling of want). */
+    if (size > SIZE_MAX / 4)
+        return NULL;
+    size = size ? (size + 7) & ~(size_t)7 : 8;
+    if (a->left >= size) {
+        /* a size of 0, which the fast path sends here */
+        void *p = a->cur;
+        a->cur += size;
+        a->left -= size;
+        return p;
     }
-    void *p = (char *)b->data + b->used;
-    b->used += size;
-    return p;
+    size_t want = a->block_size;
+    while (want < size)
+        want *= 2;
+    if (want > SIZE_MAX - sizeof(struct rd_arena_block))
+        return NULL;
+    struct rd_arena_block *nb = malloc(sizeof *nb + want);
+    if (!nb)
+        return NULL;
+    nb->next = a->head;
+    nb->size = want;
+    a->head = nb;
+    if (a->block_size < ARENA_MAX_BLOCK)
+        a->block_size *= 2;
+    a->cur = (char *)nb->data + size;
+    a->left = want - size;
+    return nb->data;
 }
 
 char *rd_arena_strndup(struct rd_arena *a, const char *s, size_t len)

@@ -440,6 +440,63 @@ static void test_info_primary_and_bad_line(void **state)
     assert_int_equal(d.line, 2);
 }
 
+/* The machine figures a run carries beside its values (add_record reads
+ * them in one pass over the metrics): each where the run has it, a
+ * metric that only starts like them (machine_x, max_rss_kib) taken for
+ * none of them, a run without machine_others_cpu_pct counted as of
+ * unknown contention. By hand: others 10 (one run); steal (1 + 3) / 2 =
+ * 2, max 3; speed min(90, 70) = 70; wake-up min(80, 95) = 80. */
+static void test_machine_figures(void **state)
+{
+    (void)state;
+    const char *s = write_store("figs.jsonl",
+        REC("w", "\"rt\":\"a\"", 1, "",
+            "\"wall_ms\":5,\"max_rss_kib\":100,\"machine_x\":3,\"machine_others_cpu_pct\":10,"
+            "\"machine_steal_pct\":1,\"machine_speed_pct\":90,\"machine_wakeup_pct\":80")
+        REC("w", "\"rt\":\"a\"", 2, "",
+            "\"wall_ms\":6,\"machine_wakeup_pct\":95,\"error_rate\":0,\"machine_steal_pct\":3,"
+            "\"machine_speed_pct\":70,\"max_rss_kib\":120,\"machine_x\":4"));
+    struct rd_analyze_opts o;
+    opts(&o);
+    o.metric = "wall_ms";
+    cJSON *doc = analyse_ok(s, &o);
+    assert_true(getn(doc, "workloads.0.contention.runs") == 2);
+    assert_true(getn(doc, "workloads.0.contention.contention_unknown_runs") == 1);
+    assert_true(fabs(getn(doc, "workloads.0.contention.others_cpu_pct_mean") - 10) < 1e-12);
+    assert_true(fabs(getn(doc, "workloads.0.contention.others_cpu_pct_max") - 10) < 1e-12);
+    assert_true(fabs(getn(doc, "workloads.0.contention.steal_pct_mean") - 2) < 1e-12);
+    assert_true(fabs(getn(doc, "workloads.0.contention.steal_pct_max") - 3) < 1e-12);
+    assert_true(fabs(getn(doc, "workloads.0.contention.speed_pct_min") - 70) < 1e-12);
+    assert_true(fabs(getn(doc, "workloads.0.contention.wakeup_pct_min") - 80) < 1e-12);
+    cJSON_Delete(doc);
+}
+
+/* Runs of two workloads interleaved (find_workload tries the previous
+ * run's workload first): each run goes to the workload it names (the
+ * analysis lists them by name), w's config a with its two runs (mean
+ * (5 + 7) / 2 = 6), v's a with its one and v's b. */
+static void test_workloads_interleaved(void **state)
+{
+    (void)state;
+    const char *s = write_store("inter.jsonl",
+        REC("w", "\"rt\":\"a\"", 1, "", "\"wall_ms\":5")
+        REC("v", "\"rt\":\"a\"", 1, "", "\"wall_ms\":50")
+        REC("w", "\"rt\":\"a\"", 2, "", "\"wall_ms\":7")
+        REC("v", "\"rt\":\"b\"", 1, "", "\"wall_ms\":60"));
+    struct rd_analyze_opts o;
+    opts(&o);
+    o.metric = "wall_ms";
+    cJSON *doc = analyse_ok(s, &o);
+    assert_string_equal(gets_(doc, "workloads.0.name"), "v");
+    assert_string_equal(gets_(doc, "workloads.1.name"), "w");
+    assert_true(getn(doc, "workloads.1.configs.0.metrics.wall_ms.n") == 2);
+    assert_true(getn(doc, "workloads.1.configs.0.metrics.wall_ms.mean") == 6);
+    assert_true(getn(doc, "workloads.0.configs.0.metrics.wall_ms.n") == 1);
+    assert_true(getn(doc, "workloads.0.configs.0.metrics.wall_ms.mean") == 50);
+    assert_string_equal(gets_(doc, "workloads.0.configs.1.id"), "rt=b");
+    cJSON_Delete(doc);
+}
+
 static void test_baseline(void **state)
 {
     (void)state;
@@ -1190,6 +1247,8 @@ int main(void)
         cmocka_unit_test(test_env_file_embedded),
         cmocka_unit_test(test_env_read_with_store),
         cmocka_unit_test(test_info_primary_and_bad_line),
+        cmocka_unit_test(test_machine_figures),
+        cmocka_unit_test(test_workloads_interleaved),
         cmocka_unit_test(test_baseline),
         cmocka_unit_test(test_exclude_outliers_and_all_metrics),
         cmocka_unit_test(test_many_configs_vs_best),

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "rundown/arena.h"
 #include "rundown/array.h"
 #include "rundown/buf.h"
 #include "rundown/strmap.h"
@@ -63,6 +64,55 @@ static void array_grows_from_a_first_capacity(void **state)
     assert_int_equal(RD_ARRAY_GROW_FROM(v, cap, 6, 4), RD_OK);
     assert_int_equal(cap, 8);
     free(v);
+}
+
+/* The inlined bump path and the block path share one arena: allocations
+ * are 8-byte aligned, do not overlap, fill a block to its last byte, move
+ * to a new block when one does not fit, and start again at the kept
+ * block's first byte after a reset. */
+static void arena_bumps_within_and_across_blocks(void **state)
+{
+    (void)state;
+    struct rd_arena a;
+    rd_arena_init(&a);
+    char *p0 = rd_arena_alloc_uninit(&a, 0); /* 0 bytes: still a distinct 8 */
+    char *p1 = rd_arena_alloc_uninit(&a, 1);
+    char *p2 = rd_arena_alloc_uninit(&a, 13);
+    assert_non_null(p0);
+    assert_ptr_equal(p1, p0 + 8);
+    assert_ptr_equal(p2, p1 + 8);
+    assert_int_equal((uintptr_t)p2 % 8, 0);
+    /* The first block is 4096 bytes: 4096 - 8 - 8 - 16 are left; fill them. */
+    char *fill = rd_arena_alloc_uninit(&a, 4096 - 32);
+    assert_ptr_equal(fill, p2 + 16);
+    assert_int_equal(a.left, 0);
+    memset(fill, 'x', 4096 - 32);
+    char *next = rd_arena_alloc_uninit(&a, 8); /* a second block (8192 bytes) */
+    assert_non_null(next);
+    assert_true(next < p0 || next >= fill + 4096 - 32);
+    assert_int_equal(a.left, 8192 - 8);
+    /* Bigger than a block: one of its own, rounded up. */
+    char *big = rd_arena_alloc_uninit(&a, 100000);
+    assert_non_null(big);
+    memset(big, 'y', 100000);
+    assert_int_equal(a.left, 131072 - 100000);
+    char *z = rd_arena_alloc(&a, 24);
+    for (int i = 0; i < 24; i++)
+        assert_int_equal(z[i], 0);
+    /* Too big for any arena: NULL, and the arena goes on as before. */
+    assert_null(rd_arena_alloc_uninit(&a, SIZE_MAX));
+    assert_null(rd_arena_alloc_uninit(&a, SIZE_MAX - 3));
+    assert_ptr_equal(rd_arena_alloc_uninit(&a, 8), z + 24);
+    /* A reset keeps the newest block and hands it out from its start. */
+    rd_arena_reset(&a);
+    assert_ptr_equal(rd_arena_alloc_uninit(&a, 8), big);
+    assert_int_equal(a.left, 131072 - 8);
+    assert_string_equal(rd_arena_strndup(&a, "abcdef", 3), "abc");
+    rd_arena_release(&a);
+    assert_null(a.cur);
+    assert_int_equal(a.left, 0);
+    assert_non_null(rd_arena_alloc_uninit(&a, 1)); /* usable after release */
+    rd_arena_release(&a);
 }
 
 static void fnv1a_matches_reference_vectors(void **state)
@@ -186,6 +236,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(array_grows_and_refuses_overflow),
         cmocka_unit_test(array_grows_from_a_first_capacity),
+        cmocka_unit_test(arena_bumps_within_and_across_blocks),
         cmocka_unit_test(fnv1a_matches_reference_vectors),
         cmocka_unit_test(strmap_puts_finds_and_grows),
         cmocka_unit_test(strmap_keys_are_byte_strings),

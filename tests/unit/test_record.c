@@ -50,6 +50,24 @@ static void build_and_write(void **state)
     struct rd_buf id = RD_BUF_INIT;
     assert_int_equal(rd_record_config_id(r, &id), RD_OK);
     assert_string_equal(id.ptr, "mechanism=worker,runtime=deno");
+    /* appended after what the buffer holds (analyze's key), in one growth */
+    rd_buf_reset(&id);
+    assert_int_equal(rd_buf_addstr(&id, "w\x1f"), RD_OK);
+    assert_int_equal(rd_record_config_id(r, &id), RD_OK);
+    assert_string_equal(id.ptr, "w\x1fmechanism=worker,runtime=deno");
+    assert_int_equal(id.len, 31);
+    /* a buffer capped short of it: refused */
+    struct rd_buf capped;
+    rd_buf_init(&capped, 10);
+    assert_int_equal(rd_record_config_id(r, &capped), RD_ERR_NOMEM);
+    rd_buf_release(&capped);
+    /* no labels: nothing added */
+    struct rd_record bare;
+    rd_record_init(&bare, NULL);
+    rd_buf_reset(&id);
+    assert_int_equal(rd_record_config_id(&bare, &id), RD_OK);
+    assert_int_equal(id.len, 0);
+    assert_string_equal(id.ptr, "");
 
     /* Round trip: parse what we wrote and write it again. */
     struct rd_arena arena;
@@ -76,7 +94,7 @@ static void build_and_write(void **state)
     rd_recordset_release(&set);
 }
 
-static void expect_error(const char *line, unsigned col, const char *msg)
+static void expect_error_n(const char *line, size_t len, unsigned col, const char *msg)
 {
     struct rd_arena arena;
     rd_arena_init(&arena);
@@ -84,11 +102,16 @@ static void expect_error(const char *line, unsigned col, const char *msg)
     struct rd_diag d;
     rd_diag_init(&d, "s.jsonl");
     d.line = 4;
-    assert_int_equal(rd_record_from_json(&r, &arena, line, strlen(line), &d), RD_ERR_PARSE);
+    assert_int_equal(rd_record_from_json(&r, &arena, line, len, &d), RD_ERR_PARSE);
     assert_int_equal(d.line, 4);
     assert_int_equal(d.col, col);
     assert_string_equal(d.msg, msg);
     rd_arena_release(&arena);
+}
+
+static void expect_error(const char *line, unsigned col, const char *msg)
+{
+    expect_error_n(line, strlen(line), col, msg);
 }
 
 static void bad_records(void **state)
@@ -112,6 +135,76 @@ static void bad_records(void **state)
                  "expected a JSON run record, got a line that ends early at '\"na' (truncated?)");
     expect_error("BROKEN line", 1, "expected a JSON run record, got 'BROKEN line'");
     expect_error("[1,2]", 1, "expected a run record object");
+}
+
+/* rd_record_from_json's one pass over a line (plain_ascii) hands every
+ * line with a byte of 0x80 or more, a backslash or a NUL to the full
+ * checks: each such byte is caught wherever it falls in the 8-byte words
+ * and in the tail after them, at the column the full checks give. */
+static void expect_line_error(const char *head, const char *bad, size_t badlen,
+                              const char *tail, const char *msg)
+{
+    char line[256];
+    size_t h = strlen(head), t = strlen(tail);
+    memcpy(line, head, h);
+    memcpy(line + h, bad, badlen);
+    memcpy(line + h + badlen, tail, t);
+    expect_error_n(line, h + badlen + t, (unsigned)h + 1, msg);
+}
+
+static void line_checks_every_position(void **state)
+{
+    (void)state;
+    const char *tail_label = "\"},\"metrics\":{}}";
+#define FORBIDDEN "expected text without NUL or bidirectional control characters, got "
+    static const struct {
+        const char *bytes;
+        size_t len;
+        const char *msg;
+    } bad[] = {
+        {"\xff", 1, "expected UTF-8 text, got byte 0xff"},
+        {"\xc3(", 2, "expected UTF-8 text, got byte 0xc3"},
+        {"\xe2\x80\xae", 3, FORBIDDEN "U+202E (it reorders the text around it)"},
+        {"\\u2066", 6, FORBIDDEN "U+2066 (it reorders the text around it)"},
+        {"\\u0000", 6, FORBIDDEN "U+0000 (NUL)"},
+        {"", 1, FORBIDDEN "U+0000 (NUL)"}, /* a raw NUL */
+    };
+#undef FORBIDDEN
+    /* pads of 0..32 put each byte at every place of a 16-byte vector,
+     * of an 8-byte word after the vectors, and of the bytes after both */
+    for (size_t pad = 0; pad < 33; pad++) {
+        char head[128];
+        snprintf(head, sizeof head,
+                 "{\"schema\":\"rundown.run/1\",\"workload\":\"w\",\"config\":{\"a\":\"%.*s", (int)pad,
+                 "pppppppppppppppppppppppppppppppppppp");
+        for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++)
+            expect_line_error(head, bad[k].bytes, bad[k].len, tail_label, bad[k].msg);
+        /* in the last bytes of the line, after its last whole word */
+        char end[64];
+        snprintf(end, sizeof end, "%.*s\"}", (int)(pad % 16), "qqqqqqqqqqqqqqqq");
+        char full[256];
+        snprintf(full, sizeof full,
+                 "{\"schema\":\"rundown.run/1\",\"workload\":\"w\",\"config\":{\"a\":\"b\"},"
+                 "\"metrics\":{},\"info\":{\"k\":\"");
+        expect_line_error(full, "\x80", 1, end, "expected UTF-8 text, got byte 0x80");
+    }
+    /* Lines the one pass sends on that pass the full checks: read as ever. */
+    const char *good[] = {
+        "{\"schema\":\"rundown.run/1\",\"workload\":\"caf\xc3\xa9\",\"config\":{},\"metrics\":{}}",
+        "{\"schema\":\"rundown.run/1\",\"workload\":\"a\\\"b\\\\\",\"config\":{},\"metrics\":{}}",
+        "{\"schema\":\"rundown.run/1\",\"workload\":\"\\u00e9\",\"config\":{},\"metrics\":{}}",
+    };
+    const char *want[] = {"caf\xc3\xa9", "a\"b\\", "\xc3\xa9"};
+    for (size_t i = 0; i < 3; i++) {
+        struct rd_arena arena;
+        rd_arena_init(&arena);
+        struct rd_record r;
+        struct rd_diag d;
+        rd_diag_init(&d, "s.jsonl");
+        assert_int_equal(rd_record_from_json(&r, &arena, good[i], strlen(good[i]), &d), RD_OK);
+        assert_string_equal(r.workload, want[i]);
+        rd_arena_release(&arena);
+    }
 }
 
 static void store_append_and_read(void **state)
@@ -261,6 +354,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(build_and_write),
         cmocka_unit_test(bad_records),
+        cmocka_unit_test(line_checks_every_position),
         cmocka_unit_test(store_append_and_read),
         cmocka_unit_test(shortest_numbers),
         cmocka_unit_test(shortest_numbers_everywhere),
