@@ -126,6 +126,21 @@ void jw_num(struct jw *w, const char *key, double v)
     put(w, rd_buf_add_json_number(w->b, v));
 }
 
+void jw_nums(struct jw *w, const double *v, size_t n)
+{
+    if (w->depth == 0 || w->pretty[w->depth]) {
+        for (size_t i = 0; i < n; i++)
+            jw_num(w, NULL, v[i]);
+        return;
+    }
+    if (n == 0)
+        return;
+    /* On one line: the separators with the numbers, one capacity check
+     * for them all (a "values" array is most of analysis.json). */
+    member(w, NULL);
+    put(w, rd_buf_add_json_numbers(w->b, v, n, ','));
+}
+
 void jw_str(struct jw *w, const char *key, const char *s)
 {
     member(w, key);

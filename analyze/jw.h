@@ -38,6 +38,8 @@ void jw_arr(struct jw *w, const char *key, bool pretty);
 void jw_end(struct jw *w, char close);
 /** A number member; NaN and infinities become null. */
 void jw_num(struct jw *w, const char *key, double v);
+/** n numbers as n jw_num(w, NULL, ...) in the open array. */
+void jw_nums(struct jw *w, const double *v, size_t n);
 /** A string member; NULL becomes null. */
 void jw_str(struct jw *w, const char *key, const char *s);
 void jw_bool(struct jw *w, const char *key, bool v);

@@ -67,8 +67,7 @@ static void write_summary(struct jw *w, const char *name, const struct prep *p,
         jw_num(w, NULL, (double)p->outl[i]);
     jw_end(w, ']');
     jw_arr(w, RD_AK_VALUES, false);
-    for (size_t i = 0; i < p->n_all; i++)
-        jw_num(w, NULL, p->all[i]);
+    jw_nums(w, p->all, p->n_all);
     jw_end(w, ']');
     jw_str(w, RD_AK_UNIT, def.unit);
     jw_str(w, RD_AK_BETTER, rd_better_name(better));

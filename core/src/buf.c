@@ -170,65 +170,100 @@ static const char digit_pairs[] =
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
 
+/* Writes the decimal digits of u (u < 10^16) at o; returns their count.
+ * Two digits a step, into place from the end: no copy. */
+static size_t put_uint(char *o, uint64_t u)
+{
+    size_t nd = 1;
+    for (uint64_t t = u; t >= 10; t /= 10)
+        nd++;
+    char *q = o + nd;
+    while (u >= 100) {
+        q -= 2;
+        memcpy(q, digit_pairs + 2 * (u % 100), 2);
+        u /= 100;
+    }
+    if (u >= 10)
+        memcpy(q - 2, digit_pairs + 2 * u, 2);
+    else
+        q[-1] = (char)('0' + u);
+    return nd;
+}
+
 /* Fast path of rd_fmt_double: a value that is the correctly rounded double of
  * a decimal m / 10^k with at most 15 significant digits, in %g's fixed-notation
  * range [1e-4, 1e15), prints as that decimal -- which is exactly what
  * "%.15g" prints (DBL_DIG = 15 round trip), and "%.15g" is what the slow path
- * picks first since it reads back exactly. */
-static bool fmt_short(double v, char out[32], int *lg)
+ * picks first since it reads back exactly. Returns the length written, 0
+ * when v is not such a decimal (then *lg is floor(log10(|v|)) for digits17,
+ * or INT_MIN when not worked out). */
+static size_t fmt_short(double v, char out[32], int *lg)
 {
     static const double p10[] = {1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
                                  1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18};
+    static const uint64_t p10u[] = {1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull,
+                                    1000000ull, 10000000ull, 100000000ull, 1000000000ull,
+                                    10000000000ull, 100000000000ull, 1000000000000ull,
+                                    10000000000000ull, 100000000000000ull,
+                                    1000000000000000ull, 10000000000000000ull,
+                                    100000000000000000ull, 1000000000000000000ull};
+    /* 10^-4 ... 10^15: the powers of ten of this path's range */
+    static const double bound[] = {1e-4, 1e-3, 1e-2, 1e-1, 1, 1e1, 1e2, 1e3, 1e4, 1e5,
+                                   1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
     double a = fabs(v);
     if (!(a >= 1e-4 && a < 1e15))
-        return false;
-    /* Only the largest k with a 10^k < 1e15 is tried: a decimal of at
-     * most 15 digits that rounds to a is m / 10^k at that k too (m < 1e15
-     * < 2^50, so a 10^k is within 0.5 of m and nearbyint finds it), and
-     * the trailing zeros are dropped below. Trying k = 0, 1, ... in turn
-     * (as this did) cost 15 divisions for every computed statistic. A k
-     * too small by log10's rounding only sends a to the slower path. */
-    *lg = (int)floor(log10(a)); /* for digits17, when this path fails */
+        return 0;
+    /* floor(log10(a)) from the binary exponent, without log10 (a fifth
+     * of the formatting of a store of 10^6 runs, whose 4 * 10^6 values
+     * analyze prints): a is in [2^e, 2^(e+1)) with -14 <= e <= 49 here,
+     * l = floor(e log10 2) is floor(e 78913 / 2^18) (exact for |e| <
+     * 1100, checked), 10^l <= a < 10^(l+2), and one comparison with
+     * 10^(l+1) settles it. Right next to a power of ten libm's log10
+     * rounds up to it and this does not: fmt_short's k is then one
+     * larger (the loop below brings it back, or the decimal is not
+     * there either way) and digits17 starts from the right exponent
+     * instead of correcting it; the digits are the same (the unit test
+     * checks the neighbours of every power of ten). */
+    uint64_t bits;
+    memcpy(&bits, &a, sizeof bits);
+    int e = (int)(bits >> 52) - 1023;
+    int t = e * 78913;
+    int l = t >= 0 ? t >> 18 : -((-t + (1 << 18) - 1) >> 18);
+    *lg = l + (a >= bound[l + 5]);
     int k = 14 - *lg;
     if (k > 18)
         k = 18;
-    if (k < 0) /* a just below 1e15, whose log10 rounded up to 15 */
-        return false;
     while (k > 0 && a * p10[k] >= 1e15)
         k--;
     double s = a * p10[k];
     if (s >= 1e15)
-        return false;
-    double m = nearbyint(s);
+        return 0;
+    /* nearbyint(s), s in [0, 2^50): adding 2^52 leaves no bits below the
+     * point, rounded as nearbyint rounds (the current mode); the libm call
+     * was a tenth of this path. */
+    double m = (s + 4503599627370496.0) - 4503599627370496.0;
     if (m / p10[k] != a)
-        return false;
-    uint64_t im = (uint64_t)m, ip = (uint64_t)p10[k];
-    uint64_t whole = im / ip, frac = im % ip;
+        return 0;
+    uint64_t im = (uint64_t)m, ip = p10u[k];
+    /* The integer part of m / 10^k is that of a (integers below 2^53 are
+     * doubles, so rounding the decimal to a crosses none): the division
+     * by a variable 10^k only where that would not hold. */
+    uint64_t whole = (uint64_t)a, frac;
+    if (whole * ip <= im && im - whole * ip < ip) {
+        frac = im - whole * ip;
+    } else {
+        whole = im / ip;
+        frac = im % ip;
+    }
     char *o = out;
     if (v < 0)
         *o++ = '-';
-    /* Two digits a step, and the fraction's trailing zeros dropped by
-     * whole powers of ten before it is printed: a value read from a store
-     * (40.759 is 7590000000000 / 10^13 past its point here) took a
-     * division and a store per digit, most of them zeros thrown away
-     * (analyze prints 4 * 10^6 such values for a store of 10^6 runs). */
-    char tmp[24];
-    int n = 24;
-    while (whole >= 100) {
-        n -= 2;
-        memcpy(tmp + n, digit_pairs + 2 * (whole % 100), 2);
-        whole /= 100;
-    }
-    if (whole >= 10) {
-        n -= 2;
-        memcpy(tmp + n, digit_pairs + 2 * whole, 2);
-    } else {
-        tmp[--n] = (char)('0' + whole);
-    }
-    memcpy(o, tmp + n, (size_t)(24 - n));
-    o += 24 - n;
+    o += put_uint(o, whole);
     if (k > 0 && frac) {
-        /* frac < 10^k <= 10^18 is not 0: at most 17 trailing zeros */
+        /* frac < 10^k <= 10^18 is not 0: at most 17 trailing zeros. A
+         * value read from a store (40.759 is 7590000000000 / 10^13 past
+         * its point here) has most of them: dropped by whole powers of
+         * ten before it is printed. */
         int len = k;
         static const struct { uint64_t p; int digits; } zeros[] = {
             {100000000, 8}, {10000, 4}, {100, 2}, {10, 1}};
@@ -253,13 +288,13 @@ static bool fmt_short(double v, char out[32], int *lg)
             *--q = (char)('0' + frac);
     }
     *o = '\0';
-    return true;
+    return (size_t)(o - out);
 }
 
 /* Writes the p significant digits d (with the decimal exponent x of the
  * first) as "%.<p>g" does: fixed notation when -4 <= x < p, else d.ddde±XX,
- * trailing zeros of the fraction removed. */
-static void fmt_g(bool neg, const char *d, int p, int x, char out[32])
+ * trailing zeros of the fraction removed. Returns the length. */
+static size_t fmt_g(bool neg, const char *d, int p, int x, char out[32])
 {
     char *o = out;
     int n = p;
@@ -285,7 +320,7 @@ static void fmt_g(bool neg, const char *d, int p, int x, char out[32])
             }
         }
         *o = '\0';
-        return;
+        return (size_t)(o - out);
     }
     *o++ = d[0];
     if (n > 1) {
@@ -301,6 +336,7 @@ static void fmt_g(bool neg, const char *d, int p, int x, char out[32])
     *o++ = (char)('0' + ax / 10 % 10);
     *o++ = (char)('0' + ax % 10);
     *o = '\0';
+    return (size_t)(o - out);
 }
 
 /* d (17 digits, first exponent *x) rounded to p < 17 digits in r. A
@@ -518,8 +554,8 @@ static int exact_side(const struct exact17 *ex)
 /* The shortest of 15, 16 and 17 digits as the search below finds it, from
  * 17 digits (digits17, or one "%.16e") instead of two or three "%g": false
  * when a rounding cannot be told from 17 digits, and the search is to be
- * done. */
-static bool fmt_digits(double v, char out[32], int lg)
+ * done. Returns the length, 0 for false. */
+static size_t fmt_digits(double v, char out[32], int lg)
 {
     char d[17];
     bool neg = v < 0;
@@ -533,53 +569,61 @@ static bool fmt_digits(double v, char out[32], int lg)
             p++;
         d[0] = *p++;
         if (*p++ != '.')
-            return false;
+            return 0;
         memcpy(d + 1, p, 16);
         p += 16;
         if (*p++ != 'e')
-            return false;
+            return 0;
         x17 = atoi(p);
     }
     char r[17];
     int x16 = x17;
     int side = exact_side(&ex);
     if (!round_digits(d, 16, &x16, r, side))
-        return false;
-    fmt_g(neg, r, 16, x16, out);
-    if (!round_trips(&ex, r, 16, x16, v, out)) {
-        fmt_g(neg, d, 17, x17, out);
-        return true;
-    }
+        return 0;
+    size_t n = fmt_g(neg, r, 16, x16, out);
+    if (!round_trips(&ex, r, 16, x16, v, out))
+        return fmt_g(neg, d, 17, x17, out);
     char r15[17], shorter[32];
     int x15 = x17;
     if (!round_digits(d, 15, &x15, r15, side))
-        return false;
-    fmt_g(neg, r15, 15, x15, shorter);
-    if (round_trips(&ex, r15, 15, x15, v, shorter))
+        return 0;
+    size_t n15 = fmt_g(neg, r15, 15, x15, shorter);
+    if (round_trips(&ex, r15, 15, x15, v, shorter)) {
         memcpy(out, shorter, sizeof shorter);
-    return true;
+        n = n15;
+    }
+    return n;
+}
+
+size_t rd_fmt_double_len(double v, char out[32])
+{
+    int lg = INT_MIN;
+    size_t n = fmt_short(v, out, &lg);
+    if (n)
+        return n;
+    if (isnan(v)) {
+        strcpy(out, "nan");
+        return 3;
+    }
+    if (isinf(v)) {
+        strcpy(out, v > 0 ? "inf" : "-inf");
+        return v > 0 ? 3 : 4;
+    }
+    if (v == 0) {
+        strcpy(out, "0"); /* what the search gives for 0 and -0 */
+        return 1;
+    }
+    n = fmt_digits(v, out, lg);
+    if (n)
+        return n;
+    return strlen(rd_fmt_double_search(v, out));
 }
 
 char *rd_fmt_double(double v, char out[32])
 {
-    int lg = INT_MIN;
-    if (fmt_short(v, out, &lg))
-        return out;
-    if (isnan(v)) {
-        strcpy(out, "nan");
-        return out;
-    }
-    if (isinf(v)) {
-        strcpy(out, v > 0 ? "inf" : "-inf");
-        return out;
-    }
-    if (v == 0) {
-        strcpy(out, "0"); /* what the search gives for 0 and -0 */
-        return out;
-    }
-    if (fmt_digits(v, out, lg))
-        return out;
-    return rd_fmt_double_search(v, out);
+    rd_fmt_double_len(v, out);
+    return out;
 }
 
 char *rd_fmt_double_search(double v, char out[32])
@@ -613,12 +657,43 @@ rd_status rd_buf_add_json_number(struct rd_buf *b, double v)
      * capped buffer (rd_buf_init's max) near its cap may lack the 32
      * bytes and still have room for the number itself: the copy below. */
     if (rd_buf_grow(b, 32) == RD_OK) {
-        size_t n = strlen(rd_fmt_double(v, b->ptr + b->len));
-        b->len += n;
+        b->len += rd_fmt_double_len(v, b->ptr + b->len);
         return RD_OK;
     }
     char tmp[32];
-    return rd_buf_addstr(b, rd_fmt_double(v, tmp));
+    return rd_buf_add(b, tmp, rd_fmt_double_len(v, tmp));
+}
+
+rd_status rd_buf_add_json_numbers(struct rd_buf *b, const double *v, size_t n, char sep)
+{
+    /* One capacity check for the whole run: the formatter needs 32 bytes
+     * where it writes and leaves at most 24 (a sign, 17 digits, the point
+     * and e-308), so 32 a number covers each one's separator too. The
+     * "values" arrays are 4 * 10^6 numbers for a store of 10^6 runs. */
+    if (n && n <= (SIZE_MAX - 64) / 32 && rd_buf_grow(b, 32 * n) == RD_OK) {
+        char *o = b->ptr + b->len;
+        for (size_t i = 0; i < n; i++) {
+            if (i)
+                *o++ = sep;
+            if (isfinite(v[i])) {
+                o += rd_fmt_double_len(v[i], o);
+            } else {
+                memcpy(o, "null", 5);
+                o += 4;
+            }
+        }
+        b->len = (size_t)(o - b->ptr);
+        return RD_OK;
+    }
+    /* A capped buffer near its cap: a number at a time, up to the cap. */
+    rd_status st = RD_OK;
+    for (size_t i = 0; i < n && !st; i++) {
+        if (i)
+            st = rd_buf_addch(b, sep);
+        if (!st)
+            st = rd_buf_add_json_number(b, v[i]);
+    }
+    return st;
 }
 
 void rd_buf_truncate(struct rd_buf *b, size_t len)

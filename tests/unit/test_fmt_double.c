@@ -29,11 +29,13 @@ static uint64_t next(uint64_t *s)
 static void same(double v)
 {
     char got[32], want[32];
-    rd_fmt_double(v, got);
+    size_t n = rd_fmt_double_len(v, got);
     rd_fmt_double_search(v, want);
     if (strcmp(got, want) != 0)
         print_message("%a: got %s, want %s\n", v, got, want);
     assert_string_equal(got, want);
+    assert_int_equal(n, strlen(got));
+    assert_string_equal(rd_fmt_double(v, got), want);
 }
 
 static void same_as_the_search(void **state)
@@ -129,11 +131,127 @@ static void same_in_the_integer_range(void **state)
     }
 }
 
+/* The short path (fmt_short) works out the decimal exponent from the
+ * binary one, and its integer part from the double itself: every power
+ * of ten of its range [1e-4, 1e15) and the three doubles each side of
+ * it, where that exponent changes; decimals of 1 to 15 digits at every
+ * scale of the range with their neighbours; the ends of the range;
+ * values just below an integer (the decimal's integer part); and what
+ * the path leaves to the others (subnormals, zeros, the ends of
+ * binary64). */
+static void same_in_the_short_range(void **state)
+{
+    (void)state;
+    for (int x = -6; x <= 17; x++) {
+        double p = pow(10, x);
+        double lo = p, hi = p;
+        same(p);
+        same(-p);
+        for (int i = 0; i < 3; i++) {
+            lo = nextafter(lo, 0);
+            hi = nextafter(hi, INFINITY);
+            same(lo);
+            same(hi);
+            same(-lo);
+        }
+        same(p * 9.5);
+        same(p * 9.99);
+        same(p * 9.99999999999999);
+        same(p * 0.999999999999999);
+    }
+    uint64_t s = 99;
+    for (int i = 0; i < 200000; i++) {
+        uint64_t digits = next(&s) % 1000000000000000ull;
+        for (uint64_t cut = next(&s) % 15; cut; cut--)
+            digits /= 10;
+        int scale = (int)(next(&s) % 20); /* 10^-19 ... 10^0 */
+        double dec = (double)digits / pow(10, scale);
+        same(dec);
+        same(-dec);
+        same(nextafter(dec, 0));
+        same(nextafter(dec, INFINITY));
+        /* a whole number less a little: the integer part must not round up */
+        double w = (double)(next(&s) % 1000000000000000ull);
+        same(w - 0.5);
+        same(w - 1e-3);
+        same(nextafter(w, 0));
+        /* subnormals */
+        double sub = ldexp((double)(next(&s) >> 12), -1074);
+        same(sub);
+        same(-sub);
+    }
+    const double edge[] = { 1e-4, 1.0000000000000001e-4, 9.9999999999999991e-5, 1e15,
+                            999999999999999.0, 999999999999999.875, 99999999999999.99,
+                            0.00010000000000000002, 0.001, 0.0009999999999999998,
+                            5e-324, 1e-323, 2.2250738585072009e-308, 2.2250738585072014e-308,
+                            -0.0, 0.0, 1.7976931348623157e308, 123456789012345.0,
+                            12345678901234.5, 0.000123456789012345 };
+    for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++) {
+        same(edge[i]);
+        same(-edge[i]);
+        same(nextafter(edge[i], 0));
+        same(nextafter(edge[i], INFINITY));
+    }
+}
+
+/* rd_buf_add_json_numbers writes what one rd_buf_add_json_number a
+ * number with the separator between writes, NaN and infinities as null,
+ * and a buffer capped short of the 32 bytes a number it reserves gets
+ * the numbers that fit, then the error. */
+static void numbers_as_one_at_a_time(void **state)
+{
+    (void)state;
+    uint64_t s = 5;
+    double v[300];
+    for (size_t i = 0; i < 300; i++) {
+        uint64_t bits = next(&s);
+        memcpy(&v[i], &bits, sizeof bits);
+        if (i % 3 == 0)
+            v[i] = (double)(next(&s) % 100000) / 1000;
+    }
+    v[7] = NAN;
+    v[8] = INFINITY;
+    v[9] = -0.0;
+    for (size_t n = 0; n <= 300; n += n < 5 ? 1 : 59) {
+        struct rd_buf one, all;
+        rd_buf_init(&one, 0);
+        rd_buf_init(&all, 0);
+        assert_int_equal(rd_buf_addstr(&all, "["), RD_OK);
+        assert_int_equal(rd_buf_addstr(&one, "["), RD_OK);
+        assert_int_equal(rd_buf_add_json_numbers(&all, v, n, ','), RD_OK);
+        for (size_t i = 0; i < n; i++) {
+            if (i)
+                assert_int_equal(rd_buf_addch(&one, ','), RD_OK);
+            assert_int_equal(rd_buf_add_json_number(&one, v[i]), RD_OK);
+        }
+        assert_string_equal(all.ptr, one.ptr);
+        assert_int_equal(all.len, one.len);
+        assert_int_equal(strlen(all.ptr), all.len);
+        /* capped: what fits of the same text, and the error */
+        struct rd_buf capped;
+        rd_buf_init(&capped, one.len > 40 ? one.len - 20 : one.len);
+        rd_status st = rd_buf_addstr(&capped, "[");
+        if (!st)
+            st = rd_buf_add_json_numbers(&capped, v, n, ',');
+        if (one.len > 40)
+            assert_int_not_equal(st, RD_OK);
+        else
+            assert_int_equal(st, RD_OK);
+        assert_true(capped.len <= one.len);
+        assert_memory_equal(capped.ptr, one.ptr, capped.len);
+        rd_buf_release(&capped);
+        rd_buf_release(&one);
+        rd_buf_release(&all);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(same_as_the_search),
         cmocka_unit_test(same_in_the_integer_range),
+        cmocka_unit_test(same_in_the_short_range),
+        cmocka_unit_test(numbers_as_one_at_a_time),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

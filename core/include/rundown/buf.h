@@ -49,6 +49,12 @@ rd_status rd_buf_add_json_string(struct rd_buf *b, const char *s);
 
 /** Appends a number in its shortest round-trip form, or null for NaN/inf. */
 rd_status rd_buf_add_json_number(struct rd_buf *b, double v);
+/**
+ * Appends n numbers as rd_buf_add_json_number does, with the character sep
+ * between two (none before the first or after the last). On failure
+ * (a capped buffer at its cap) the numbers that fitted stay appended.
+ */
+rd_status rd_buf_add_json_numbers(struct rd_buf *b, const double *v, size_t n, char sep);
 /*
  * A writer that remembers its first error, after git's strbuf writers:
  * each call after a failure does nothing, so a back end writes a whole
@@ -97,6 +103,8 @@ char *rd_buf_detach(struct rd_buf *b, size_t *len);
  * written as "nan", "inf", "-inf". Returns out.
  */
 char *rd_fmt_double(double v, char out[32]);
+/** rd_fmt_double, returning the length of what it wrote to out. */
+size_t rd_fmt_double_len(double v, char out[32]);
 
 /**
  * rd_fmt_double by its definition: "%.16g" read back with strtod, then
