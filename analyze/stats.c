@@ -359,11 +359,46 @@ static double dev_at(const double *x, size_t n, double med, size_t k)
     return v;
 }
 
-static double mad_sorted(const double *x, size_t n)
+/* dev_at by bisection, for x without NaN and infinities: the k-th
+ * smallest of the two runs is the larger of the last ones taken when
+ * i come from the left run and k + 1 - i from the right, for the i at
+ * which neither run's next is below the other's last. The merge walked
+ * n / 2 steps of unpredictable branches for each median (two for an
+ * even n): a third of the summary of a series of 1,000 values. The
+ * same value, as the k-th order statistic is one number whatever the
+ * order ties are taken in. */
+static double dev_at_bisect(const double *x, size_t n, double med, size_t k)
+{
+    size_t na = n / 2, nb = n - n / 2, t = k + 1; /* t <= n */
+    /* left run a_i = med - x[na - 1 - i], right run b_j = x[na + j] - med */
+#define DEV_A(i) (med - x[na - 1 - (i)])
+#define DEV_B(j) (x[na + (j)] - med)
+    size_t lo = t > nb ? t - nb : 0, hi = t < na ? t : na;
+    for (;;) {
+        size_t i = lo + (hi - lo) / 2, j = t - i;
+        if (i < na && j > 0 && DEV_B(j - 1) > DEV_A(i)) {
+            lo = i + 1; /* the right run's last taken is above the left's next */
+        } else if (i > 0 && j < nb && DEV_A(i - 1) > DEV_B(j)) {
+            hi = i - 1; /* the left run's last taken is above the right's next */
+        } else {
+            double a = i > 0 ? DEV_A(i - 1) : -INFINITY, b = j > 0 ? DEV_B(j - 1) : -INFINITY;
+            return a > b ? a : b;
+        }
+    }
+#undef DEV_A
+#undef DEV_B
+}
+
+/* mean_finite: every value is finite (a finite mean tells, as the running
+ * mean of finite doubles cannot overflow and anything else makes it inf
+ * or NaN), so the bisection's comparisons order the deviations. */
+static double mad_sorted(const double *x, size_t n, bool mean_finite)
 {
     double med = rd_stats_quantile_sorted(x, n, 0.5);
-    double d0 = dev_at(x, n, med, (n - 1) / 2);
-    double d1 = (n % 2) ? d0 : dev_at(x, n, med, n / 2);
+    double (*at)(const double *, size_t, double, size_t) =
+        mean_finite && isfinite(med) ? dev_at_bisect : dev_at;
+    double d0 = at(x, n, med, (n - 1) / 2);
+    double d1 = (n % 2) ? d0 : at(x, n, med, n / 2);
     /* type 7 median of the deviations */
     return MAD_SCALE * ((n % 2) ? d0 : d0 + 0.5 * (d1 - d0));
 }
@@ -399,7 +434,7 @@ void rd_stats_summarize_sorted(const double *x, const double *sorted, size_t n,
      * not for a zero or negative mean. */
     out->cv = out->mean > 0 ? out->sd / out->mean : NAN;
     out->geomean = rd_stats_geomean(x, n);
-    out->mad = mad_sorted(sorted, n);
+    out->mad = mad_sorted(sorted, n, isfinite(out->mean));
     out->min = sorted[0];
     out->max = sorted[n - 1];
     out->median = rd_stats_quantile_sorted(sorted, n, 0.5);
