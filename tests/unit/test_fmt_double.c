@@ -196,14 +196,16 @@ static void same_in_the_short_range(void **state)
 
 /* rd_buf_add_json_numbers writes what one rd_buf_add_json_number a
  * number with the separator between writes, NaN and infinities as null,
- * and a buffer capped short of the 32 bytes a number it reserves gets
- * the numbers that fit, then the error. */
+ * in one block of numbers or several (1,024 a block), and a buffer
+ * capped short of the 32 bytes a number it reserves gets the numbers
+ * that fit, then the error. */
 static void numbers_as_one_at_a_time(void **state)
 {
     (void)state;
     uint64_t s = 5;
-    double v[300];
-    for (size_t i = 0; i < 300; i++) {
+    enum { N = 3000 };
+    static double v[N];
+    for (size_t i = 0; i < N; i++) {
         uint64_t bits = next(&s);
         memcpy(&v[i], &bits, sizeof bits);
         if (i % 3 == 0)
@@ -212,7 +214,7 @@ static void numbers_as_one_at_a_time(void **state)
     v[7] = NAN;
     v[8] = INFINITY;
     v[9] = -0.0;
-    for (size_t n = 0; n <= 300; n += n < 5 ? 1 : 59) {
+    for (size_t n = 0; n <= N; n += n < 5 ? 1 : n < 300 ? 59 : 1023) {
         struct rd_buf one, all;
         rd_buf_init(&one, 0);
         rd_buf_init(&all, 0);
