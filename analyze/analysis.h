@@ -31,9 +31,10 @@ struct rd_analyze_opts {
     bool include_contended;     /* keep runs taken on a busy machine ("contended": true) */
     const char *published_dir;  /* --published DIR: replication against summary statistics */
     const char *title;          /* --title: the report's title, or NULL */
-    size_t split_bytes;         /* a store file this big is read in parts, one per
-                                 * split_bytes (up to 8 a thread), taken in turn by
-                                 * up to 'threads' threads (default 16 MiB; 0 = never) */
+    size_t split_bytes;         /* a store file this big is read in parts, taken in
+                                 * turn by up to 'threads' threads, that shrink
+                                 * towards its end to split_bytes / 64 (split.h; up
+                                 * to 16 a thread) (default 16 MiB; 0 = never) */
     size_t parallel_values;     /* workloads holding this many values in all are analysed
                                  * and written by 'threads' threads (default 100000;
                                  * 0 = never); the output is the same bytes */
