@@ -36,10 +36,10 @@ unsigned long long rd_split_floor(unsigned long long size, unsigned long long wa
 /**
  * The offsets where the parts of the file at path start, after the
  * first, in at[] (room for most - 1), each just after a newline: every
- * part but the last ends at the first newline at or after rd_split_len
- * bytes from its start, with the floor for 'most' parts from min /
- * RD_SPLIT_TAIL. Returns how many parts that makes, and the file's size
- * in *size: 1 when it is not a regular file of at least 'min' bytes (min
+ * part but the last takes rd_split_len bytes (with the floor for 'most'
+ * parts from min / RD_SPLIT_TAIL) and the rest of the line its last byte
+ * is in. Returns how many parts that makes, and the file's size in
+ * *size: 1 when it is not a regular file of at least 'min' bytes (min
  * 0: never split), threads or most is under 2, or it has no such newline.
  */
 size_t rd_split_points(const char *path, size_t min, size_t threads, size_t most, long long *at,
