@@ -539,6 +539,14 @@ static void check_judges_the_speed(void **state)
                           strstr(c.f[i].text, "67 % of their best speed or faster over") &&
                           strstr(c.f[i].text, "CPU 1 against CPU 0's best (100 % of its own)"));
     assert_true(named);
+    /* Alike CPUs a point apart (1.0 and 1.02 ms, 98 %): the figure counts,
+     * the words about the other CPU are left out. */
+    write_file(script, "1.0 1.02\n");
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67);
+    assert_true(c.quiet);
+    for (int i = 0; i < c.nf; i++)
+        if (strcmp(c.f[i].what, "speed") == 0)
+            assert_null(strstr(c.f[i].text, "against CPU"));
     /* The same readings from CPUs of two kinds (3.0 and 2.0 GHz at most):
      * CPU 1 is judged against its own best, and is quiet. */
     char rel[400];
