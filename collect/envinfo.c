@@ -69,18 +69,6 @@ static bool file_field(const char *path, const char *key, char *out, size_t size
     return found;
 }
 
-static bool file_line(const char *path, char *out, size_t size)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return false;
-    bool ok = fgets(out, (int)size, f) != NULL;
-    fclose(f);
-    if (ok)
-        out[strcspn(out, "\n")] = '\0';
-    return ok;
-}
-
 static int physical_cores(void)
 {
     FILE *f = fopen("/proc/cpuinfo", "r");
@@ -263,10 +251,10 @@ rd_status rd_env_capture(const struct rd_env_probe *probes, size_t nprobes,
     int physical = physical_cores();
     char mhz[32] = "";
     file_field("/proc/cpuinfo", "cpu MHz", mhz, sizeof mhz);
-    file_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", gov, sizeof gov);
-    if (file_line("/sys/devices/system/cpu/intel_pstate/no_turbo", buf, sizeof buf))
+    rd_file_line(NULL, "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", gov, sizeof gov);
+    if (rd_file_line(NULL, "/sys/devices/system/cpu/intel_pstate/no_turbo", buf, sizeof buf))
         snprintf(turbo, sizeof turbo, "%s", buf[0] == '1' ? "off" : "on");
-    else if (file_line("/sys/devices/system/cpu/cpufreq/boost", buf, sizeof buf))
+    else if (rd_file_line(NULL, "/sys/devices/system/cpu/cpufreq/boost", buf, sizeof buf))
         snprintf(turbo, sizeof turbo, "%s", buf[0] == '1' ? "on" : "off");
     char memkb[64] = "";
     file_field("/proc/meminfo", "MemTotal", memkb, sizeof memkb);
@@ -276,7 +264,7 @@ rd_status rd_env_capture(const struct rd_env_probe *probes, size_t nprobes,
     char aff[256];
     affinity_list(aff, sizeof aff);
     double la[3] = {NAN, NAN, NAN};
-    if (file_line("/proc/loadavg", buf, sizeof buf))
+    if (rd_file_line(NULL, "/proc/loadavg", buf, sizeof buf))
         sscanf(buf, "%lf %lf %lf", &la[0], &la[1], &la[2]);
 
     hash_add(&h, model);

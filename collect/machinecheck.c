@@ -17,6 +17,7 @@
 
 #include "machineload.h"
 #include "speedprobe.h"
+#include "rundown/fsutil.h"
 #include "rundown/json.h"
 #include "rundown/loadjudge.h"
 
@@ -49,21 +50,6 @@ const char *rd_machine_container_hint(void)
             return hint;
     }
     return NULL;
-}
-
-/* The first line of ROOT/rel into buf, newline cut; false when unreadable. */
-static bool line_of(const char *root, const char *rel, char *buf, size_t size)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", root, rel);
-    FILE *f = fopen(path, "re");
-    if (!f)
-        return false;
-    bool ok = fgets(buf, (int)size, f) != NULL;
-    fclose(f);
-    if (ok)
-        buf[strcspn(buf, "\n")] = '\0';
-    return ok;
 }
 
 /* A "Name: value kB" field of ROOT/meminfo, in KiB; NaN when absent. */
@@ -288,7 +274,7 @@ void rd_machine_check_run(struct rd_machine_check *c, const char *proc_root,
         "pin the measured program (--cpus) to keep it off the CPU rundown samples on",
         "%d CPUs; rundown may run on %d of them%s", c->ncpus, allowed,
         allowed && allowed < c->ncpus ? " (pinned)" : " (not pinned)");
-    if (line_of(proc, "loadavg", buf, sizeof buf) && sscanf(buf, "%lf", &c->load1) == 1) {
+    if (rd_file_line(proc, "loadavg", buf, sizeof buf) && sscanf(buf, "%lf", &c->load1) == 1) {
         const char *judged = rd_machine_load_judgement(c->load1, c->ncpus);
         add(c, "load", strcmp(judged, "busy") == 0 ? RD_FINDING_ADVICE : RD_FINDING_OK,
             strcmp(judged, "busy") == 0 ? "the load average lags a minute: it says the "
@@ -298,7 +284,7 @@ void rd_machine_check_run(struct rd_machine_check *c, const char *proc_root,
     load_now(c, proc, sys, window_s);
     char path[256];
     snprintf(path, sizeof path, "devices/system/cpu/cpu0/cpufreq/scaling_governor");
-    if (line_of(sys, path, buf, sizeof buf)) {
+    if (rd_file_line(sys, path, buf, sizeof buf)) {
         bool perf = strcmp(buf, "performance") == 0;
         add(c, "governor", perf ? RD_FINDING_OK : RD_FINDING_ADVICE,
             perf ? NULL : "set the performance governor (cpupower frequency-set -g performance)",
@@ -306,15 +292,15 @@ void rd_machine_check_run(struct rd_machine_check *c, const char *proc_root,
     } else {
         add(c, "governor", RD_FINDING_OK, NULL, "CPU frequency scaling not visible (no cpufreq)");
     }
-    if (line_of(sys, "devices/system/cpu/intel_pstate/no_turbo", buf, sizeof buf))
+    if (rd_file_line(sys, "devices/system/cpu/intel_pstate/no_turbo", buf, sizeof buf))
         add(c, "turbo", buf[0] == '1' ? RD_FINDING_OK : RD_FINDING_ADVICE,
             buf[0] == '1' ? NULL : "turbo makes clocks depend on heat: echo 1 > "
             "/sys/devices/system/cpu/intel_pstate/no_turbo", "turbo %s", buf[0] == '1' ? "off" : "on");
-    else if (line_of(sys, "devices/system/cpu/cpufreq/boost", buf, sizeof buf))
+    else if (rd_file_line(sys, "devices/system/cpu/cpufreq/boost", buf, sizeof buf))
         add(c, "turbo", buf[0] == '1' ? RD_FINDING_ADVICE : RD_FINDING_OK,
             buf[0] == '1' ? "boost makes clocks depend on heat: echo 0 > "
             "/sys/devices/system/cpu/cpufreq/boost" : NULL, "boost %s", buf[0] == '1' ? "on" : "off");
-    if (line_of(proc, "sys/kernel/randomize_va_space", buf, sizeof buf))
+    if (rd_file_line(proc, "sys/kernel/randomize_va_space", buf, sizeof buf))
         add(c, "aslr", buf[0] == '0' ? RD_FINDING_OK : RD_FINDING_ADVICE,
             buf[0] == '0' ? NULL : "address randomisation varies layout between runs; runs "
             "more than a few per config average it out (or sysctl kernel.randomize_va_space=0)",
@@ -324,7 +310,7 @@ void rd_machine_check_run(struct rd_machine_check *c, const char *proc_root,
         add(c, "swap", st - sf > 0 ? RD_FINDING_ADVICE : RD_FINDING_OK,
             st - sf > 0 ? "memory was swapped out: free memory, or swapoff -a && swapon -a" : NULL,
             "swap in use %.0f MiB", (st - sf) / 1024);
-    if (line_of(proc, "pressure/memory", buf, sizeof buf)) {
+    if (rd_file_line(proc, "pressure/memory", buf, sizeof buf)) {
         const char *a = strstr(buf, "avg10=");
         double v = a ? strtod(a + 6, NULL) : NAN;
         if (!isnan(v))
@@ -332,7 +318,7 @@ void rd_machine_check_run(struct rd_machine_check *c, const char *proc_root,
                 v > 1 ? "tasks wait for memory: free memory before measuring" : NULL,
                 "memory pressure %.1f %% (last 10 s)", v);
     }
-    if (line_of(sys, "devices/system/cpu/cpu0/thermal_throttle/core_throttle_count", buf,
+    if (rd_file_line(sys, "devices/system/cpu/cpu0/thermal_throttle/core_throttle_count", buf,
                 sizeof buf)) {
         long n = strtol(buf, NULL, 10);
         add(c, "thermal", n > 0 ? RD_FINDING_ADVICE : RD_FINDING_OK,

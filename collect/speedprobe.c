@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "wakeprobe.h"
+#include "rundown/fsutil.h"
 
 /* About 1.5 ms of a 2 GHz core per repetition: long enough that the clock's
  * resolution and one timer interrupt are small beside it, short enough that
@@ -140,16 +141,12 @@ double rd_speed_pct(const struct rd_speed_reading *r, double best_ms[RD_SPEED_CP
 /* A number from one sysfs file; NaN when it cannot be read. */
 static double sysfs_number(const char *sys, int cpu, const char *rel)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/devices/system/cpu/cpu%d/%s", sys, cpu, rel);
-    FILE *f = fopen(path, "re");
-    double v = NAN;
-    if (f) {
-        if (fscanf(f, "%lf", &v) != 1)
-            v = NAN;
-        fclose(f);
-    }
-    return v;
+    char path[256], line[64], *end;
+    snprintf(path, sizeof path, "devices/system/cpu/cpu%d/%s", cpu, rel);
+    if (!rd_file_line(sys, path, line, sizeof line))
+        return NAN;
+    double v = strtod(line, &end);
+    return end != line ? v : NAN;
 }
 
 /* Whether one figure (capacity, maximum clock) of the reading's CPUs stays

@@ -792,3 +792,18 @@ rd_status rd_fds_check(int need, const char *what, const char *needs, const char
                        what, strerror(e), limit, needs, need, n, n == 1 ? "is" : "are",
                        hint ? ", or " : "", hint ? hint : "");
 }
+
+bool rd_file_line(const char *root, const char *rel, char *buf, size_t size)
+{
+    char path[4096];
+    if (root)
+        snprintf(path, sizeof path, "%s/%s", root, rel);
+    FILE *f = fopen(root ? path : rel, "re");
+    if (!f)
+        return false;
+    bool ok = fgets(buf, (int)size, f) != NULL;
+    fclose(f);
+    if (ok)
+        buf[strcspn(buf, "\n")] = '\0';
+    return ok;
+}

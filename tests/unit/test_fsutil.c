@@ -246,6 +246,34 @@ static void test_atomic_writeback(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* The first line of root/rel, newline cut; rel alone without a root;
+ * false for a missing or empty file. */
+static void test_file_line(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rd-fileline-XXXXXX", path[300], buf[16];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/one", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("2900000\nsecond\n", f);
+    fclose(f);
+    assert_true(rd_file_line(dir, "one", buf, sizeof buf));
+    assert_string_equal(buf, "2900000");
+    memset(buf, 'x', sizeof buf);
+    assert_true(rd_file_line(NULL, path, buf, sizeof buf));
+    assert_string_equal(buf, "2900000");
+    assert_false(rd_file_line(dir, "missing", buf, sizeof buf));
+    snprintf(path, sizeof path, "%s/empty", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fclose(f);
+    assert_false(rd_file_line(dir, "empty", buf, sizeof buf));
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -253,6 +281,7 @@ int main(void)
         cmocka_unit_test(test_atomic_sweep),
         cmocka_unit_test(test_map_input),
         cmocka_unit_test(test_atomic_writeback),
+        cmocka_unit_test(test_file_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -70,6 +70,13 @@ rd_status rd_map_input(const char *path, const struct rd_read_limits *lim,
                        struct rd_input *in, struct rd_diag *d);
 void rd_input_release(struct rd_input *in);
 
+/**
+ * The first line of root/rel (of rel alone when root is NULL) into buf,
+ * its newline cut, for the one-line files of /proc and /sys; false when
+ * the file cannot be read or is empty.
+ */
+bool rd_file_line(const char *root, const char *rel, char *buf, size_t size);
+
 /** Reads a whole file ("-" = stdin) into out; RD_ERR_IO past 'max' bytes (0: no cap). */
 rd_status rd_read_file(const char *path, size_t max, struct rd_buf *out, struct rd_diag *d);
 
