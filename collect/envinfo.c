@@ -25,6 +25,7 @@
 #include "contention.h"
 #include "importer.h"
 #include "machinecheck.h"
+#include "speedprobe.h"
 #include "proc.h"
 #include "runner.h"
 #include "rundown/buf.h"
@@ -37,36 +38,6 @@ const char *const *rd_env_tool_version_argv(const char *tool)
 {
     const struct rd_importer *imp = rd_importer_find(tool);
     return imp ? imp->version_argv : NULL;
-}
-
-/* The value after "key<blanks>:" on the first matching line of a file. */
-static bool file_field(const char *path, const char *key, char *out, size_t size)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return false;
-    char line[1024];
-    size_t kl = strlen(key);
-    bool found = false;
-    while (!found && fgets(line, sizeof line, f)) {
-        if (strncmp(line, key, kl) != 0)
-            continue;
-        char *p = line + kl;
-        while (*p == ' ' || *p == '\t')
-            p++;
-        if (*p != ':' && *p != '=')
-            continue;
-        p++;
-        while (*p == ' ' || *p == '\t' || *p == '"')
-            p++;
-        size_t len = strcspn(p, "\n");
-        while (len && (p[len - 1] == ' ' || p[len - 1] == '"'))
-            len--;
-        snprintf(out, size, "%.*s", (int)len, p);
-        found = true;
-    }
-    fclose(f);
-    return found;
 }
 
 static int physical_cores(void)
@@ -244,22 +215,20 @@ rd_status rd_env_capture(const struct rd_env_probe *probes, size_t nprobes,
     memset(&u, 0, sizeof u);
     uname(&u);
 
-    if (!file_field("/proc/cpuinfo", "model name", model, sizeof model) &&
-        !file_field("/proc/cpuinfo", "Hardware", model, sizeof model))
-        file_field("/proc/cpuinfo", "CPU part", model, sizeof model);
+    rd_speed_cpu_model(NULL, model, sizeof model);
     long logical = sysconf(_SC_NPROCESSORS_ONLN);
     int physical = physical_cores();
     char mhz[32] = "";
-    file_field("/proc/cpuinfo", "cpu MHz", mhz, sizeof mhz);
+    rd_file_field("/proc/cpuinfo", "cpu MHz", mhz, sizeof mhz);
     rd_file_line(NULL, "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", gov, sizeof gov);
     if (rd_file_line(NULL, "/sys/devices/system/cpu/intel_pstate/no_turbo", buf, sizeof buf))
         snprintf(turbo, sizeof turbo, "%s", buf[0] == '1' ? "off" : "on");
     else if (rd_file_line(NULL, "/sys/devices/system/cpu/cpufreq/boost", buf, sizeof buf))
         snprintf(turbo, sizeof turbo, "%s", buf[0] == '1' ? "on" : "off");
     char memkb[64] = "";
-    file_field("/proc/meminfo", "MemTotal", memkb, sizeof memkb);
-    if (!file_field("/etc/os-release", "PRETTY_NAME", osname, sizeof osname))
-        file_field("/usr/lib/os-release", "PRETTY_NAME", osname, sizeof osname);
+    rd_file_field("/proc/meminfo", "MemTotal", memkb, sizeof memkb);
+    if (!rd_file_field("/etc/os-release", "PRETTY_NAME", osname, sizeof osname))
+        rd_file_field("/usr/lib/os-release", "PRETTY_NAME", osname, sizeof osname);
     const char *container = rd_machine_container_hint();
     char aff[256];
     affinity_list(aff, sizeof aff);

@@ -23,6 +23,27 @@
 #define WORK_STEPS 1000000u
 #define REPETITIONS 3
 
+/* Bump the version when the work or its timing changes: readings of
+ * another probe are not comparable. */
+const char *rd_speed_probe_id(void)
+{
+#ifdef __OPTIMIZE__
+    return "mmix-lcg/1000000x3/v1/opt";
+#else
+    return "mmix-lcg/1000000x3/v1/O0";
+#endif
+}
+
+void rd_speed_cpu_model(const char *proc_root, char *out, size_t size)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/cpuinfo", proc_root ? proc_root : "/proc");
+    out[0] = '\0';
+    if (!rd_file_field(path, "model name", out, size) &&
+        !rd_file_field(path, "Hardware", out, size))
+        rd_file_field(path, "CPU part", out, size);
+}
+
 /* The threads start their work together, when the main thread says go. */
 struct start_gate {
     pthread_mutex_t lock;

@@ -26,6 +26,7 @@
 #define RUNDOWN_SPEEDPROBE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "rundown/status.h"
 
@@ -38,6 +39,18 @@ struct rd_speed_reading {
     double ms[RD_SPEED_CPUS_MAX]; /* the fastest repetition on each, CPU ms */
     double wake_us;               /* the cross-CPU round trip (wakeprobe.h); NaN: not read */
 };
+
+/**
+ * What the probe is, for speedmemory.h's key: its work, its repetitions,
+ * and whether its loop was compiled with optimisation (unoptimised, x lives
+ * on the stack and each step waits for a store and a load as well as the
+ * multiply-add: another figure for the same core).
+ */
+const char *rd_speed_probe_id(void);
+
+/** The CPU's model as /proc/cpuinfo names it (proc_root NULL: /proc):
+ *  "model name", else an ARM's "Hardware" or "CPU part"; "" when none. */
+void rd_speed_cpu_model(const char *proc_root, char *out, size_t size);
 
 /** Probes every CPU in the process's affinity mask (up to
  *  RD_SPEED_CPUS_MAX) at once, then the wake-up between the first two of

@@ -807,3 +807,32 @@ bool rd_file_line(const char *root, const char *rel, char *buf, size_t size)
         buf[strcspn(buf, "\n")] = '\0';
     return ok;
 }
+
+bool rd_file_field(const char *path, const char *key, char *out, size_t size)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    char line[1024];
+    size_t kl = strlen(key);
+    bool found = false;
+    while (!found && fgets(line, sizeof line, f)) {
+        if (strncmp(line, key, kl) != 0)
+            continue;
+        char *p = line + kl;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p != ':' && *p != '=')
+            continue;
+        p++;
+        while (*p == ' ' || *p == '\t' || *p == '"')
+            p++;
+        size_t len = strcspn(p, "\n");
+        while (len && (p[len - 1] == ' ' || p[len - 1] == '"'))
+            len--;
+        snprintf(out, size, "%.*s", (int)len, p);
+        found = true;
+    }
+    fclose(f);
+    return found;
+}

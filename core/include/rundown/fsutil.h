@@ -77,6 +77,13 @@ void rd_input_release(struct rd_input *in);
  */
 bool rd_file_line(const char *root, const char *rel, char *buf, size_t size);
 
+/**
+ * The value after "key<blanks>:" (or "=") on the first line of 'path' that
+ * starts with key, blanks and double quotes around it cut (/proc/cpuinfo's
+ * "model name", os-release's PRETTY_NAME); false when there is none.
+ */
+bool rd_file_field(const char *path, const char *key, char *out, size_t size);
+
 /** Reads a whole file ("-" = stdin) into out; RD_ERR_IO past 'max' bytes (0: no cap). */
 rd_status rd_read_file(const char *path, size_t max, struct rd_buf *out, struct rd_diag *d);
 
