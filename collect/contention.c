@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "proc.h"
+#include "speedmemory.h"
 #include "wakeprobe.h"
 
 void rd_contention_defaults(struct rd_contention_opts *o)
@@ -109,6 +110,90 @@ void rd_guard_init(struct rd_guard *g, const struct rd_contention_opts *o, const
     rd_speed_source_init(&g->speed_source);
     if (!g->speed_source.off)
         rd_guard_on_probe(g, probe_source, &g->speed_source);
+    char *memory = rd_speed_memory_path(NULL, false);
+    if (memory && strlen(memory) < sizeof g->speed_memory)
+        memcpy(g->speed_memory, memory, strlen(memory) + 1);
+    free(memory);
+}
+
+/* What the guard's readings are, for the memory's key: a test's readings
+ * (a script, a probe function of its own) are kept apart from the real
+ * probe's. */
+static const char *probe_id(const struct rd_guard *g)
+{
+    return g->probe == probe_source && !g->speed_source.script ? rd_speed_probe_id() : "script";
+}
+
+/* The key of CPU cpu of reading r for the memory. */
+static void guard_key(const struct rd_guard *g, const struct rd_speed_reading *r, int cpu,
+                      struct rd_speed_key *k)
+{
+    rd_speed_key_make(k, probe_id(g), g->proc_root, g->sys_root, g->speed_alike == 1 ? -1 : cpu,
+                      r->ncpu ? r->cpu[0] : 0);
+}
+
+/* With the first reading: the remembered bests of its CPUs become their
+ * bests, so rd_speed_pct judges by the faster of them and the session's.
+ * A memory that cannot be read judges nothing (the check says why). */
+static void recall(struct rd_guard *g, const struct rd_speed_reading *r)
+{
+    struct rd_speed_memory m;
+    if (!g->speed_memory[0] || rd_speed_memory_load(&m, g->speed_memory, NULL))
+        return;
+    for (int i = 0; i < r->ncpu; i++) {
+        struct rd_speed_key k;
+        guard_key(g, r, r->cpu[i], &k);
+        const struct rd_speed_entry *e = rd_speed_memory_find(&m, &k);
+        if (e)
+            g->speed_remembered_ms[r->cpu[i]] = g->speed_best_ms[r->cpu[i]] = e->best_ms;
+    }
+    rd_speed_memory_release(&m);
+}
+
+/* Whether a remembered best is faster than this collection's own: its
+ * speed figures are then against the memory. */
+static bool judged_by_memory(const struct rd_guard *g)
+{
+    double session = INFINITY;
+    for (int c = 0; g->speed_alike == 1 && c < RD_SPEED_CPUS_MAX; c++)
+        if (g->speed_session_ms[c] > 0)
+            session = fmin(session, g->speed_session_ms[c]);
+    for (int c = 0; c < RD_SPEED_CPUS_MAX; c++) {
+        double own = g->speed_alike == 1 ? session : g->speed_session_ms[c];
+        if (g->speed_remembered_ms[c] > 0 && g->speed_remembered_ms[c] < own)
+            return true;
+    }
+    return false;
+}
+
+rd_status rd_guard_remember(struct rd_guard *g, struct rd_diag *d)
+{
+    if (!g->speed_memory[0] || g->speed_alike < 0)
+        return RD_OK;
+    struct rd_speed_memory m;
+    RD_TRY(rd_speed_memory_load(&m, g->speed_memory, d));
+    struct rd_speed_reading all = {0};
+    for (int c = 0; c < RD_SPEED_CPUS_MAX; c++)
+        if (g->speed_session_ms[c] > 0) {
+            all.cpu[all.ncpu] = c;
+            all.ms[all.ncpu++] = g->speed_session_ms[c];
+        }
+    double fastest = INFINITY;
+    for (int i = 0; i < all.ncpu; i++) {
+        if (g->speed_alike == 1) {
+            fastest = fmin(fastest, all.ms[i]);
+            if (i + 1 < all.ncpu)
+                continue;
+        }
+        struct rd_speed_key k;
+        guard_key(g, &all, all.cpu[i], &k);
+        struct rd_speed_recall r;
+        rd_speed_memory_note(&m, &k, g->speed_alike == 1 ? fastest : all.ms[i],
+                             g->o.min_speed_pct, (long long)time(NULL), &r);
+    }
+    rd_status st = rd_speed_memory_save(&m, d);
+    rd_speed_memory_release(&m);
+    return st;
 }
 
 void rd_guard_on_probe(struct rd_guard *g, rd_speed_probe_fn fn, void *ctx)
@@ -202,8 +287,15 @@ static void probe_speed(struct rd_guard *g, double now, bool fresh)
         return;
     struct rd_speed_reading r;
     bool read = g->probe(g->probe_ctx, &r, NULL) == RD_OK;
-    if (read && g->speed_alike < 0)
+    if (read && g->speed_alike < 0) {
         g->speed_alike = rd_speed_cpus_alike(g->sys_root, &r);
+        recall(g, &r);
+    }
+    for (int i = 0; read && i < r.ncpu; i++) {
+        double *s = &g->speed_session_ms[r.cpu[i]];
+        if (r.ms[i] > 0 && (!(*s > 0) || r.ms[i] < *s))
+            *s = r.ms[i];
+    }
     g->speed_pct = read ? rd_speed_pct(&r, g->speed_best_ms, g->speed_alike == 1) : NAN;
     g->wake_us = read ? r.wake_us : NAN;
     g->wake_pct = rd_wake_pct(g->wake_us, &g->wake_best_us);
@@ -380,6 +472,8 @@ rd_status rd_guard_run_end(struct rd_guard *g, struct rd_record *rec)
     bool slow = !fast_enough(g, speed);
     if (!isnan(speed)) {
         RD_TRY(rd_record_set_metric(rec, "machine_speed_pct", speed));
+        if (judged_by_memory(g))
+            RD_TRY(rd_record_set_info(rec, "machine_speed_reference", "remembered"));
         g->speed_min = isnan(g->speed_min) ? speed : fmin(g->speed_min, speed);
     }
     /* The slower wake-up around the run, judged against the best seen by

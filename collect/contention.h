@@ -24,7 +24,11 @@
  * steal reported. The guard probes the CPUs' speed (speedprobe.h) before a
  * run and after it (at most every RD_SPEED_EVERY_S: short runs share a
  * reading) and judges the run by the slower reading against the fastest
- * seen in this collection; in mode wait it also waits for the speed.
+ * seen in this collection, or the best remembered from earlier checks and
+ * collections when that is faster (speedmemory.h: a host's spell that
+ * slows every CPU from the first reading on shows only against it); in
+ * mode wait it also waits for the speed. rd_guard_remember notes the
+ * collection's best in that memory at its end.
  * The same probe times a cross-CPU wake-up (wakeprobe.h), which the host's
  * spells slow where the multiply-add chain does not, and the guard judges
  * it the same way, against its own threshold.
@@ -112,6 +116,10 @@ struct rd_guard {
     double speed_best_ms[RD_SPEED_CPUS_MAX];
     const char *sys_root;       /* NULL: /sys (whether the CPUs are alike) */
     int speed_alike;            /* rd_speed_cpus_alike of the first reading; -1: not read */
+    /* the remembered best (speedmemory.h), read with the first reading */
+    char speed_memory[4096];    /* its file; "": none */
+    double speed_remembered_ms[RD_SPEED_CPUS_MAX]; /* per CPU; 0: none */
+    double speed_session_ms[RD_SPEED_CPUS_MAX];    /* this collection's fastest; 0: none */
     double speed_t;             /* when the last probe ran; < 0: never */
     double speed_pct;           /* its reading, percent of the best; NaN: unknown */
     double run_speed_pct;       /* the reading the run in flight started at */
@@ -134,9 +142,18 @@ struct rd_guard {
 
 /** A guard with options o (copied); proc_root NULL: $RUNDOWN_PROC_ROOT
  *  when set (a test's fixed /proc), else /proc. The CPU speed comes from
- *  rd_speed_source_init's source (RUNDOWN_SPEED_PROBE). The guard must
+ *  rd_speed_source_init's source (RUNDOWN_SPEED_PROBE), the remembered
+ *  best from rd_speed_memory_path(NULL, false) (RUNDOWN_SPEED_MEMORY). The guard must
  *  not move once initialised (it points into itself). */
 void rd_guard_init(struct rd_guard *g, const struct rd_contention_opts *o, const char *proc_root);
+
+/**
+ * At the end of a collection: notes its fastest speed reading in the
+ * remembered best's file (speedmemory.h's rules) and saves it. Nothing
+ * when no reading was taken or the memory is off; a file that cannot be
+ * written is RD_ERR_IO with the reason (the collection itself is done).
+ */
+rd_status rd_guard_remember(struct rd_guard *g, struct rd_diag *d);
 
 /** Replaces the speed probe (fn NULL: none); for tests. */
 void rd_guard_on_probe(struct rd_guard *g, rd_speed_probe_fn fn, void *ctx);
@@ -165,7 +182,9 @@ void rd_guard_run_begin(struct rd_guard *g);
  * cover more than the run (one shorter than RD_CONTENTION_JUDGE_S: they
  * are the judged interval's). A run is contended when others' CPU and steal exceed the
  * threshold, or the CPUs ran slower than min_speed_pct, or the wake-up
- * slower than min_wakeup_pct, at its start or end; info.contended_by names
+ * slower than min_wakeup_pct, at its start or end; info.machine_speed_reference
+ * "remembered" when the speed was judged against the remembered best (it
+ * was faster than this collection's); info.contended_by names
  * which, comma-separated in that order ("load", "speed", "wakeup", e.g.
  * "load,speed"). Off: does nothing.
  */

@@ -25,6 +25,7 @@
 #include "contention.h"
 #include "importer.h"
 #include "machinecheck.h"
+#include "speedmemory.h"
 #include "speedprobe.h"
 #include "proc.h"
 #include "runner.h"
@@ -284,8 +285,10 @@ rd_status rd_env_capture(const struct rd_env_probe *probes, size_t nprobes,
     rd_contention_defaults(&co);
     if (co.mode != RD_CONTENTION_OFF) {
         struct rd_machine_check chk;
+        char *memory = rd_speed_memory_path(NULL, false);
         rd_machine_check_run(&chk, NULL, NULL, RD_CONTENTION_WINDOW_S, co.threshold_pct,
-                             co.min_speed_pct, co.min_wakeup_pct);
+                             co.min_speed_pct, co.min_wakeup_pct, memory, false);
+        free(memory);
         cJSON *cj = rd_machine_check_json(&chk);
         if (cj)
             cJSON_AddItemToObject(env, "check", cj);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "machineload.h"
+#include "speedmemory.h"
 #include "speedprobe.h"
 #include "rundown/fsutil.h"
 #include "rundown/json.h"
@@ -101,7 +102,72 @@ static double now_s(void)
  * 20:36 UTC vCPU 1 ran a fixed loop in 0.87-0.90 s and vCPU 0 in 0.58 s
  * for over a minute, and check read 96 % against each CPU's own best). */
 #define CHECK_PROBE_EVERY_S 0.25
-static void probe_speed_over(struct rd_machine_check *c, const char *sys, double window_s)
+
+/* The remembered best of each CPU's kind into rem[] (NaN: none), after
+ * noting this window's bests in the memory and saving it (speedmemory.h).
+ * A memory that cannot be read or written is a note, never a failure. */
+static void recall_speed(struct rd_machine_check *c, const struct rd_speed_source *src,
+                         const char *proc, const char *sys, const char *path, bool forget,
+                         const double fastest[RD_SPEED_CPUS_MAX], int fast,
+                         double rem[RD_SPEED_CPUS_MAX])
+{
+    for (int cpu = 0; cpu < RD_SPEED_CPUS_MAX; cpu++)
+        rem[cpu] = NAN;
+    struct rd_speed_memory m;
+    struct rd_diag d;
+    rd_diag_init(&d, NULL);
+    if (!path || rd_speed_memory_load(&m, path, &d)) {
+        if (path)
+            snprintf(c->speed_memory_note, sizeof c->speed_memory_note, "%.300s", d.msg);
+        return;
+    }
+    snprintf(c->speed_memory_note, sizeof c->speed_memory_note, "%s", m.note);
+    if (forget) {
+        rd_speed_memory_forget(&m);
+        c->speed_forgot = true;
+    }
+    if (fast < 0) {
+        /* Nothing read: --forget-speed is done all the same. */
+        if (forget && rd_speed_memory_save(&m, &d))
+            snprintf(c->speed_memory_note, sizeof c->speed_memory_note, "%.300s: not saved",
+                     d.msg);
+        rd_speed_memory_release(&m);
+        return;
+    }
+    /* A test's readings are remembered apart from the real probe's. */
+    const char *probe = src->script ? "script" : rd_speed_probe_id();
+    long long now = (long long)time(NULL);
+    /* CPUs of one kind share a key, with the lowest CPU's clock (the
+     * guard's too). */
+    int first = 0;
+    while (!(fastest[first] > 0))
+        first++;
+    for (int cpu = 0; cpu < RD_SPEED_CPUS_MAX; cpu++) {
+        if (!(fastest[cpu] > 0) || (c->speed_alike && cpu != fast))
+            continue;
+        struct rd_speed_key k;
+        rd_speed_key_make(&k, probe, proc, sys, c->speed_alike ? -1 : cpu, first);
+        struct rd_speed_recall r;
+        rd_speed_memory_note(&m, &k, fastest[cpu], c->min_speed_pct, now, &r);
+        if (r.replaced)
+            c->speed_replaced_ms = r.dropped_ms;
+        if (!c->speed_alike) {
+            rem[cpu] = r.remembered_ms;
+            continue;
+        }
+        for (int other = 0; other < RD_SPEED_CPUS_MAX; other++)
+            rem[other] = r.remembered_ms;
+    }
+    if (rd_speed_memory_save(&m, &d)) {
+        size_t o = strlen(c->speed_memory_note);
+        snprintf(c->speed_memory_note + o, sizeof c->speed_memory_note - o, "%s%.300s: not saved",
+                 o ? "; " : "", d.msg);
+    }
+    rd_speed_memory_release(&m);
+}
+
+static void probe_speed_over(struct rd_machine_check *c, const char *proc, const char *sys,
+                             double window_s, const char *memory, bool forget)
 {
     struct rd_speed_source src;
     rd_speed_source_init(&src);
@@ -138,16 +204,22 @@ static void probe_speed_over(struct rd_machine_check *c, const char *sys, double
     for (int cpu = 0; cpu < RD_SPEED_CPUS_MAX; cpu++)
         if (slowest[cpu] > 0 && (fast < 0 || fastest[cpu] < fastest[fast]))
             fast = cpu;
+    double rem[RD_SPEED_CPUS_MAX];
+    recall_speed(c, &src, proc, sys, memory, forget, fastest, fast, rem);
     for (int cpu = 0; cpu < RD_SPEED_CPUS_MAX; cpu++) {
         if (!(slowest[cpu] > 0))
             continue;
         double own = 100 * fastest[cpu] / slowest[cpu];
-        double pct = 100 * fastest[c->speed_alike ? fast : cpu] / slowest[cpu];
+        double window_best = fastest[c->speed_alike ? fast : cpu];
+        double pct = 100 * fmin(window_best, rem[cpu]) / slowest[cpu]; /* fmin skips a NaN */
         c->speed_own_min_pct = isnan(c->speed_own_min_pct) ? own : fmin(c->speed_own_min_pct, own);
         if (isnan(c->speed_min_pct) || pct < c->speed_min_pct) {
             c->speed_min_pct = pct;
             c->speed_slow_cpu = cpu;
             c->speed_fast_cpu = c->speed_alike ? fast : cpu;
+            c->speed_remembered = rem[cpu] < window_best;
+            c->speed_remembered_ms = rem[cpu];
+            c->speed_vs_remembered_pct = 100 * rem[cpu] / window_best;
         }
     }
     if (c->wake_probes > 0)
@@ -162,6 +234,17 @@ static void probe_speed_over(struct rd_machine_check *c, const char *sys, double
 static void speed_finding(struct rd_machine_check *c)
 {
     int n = c->speed_probes;
+    if (c->speed_forgot)
+        add(c, "speedbest", RD_FINDING_OK, NULL, "the remembered best speed was forgotten "
+            "(--forget-speed): this window's best is remembered instead");
+    if (c->speed_memory_note[0])
+        add(c, "speedbest", RD_FINDING_ADVICE, "nothing to do: the check went on without it",
+            "remembered best speed: %s", c->speed_memory_note);
+    if (!isnan(c->speed_replaced_ms))
+        add(c, "speedbest", RD_FINDING_ADVICE, NULL, "the remembered best speed (%.3g ms) was "
+            "not come near in %d checks or collections over %d h: this window's best "
+            "replaces it", c->speed_replaced_ms, RD_SPEED_MEMORY_MISSES,
+            RD_SPEED_MEMORY_STALE_S / 3600);
     if (n == 0)
         return;
     if (n < 2) {
@@ -173,15 +256,23 @@ static void speed_finding(struct rd_machine_check *c)
     /* Say so when the slowest CPU fell short of another's best, not of its
      * own: a CPU slow all window, which no reading of its own shows. Two
      * alike CPUs of a quiet machine differ by a point or two (97 % against
-     * 98 % of its own on 2026-12-04), which is not worth the words. */
-    char against[96] = "";
-    if (c->speed_slow_cpu != c->speed_fast_cpu &&
-        c->speed_own_min_pct - c->speed_min_pct >= SPEED_NAMED_GAP_PCT)
+     * 98 % of its own on 2026-12-04), which is not worth the words. A
+     * remembered best says which one it is: every CPU slow all window. */
+    char against[160] = "";
+    if (c->speed_remembered && 100 - c->speed_vs_remembered_pct >= SPEED_NAMED_GAP_PCT)
+        snprintf(against, sizeof against, ", against the best remembered from earlier checks "
+                 "(%.3g ms; this window's best is %.0f %% of it)", c->speed_remembered_ms,
+                 c->speed_vs_remembered_pct);
+    else if (c->speed_slow_cpu != c->speed_fast_cpu &&
+             c->speed_own_min_pct - c->speed_min_pct >= SPEED_NAMED_GAP_PCT)
         snprintf(against, sizeof against, ", CPU %d against CPU %d's best (%.0f %% of its own)",
                  c->speed_slow_cpu, c->speed_fast_cpu, c->speed_own_min_pct);
     add(c, "speed", slow ? RD_FINDING_BUSY : RD_FINDING_OK,
-        slow ? "the host runs other work beside this VM's CPUs (no steal shows it): wait and "
-               "check again" : NULL,
+        !slow ? NULL : c->speed_remembered
+            ? "the host runs other work beside this VM's CPUs, all of them (no steal shows "
+              "it): wait and check again; if the hardware changed, check --forget-speed"
+            : "the host runs other work beside this VM's CPUs (no steal shows it): wait and "
+              "check again",
         "the CPUs ran at %.0f %% of their best speed or faster over %d probes%s (threshold "
         "%g %%)", c->speed_min_pct, n, against, c->min_speed_pct);
     if (c->wake_probes < 2)
@@ -199,13 +290,13 @@ static void speed_finding(struct rd_machine_check *c)
 
 /* The foreign load over the window and its busiest processes. */
 static void load_now(struct rd_machine_check *c, const char *proc, const char *sys,
-                     double window_s)
+                     double window_s, const char *memory, bool forget)
 {
     struct rd_proc_table before = {0}, after = {0};
     struct rd_machine_snap a, b;
     bool listed = rd_proc_table_read(proc, &before);
     rd_machine_snap_take(proc, 0, &a);
-    probe_speed_over(c, sys, window_s);
+    probe_speed_over(c, proc, sys, window_s, memory, forget);
     rd_machine_snap_take(proc, 0, &b);
     listed = listed && rd_proc_table_read(proc, &after);
     struct rd_machine_load l;
@@ -256,7 +347,8 @@ static void load_now(struct rd_machine_check *c, const char *proc, const char *s
 
 void rd_machine_check_run(struct rd_machine_check *c, const char *proc_root,
                           const char *sys_root, double window_s, double threshold_pct,
-                          double min_speed_pct, double min_wakeup_pct)
+                          double min_speed_pct, double min_wakeup_pct,
+                          const char *speed_memory, bool forget_speed)
 {
     const char *proc = proc_root ? proc_root : "/proc", *sys = sys_root ? sys_root : "/sys";
     char buf[512];
@@ -265,6 +357,7 @@ void rd_machine_check_run(struct rd_machine_check *c, const char *proc_root,
     c->min_speed_pct = min_speed_pct;
     c->load1 = c->others_pct = c->steal_pct = c->pressure_pct = NAN;
     c->speed_min_pct = c->speed_own_min_pct = NAN;
+    c->speed_remembered_ms = c->speed_vs_remembered_pct = c->speed_replaced_ms = NAN;
     c->min_wakeup_pct = min_wakeup_pct;
     c->wake_best_us = c->wake_worst_us = c->wake_min_pct = NAN;
     c->ncpus = rd_machine_ncpus(proc);
@@ -281,7 +374,7 @@ void rd_machine_check_run(struct rd_machine_check *c, const char *proc_root,
             "machine was busy lately; the foreign load below says whether it is now" : NULL,
             "load average %.2f on %d CPUs: %s", c->load1, c->ncpus, judged);
     }
-    load_now(c, proc, sys, window_s);
+    load_now(c, proc, sys, window_s, speed_memory, forget_speed);
     char path[256];
     snprintf(path, sizeof path, "devices/system/cpu/cpu0/cpufreq/scaling_governor");
     if (rd_file_line(sys, path, buf, sizeof buf)) {
@@ -363,6 +456,10 @@ cJSON *rd_machine_check_json(const struct rd_machine_check *c)
         cJSON_AddNumberToObject(o, "speed_slowest_cpu", c->speed_slow_cpu);
         cJSON_AddNumberToObject(o, "speed_against_cpu", c->speed_fast_cpu);
         rd_json_add_num(o, "speed_own_min_pct", c->speed_own_min_pct);
+        cJSON_AddStringToObject(o, "speed_reference",
+                                c->speed_remembered ? "remembered" : "window");
+        rd_json_add_num(o, "speed_remembered_best_ms", c->speed_remembered_ms);
+        rd_json_add_num(o, "speed_vs_remembered_pct", c->speed_vs_remembered_pct);
     }
     if (c->wake_probes > 0) {
         cJSON_AddNumberToObject(o, "wakeup_probes", c->wake_probes);

@@ -7,7 +7,9 @@
  * load of the moment decides quiet or not: foreign CPU over a short window
  * above the threshold, steal, CPU pressure, CPUs that ran slower than
  * min_speed_pct of their best in the window (of the fastest CPU's best, when
- * the CPUs are of one kind), or a cross-CPU wake-up slower
+ * the CPUs are of one kind, or of the best remembered from earlier checks
+ * and collections when it is faster: speedmemory.h), or a cross-CPU
+ * wake-up slower
  * than min_wakeup_pct of its best in the window. The governor, turbo, ASLR,
  * swap, throttling and virtualisation are advice: they make runs noisier
  * or different from another machine's, not the machine busy.
@@ -40,6 +42,13 @@ struct rd_machine_check {
     bool speed_alike;            /* CPUs of one kind: the best is the fastest CPU's */
     int speed_slow_cpu, speed_fast_cpu; /* the slowest reading's CPU, the best's */
     double speed_own_min_pct;    /* the slowest reading, % of its own CPU's best */
+    /* the remembered best (speedmemory.h) of the slowest reading's kind */
+    bool speed_remembered;       /* it was the reference: faster than the window's best */
+    double speed_remembered_ms;  /* NaN: none (off, first of its kind, replaced) */
+    double speed_vs_remembered_pct; /* the window's best, % of it; NaN: none */
+    double speed_replaced_ms;    /* the remembered best dropped (misses rule); NaN: none */
+    bool speed_forgot;           /* --forget-speed emptied the memory */
+    char speed_memory_note[800]; /* a memory set aside or not saved; "" */
     double min_speed_pct;
     int wake_probes;             /* wake-up readings over the window */
     double wake_best_us, wake_worst_us; /* NaN: none */
@@ -53,11 +62,14 @@ struct rd_machine_check {
 /**
  * Checks the machine, sampling the foreign load, the CPUs' speed and the
  * cross-CPU wake-up (speedprobe.h) over window_s seconds. proc_root /
- * sys_root NULL: /proc and /sys.
+ * sys_root NULL: /proc and /sys. speed_memory: the remembered best's file
+ * (rd_speed_memory_path; NULL: none), read, judged by and rewritten with
+ * this window's best; forget_speed empties it first.
  */
 void rd_machine_check_run(struct rd_machine_check *c, const char *proc_root,
                           const char *sys_root, double window_s, double threshold_pct,
-                          double min_speed_pct, double min_wakeup_pct);
+                          double min_speed_pct, double min_wakeup_pct,
+                          const char *speed_memory, bool forget_speed);
 
 /** "docker", "podman", "kubernetes", "lxc", "container" or NULL. */
 const char *rd_machine_container_hint(void);

@@ -300,6 +300,7 @@ static int http_collect(struct http_opts *o, struct rd_session *session,
     struct rd_redos redos;
     rd_status s = rd_server_runs(session, cfg, &spec, o->runs, o->fresh, &redos, &d);
     if (spec.guard) {
+        rd_tool_guard_remember(&guard);
         rd_tool_guard_summary(&guard);
         rd_tool_redo_note(redos.redone, redos.capped, "config");
     }

@@ -896,6 +896,8 @@ static int measure(struct run_opts *o, struct rd_session *session, struct run_cm
         st = rd_timed_runs(session, &spec, &d);
         if (ui.progress)
             fputs("\r\033[K", stderr);
+        if (spec.guard)
+            rd_tool_guard_remember(&guard);
         if (!o->quiet && spec.guard) {
             rd_tool_guard_summary(&guard);
             rd_tool_redo_note(spec.redone, spec.capped, "command");

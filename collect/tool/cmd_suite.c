@@ -525,6 +525,7 @@ static int suite_run(struct suite_cmd *x, const char *envid, const char *logdir)
     if (ui.progress)
         fputs("\r\033[K", stderr);
     if (run.guard) {
+        rd_tool_guard_remember(&guard);
         rd_tool_guard_summary(&guard);
         rd_tool_redo_note(run.redone, run.redo_capped, "config");
     }

@@ -100,6 +100,14 @@ void rd_tool_guard_note(void *ctx, const char *line)
     rd_note("%s", line);
 }
 
+void rd_tool_guard_remember(struct rd_guard *g)
+{
+    struct rd_diag d;
+    rd_diag_init(&d, NULL);
+    if (rd_guard_remember(g, &d))
+        rd_warn("the remembered best CPU speed was not saved: %s", d.msg);
+}
+
 void rd_tool_guard_summary(const struct rd_guard *g)
 {
     if (g->o.mode == RD_CONTENTION_OFF || g->runs == 0)

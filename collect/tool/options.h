@@ -20,6 +20,9 @@ int rd_tool_contention_option(int c, const char *arg, struct rd_contention_opts 
  *  stderr, clearing a progress line first; ctx is a bool *: quiet. */
 void rd_tool_guard_note(void *ctx, const char *line);
 
+/** rd_guard_remember at a collection's end, a warning when it fails. */
+void rd_tool_guard_remember(struct rd_guard *g);
+
 /** "contention: 2 of 40 runs contended; waited 12.3 s for quiet" on
  *  stderr after a collection (nothing when the guard is off). */
 void rd_tool_guard_summary(const struct rd_guard *g);

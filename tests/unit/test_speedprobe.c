@@ -20,6 +20,7 @@
 
 #include "contention.h"
 #include "machinecheck.h"
+#include "speedmemory.h"
 #include "rundown/arena.h"
 #include "rundown/record.h"
 #include "speedprobe.h"
@@ -508,7 +509,7 @@ static void check_judges_the_speed(void **state)
     struct rd_machine_check c;
 
     write_file(script, "1.0\n1.5\n");
-    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67);
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, NULL, false);
     assert_true(c.speed_probes >= 2);
     assert_true(fabs(c.speed_min_pct - 100.0 / 1.5) < 1e-9);
     assert_false(c.quiet);
@@ -518,7 +519,7 @@ static void check_judges_the_speed(void **state)
     assert_true(named);
 
     write_file(script, "1.0\n1.05\n");
-    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67);
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, NULL, false);
     assert_true(fabs(c.speed_min_pct - 100.0 / 1.05) < 1e-9);
     assert_true(c.quiet);
     assert_int_equal(c.wake_probes, 0); /* no wake-up readings: no finding */
@@ -526,7 +527,7 @@ static void check_judges_the_speed(void **state)
     /* CPU 1 slow all window (1.5 ms against CPU 0's 1.0, every probe): its
      * own readings agree with each other, CPU 0's best shows the 67 %. */
     write_file(script, "1.0 1.5\n");
-    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67);
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, NULL, false);
     assert_true(c.speed_alike);
     assert_true(fabs(c.speed_min_pct - 100.0 / 1.5) < 1e-9);
     assert_true(c.speed_own_min_pct == 100);
@@ -542,7 +543,7 @@ static void check_judges_the_speed(void **state)
     /* Alike CPUs a point apart (1.0 and 1.02 ms, 98 %): the figure counts,
      * the words about the other CPU are left out. */
     write_file(script, "1.0 1.02\n");
-    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67);
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, NULL, false);
     assert_true(c.quiet);
     for (int i = 0; i < c.nf; i++)
         if (strcmp(c.f[i].what, "speed") == 0)
@@ -557,14 +558,14 @@ static void check_judges_the_speed(void **state)
     write_file(rel, "3000000\n");
     snprintf(rel, sizeof rel, "%s/devices/system/cpu/cpu1/cpufreq/cpuinfo_max_freq", dir);
     write_file(rel, "2000000\n");
-    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67);
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, NULL, false);
     assert_false(c.speed_alike);
     assert_true(c.speed_min_pct == 100);
     assert_true(c.quiet);
 
     /* The wake-up: 15 then 30 us is 50 % of the best, busy at 67 %. */
     write_file(script, "1.0 | 15\n1.0 | 30\n");
-    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67);
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, NULL, false);
     assert_true(c.wake_probes >= 2);
     assert_true(c.wake_best_us == 15 && c.wake_worst_us == 30);
     assert_true(fabs(c.wake_min_pct - 50) < 1e-9);
@@ -574,9 +575,150 @@ static void check_judges_the_speed(void **state)
         named = named || (strcmp(c.f[i].what, "wakeup") == 0 && c.f[i].level == RD_FINDING_BUSY);
     assert_true(named);
     write_file(script, "1.0 | 15\n1.0 | 16\n");
-    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67);
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, NULL, false);
     assert_true(c.quiet);
     unsetenv("RUNDOWN_SPEED_PROBE");
+    remove_dir(dir);
+}
+
+/* check's finding about 'what', NULL when there is none. */
+static const struct rd_finding *finding(const struct rd_machine_check *c, const char *what)
+{
+    for (int i = 0; i < c->nf; i++)
+        if (strcmp(c->f[i].what, what) == 0)
+            return &c->f[i];
+    return NULL;
+}
+
+/* Both CPUs slowed together all window (0.85 ms where the machine gave
+ * 0.6 ms before, as on 2026-12-04 at 22:42 UTC): the window's readings
+ * agree with each other and check says quiet; against the best remembered
+ * from the first check it is busy, by hand 0.6 / 0.85 = 70.6 %, and says
+ * which reference it used. Without a memory (NULL) the same readings are
+ * quiet, as before. */
+static void check_judges_against_the_remembered_best(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rd-speed-proc-XXXXXX";
+    quiet_proc(dir);
+    char script[300], memory[300];
+    snprintf(script, sizeof script, "%s/speed", dir);
+    snprintf(memory, sizeof memory, "%s/cache/speed.json", dir);
+    setenv("RUNDOWN_SPEED_PROBE", script, 1);
+    struct rd_machine_check c;
+
+    write_file(script, "0.6 0.6\n");
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, memory, false);
+    assert_true(c.quiet);
+    assert_false(c.speed_remembered);
+    assert_true(isnan(c.speed_remembered_ms)); /* the first: nothing remembered yet */
+
+    write_file(script, "0.85 0.85\n");
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, NULL, false);
+    assert_true(c.quiet);
+    assert_true(c.speed_min_pct == 100);
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, memory, false);
+    assert_false(c.quiet);
+    assert_true(c.speed_remembered);
+    assert_true(c.speed_remembered_ms == 0.6);
+    assert_true(fabs(c.speed_min_pct - 100 * 0.6 / 0.85) < 1e-9);
+    assert_true(fabs(c.speed_vs_remembered_pct - 100 * 0.6 / 0.85) < 1e-9);
+    assert_true(c.speed_own_min_pct == 100);
+    const struct rd_finding *f = finding(&c, "speed");
+    assert_non_null(f);
+    assert_int_equal(f->level, RD_FINDING_BUSY);
+    assert_non_null(strstr(f->text, "71 % of their best speed"));
+    assert_non_null(strstr(f->text, "against the best remembered from earlier checks "
+                                    "(0.6 ms; this window's best is 71 % of it)"));
+    assert_non_null(strstr(f->advice, "--forget-speed"));
+    cJSON *j = rd_machine_check_json(&c);
+    assert_string_equal(cJSON_GetObjectItem(j, "speed_reference")->valuestring, "remembered");
+    assert_true(cJSON_GetObjectItem(j, "speed_remembered_best_ms")->valuedouble == 0.6);
+    cJSON_Delete(j);
+
+    /* --forget-speed: judged by the window again, and 0.85 remembered. */
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, memory, true);
+    assert_true(c.quiet);
+    assert_true(c.speed_forgot);
+    assert_false(c.speed_remembered);
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, memory, false);
+    assert_true(c.quiet);
+    assert_true(c.speed_remembered_ms == 0.85);
+
+    /* A damaged memory: a note, judged by the window, rewritten. */
+    write_file(memory, "{not json");
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, memory, false);
+    assert_true(c.quiet);
+    assert_non_null(strstr(c.speed_memory_note, "set aside, it is rewritten"));
+    f = finding(&c, "speedbest");
+    assert_true(f && f->level == RD_FINDING_ADVICE);
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, memory, false);
+    assert_string_equal(c.speed_memory_note, "");
+    assert_true(c.speed_remembered_ms == 0.85);
+
+    /* Another CPU model (a /proc/cpuinfo that names one): another key,
+     * nothing remembered for it. */
+    char cpuinfo[300];
+    snprintf(cpuinfo, sizeof cpuinfo, "%s/cpuinfo", dir);
+    write_file(cpuinfo, "model name\t: Another CPU\n");
+    write_file(script, "0.6 0.6\n0.85 0.85\n");
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, memory, false);
+    assert_true(isnan(c.speed_remembered_ms));
+    unsetenv("RUNDOWN_SPEED_PROBE");
+    remove_dir(dir);
+}
+
+/* The guard: a collection whose every reading is 0.85 ms, against a best
+ * of 0.6 remembered, has its first run contended at 70.6 % with
+ * info.machine_speed_reference "remembered"; rd_guard_remember keeps the
+ * remembered 0.6 (faster) and counts the collection as a miss. */
+static void a_collection_slow_against_the_remembered_best(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rd-speed-proc-XXXXXX";
+    quiet_proc(dir);
+    char memory[300];
+    snprintf(memory, sizeof memory, "%s/speed.json", dir);
+    setenv("RUNDOWN_SPEED_MEMORY", memory, 1);
+    struct rd_contention_opts o;
+    rd_contention_defaults(&o);
+    o.mode = RD_CONTENTION_WARN;
+    struct rd_arena arena;
+    rd_arena_init(&arena);
+    for (int pass = 0; pass < 2; pass++) {
+        const struct rd_speed_reading r[] = {pass ? reading(0.85, 0.85) : reading(0.6, 0.6)};
+        struct rd_guard g;
+        rd_guard_init(&g, &o, dir);
+        struct fixed_probe p = {r, 1, 0, 0};
+        rd_guard_on_probe(&g, fixed_probe, &p);
+        struct rd_record rec;
+        rd_record_init(&rec, &arena);
+        double v = NAN;
+        rd_guard_run_begin(&g);
+        assert_int_equal(rd_guard_run_end(&g, &rec), RD_OK);
+        assert_true(rd_record_metric(&rec, "machine_speed_pct", &v));
+        const char *ref = rd_record_info(&rec, "machine_speed_reference");
+        if (pass == 0) {
+            assert_false(rec.contended);
+            assert_null(ref);
+        } else {
+            assert_true(rec.contended);
+            assert_true(fabs(v - 100 * 0.6 / 0.85) < 1e-9);
+            assert_non_null(ref);
+            assert_string_equal(ref, "remembered");
+        }
+        struct rd_diag d;
+        rd_diag_init(&d, NULL);
+        assert_int_equal(rd_guard_remember(&g, &d), RD_OK);
+    }
+    struct rd_speed_memory m;
+    assert_int_equal(rd_speed_memory_load(&m, memory, NULL), RD_OK);
+    assert_int_equal(m.n, 1);
+    assert_true(m.e[0].best_ms == 0.6 && m.e[0].misses == 1);
+    assert_string_equal(m.e[0].key.probe, "script");
+    rd_speed_memory_release(&m);
+    unsetenv("RUNDOWN_SPEED_MEMORY");
+    rd_arena_release(&arena);
     remove_dir(dir);
 }
 
@@ -612,6 +754,8 @@ int main(void)
         cmocka_unit_test(a_slow_wakeup_makes_a_run_contended),
         cmocka_unit_test(waits_for_the_wakeup),
         cmocka_unit_test(check_judges_the_speed),
+        cmocka_unit_test(check_judges_against_the_remembered_best),
+        cmocka_unit_test(a_collection_slow_against_the_remembered_best),
         cmocka_unit_test(option),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

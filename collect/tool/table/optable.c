@@ -362,6 +362,18 @@ static const struct rd_opt check_opts[] = {
     {CO_WINDOW, 0, "window", "SEC", "1", "how long to watch the load and probe the\n"
      "CPUs' speed (every 0.25 s)", NULL},
     {CO_JSON, 0, "json", NULL, NULL, "the check as JSON (the environment's \"check\")", NULL},
+    {CO_CACHE_DIR, 0, "cache-dir", "DIR",
+     "$XDG_CACHE_HOME/rundown or ~/.cache/rundown",
+     "remember the fastest speed probe reading in\n"
+     "DIR/speed.json, and judge the CPUs by it too (a\n"
+     "spell that slows every CPU all window shows only\n"
+     "against it); RUNDOWN_SPEED_MEMORY=FILE: that file", "Remembered speed"},
+    {CO_NO_SPEED_MEMORY, 0, "no-speed-memory", NULL, NULL,
+     "judge by this window's readings alone, remember\n"
+     "nothing (RUNDOWN_SPEED_MEMORY=off: the same)", NULL},
+    {CO_FORGET_SPEED, 0, "forget-speed", NULL, NULL,
+     "forget the remembered best first (after a change of\n"
+     "hardware); this window's best is remembered instead", NULL},
     /* Hidden, for tests: read these instead of /proc and /sys. */
     {CO_PROC_ROOT, 0, "proc-root", "DIR", NULL, NULL, NULL},
     {CO_SYS_ROOT, 0, "sys-root", "DIR", NULL, NULL, NULL},
@@ -372,7 +384,7 @@ const struct rd_cmd_spec rd_collect_spec_check = {
     .tool = "rundown-collect",
     .command = "check",
     .synopsis = "[--contention-threshold PCT] [--min-speed PCT] [--min-wakeup PCT] [--window SEC]\n"
-                "[--json]",
+                "[--json] [--cache-dir DIR | --no-speed-memory] [--forget-speed]",
     .about = "Looks at this machine as a benchmark needs it: the CPUs and whether rundown\n"
              "is pinned, the load average against the CPU count, the CPU other processes\n"
              "use now (over a short window) and the busiest of them, steal and CPU\n"
@@ -381,8 +393,8 @@ const struct rd_cmd_spec rd_collect_spec_check = {
              "pressure, thermal throttling, and whether this is a container or a VM.\n"
              "Each finding that calls for it says what to do.",
     .epilog = "Exit codes: 0 quiet, 1 busy (other processes, steal or CPU pressure above\n"
-              "the threshold, CPUs slower than --min-speed of their best, or wake-ups\n"
-              "slower than --min-wakeup of theirs), 2 usage.",
+              "the threshold, CPUs slower than --min-speed of their best, in the window or\n"
+              "remembered, or wake-ups slower than --min-wakeup of theirs), 2 usage.",
     .order = RD_OPTS_PERMUTE,
     .opts = check_opts,
 };

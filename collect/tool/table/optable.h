@@ -20,6 +20,7 @@ enum {
     CO_OLD_W, CO_CONTENTION, CO_CONTENTION_THRESHOLD, CO_CONTENTION_WAIT, CO_MIN_SPEED,
     CO_MIN_WAKEUP,
     CO_WINDOW, CO_JSON, CO_PROC_ROOT, CO_SYS_ROOT, CO_SHOW_OUTPUT, CO_REFERENCE,
+    CO_CACHE_DIR, CO_NO_SPEED_MEMORY, CO_FORGET_SPEED,
 };
 
 extern const struct rd_cmd_spec rd_collect_spec_run, rd_collect_spec_import,
