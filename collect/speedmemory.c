@@ -234,8 +234,17 @@ rd_status rd_speed_memory_save(struct rd_speed_memory *m, struct rd_diag *d)
     if (!st)
         st = rd_write_file_atomic(m->path, b.ptr, b.len, d);
     rd_buf_release(&b);
-    if (!st)
+    if (!st) {
         m->changed = false;
+    } else if (d) {
+        /* The path d points to is the memory's or a local folder name:
+         * folded into the message, so the diag outlives them. */
+        char text[512];
+        rd_diag_format(d, text, sizeof text);
+        d->path = NULL;
+        d->line = d->col = 0;
+        snprintf(d->msg, sizeof d->msg, "%s", text);
+    }
     return st;
 }
 

@@ -122,7 +122,8 @@ void rd_speed_memory_note(struct rd_speed_memory *m, const struct rd_speed_key *
                           struct rd_speed_recall *out);
 
 /** Writes the memory when it changed (mkdir -p of its folder, temporary +
- *  rename). RD_ERR_IO/RD_ERR_NOMEM with the reason; nothing when off. */
+ *  rename). RD_ERR_IO/RD_ERR_NOMEM with the reason, the file named in the
+ *  message (d's path is NULL); nothing when off. */
 rd_status rd_speed_memory_save(struct rd_speed_memory *m, struct rd_diag *d);
 
 /**

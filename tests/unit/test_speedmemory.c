@@ -253,6 +253,33 @@ static void the_oldest_best_makes_way(void **state)
     rd_speed_memory_release(&m);
 }
 
+/* A memory that cannot be written (its folder would be under a regular
+ * file) is RD_ERR_IO naming the file in the message, and a memory off
+ * (no path) saves nothing. */
+static void an_unwritable_memory_names_its_file(void **state)
+{
+    (void)state;
+    char file[96], under[160];
+    snprintf(file, sizeof file, "%s/plain", dir);
+    write_file(file, "x");
+    snprintf(under, sizeof under, "%s/sub/speed.json", file);
+    struct rd_speed_memory m;
+    struct rd_diag d;
+    rd_diag_init(&d, NULL);
+    assert_int_equal(rd_speed_memory_load(&m, under, &d), RD_OK);
+    struct rd_speed_key k = key("Test CPU", -1);
+    struct rd_speed_recall r;
+    rd_speed_memory_note(&m, &k, 1.0, 85, 1000, &r);
+    assert_int_equal(rd_speed_memory_save(&m, &d), RD_ERR_IO);
+    rd_speed_memory_release(&m);
+    assert_null(d.path);
+    assert_non_null(strstr(d.msg, "/plain/sub"));
+    assert_int_equal(rd_speed_memory_load(&m, NULL, &d), RD_OK);
+    rd_speed_memory_note(&m, &k, 1.0, 85, 1000, &r);
+    assert_int_equal(rd_speed_memory_save(&m, &d), RD_OK);
+    rd_speed_memory_release(&m);
+}
+
 /* Where: --cache-dir, then RUNDOWN_SPEED_MEMORY (off, or a file), then
  * the cache folder analyze uses (XDG_CACHE_HOME, HOME). */
 static void where_the_memory_is(void **state)
@@ -307,6 +334,7 @@ int main(void)
         cmocka_unit_test(a_damaged_file_is_set_aside_and_rewritten),
         cmocka_unit_test(other_keys_are_apart),
         cmocka_unit_test(the_oldest_best_makes_way),
+        cmocka_unit_test(an_unwritable_memory_names_its_file),
         cmocka_unit_test(where_the_memory_is),
         cmocka_unit_test(key_from_proc_and_sys),
     };
