@@ -472,8 +472,10 @@ rd_status rd_guard_run_end(struct rd_guard *g, struct rd_record *rec)
     bool slow = !fast_enough(g, speed);
     if (!isnan(speed)) {
         RD_TRY(rd_record_set_metric(rec, "machine_speed_pct", speed));
-        if (judged_by_memory(g))
+        if (judged_by_memory(g)) {
             RD_TRY(rd_record_set_info(rec, "machine_speed_reference", "remembered"));
+            g->slow_by_memory += slow;
+        }
         g->speed_min = isnan(g->speed_min) ? speed : fmin(g->speed_min, speed);
     }
     /* The slower wake-up around the run, judged against the best seen by

@@ -134,6 +134,7 @@ struct rd_guard {
     double waited_s;            /* time spent waiting for quiet */
     long runs, contended, unknown, gave_up;
     long slow;                  /* runs contended by the CPU speed */
+    long slow_by_memory;        /* of them, judged against the remembered best */
     long slow_wakeup;           /* runs contended by the wake-up */
     double others_sum, others_max;
     double speed_min;           /* the slowest a run was judged at */

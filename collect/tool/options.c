@@ -117,11 +117,13 @@ void rd_tool_guard_summary(const struct rd_guard *g)
         rd_note("contention: unknown (/proc/stat cannot be read)");
         return;
     }
-    char slow[320] = "";
+    char slow[480] = "";
     int o = 0;
     if (g->slow)
         o = snprintf(slow, sizeof slow, "; %ld on CPUs below %g %% of their best speed, the "
-                     "slowest at %.0f %%", g->slow, g->o.min_speed_pct, g->speed_min);
+                     "slowest at %.0f %%%s", g->slow, g->o.min_speed_pct, g->speed_min,
+                     g->slow_by_memory ? ", against the best remembered from earlier checks "
+                     "(after a change of hardware: rundown-collect check --forget-speed)" : "");
     if (g->slow_wakeup && o >= 0 && (size_t)o < sizeof slow)
         snprintf(slow + o, sizeof slow - (size_t)o, "; %ld with cross-CPU wake-ups below %g %% "
                  "of their best, the slowest at %.0f %%", g->slow_wakeup, g->o.min_wakeup_pct,

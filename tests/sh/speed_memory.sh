@@ -65,6 +65,8 @@ RUNDOWN_SPEED_MEMORY=$TMP/coll.json chk >/dev/null || fail "collection: the firs
 echo "0.85 0.85" >speed
 RUNDOWN_SPEED_MEMORY=$TMP/coll.json RUNDOWN_PROC_ROOT=$TMP/proc \
     "$RC" run --contention warn -r 2 -o runs.jsonl true 2>err || fail "run: $(cat err)"
+grep -q "against the best remembered from earlier checks (after a change of hardware: rundown-collect check --forget-speed)" err \
+    || fail "run's summary does not say the remembered best judged: $(cat err)"
 check runs.jsonl "measured runs judged against the remembered best" \
     "all(r['info'].get('machine_speed_reference') == 'remembered' and r['info'].get('contended_by') == 'speed' for r in recs if r['phase'] == 'measure')"
 RUNDOWN_SPEED_MEMORY=off RUNDOWN_PROC_ROOT=$TMP/proc \
