@@ -165,6 +165,8 @@ struct cfg {
     struct series *series;
     uint32_t nseries;
     size_t capseries;
+    uint32_t next_cfg;       /* 1 + the config the run after its last run in the
+                              * workload went to (0: none): find_cfg's guess */
 };
 
 /** The start of c's run j (seconds since 1970), or NaN when it has none. */
@@ -202,6 +204,7 @@ struct wl {
     const char *dirs_seen;   /* the last info.metric_better merged (runs repeat it) */
     uint32_t *cfgs;
     size_t ncfgs, capcfgs;
+    uint32_t last_cfg;       /* 1 + the config of its previous run (0: none) */
     /* Machines (issue 30): runs of one workload from several environments
      * are analysed per environment, never pooled (unless pool_envs). The
      * workload holds the runs of its first environment (and those with

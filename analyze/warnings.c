@@ -285,10 +285,18 @@ static rd_status duplicate_findings(struct findings *F, size_t i)
     if (!nums)
         return RD_ERR_NOMEM;
     size_t n = 0, extra = 0, listed = 0, o = 0;
+    bool ascending = true;
     for (uint32_t j = 0; j < c->nruns; j++)
-        if (c->runs[j].numbered && !c->runs[j].redo)
+        if (c->runs[j].numbered && !c->runs[j].redo) {
+            ascending &= n == 0 || c->runs[j].order >= nums[n - 1];
             nums[n++] = c->runs[j].order;
-    qsort(nums, n, sizeof *nums, cmp_u32);
+        }
+    /* A store holds a config's runs in the order they were numbered, so
+     * they are nearly always in order already: glibc's merge sort would
+     * still compare n log n / 2 times (0.8 % of analyze's instructions on
+     * store-1m's first 200,000 runs). */
+    if (!ascending)
+        qsort(nums, n, sizeof *nums, cmp_u32);
     char list[120] = "";
     for (size_t j = 1; j < n; j++) {
         if (nums[j] != nums[j - 1])

@@ -113,8 +113,25 @@ rd_status rd_buf_addf(struct rd_buf *b, const char *fmt, ...)
 rd_status rd_buf_add_json_string(struct rd_buf *b, const char *s)
 {
     static const char hex[] = "0123456789abcdef";
-    rd_status st = rd_buf_addch(b, '"');
+    /* ASCII with nothing to escape, nearly every string rundown writes
+     * (names, labels, ids, words): one growth and one copy, where the
+     * loop below takes three appends, each with its own growth check. */
     const unsigned char *p = (const unsigned char *)s;
+    while (*p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
+        p++;
+    if (!*p) {
+        size_t n = (size_t)(p - (const unsigned char *)s);
+        RD_TRY(rd_buf_grow(b, n + 2));
+        char *o = b->ptr + b->len;
+        o[0] = '"';
+        memcpy(o + 1, s, n);
+        o[n + 1] = '"';
+        o[n + 2] = '\0';
+        b->len += n + 2;
+        return RD_OK;
+    }
+    rd_status st = rd_buf_addch(b, '"');
+    p = (const unsigned char *)s;
     while (!st && *p) {
         const unsigned char *run = p;
         while (*p >= 0x20 && *p != '"' && *p != '\\') {

@@ -497,6 +497,77 @@ static void test_workloads_interleaved(void **state)
     cJSON_Delete(doc);
 }
 
+/* Configs whose keys differ by a byte, a label, the tool, or nothing but
+ * where a comma stands, each pair X, Y as X Y X X Y Y (find_cfg tries
+ * the config that came after the previous run's last time, then that
+ * config again, before the key lookup: here each guess is the other of
+ * the pair once, in both orders), and a config of another workload
+ * between them. Every run goes to the config its key names (the lookup's
+ * answer, whatever find_cfg guessed): rt "a,x=y"
+ * spells the key of rt a with x y, so the lookup pools them; tool "wrk"
+ * puts the tool into every id of w (rd_tools_label). */
+static void test_config_cycle(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *wl, *labels, *extra, *id;
+        int ms, pooled; /* pooled: index of the config it is pooled with */
+    } cf[] = {
+        {"w", "\"rt\":\"a\"", "", "rt=a,tool=unknown", 10, 0},
+        {"w", "\"rt\":\"ab\"", "", "rt=ab,tool=unknown", 20, 1},
+        {"w", "\"rt\":\"a\",\"x\":\"y\"", "", "rt=a,tool=unknown,x=y", 30, 2},
+        {"w", "\"rt\":\"a\"", ",\"tool\":\"wrk\"", "rt=a,tool=wrk", 40, 3},
+        {"w", "", "", "tool=unknown", 50, 4},
+        {"v", "\"rt\":\"a\"", "", "rt=a", 60, 5},
+        {"w", "\"rt\":\"a,x=y\"", "", NULL, 34, 2},
+        {"w", "\"rt\":\"a\"", ",\"tool\":\"wr\"", "rt=a,tool=wr", 70, 7},
+        {"w", "\"rt\":\"a;x=y\"", "", "rt=a;x=y,tool=unknown", 80, 8},
+        {"w", "\"rt\":\"\"", "", "rt=,tool=unknown", 90, 9},
+        {"w", "\"rt;a\":\"\"", "", "rt;a=,tool=unknown", 100, 10},
+        {"w", "\"rt\":\"a=\"", "", "rt=a=,tool=unknown", 110, 11},
+    };
+    enum { N = sizeof cf / sizeof cf[0] };
+    int run[N] = {0}, n[N] = {0};
+    double sum[N] = {0};
+    struct rd_buf text = RD_BUF_INIT;
+    static const int order[] = {0, 1, 0, 0, 1, 1};
+    for (int x = 0; x < N; x++)
+        for (int y = 0; y < N; y++)
+            for (size_t k = 0; x != y && k < sizeof order / sizeof order[0]; k++) {
+                int c = order[k] ? y : x;
+                /* a run number of its own: a line twice is read once */
+                assert_int_equal(rd_buf_addf(&text,
+                    "{\"schema\":\"rundown.run/1\",\"workload\":\"%s\",\"config\":{%s},"
+                    "\"run\":%d%s,\"metrics\":{\"wall_ms\":%d}}\n",
+                    cf[c].wl, cf[c].labels, ++run[c], cf[c].extra, cf[c].ms), RD_OK);
+                n[cf[c].pooled]++;
+                sum[cf[c].pooled] += cf[c].ms;
+            }
+    const char *s = write_store("cycle.jsonl", text.ptr);
+    rd_buf_release(&text);
+    struct rd_analyze_opts o;
+    opts(&o);
+    o.metric = "wall_ms";
+    cJSON *doc = analyse_ok(s, &o);
+    size_t found = 0;
+    const cJSON *wl, *c;
+    cJSON_ArrayForEach(wl, get(doc, "workloads"))
+        cJSON_ArrayForEach(c, get(wl, "configs")) {
+            const char *id = rd_json_str(c, "id");
+            int i = 0;
+            while (i < N && !(cf[i].id && strcmp(cf[i].id, id) == 0 &&
+                              strcmp(cf[i].wl, rd_json_str(wl, "name")) == 0))
+                i++;
+            if (i == N)
+                fail_msg("config %s: not one of the store's", id);
+            assert_true(getn(c, "metrics.wall_ms.n") == n[i]);
+            assert_true(fabs(getn(c, "metrics.wall_ms.mean") - sum[i] / n[i]) < 1e-12);
+            found++;
+        }
+    assert_int_equal(found, N - 1);
+    cJSON_Delete(doc);
+}
+
 static void test_baseline(void **state)
 {
     (void)state;
@@ -1249,6 +1320,7 @@ int main(void)
         cmocka_unit_test(test_info_primary_and_bad_line),
         cmocka_unit_test(test_machine_figures),
         cmocka_unit_test(test_workloads_interleaved),
+        cmocka_unit_test(test_config_cycle),
         cmocka_unit_test(test_baseline),
         cmocka_unit_test(test_exclude_outliers_and_all_metrics),
         cmocka_unit_test(test_many_configs_vs_best),

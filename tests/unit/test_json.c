@@ -173,6 +173,53 @@ static void json_strings_are_utf8(void **state)
     rd_buf_release(&b);
 }
 
+/* Every byte alone, after plain text and before it, appended to what the
+ * buffer holds (a plain string takes one copy, any other the escaping
+ * loop): by JSON's rules (RFC 8259 section 7) spelled out here, a byte of
+ * 0x80 or more alone being invalid UTF-8, so U+FFFD. */
+static void json_string_every_byte(void **state)
+{
+    (void)state;
+    struct rd_buf b = RD_BUF_INIT;
+    assert_int_equal(rd_buf_add_json_string(&b, ""), RD_OK);
+    assert_string_equal(b.ptr, "\"\"");
+    for (int c = 1; c < 256; c++) {
+        char want[16];
+        if (c == '"' || c == '\\')
+            snprintf(want, sizeof want, "\\%c", c);
+        else if (c == '\n' || c == '\t' || c == '\r' || c == '\b' || c == '\f')
+            snprintf(want, sizeof want, "\\%c", c == '\n' ? 'n' : c == '\t' ? 't' :
+                                                c == '\r' ? 'r' : c == '\b' ? 'b' : 'f');
+        else if (c < 0x20)
+            snprintf(want, sizeof want, "\\u%04x", c);
+        else if (c >= 0x80)
+            snprintf(want, sizeof want, "\xef\xbf\xbd");
+        else
+            snprintf(want, sizeof want, "%c", c);
+        char in[8], expect[64];
+        snprintf(in, sizeof in, "ab%cz", c);
+        snprintf(expect, sizeof expect, "x\"ab%sz\"", want);
+        rd_buf_reset(&b);
+        assert_int_equal(rd_buf_addch(&b, 'x'), RD_OK);
+        assert_int_equal(rd_buf_add_json_string(&b, in), RD_OK);
+        assert_string_equal(b.ptr, expect);
+        assert_int_equal(b.len, strlen(expect));
+        snprintf(in, sizeof in, "%c", c);
+        snprintf(expect, sizeof expect, "\"%s\"", want);
+        rd_buf_reset(&b);
+        assert_int_equal(rd_buf_add_json_string(&b, in), RD_OK);
+        assert_string_equal(b.ptr, expect);
+    }
+    rd_buf_release(&b);
+    /* A capped buffer the string does not fit: refused. */
+    rd_buf_init(&b, 6);
+    assert_int_equal(rd_buf_addstr(&b, "ab"), RD_OK);
+    assert_int_equal(rd_buf_add_json_string(&b, "cde"), RD_ERR_NOMEM);
+    assert_int_equal(rd_buf_add_json_string(&b, "cd"), RD_OK);
+    assert_string_equal(b.ptr, "ab\"cd\"");
+    rd_buf_release(&b);
+}
+
 /* ---- the store, through store.h ---- */
 
 static char store_path[64];
@@ -335,6 +382,7 @@ int main(void)
         cmocka_unit_test(parse_into_an_arena),
         cmocka_unit_test(utf8_lengths),
         cmocka_unit_test(json_strings_are_utf8),
+        cmocka_unit_test(json_string_every_byte),
         cmocka_unit_test(store_refuses_duplicates_and_bad_utf8),
         cmocka_unit_test(store_line_cap),
     };

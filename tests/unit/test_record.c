@@ -137,6 +137,74 @@ static void bad_records(void **state)
     expect_error("[1,2]", 1, "expected a run record object");
 }
 
+/* Members are told by their whole key (member_of, byte by byte), and
+ * status, phase and schema by their whole value: every member read into
+ * its field; keys one byte short of, past or beside a member's are other
+ * keys (ignored, so the wrong types they carry are no error); a value one
+ * byte short or long is refused. */
+static void members_by_whole_key(void **state)
+{
+    (void)state;
+    static const char all[] =
+        "{\"schema\":\"rundown.run/1\",\"suite\":\"s\",\"workload\":\"w\",\"phase\":\"warmup\","
+        "\"tool\":\"wrk\",\"status\":\"timeout\",\"started_at\":\"2026-01-02T03:04:05Z\","
+        "\"env\":\"env-1\",\"run\":4,\"exit_code\":3,\"config\":{\"rt\":\"a\"},"
+        "\"info\":{\"k\":\"v\"},\"source\":{\"file\":\"f\"},\"metrics\":{\"m\":1},"
+        "\"contended\":true}";
+    struct rd_arena arena;
+    rd_arena_init(&arena);
+    struct rd_record r;
+    struct rd_diag d;
+    rd_diag_init(&d, "s.jsonl");
+    assert_int_equal(rd_record_from_json(&r, &arena, all, strlen(all), &d), RD_OK);
+    assert_string_equal(r.suite, "s");
+    assert_string_equal(r.workload, "w");
+    assert_string_equal(r.phase, "warmup");
+    assert_string_equal(r.tool, "wrk");
+    assert_string_equal(r.status, "timeout");
+    assert_string_equal(r.started_at, "2026-01-02T03:04:05Z");
+    assert_string_equal(r.env, "env-1");
+    assert_int_equal(r.run, 4);
+    assert_true(r.has_exit_code);
+    assert_int_equal(r.exit_code, 3);
+    assert_string_equal(rd_record_label(&r, "rt"), "a");
+    assert_string_equal(rd_record_info(&r, "k"), "v");
+    assert_int_equal(r.source.len, 1);
+    assert_true(rd_record_metric(&r, "m", NULL));
+    assert_true(r.contended);
+
+    static const char others[] =
+        "{\"schema\":\"rundown.run/1\",\"workload\":\"w\",\"config\":{},\"metrics\":{},"
+        "\"schem\":1,\"schemas\":1,\"s\":1,\"\":1,\"suit\":1,\"statu\":1,\"statuss\":1,"
+        "\"started\":1,\"sources\":1,\"workloads\":1,\"phas\":1,\"tools\":1,\"en\":1,"
+        "\"envs\":1,\"exit\":1,\"ru\":1,\"runs\":\"x\",\"conf\":1,\"configs\":1,"
+        "\"contend\":1,\"inf\":1,\"metric\":1,\"x\":1,\"Schema\":1}";
+    assert_int_equal(rd_record_from_json(&r, &arena, others, strlen(others), &d), RD_OK);
+    assert_int_equal(r.run, 0);
+    assert_null(r.suite);
+    assert_false(r.contended);
+    rd_arena_release(&arena);
+
+#define WITH(kv) "{\"schema\":\"rundown.run/1\",\"workload\":\"w\",\"config\":{},\"metrics\":{}," kv "}"
+    static const char *const statuses[] = {"o", "oka", "faile", "failedx", "timeou", "", "OK"};
+    for (size_t i = 0; i < sizeof statuses / sizeof statuses[0]; i++) {
+        char line[160];
+        snprintf(line, sizeof line, WITH("\"status\":\"%s\""), statuses[i]);
+        expect_error(line, 67, "expected \"ok\", \"failed\" or \"timeout\" for 'status'");
+    }
+    static const char *const phases[] = {"measur", "measures", "warmu", "warmup2", "m"};
+    for (size_t i = 0; i < sizeof phases / sizeof phases[0]; i++) {
+        char line[160];
+        snprintf(line, sizeof line, WITH("\"phase\":\"%s\""), phases[i]);
+        expect_error(line, 67, "expected \"measure\" or \"warmup\" for 'phase'");
+    }
+#undef WITH
+    expect_error("{\"schema\":\"rundown.run/\",\"workload\":\"w\",\"config\":{},\"metrics\":{}}",
+                 2, "expected \"rundown.run/1\" for 'schema'");
+    expect_error("{\"schema\":\"rundown.run/10\",\"workload\":\"w\",\"config\":{},\"metrics\":{}}",
+                 2, "expected \"rundown.run/1\" for 'schema'");
+}
+
 /* rd_record_from_json's one pass over a line (plain_ascii) hands every
  * line with a byte of 0x80 or more, a backslash or a NUL to the full
  * checks: each such byte is caught wherever it falls in the 8-byte words
@@ -354,6 +422,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(build_and_write),
         cmocka_unit_test(bad_records),
+        cmocka_unit_test(members_by_whole_key),
         cmocka_unit_test(line_checks_every_position),
         cmocka_unit_test(store_append_and_read),
         cmocka_unit_test(shortest_numbers),

@@ -384,6 +384,23 @@ static void test_duplicate_runs(void **state)
     assert_false(has_warning(wl, "session_effect", NULL));
     assert_true(getn(wl, "configs.0.metrics.wall_ms.n") == 10);
     cJSON_Delete(doc);
+    /* Repeats already in order (runs 1 1 2 3 3 3 4, no sorting needed):
+     * 1 once and 3 twice more, 3 extra records. */
+    static const int runs[] = {1, 1, 2, 3, 3, 3, 4};
+    o = 0;
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++)
+        o += (size_t)snprintf(text + o, sizeof text - o,
+                              "{\"schema\":\"rundown.run/1\",\"workload\":\"w\","
+                              "\"config\":{\"rt\":\"a\"},\"run\":%d,"
+                              "\"metrics\":{\"wall_ms\":%zu}}\n", runs[i], 10 + i);
+    doc = analyse_one(write_store("repeats.jsonl", text));
+    w = find_warning(get(doc, "workloads.0"), "duplicate_run", "rt=a");
+    assert_non_null(w);
+    assert_string_equal(rd_json_str(w, "message"),
+                        "run numbers 1, 3 recorded more than once (3 extra records): "
+                        "two collections stored under the same numbers, or a store read "
+                        "twice; the run order, and the trend test with it, is ambiguous");
+    cJSON_Delete(doc);
 }
 
 /* Load tools: one tool keeps the ids; two put the tool in every id of the
