@@ -23,9 +23,11 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 # gnuplot-nox is built with cairo: it has the pdfcairo and pngcairo
 # terminals the charts' PDF and 300 dpi PNG need (checked on Debian 12,
 # gnuplot 5.4.4), so no X11 or Qt variant is pulled in.
-PACKAGES="cmake gcc clang make pkg-config libcjson-dev libcmark-gfm-dev
+PACKAGES="cmake gcc g++ clang make pkg-config libcjson-dev libcmark-gfm-dev
 libcmark-gfm-extensions-dev libxlsxwriter-dev libgsl-dev libcmocka-dev libxxhash-dev
-gnuplot-nox wrk hey apache2-utils hyperfine npm time unzip python3"
+libfast-float-dev gnuplot-nox wrk hey apache2-utils hyperfine npm time unzip python3"
+# g++ and libfast-float-dev: the strtod override (core/src/strtod.cc,
+# CMake option RD_FAST_STRTOD; the build goes without it when either is missing).
 # time: /usr/bin/time for the tests' and benchmarks' peak RSS; unzip: the
 # tests read report.xlsx back; python3: the tests' generators.
 BENCH_PACKAGES="python3-pandas python3-scipy"
