@@ -164,8 +164,10 @@ static void a_damaged_file_is_set_aside_and_rewritten(void **state)
         "{\"schema\":\"rundown.speed/1\",\"entries\":[{\"probe\":",
         "{\"schema\":\"rundown.env/1\",\"entries\":[]}",
         "{\"schema\":\"rundown.speed/1\",\"entries\":{}}",
-        "{\"schema\":\"rundown.speed/1\",\"entries\":[{\"probe\":\"p\",\"cpu_model\":\"m\","
-        "\"max_khz\":0,\"cpu\":-1,\"best_ms\":-1,\"best_at\":0,\"near_at\":0,\"misses\":0}]}",
+        /* one entry split over two lines: parenthesised for clang's
+         * -Wstring-concatenation */
+        ("{\"schema\":\"rundown.speed/1\",\"entries\":[{\"probe\":\"p\",\"cpu_model\":\"m\","
+         "\"max_khz\":0,\"cpu\":-1,\"best_ms\":-1,\"best_at\":0,\"near_at\":0,\"misses\":0}]}"),
         "",
     };
     static const char *const why[] = {"speed.json:1:", "expected schema",
