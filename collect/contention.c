@@ -172,25 +172,9 @@ rd_status rd_guard_remember(struct rd_guard *g, struct rd_diag *d)
         return RD_OK;
     struct rd_speed_memory m;
     RD_TRY(rd_speed_memory_load(&m, g->speed_memory, d));
-    struct rd_speed_reading all = {0};
-    for (int c = 0; c < RD_SPEED_CPUS_MAX; c++)
-        if (g->speed_session_ms[c] > 0) {
-            all.cpu[all.ncpu] = c;
-            all.ms[all.ncpu++] = g->speed_session_ms[c];
-        }
-    double fastest = INFINITY;
-    for (int i = 0; i < all.ncpu; i++) {
-        if (g->speed_alike == 1) {
-            fastest = fmin(fastest, all.ms[i]);
-            if (i + 1 < all.ncpu)
-                continue;
-        }
-        struct rd_speed_key k;
-        guard_key(g, &all, all.cpu[i], &k);
-        struct rd_speed_recall r;
-        rd_speed_memory_note(&m, &k, g->speed_alike == 1 ? fastest : all.ms[i],
-                             g->o.min_speed_pct, (long long)time(NULL), &r);
-    }
+    rd_speed_memory_note_session(&m, probe_id(g), g->proc_root, g->sys_root, g->speed_alike == 1,
+                                 g->speed_session_ms, g->o.min_speed_pct, (long long)time(NULL),
+                                 NULL, NULL);
     rd_status st = rd_speed_memory_save(&m, d);
     rd_speed_memory_release(&m);
     return st;

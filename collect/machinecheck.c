@@ -135,29 +135,9 @@ static void recall_speed(struct rd_machine_check *c, const struct rd_speed_sourc
         return;
     }
     /* A test's readings are remembered apart from the real probe's. */
-    const char *probe = src->script ? "script" : rd_speed_probe_id();
-    long long now = (long long)time(NULL);
-    /* CPUs of one kind share a key, with the lowest CPU's clock (the
-     * guard's too). */
-    int first = 0;
-    while (!(fastest[first] > 0))
-        first++;
-    for (int cpu = 0; cpu < RD_SPEED_CPUS_MAX; cpu++) {
-        if (!(fastest[cpu] > 0) || (c->speed_alike && cpu != fast))
-            continue;
-        struct rd_speed_key k;
-        rd_speed_key_make(&k, probe, proc, sys, c->speed_alike ? -1 : cpu, first);
-        struct rd_speed_recall r;
-        rd_speed_memory_note(&m, &k, fastest[cpu], c->min_speed_pct, now, &r);
-        if (r.replaced)
-            c->speed_replaced_ms = r.dropped_ms;
-        if (!c->speed_alike) {
-            rem[cpu] = r.remembered_ms;
-            continue;
-        }
-        for (int other = 0; other < RD_SPEED_CPUS_MAX; other++)
-            rem[other] = r.remembered_ms;
-    }
+    rd_speed_memory_note_session(&m, src->script ? "script" : rd_speed_probe_id(), proc, sys,
+                                 c->speed_alike, fastest, c->min_speed_pct, (long long)time(NULL),
+                                 rem, &c->speed_replaced_ms);
     if (rd_speed_memory_save(&m, &d)) {
         size_t o = strlen(c->speed_memory_note);
         snprintf(c->speed_memory_note + o, sizeof c->speed_memory_note - o, "%s%.300s: not saved",

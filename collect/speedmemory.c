@@ -261,3 +261,35 @@ void rd_speed_key_make(struct rd_speed_key *k, const char *probe, const char *pr
                      ? fmax(strtod(line, NULL), 0) : 0;
     k->cpu = cpu;
 }
+
+void rd_speed_memory_note_session(struct rd_speed_memory *m, const char *probe,
+                                  const char *proc_root, const char *sys_root, bool alike,
+                                  const double best_ms[RD_SPEED_CPUS_MAX], double min_speed_pct,
+                                  long long now, double rem[RD_SPEED_CPUS_MAX],
+                                  double *dropped_ms)
+{
+    int first = -1, fast = -1;
+    for (int cpu = 0; cpu < RD_SPEED_CPUS_MAX; cpu++) {
+        if (rem)
+            rem[cpu] = NAN;
+        if (!(best_ms[cpu] > 0))
+            continue;
+        if (first < 0)
+            first = cpu;
+        if (fast < 0 || best_ms[cpu] < best_ms[fast])
+            fast = cpu;
+    }
+    for (int cpu = 0; cpu < RD_SPEED_CPUS_MAX; cpu++) {
+        if (!(best_ms[cpu] > 0) || (alike && cpu != fast))
+            continue;
+        struct rd_speed_key k;
+        rd_speed_key_make(&k, probe, proc_root, sys_root, alike ? -1 : cpu, first);
+        struct rd_speed_recall r;
+        rd_speed_memory_note(m, &k, best_ms[cpu], min_speed_pct, now, &r);
+        if (r.replaced && dropped_ms)
+            *dropped_ms = r.dropped_ms;
+        for (int other = 0; rem && other < RD_SPEED_CPUS_MAX; other++)
+            if (other == cpu || alike)
+                rem[other] = r.remembered_ms;
+    }
+}

@@ -35,6 +35,7 @@
 
 #include <stdbool.h>
 
+#include "speedprobe.h"
 #include "rundown/status.h"
 
 #define RD_SPEED_MEMORY_SCHEMA "rundown.speed/1"
@@ -120,6 +121,23 @@ struct rd_speed_recall {
 void rd_speed_memory_note(struct rd_speed_memory *m, const struct rd_speed_key *k,
                           double session_best_ms, double min_speed_pct, long long now,
                           struct rd_speed_recall *out);
+
+/**
+ * Notes one session's bests, best_ms[cpu] (> 0: read; CPU ms), as check
+ * and the guard both do: CPUs of one kind (alike) under one key with
+ * their fastest reading and the clock of the lowest CPU read, else a key
+ * a CPU (keys of 'probe', from proc_root and sys_root as
+ * rd_speed_key_make). rem[cpu] (when not NULL) gets what CPU cpu is
+ * judged by besides the session (rd_speed_recall's remembered_ms: every
+ * CPU the alike key's, else each read CPU its own; NaN for the others);
+ * *dropped_ms (when not NULL) the best a misses rule dropped,
+ * else it is left as it was.
+ */
+void rd_speed_memory_note_session(struct rd_speed_memory *m, const char *probe,
+                                  const char *proc_root, const char *sys_root, bool alike,
+                                  const double best_ms[RD_SPEED_CPUS_MAX], double min_speed_pct,
+                                  long long now, double rem[RD_SPEED_CPUS_MAX],
+                                  double *dropped_ms);
 
 /** Writes the memory when it changed (mkdir -p of its folder, temporary +
  *  rename). RD_ERR_IO/RD_ERR_NOMEM with the reason, the file named in the
