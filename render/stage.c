@@ -13,6 +13,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,9 +47,12 @@ static int lock_dir(const char *dir)
     return fd;
 }
 
+static int finish_commit(const char *dir, const char *stage);
+
 /* Removes the staging folders in dir whose render is gone: each live one
  * is locked by its render, so a lock that can be taken marks a leftover
- * (of a SIGKILL or a crash). */
+ * (of a SIGKILL or a crash). A leftover killed during its commit is
+ * finished first, so the folder holds that render's report whole. */
 static void sweep(int dirfd, const char *dir)
 {
     int fd = dup(dirfd);
@@ -67,7 +71,9 @@ static void sweep(int dirfd, const char *dir)
             continue;
         if (flock(sub, LOCK_EX | LOCK_NB) == 0) {
             char *p = join(dir, "/", e->d_name);
-            if (p)
+            /* A commit that cannot be finished (a rename refused) keeps
+             * the folder: it holds entries of a report, for a later try. */
+            if (p && finish_commit(dir, p) == 0)
                 rd_remove_tree(p);
             free(p);
         }
@@ -149,15 +155,15 @@ rd_status rd_stage_reserve(struct rd_stage *s, const char *rel, const char **tmp
     return RD_OK;
 }
 
-rd_status rd_stage_write(struct rd_stage *s, const char *rel, const void *data, size_t len,
-                         struct rd_diag *d)
+/* Creates 'path' (which must not exist) with 'data' and fsyncs it: without
+ * the fsync a crash after the rename could leave an empty file under the
+ * real name. */
+static rd_status write_synced(const char *path, const void *data, size_t len, struct rd_diag *d)
 {
-    const char *tmp;
-    RD_TRY(rd_stage_reserve(s, rel, &tmp, d));
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd < 0)
         return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "cannot create '%s': %s",
-                           tmp, strerror(errno));
+                           path, strerror(errno));
     const char *p = data;
     while (len > 0) {
         ssize_t w = write(fd, p, len);
@@ -167,17 +173,23 @@ rd_status rd_stage_write(struct rd_stage *s, const char *rel, const void *data, 
             int e = w < 0 ? errno : EIO;
             close(fd);
             return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "cannot write '%s': %s",
-                               tmp, strerror(e));
+                               path, strerror(e));
         }
         p += w;
         len -= (size_t)w;
     }
-    /* Without the fsync a crash after the rename could leave an empty file
-     * under the real name. */
     if (fsync(fd) != 0 || close(fd) != 0)
         return rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "cannot write '%s': %s",
-                           tmp, strerror(errno));
+                           path, strerror(errno));
     return RD_OK;
+}
+
+rd_status rd_stage_write(struct rd_stage *s, const char *rel, const void *data, size_t len,
+                         struct rd_diag *d)
+{
+    const char *tmp;
+    RD_TRY(rd_stage_reserve(s, rel, &tmp, d));
+    return write_synced(tmp, data, len, d);
 }
 
 const char *rd_stage_tmp(const struct rd_stage *s, const char *rel)
@@ -366,6 +378,193 @@ static void keep_stage(struct rd_stage *s, struct rd_diag *d)
     rd_buf_release(&kept);
 }
 
+/* ---- the journal: a commit killed part-way is finished by the next render ----
+ *
+ * The renames of a commit are one per entry, so SIGKILL or a crash between
+ * two of them leaves some entries new and some old. Before the first rename
+ * the commit writes what it will do into the staging folder (".commit", a
+ * symbolic link whose target is the text): each entry's name and, for an
+ * entry moved in, the identity (device and inode) of the new version, which
+ * rename keeps. A leftover staging folder holding a journal is then a
+ * commit that did not finish, and the next render into the folder (its
+ * sweep) finishes it: an entry whose new version is still in the staging
+ * folder is moved in, so the folder holds the killed render's report
+ * whole, as if the kill had come after the commit. */
+
+#define JOURNAL_NAME ".commit"
+#define JOURNAL_MAGIC "rundown-stage-commit 1\n"
+
+void rd_stage_journal_free(struct rd_stage_journal_entry *es, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(es[i].name);
+    free(es);
+}
+
+/* A decimal number of a journal line, up to the next blank. */
+static bool journal_number(const char **p, const char *end, unsigned long long *out)
+{
+    unsigned long long v = 0;
+    const char *q = *p;
+    for (; q < end && *q >= '0' && *q <= '9'; q++) {
+        unsigned digit = (unsigned)(*q - '0');
+        if (v > (ULLONG_MAX - digit) / 10)
+            return false;
+        v = v * 10 + digit;
+    }
+    if (q == *p || q == end || *q != ' ')
+        return false;
+    *p = q + 1;
+    *out = v;
+    return true;
+}
+
+rd_status rd_stage_journal_parse(const char *text, size_t len,
+                                 struct rd_stage_journal_entry **out, size_t *n,
+                                 struct rd_diag *d)
+{
+    *out = NULL;
+    *n = 0;
+    size_t magic = strlen(JOURNAL_MAGIC);
+    if (len < magic || memcmp(text, JOURNAL_MAGIC, magic) != 0)
+        return rd_diag_set(d, RD_ERR_PARSE, NULL, 1, 1, "expected \"%.*s\"",
+                           (int)magic - 1, JOURNAL_MAGIC);
+    struct rd_stage_journal_entry *es = NULL;
+    size_t count = 0, cap = 0;
+    const char *p = text + magic, *end = text + len;
+    for (unsigned line = 2; p < end; line++) {
+        const char *eol = memchr(p, '\n', (size_t)(end - p));
+        if (!eol) {
+            rd_stage_journal_free(es, count);
+            return rd_diag_set(d, RD_ERR_PARSE, NULL, line, 1,
+                               "expected a line ending in a newline (the journal is cut)");
+        }
+        struct rd_stage_journal_entry e = {0};
+        const char *q = p;
+        bool ok;
+        if ((size_t)(eol - q) > 7 && memcmp(q, "retire ", 7) == 0) {
+            e.retire = true;
+            q += 7;
+            ok = true;
+        } else {
+            ok = (size_t)(eol - q) > 5 && memcmp(q, "swap ", 5) == 0;
+            q += ok ? 5 : 0;
+            ok = ok && journal_number(&q, eol, &e.dev) && journal_number(&q, eol, &e.ino);
+        }
+        /* The name is renamed in the output folder: one plain name only. */
+        size_t name_len = (size_t)(eol - q);
+        ok = ok && name_len > 0 && name_len <= 255 && !memchr(q, '/', name_len) &&
+             !memchr(q, '\0', name_len) && !(name_len == 1 && q[0] == '.') &&
+             !(name_len == 2 && q[0] == '.' && q[1] == '.');
+        if (!ok) {
+            rd_stage_journal_free(es, count);
+            return rd_diag_set(d, RD_ERR_PARSE, NULL, line, (unsigned)(q - p) + 1,
+                               "expected \"swap DEVICE INODE NAME\" or \"retire NAME\", "
+                               "NAME one name without '/'");
+        }
+        rd_status st = RD_ARRAY_GROW(es, cap, count + 1);
+        e.name = st == RD_OK ? strndup(q, name_len) : NULL;
+        if (!e.name) {
+            rd_stage_journal_free(es, count);
+            return RD_ERR_NOMEM;
+        }
+        es[count++] = e;
+        p = eol + 1;
+    }
+    *out = es;
+    *n = count;
+    return RD_OK;
+}
+
+/* Writes the journal of the entries into the staging folder, as the target
+ * of a symbolic link: made whole in one step by symlink(2), read by
+ * readlink(2), and neither needs a file descriptor, so a commit needs none
+ * more than before (render counts them first: ulimit -n). Its size is
+ * bounded by the render's few output names, far below PATH_MAX. */
+static rd_status write_journal(const struct rd_stage *s, const struct entry *es, size_t n,
+                               struct rd_diag *d)
+{
+    struct rd_buf b = RD_BUF_INIT, path = RD_BUF_INIT;
+    rd_status st = rd_buf_addstr(&b, JOURNAL_MAGIC);
+    for (size_t i = 0; i < n && st == RD_OK; i++) {
+        struct stat sb;
+        if (es[i].retire)
+            st = rd_buf_addf(&b, "retire %s\n", es[i].name);
+        else if (lstat(es[i].src, &sb) != 0)
+            st = rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "cannot read '%s': %s", es[i].src,
+                             strerror(errno));
+        else
+            st = rd_buf_addf(&b, "swap %llu %llu %s\n", (unsigned long long)sb.st_dev,
+                             (unsigned long long)sb.st_ino, es[i].name);
+    }
+    if (st == RD_OK)
+        st = rd_buf_addf(&path, "%s/%s", s->path, JOURNAL_NAME);
+    if (st == RD_OK && symlink(b.ptr, path.ptr) != 0)
+        st = rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "cannot write '%s': %s", path.ptr,
+                         strerror(errno));
+    if (st == RD_OK)
+        sync_path(s->path);
+    rd_buf_release(&b);
+    rd_buf_release(&path);
+    return st;
+}
+
+/* Whether path is the file with that identity. */
+static bool is_version(const char *path, const struct rd_stage_journal_entry *j)
+{
+    struct stat sb;
+    return lstat(path, &sb) == 0 && (unsigned long long)sb.st_dev == j->dev &&
+           (unsigned long long)sb.st_ino == j->ino;
+}
+
+/* Finishes the commit journalled in the leftover staging folder 'stage' of
+ * 'dir' (nothing when it holds no journal, or one that does not read: a
+ * journal is complete before the first rename). An entry whose new version
+ * is no longer in the staging folder (removed by hand) is left as it is.
+ * 0, or -1 when a rename is refused. */
+static int finish_commit(const char *dir, const char *stage)
+{
+    char text[PATH_MAX + 1];
+    struct rd_stage_journal_entry *js = NULL;
+    size_t n = 0;
+    int rc = 0;
+    char *path = join(stage, "/", JOURNAL_NAME);
+    ssize_t len = path ? readlink(path, text, sizeof text) : -1;
+    free(path);
+    if (len < 0 || (size_t)len >= sizeof text ||
+        rd_stage_journal_parse(text, (size_t)len, &js, &n, NULL) != RD_OK)
+        n = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        const struct rd_stage_journal_entry *j = &js[i];
+        struct entry e = {.name = j->name, .retire = j->retire};
+        e.src = join(stage, j->retire ? "/.retired-" : "/", j->name);
+        e.dst = join(dir, "/", j->name);
+        e.aside = join(stage, "/.previous-", j->name);
+        struct stat sb;
+        if (!e.src || !e.dst || !e.aside)
+            rc = -1;
+        else if (j->retire ? lstat(e.src, &sb) != 0 && lstat(e.dst, &sb) == 0
+                           : !is_version(e.dst, j) && is_version(e.src, j))
+            rc = move_in(&e);
+        free(e.src);
+        free(e.dst);
+        free(e.aside);
+    }
+    if (n > 0)
+        sync_path(dir);
+    rd_stage_journal_free(js, n);
+    return rc;
+}
+
+/* The journal of a commit that was undone: nothing to finish. */
+static void drop_journal(const char *stage)
+{
+    char *p = stage ? join(stage, "/", JOURNAL_NAME) : NULL;
+    if (p)
+        unlink(p);
+    free(p);
+}
+
 rd_status rd_stage_commit(struct rd_stage *s, struct rd_diag *d)
 {
     struct entry *es = NULL;
@@ -379,7 +578,8 @@ rd_status rd_stage_commit(struct rd_stage *s, struct rd_diag *d)
     sigset_t saved;
     rd_signals_hold(&saved);
     size_t done = 0;
-    for (; done < n; done++) {
+    st = write_journal(s, es, n, d);
+    for (; st == RD_OK && done < n; done++) {
         if (move_in(&es[done]) != 0) {
             st = rd_diag_set(d, RD_ERR_IO, NULL, 0, 0, "cannot move '%s' into place: %s",
                              es[done].dst, strerror(errno));
@@ -393,6 +593,7 @@ rd_status rd_stage_commit(struct rd_stage *s, struct rd_diag *d)
         for (size_t i = done; i-- > 0;)
             if (move_back(&es[i]) != 0)
                 whole = false;
+        drop_journal(s->path);
         if (!whole)
             keep_stage(s, d);
     } else {

@@ -17,7 +17,11 @@
  * message names what it holds. SIGINT, SIGTERM and SIGHUP wait until the
  * commit is done; before it, they remove the staging folder (fsutil.h's
  * signal cleanup), and a staging folder left by a killed render (SIGKILL,
- * a crash) is removed by the next render into the same folder.
+ * a crash) is removed by the next render into the same folder. A render
+ * killed during its commit leaves some entries new and some old, and its
+ * staging folder with a journal of the commit: the next render into the
+ * folder finishes that commit first (the killed render's report whole),
+ * then removes the folder.
  */
 #ifndef RD_RENDER_STAGE_H
 #define RD_RENDER_STAGE_H
@@ -92,6 +96,26 @@ rd_status rd_stage_commit(struct rd_stage *s, struct rd_diag *d);
 
 /** Removes the staging folder (unless a failed undo keeps it) and frees the stage. */
 void rd_stage_release(struct rd_stage *s);
+
+/** One entry of a commit's journal: what a commit moves, written into the
+ *  staging folder before its first rename, so that the next render into
+ *  the folder can finish a commit killed part-way (stage.c). */
+struct rd_stage_journal_entry {
+    bool retire;                 /* moved out of the output folder */
+    unsigned long long dev, ino; /* the new version's identity (not for retire) */
+    char *name;                  /* one name in the output folder, no '/' */
+};
+
+/**
+ * Reads a journal ("rundown-stage-commit 1", then one line per entry:
+ * "swap DEVICE INODE NAME" or "retire NAME", each ending in a newline).
+ * RD_ERR_PARSE with the line and what was expected; RD_ERR_NOMEM.
+ */
+rd_status rd_stage_journal_parse(const char *text, size_t len,
+                                 struct rd_stage_journal_entry **out, size_t *n,
+                                 struct rd_diag *d);
+
+void rd_stage_journal_free(struct rd_stage_journal_entry *es, size_t n);
 
 /** The name prefix of staging folders, for tests and documentation. */
 #define RD_STAGE_PREFIX ".rundown-stage."

@@ -47,6 +47,11 @@ sums() {
 }
 
 "$RR" -o ref-a a.json && "$RR" -o ref-b b.json || { echo "cannot render"; exit 1; }
+# Templates that fail after the staging folder is made: a render with them
+# changes nothing of its own, so what it leaves is the sweep's work.
+mkdir broken
+cp "$root/templates/report.md.tmpl" broken/
+printf '<html>{{#body}}\n' >broken/report.html.tmpl
 sums ref-a >sums-a
 sums ref-b >sums-b
 cmp -s sums-a sums-b && { echo "the two reports are the same: nothing to tell apart"; exit 1; }
@@ -62,7 +67,7 @@ signals=(TERM KILL INT HUP)
 # function runs in the job's own subshell, which exec replaces, so $! is
 # the tool's pid (env's for the moment before it execs the tool).
 dfl() { exec env --default-signal=INT "$@"; }
-old=0 new=0 leftover=0
+old=0 new=0 leftover=0 finished=0
 for ((i = 0; i < ROUNDS; i++)); do
     sig=${signals[i % 4]}
     rm -rf out
@@ -81,6 +86,20 @@ for ((i = 0; i < ROUNDS; i++)); do
         old=$((old + 1))
     elif cmp -s sums-out sums-b; then
         new=$((new + 1))
+    elif [ "$sig" = KILL ] && [ "$stages" -gt 0 ] &&
+         [ -n "$(find out -maxdepth 2 -path 'out/.rundown-stage.*/.commit')" ]; then
+        # Killed between two renames of its commit: finished by the next
+        # render into the folder, even one that fails.
+        "$RR" -o out --templates broken b.json 2>/dev/null &&
+            fail "round $i: the render with a broken template succeeded"
+        sums out >sums-out
+        if cmp -s sums-out sums-b && [ -z "$(find out -maxdepth 1 -name '.rundown-stage.*')" ]; then
+            finished=$((finished + 1))
+            stages=0
+        else
+            fail "round $i (SIGKILL during the commit): the next render did not finish it"
+            diff sums-b sums-out | head -5
+        fi
     else
         fail "round $i (SIG$sig after ${delay_ms} ms, rc $rc): the folder is neither the old report nor the new one"
         diff sums-a sums-out | head -5
@@ -99,6 +118,46 @@ for ((i = 0; i < ROUNDS; i++)); do
         fail "round $i (SIG$sig): exit code $rc: $(head -c 300 err.$i)"
     fi
 done
+
+# SIGKILL at each rename of a commit (build/tests/kill_at_rename.so): the
+# random rounds above rarely land between two of them. Charts as the
+# gnuplot script and data only, so that no gnuplot inherits the module.
+# Wherever it is killed, the journal was written first, so the sweep of
+# the next render (with the broken template: it fails, so what the folder
+# holds is the sweep's doing) finishes the commit: B. The first k the
+# render outlives ends the loop.
+shim=$build/tests/kill_at_rename.so
+fmts=md,html,xlsx,tex,csv,charts-script
+"$RR" -o ref-a2 --formats $fmts a.json && "$RR" -o ref-b2 --formats $fmts b.json ||
+    { echo "cannot render"; exit 1; }
+sums ref-a2 >sums-a2
+sums ref-b2 >sums-b2
+kills=0 mixed=0
+for ((k = 0; k < 40; k++)); do
+    rm -rf out
+    cp -a ref-a2 out
+    # (The braces keep the shell's "Killed" line out of the log.)
+    { KILL_AT_RENAME=$k LD_PRELOAD=$shim ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 \
+        "$RR" -o out --formats $fmts b.json 2>err.k$k; } 2>/dev/null
+    rc=$?
+    [ "$rc" -eq 0 ] && break
+    [ "$rc" -eq 137 ] || { fail "kill at rename $k: exit code $rc: $(head -c 300 err.k$k)"; break; }
+    kills=$((kills + 1))
+    sums out >sums-out
+    cmp -s sums-out sums-a2 || cmp -s sums-out sums-b2 || mixed=$((mixed + 1))
+    "$RR" -o out --formats $fmts --templates broken b.json 2>/dev/null &&
+        fail "kill at rename $k: the render with a broken template succeeded"
+    sums out >sums-out
+    cmp -s sums-out sums-b2 ||
+        { fail "kill at rename $k: the next render did not finish the commit"
+          diff sums-b2 sums-out | head -5; }
+    [ -z "$(find out -maxdepth 1 -name '.rundown-stage.*')" ] ||
+        fail "kill at rename $k: the next render left the staging folder"
+done
+[ "$k" -lt 40 ] || fail "the render was killed at each of 40 renames: more than a commit has"
+# Eight entries: every kill after the first entry's rename and before the
+# last entry's leaves a mix (seven of the eight).
+[ "$mixed" -ge 6 ] || fail "only $mixed of $kills kills left the folder mixed: the commit was not hit"
 
 # Analyses: the old document or the new one, no temporary after SIGTERM.
 "$RA" -o old.json a.jsonl
@@ -130,6 +189,8 @@ for ((i = 0; i < ROUNDS / 2; i++)); do
 done
 
 echo "durability (seed $SEED): render ${took_ms} ms, $ROUNDS rounds: $old old, $new new," \
+     "$finished killed during the commit (finished by the next render)," \
      "$leftover staging folders after SIGKILL (removed by the next render);" \
+     "SIGKILL at each of $kills renames of a commit: $mixed left a mix for the next render to finish;" \
      "analyze ${atook_ms} ms, $((ROUNDS / 2)) rounds: $aold old, $anew new; $fails failures"
 [ "$fails" -eq 0 ]

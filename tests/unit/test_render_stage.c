@@ -5,7 +5,11 @@
  * a commit whose rename fails part-way puts back the entries it had
  * already moved, so the previous report is whole; staging folders left by
  * renders that are gone are swept, those of live ones are not; a signal
- * removes the staging folder and ends the process by that signal.
+ * removes the staging folder and ends the process by that signal; a
+ * render killed at any point of its commit (SIGKILL) leaves its journal,
+ * and the next render into the folder finishes that commit, so the folder
+ * holds one report whole; the journal's reader refuses what it does not
+ * expect.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,6 +33,11 @@
 #include "stage.h"
 
 static char dir[64];
+
+/* A render killed at each point of its commit: the rename calls of this
+ * process are counted, and the one armed kills it with SIGKILL instead
+ * (kill_at_rename_arm). */
+#include "../sh/kill_at_rename.c"
 
 static void put(const char *rel, const char *text)
 {
@@ -199,6 +208,121 @@ static void test_signal_removes_stage(void **state)
     assert_string_equal(get("report.md"), "old md");
 }
 
+/* The commit of stage_new with report.tex retired: report.tex out,
+ * charts/, report.md and report.html swapped, report.xlsx in (the journal
+ * is a symbolic link, made before them). */
+#define COMMIT_RENAMES 5
+
+static void test_kill_during_commit_is_finished(void **state)
+{
+    (void)state;
+    bool mixed_seen = false;
+    for (int k = 0; k <= COMMIT_RENAMES; k++) {
+        teardown(NULL);
+        setup(NULL);
+        put("report.tex", "old tex");
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            struct rd_stage s;
+            stage_new(&s);
+            assert_int_equal(rd_stage_retire(&s, "report.tex"), RD_OK);
+            kill_at_rename_arm(k);
+            rd_stage_commit(&s, NULL);
+            /* Past the last rename: killed before the staging folder goes. */
+            raise(SIGKILL);
+            _exit(0);
+        }
+        int status;
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+        assert_int_equal(stages(), 1);
+        if (strcmp(get("report.md"), "old md") == 0 && strcmp(get("charts/a.svg"), "new a") == 0)
+            mixed_seen = true;
+        /* The next render's sweep. */
+        struct rd_stage next;
+        assert_int_equal(rd_stage_init(&next, dir, NULL), RD_OK);
+        rd_stage_release(&next);
+        assert_int_equal(stages(), 0);
+        /* Finished, wherever it was killed: the journal comes first. */
+        assert_string_equal(get("report.md"), "new md");
+        assert_string_equal(get("report.html"), "new html");
+        assert_string_equal(get("report.xlsx"), "new xlsx");
+        assert_string_equal(get("report.tex"), "(none)");
+        assert_string_equal(get("charts/a.svg"), "new a");
+        assert_string_equal(get("charts/old.svg"), "(none)");
+    }
+    /* The kill landed between two renames of the commit at least once. */
+    assert_true(mixed_seen);
+}
+
+/* An entry whose new version is no longer in the staging folder (removed
+ * by hand after the kill) is left as it is; the others are finished. */
+static void test_finish_skips_a_missing_version(void **state)
+{
+    (void)state;
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct rd_stage s;
+        stage_new(&s);
+        kill_at_rename_arm(1); /* charts/ swapped, then killed */
+        rd_stage_commit(&s, NULL);
+        _exit(0);
+    }
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFSIGNALED(status));
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm '%s'/" RD_STAGE_PREFIX "*/report.md", dir);
+    assert_int_equal(system(cmd), 0);
+    struct rd_stage next;
+    assert_int_equal(rd_stage_init(&next, dir, NULL), RD_OK);
+    rd_stage_release(&next);
+    assert_int_equal(stages(), 0);
+    assert_string_equal(get("report.md"), "old md");
+    assert_string_equal(get("report.html"), "new html");
+    assert_string_equal(get("charts/a.svg"), "new a");
+}
+
+static void parse_fails(const char *text, unsigned line)
+{
+    struct rd_stage_journal_entry *es;
+    size_t n;
+    struct rd_diag d;
+    rd_diag_init(&d, NULL);
+    assert_int_equal(rd_stage_journal_parse(text, strlen(text), &es, &n, &d), RD_ERR_PARSE);
+    assert_int_equal(d.line, line);
+    assert_null(es);
+    assert_int_equal(n, 0);
+}
+
+static void test_journal_parse(void **state)
+{
+    (void)state;
+    const char *ok = "rundown-stage-commit 1\n"
+                     "retire report.tex\n"
+                     "swap 2049 18446744073709551615 charts\n";
+    struct rd_stage_journal_entry *es;
+    size_t n;
+    assert_int_equal(rd_stage_journal_parse(ok, strlen(ok), &es, &n, NULL), RD_OK);
+    assert_int_equal(n, 2);
+    assert_true(es[0].retire);
+    assert_string_equal(es[0].name, "report.tex");
+    assert_false(es[1].retire);
+    assert_true(es[1].dev == 2049 && es[1].ino == 18446744073709551615ull);
+    assert_string_equal(es[1].name, "charts");
+    rd_stage_journal_free(es, n);
+
+    parse_fails("rundown-stage-commit 2\n", 1);
+    parse_fails("rundown-stage-commit 1\nswap 1 2 report.md", 2);           /* cut */
+    parse_fails("rundown-stage-commit 1\nswap 1 2 ../report.md\n", 2);
+    parse_fails("rundown-stage-commit 1\nretire ..\n", 2);
+    parse_fails("rundown-stage-commit 1\nswap 1 18446744073709551616 x\n", 2); /* 2^64 */
+    parse_fails("rundown-stage-commit 1\nretire a\nswap 1 x\n", 3);
+    parse_fails("rundown-stage-commit 1\nmove a\n", 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -206,6 +330,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_failed_commit_puts_back, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sweep, setup, teardown),
         cmocka_unit_test_setup_teardown(test_signal_removes_stage, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_kill_during_commit_is_finished, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_finish_skips_a_missing_version, setup, teardown),
+        cmocka_unit_test(test_journal_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
