@@ -398,13 +398,33 @@ static lxw_chart_series *config_series(struct book *b, const struct rd_rworkload
     return cs;
 }
 
-/* The dot of config i's series: a circle in its runtime's colour. */
+/* The header cell of config i's column in the chart data, which names
+ * its series in the legend: its name, and when the chart draws no bar for
+ * it, why ("c (interval not estimable)"), for a dot without a bar would
+ * read as an interval too narrow to see. */
+static void config_header(struct book *b, const struct rd_rworkload *w, lxw_worksheet *ws,
+                          lxw_row_t ctop, size_t i, const char *why)
+{
+    if (!why) {
+        put_str(b, ws, ctop + 1, (lxw_col_t)(1 + i), w->configs[i].name, b->head);
+        return;
+    }
+    struct rd_buf t = RD_BUF_INIT;
+    if (rd_buf_addf(&t, "%s (%s)", w->configs[i].name, why) != RD_OK)
+        b->oom = true;
+    else
+        put_str(b, ws, ctop + 1, (lxw_col_t)(1 + i), t.ptr, b->head);
+    rd_buf_release(&t);
+}
+
+/* The dot of config i's series: a circle in its runtime's colour, open
+ * (no fill) for a config not compared, as in the report's charts. */
 static void config_dot(const struct rd_report *r, const struct rd_rworkload *w, size_t i,
-                       lxw_chart_series *cs)
+                       bool open, lxw_chart_series *cs)
 {
     lxw_color_t c = (lxw_color_t)strtoul(rd_runtime_colour(r, w->configs[i].runtime) + 1,
                                          NULL, 16);
-    lxw_chart_fill fill = { .color = c };
+    lxw_chart_fill fill = { .color = c, .none = open };
     lxw_chart_line mline = { .color = c };
     chart_series_set_marker_fill(cs, &fill);
     chart_series_set_marker_line(cs, &mline);
@@ -444,7 +464,9 @@ static void chart_paired(struct book *b, const struct rd_report *r,
         struct rd_mrow row;
         rd_means_row(w, i, best, &row);
         lxw_col_t col = (lxw_col_t)(1 + i);
-        put_str(b, ws, ctop + 1, col, w->configs[i].name, b->head);
+        config_header(b, w, ws, ctop, i,
+                      row.note ? (isfinite(row.mean) ? "disqualified: no interval" : "no mean")
+                      : row.open ? "interval not estimable" : NULL);
         put_str(b, ws, ctop + 2 + (lxw_row_t)i, 0, w->configs[i].name, NULL);
         put_num(b, ws, ctop + 2 + (lxw_row_t)i, col, row.mean, b->num);
         put_num(b, ws, ctop + 2 + (lxw_row_t)k, col, row.lo, b->num);
@@ -474,7 +496,7 @@ static void chart_paired(struct book *b, const struct rd_report *r,
                     twins[ntwins++] = (int16_t)(nseries - 1);
                 continue;
             }
-            config_dot(r, w, i, cs);
+            config_dot(r, w, i, row.note != NULL, cs);
         }
     }
     if (twins && ntwins) {
@@ -503,7 +525,9 @@ static void chart_own(struct book *b, const struct rd_report *r, const struct rd
     put_str(b, ws, ctop + 2 + (lxw_row_t)k, 0, "CI half-width", b->head);
     for (size_t i = 0; i < k; i++) {
         const struct rd_rstats *s = rd_primary(&w->configs[i]);
-        put_str(b, ws, ctop + 1, (lxw_col_t)(1 + i), w->configs[i].name, b->head);
+        config_header(b, w, ws, ctop, i,
+                      !isfinite(s->mean) ? "no mean"
+                      : !isfinite(s->ci_high - s->ci_low) ? "no interval" : NULL);
         put_str(b, ws, ctop + 2 + (lxw_row_t)i, 0, w->configs[i].name, NULL);
         put_num(b, ws, ctop + 2 + (lxw_row_t)i, (lxw_col_t)(1 + i), s->mean, b->num);
         put_num(b, ws, ctop + 2 + (lxw_row_t)k, (lxw_col_t)(1 + i), (s->ci_high - s->ci_low) / 2,
@@ -520,7 +544,7 @@ static void chart_own(struct book *b, const struct rd_report *r, const struct rd
             chart_series_set_error_bars(eb, LXW_CHART_ERROR_BAR_TYPE_FIXED, half);
             chart_series_set_error_bars_endcap(eb, LXW_CHART_ERROR_BAR_END_CAP);
         }
-        config_dot(r, w, i, cs);
+        config_dot(r, w, i, false, cs);
     }
 }
 

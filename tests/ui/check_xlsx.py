@@ -281,8 +281,8 @@ def check_chart_data(w, rows):
     report's means chart draws, the best's mean times each config's
     verdict ratio (the best: its own mean), and that ratio's interval
     times the best's mean (none for the best, a disqualified config or
-    one without an interval), a config a column, in the analysis's
-    order."""
+    one without an interval, whose header cell, its legend entry, says
+    why), a config a column, in the analysis's order."""
     rec = w.get("recommendation") or {}
     verdicts = rec.get("verdicts") or []
     if rec.get("blocks") != "round" or not verdicts:
@@ -312,6 +312,14 @@ def check_chart_data(w, rows):
             if bm is not None and a is not None and b is not None:
                 lo, hi = sorted((bm * a, bm * b))
         where = "sheet %s, chart data, %s" % (w["name"], c["id"])
+        # A config drawn without a bar (the best aside) says why in the
+        # header cell that names its series in the legend.
+        head = rows[top + 1][1 + i] if 1 + i < len(rows[top + 1]) else ""
+        noted = head.endswith(("(interval not estimable)", "(disqualified: no interval)",
+                               "(no mean)"))
+        if noted != (c["id"] != best and lo is None):
+            errors.append("%s: header %r %s why it has no bar" %
+                          (where, head, "says" if noted else "does not say"))
         compare(where + ", dot", rows[top + 2 + i][1 + i], dot)
         compare(where + ", interval low", low[1 + i] if 1 + i < len(low) else "", lo)
         compare(where + ", interval high", high[1 + i] if 1 + i < len(high) else "", hi)
