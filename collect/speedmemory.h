@@ -41,8 +41,12 @@
 #define RD_SPEED_MEMORY_SCHEMA "rundown.speed/1"
 #define RD_SPEED_MEMORY_FILE "speed.json"
 /* Entries kept at most: one per key a machine has had (a kernel's CPU
- * models, clocks); the oldest best goes first. */
-#define RD_SPEED_MEMORY_MAX 32
+ * models, clocks); the oldest best goes first. 128: a session of CPUs not
+ * of one kind notes a key per CPU and series, two series since the
+ * store-reload chain, so 32 would drop a 24-CPU hybrid's bests in the
+ * session that noted them (speedmemory.c asserts it covers
+ * RD_SPEED_CPUS_MAX; the load's message names it). */
+#define RD_SPEED_MEMORY_MAX 128
 /* Three sessions in a row short of the remembered best, spread over six
  * hours, drop it: the host's spells that slow both vCPUs lasted minutes
  * (docs/methods.md 6d), so a spell does not span them, while a machine
