@@ -106,6 +106,8 @@ void rd_guard_init(struct rd_guard *g, const struct rd_contention_opts *o, const
     g->self = getpid();
     g->speed_t = -1;
     g->speed_pct = g->run_speed_pct = g->speed_min = NAN;
+    g->store_pct = g->run_store_pct = g->store_min = NAN;
+    g->store_cpu = -1;
     g->wake_us = g->wake_pct = g->run_wake_us = g->wake_min = NAN;
     rd_speed_source_init(&g->speed_source);
     if (!g->speed_source.off)
@@ -119,48 +121,63 @@ void rd_guard_init(struct rd_guard *g, const struct rd_contention_opts *o, const
 /* What the guard's readings are, for the memory's key: a test's readings
  * (a script, a probe function of its own) are kept apart from the real
  * probe's. */
+static bool real_probe(const struct rd_guard *g)
+{
+    return g->probe == probe_source && !g->speed_source.script;
+}
+
 static const char *probe_id(const struct rd_guard *g)
 {
-    return g->probe == probe_source && !g->speed_source.script ? rd_speed_probe_id() : "script";
+    return real_probe(g) ? rd_speed_probe_id() : "script";
 }
 
-/* The key of CPU cpu of reading r for the memory. */
-static void guard_key(const struct rd_guard *g, const struct rd_speed_reading *r, int cpu,
-                      struct rd_speed_key *k)
+static const char *store_probe_id(const struct rd_guard *g)
 {
-    rd_speed_key_make(k, probe_id(g), g->proc_root, g->sys_root, g->speed_alike == 1 ? -1 : cpu,
-                      r->ncpu ? r->cpu[0] : 0);
+    return real_probe(g) ? rd_speed_store_probe_id() : RD_SPEED_SCRIPT_STORE_ID;
 }
 
-/* With the first reading: the remembered bests of its CPUs become their
- * bests, so rd_speed_pct judges by the faster of them and the session's.
- * A memory that cannot be read judges nothing (the check says why). */
+/* The remembered best of key 'probe' for CPU cpu of reading r, 0 when
+ * there is none. */
+static double remembered(const struct rd_guard *g, const struct rd_speed_memory *m,
+                         const char *probe, const struct rd_speed_reading *r, int cpu)
+{
+    struct rd_speed_key k;
+    rd_speed_key_make(&k, probe, g->proc_root, g->sys_root, g->speed_alike == 1 ? -1 : cpu,
+                      r->ncpu ? r->cpu[0] : 0);
+    const struct rd_speed_entry *e = rd_speed_memory_find(m, &k);
+    return e ? e->best_ms : 0;
+}
+
+/* With the first reading: the remembered bests of its CPUs (each series
+ * its own) become their bests, so rd_speed_pct and rd_speed_store_pct
+ * judge by the faster of them and the session's. A memory that cannot be
+ * read judges nothing (the check says why). */
 static void recall(struct rd_guard *g, const struct rd_speed_reading *r)
 {
     struct rd_speed_memory m;
     if (!g->speed_memory[0] || rd_speed_memory_load(&m, g->speed_memory, NULL))
         return;
     for (int i = 0; i < r->ncpu; i++) {
-        struct rd_speed_key k;
-        guard_key(g, r, r->cpu[i], &k);
-        const struct rd_speed_entry *e = rd_speed_memory_find(&m, &k);
-        if (e)
-            g->speed_remembered_ms[r->cpu[i]] = g->speed_best_ms[r->cpu[i]] = e->best_ms;
+        int c = r->cpu[i];
+        g->speed_remembered_ms[c] = g->speed_best_ms[c] = remembered(g, &m, probe_id(g), r, c);
+        g->store_remembered_ms[c] = g->store_best_ms[c] =
+            remembered(g, &m, store_probe_id(g), r, c);
     }
     rd_speed_memory_release(&m);
 }
 
-/* Whether a remembered best is faster than this collection's own: its
- * speed figures are then against the memory. */
-static bool judged_by_memory(const struct rd_guard *g)
+/* Whether a remembered best of one series is faster than this
+ * collection's own: its figures are then against the memory. */
+static bool judged_by_memory(const struct rd_guard *g, const double session_ms[RD_SPEED_CPUS_MAX],
+                             const double remembered_ms[RD_SPEED_CPUS_MAX])
 {
     double session = INFINITY;
     for (int c = 0; g->speed_alike == 1 && c < RD_SPEED_CPUS_MAX; c++)
-        if (g->speed_session_ms[c] > 0)
-            session = fmin(session, g->speed_session_ms[c]);
+        if (session_ms[c] > 0)
+            session = fmin(session, session_ms[c]);
     for (int c = 0; c < RD_SPEED_CPUS_MAX; c++) {
-        double own = g->speed_alike == 1 ? session : g->speed_session_ms[c];
-        if (g->speed_remembered_ms[c] > 0 && g->speed_remembered_ms[c] < own)
+        double own = g->speed_alike == 1 ? session : session_ms[c];
+        if (remembered_ms[c] > 0 && remembered_ms[c] < own)
             return true;
     }
     return false;
@@ -175,6 +192,9 @@ rd_status rd_guard_remember(struct rd_guard *g, struct rd_diag *d)
     rd_speed_memory_note_session(&m, probe_id(g), g->proc_root, g->sys_root, g->speed_alike == 1,
                                  g->speed_session_ms, g->o.min_speed_pct, (long long)time(NULL),
                                  NULL, NULL);
+    rd_speed_memory_note_session(&m, store_probe_id(g), g->proc_root, g->sys_root,
+                                 g->speed_alike == 1, g->store_session_ms, g->o.min_speed_pct,
+                                 (long long)time(NULL), NULL, NULL);
     rd_status st = rd_speed_memory_save(&m, d);
     rd_speed_memory_release(&m);
     return st;
@@ -276,11 +296,16 @@ static void probe_speed(struct rd_guard *g, double now, bool fresh)
         recall(g, &r);
     }
     for (int i = 0; read && i < r.ncpu; i++) {
-        double *s = &g->speed_session_ms[r.cpu[i]];
+        double *s = &g->speed_session_ms[r.cpu[i]], *st = &g->store_session_ms[r.cpu[i]];
         if (r.ms[i] > 0 && (!(*s > 0) || r.ms[i] < *s))
             *s = r.ms[i];
+        if (r.store_ms[i] > 0 && (!(*st > 0) || r.store_ms[i] < *st))
+            *st = r.store_ms[i];
     }
     g->speed_pct = read ? rd_speed_pct(&r, g->speed_best_ms, g->speed_alike == 1) : NAN;
+    g->store_cpu = -1;
+    g->store_pct = read ? rd_speed_store_pct(&r, g->store_best_ms, g->speed_alike == 1,
+                                             &g->store_cpu) : NAN;
     g->wake_us = read ? r.wake_us : NAN;
     g->wake_pct = rd_wake_pct(g->wake_us, &g->wake_best_us);
     g->speed_t = now;
@@ -297,10 +322,11 @@ static bool wakes_fast_enough(const struct rd_guard *g, double pct)
     return !(pct < g->o.min_wakeup_pct);
 }
 
-/* Both probes' last readings pass (or are unknown). */
+/* Both probes' last readings pass, both speed series (or are unknown). */
 static bool machine_fast(const struct rd_guard *g)
 {
-    return fast_enough(g, g->speed_pct) && wakes_fast_enough(g, g->wake_pct);
+    return fast_enough(g, g->speed_pct) && fast_enough(g, g->store_pct) &&
+           wakes_fast_enough(g, g->wake_pct);
 }
 
 /* What keeps the machine from being quiet, for the note lines. */
@@ -314,6 +340,10 @@ static void busy_reason(const struct rd_guard *g, double others, char *out, size
         o += (size_t)snprintf(out + o, size - o, "%sthe CPUs run at %.0f %% of their best speed "
                               "(threshold %g %%)", o ? ", and " : "", g->speed_pct,
                               g->o.min_speed_pct);
+    if (!fast_enough(g, g->store_pct) && o < size)
+        o += (size_t)snprintf(out + o, size - o, "%sCPU %d runs the store-reload chain at %.0f %% "
+                              "of its best (threshold %g %%)", o ? ", and " : "", g->store_cpu,
+                              g->store_pct, g->o.min_speed_pct);
     if (!wakes_fast_enough(g, g->wake_pct) && o < size)
         snprintf(out + o, size - o, "%sa cross-CPU wake-up takes %.1f us, %.0f %% of its best "
                  "speed (threshold %g %%)", o ? ", and " : "", g->wake_us, g->wake_pct,
@@ -417,6 +447,7 @@ void rd_guard_run_begin(struct rd_guard *g)
     push(g, &g->run_start);
     probe_speed(g, g->run_start.t, false);
     g->run_speed_pct = g->speed_pct;
+    g->run_store_pct = g->store_pct;
     g->run_wake_us = g->wake_us;
 }
 
@@ -453,15 +484,30 @@ rd_status rd_guard_run_end(struct rd_guard *g, struct rd_record *rec)
     /* The slower of the readings around the run (fmin skips a NaN; NaN
      * when neither was read). */
     double speed = fmin(g->run_speed_pct, g->speed_pct);
-    bool slow = !fast_enough(g, speed);
+    double store = fmin(g->run_store_pct, g->store_pct);
+    bool slow_mul = !fast_enough(g, speed), slow_store = !fast_enough(g, store);
+    bool slow = slow_mul || slow_store, by_memory = false;
     if (!isnan(speed)) {
         RD_TRY(rd_record_set_metric(rec, "machine_speed_pct", speed));
-        if (judged_by_memory(g)) {
+        if (judged_by_memory(g, g->speed_session_ms, g->speed_remembered_ms)) {
             RD_TRY(rd_record_set_info(rec, "machine_speed_reference", "remembered"));
-            g->slow_by_memory += slow;
+            by_memory = slow_mul;
         }
         g->speed_min = isnan(g->speed_min) ? speed : fmin(g->speed_min, speed);
     }
+    if (!isnan(store)) {
+        RD_TRY(rd_record_set_metric(rec, "machine_speed_store_pct", store));
+        if (judged_by_memory(g, g->store_session_ms, g->store_remembered_ms)) {
+            RD_TRY(rd_record_set_info(rec, "machine_speed_store_reference", "remembered"));
+            by_memory = by_memory || slow_store;
+        }
+        g->store_min = isnan(g->store_min) ? store : fmin(g->store_min, store);
+    }
+    if (slow)
+        RD_TRY(rd_record_set_info(rec, "machine_speed_slow",
+                                  slow_mul && slow_store ? "mul,store" : slow_mul ? "mul" : "store"));
+    g->slow_by_memory += by_memory;
+    g->slow_store += slow_store;
     /* The slower wake-up around the run, judged against the best seen by
      * then (the reading at the start may have been judged by a best that
      * came later: the percent is recomputed from the round trip). */

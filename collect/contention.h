@@ -29,6 +29,9 @@
  * slows every CPU from the first reading on shows only against it); in
  * mode wait it also waits for the speed. rd_guard_remember notes the
  * collection's best in that memory at its end.
+ * The speed has two series (speedprobe.h): the multiply-add chain and the
+ * store-reload chain, each judged against its own best (of the collection
+ * or remembered), and a reading is slow when either is.
  * The same probe times a cross-CPU wake-up (wakeprobe.h), which the host's
  * spells slow where the multiply-add chain does not, and the guard judges
  * it the same way, against its own threshold.
@@ -64,7 +67,8 @@ enum rd_contention_mode { RD_CONTENTION_OFF, RD_CONTENTION_WARN, RD_CONTENTION_W
  * mean of 84k, and in nine minutes without a swing it flagged 5 of 90;
  * docs/methods.md §6d. */
 #define RD_CONTENTION_MIN_WAKEUP_DEFAULT 67.0
-/* A probe costs about 5 ms: runs closer together than this share one. */
+/* A probe costs about 11 ms (speedprobe.c): runs closer together than
+ * this share one. */
 #define RD_SPEED_EVERY_S 0.5
 #define RD_CONTENTION_WINDOW_S 0.3
 #define RD_CONTENTION_JUDGE_S 0.5
@@ -123,6 +127,13 @@ struct rd_guard {
     double speed_t;             /* when the last probe ran; < 0: never */
     double speed_pct;           /* its reading, percent of the best; NaN: unknown */
     double run_speed_pct;       /* the reading the run in flight started at */
+    /* the store-reload series, read with it, judged against its own bests */
+    double store_best_ms[RD_SPEED_CPUS_MAX];
+    double store_remembered_ms[RD_SPEED_CPUS_MAX]; /* per CPU; 0: none */
+    double store_session_ms[RD_SPEED_CPUS_MAX];    /* this collection's fastest; 0: none */
+    double store_pct;           /* the last reading, percent of its best; NaN: unknown */
+    int store_cpu;              /* the CPU that decided it; -1: none */
+    double run_store_pct;       /* the reading the run in flight started at */
     /* the cross-CPU wake-up, read with the speed (wakeprobe.h) */
     double wake_best_us;        /* the fastest round trip seen; 0: none */
     double wake_us, wake_pct;   /* the last reading, and in percent of the best */
@@ -133,11 +144,13 @@ struct rd_guard {
     /* totals of the session, for its summary */
     double waited_s;            /* time spent waiting for quiet */
     long runs, contended, unknown, gave_up;
-    long slow;                  /* runs contended by the CPU speed */
+    long slow;                  /* runs contended by the CPU speed (either series) */
     long slow_by_memory;        /* of them, judged against the remembered best */
+    long slow_store;            /* of them, slow by the store-reload series */
     long slow_wakeup;           /* runs contended by the wake-up */
     double others_sum, others_max;
     double speed_min;           /* the slowest a run was judged at */
+    double store_min;           /* the slowest store-reload series a run was judged at */
     double wake_min;            /* the slowest wake-up a run was judged at, % */
 };
 
@@ -149,8 +162,8 @@ struct rd_guard {
 void rd_guard_init(struct rd_guard *g, const struct rd_contention_opts *o, const char *proc_root);
 
 /**
- * At the end of a collection: notes its fastest speed reading in the
- * remembered best's file (speedmemory.h's rules) and saves it. Nothing
+ * At the end of a collection: notes its fastest speed reading (of each
+ * series) in the remembered best's file (speedmemory.h's rules) and saves it. Nothing
  * when no reading was taken or the memory is off; a file that cannot be
  * written is RD_ERR_IO with the reason (the collection itself is done).
  */
@@ -176,16 +189,20 @@ void rd_guard_run_begin(struct rd_guard *g);
 
 /**
  * Just after it ended: sets the metrics machine_others_cpu_pct,
- * machine_steal_pct, machine_cpu_pressure_pct, machine_speed_pct,
+ * machine_steal_pct, machine_cpu_pressure_pct, machine_speed_pct (the
+ * multiply-add series), machine_speed_store_pct (the store-reload series),
  * machine_wakeup_pct and machine_wakeup_us of rec (those that can be
  * read), rec->contended, info.contention_wait_s when the guard waited
  * before the run, and info.machine_load_window_s when the load figures
  * cover more than the run (one shorter than RD_CONTENTION_JUDGE_S: they
  * are the judged interval's). A run is contended when others' CPU and steal exceed the
- * threshold, or the CPUs ran slower than min_speed_pct, or the wake-up
- * slower than min_wakeup_pct, at its start or end; info.machine_speed_reference
- * "remembered" when the speed was judged against the remembered best (it
- * was faster than this collection's); info.contended_by names
+ * threshold, or the CPUs ran slower than min_speed_pct (either series),
+ * or the wake-up slower than min_wakeup_pct, at its start or end;
+ * info.machine_speed_reference (info.machine_speed_store_reference for
+ * the store series) "remembered" when the speed was judged against the
+ * remembered best (it was faster than this collection's);
+ * info.machine_speed_slow names the slow series ("mul", "store" or
+ * "mul,store") when the speed made it contended; info.contended_by names
  * which, comma-separated in that order ("load", "speed", "wakeup", e.g.
  * "load,speed"). Off: does nothing.
  */

@@ -103,16 +103,47 @@ static double now_s(void)
  * for over a minute, and check read 96 % against each CPU's own best). */
 #define CHECK_PROBE_EVERY_S 0.25
 
-/* The remembered best of each CPU's kind into rem[] (NaN: none), after
- * noting this window's bests in the memory and saving it (speedmemory.h).
- * A memory that cannot be read or written is a note, never a failure. */
+/* One series' fastest and slowest time of each CPU over the window: all
+ * that judging its slowest reading against its fastest takes. */
+struct series_window {
+    double fastest[RD_SPEED_CPUS_MAX], slowest[RD_SPEED_CPUS_MAX];
+    int probes, fast;            /* readings that had it; its fastest CPU, -1: none */
+};
+
+static void window_note(struct series_window *w, const struct rd_speed_reading *r,
+                        const double *ms)
+{
+    bool read = false;
+    for (int i = 0; i < r->ncpu; i++) {
+        int cpu = r->cpu[i];
+        if (!(ms[i] > 0))
+            continue;
+        read = true;
+        w->fastest[cpu] = w->fastest[cpu] > 0 ? fmin(w->fastest[cpu], ms[i]) : ms[i];
+        w->slowest[cpu] = fmax(w->slowest[cpu], ms[i]);
+    }
+    w->probes += read;
+}
+
+static void window_fastest(struct series_window *w)
+{
+    w->fast = -1;
+    for (int cpu = 0; cpu < RD_SPEED_CPUS_MAX; cpu++)
+        if (w->slowest[cpu] > 0 && (w->fast < 0 || w->fastest[cpu] < w->fastest[w->fast]))
+            w->fast = cpu;
+}
+
+/* The remembered best of each CPU's kind into rem[] and rem_store[] (NaN:
+ * none), after noting this window's bests of both series in the memory
+ * and saving it (speedmemory.h). A memory that cannot be read or written
+ * is a note, never a failure. */
 static void recall_speed(struct rd_machine_check *c, const struct rd_speed_source *src,
                          const char *proc, const char *sys, const char *path, bool forget,
-                         const double fastest[RD_SPEED_CPUS_MAX], int fast,
-                         double rem[RD_SPEED_CPUS_MAX])
+                         const struct series_window *mul, const struct series_window *store,
+                         double rem[RD_SPEED_CPUS_MAX], double rem_store[RD_SPEED_CPUS_MAX])
 {
     for (int cpu = 0; cpu < RD_SPEED_CPUS_MAX; cpu++)
-        rem[cpu] = NAN;
+        rem[cpu] = rem_store[cpu] = NAN;
     struct rd_speed_memory m;
     struct rd_diag d;
     rd_diag_init(&d, NULL);
@@ -126,7 +157,7 @@ static void recall_speed(struct rd_machine_check *c, const struct rd_speed_sourc
         rd_speed_memory_forget(&m);
         c->speed_forgot = true;
     }
-    if (fast < 0) {
+    if (mul->fast < 0 && store->fast < 0) {
         /* Nothing read: --forget-speed is done all the same. */
         if (forget && rd_speed_memory_save(&m, &d))
             snprintf(c->speed_memory_note, sizeof c->speed_memory_note, "%.300s: not saved",
@@ -134,10 +165,16 @@ static void recall_speed(struct rd_machine_check *c, const struct rd_speed_sourc
         rd_speed_memory_release(&m);
         return;
     }
-    /* A test's readings are remembered apart from the real probe's. */
+    /* A test's readings are remembered apart from the real probe's, and
+     * each series apart from the other. */
+    long long now = (long long)time(NULL);
     rd_speed_memory_note_session(&m, src->script ? "script" : rd_speed_probe_id(), proc, sys,
-                                 c->speed_alike, fastest, c->min_speed_pct, (long long)time(NULL),
-                                 rem, &c->speed_replaced_ms);
+                                 c->speed_alike, mul->fastest, c->min_speed_pct, now, rem,
+                                 &c->speed_replaced_ms);
+    rd_speed_memory_note_session(&m, src->script ? RD_SPEED_SCRIPT_STORE_ID
+                                                 : rd_speed_store_probe_id(),
+                                 proc, sys, c->speed_alike, store->fastest, c->min_speed_pct, now,
+                                 rem_store, &c->store.replaced_ms);
     if (rd_speed_memory_save(&m, &d)) {
         size_t o = strlen(c->speed_memory_note);
         snprintf(c->speed_memory_note + o, sizeof c->speed_memory_note - o, "%s%.300s: not saved",
@@ -146,14 +183,39 @@ static void recall_speed(struct rd_machine_check *c, const struct rd_speed_sourc
     rd_speed_memory_release(&m);
 }
 
+/* One series' verdict: each CPU's slowest reading against the window's
+ * best (the fastest CPU's when the CPUs are alike) or the remembered one
+ * when that is faster; the slowest of them decides. pct[cpu] gets each
+ * CPU's figure (NaN: not read). */
+static void judge_series(const struct series_window *w, const double rem[RD_SPEED_CPUS_MAX],
+                         bool alike, struct rd_check_series *v, double pct[RD_SPEED_CPUS_MAX])
+{
+    v->probes = w->probes;
+    for (int cpu = 0; cpu < RD_SPEED_CPUS_MAX; cpu++) {
+        pct[cpu] = NAN;
+        if (!(w->slowest[cpu] > 0))
+            continue;
+        double own = 100 * w->fastest[cpu] / w->slowest[cpu];
+        double window_best = w->fastest[alike ? w->fast : cpu];
+        pct[cpu] = 100 * fmin(window_best, rem[cpu]) / w->slowest[cpu]; /* fmin skips a NaN */
+        v->own_min_pct = isnan(v->own_min_pct) ? own : fmin(v->own_min_pct, own);
+        if (isnan(v->min_pct) || pct[cpu] < v->min_pct) {
+            v->min_pct = pct[cpu];
+            v->slow_cpu = cpu;
+            v->fast_cpu = alike ? w->fast : cpu;
+            v->remembered = rem[cpu] < window_best;
+            v->remembered_ms = rem[cpu];
+            v->vs_remembered_pct = 100 * rem[cpu] / window_best;
+        }
+    }
+}
+
 static void probe_speed_over(struct rd_machine_check *c, const char *proc, const char *sys,
                              double window_s, const char *memory, bool forget)
 {
     struct rd_speed_source src;
     rd_speed_source_init(&src);
-    /* The slowest reading against the fastest, per CPU: the fastest and
-     * slowest time of each CPU is all that takes. */
-    double fastest[RD_SPEED_CPUS_MAX] = {0}, slowest[RD_SPEED_CPUS_MAX] = {0};
+    struct series_window mul = {0}, store = {0};
     double until = now_s() + window_s;
     int n = 0;
     for (double next = now_s(); now_s() < until; usleep(20000)) {
@@ -171,36 +233,37 @@ static void probe_speed_over(struct rd_machine_check *c, const char *proc, const
             c->wake_worst_us = isnan(c->wake_worst_us) ? r.wake_us
                                                        : fmax(c->wake_worst_us, r.wake_us);
         }
-        for (int i = 0; i < r.ncpu; i++) {
-            int cpu = r.cpu[i];
-            if (!(r.ms[i] > 0))
-                continue;
-            fastest[cpu] = fastest[cpu] > 0 ? fmin(fastest[cpu], r.ms[i]) : r.ms[i];
-            slowest[cpu] = fmax(slowest[cpu], r.ms[i]);
-        }
+        window_note(&mul, &r, r.ms);
+        window_note(&store, &r, r.store_ms);
     }
     c->speed_probes = n;
-    int fast = -1;
-    for (int cpu = 0; cpu < RD_SPEED_CPUS_MAX; cpu++)
-        if (slowest[cpu] > 0 && (fast < 0 || fastest[cpu] < fastest[fast]))
-            fast = cpu;
-    double rem[RD_SPEED_CPUS_MAX];
-    recall_speed(c, &src, proc, sys, memory, forget, fastest, fast, rem);
+    window_fastest(&mul);
+    window_fastest(&store);
+    double rem[RD_SPEED_CPUS_MAX], rem_store[RD_SPEED_CPUS_MAX];
+    recall_speed(c, &src, proc, sys, memory, forget, &mul, &store, rem, rem_store);
+    struct rd_check_series v = {.min_pct = NAN, .own_min_pct = NAN, .remembered_ms = NAN,
+                                .vs_remembered_pct = NAN};
+    double pct[RD_SPEED_CPUS_MAX], store_pct[RD_SPEED_CPUS_MAX];
+    judge_series(&mul, rem, c->speed_alike, &v, pct);
+    c->speed_min_pct = v.min_pct;
+    c->speed_own_min_pct = v.own_min_pct;
+    c->speed_slow_cpu = v.slow_cpu;
+    c->speed_fast_cpu = v.fast_cpu;
+    c->speed_remembered = v.remembered;
+    c->speed_remembered_ms = v.remembered_ms;
+    c->speed_vs_remembered_pct = v.vs_remembered_pct;
+    judge_series(&store, rem_store, c->speed_alike, &c->store, store_pct);
     for (int cpu = 0; cpu < RD_SPEED_CPUS_MAX; cpu++) {
-        if (!(slowest[cpu] > 0))
+        if (!(mul.slowest[cpu] > 0) && !(store.slowest[cpu] > 0))
             continue;
-        double own = 100 * fastest[cpu] / slowest[cpu];
-        double window_best = fastest[c->speed_alike ? fast : cpu];
-        double pct = 100 * fmin(window_best, rem[cpu]) / slowest[cpu]; /* fmin skips a NaN */
-        c->speed_own_min_pct = isnan(c->speed_own_min_pct) ? own : fmin(c->speed_own_min_pct, own);
-        if (isnan(c->speed_min_pct) || pct < c->speed_min_pct) {
-            c->speed_min_pct = pct;
-            c->speed_slow_cpu = cpu;
-            c->speed_fast_cpu = c->speed_alike ? fast : cpu;
-            c->speed_remembered = rem[cpu] < window_best;
-            c->speed_remembered_ms = rem[cpu];
-            c->speed_vs_remembered_pct = 100 * rem[cpu] / window_best;
-        }
+        c->cpus[c->ncpus_read++] = (struct rd_check_cpu){
+            .cpu = cpu,
+            .best_ms = mul.slowest[cpu] > 0 ? mul.fastest[cpu] : NAN,
+            .worst_ms = mul.slowest[cpu] > 0 ? mul.slowest[cpu] : NAN,
+            .pct = pct[cpu],
+            .store_best_ms = store.slowest[cpu] > 0 ? store.fastest[cpu] : NAN,
+            .store_worst_ms = store.slowest[cpu] > 0 ? store.slowest[cpu] : NAN,
+            .store_pct = store_pct[cpu]};
     }
     if (c->wake_probes > 0)
         c->wake_min_pct = 100 * c->wake_best_us / c->wake_worst_us;
@@ -209,6 +272,54 @@ static void probe_speed_over(struct rd_machine_check *c, const char *proc, const
 /* How many points below its own CPU's figure the slowest reading must be
  * for check to say another CPU's best is what it fell short of. */
 #define SPEED_NAMED_GAP_PCT 5.0
+
+/* The multiply-add chain's verdict, from the check's fields. */
+static struct rd_check_series mul_series(const struct rd_machine_check *c)
+{
+    return (struct rd_check_series){
+        .probes = c->speed_probes, .min_pct = c->speed_min_pct, .slow_cpu = c->speed_slow_cpu,
+        .fast_cpu = c->speed_fast_cpu, .own_min_pct = c->speed_own_min_pct,
+        .remembered = c->speed_remembered, .remembered_ms = c->speed_remembered_ms,
+        .vs_remembered_pct = c->speed_vs_remembered_pct, .replaced_ms = c->speed_replaced_ms};
+}
+
+/* What a series' slowest reading fell short of, when it is not simply its
+ * own CPU's best: a CPU slow all window, which no reading of its own
+ * shows, or every CPU slow all window, which only a remembered best shows.
+ * Two alike CPUs of a quiet machine differ by a point or two (97 % against
+ * 98 % of its own on 2026-12-04), which is not worth the words. */
+static void against_text(const struct rd_check_series *v, char *out, size_t size)
+{
+    out[0] = '\0';
+    if (v->remembered && 100 - v->vs_remembered_pct >= SPEED_NAMED_GAP_PCT)
+        snprintf(out, size, ", against the best remembered from earlier checks (%.3g ms; this "
+                 "window's best is %.0f %% of it)", v->remembered_ms, v->vs_remembered_pct);
+    else if (v->slow_cpu != v->fast_cpu && v->own_min_pct - v->min_pct >= SPEED_NAMED_GAP_PCT)
+        snprintf(out, size, ", CPU %d against CPU %d's best (%.0f %% of its own)", v->slow_cpu,
+                 v->fast_cpu, v->own_min_pct);
+}
+
+/* The store-reload series' finding, after the multiply-add chain's: only
+ * when it was read (a test's script without ';' reads none). */
+static void store_finding(struct rd_machine_check *c)
+{
+    const struct rd_check_series *v = &c->store;
+    if (v->probes < 2)
+        return;
+    bool slow = v->min_pct < c->min_speed_pct;
+    char against[160];
+    against_text(v, against, sizeof against);
+    add(c, "speedstore", slow ? RD_FINDING_BUSY : RD_FINDING_OK,
+        !slow ? NULL : v->remembered
+            ? "the host slows this VM's store-to-load path, on every CPU (no steal and no "
+              "multiply-add chain shows it): wait and check again; if the hardware changed, "
+              "check --forget-speed"
+            : "the host slows this VM's store-to-load path (no steal and no multiply-add chain "
+              "shows it): wait and check again",
+        "CPU %d ran the store-reload chain at %.0f %% of its best, the slowest over %d "
+        "probes%s (threshold %g %%)", v->slow_cpu, v->min_pct, v->probes, against,
+        c->min_speed_pct);
+}
 
 /* The speed finding, after the load's. */
 static void speed_finding(struct rd_machine_check *c)
@@ -220,11 +331,14 @@ static void speed_finding(struct rd_machine_check *c)
     if (c->speed_memory_note[0])
         add(c, "speedbest", RD_FINDING_ADVICE, "nothing to do: the check went on without it",
             "remembered best speed: %s", c->speed_memory_note);
-    if (!isnan(c->speed_replaced_ms))
-        add(c, "speedbest", RD_FINDING_ADVICE, NULL, "the remembered best speed (%.3g ms) was "
-            "not come near in %d checks or collections over %d h: this window's best "
-            "replaces it", c->speed_replaced_ms, RD_SPEED_MEMORY_MISSES,
-            RD_SPEED_MEMORY_STALE_S / 3600);
+    for (int store = 0; store < 2; store++) {
+        double dropped = store ? c->store.replaced_ms : c->speed_replaced_ms;
+        if (!isnan(dropped))
+            add(c, "speedbest", RD_FINDING_ADVICE, NULL, "the remembered best %s (%.3g ms) was "
+                "not come near in %d checks or collections over %d h: this window's best "
+                "replaces it", store ? "store-reload time" : "speed", dropped,
+                RD_SPEED_MEMORY_MISSES, RD_SPEED_MEMORY_STALE_S / 3600);
+    }
     if (n == 0)
         return;
     if (n < 2) {
@@ -233,20 +347,9 @@ static void speed_finding(struct rd_machine_check *c)
         return;
     }
     bool slow = c->speed_min_pct < c->min_speed_pct;
-    /* Say so when the slowest CPU fell short of another's best, not of its
-     * own: a CPU slow all window, which no reading of its own shows. Two
-     * alike CPUs of a quiet machine differ by a point or two (97 % against
-     * 98 % of its own on 2026-12-04), which is not worth the words. A
-     * remembered best says which one it is: every CPU slow all window. */
-    char against[160] = "";
-    if (c->speed_remembered && 100 - c->speed_vs_remembered_pct >= SPEED_NAMED_GAP_PCT)
-        snprintf(against, sizeof against, ", against the best remembered from earlier checks "
-                 "(%.3g ms; this window's best is %.0f %% of it)", c->speed_remembered_ms,
-                 c->speed_vs_remembered_pct);
-    else if (c->speed_slow_cpu != c->speed_fast_cpu &&
-             c->speed_own_min_pct - c->speed_min_pct >= SPEED_NAMED_GAP_PCT)
-        snprintf(against, sizeof against, ", CPU %d against CPU %d's best (%.0f %% of its own)",
-                 c->speed_slow_cpu, c->speed_fast_cpu, c->speed_own_min_pct);
+    struct rd_check_series mul = mul_series(c);
+    char against[160];
+    against_text(&mul, against, sizeof against);
     add(c, "speed", slow ? RD_FINDING_BUSY : RD_FINDING_OK,
         !slow ? NULL : c->speed_remembered
             ? "the host runs other work beside this VM's CPUs, all of them (no steal shows "
@@ -255,6 +358,7 @@ static void speed_finding(struct rd_machine_check *c)
               "check again",
         "the CPUs ran at %.0f %% of their best speed or faster over %d probes%s (threshold "
         "%g %%)", c->speed_min_pct, n, against, c->min_speed_pct);
+    store_finding(c);
     if (c->wake_probes < 2)
         return;
     /* Within one window the best is of the same spell: the round trips
@@ -338,6 +442,8 @@ void rd_machine_check_run(struct rd_machine_check *c, const char *proc_root,
     c->load1 = c->others_pct = c->steal_pct = c->pressure_pct = NAN;
     c->speed_min_pct = c->speed_own_min_pct = NAN;
     c->speed_remembered_ms = c->speed_vs_remembered_pct = c->speed_replaced_ms = NAN;
+    c->store = (struct rd_check_series){.min_pct = NAN, .own_min_pct = NAN, .remembered_ms = NAN,
+                                        .vs_remembered_pct = NAN, .replaced_ms = NAN};
     c->min_wakeup_pct = min_wakeup_pct;
     c->wake_best_us = c->wake_worst_us = c->wake_min_pct = NAN;
     c->ncpus = rd_machine_ncpus(proc);
@@ -416,6 +522,24 @@ void rd_machine_check_run(struct rd_machine_check *c, const char *proc_root,
         c->quiet = c->quiet && c->f[i].level != RD_FINDING_BUSY;
 }
 
+/* One series' keys of the check's JSON, named PREFIX_probes,
+ * PREFIX_min_pct, ... ("speed": the multiply-add chain's, as they were
+ * before the store series; "speed_store": the store-reload chain's). */
+static void series_json(cJSON *o, const char *prefix, const struct rd_check_series *v)
+{
+    char key[64];
+#define KEY(name) (snprintf(key, sizeof key, "%s_%s", prefix, name), key)
+    cJSON_AddNumberToObject(o, KEY("probes"), v->probes);
+    rd_json_add_num(o, KEY("min_pct"), v->min_pct);
+    cJSON_AddNumberToObject(o, KEY("slowest_cpu"), v->slow_cpu);
+    cJSON_AddNumberToObject(o, KEY("against_cpu"), v->fast_cpu);
+    rd_json_add_num(o, KEY("own_min_pct"), v->own_min_pct);
+    cJSON_AddStringToObject(o, KEY("reference"), v->remembered ? "remembered" : "window");
+    rd_json_add_num(o, KEY("remembered_best_ms"), v->remembered_ms);
+    rd_json_add_num(o, KEY("vs_remembered_pct"), v->vs_remembered_pct);
+#undef KEY
+}
+
 cJSON *rd_machine_check_json(const struct rd_machine_check *c)
 {
     cJSON *o = cJSON_CreateObject();
@@ -429,17 +553,27 @@ cJSON *rd_machine_check_json(const struct rd_machine_check *c)
     rd_json_add_num(o, "cpu_pressure_pct", c->pressure_pct);
     cJSON_AddNumberToObject(o, "threshold_pct", c->threshold_pct);
     if (c->speed_probes > 0) {
-        cJSON_AddNumberToObject(o, "speed_probes", c->speed_probes);
-        rd_json_add_num(o, "speed_min_pct", c->speed_min_pct);
+        /* The multiply-add chain's keys, then the threshold and the kind
+         * of CPUs (both series'). */
+        struct rd_check_series mul = mul_series(c);
+        series_json(o, "speed", &mul);
         cJSON_AddNumberToObject(o, "min_speed_pct", c->min_speed_pct);
         cJSON_AddBoolToObject(o, "speed_cpus_alike", c->speed_alike);
-        cJSON_AddNumberToObject(o, "speed_slowest_cpu", c->speed_slow_cpu);
-        cJSON_AddNumberToObject(o, "speed_against_cpu", c->speed_fast_cpu);
-        rd_json_add_num(o, "speed_own_min_pct", c->speed_own_min_pct);
-        cJSON_AddStringToObject(o, "speed_reference",
-                                c->speed_remembered ? "remembered" : "window");
-        rd_json_add_num(o, "speed_remembered_best_ms", c->speed_remembered_ms);
-        rd_json_add_num(o, "speed_vs_remembered_pct", c->speed_vs_remembered_pct);
+    }
+    if (c->store.probes > 0)
+        series_json(o, "speed_store", &c->store);
+    cJSON *cpus = c->ncpus_read > 0 ? cJSON_AddArrayToObject(o, "speed_cpus") : NULL;
+    for (int i = 0; cpus && i < c->ncpus_read; i++) {
+        const struct rd_check_cpu *u = &c->cpus[i];
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddNumberToObject(e, "cpu", u->cpu);
+        rd_json_add_num(e, "best_ms", u->best_ms);
+        rd_json_add_num(e, "worst_ms", u->worst_ms);
+        rd_json_add_num(e, "pct", u->pct);
+        rd_json_add_num(e, "store_best_ms", u->store_best_ms);
+        rd_json_add_num(e, "store_worst_ms", u->store_worst_ms);
+        rd_json_add_num(e, "store_pct", u->store_pct);
+        cJSON_AddItemToArray(cpus, e);
     }
     if (c->wake_probes > 0) {
         cJSON_AddNumberToObject(o, "wakeup_probes", c->wake_probes);

@@ -8,8 +8,9 @@
  * above the threshold, steal, CPU pressure, CPUs that ran slower than
  * min_speed_pct of their best in the window (of the fastest CPU's best, when
  * the CPUs are of one kind, or of the best remembered from earlier checks
- * and collections when it is faster: speedmemory.h), or a cross-CPU
- * wake-up slower
+ * and collections when it is faster: speedmemory.h), by either series of
+ * the speed probe (the multiply-add chain, the store-reload chain: each
+ * against its own best), or a cross-CPU wake-up slower
  * than min_wakeup_pct of its best in the window. The governor, turbo, ASLR,
  * swap, throttling and virtualisation are advice: they make runs noisier
  * or different from another machine's, not the machine busy.
@@ -20,6 +21,7 @@
 #include <cjson/cJSON.h>
 #include <stdbool.h>
 
+#include "speedprobe.h"
 #include "rundown/status.h"
 
 enum rd_finding_level { RD_FINDING_OK, RD_FINDING_ADVICE, RD_FINDING_BUSY };
@@ -32,6 +34,25 @@ struct rd_finding {
 };
 
 #define RD_CHECK_MAX_FINDINGS 20
+
+/** One series of the speed probe over the window, judged. */
+struct rd_check_series {
+    int probes;                  /* readings that had it */
+    double min_pct;              /* the slowest reading, % of the best; NaN: none */
+    int slow_cpu, fast_cpu;      /* the slowest reading's CPU, the best's */
+    double own_min_pct;          /* the slowest reading, % of its own CPU's best */
+    bool remembered;             /* the remembered best was the reference */
+    double remembered_ms;        /* NaN: none (off, first of its kind, replaced) */
+    double vs_remembered_pct;    /* the window's best, % of it; NaN: none */
+    double replaced_ms;          /* the remembered best dropped (misses rule); NaN: none */
+};
+
+/** One CPU's readings over the window (NaN: not read). */
+struct rd_check_cpu {
+    int cpu;
+    double best_ms, worst_ms, pct;             /* the multiply-add chain */
+    double store_best_ms, store_worst_ms, store_pct; /* the store-reload chain */
+};
 
 struct rd_machine_check {
     int ncpus;
@@ -50,6 +71,11 @@ struct rd_machine_check {
     bool speed_forgot;           /* --forget-speed emptied the memory */
     char speed_memory_note[800]; /* a memory set aside or not saved; "" */
     double min_speed_pct;
+    /* the store-reload series, judged likewise against its own bests (the
+     * speed_* fields above are the multiply-add chain's) */
+    struct rd_check_series store;
+    struct rd_check_cpu cpus[RD_SPEED_CPUS_MAX]; /* the CPUs read, in order */
+    int ncpus_read;
     int wake_probes;             /* wake-up readings over the window */
     double wake_best_us, wake_worst_us; /* NaN: none */
     double wake_min_pct;         /* the slowest, % of the best; NaN: none */

@@ -36,7 +36,7 @@ static const char *const reserved[] = {
     "server_rss_peak_kib", "server_rss_mean_kib", "server_cpu_pct",
     "load_wall_ms", "background_wall_ms",
     "machine_others_cpu_pct", "machine_steal_pct", "machine_cpu_pressure_pct",
-    "machine_speed_pct", "machine_wakeup_pct", "machine_wakeup_us",
+    "machine_speed_pct", "machine_speed_store_pct", "machine_wakeup_pct", "machine_wakeup_us",
 };
 
 bool rd_runner_reserved_metric(const char *name)

@@ -16,6 +16,9 @@
 #include "rundown/json.h"
 #include "rundown/storecache.h"
 
+_Static_assert(RD_SPEED_MEMORY_MAX == 128 && RD_SPEED_MEMORY_MAX >= 2 * RD_SPEED_CPUS_MAX,
+               "every key of one session fits, and the load's message says 128");
+
 char *rd_speed_memory_path(const char *cache_dir, bool off)
 {
     if (off)
@@ -118,7 +121,7 @@ rd_status rd_speed_memory_load(struct rd_speed_memory *m, const char *path, stru
     const cJSON *it, *list = why ? NULL : entries;
     cJSON_ArrayForEach(it, list) {
         if (m->n == RD_SPEED_MEMORY_MAX || !entry_from_json(it, &m->e[m->n])) {
-            why = m->n == RD_SPEED_MEMORY_MAX ? "expected at most 32 entries"
+            why = m->n == RD_SPEED_MEMORY_MAX ? "expected at most 128 entries"
                                               : "expected entries of probe, cpu_model, "
                                                 "max_khz, cpu, best_ms, best_at, near_at, misses";
             break;

@@ -11,7 +11,7 @@
  *
  * One small JSON file (speed.json in rundown's cache folder, the one
  * storecache.h's rd_cache_default_dir names), one entry per key: what
- * makes two readings comparable (the probe and how it was compiled, the
+ * makes two readings comparable (the probe's series and how it was compiled, the
  * CPU model, its maximum clock, and which CPU when the CPUs are not of one
  * kind). Each entry keeps the fastest reading of its key and when it was
  * taken, and how the later sessions (one check, one collection) compared
@@ -41,8 +41,12 @@
 #define RD_SPEED_MEMORY_SCHEMA "rundown.speed/1"
 #define RD_SPEED_MEMORY_FILE "speed.json"
 /* Entries kept at most: one per key a machine has had (a kernel's CPU
- * models, clocks); the oldest best goes first. */
-#define RD_SPEED_MEMORY_MAX 32
+ * models, clocks); the oldest best goes first. 128: a session of CPUs not
+ * of one kind notes a key per CPU and series, two series since the
+ * store-reload chain, so 32 would drop a 24-CPU hybrid's bests in the
+ * session that noted them (speedmemory.c asserts it covers
+ * RD_SPEED_CPUS_MAX; the load's message names it). */
+#define RD_SPEED_MEMORY_MAX 128
 /* Three sessions in a row short of the remembered best, spread over six
  * hours, drop it: the host's spells that slow both vCPUs lasted minutes
  * (docs/methods.md 6d), so a spell does not span them, while a machine
@@ -51,9 +55,17 @@
 #define RD_SPEED_MEMORY_MISSES 3
 #define RD_SPEED_MEMORY_STALE_S (6 * 3600)
 
-/** What makes two readings comparable. */
+/* The probe of a test's readings (RUNDOWN_SPEED_PROBE's script, a probe
+ * function of its own) for the store series; the multiply-add series'
+ * is "script". */
+#define RD_SPEED_SCRIPT_STORE_ID "script/store"
+
+/** What makes two readings comparable. Each series of the probe
+ *  (speedprobe.h) has its own: the multiply-add chain's and the
+ *  store-reload chain's bests are kept apart by their probe. */
 struct rd_speed_key {
-    char probe[64];      /* rd_speed_probe_id(), or "script" for a test's readings */
+    char probe[64];      /* rd_speed_probe_id() or rd_speed_store_probe_id(); "script"
+                            or RD_SPEED_SCRIPT_STORE_ID for a test's readings */
     char cpu_model[128]; /* /proc/cpuinfo's model name; "" when it says none */
     double max_khz;      /* cpufreq's cpuinfo_max_freq of the CPU; 0: not given */
     int cpu;             /* -1: CPUs of one kind, one best for all; else this CPU's */

@@ -19,6 +19,15 @@
  * guest is not told of, does. Each CPU keeps the fastest of a few
  * repetitions, so one interrupt does not read as a slow machine.
  *
+ * The same threads, at the same moment, also time a second piece of work:
+ * a chain that stores a value and loads it back each step (the store
+ * series). A host's spell can slow the core's store-to-load path while the
+ * multiply-add chain runs at full speed: on 2026-12-05 one vCPU ran
+ * rundown-analyze 1.6x and a cJSON parse 1.8x slower while the chain read
+ * 97 %, and the store chain took 0.45-0.50 ms a 10^6 steps against a quiet
+ * 0.27-0.28 (docs/methods.md 6d). Each series is judged against its own
+ * best, and a reading is slow when either is.
+ *
  * Threads (POSIX) pinned one per CPU with pthread_attr_setaffinity_np: no
  * Debian library measures this, so it is written here.
  */
@@ -36,7 +45,9 @@
 struct rd_speed_reading {
     int ncpu;
     int cpu[RD_SPEED_CPUS_MAX];   /* the CPU numbers, as the kernel counts */
-    double ms[RD_SPEED_CPUS_MAX]; /* the fastest repetition on each, CPU ms */
+    double ms[RD_SPEED_CPUS_MAX]; /* the multiply-add chain: fastest repetition, CPU ms */
+    double store_ms[RD_SPEED_CPUS_MAX]; /* the store-reload chain, likewise; NaN or 0:
+                                           not read (judges nothing) */
     double wake_us;               /* the cross-CPU round trip (wakeprobe.h); NaN: not read */
 };
 
@@ -47,6 +58,10 @@ struct rd_speed_reading {
  * multiply-add: another figure for the same core).
  */
 const char *rd_speed_probe_id(void);
+
+/** The store series' id for speedmemory.h's key (its own best, apart from
+ *  the multiply-add chain's), versioned with rd_speed_probe_id. */
+const char *rd_speed_store_probe_id(void);
 
 /** The CPU's model as /proc/cpuinfo names it (proc_root NULL: /proc):
  *  "model name", else an ARM's "Hardware" or "CPU part"; "" when none. */
@@ -61,8 +76,10 @@ rd_status rd_speed_probe(struct rd_speed_reading *out, struct rd_diag *d);
 /**
  * Where readings come from: the CPUs, or, when $RUNDOWN_SPEED_PROBE names a
  * file, its lines in turn (one reading per line, CPU ms of CPU 0, 1, ...,
- * then optionally '|' and the wake-up's round trip in us; the last line
- * repeats): a test's machine. RUNDOWN_SPEED_PROBE=off: none.
+ * then optionally ';' and the store series' CPU ms of CPU 0, 1, ... (at
+ * most one a CPU; CPUs not given are not read), then optionally '|' and
+ * the wake-up's round trip in us; the last line repeats): a test's
+ * machine, e.g. "1 1 ; 0.3 0.6 | 15". RUNDOWN_SPEED_PROBE=off: none.
  */
 struct rd_speed_source {
     bool off;
@@ -103,5 +120,13 @@ bool rd_speed_cpus_alike(const char *sys_root, const struct rd_speed_reading *r)
  */
 double rd_speed_pct(const struct rd_speed_reading *r, double best_ms[RD_SPEED_CPUS_MAX],
                     bool alike);
+
+/**
+ * The same for the store series (r->store_ms against store_best_ms, its
+ * own bests): NaN when no CPU read it. *slowest_cpu (when not NULL) gets
+ * the CPU that decided, -1 when none.
+ */
+double rd_speed_store_pct(const struct rd_speed_reading *r,
+                          double store_best_ms[RD_SPEED_CPUS_MAX], bool alike, int *slowest_cpu);
 
 #endif

@@ -119,9 +119,14 @@ void rd_tool_guard_summary(const struct rd_guard *g)
     }
     char slow[480] = "";
     int o = 0;
+    /* Which series: the store-reload chain is named when it set runs aside. */
+    char store[128] = "";
+    if (g->slow_store)
+        snprintf(store, sizeof store, " by the multiply-add chain and %.0f %% by the "
+                 "store-reload chain (%ld runs slow by it)", g->store_min, g->slow_store);
     if (g->slow)
         o = snprintf(slow, sizeof slow, "; %ld on CPUs below %g %% of their best speed, the "
-                     "slowest at %.0f %%%s", g->slow, g->o.min_speed_pct, g->speed_min,
+                     "slowest at %.0f %%%s%s", g->slow, g->o.min_speed_pct, g->speed_min, store,
                      g->slow_by_memory ? ", against the best remembered from earlier checks "
                      "(after a change of hardware: rundown-collect check --forget-speed)" : "");
     if (g->slow_wakeup && o >= 0 && (size_t)o < sizeof slow)

@@ -43,6 +43,7 @@ static const struct rd_metric_def registry[] = {
     {"machine_cpu_pressure_pct", "%", N, "CPU pressure (machine)"},
     {"machine_others_cpu_pct", "%", N, "Other processes' CPU"},
     {"machine_speed_pct", "%", N, "CPU speed (machine, % of best)"},
+    {"machine_speed_store_pct", "%", N, "CPU store-reload speed (machine, % of best)"},
     {"machine_steal_pct", "%", N, "CPU steal (machine)"},
     {"machine_wakeup_pct", "%", N, "Cross-CPU wake-up (machine, % of best)"},
     {"machine_wakeup_us", "us", N, "Cross-CPU wake-up round trip (machine)"},

@@ -6,7 +6,8 @@
 # and says so in its JSON; --forget-speed starts over; --no-speed-memory
 # judges by the window alone and writes nothing; a damaged file is a note,
 # exit 0, and is rewritten; RUNDOWN_SPEED_MEMORY names the file or turns it
-# off; a collection (run) judges by it and records which reference it used.
+# off; a collection (run) judges by it and records which reference it used;
+# the store-reload series is judged, named and remembered on its own.
 # Fixed /proc and /sys (--proc-root, --sys-root, RUNDOWN_PROC_ROOT) and
 # fixed speed readings (RUNDOWN_SPEED_PROBE): nothing here depends on how
 # busy the machine is.
@@ -73,6 +74,49 @@ RUNDOWN_SPEED_MEMORY=off RUNDOWN_PROC_ROOT=$TMP/proc \
     "$RC" run --contention warn -r 2 -o off.jsonl true 2>err || fail "run, memory off: $(cat err)"
 check off.jsonl "memory off: judged by the collection alone" \
     "all('machine_speed_reference' not in r.get('info', {}) and not r.get('contended') for r in recs)"
+
+# The store-reload series (after ';' on a reading's line): the
+# multiply-add chain steady on both CPUs while CPU 1's store chain went
+# from 0.3 to 0.6 ms (the spell of 2026-12-05, docs/methods.md 6d) is busy
+# for check and contended for a run, the series named; each series is
+# remembered under its own key, and one slow against its remembered best
+# is busy too. An old script line (no ';') judges nothing by it.
+printf '1 1 ; 0.3 0.3\n1 1 ; 0.3 0.6\n' >speed
+chk --no-speed-memory >out && fail "store series slow: check passed: $(cat out)"
+grep -q '^BUSY *speedstore *CPU 1 ran the store-reload chain at 50 % of its best' out \
+    || fail "store series slow: check does not name it: $(cat out)"
+grep -q '^ok *speed .*100 % of their best speed' out || fail "store series slow: the chain's finding moved: $(cat out)"
+chk --no-speed-memory --json >out.json
+python3 -c 'import json; j = json.load(open("out.json")); assert j["speed_store_min_pct"] == 50 and j["speed_min_pct"] == 100 and j["speed_store_slowest_cpu"] == 1, j' \
+    || fail "store JSON: $(cat out.json)"
+python3 -c 'import json,sys; c = json.load(open("out.json"))["speed_cpus"]; assert c[1]["store_pct"] == 50 and c[1]["pct"] == 100, c' \
+    || fail "store JSON per CPU: $(cat out.json)"
+# Every reading alike (CPUs of one kind: CPU 1's store chain against CPU
+# 0's best), so runs closer together than a probe's interval are judged too.
+printf '1 1 ; 0.3 0.6\n' >speed
+RUNDOWN_SPEED_MEMORY=off RUNDOWN_PROC_ROOT=$TMP/proc \
+    "$RC" run --contention warn -r 2 -o store.jsonl true 2>err || fail "run, store slow: $(cat err)"
+check store.jsonl "runs on a slow store series are contended by the speed and say which series" \
+    "[r.get('contended') and r['info'].get('contended_by') == 'speed' and r['info'].get('machine_speed_slow') == 'store' and r['metrics']['machine_speed_store_pct'] == 50 and r['metrics']['machine_speed_pct'] == 100 for r in recs if r['phase'] == 'measure'].count(True) >= 2"
+grep -q 'the slowest at 100 % by the multiply-add chain and 50 % by the store-reload chain' err \
+    || fail "run's summary does not name the store series: $(cat err)"
+# The analysis counts them as runs on slow CPUs (info.contended_by "speed").
+"$BUILD/analyze/rundown-analyze" -o store.json store.jsonl 2>/dev/null || fail "analyze of the store runs"
+python3 -c 'import json; c = json.load(open("store.json"))["workloads"][0]["contention"]; assert c["slow_cpu_runs"] >= 2 and c["speed_pct_min"] == 100, c' \
+    || fail "the analysis does not count the runs slow by the store series"
+printf '1 1 ; 0.3 0.3\n' >speed
+chk --cache-dir store >/dev/null || fail "store memory: the first check is busy"
+printf '1 1 ; 0.45 0.45\n' >speed
+chk --cache-dir store --json >out.json && fail "slow against the remembered store best: quiet"
+[ "$(json out.json speed_store_reference)" = remembered ] || fail "store reference: $(cat out.json)"
+[ "$(json out.json speed_store_remembered_best_ms)" = 0.3 ] || fail "store remembered: $(cat out.json)"
+[ "$(json out.json speed_reference)" = window ] || fail "the chain's reference moved: $(cat out.json)"
+python3 -c 'import json; p = sorted(e["probe"] for e in json.load(open("store/speed.json"))["entries"]); assert p == ["script", "script/store"], p' \
+    || fail "the two series are not remembered apart: $(cat store/speed.json)"
+printf '1 1\n1 1\n' >speed
+chk --no-speed-memory --json >out.json || fail "an old script line: not quiet"
+python3 -c 'import json; assert "speed_store_probes" not in json.load(open("out.json"))' \
+    || fail "an old script line read a store series: $(cat out.json)"
 
 [ "$fails" = 0 ] || exit 1
 echo ok

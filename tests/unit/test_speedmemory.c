@@ -245,7 +245,9 @@ static void the_oldest_best_makes_way(void **state)
         rd_speed_memory_note(&m, &k, 1.0, 85, 1000 + i, &r);
     }
     assert_int_equal(m.n, RD_SPEED_MEMORY_MAX);
-    struct rd_speed_key first = key("CPU 0", -1), last = key("CPU 32", -1);
+    char newest[32];
+    snprintf(newest, sizeof newest, "CPU %d", RD_SPEED_MEMORY_MAX);
+    struct rd_speed_key first = key("CPU 0", -1), last = key(newest, -1);
     assert_null(rd_speed_memory_find(&m, &first));
     assert_non_null(rd_speed_memory_find(&m, &last));
     save(&m);

@@ -4,7 +4,9 @@
  * `check` judge by it: the speed against the best seen (hand-computed
  * ratios), the real probe on every allowed CPU, the readings of a test's
  * script, a slow reading making a run contended, the wait for speed, and
- * check's finding; the same for the cross-CPU wake-up read with it.
+ * check's finding; the same for the cross-CPU wake-up read with it, and
+ * for the store-reload series (each series against its own best, slow
+ * when either is).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -65,6 +67,42 @@ static void speed_against_the_fastest_alike_cpu(void **state)
     assert_true(alike[0] == 0.8 && alike[1] == 1.5); /* the bests stay per CPU */
     r = reading(0.8, 0.8);
     assert_true(fabs(rd_speed_pct(&r, alike, true) - 100) < 1e-12);
+}
+
+static struct rd_speed_reading with_store(double mul, double store0, double store1)
+{
+    struct rd_speed_reading r = reading(mul, mul);
+    r.store_ms[0] = store0;
+    r.store_ms[1] = store1;
+    return r;
+}
+
+/* By hand, the store series against its own bests, apart from the
+ * multiply-add chain's: CPU 1 at 0.6 ms against its 0.3 is 0.3 / 0.6 =
+ * 50 % and decides (*cpu 1) while the chain reads 100 %; alike CPUs judge
+ * CPU 1's 0.45 against CPU 0's 0.3: 66.7 %; a reading without the series
+ * (0: not read) is NaN, CPU -1, and leaves the bests alone. */
+static void store_series_against_its_own_best(void **state)
+{
+    (void)state;
+    double best[RD_SPEED_CPUS_MAX] = {0}, store[RD_SPEED_CPUS_MAX] = {0};
+    int cpu = 7;
+    struct rd_speed_reading r = with_store(1.0, 0.3, 0.3);
+    assert_true(fabs(rd_speed_store_pct(&r, store, false, &cpu) - 100) < 1e-12);
+    r = with_store(1.0, 0.3, 0.6);
+    assert_true(fabs(rd_speed_pct(&r, best, false) - 100) < 1e-12);
+    assert_true(fabs(rd_speed_store_pct(&r, store, false, &cpu) - 50) < 1e-12);
+    assert_int_equal(cpu, 1);
+    assert_true(best[0] == 1.0 && best[1] == 1.0 && store[0] == 0.3 && store[1] == 0.3);
+    double alike[RD_SPEED_CPUS_MAX] = {0};
+    r = with_store(1.0, 0.3, 0.45);
+    assert_true(fabs(rd_speed_store_pct(&r, alike, true, NULL) - 100 * 0.3 / 0.45) < 1e-12);
+    r = reading(1.0, 1.0);
+    assert_true(isnan(rd_speed_store_pct(&r, store, false, &cpu)));
+    assert_int_equal(cpu, -1);
+    assert_true(store[0] == 0.3 && store[1] == 0.3);
+    r.store_ms[0] = r.store_ms[1] = NAN;
+    assert_true(isnan(rd_speed_store_pct(&r, store, false, NULL)));
 }
 
 static void write_file(const char *path, const char *text);
@@ -182,7 +220,12 @@ static void real_probe_reads_every_allowed_cpu(void **state)
     for (int i = 0; i < r.ncpu; i++) {
         assert_true(CPU_ISSET(r.cpu[i], &set));
         assert_true(r.ms[i] > 0 && r.ms[i] < 1000);
+        assert_true(r.store_ms[i] > 0 && r.store_ms[i] < 1000);
     }
+    /* The two series are versioned together, and apart from each other. */
+    assert_non_null(strstr(rd_speed_probe_id(), "/v2/"));
+    assert_non_null(strstr(rd_speed_store_probe_id(), "/v2/"));
+    assert_string_not_equal(rd_speed_probe_id(), rd_speed_store_probe_id());
 }
 
 static void write_file(const char *path, const char *text)
@@ -217,6 +260,22 @@ static void script_source(void **state)
     assert_int_equal(rd_speed_source_read(&src, &r, &d), RD_OK);
     assert_true(r.ms[0] == 1.25);  /* the last line repeats */
     assert_true(isnan(r.wake_us)); /* no '|': no wake-up reading */
+    assert_true(isnan(r.store_ms[0]) && isnan(r.store_ms[1])); /* no ';': no store series */
+    /* The store series after ';', a figure a CPU; CPUs left out are not
+     * read; then the wake-up as before. */
+    write_file(path, "1 1 ; 0.3 0.6 | 15\n1 1;0.3\n1 1 ;\n1 1 ; 0.3 0.3 0.3\n1 1 ; x\n");
+    rd_speed_source_init(&src);
+    assert_int_equal(rd_speed_source_read(&src, &r, &d), RD_OK);
+    assert_true(r.ncpu == 2 && r.ms[0] == 1 && r.ms[1] == 1);
+    assert_true(r.store_ms[0] == 0.3 && r.store_ms[1] == 0.6 && r.wake_us == 15);
+    assert_int_equal(rd_speed_source_read(&src, &r, &d), RD_OK);
+    assert_true(r.store_ms[0] == 0.3 && isnan(r.store_ms[1]) && isnan(r.wake_us));
+    for (int line = 3; line <= 5; line++) {
+        assert_int_equal(rd_speed_source_read(&src, &r, &d), RD_ERR_PARSE);
+        assert_int_equal(d.line, line);
+        assert_non_null(strstr(d.msg, line == 4 ? "expected at most 2 store-reload figures"
+                                                : "store-reload chain's CPU milliseconds"));
+    }
     write_file(path, "1.0 2.0 | 15.5\n1 2 |\n");
     rd_speed_source_init(&src);
     assert_int_equal(rd_speed_source_read(&src, &r, &d), RD_OK);
@@ -429,11 +488,11 @@ static void collect_note(void *ctx, const char *line)
     strncat(notes, "\n", 4095 - strlen(notes));
 }
 
-/* In mode wait the guard waits while the CPUs are slow, says so, and runs
- * once they are fast again: two slow readings, then a fast one. */
-static void waits_for_speed(void **state)
+/* The guard in mode wait (5 s at most) over readings r[0..3]: a first
+ * wait (no history: one window, r[0]), then one that probes from r[1] on
+ * and must go on until the fast r[3]; what it said goes into notes. */
+static void wait_out(const struct rd_speed_reading r[4], char notes[4096])
 {
-    (void)state;
     char dir[] = "/tmp/rd-speed-proc-XXXXXX";
     quiet_proc(dir);
     struct rd_contention_opts o;
@@ -442,58 +501,60 @@ static void waits_for_speed(void **state)
     o.wait_s = 5;
     struct rd_guard g;
     rd_guard_init(&g, &o, dir);
-    const struct rd_speed_reading r[] = {reading(1.0, 1.0), reading(2.0, 1.0), reading(2.0, 1.0),
-                                         reading(1.0, 1.0)};
     struct fixed_probe p = {r, 4, 0, 0};
     rd_guard_on_probe(&g, fixed_probe, &p);
-    char notes[4096] = "";
+    notes[0] = '\0';
     rd_guard_on_note(&g, collect_note, notes);
     struct rd_diag d;
     rd_diag_init(&d, NULL);
-    /* The first wait: no history, one window, the first (fast) reading. */
     assert_int_equal(rd_guard_wait(&g, "w", &d), RD_OK);
-    p.next = 1;          /* from here on the CPU 0 is slow twice */
+    p.next = 1;          /* from here on slow twice */
     g.speed_t = -1;      /* and the next wait probes at once */
     g.last_quiet = false;
     assert_int_equal(rd_guard_wait(&g, "w", &d), RD_OK);
     assert_true(p.next >= 4);  /* it probed until the fast reading */
-    assert_non_null(strstr(notes, "the CPUs run at 50 % of their best speed"));
     assert_true(g.pending_wait_s > 0);
     assert_int_equal(g.gave_up, 0);
     remove_dir(dir);
+}
+
+/* In mode wait the guard waits while the CPUs are slow, says so, and runs
+ * once they are fast again: two slow readings, then a fast one. */
+static void waits_for_speed(void **state)
+{
+    (void)state;
+    const struct rd_speed_reading r[] = {reading(1.0, 1.0), reading(2.0, 1.0), reading(2.0, 1.0),
+                                         reading(1.0, 1.0)};
+    char notes[4096];
+    wait_out(r, notes);
+    assert_non_null(strstr(notes, "the CPUs run at 50 % of their best speed"));
 }
 
 /* The same for the wake-up: 30 us against a best of 15 is waited out. */
 static void waits_for_the_wakeup(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/rd-speed-proc-XXXXXX";
-    quiet_proc(dir);
-    struct rd_contention_opts o;
-    rd_contention_defaults(&o);
-    o.mode = RD_CONTENTION_WAIT;
-    o.wait_s = 5;
-    struct rd_guard g;
-    rd_guard_init(&g, &o, dir);
     const struct rd_speed_reading r[] = {with_wakeup(1.0, 15), with_wakeup(1.0, 30),
                                          with_wakeup(1.0, 30), with_wakeup(1.0, 16)};
-    struct fixed_probe p = {r, 4, 0, 0};
-    rd_guard_on_probe(&g, fixed_probe, &p);
-    char notes[4096] = "";
-    rd_guard_on_note(&g, collect_note, notes);
-    struct rd_diag d;
-    rd_diag_init(&d, NULL);
-    assert_int_equal(rd_guard_wait(&g, "w", &d), RD_OK);
-    p.next = 1;
-    g.speed_t = -1;
-    g.last_quiet = false;
-    assert_int_equal(rd_guard_wait(&g, "w", &d), RD_OK);
-    assert_true(p.next >= 4);
+    char notes[4096];
+    wait_out(r, notes);
     assert_non_null(strstr(notes, "a cross-CPU wake-up takes 30.0 us, 50 % of its best speed "
                                   "(threshold 67 %)"));
     assert_null(strstr(notes, "the CPUs run at"));
-    assert_int_equal(g.gave_up, 0);
-    remove_dir(dir);
+}
+
+/* The same for the store series, named with its CPU: "CPU 1 runs the
+ * store-reload chain at 50 % of its best". */
+static void waits_for_the_store_series(void **state)
+{
+    (void)state;
+    const struct rd_speed_reading r[] = {with_store(1.0, 0.3, 0.3), with_store(1.0, 0.3, 0.6),
+                                         with_store(1.0, 0.3, 0.6), with_store(1.0, 0.3, 0.31)};
+    char notes[4096];
+    wait_out(r, notes);
+    assert_non_null(strstr(notes, "CPU 1 runs the store-reload chain at 50 % of its best "
+                                  "(threshold 85 %)"));
+    assert_null(strstr(notes, "the CPUs run at"));
 }
 
 /* check probes every 0.25 s over its window: a reading at 2/3 of the best
@@ -668,6 +729,29 @@ static void check_judges_against_the_remembered_best(void **state)
     remove_dir(dir);
 }
 
+/* One collection of one run under the guard (mode warn), every reading
+ * r, remembered at its end in $RUNDOWN_SPEED_MEMORY's file: the run into
+ * *rec, the guard's count of runs slow against the memory into
+ * *by_memory. */
+static void collect_one(const char *dir, struct rd_speed_reading r, struct rd_arena *arena,
+                        struct rd_record *rec, long *by_memory)
+{
+    struct rd_contention_opts o;
+    rd_contention_defaults(&o);
+    o.mode = RD_CONTENTION_WARN;
+    struct rd_guard g;
+    rd_guard_init(&g, &o, dir);
+    struct fixed_probe p = {&r, 1, 0, 0};
+    rd_guard_on_probe(&g, fixed_probe, &p);
+    rd_record_init(rec, arena);
+    rd_guard_run_begin(&g);
+    assert_int_equal(rd_guard_run_end(&g, rec), RD_OK);
+    *by_memory = g.slow_by_memory;
+    struct rd_diag d;
+    rd_diag_init(&d, NULL);
+    assert_int_equal(rd_guard_remember(&g, &d), RD_OK);
+}
+
 /* The guard: a collection whose every reading is 0.85 ms, against a best
  * of 0.6 remembered, has its first run contended at 70.6 % with
  * info.machine_speed_reference "remembered"; rd_guard_remember keeps the
@@ -680,42 +764,201 @@ static void a_collection_slow_against_the_remembered_best(void **state)
     char memory[300];
     snprintf(memory, sizeof memory, "%s/speed.json", dir);
     setenv("RUNDOWN_SPEED_MEMORY", memory, 1);
+    struct rd_arena arena;
+    rd_arena_init(&arena);
+    struct rd_record rec;
+    long by_memory;
+    double v = NAN;
+    collect_one(dir, reading(0.6, 0.6), &arena, &rec, &by_memory);
+    assert_false(rec.contended);
+    assert_null(rd_record_info(&rec, "machine_speed_reference"));
+    collect_one(dir, reading(0.85, 0.85), &arena, &rec, &by_memory);
+    assert_true(rec.contended);
+    assert_true(rd_record_metric(&rec, "machine_speed_pct", &v));
+    assert_true(fabs(v - 100 * 0.6 / 0.85) < 1e-9);
+    assert_non_null(rd_record_info(&rec, "machine_speed_reference"));
+    assert_string_equal(rd_record_info(&rec, "machine_speed_reference"), "remembered");
+    assert_int_equal(by_memory, 1);
+    struct rd_speed_memory m;
+    assert_int_equal(rd_speed_memory_load(&m, memory, NULL), RD_OK);
+    assert_int_equal(m.n, 1); /* no store series read: nothing remembered of it */
+    assert_true(m.e[0].best_ms == 0.6 && m.e[0].misses == 1);
+    assert_string_equal(m.e[0].key.probe, "script");
+    rd_speed_memory_release(&m);
+    unsetenv("RUNDOWN_SPEED_MEMORY");
+    rd_arena_release(&arena);
+    remove_dir(dir);
+}
+
+/* A run whose store-reload chain went from 0.3 to 0.6 ms on CPU 1 while
+ * the multiply-add chain held (the spell of 2026-12-05, docs/methods.md
+ * 6d) is contended by the speed: machine_speed_pct 100,
+ * machine_speed_store_pct 0.3 / 0.6 = 50, info.machine_speed_slow
+ * "store"; the collection counts it as slow by the store series. A
+ * reading without the series (no ';') judges nothing by it. */
+static void a_slow_store_series_makes_a_run_contended(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rd-speed-proc-XXXXXX";
+    quiet_proc(dir);
     struct rd_contention_opts o;
     rd_contention_defaults(&o);
     o.mode = RD_CONTENTION_WARN;
+    struct rd_guard g;
+    rd_guard_init(&g, &o, dir);
+    const struct rd_speed_reading r[] = {with_store(1.0, 0.3, 0.3), with_store(1.0, 0.3, 0.6),
+                                         reading(1.0, 1.0)};
+    struct fixed_probe p = {r, 3, 0, 0};
+    rd_guard_on_probe(&g, fixed_probe, &p);
     struct rd_arena arena;
     rd_arena_init(&arena);
-    for (int pass = 0; pass < 2; pass++) {
-        const struct rd_speed_reading r[] = {pass ? reading(0.85, 0.85) : reading(0.6, 0.6)};
-        struct rd_guard g;
-        rd_guard_init(&g, &o, dir);
-        struct fixed_probe p = {r, 1, 0, 0};
-        rd_guard_on_probe(&g, fixed_probe, &p);
-        struct rd_record rec;
-        rd_record_init(&rec, &arena);
-        double v = NAN;
-        rd_guard_run_begin(&g);
-        assert_int_equal(rd_guard_run_end(&g, &rec), RD_OK);
-        assert_true(rd_record_metric(&rec, "machine_speed_pct", &v));
-        const char *ref = rd_record_info(&rec, "machine_speed_reference");
-        if (pass == 0) {
-            assert_false(rec.contended);
-            assert_null(ref);
-        } else {
-            assert_true(rec.contended);
-            assert_true(fabs(v - 100 * 0.6 / 0.85) < 1e-9);
-            assert_non_null(ref);
-            assert_string_equal(ref, "remembered");
-        }
-        struct rd_diag d;
-        rd_diag_init(&d, NULL);
-        assert_int_equal(rd_guard_remember(&g, &d), RD_OK);
-    }
+    struct rd_record a, b, c;
+    rd_record_init(&a, &arena);
+    rd_record_init(&b, &arena);
+    rd_record_init(&c, &arena);
+    double v = NAN;
+
+    rd_guard_run_begin(&g);
+    assert_int_equal(rd_guard_run_end(&g, &a), RD_OK);
+    assert_false(a.contended);
+    assert_true(rd_record_metric(&a, "machine_speed_store_pct", &v) && v == 100);
+    assert_null(rd_record_info(&a, "machine_speed_slow"));
+
+    g.speed_t -= RD_SPEED_EVERY_S;
+    rd_guard_run_begin(&g);
+    assert_int_equal(rd_guard_run_end(&g, &b), RD_OK);
+    assert_true(b.contended);
+    assert_string_equal(rd_record_info(&b, "contended_by"), "speed");
+    assert_string_equal(rd_record_info(&b, "machine_speed_slow"), "store");
+    assert_true(rd_record_metric(&b, "machine_speed_pct", &v) && v == 100);
+    assert_true(rd_record_metric(&b, "machine_speed_store_pct", &v) && v == 50);
+    assert_int_equal(g.slow, 1);
+    assert_int_equal(g.slow_store, 1);
+    assert_true(g.store_min == 50 && g.speed_min == 100);
+
+    g.speed_t -= RD_SPEED_EVERY_S;
+    rd_guard_run_begin(&g);            /* no store series: nothing judged by it */
+    g.speed_t -= RD_SPEED_EVERY_S;
+    assert_int_equal(rd_guard_run_end(&g, &c), RD_OK);
+    assert_false(c.contended);
+    assert_false(rd_record_metric(&c, "machine_speed_store_pct", &v));
+
+    rd_arena_release(&arena);
+    remove_dir(dir);
+}
+
+/* check: the multiply-add chain steady and the store-reload chain of CPU
+ * 1 at 0.6 ms against 0.3 is busy (50 %), by a finding of its own that
+ * names the CPU and the series, while the speed finding stays ok; the
+ * JSON has the store keys and each CPU's figures. Against a remembered
+ * best: a window whose every store reading is 0.45 ms (both CPUs) after
+ * one of 0.3 is busy at 0.3 / 0.45 = 66.7 %, the store series remembered
+ * under its own key. */
+static void check_judges_the_store_series(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rd-speed-proc-XXXXXX";
+    quiet_proc(dir);
+    char script[300], memory[300];
+    snprintf(script, sizeof script, "%s/speed", dir);
+    snprintf(memory, sizeof memory, "%s/speed.json", dir);
+    setenv("RUNDOWN_SPEED_PROBE", script, 1);
+    struct rd_machine_check c;
+
+    write_file(script, "1 1 ; 0.3 0.3\n1 1 ; 0.3 0.6\n");
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, NULL, false);
+    assert_false(c.quiet);
+    assert_true(c.speed_min_pct == 100);
+    assert_true(c.store.probes >= 2 && c.store.min_pct == 50);
+    assert_int_equal(c.store.slow_cpu, 1);
+    const struct rd_finding *f = finding(&c, "speed");
+    assert_true(f && f->level == RD_FINDING_OK);
+    f = finding(&c, "speedstore");
+    assert_non_null(f);
+    assert_int_equal(f->level, RD_FINDING_BUSY);
+    assert_non_null(strstr(f->text, "CPU 1 ran the store-reload chain at 50 % of its best"));
+    assert_non_null(strstr(f->advice, "store-to-load path"));
+    cJSON *j = rd_machine_check_json(&c);
+    assert_true(cJSON_GetObjectItem(j, "speed_store_min_pct")->valuedouble == 50);
+    assert_true(cJSON_GetObjectItem(j, "speed_store_slowest_cpu")->valuedouble == 1);
+    assert_string_equal(cJSON_GetObjectItem(j, "speed_store_reference")->valuestring, "window");
+    assert_true(cJSON_GetObjectItem(j, "speed_min_pct")->valuedouble == 100);
+    const cJSON *cpus = cJSON_GetObjectItem(j, "speed_cpus");
+    assert_int_equal(cJSON_GetArraySize(cpus), 2);
+    const cJSON *one = cJSON_GetArrayItem(cpus, 1);
+    assert_true(cJSON_GetObjectItem(one, "cpu")->valuedouble == 1);
+    assert_true(cJSON_GetObjectItem(one, "pct")->valuedouble == 100);
+    assert_true(cJSON_GetObjectItem(one, "store_best_ms")->valuedouble == 0.3);
+    assert_true(cJSON_GetObjectItem(one, "store_worst_ms")->valuedouble == 0.6);
+    assert_true(cJSON_GetObjectItem(one, "store_pct")->valuedouble == 50);
+    cJSON_Delete(j);
+
+    /* The same lines without ';' (an old script): quiet, no store finding. */
+    write_file(script, "1 1\n1 1\n");
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, NULL, false);
+    assert_true(c.quiet);
+    assert_int_equal(c.store.probes, 0);
+    assert_null(finding(&c, "speedstore"));
+
+    write_file(script, "1 1 ; 0.3 0.3\n");
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, memory, false);
+    assert_true(c.quiet);
+    write_file(script, "1 1 ; 0.45 0.45\n");
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, NULL, false);
+    assert_true(c.quiet); /* the window alone agrees with itself */
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, memory, false);
+    assert_false(c.quiet);
+    assert_true(c.speed_min_pct == 100 && !c.speed_remembered);
+    assert_true(c.store.remembered && c.store.remembered_ms == 0.3);
+    assert_true(fabs(c.store.min_pct - 100 * 0.3 / 0.45) < 1e-9);
+    f = finding(&c, "speedstore");
+    assert_true(f && f->level == RD_FINDING_BUSY);
+    assert_non_null(strstr(f->text, "against the best remembered from earlier checks (0.3 ms; "
+                                    "this window's best is 67 % of it)"));
     struct rd_speed_memory m;
     assert_int_equal(rd_speed_memory_load(&m, memory, NULL), RD_OK);
-    assert_int_equal(m.n, 1);
-    assert_true(m.e[0].best_ms == 0.6 && m.e[0].misses == 1);
-    assert_string_equal(m.e[0].key.probe, "script");
+    assert_int_equal(m.n, 2);
+    struct rd_speed_key k;
+    rd_speed_key_make(&k, RD_SPEED_SCRIPT_STORE_ID, dir, dir, -1, 0);
+    assert_true(rd_speed_memory_find(&m, &k) && rd_speed_memory_find(&m, &k)->best_ms == 0.3);
+    rd_speed_key_make(&k, "script", dir, dir, -1, 0);
+    assert_true(rd_speed_memory_find(&m, &k) && rd_speed_memory_find(&m, &k)->best_ms == 1);
+    rd_speed_memory_release(&m);
+    unsetenv("RUNDOWN_SPEED_PROBE");
+    remove_dir(dir);
+}
+
+/* The guard against a remembered store best: a collection at 0.3 ms,
+ * then one at 0.45 ms on both CPUs (the chain steady) has its run
+ * contended at 0.3 / 0.45 = 66.7 % with info.machine_speed_store_reference
+ * "remembered" and no machine_speed_reference; both series remembered. */
+static void a_collection_slow_by_the_remembered_store_best(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rd-speed-proc-XXXXXX";
+    quiet_proc(dir);
+    char memory[300];
+    snprintf(memory, sizeof memory, "%s/speed.json", dir);
+    setenv("RUNDOWN_SPEED_MEMORY", memory, 1);
+    struct rd_arena arena;
+    rd_arena_init(&arena);
+    struct rd_record rec;
+    long by_memory;
+    double v = NAN;
+    collect_one(dir, with_store(1.0, 0.3, 0.3), &arena, &rec, &by_memory);
+    assert_false(rec.contended);
+    assert_null(rd_record_info(&rec, "machine_speed_store_reference"));
+    collect_one(dir, with_store(1.0, 0.45, 0.45), &arena, &rec, &by_memory);
+    assert_true(rec.contended);
+    assert_true(rd_record_metric(&rec, "machine_speed_store_pct", &v));
+    assert_true(fabs(v - 100 * 0.3 / 0.45) < 1e-9);
+    assert_null(rd_record_info(&rec, "machine_speed_reference"));
+    assert_string_equal(rd_record_info(&rec, "machine_speed_store_reference"), "remembered");
+    assert_string_equal(rd_record_info(&rec, "machine_speed_slow"), "store");
+    assert_int_equal(by_memory, 1);
+    struct rd_speed_memory m;
+    assert_int_equal(rd_speed_memory_load(&m, memory, NULL), RD_OK);
+    assert_int_equal(m.n, 2);
     rd_speed_memory_release(&m);
     unsetenv("RUNDOWN_SPEED_MEMORY");
     rd_arena_release(&arena);
@@ -743,6 +986,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(speed_against_the_best),
         cmocka_unit_test(speed_against_the_fastest_alike_cpu),
+        cmocka_unit_test(store_series_against_its_own_best),
         cmocka_unit_test(cpus_alike_by_sysfs),
         cmocka_unit_test(wakeup_against_the_best),
         cmocka_unit_test(real_wakeup_probe),
@@ -756,6 +1000,10 @@ int main(void)
         cmocka_unit_test(check_judges_the_speed),
         cmocka_unit_test(check_judges_against_the_remembered_best),
         cmocka_unit_test(a_collection_slow_against_the_remembered_best),
+        cmocka_unit_test(a_slow_store_series_makes_a_run_contended),
+        cmocka_unit_test(waits_for_the_store_series),
+        cmocka_unit_test(check_judges_the_store_series),
+        cmocka_unit_test(a_collection_slow_by_the_remembered_store_best),
         cmocka_unit_test(option),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -24,8 +24,9 @@
 #define MIN_SPEED_ROWS(group)                                                          \
     {CO_MIN_SPEED, 0, "min-speed", "PCT", "85",                                        \
      "the CPUs' speed, probed around each run, in percent of\n"                       \
-     "the fastest seen, below which a run is contended\n"                             \
-     "(RUNDOWN_SPEED_PROBE=off: no probe)", group},                                 \
+     "the fastest seen, below which a run is contended (a\n"                         \
+     "multiply-add and a store-reload chain, each against\n"                         \
+     "its own best; RUNDOWN_SPEED_PROBE=off: no probe)", group},                    \
     {CO_MIN_WAKEUP, 0, "min-wakeup", "PCT", "67",                                      \
      "a cross-CPU wake-up (a pipe round trip between two\n"                          \
      "CPUs), probed with the speed, in percent of the\n"                             \
@@ -394,7 +395,8 @@ const struct rd_cmd_spec rd_collect_spec_check = {
              "Each finding that calls for it says what to do.",
     .epilog = "Exit codes: 0 quiet, 1 busy (other processes, steal or CPU pressure above\n"
               "the threshold, CPUs slower than --min-speed of their best, in the window or\n"
-              "remembered, or wake-ups slower than --min-wakeup of theirs), 2 usage.",
+              "remembered, by the multiply-add or the store-reload chain, or wake-ups\n"
+              "slower than --min-wakeup of theirs), 2 usage.",
     .order = RD_OPTS_PERMUTE,
     .opts = check_opts,
 };
