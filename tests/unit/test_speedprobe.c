@@ -847,6 +847,49 @@ static void a_slow_store_series_makes_a_run_contended(void **state)
     remove_dir(dir);
 }
 
+/* check judges the store-reload chain by what two probes in a row both
+ * reached: one probe of CPU 1 at 0.6 ms between probes at 0.3 (a blip of
+ * a few milliseconds, as the quiet machine showed in 3 of 12 windows) is
+ * quiet, its sustained worst 0.3 ms; two in a row are busy at 0.3 / 0.6 =
+ * 50 %. The multiply-add chain keeps the single-probe rule: one probe at
+ * 2 ms against 1 is busy (50 %). Probes at 0, 0.25, 0.5 (and 0.75) s of
+ * a 0.8 s window; the script's last line repeats. */
+static void check_store_series_needs_two_probes(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rd-speed-proc-XXXXXX";
+    quiet_proc(dir);
+    char script[300];
+    snprintf(script, sizeof script, "%s/speed", dir);
+    setenv("RUNDOWN_SPEED_PROBE", script, 1);
+    struct rd_machine_check c;
+
+    write_file(script, "1 1 ; 0.3 0.3\n1 1 ; 0.3 0.6\n1 1 ; 0.3 0.3\n");
+    rd_machine_check_run(&c, dir, dir, 0.8, 25, 85, 67, NULL, false);
+    assert_true(c.store.probes >= 3);
+    assert_true(c.quiet);
+    assert_true(c.store.min_pct == 100);
+    const struct rd_finding *f = finding(&c, "speedstore");
+    assert_true(f && f->level == RD_FINDING_OK);
+    cJSON *j = rd_machine_check_json(&c);
+    const cJSON *one = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "speed_cpus"), 1);
+    assert_true(cJSON_GetObjectItem(one, "store_worst_ms")->valuedouble == 0.3);
+    cJSON_Delete(j);
+
+    write_file(script, "1 1 ; 0.3 0.3\n1 1 ; 0.3 0.6\n1 1 ; 0.3 0.6\n1 1 ; 0.3 0.3\n");
+    rd_machine_check_run(&c, dir, dir, 0.8, 25, 85, 67, NULL, false);
+    assert_false(c.quiet);
+    assert_true(c.store.min_pct == 50);
+    assert_int_equal(c.store.slow_cpu, 1);
+
+    write_file(script, "1 1 ; 0.3 0.3\n1 2 ; 0.3 0.3\n1 1 ; 0.3 0.3\n");
+    rd_machine_check_run(&c, dir, dir, 0.8, 25, 85, 67, NULL, false);
+    assert_false(c.quiet);
+    assert_true(c.speed_min_pct == 50 && c.store.min_pct == 100);
+    unsetenv("RUNDOWN_SPEED_PROBE");
+    remove_dir(dir);
+}
+
 /* check: the multiply-add chain steady and the store-reload chain of CPU
  * 1 at 0.6 ms against 0.3 is busy (50 %), by a finding of its own that
  * names the CPU and the series, while the speed finding stays ok; the
@@ -1003,6 +1046,7 @@ int main(void)
         cmocka_unit_test(a_slow_store_series_makes_a_run_contended),
         cmocka_unit_test(waits_for_the_store_series),
         cmocka_unit_test(check_judges_the_store_series),
+        cmocka_unit_test(check_store_series_needs_two_probes),
         cmocka_unit_test(a_collection_slow_by_the_remembered_store_best),
         cmocka_unit_test(option),
     };
