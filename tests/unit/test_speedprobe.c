@@ -184,7 +184,10 @@ static void real_wakeup_probe(void **state)
     rd_diag_init(&d, NULL);
     double us = NAN;
     assert_int_equal(rd_wake_probe(cpus[0], cpus[1], RD_WAKE_TRIPS, &us, &d), RD_OK);
-    assert_true(us > 0 && us < 10000);
+    /* A time, not a bound on it: on a loaded machine (clang ASan ctest -j2
+     * beside two builds, 2026-12-05) one round trip took over 10 ms, and
+     * how long it takes is the benchmarks' to say (bench/host_probe.c). */
+    assert_true(us > 0 && isfinite(us));
     assert_int_equal(sched_getaffinity(0, sizeof after, &after), 0);
     assert_true(CPU_EQUAL(&set, &after));
     assert_int_equal(rd_wake_probe(cpus[0], CPU_SETSIZE - 1, RD_WAKE_TRIPS, &us, &d), RD_ERR_IO);
@@ -193,7 +196,7 @@ static void real_wakeup_probe(void **state)
     /* Any number of trips from one (bench/host_probe.c asks for 2,000);
      * none is a usage error. */
     assert_int_equal(rd_wake_probe(cpus[0], cpus[1], 1, &us, &d), RD_OK);
-    assert_true(us > 0 && us < 10000);
+    assert_true(us > 0 && isfinite(us));
     assert_int_equal(rd_wake_probe(cpus[0], cpus[1], 0, &us, &d), RD_ERR_USAGE);
     assert_true(isnan(us));
     assert_int_equal(sched_getaffinity(0, sizeof after, &after), 0);
@@ -201,7 +204,7 @@ static void real_wakeup_probe(void **state)
     /* The speed probe reads it too, with two CPUs or more. */
     struct rd_speed_reading r;
     assert_int_equal(rd_speed_probe(&r, &d), RD_OK);
-    assert_true(r.wake_us > 0 && r.wake_us < 10000);
+    assert_true(r.wake_us > 0 && isfinite(r.wake_us));
 }
 
 /* The real probe reads every CPU rundown may run on, each a positive time
