@@ -17,6 +17,7 @@
 
 #include "analysis.h"
 #include "embed.h"
+#include "sessioncut.h"
 #include "rundown/arena.h"
 #include "rundown/record.h"
 #include "rundown/strmap.h"
@@ -68,13 +69,6 @@ struct run_meta {
     uint32_t numbered : 1;  /* order is the record's run number or round */
     uint32_t redo : 1;      /* order is the round of the contended run it replaces
                                (rd_record_round), not a number of its own */
-};
-
-/* A stretch in which one input store's collection took no measured run of
- * any workload for longer than a session break allows (sessions.c). */
-struct pause {
-    uint32_t input;
-    double from, to;         /* the started_at of the runs either side */
 };
 
 /* A stretch in which an input store's collector was at work that the runs
@@ -249,7 +243,8 @@ struct rd_analysis {
     size_t nenvs, capenvs;
     const char **inputs;
     size_t ninputs, capinputs;
-    struct pause *pauses;    /* every store's pauses, by store then time (sessions.c) */
+    struct rd_pause *pauses; /* every store's pauses, by store then time (sessions.c,
+                              * stats/sessioncut.h) */
     size_t npauses;
     struct busy_mark *busy;  /* sparse: only stores with contention have any */
     size_t nbusy, capbusy;

@@ -29,6 +29,7 @@
 #include "rundown/loadrate.h"
 #include "rundown/store.h"
 #include "rundown/storecache.h"
+#include "rundown/timeline.h"
 
 void rd_analyze_opts_init(struct rd_analyze_opts *o)
 {
@@ -453,61 +454,6 @@ static rd_status note_command(struct rd_analysis *a, struct cfg *c, const char *
     return RD_OK;
 }
 
-/* Days from 1970-01-01 to y-m-d of the proleptic Gregorian calendar
- * (H. Hinnant's days_from_civil). */
-static long days_from_civil(long y, unsigned m, unsigned d)
-{
-    y -= m <= 2;
-    long era = (y >= 0 ? y : y - 399) / 400;
-    unsigned yoe = (unsigned)(y - era * 400);
-    unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + (long)doe - 719468;
-}
-
-/* Reads n digits at s into *v; false unless they are all digits. */
-static bool digits(const char *s, int n, unsigned *v)
-{
-    *v = 0;
-    for (int i = 0; i < n; i++) {
-        if (s[i] < '0' || s[i] > '9')
-            return false;
-        *v = *v * 10 + (unsigned)(s[i] - '0');
-    }
-    return true;
-}
-
-/* started_at ("2026-11-30T11:34:20.537Z", an offset "+01:00" or none =
- * UTC) in seconds since 1970; NaN when it is not such a time. */
-static double parse_started_at(const char *s)
-{
-    unsigned y, mo, d, h, mi, se, oh = 0, om = 0;
-    if (!s || strlen(s) < 19 || !digits(s, 4, &y) || s[4] != '-' || !digits(s + 5, 2, &mo) ||
-        s[7] != '-' || !digits(s + 8, 2, &d) || (s[10] != 'T' && s[10] != ' ') ||
-        !digits(s + 11, 2, &h) || s[13] != ':' || !digits(s + 14, 2, &mi) || s[16] != ':' ||
-        !digits(s + 17, 2, &se) || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 ||
-        mi > 59 || se > 60)
-        return NAN;
-    const char *p = s + 19;
-    double frac = 0, scale = 0.1;
-    if (*p == '.')
-        for (p++; *p >= '0' && *p <= '9'; p++, scale /= 10)
-            frac += (*p - '0') * scale;
-    int sign = 0;
-    if (*p == '+' || *p == '-') {
-        sign = *p == '+' ? 1 : -1;
-        if (!digits(p + 1, 2, &oh) || p[3] != ':' || !digits(p + 4, 2, &om))
-            return NAN;
-        p += 6;
-    } else if (*p == 'Z') {
-        p++;
-    }
-    if (*p)
-        return NAN;
-    double days = (double)days_from_civil((long)y, mo, d);
-    return days * 86400 + h * 3600.0 + mi * 60.0 + se + frac - sign * (oh * 3600.0 + om * 60.0);
-}
-
 /* Notes when the collector was at work for run r beyond what a kept run
  * shows: its wait for a quiet machine (waited seconds before its start;
  * 0: none), and its start when the run is set aside. */
@@ -516,7 +462,7 @@ static rd_status note_busy(struct rd_analysis *a, const struct rd_record *r, uin
 {
     if (!(waited > 0 || left_out))
         return RD_OK;
-    double t = parse_started_at(r->started_at);
+    double t = rd_timeline_seconds(r->started_at);
     if (isnan(t))
         return RD_OK;
     RD_TRY(RD_ARRAY_GROW(a->busy, a->capbusy, a->nbusy + 1));
@@ -565,7 +511,7 @@ static rd_status add_run(struct cfg *c, const struct rd_record *r, uint32_t inpu
     m->numbered = numbered;
     m->redo = numbered && round != r->run;
     *index = c->nruns++;
-    return note_run_time(c, parse_started_at(r->started_at));
+    return note_run_time(c, rd_timeline_seconds(r->started_at));
 }
 
 /* The metrics of a run that add_record reads beside its values, by
@@ -688,12 +634,8 @@ static rd_status add_record(struct rd_analysis *a, const struct rd_record *r,
     c->slow_wakeup += r->contended && by && strstr(by, "wakeup");
     c->busy_load += r->contended && (!by || strstr(by, "load"));
     c->race_keep |= rd_record_info(r, "race_keep") != NULL;
-    const char *waited = rd_record_info(r, "contention_wait_s");
-    double ws = waited ? strtod(waited, NULL) : 0;
-    bool left_out = r->contended && !a->o.include_contended &&
-                    (!r->status || strcmp(r->status, "ok") == 0);
-    if (!(isfinite(ws) && ws > 0 && ws < 1e9))
-        ws = 0;
+    double ws = rd_timeline_wait_s(r);
+    bool left_out = rd_timeline_left_out(r, a->o.include_contended);
     c->waited_s += ws;
     RD_TRY(note_busy(a, r, input, ws, left_out));
     if (left_out) {

@@ -20,11 +20,13 @@
 #include "moments.h"
 #include "rounds.h"
 #include "runner.h"
+#include "sessioncut.h"
 #include "suiteexpand.h"
 #include "rundown/arena.h"
 #include "rundown/buf.h"
 #include "rundown/metrics.h"
 #include "rundown/strmap.h"
+#include "rundown/timeline.h"
 
 extern char **environ;
 
@@ -301,16 +303,22 @@ static bool pairs_rounds(const struct rd_suite_workload *w)
     return w->blocks && strcmp(w->blocks, "round") == 0;
 }
 
-/* The key of a paired round: the collection (0 the store's earlier ones,
- * 1 this one) and the run number. The analysis keys rounds by session,
- * which a gap in the store's collection starts (docs/methods.md §6a):
- * runs of this collection never pair with those of an earlier one, which
- * took them on the host of another hour; a contended run's redo, numbered
- * after the plan's runs, pairs in the round of the run it replaces
- * (rd_record_round). */
-static uint64_t round_key(const struct rd_record *rec, bool stored)
+/* The session of this collection's runs in a round key: one of its own,
+ * after any of the store's (rd_sessioncut_sessions numbers those from 0). */
+#define THIS_COLLECTION UINT32_MAX
+
+/* The key of a paired round: the session and the run number, as the
+ * analysis keys them (analyze/pairs.c). A stored run's session is the one
+ * the analysis puts it in (stats/sessioncut.h, from the store's whole
+ * timeline: stored_sessions), so that on --resume two earlier sessions'
+ * runs of round r are two rounds, not one; this collection's runs are a
+ * session of their own (THIS_COLLECTION): they never pair with those of
+ * an earlier one, which took them on the host of another hour. A
+ * contended run's redo, numbered after the plan's runs, pairs in the
+ * round of the run it replaces (rd_record_round). */
+static uint64_t round_key(const struct rd_record *rec, uint32_t session)
 {
-    return (uint64_t)(stored ? 0 : 1) << 32 | (uint32_t)rd_record_round(rec);
+    return (uint64_t)session << 32 | (uint32_t)rd_record_round(rec);
 }
 
 /* Adds a good value x of round 'key' to c's rounds. */
@@ -329,10 +337,11 @@ static rd_status note_round(struct cfg_state *c, uint64_t key, double x)
     return RD_OK;
 }
 
-/* Notes a measured run of c (a record stored by this collection, or one
- * the store held before it: stored). */
+/* Notes a measured run of c: a record stored by this collection
+ * (session THIS_COLLECTION), or one the store held before it, in the
+ * given session of the store's. */
 static rd_status note_run(const struct rd_suite_workload *w, struct cfg_state *c,
-                          const struct rd_record *rec, bool stored)
+                          const struct rd_record *rec, uint32_t session)
 {
     if (!rec->phase || strcmp(rec->phase, "measure") != 0)
         return RD_OK;
@@ -352,7 +361,7 @@ static rd_status note_run(const struct rd_suite_workload *w, struct cfg_state *c
     /* a value that is not positive has no log: it pairs with nothing, as
      * in the analysis */
     if (pairs_rounds(w) && x > 0 && isfinite(x) && rd_record_round(rec) > 0)
-        return note_round(c, round_key(rec, stored), x);
+        return note_round(c, round_key(rec, session), x);
     return RD_OK;
 }
 
@@ -515,7 +524,7 @@ static rd_status emit_noting(void *vs, const struct rd_record *rec, struct rd_di
 {
     struct noting_sink *ns = vs;
     RD_TRY(rd_session_emit(&ns->sink, rec, d));
-    return note_run(ns->w, ns->c, rec, false);
+    return note_run(ns->w, ns->c, rec, THIS_COLLECTION);
 }
 
 static bool skip_stored_warmup(void *vs, long run)
@@ -587,7 +596,7 @@ static rd_status run_item(const struct rd_suite_run *run, const struct rd_plan_i
         if (!st) st = rd_runner_command(&spec, rec, d);
         if (!st) st = rd_session_store(run->session, cfg, rec, d);
         if (!st)
-            st = note_run(w, cs, rec, false);
+            st = note_run(w, cs, rec, THIS_COLLECTION);
         rd_recordset_release(&set);
     } else if (!st) {
         char **server = NULL, **load = NULL, **bg = NULL, *url = NULL, *ready = NULL;
@@ -657,6 +666,73 @@ double rd_suite_run_seconds(const struct rd_suite *s, size_t wi, const struct rd
     return w->is_server ? run_s * (double)(w->warmups + 1) + w->warmup_load : run_s;
 }
 
+/* Whether a workload of the plan named 'name' pairs its configs within
+ * rounds. */
+static bool paired_workload(const struct runner *r, const char *name)
+{
+    const struct rd_suite *s = r->run->suite;
+    for (size_t wi = 0; name && wi < s->nworkloads; wi++)
+        if (r->wls[wi].items && r->wls[wi].paired && strcmp(s->workloads[wi].name, name) == 0)
+            return true;
+    return false;
+}
+
+/* The session the analysis would put each record of the store in
+ * (stats/sessioncut.h), into (*out)[i] for set->items[i]: the pauses come
+ * from the store's whole timeline as the analysis reads it (every
+ * measured run of every workload, the guard's waits and the runs it set
+ * aside: rundown/timeline.h), and the sessions from the runs of the
+ * plan's paired workloads it keeps. Other records get THIS_COLLECTION,
+ * which no round key of theirs reads. *out stays NULL when no workload of
+ * the plan pairs. Caller frees *out with free(). */
+static rd_status stored_sessions(const struct runner *r, const struct rd_recordset *set,
+                                 uint32_t **out)
+{
+    *out = NULL;
+    bool any = false;
+    for (size_t wi = 0; wi < r->run->suite->nworkloads; wi++)
+        any = any || (r->wls[wi].items && r->wls[wi].paired);
+    if (!any || !set || set->len == 0)
+        return RD_OK;
+    /* a run with a wait is a busy span and a kept one */
+    struct rd_span *sp = malloc(2 * set->len * sizeof *sp);
+    struct rd_stamp *st = malloc(set->len * sizeof *st);
+    uint32_t *of = malloc(set->len * sizeof *of);
+    struct rd_pause *pauses = NULL;
+    size_t nsp = 0, nst = 0, np = 0, cap = 0;
+    rd_status s = sp && st && of ? RD_OK : RD_ERR_NOMEM;
+    for (size_t i = 0; i < set->len && !s; i++) {
+        const struct rd_record *rec = &set->items[i];
+        of[i] = THIS_COLLECTION;
+        if (rec->phase && strcmp(rec->phase, "warmup") == 0)
+            continue;
+        double t = rd_timeline_seconds(rec->started_at), wait = rd_timeline_wait_s(rec);
+        bool left_out = rd_timeline_left_out(rec, false);
+        if (!isnan(t) && (wait > 0 || left_out))
+            sp[nsp++] = (struct rd_span){ t - wait, t, 0, true };
+        if (left_out)
+            continue;
+        if (!isnan(t))
+            sp[nsp++] = (struct rd_span){ t, t, 0, false };
+        if (paired_workload(r, rec->workload))
+            st[nst++] = (struct rd_stamp){ t, i, 0, 0 };
+    }
+    if (!s)
+        s = rd_sessioncut_pauses(sp, nsp, &pauses, &np, &cap);
+    if (!s) {
+        rd_sessioncut_sessions(st, nst, pauses, np);
+        for (size_t k = 0; k < nst; k++)
+            of[st[k].tag] = st[k].session;
+        *out = of;
+        of = NULL;
+    }
+    free(sp);
+    free(st);
+    free(of);
+    free(pauses);
+    return s;
+}
+
 /* Reads what the store holds of the plan's workloads into their states. */
 static rd_status load_stored(struct runner *r)
 {
@@ -665,7 +741,8 @@ static rd_status load_stored(struct runner *r)
     struct rd_strmap ids;
     struct rd_buf id = RD_BUF_INIT;
     rd_strmap_init(&ids);
-    rd_status st = RD_OK;
+    uint32_t *session = NULL;
+    rd_status st = stored_sessions(r, set, &session);
     /* "workload\x1fconfig-id" -> workload << 32 | config */
     for (size_t wi = 0; wi < s->nworkloads && !st; wi++)
         for (size_t c = 0; r->wls[wi].items && c < s->workloads[wi].nconfigs && !st; c++) {
@@ -684,9 +761,11 @@ static rd_status load_stored(struct runner *r)
         int64_t *at = st ? NULL : rd_strmap_find(&ids, id.ptr);
         if (at) {
             size_t wi = (size_t)(*at >> 32), c = (size_t)(*at & 0xffffffff);
-            st = note_run(&s->workloads[wi], &r->wls[wi].cfgs[c], rec, true);
+            st = note_run(&s->workloads[wi], &r->wls[wi].cfgs[c], rec,
+                          session ? session[i] : 0);
         }
     }
+    free(session);
     rd_strmap_release(&ids);
     rd_buf_release(&id);
     return st;

@@ -17,7 +17,8 @@
 #include "moments.h"
 
 /* One value of a config: its round's key (whatever tells rounds apart:
- * the analysis takes session << 32 | run number), the value's log, and
+ * the analysis and the collector take session << 32 | run number, the
+ * session by stats/sessioncut.h), the value's log, and
  * its place among the config's values (the first of a round wins). */
 struct rd_round_value {
     uint64_t round;
