@@ -280,14 +280,16 @@ rd_status rd_env_capture(const struct rd_env_probe *probes, size_t nprobes,
     cJSON_AddItemToObject(env, "pinning", str_or_null(pinning));
     /* The pre-flight check at the start of the collection (not part of the
      * id: it says how the machine was, not what it is). Left out when the
-     * guard is off, as in the tests, so an environment stays the same. */
+     * guard is off, as in the tests, so an environment stays the same. It
+     * judges by the remembered best and notes nothing: the collection is
+     * one session, noted by its guard at its end. */
     struct rd_contention_opts co;
     rd_contention_defaults(&co);
     if (co.mode != RD_CONTENTION_OFF) {
         struct rd_machine_check chk;
         char *memory = rd_speed_memory_path(NULL, false);
         rd_machine_check_run(&chk, NULL, NULL, RD_CONTENTION_WINDOW_S, co.threshold_pct,
-                             co.min_speed_pct, co.min_wakeup_pct, memory, false);
+                             co.min_speed_pct, co.min_wakeup_pct, memory, RD_CHECK_MEMORY_JUDGE);
         free(memory);
         cJSON *cj = rd_machine_check_json(&chk);
         if (cj)

@@ -156,7 +156,8 @@ static void window_fastest(struct series_window *w)
  * and saving it (speedmemory.h). A memory that cannot be read or written
  * is a note, never a failure. */
 static void recall_speed(struct rd_machine_check *c, const struct rd_speed_source *src,
-                         const char *proc, const char *sys, const char *path, bool forget,
+                         const char *proc, const char *sys, const char *path,
+                         enum rd_check_memory use,
                          const struct series_window *mul, const struct series_window *store,
                          double rem[RD_SPEED_CPUS_MAX], double rem_store[RD_SPEED_CPUS_MAX])
 {
@@ -171,6 +172,7 @@ static void recall_speed(struct rd_machine_check *c, const struct rd_speed_sourc
         return;
     }
     snprintf(c->speed_memory_note, sizeof c->speed_memory_note, "%s", m.note);
+    bool forget = use == RD_CHECK_MEMORY_FORGET;
     if (forget) {
         rd_speed_memory_forget(&m);
         c->speed_forgot = true;
@@ -185,14 +187,23 @@ static void recall_speed(struct rd_machine_check *c, const struct rd_speed_sourc
     }
     /* A test's readings are remembered apart from the real probe's, and
      * each series apart from the other. */
+    const char *mul_id = src->script ? "script" : rd_speed_probe_id();
+    const char *store_id = src->script ? RD_SPEED_SCRIPT_STORE_ID : rd_speed_store_probe_id();
+    if (use == RD_CHECK_MEMORY_JUDGE) {
+        /* A collection's pre-flight: its guard notes the collection once,
+         * at its end; noting here too made one collection two sessions,
+         * two of the misses that replace a best (docs/methods.md 6d). */
+        rd_speed_memory_recall_session(&m, mul_id, proc, sys, c->speed_alike, mul->fastest, rem);
+        rd_speed_memory_recall_session(&m, store_id, proc, sys, c->speed_alike, store->fastest,
+                                       rem_store);
+        rd_speed_memory_release(&m);
+        return;
+    }
     long long now = (long long)time(NULL);
-    rd_speed_memory_note_session(&m, src->script ? "script" : rd_speed_probe_id(), proc, sys,
-                                 c->speed_alike, mul->fastest, c->min_speed_pct, now, rem,
-                                 &c->speed_replaced_ms);
-    rd_speed_memory_note_session(&m, src->script ? RD_SPEED_SCRIPT_STORE_ID
-                                                 : rd_speed_store_probe_id(),
-                                 proc, sys, c->speed_alike, store->fastest, c->min_speed_pct, now,
-                                 rem_store, &c->store.replaced_ms);
+    rd_speed_memory_note_session(&m, mul_id, proc, sys, c->speed_alike, mul->fastest,
+                                 c->min_speed_pct, now, rem, &c->speed_replaced_ms);
+    rd_speed_memory_note_session(&m, store_id, proc, sys, c->speed_alike, store->fastest,
+                                 c->min_speed_pct, now, rem_store, &c->store.replaced_ms);
     if (rd_speed_memory_save(&m, &d)) {
         size_t o = strlen(c->speed_memory_note);
         snprintf(c->speed_memory_note + o, sizeof c->speed_memory_note - o, "%s%.300s: not saved",
@@ -229,7 +240,7 @@ static void judge_series(const struct series_window *w, const double rem[RD_SPEE
 }
 
 static void probe_speed_over(struct rd_machine_check *c, const char *proc, const char *sys,
-                             double window_s, const char *memory, bool forget)
+                             double window_s, const char *memory, enum rd_check_memory use)
 {
     struct rd_speed_source src;
     rd_speed_source_init(&src);
@@ -258,7 +269,7 @@ static void probe_speed_over(struct rd_machine_check *c, const char *proc, const
     window_fastest(&mul);
     window_fastest(&store);
     double rem[RD_SPEED_CPUS_MAX], rem_store[RD_SPEED_CPUS_MAX];
-    recall_speed(c, &src, proc, sys, memory, forget, &mul, &store, rem, rem_store);
+    recall_speed(c, &src, proc, sys, memory, use, &mul, &store, rem, rem_store);
     struct rd_check_series v = {.min_pct = NAN, .own_min_pct = NAN, .remembered_ms = NAN,
                                 .vs_remembered_pct = NAN};
     double pct[RD_SPEED_CPUS_MAX], store_pct[RD_SPEED_CPUS_MAX];
@@ -392,13 +403,13 @@ static void speed_finding(struct rd_machine_check *c)
 
 /* The foreign load over the window and its busiest processes. */
 static void load_now(struct rd_machine_check *c, const char *proc, const char *sys,
-                     double window_s, const char *memory, bool forget)
+                     double window_s, const char *memory, enum rd_check_memory use)
 {
     struct rd_proc_table before = {0}, after = {0};
     struct rd_machine_snap a, b;
     bool listed = rd_proc_table_read(proc, &before);
     rd_machine_snap_take(proc, 0, &a);
-    probe_speed_over(c, proc, sys, window_s, memory, forget);
+    probe_speed_over(c, proc, sys, window_s, memory, use);
     rd_machine_snap_take(proc, 0, &b);
     listed = listed && rd_proc_table_read(proc, &after);
     struct rd_machine_load l;
@@ -450,7 +461,7 @@ static void load_now(struct rd_machine_check *c, const char *proc, const char *s
 void rd_machine_check_run(struct rd_machine_check *c, const char *proc_root,
                           const char *sys_root, double window_s, double threshold_pct,
                           double min_speed_pct, double min_wakeup_pct,
-                          const char *speed_memory, bool forget_speed)
+                          const char *speed_memory, enum rd_check_memory use)
 {
     const char *proc = proc_root ? proc_root : "/proc", *sys = sys_root ? sys_root : "/sys";
     char buf[512];
@@ -478,7 +489,7 @@ void rd_machine_check_run(struct rd_machine_check *c, const char *proc_root,
             "machine was busy lately; the foreign load below says whether it is now" : NULL,
             "load average %.2f on %d CPUs: %s", c->load1, c->ncpus, judged);
     }
-    load_now(c, proc, sys, window_s, speed_memory, forget_speed);
+    load_now(c, proc, sys, window_s, speed_memory, use);
     char path[256];
     snprintf(path, sizeof path, "devices/system/cpu/cpu0/cpufreq/scaling_governor");
     if (rd_file_line(sys, path, buf, sizeof buf)) {

@@ -64,7 +64,8 @@ int rd_cmd_check(int argc, char **argv)
     char *memory = rd_speed_memory_path(cache_dir, no_memory);
     struct rd_machine_check chk;
     rd_machine_check_run(&chk, proc, sys, window, o.threshold_pct, o.min_speed_pct,
-                         o.min_wakeup_pct, memory, forget);
+                         o.min_wakeup_pct, memory,
+                         forget ? RD_CHECK_MEMORY_FORGET : RD_CHECK_MEMORY_NOTE);
     free(memory);
     if (json) {
         cJSON *j = rd_machine_check_json(&chk);

@@ -7,7 +7,8 @@
 # judges by the window alone and writes nothing; a damaged file is a note,
 # exit 0, and is rewritten; RUNDOWN_SPEED_MEMORY names the file or turns it
 # off; a collection (run) judges by it and records which reference it used;
-# the store-reload series is judged, named and remembered on its own.
+# one collection is one session of the misses rule; the store-reload
+# series is judged, named and remembered on its own.
 # Fixed /proc and /sys (--proc-root, --sys-root, RUNDOWN_PROC_ROOT) and
 # fixed speed readings (RUNDOWN_SPEED_PROBE): nothing here depends on how
 # busy the machine is.
@@ -74,6 +75,31 @@ RUNDOWN_SPEED_MEMORY=off RUNDOWN_PROC_ROOT=$TMP/proc \
     "$RC" run --contention warn -r 2 -o off.jsonl true 2>err || fail "run, memory off: $(cat err)"
 check off.jsonl "memory off: judged by the collection alone" \
     "all('machine_speed_reference' not in r.get('info', {}) and not r.get('contended') for r in recs)"
+
+# One collection is one session of the misses rule (docs/methods.md 6d):
+# its pre-flight check (in the environment file, run while the contention
+# guard is not off) judges by the remembered best but notes nothing; the
+# guard notes the collection once, at its end. Before, both noted, and one
+# slow collection was two of the three misses. Real /proc and /sys here:
+# the keys a check and a collection make on this machine (the check's exit
+# depends on the machine's load, and is not looked at).
+echo "0.6 0.6" >speed
+RUNDOWN_SPEED_MEMORY=$TMP/once/speed.json "$RC" check --window 0.3 >/dev/null
+echo "0.85 0.85" >speed
+mkdir oc
+RUNDOWN_CONTENTION=warn RUNDOWN_SPEED_MEMORY=$TMP/once/speed.json "$RC" run -r 1 -o oc/once.jsonl true 2>err || fail "one collection: $(cat err)"
+python3 - <<'PY' || fail "one collection: $(cat once/speed.json)"
+import glob, json
+e = [e for e in json.load(open("once/speed.json"))["entries"] if e["probe"] == "script"]
+assert len(e) == 1 and e[0]["best_ms"] == 0.6, e
+assert e[0]["misses"] == 1, f"one slow collection counted {e[0]['misses']} misses, expected 1"
+env = json.load(open(glob.glob("oc/env-*.json")[0]))
+chk = env["check"]
+assert chk["speed_reference"] == "remembered" and chk["speed_remembered_best_ms"] == 0.6, chk
+PY
+RUNDOWN_CONTENTION=warn RUNDOWN_SPEED_MEMORY=$TMP/once/speed.json "$RC" run -r 1 -o oc/once.jsonl true 2>err || fail "one collection: $(cat err)"
+[ "$(python3 -c 'import json; print([e["misses"] for e in json.load(open("once/speed.json"))["entries"] if e["probe"] == "script"])')" = "[2]" ] \
+    || fail "two collections: not two misses: $(cat once/speed.json)"
 
 # The store-reload series (after ';' on a reading's line): the
 # multiply-add chain steady on both CPUs while CPU 1's store chain went
