@@ -225,6 +225,7 @@ static void judge_series(const struct series_window *w, const double rem[RD_SPEE
         if (!(w->slowest[cpu] > 0))
             continue;
         double own = 100 * w->fastest[cpu] / w->slowest[cpu];
+        v->recalled = v->recalled || !isnan(rem[cpu]);
         double window_best = w->fastest[alike ? w->fast : cpu];
         pct[cpu] = 100 * fmin(window_best, rem[cpu]) / w->slowest[cpu]; /* fmin skips a NaN */
         v->own_min_pct = isnan(v->own_min_pct) ? own : fmin(v->own_min_pct, own);
@@ -281,6 +282,7 @@ static void probe_speed_over(struct rd_machine_check *c, const char *proc, const
     c->speed_remembered = v.remembered;
     c->speed_remembered_ms = v.remembered_ms;
     c->speed_vs_remembered_pct = v.vs_remembered_pct;
+    c->speed_recalled = v.recalled;
     judge_series(&store, rem_store, c->speed_alike, &c->store, store_pct);
     for (int cpu = 0; cpu < RD_SPEED_CPUS_MAX; cpu++) {
         if (!(mul.slowest[cpu] > 0) && !(store.slowest[cpu] > 0))
@@ -309,7 +311,8 @@ static struct rd_check_series mul_series(const struct rd_machine_check *c)
         .probes = c->speed_probes, .min_pct = c->speed_min_pct, .slow_cpu = c->speed_slow_cpu,
         .fast_cpu = c->speed_fast_cpu, .own_min_pct = c->speed_own_min_pct,
         .remembered = c->speed_remembered, .remembered_ms = c->speed_remembered_ms,
-        .vs_remembered_pct = c->speed_vs_remembered_pct, .replaced_ms = c->speed_replaced_ms};
+        .vs_remembered_pct = c->speed_vs_remembered_pct, .replaced_ms = c->speed_replaced_ms,
+        .recalled = c->speed_recalled};
 }
 
 /* What a series' slowest reading fell short of, when it is not simply its
@@ -333,11 +336,14 @@ static void against_text(const struct rd_check_series *v, char *out, size_t size
 static void store_finding(struct rd_machine_check *c)
 {
     const struct rd_check_series *v = &c->store;
-    if (v->probes < 2)
+    /* One probe is judged only against a remembered best (speed_finding). */
+    if (v->probes < 2 && !v->recalled)
         return;
     bool slow = v->min_pct < c->min_speed_pct;
-    char against[160];
+    char against[160], which[64] = "its one probe";
     against_text(v, against, sizeof against);
+    if (v->probes > 1)
+        snprintf(which, sizeof which, "the slowest two probes in a row of %d", v->probes);
     add(c, "speedstore", slow ? RD_FINDING_BUSY : RD_FINDING_OK,
         !slow ? NULL : v->remembered
             ? "the host slows this VM's store-to-load path, on every CPU (no steal and no "
@@ -345,9 +351,8 @@ static void store_finding(struct rd_machine_check *c)
               "check --forget-speed"
             : "the host slows this VM's store-to-load path (no steal and no multiply-add chain "
               "shows it): wait and check again",
-        "CPU %d ran the store-reload chain at %.0f %% of its best, the slowest two probes "
-        "in a row of %d%s (threshold %g %%)", v->slow_cpu, v->min_pct, v->probes, against,
-        c->min_speed_pct);
+        "CPU %d ran the store-reload chain at %.0f %% of its best, %s%s (threshold %g %%)",
+        v->slow_cpu, v->min_pct, which, against, c->min_speed_pct);
 }
 
 /* The speed finding, after the load's. */
@@ -370,9 +375,19 @@ static void speed_finding(struct rd_machine_check *c)
     }
     if (n == 0)
         return;
-    if (n < 2) {
+    /* One probe has no other reading of the window to be compared with,
+     * but a remembered best is one: judged against it as a longer window
+     * is (a pre-flight check's 0.3 s, `--window short`). */
+    if (n < 2 && !c->speed_recalled && !c->store.recalled) {
         add(c, "speed", RD_FINDING_ADVICE, "check over a longer --window (2 s or more)",
             "CPU speed: one probe, nothing to compare it with");
+        return;
+    }
+    if (n < 2 && !c->speed_recalled) {
+        add(c, "speed", RD_FINDING_ADVICE, "check over a longer --window (2 s or more)",
+            "CPU speed: one probe, and no remembered best of the multiply-add chain to "
+            "compare it with");
+        store_finding(c);
         return;
     }
     bool slow = c->speed_min_pct < c->min_speed_pct;
@@ -385,8 +400,8 @@ static void speed_finding(struct rd_machine_check *c)
               "it): wait and check again; if the hardware changed, check --forget-speed"
             : "the host runs other work beside this VM's CPUs (no steal shows it): wait and "
               "check again",
-        "the CPUs ran at %.0f %% of their best speed or faster over %d probes%s (threshold "
-        "%g %%)", c->speed_min_pct, n, against, c->min_speed_pct);
+        "the CPUs ran at %.0f %% of their best speed or faster over %d probe%s%s (threshold "
+        "%g %%)", c->speed_min_pct, n, n > 1 ? "s" : "", against, c->min_speed_pct);
     store_finding(c);
     if (c->wake_probes < 2)
         return;

@@ -45,6 +45,7 @@ struct rd_check_series {
     double remembered_ms;        /* NaN: none (off, first of its kind, replaced) */
     double vs_remembered_pct;    /* the window's best, % of it; NaN: none */
     double replaced_ms;          /* the remembered best dropped (misses rule); NaN: none */
+    bool recalled;               /* a CPU read had a remembered best to be judged by */
 };
 
 /** One CPU's readings over the window (NaN: not read). */
@@ -68,6 +69,7 @@ struct rd_machine_check {
     double speed_remembered_ms;  /* NaN: none (off, first of its kind, replaced) */
     double speed_vs_remembered_pct; /* the window's best, % of it; NaN: none */
     double speed_replaced_ms;    /* the remembered best dropped (misses rule); NaN: none */
+    bool speed_recalled;         /* a CPU read had a remembered best to be judged by */
     bool speed_forgot;           /* --forget-speed emptied the memory */
     char speed_memory_note[800]; /* a memory set aside or not saved; "" */
     double min_speed_pct;

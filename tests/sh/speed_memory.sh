@@ -8,8 +8,9 @@
 # exit 0, and is rewritten; RUNDOWN_SPEED_MEMORY names the file or turns it
 # off; a collection (run) judges by it and records which reference it used;
 # run and suite take --cache-dir and --no-speed-memory as check does (http
-# parses them alike); one collection is one session of the misses rule;
-# the store-reload series is judged, named and remembered on its own.
+# parses them alike); one collection is one session of the misses rule; a
+# window of one probe is judged against the remembered best; the
+# store-reload series is judged, named and remembered on its own.
 # Fixed /proc and /sys (--proc-root, --sys-root, RUNDOWN_PROC_ROOT) and
 # fixed speed readings (RUNDOWN_SPEED_PROBE): nothing here depends on how
 # busy the machine is.
@@ -146,6 +147,24 @@ PY
 RUNDOWN_CONTENTION=warn "$RC" run --cache-dir once -r 1 -o oc/once.jsonl true 2>err || fail "one collection: $(cat err)"
 [ "$(python3 -c 'import json; print([e["misses"] for e in json.load(open("once/speed.json"))["entries"] if e["probe"] == "script"])')" = "[2]" ] \
     || fail "two collections: not two misses: $(cat once/speed.json)"
+
+# A window of one probe (0.3 s: the probes are 0.25 s apart; the
+# pre-flight check's): nothing to compare it with but the remembered best,
+# which judges it as a longer window's readings (0.6 / 0.85 = 71 %), both
+# series; without a memory it is still "one probe, nothing to compare".
+printf '0.6 0.6 ; 0.3 0.3\n' >speed
+chk --cache-dir one >/dev/null || fail "one probe: the first check is busy"
+printf '0.85 0.85 ; 0.45 0.45\n' >speed
+chk --window 0.1 --no-speed-memory >out || fail "one probe, no memory: busy: $(cat out)"
+grep -q "CPU speed: one probe, nothing to compare it with" out || fail "one probe, no memory: $(cat out)"
+chk --window 0.1 --cache-dir one --json >out.json && fail "one probe slow against the remembered best: quiet"
+python3 -c 'import json; j = json.load(open("out.json")); assert j["speed_probes"] == 1 and round(j["speed_min_pct"], 1) == 70.6 and j["speed_reference"] == "remembered" and round(j["speed_store_min_pct"], 1) == 66.7 and j["speed_store_reference"] == "remembered", j' \
+    || fail "one probe against the remembered best: $(cat out.json)"
+chk --window 0.1 --cache-dir one >out
+grep -q '^BUSY *speed .*71 % of their best speed or faster over 1 probe, against the best remembered' out \
+    || fail "one probe: the speed finding: $(cat out)"
+grep -q '^BUSY *speedstore *CPU 0 ran the store-reload chain at 67 % of its best, its one probe, against the best remembered' out \
+    || fail "one probe: the store finding: $(cat out)"
 
 # The store-reload series (after ';' on a reading's line): the
 # multiply-add chain steady on both CPUs while CPU 1's store chain went
