@@ -113,9 +113,15 @@ void rd_guard_init(struct rd_guard *g, const struct rd_contention_opts *o, const
     if (!g->speed_source.off)
         rd_guard_on_probe(g, probe_source, &g->speed_source);
     char *memory = rd_speed_memory_path(NULL, false);
-    if (memory && strlen(memory) < sizeof g->speed_memory)
-        memcpy(g->speed_memory, memory, strlen(memory) + 1);
+    rd_guard_use_speed_memory(g, memory);
     free(memory);
+}
+
+void rd_guard_use_speed_memory(struct rd_guard *g, const char *path)
+{
+    g->speed_memory[0] = '\0';
+    if (path && strlen(path) < sizeof g->speed_memory)
+        memcpy(g->speed_memory, path, strlen(path) + 1);
 }
 
 /* What the guard's readings are, for the memory's key: a test's readings

@@ -169,6 +169,12 @@ void rd_guard_init(struct rd_guard *g, const struct rd_contention_opts *o, const
  */
 rd_status rd_guard_remember(struct rd_guard *g, struct rd_diag *d);
 
+/** Replaces the remembered best's file rd_guard_init chose (path NULL:
+ *  remember nothing, judge by the collection alone): the front end's
+ *  --cache-dir or --no-speed-memory (rd_speed_memory_path). Before the
+ *  first reading. */
+void rd_guard_use_speed_memory(struct rd_guard *g, const char *path);
+
 /** Replaces the speed probe (fn NULL: none); for tests. */
 void rd_guard_on_probe(struct rd_guard *g, rd_speed_probe_fn fn, void *ctx);
 void rd_guard_on_note(struct rd_guard *g, rd_contention_note_fn fn, void *ctx);

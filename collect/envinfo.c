@@ -25,7 +25,6 @@
 #include "contention.h"
 #include "importer.h"
 #include "machinecheck.h"
-#include "speedmemory.h"
 #include "speedprobe.h"
 #include "proc.h"
 #include "runner.h"
@@ -203,8 +202,8 @@ static cJSON *str_or_null(const char *s)
 }
 
 rd_status rd_env_capture(const struct rd_env_probe *probes, size_t nprobes,
-                         const char *pinning, cJSON **out, char *id, size_t idsize,
-                         struct rd_diag *d)
+                         const char *pinning, const char *speed_memory, cJSON **out, char *id,
+                         size_t idsize, struct rd_diag *d)
 {
     cJSON *env = cJSON_CreateObject();
     if (!env)
@@ -280,15 +279,16 @@ rd_status rd_env_capture(const struct rd_env_probe *probes, size_t nprobes,
     cJSON_AddItemToObject(env, "pinning", str_or_null(pinning));
     /* The pre-flight check at the start of the collection (not part of the
      * id: it says how the machine was, not what it is). Left out when the
-     * guard is off, as in the tests, so an environment stays the same. */
+     * guard is off, as in the tests, so an environment stays the same. It
+     * judges by the remembered best and notes nothing: the collection is
+     * one session, noted by its guard at its end. */
     struct rd_contention_opts co;
     rd_contention_defaults(&co);
     if (co.mode != RD_CONTENTION_OFF) {
         struct rd_machine_check chk;
-        char *memory = rd_speed_memory_path(NULL, false);
         rd_machine_check_run(&chk, NULL, NULL, RD_CONTENTION_WINDOW_S, co.threshold_pct,
-                             co.min_speed_pct, co.min_wakeup_pct, memory, false);
-        free(memory);
+                             co.min_speed_pct, co.min_wakeup_pct, speed_memory,
+                             RD_CHECK_MEMORY_JUDGE);
         cJSON *cj = rd_machine_check_json(&chk);
         if (cj)
             cJSON_AddItemToObject(env, "check", cj);
@@ -494,7 +494,8 @@ rd_status rd_env_resolve(const char *arg, const char *store, char *id, size_t id
 
 rd_status rd_env_prepare_outputs(const char *store, const char *log_dir_opt,
                                  const char *env_opt, const struct rd_env_probe *probes,
-                                 size_t nprobes, const char *pinning, struct rd_outputs *out,
+                                 size_t nprobes, const char *pinning,
+                                 const char *speed_memory, struct rd_outputs *out,
                                  struct rd_diag *d)
 {
     char dirbuf[4096];
@@ -531,7 +532,7 @@ rd_status rd_env_prepare_outputs(const char *store, const char *log_dir_opt,
         return RD_OK;
     cJSON *env = NULL;
     char path[4096];
-    rd_status st = rd_env_capture(probes, nprobes, pinning, &env, out->envid,
+    rd_status st = rd_env_capture(probes, nprobes, pinning, speed_memory, &env, out->envid,
                                   sizeof out->envid, d);
     char cwd[4096];
     if (!st)

@@ -37,12 +37,16 @@ struct rd_env_probe {
  * 10 s at most; each form tried on a program 5 s, the first that exits 0
  * with a version-like line wins; a failing probe records its error
  * instead of a version). 'pinning' is a
- * free-form note ("server 0, load 1") or NULL. Fills *out (caller frees with
- * cJSON_Delete) and id (at least 16 bytes).
+ * free-form note ("server 0, load 1") or NULL. The pre-flight check
+ * (unless RUNDOWN_CONTENTION is off) judges the CPUs' speed by the
+ * remembered best in 'speed_memory' (rd_speed_memory_path; NULL: none)
+ * and notes nothing in it: the collection's guard notes the collection
+ * (rd_guard_remember). Fills *out (caller frees with cJSON_Delete) and
+ * id (at least 16 bytes).
  */
 rd_status rd_env_capture(const struct rd_env_probe *probes, size_t nprobes,
-                         const char *pinning, cJSON **out, char *id, size_t idsize,
-                         struct rd_diag *d);
+                         const char *pinning, const char *speed_memory, cJSON **out, char *id,
+                         size_t idsize, struct rd_diag *d);
 
 /** Room for the strings of a probe made by rd_env_probe_program(). */
 struct rd_env_program {
@@ -90,13 +94,15 @@ struct rd_outputs {
  * For a store file (not "-"): logs go to log_dir_opt or "logs" next to the
  * store (the folder is made now, so that its path relative to the store's
  * folder is known: log_shown), and unless env_opt gives an id the
- * environment is captured (with the probes and pinning note) and written
+ * environment is captured (with the probes, pinning note and
+ * speed_memory, as rd_env_capture) and written
  * next to the store. For standard output: logs only with log_dir_opt, the
  * environment only with env_opt.
  */
 rd_status rd_env_prepare_outputs(const char *store, const char *log_dir_opt,
                                  const char *env_opt, const struct rd_env_probe *probes,
-                                 size_t nprobes, const char *pinning, struct rd_outputs *out,
+                                 size_t nprobes, const char *pinning,
+                                 const char *speed_memory, struct rd_outputs *out,
                                  struct rd_diag *d);
 
 /**

@@ -156,7 +156,8 @@ static void window_fastest(struct series_window *w)
  * and saving it (speedmemory.h). A memory that cannot be read or written
  * is a note, never a failure. */
 static void recall_speed(struct rd_machine_check *c, const struct rd_speed_source *src,
-                         const char *proc, const char *sys, const char *path, bool forget,
+                         const char *proc, const char *sys, const char *path,
+                         enum rd_check_memory use,
                          const struct series_window *mul, const struct series_window *store,
                          double rem[RD_SPEED_CPUS_MAX], double rem_store[RD_SPEED_CPUS_MAX])
 {
@@ -171,6 +172,7 @@ static void recall_speed(struct rd_machine_check *c, const struct rd_speed_sourc
         return;
     }
     snprintf(c->speed_memory_note, sizeof c->speed_memory_note, "%s", m.note);
+    bool forget = use == RD_CHECK_MEMORY_FORGET;
     if (forget) {
         rd_speed_memory_forget(&m);
         c->speed_forgot = true;
@@ -185,14 +187,23 @@ static void recall_speed(struct rd_machine_check *c, const struct rd_speed_sourc
     }
     /* A test's readings are remembered apart from the real probe's, and
      * each series apart from the other. */
+    const char *mul_id = src->script ? "script" : rd_speed_probe_id();
+    const char *store_id = src->script ? RD_SPEED_SCRIPT_STORE_ID : rd_speed_store_probe_id();
+    if (use == RD_CHECK_MEMORY_JUDGE) {
+        /* A collection's pre-flight: its guard notes the collection once,
+         * at its end; noting here too made one collection two sessions,
+         * two of the misses that replace a best (docs/methods.md 6d). */
+        rd_speed_memory_recall_session(&m, mul_id, proc, sys, c->speed_alike, mul->fastest, rem);
+        rd_speed_memory_recall_session(&m, store_id, proc, sys, c->speed_alike, store->fastest,
+                                       rem_store);
+        rd_speed_memory_release(&m);
+        return;
+    }
     long long now = (long long)time(NULL);
-    rd_speed_memory_note_session(&m, src->script ? "script" : rd_speed_probe_id(), proc, sys,
-                                 c->speed_alike, mul->fastest, c->min_speed_pct, now, rem,
-                                 &c->speed_replaced_ms);
-    rd_speed_memory_note_session(&m, src->script ? RD_SPEED_SCRIPT_STORE_ID
-                                                 : rd_speed_store_probe_id(),
-                                 proc, sys, c->speed_alike, store->fastest, c->min_speed_pct, now,
-                                 rem_store, &c->store.replaced_ms);
+    rd_speed_memory_note_session(&m, mul_id, proc, sys, c->speed_alike, mul->fastest,
+                                 c->min_speed_pct, now, rem, &c->speed_replaced_ms);
+    rd_speed_memory_note_session(&m, store_id, proc, sys, c->speed_alike, store->fastest,
+                                 c->min_speed_pct, now, rem_store, &c->store.replaced_ms);
     if (rd_speed_memory_save(&m, &d)) {
         size_t o = strlen(c->speed_memory_note);
         snprintf(c->speed_memory_note + o, sizeof c->speed_memory_note - o, "%s%.300s: not saved",
@@ -214,6 +225,7 @@ static void judge_series(const struct series_window *w, const double rem[RD_SPEE
         if (!(w->slowest[cpu] > 0))
             continue;
         double own = 100 * w->fastest[cpu] / w->slowest[cpu];
+        v->recalled = v->recalled || !isnan(rem[cpu]);
         double window_best = w->fastest[alike ? w->fast : cpu];
         pct[cpu] = 100 * fmin(window_best, rem[cpu]) / w->slowest[cpu]; /* fmin skips a NaN */
         v->own_min_pct = isnan(v->own_min_pct) ? own : fmin(v->own_min_pct, own);
@@ -229,7 +241,7 @@ static void judge_series(const struct series_window *w, const double rem[RD_SPEE
 }
 
 static void probe_speed_over(struct rd_machine_check *c, const char *proc, const char *sys,
-                             double window_s, const char *memory, bool forget)
+                             double window_s, const char *memory, enum rd_check_memory use)
 {
     struct rd_speed_source src;
     rd_speed_source_init(&src);
@@ -258,7 +270,7 @@ static void probe_speed_over(struct rd_machine_check *c, const char *proc, const
     window_fastest(&mul);
     window_fastest(&store);
     double rem[RD_SPEED_CPUS_MAX], rem_store[RD_SPEED_CPUS_MAX];
-    recall_speed(c, &src, proc, sys, memory, forget, &mul, &store, rem, rem_store);
+    recall_speed(c, &src, proc, sys, memory, use, &mul, &store, rem, rem_store);
     struct rd_check_series v = {.min_pct = NAN, .own_min_pct = NAN, .remembered_ms = NAN,
                                 .vs_remembered_pct = NAN};
     double pct[RD_SPEED_CPUS_MAX], store_pct[RD_SPEED_CPUS_MAX];
@@ -270,6 +282,7 @@ static void probe_speed_over(struct rd_machine_check *c, const char *proc, const
     c->speed_remembered = v.remembered;
     c->speed_remembered_ms = v.remembered_ms;
     c->speed_vs_remembered_pct = v.vs_remembered_pct;
+    c->speed_recalled = v.recalled;
     judge_series(&store, rem_store, c->speed_alike, &c->store, store_pct);
     for (int cpu = 0; cpu < RD_SPEED_CPUS_MAX; cpu++) {
         if (!(mul.slowest[cpu] > 0) && !(store.slowest[cpu] > 0))
@@ -298,7 +311,8 @@ static struct rd_check_series mul_series(const struct rd_machine_check *c)
         .probes = c->speed_probes, .min_pct = c->speed_min_pct, .slow_cpu = c->speed_slow_cpu,
         .fast_cpu = c->speed_fast_cpu, .own_min_pct = c->speed_own_min_pct,
         .remembered = c->speed_remembered, .remembered_ms = c->speed_remembered_ms,
-        .vs_remembered_pct = c->speed_vs_remembered_pct, .replaced_ms = c->speed_replaced_ms};
+        .vs_remembered_pct = c->speed_vs_remembered_pct, .replaced_ms = c->speed_replaced_ms,
+        .recalled = c->speed_recalled};
 }
 
 /* What a series' slowest reading fell short of, when it is not simply its
@@ -322,11 +336,14 @@ static void against_text(const struct rd_check_series *v, char *out, size_t size
 static void store_finding(struct rd_machine_check *c)
 {
     const struct rd_check_series *v = &c->store;
-    if (v->probes < 2)
+    /* One probe is judged only against a remembered best (speed_finding). */
+    if (v->probes < 2 && !v->recalled)
         return;
     bool slow = v->min_pct < c->min_speed_pct;
-    char against[160];
+    char against[160], which[64] = "its one probe";
     against_text(v, against, sizeof against);
+    if (v->probes > 1)
+        snprintf(which, sizeof which, "the slowest two probes in a row of %d", v->probes);
     add(c, "speedstore", slow ? RD_FINDING_BUSY : RD_FINDING_OK,
         !slow ? NULL : v->remembered
             ? "the host slows this VM's store-to-load path, on every CPU (no steal and no "
@@ -334,9 +351,8 @@ static void store_finding(struct rd_machine_check *c)
               "check --forget-speed"
             : "the host slows this VM's store-to-load path (no steal and no multiply-add chain "
               "shows it): wait and check again",
-        "CPU %d ran the store-reload chain at %.0f %% of its best, the slowest two probes "
-        "in a row of %d%s (threshold %g %%)", v->slow_cpu, v->min_pct, v->probes, against,
-        c->min_speed_pct);
+        "CPU %d ran the store-reload chain at %.0f %% of its best, %s%s (threshold %g %%)",
+        v->slow_cpu, v->min_pct, which, against, c->min_speed_pct);
 }
 
 /* The speed finding, after the load's. */
@@ -359,9 +375,19 @@ static void speed_finding(struct rd_machine_check *c)
     }
     if (n == 0)
         return;
-    if (n < 2) {
+    /* One probe has no other reading of the window to be compared with,
+     * but a remembered best is one: judged against it as a longer window
+     * is (a pre-flight check's 0.3 s, `--window short`). */
+    if (n < 2 && !c->speed_recalled && !c->store.recalled) {
         add(c, "speed", RD_FINDING_ADVICE, "check over a longer --window (2 s or more)",
             "CPU speed: one probe, nothing to compare it with");
+        return;
+    }
+    if (n < 2 && !c->speed_recalled) {
+        add(c, "speed", RD_FINDING_ADVICE, "check over a longer --window (2 s or more)",
+            "CPU speed: one probe, and no remembered best of the multiply-add chain to "
+            "compare it with");
+        store_finding(c);
         return;
     }
     bool slow = c->speed_min_pct < c->min_speed_pct;
@@ -374,8 +400,8 @@ static void speed_finding(struct rd_machine_check *c)
               "it): wait and check again; if the hardware changed, check --forget-speed"
             : "the host runs other work beside this VM's CPUs (no steal shows it): wait and "
               "check again",
-        "the CPUs ran at %.0f %% of their best speed or faster over %d probes%s (threshold "
-        "%g %%)", c->speed_min_pct, n, against, c->min_speed_pct);
+        "the CPUs ran at %.0f %% of their best speed or faster over %d probe%s%s (threshold "
+        "%g %%)", c->speed_min_pct, n, n > 1 ? "s" : "", against, c->min_speed_pct);
     store_finding(c);
     if (c->wake_probes < 2)
         return;
@@ -392,13 +418,13 @@ static void speed_finding(struct rd_machine_check *c)
 
 /* The foreign load over the window and its busiest processes. */
 static void load_now(struct rd_machine_check *c, const char *proc, const char *sys,
-                     double window_s, const char *memory, bool forget)
+                     double window_s, const char *memory, enum rd_check_memory use)
 {
     struct rd_proc_table before = {0}, after = {0};
     struct rd_machine_snap a, b;
     bool listed = rd_proc_table_read(proc, &before);
     rd_machine_snap_take(proc, 0, &a);
-    probe_speed_over(c, proc, sys, window_s, memory, forget);
+    probe_speed_over(c, proc, sys, window_s, memory, use);
     rd_machine_snap_take(proc, 0, &b);
     listed = listed && rd_proc_table_read(proc, &after);
     struct rd_machine_load l;
@@ -450,7 +476,7 @@ static void load_now(struct rd_machine_check *c, const char *proc, const char *s
 void rd_machine_check_run(struct rd_machine_check *c, const char *proc_root,
                           const char *sys_root, double window_s, double threshold_pct,
                           double min_speed_pct, double min_wakeup_pct,
-                          const char *speed_memory, bool forget_speed)
+                          const char *speed_memory, enum rd_check_memory use)
 {
     const char *proc = proc_root ? proc_root : "/proc", *sys = sys_root ? sys_root : "/sys";
     char buf[512];
@@ -478,7 +504,7 @@ void rd_machine_check_run(struct rd_machine_check *c, const char *proc_root,
             "machine was busy lately; the foreign load below says whether it is now" : NULL,
             "load average %.2f on %d CPUs: %s", c->load1, c->ncpus, judged);
     }
-    load_now(c, proc, sys, window_s, speed_memory, forget_speed);
+    load_now(c, proc, sys, window_s, speed_memory, use);
     char path[256];
     snprintf(path, sizeof path, "devices/system/cpu/cpu0/cpufreq/scaling_governor");
     if (rd_file_line(sys, path, buf, sizeof buf)) {

@@ -45,6 +45,7 @@ struct rd_check_series {
     double remembered_ms;        /* NaN: none (off, first of its kind, replaced) */
     double vs_remembered_pct;    /* the window's best, % of it; NaN: none */
     double replaced_ms;          /* the remembered best dropped (misses rule); NaN: none */
+    bool recalled;               /* a CPU read had a remembered best to be judged by */
 };
 
 /** One CPU's readings over the window (NaN: not read). */
@@ -68,6 +69,7 @@ struct rd_machine_check {
     double speed_remembered_ms;  /* NaN: none (off, first of its kind, replaced) */
     double speed_vs_remembered_pct; /* the window's best, % of it; NaN: none */
     double speed_replaced_ms;    /* the remembered best dropped (misses rule); NaN: none */
+    bool speed_recalled;         /* a CPU read had a remembered best to be judged by */
     bool speed_forgot;           /* --forget-speed emptied the memory */
     char speed_memory_note[800]; /* a memory set aside or not saved; "" */
     double min_speed_pct;
@@ -85,17 +87,27 @@ struct rd_machine_check {
     int nf;
 };
 
+/** What a check does with the remembered best (speedmemory.h). */
+enum rd_check_memory {
+    RD_CHECK_MEMORY_NOTE,   /* judge by it, then note this window as a session
+                               (`check`) */
+    RD_CHECK_MEMORY_FORGET, /* forget it first, then note (`check --forget-speed`) */
+    RD_CHECK_MEMORY_JUDGE   /* judge by it, note nothing: a collection's pre-flight
+                               check, whose collection the guard notes once, at
+                               its end (rd_guard_remember) */
+};
+
 /**
  * Checks the machine, sampling the foreign load, the CPUs' speed and the
  * cross-CPU wake-up (speedprobe.h) over window_s seconds. proc_root /
  * sys_root NULL: /proc and /sys. speed_memory: the remembered best's file
- * (rd_speed_memory_path; NULL: none), read, judged by and rewritten with
- * this window's best; forget_speed empties it first.
+ * (rd_speed_memory_path; NULL: none), read and judged by; 'use' says
+ * whether it is rewritten with this window's best (and emptied first).
  */
 void rd_machine_check_run(struct rd_machine_check *c, const char *proc_root,
                           const char *sys_root, double window_s, double threshold_pct,
                           double min_speed_pct, double min_wakeup_pct,
-                          const char *speed_memory, bool forget_speed);
+                          const char *speed_memory, enum rd_check_memory use);
 
 /** "docker", "podman", "kubernetes", "lxc", "container" or NULL. */
 const char *rd_machine_container_hint(void);

@@ -265,13 +265,16 @@ void rd_speed_key_make(struct rd_speed_key *k, const char *probe, const char *pr
     k->cpu = cpu;
 }
 
-void rd_speed_memory_note_session(struct rd_speed_memory *m, const char *probe,
-                                  const char *proc_root, const char *sys_root, bool alike,
-                                  const double best_ms[RD_SPEED_CPUS_MAX], double min_speed_pct,
-                                  long long now, double rem[RD_SPEED_CPUS_MAX],
-                                  double *dropped_ms)
+/* The keys a session of bests best_ms is noted under, into keys[] (the
+ * count is returned) with the CPU each is of in cpus[]: alike CPUs one key
+ * (their fastest, with the first read CPU's clock), else one a read CPU.
+ * rem[] (when not NULL) is set to NaN. */
+static int session_keys(const char *probe, const char *proc_root, const char *sys_root,
+                        bool alike, const double best_ms[RD_SPEED_CPUS_MAX],
+                        double rem[RD_SPEED_CPUS_MAX], struct rd_speed_key keys[RD_SPEED_CPUS_MAX],
+                        int cpus[RD_SPEED_CPUS_MAX])
 {
-    int first = -1, fast = -1;
+    int first = -1, fast = -1, n = 0;
     for (int cpu = 0; cpu < RD_SPEED_CPUS_MAX; cpu++) {
         if (rem)
             rem[cpu] = NAN;
@@ -285,10 +288,41 @@ void rd_speed_memory_note_session(struct rd_speed_memory *m, const char *probe,
     for (int cpu = 0; cpu < RD_SPEED_CPUS_MAX; cpu++) {
         if (!(best_ms[cpu] > 0) || (alike && cpu != fast))
             continue;
-        struct rd_speed_key k;
-        rd_speed_key_make(&k, probe, proc_root, sys_root, alike ? -1 : cpu, first);
+        rd_speed_key_make(&keys[n], probe, proc_root, sys_root, alike ? -1 : cpu, first);
+        cpus[n++] = cpu;
+    }
+    return n;
+}
+
+void rd_speed_memory_recall_session(const struct rd_speed_memory *m, const char *probe,
+                                    const char *proc_root, const char *sys_root, bool alike,
+                                    const double best_ms[RD_SPEED_CPUS_MAX],
+                                    double rem[RD_SPEED_CPUS_MAX])
+{
+    struct rd_speed_key keys[RD_SPEED_CPUS_MAX];
+    int cpus[RD_SPEED_CPUS_MAX];
+    int n = session_keys(probe, proc_root, sys_root, alike, best_ms, rem, keys, cpus);
+    for (int i = 0; i < n; i++) {
+        const struct rd_speed_entry *e = rd_speed_memory_find(m, &keys[i]);
+        for (int other = 0; other < RD_SPEED_CPUS_MAX; other++)
+            if (other == cpus[i] || alike)
+                rem[other] = e ? e->best_ms : NAN;
+    }
+}
+
+void rd_speed_memory_note_session(struct rd_speed_memory *m, const char *probe,
+                                  const char *proc_root, const char *sys_root, bool alike,
+                                  const double best_ms[RD_SPEED_CPUS_MAX], double min_speed_pct,
+                                  long long now, double rem[RD_SPEED_CPUS_MAX],
+                                  double *dropped_ms)
+{
+    struct rd_speed_key keys[RD_SPEED_CPUS_MAX];
+    int cpus[RD_SPEED_CPUS_MAX];
+    int n = session_keys(probe, proc_root, sys_root, alike, best_ms, rem, keys, cpus);
+    for (int i = 0; i < n; i++) {
+        int cpu = cpus[i];
         struct rd_speed_recall r;
-        rd_speed_memory_note(m, &k, best_ms[cpu], min_speed_pct, now, &r);
+        rd_speed_memory_note(m, &keys[i], best_ms[cpu], min_speed_pct, now, &r);
         if (r.replaced && dropped_ms)
             *dropped_ms = r.dropped_ms;
         for (int other = 0; rem && other < RD_SPEED_CPUS_MAX; other++)

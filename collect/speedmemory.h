@@ -151,6 +151,20 @@ void rd_speed_memory_note_session(struct rd_speed_memory *m, const char *probe,
                                   long long now, double rem[RD_SPEED_CPUS_MAX],
                                   double *dropped_ms);
 
+/**
+ * What rd_speed_memory_note_session would judge a session of bests
+ * best_ms by, without noting it: rem[cpu] gets the remembered best of CPU
+ * cpu's key (every CPU the alike key's, else each read CPU its own and
+ * NaN for the others; NaN when there is none). The misses rule is not
+ * applied: the session that notes decides that. For a look that must not
+ * count as a session of its own (a collection's pre-flight check, whose
+ * collection notes once, at its end).
+ */
+void rd_speed_memory_recall_session(const struct rd_speed_memory *m, const char *probe,
+                                    const char *proc_root, const char *sys_root, bool alike,
+                                    const double best_ms[RD_SPEED_CPUS_MAX],
+                                    double rem[RD_SPEED_CPUS_MAX]);
+
 /** Writes the memory when it changed (mkdir -p of its folder, temporary +
  *  rename). RD_ERR_IO/RD_ERR_NOMEM with the reason, the file named in the
  *  message (d's path is NULL); nothing when off. */

@@ -105,7 +105,8 @@ static rd_status set_argv_info(struct rd_record *rec, const char *key, char *con
 }
 
 rd_status rd_suite_capture_env(const struct rd_suite *s, const bool *keep, const char *dir,
-                               char *id, size_t idsize, struct rd_diag *d)
+                               const char *speed_memory, char *id, size_t idsize,
+                               struct rd_diag *d)
 {
     struct rd_env_probe probes[64];
     size_t n = 0;
@@ -167,7 +168,8 @@ rd_status rd_suite_capture_env(const struct rd_suite *s, const bool *keep, const
     cJSON *env = NULL;
     char path[4096];
     if (!st)
-        st = rd_env_capture(probes, n, pin.len ? pin.ptr : NULL, &env, id, idsize, d);
+        st = rd_env_capture(probes, n, pin.len ? pin.ptr : NULL, speed_memory, &env, id, idsize,
+                            d);
     if (!st)
         rd_env_set_root(env, s->root);
     if (!st)

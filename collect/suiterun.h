@@ -22,11 +22,14 @@
 
 /**
  * Captures the environment of the workloads with keep[w] true (the
- * versions of their runtimes and load tools, their CPU pinning) and writes
- * it as DIR/<id>.json unless that file exists; the id goes to id.
+ * versions of their runtimes and load tools, their CPU pinning; the
+ * pre-flight check judged by the remembered best in speed_memory, as
+ * rd_env_capture) and writes it as DIR/<id>.json unless that file exists;
+ * the id goes to id.
  */
 rd_status rd_suite_capture_env(const struct rd_suite *s, const bool *keep, const char *dir,
-                               char *id, size_t idsize, struct rd_diag *d);
+                               const char *speed_memory, char *id, size_t idsize,
+                               struct rd_diag *d);
 
 /** Where and how a plan is run. */
 struct rd_suite_run {

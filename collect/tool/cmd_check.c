@@ -10,7 +10,6 @@
 #include "commands.h"
 #include "contention.h"
 #include "machinecheck.h"
-#include "speedmemory.h"
 #include "optable.h"
 #include "options.h"
 #include "rundown/cli.h"
@@ -21,14 +20,16 @@ int rd_cmd_check(int argc, char **argv)
     rd_contention_defaults(&o);
     double window = 1;
     bool json = false;
-    const char *proc = NULL, *sys = NULL, *cache_dir = NULL;
-    bool no_memory = false, forget = false;
+    const char *proc = NULL, *sys = NULL;
+    struct rd_tool_speed_memory mem = {0};
+    bool forget = false;
     struct rd_opts p;
     int c, took;
     rd_opts_begin(&p, &rd_collect_spec_check, argc, argv);
     while ((c = rd_opts_next(&p)) >= 0) {
         const char *arg = rd_opts_arg(&p);
-        if ((took = rd_tool_contention_option(c, arg, &o)) >= 0) {
+        if ((took = rd_tool_contention_option(c, arg, &o)) >= 0 ||
+            (took = rd_tool_speed_memory_option(c, arg, &mem)) >= 0) {
             if (took)
                 return took;
             continue;
@@ -44,12 +45,6 @@ int rd_cmd_check(int argc, char **argv)
         case CO_JSON: json = true; break;
         case CO_PROC_ROOT: proc = arg; break;
         case CO_SYS_ROOT: sys = arg; break;
-        case CO_CACHE_DIR:
-            if (!*arg)
-                return rd_usage_error("--cache-dir: expected a directory, got ''");
-            cache_dir = arg;
-            break;
-        case CO_NO_SPEED_MEMORY: no_memory = true; break;
         case CO_FORGET_SPEED: forget = true; break;
         }
     }
@@ -58,13 +53,13 @@ int rd_cmd_check(int argc, char **argv)
     int first = rd_opts_index(&p);
     if (first < argc)
         return rd_usage_error("check takes no operands, got '%s'", argv[first]);
-    if (no_memory && (cache_dir || forget))
-        return rd_usage_error("--no-speed-memory: expected without --cache-dir and "
-                              "--forget-speed");
-    char *memory = rd_speed_memory_path(cache_dir, no_memory);
+    char *memory;
+    if ((took = rd_tool_speed_memory_path(&mem, forget ? "--forget-speed" : NULL, &memory)))
+        return took;
     struct rd_machine_check chk;
     rd_machine_check_run(&chk, proc, sys, window, o.threshold_pct, o.min_speed_pct,
-                         o.min_wakeup_pct, memory, forget);
+                         o.min_wakeup_pct, memory,
+                         forget ? RD_CHECK_MEMORY_FORGET : RD_CHECK_MEMORY_NOTE);
     free(memory);
     if (json) {
         cJSON *j = rd_machine_check_json(&chk);

@@ -15,6 +15,7 @@
 #include "optable.h"
 #include "options.h"
 #include "proc.h"
+#include "speedmemory.h"
 #include "suite.h"
 #include "suiteexpand.h"
 #include "rundown/cli.h"
@@ -75,7 +76,11 @@ static rd_status write_env(const struct rd_env_probe *probes, size_t n, const ch
     cJSON *env = NULL;
     char id[64];
     struct rd_buf out = RD_BUF_INIT;
-    rd_status st = rd_env_capture(probes, n, NULL, &env, id, sizeof id, d);
+    /* Its check judges by the remembered best (RUNDOWN_SPEED_MEMORY or the
+     * cache folder's) and notes nothing: `env` measures nothing. */
+    char *memory = rd_speed_memory_path(NULL, false);
+    rd_status st = rd_env_capture(probes, n, NULL, memory, &env, id, sizeof id, d);
+    free(memory);
     if (!st)
         st = rd_json_write(env, &out, true);
     if (!st && output) {

@@ -138,6 +138,8 @@ struct http_opts {
     bool shell, fresh;
     struct rd_run_facts facts;
     struct rd_contention_opts cont;
+    struct rd_tool_speed_memory memory;
+    char *memory_path;    /* the remembered best's file (malloc'd); NULL: none */
     char **load_argv;
 };
 
@@ -156,7 +158,8 @@ static int http_options(struct http_opts *o, int argc, char **argv)
         if (c == 'l')
             continue;
         if ((took = rd_tool_fact_option(c, arg, &o->facts, &o->output)) >= 0 ||
-            (took = rd_tool_contention_option(c, arg, &o->cont)) >= 0) {
+            (took = rd_tool_contention_option(c, arg, &o->cont)) >= 0 ||
+            (took = rd_tool_speed_memory_option(c, arg, &o->memory)) >= 0) {
             if (took)
                 return took;
             continue;
@@ -215,7 +218,8 @@ static int http_options(struct http_opts *o, int argc, char **argv)
     if (rd_url_parse(o->url, host, sizeof host, &port, path, sizeof path, &d) ||
         (o->ready_url && rd_url_parse(o->ready_url, host, sizeof host, &port, path, sizeof path, &d)))
         return rd_usage_error("%s", d.msg);
-    return -1;
+    int rc = rd_tool_speed_memory_path(&o->memory, NULL, &o->memory_path);
+    return rc ? rc : -1;
 }
 
 /* The programs exist and the port is free: else the exit code (printed). */
@@ -271,7 +275,7 @@ static rd_status http_env(const struct http_opts *o, const struct rd_session *se
     /* Before the version probe starts, so that a signal stops it too. */
     rd_proc_catch_signals();
     return rd_env_prepare_outputs(session->store, o->log_dir, o->envopt, probes, nprobes, pin,
-                                  outs, d);
+                                  o->memory_path, outs, d);
 }
 
 /* The sessions, once the template is stored in the session: the exit code. */
@@ -295,6 +299,7 @@ static int http_collect(struct http_opts *o, struct rd_session *session,
     };
     struct rd_guard guard;
     rd_guard_init(&guard, &o->cont, NULL);
+    rd_guard_use_speed_memory(&guard, o->memory_path);
     rd_guard_on_note(&guard, rd_tool_guard_note, NULL);
     spec.guard = o->cont.mode == RD_CONTENTION_OFF ? NULL : &guard;
     struct rd_redos redos;
@@ -369,5 +374,6 @@ int rd_cmd_http(int argc, char **argv)
     free(bg_argv);
     free(server_text);
     free(bg_text);
+    free(o.memory_path);
     return exit_code;
 }

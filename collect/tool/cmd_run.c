@@ -79,6 +79,8 @@ struct run_opts {
     const char *step;
     struct rd_run_facts facts;
     struct rd_contention_opts contention;
+    struct rd_tool_speed_memory memory;
+    char *memory_path;    /* the remembered best's file (malloc'd); NULL: none */
 };
 
 /* The value of each parameter in combination k (the first parameter
@@ -415,6 +417,8 @@ static int run_option(struct run_opts *o, struct rd_opts *p, int c, char *arg)
         int took = rd_tool_fact_option(c, arg, &o->facts, &o->output);
         if (took < 0)
             took = rd_tool_contention_option(c, arg, &o->contention);
+        if (took < 0)
+            took = rd_tool_speed_memory_option(c, arg, &o->memory);
         return took > 0 ? took : RD_EXIT_OK;
     }
     }
@@ -449,6 +453,9 @@ static int settle_options(struct run_opts *o)
         return rd_usage_error("-D/--parameter-step-size needs -P/--parameter-scan");
     if (o->scan[0] && o->nparams == MAX_PARAMS)
         return rd_usage_error("at most %d parameters", MAX_PARAMS);
+    int rc = rd_tool_speed_memory_path(&o->memory, NULL, &o->memory_path);
+    if (rc)
+        return rc;
     if (o->scan[0])
         return scan_values(o);
     return RD_EXIT_OK;
@@ -790,7 +797,7 @@ static int prepare_outputs(struct run_opts *o, const struct rd_session *session,
          * signal stops it too. */
         rd_proc_catch_signals();
         st = rd_env_prepare_outputs(session->store, o->log_dir, o->env, probes, ncmds, o->cpus,
-                                    outs, &d);
+                                    o->memory_path, outs, &d);
     }
     free(programs);
     if (st)
@@ -881,6 +888,7 @@ static int measure(struct run_opts *o, struct rd_session *session, struct run_cm
     rd_session_on_report(session, report, &ui);
     struct rd_guard guard;
     rd_guard_init(&guard, &o->contention, NULL);
+    rd_guard_use_speed_memory(&guard, o->memory_path);
     rd_guard_on_note(&guard, rd_tool_guard_note, &o->quiet);
     struct rd_timed_spec spec = {
         .cmds = timed, .ncmds = ncmds, .warmups = o->warmups, .runs = o->runs,
@@ -942,6 +950,7 @@ int rd_cmd_run(int argc, char **argv)
     rd_session_release(&session);
 free_params:
     free(ops);
+    free(o.memory_path);
     for (size_t i = 0; i < o.nparams; i++)
         for (size_t v = 0; v < o.params[i].n; v++)
             free(o.params[i].values[v]);

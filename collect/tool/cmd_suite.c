@@ -295,6 +295,8 @@ struct suite_opts {
     bool resume, dry, seed_given;
     /* The command line's contention options; NaN / -1: not given. */
     struct rd_contention_opts cont;
+    struct rd_tool_speed_memory memory;
+    char *memory_path;    /* the remembered best's file (malloc'd); NULL: none */
     const char *only, *dir, *path;
     unsigned shard_i, shard_n;
     double budget_s;
@@ -308,6 +310,8 @@ struct suite_opts {
 static int suite_option(struct suite_opts *o, int c, char *arg)
 {
     int took = rd_tool_contention_option(c, arg, &o->cont);
+    if (took < 0)
+        took = rd_tool_speed_memory_option(c, arg, &o->memory);
     if (took >= 0)
         return took ? took : -1;
     switch (c) {
@@ -357,6 +361,8 @@ static int suite_options(struct suite_opts *o, int argc, char **argv)
         return rd_usage_error("suite needs exactly one SUITE.json");
     if (o->nresume_from && !o->resume)
         return rd_usage_error("--resume-from needs --resume");
+    if ((rc = rd_tool_speed_memory_path(&o->memory, NULL, &o->memory_path)))
+        return rc;
     o->path = argv[next];
     return -1;
 }
@@ -519,6 +525,7 @@ static int suite_run(struct suite_cmd *x, const char *envid, const char *logdir)
     struct rd_guard guard;
     bool quiet = false;
     rd_guard_init(&guard, &cont, NULL);
+    rd_guard_use_speed_memory(&guard, x->o.memory_path);
     rd_guard_on_note(&guard, rd_tool_guard_note, &quiet);
     run.guard = cont.mode == RD_CONTENTION_OFF ? NULL : &guard;
     rd_status st = stopped && eliminated ? rd_suite_run_plan(&run, &x->d) : RD_ERR_NOMEM;
@@ -565,7 +572,8 @@ static int suite_collect(struct suite_cmd *x)
     if (!st && x->lock.fd < 0 && (rc = suite_lock_take(&x->lock, x->store, x->lockpath)))
         return rc;
     if (!st)
-        st = rd_suite_capture_env(&x->s, x->keep, x->o.dir, envid, sizeof envid, &x->d);
+        st = rd_suite_capture_env(&x->s, x->keep, x->o.dir, x->o.memory_path, envid,
+                                  sizeof envid, &x->d);
     if (st)
         return rd_tool_fail(st, &x->d, NULL);
     snprintf(logdir, sizeof logdir, "%s/logs", x->o.dir);
@@ -586,6 +594,7 @@ int rd_cmd_suite(int argc, char **argv)
     int rc = suite_options(&x->o, argc, argv);
     if (rc >= 0) {
         free(x->o.resume_from);
+        free(x->o.memory_path);
         free(x);
         return rc;
     }
@@ -607,6 +616,7 @@ int rd_cmd_suite(int argc, char **argv)
     rd_plan_release(&x->plan);
     rd_suite_release(&x->s);
     free(x->o.resume_from);
+    free(x->o.memory_path);
     free(x);
     return rc;
 }

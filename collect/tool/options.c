@@ -10,6 +10,7 @@
 
 #include "optable.h"
 #include "proc.h"
+#include "speedmemory.h"
 #include "rundown/cli.h"
 
 void rd_tool_warn_losses(const char *name, const struct rd_record *rec)
@@ -88,6 +89,30 @@ int rd_tool_contention_option(int c, const char *arg, struct rd_contention_opts 
         return -1;
     }
     return st ? rd_usage_error("%s", d.msg) : RD_EXIT_OK;
+}
+
+int rd_tool_speed_memory_option(int c, const char *arg, struct rd_tool_speed_memory *m)
+{
+    switch (c) {
+    case CO_CACHE_DIR:
+        if (!*arg)
+            return rd_usage_error("--cache-dir: expected a directory, got ''");
+        m->cache_dir = arg;
+        return RD_EXIT_OK;
+    case CO_NO_SPEED_MEMORY: m->off = true; return RD_EXIT_OK;
+    default: return -1;
+    }
+}
+
+int rd_tool_speed_memory_path(const struct rd_tool_speed_memory *m, const char *also,
+                              char **path)
+{
+    *path = NULL;
+    if (m->off && (m->cache_dir || also))
+        return rd_usage_error("--no-speed-memory: expected without --cache-dir%s%s",
+                              also ? " and " : "", also ? also : "");
+    *path = rd_speed_memory_path(m->cache_dir, m->off);
+    return RD_EXIT_OK;
 }
 
 void rd_tool_guard_note(void *ctx, const char *line)

@@ -16,6 +16,31 @@
  */
 int rd_tool_contention_option(int c, const char *arg, struct rd_contention_opts *o);
 
+/** --cache-dir and --no-speed-memory: the same rows (optable.c's
+ *  SPEED_MEMORY_ROWS) and meaning in check, run, http and suite. */
+struct rd_tool_speed_memory {
+    const char *cache_dir;      /* --cache-dir DIR; NULL: the default */
+    bool off;                   /* --no-speed-memory */
+};
+
+/**
+ * Takes option c when it is --cache-dir or --no-speed-memory: -1 when it
+ * is neither, else an exit code (RD_EXIT_OK, or RD_EXIT_USAGE once the
+ * message is printed).
+ */
+int rd_tool_speed_memory_option(int c, const char *arg, struct rd_tool_speed_memory *m);
+
+/**
+ * The remembered best's file the options name (rd_speed_memory_path:
+ * --cache-dir, else RUNDOWN_SPEED_MEMORY, else the cache folder) into
+ * *path, NULL with --no-speed-memory or nowhere to put it; caller frees
+ * with free(). RD_EXIT_USAGE, printed, when --no-speed-memory came with
+ * --cache-dir (or with 'also', check's --forget-speed: its name); else
+ * RD_EXIT_OK.
+ */
+int rd_tool_speed_memory_path(const struct rd_tool_speed_memory *m, const char *also,
+                              char **path);
+
 /** Prints a guard's note (the busiest processes while it waits) on
  *  stderr, clearing a progress line first; ctx is a bool *: quiet. */
 void rd_tool_guard_note(void *ctx, const char *line);

@@ -7,7 +7,10 @@
 # judges by the window alone and writes nothing; a damaged file is a note,
 # exit 0, and is rewritten; RUNDOWN_SPEED_MEMORY names the file or turns it
 # off; a collection (run) judges by it and records which reference it used;
-# the store-reload series is judged, named and remembered on its own.
+# run and suite take --cache-dir and --no-speed-memory as check does (http
+# parses them alike); one collection is one session of the misses rule; a
+# window of one probe is judged against the remembered best; the
+# store-reload series is judged, named and remembered on its own.
 # Fixed /proc and /sys (--proc-root, --sys-root, RUNDOWN_PROC_ROOT) and
 # fixed speed readings (RUNDOWN_SPEED_PROBE): nothing here depends on how
 # busy the machine is.
@@ -74,6 +77,94 @@ RUNDOWN_SPEED_MEMORY=off RUNDOWN_PROC_ROOT=$TMP/proc \
     "$RC" run --contention warn -r 2 -o off.jsonl true 2>err || fail "run, memory off: $(cat err)"
 check off.jsonl "memory off: judged by the collection alone" \
     "all('machine_speed_reference' not in r.get('info', {}) and not r.get('contended') for r in recs)"
+
+# run, http and suite take check's --cache-dir and --no-speed-memory, with
+# check's meaning: --cache-dir DIR judges by and remembers in DIR/speed.json
+# (over RUNDOWN_SPEED_MEMORY); --no-speed-memory judges by the collection
+# alone and writes nothing; both at once are a usage error.
+echo "0.6 0.6" >speed
+RUNDOWN_PROC_ROOT=$TMP/proc "$RC" run --contention warn --cache-dir rcache -r 2 -o rc1.jsonl true \
+    2>err || fail "run --cache-dir: $(cat err)"
+[ "$(python3 -c 'import json; print([e["best_ms"] for e in json.load(open("rcache/speed.json"))["entries"] if e["probe"] == "script"])')" = "[0.6]" ] \
+    || fail "run --cache-dir: 0.6 not remembered there: $(cat rcache/speed.json 2>&1)"
+echo "0.85 0.85" >speed
+RUNDOWN_SPEED_MEMORY=off RUNDOWN_PROC_ROOT=$TMP/proc \
+    "$RC" run --contention warn --cache-dir rcache -r 2 -o rc2.jsonl true 2>err || fail "run --cache-dir again: $(cat err)"
+check rc2.jsonl "run --cache-dir (over RUNDOWN_SPEED_MEMORY=off): judged against the remembered best" \
+    "all(r['info'].get('machine_speed_reference') == 'remembered' for r in recs if r['phase'] == 'measure')"
+cp coll.json coll.before
+RUNDOWN_SPEED_MEMORY=$TMP/coll.json RUNDOWN_PROC_ROOT=$TMP/proc \
+    "$RC" run --contention warn --no-speed-memory -r 2 -o rn.jsonl true 2>err || fail "run --no-speed-memory: $(cat err)"
+check rn.jsonl "run --no-speed-memory: judged by the collection alone" \
+    "all('machine_speed_reference' not in r.get('info', {}) and not r.get('contended') for r in recs)"
+cmp -s coll.json coll.before || fail "run --no-speed-memory: the memory was written"
+cat >s.json <<'JSON'
+{"schema":"rundown.suite/1","name":"m","runs":2,
+ "workloads":[{"name":"w","class":"cpu","command":"true"}]}
+JSON
+RUNDOWN_PROC_ROOT=$TMP/proc "$RC" suite --contention warn --cache-dir rcache -o sdir s.json 2>err \
+    || fail "suite --cache-dir: $(cat err)"
+check sdir/m.jsonl "suite --cache-dir: judged against the remembered best" \
+    "all(r['info'].get('machine_speed_reference') == 'remembered' for r in recs if r['phase'] == 'measure')"
+RUNDOWN_SPEED_MEMORY=$TMP/coll.json RUNDOWN_PROC_ROOT=$TMP/proc \
+    "$RC" suite --contention warn --no-speed-memory -o sdir2 s.json 2>err || fail "suite --no-speed-memory: $(cat err)"
+check sdir2/m.jsonl "suite --no-speed-memory: judged by the collection alone" \
+    "all('machine_speed_reference' not in r.get('info', {}) for r in recs)"
+cmp -s coll.json coll.before || fail "suite --no-speed-memory: the memory was written"
+for cmd in "run true" "suite s.json" "http --server true --url http://127.0.0.1:1/ -- true"; do
+    # shellcheck disable=SC2086
+    "$RC" ${cmd%% *} --no-speed-memory --cache-dir x ${cmd#* } >/dev/null 2>err
+    rc=$?
+    [ $rc = 2 ] || fail "${cmd%% *} --no-speed-memory --cache-dir: exit $rc, not 2"
+    grep -q -- "--no-speed-memory: expected without --cache-dir" err \
+        || fail "${cmd%% *} --no-speed-memory --cache-dir: $(cat err)"
+    "$RC" ${cmd%% *} --help >help.txt
+    grep -q -- "--no-speed-memory" help.txt && grep -q -- "--cache-dir DIR" help.txt \
+        || fail "${cmd%% *} --help does not list the speed memory's options"
+done
+
+# One collection is one session of the misses rule (docs/methods.md 6d):
+# its pre-flight check (in the environment file, run while the contention
+# guard is not off) judges by the remembered best but notes nothing; the
+# guard notes the collection once, at its end. Before, both noted, and one
+# slow collection was two of the three misses. Real /proc and /sys here:
+# the keys a check and a collection make on this machine (the check's exit
+# depends on the machine's load, and is not looked at).
+echo "0.6 0.6" >speed
+"$RC" check --window 0.3 --cache-dir once >/dev/null
+echo "0.85 0.85" >speed
+mkdir oc
+RUNDOWN_CONTENTION=warn "$RC" run --cache-dir once -r 1 -o oc/once.jsonl true 2>err || fail "one collection: $(cat err)"
+python3 - <<'PY' || fail "one collection: $(cat once/speed.json)"
+import glob, json
+e = [e for e in json.load(open("once/speed.json"))["entries"] if e["probe"] == "script"]
+assert len(e) == 1 and e[0]["best_ms"] == 0.6, e
+assert e[0]["misses"] == 1, f"one slow collection counted {e[0]['misses']} misses, expected 1"
+env = json.load(open(glob.glob("oc/env-*.json")[0]))
+chk = env["check"]
+assert chk["speed_reference"] == "remembered" and chk["speed_remembered_best_ms"] == 0.6, chk
+PY
+RUNDOWN_CONTENTION=warn "$RC" run --cache-dir once -r 1 -o oc/once.jsonl true 2>err || fail "one collection: $(cat err)"
+[ "$(python3 -c 'import json; print([e["misses"] for e in json.load(open("once/speed.json"))["entries"] if e["probe"] == "script"])')" = "[2]" ] \
+    || fail "two collections: not two misses: $(cat once/speed.json)"
+
+# A window of one probe (0.3 s: the probes are 0.25 s apart; the
+# pre-flight check's): nothing to compare it with but the remembered best,
+# which judges it as a longer window's readings (0.6 / 0.85 = 71 %), both
+# series; without a memory it is still "one probe, nothing to compare".
+printf '0.6 0.6 ; 0.3 0.3\n' >speed
+chk --cache-dir one >/dev/null || fail "one probe: the first check is busy"
+printf '0.85 0.85 ; 0.45 0.45\n' >speed
+chk --window 0.1 --no-speed-memory >out || fail "one probe, no memory: busy: $(cat out)"
+grep -q "CPU speed: one probe, nothing to compare it with" out || fail "one probe, no memory: $(cat out)"
+chk --window 0.1 --cache-dir one --json >out.json && fail "one probe slow against the remembered best: quiet"
+python3 -c 'import json; j = json.load(open("out.json")); assert j["speed_probes"] == 1 and round(j["speed_min_pct"], 1) == 70.6 and j["speed_reference"] == "remembered" and round(j["speed_store_min_pct"], 1) == 66.7 and j["speed_store_reference"] == "remembered", j' \
+    || fail "one probe against the remembered best: $(cat out.json)"
+chk --window 0.1 --cache-dir one >out
+grep -q '^BUSY *speed .*71 % of their best speed or faster over 1 probe, against the best remembered' out \
+    || fail "one probe: the speed finding: $(cat out)"
+grep -q '^BUSY *speedstore *CPU 0 ran the store-reload chain at 67 % of its best, its one probe, against the best remembered' out \
+    || fail "one probe: the store finding: $(cat out)"
 
 # The store-reload series (after ';' on a reading's line): the
 # multiply-add chain steady on both CPUs while CPU 1's store chain went

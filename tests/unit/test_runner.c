@@ -165,9 +165,9 @@ static void test_env(void **state)
     char id1[32], id2[32], id3[32];
     struct rd_diag d;
     rd_diag_init(&d, NULL);
-    assert_int_equal(rd_env_capture(p1, 2, "server 0", &e1, id1, sizeof id1, &d), RD_OK);
-    assert_int_equal(rd_env_capture(p1, 2, NULL, &e2, id2, sizeof id2, &d), RD_OK);
-    assert_int_equal(rd_env_capture(p2, 2, NULL, &e3, id3, sizeof id3, &d), RD_OK);
+    assert_int_equal(rd_env_capture(p1, 2, "server 0", NULL, &e1, id1, sizeof id1, &d), RD_OK);
+    assert_int_equal(rd_env_capture(p1, 2, NULL, NULL, &e2, id2, sizeof id2, &d), RD_OK);
+    assert_int_equal(rd_env_capture(p2, 2, NULL, NULL, &e3, id3, sizeof id3, &d), RD_OK);
     /* Same facts, same id (the pinning note and load are not hashed); a
      * different runtime version, a different id. */
     assert_int_equal(strlen(id1), 12);

@@ -573,7 +573,7 @@ static void check_judges_the_speed(void **state)
     struct rd_machine_check c;
 
     write_file(script, "1.0\n1.5\n");
-    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, NULL, false);
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, NULL, RD_CHECK_MEMORY_NOTE);
     assert_true(c.speed_probes >= 2);
     assert_true(fabs(c.speed_min_pct - 100.0 / 1.5) < 1e-9);
     assert_false(c.quiet);
@@ -583,7 +583,7 @@ static void check_judges_the_speed(void **state)
     assert_true(named);
 
     write_file(script, "1.0\n1.05\n");
-    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, NULL, false);
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, NULL, RD_CHECK_MEMORY_NOTE);
     assert_true(fabs(c.speed_min_pct - 100.0 / 1.05) < 1e-9);
     assert_true(c.quiet);
     assert_int_equal(c.wake_probes, 0); /* no wake-up readings: no finding */
@@ -591,7 +591,7 @@ static void check_judges_the_speed(void **state)
     /* CPU 1 slow all window (1.5 ms against CPU 0's 1.0, every probe): its
      * own readings agree with each other, CPU 0's best shows the 67 %. */
     write_file(script, "1.0 1.5\n");
-    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, NULL, false);
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, NULL, RD_CHECK_MEMORY_NOTE);
     assert_true(c.speed_alike);
     assert_true(fabs(c.speed_min_pct - 100.0 / 1.5) < 1e-9);
     assert_true(c.speed_own_min_pct == 100);
@@ -607,7 +607,7 @@ static void check_judges_the_speed(void **state)
     /* Alike CPUs a point apart (1.0 and 1.02 ms, 98 %): the figure counts,
      * the words about the other CPU are left out. */
     write_file(script, "1.0 1.02\n");
-    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, NULL, false);
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, NULL, RD_CHECK_MEMORY_NOTE);
     assert_true(c.quiet);
     for (int i = 0; i < c.nf; i++)
         if (strcmp(c.f[i].what, "speed") == 0)
@@ -622,14 +622,14 @@ static void check_judges_the_speed(void **state)
     write_file(rel, "3000000\n");
     snprintf(rel, sizeof rel, "%s/devices/system/cpu/cpu1/cpufreq/cpuinfo_max_freq", dir);
     write_file(rel, "2000000\n");
-    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, NULL, false);
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, NULL, RD_CHECK_MEMORY_NOTE);
     assert_false(c.speed_alike);
     assert_true(c.speed_min_pct == 100);
     assert_true(c.quiet);
 
     /* The wake-up: 15 then 30 us is 50 % of the best, busy at 67 %. */
     write_file(script, "1.0 | 15\n1.0 | 30\n");
-    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, NULL, false);
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, NULL, RD_CHECK_MEMORY_NOTE);
     assert_true(c.wake_probes >= 2);
     assert_true(c.wake_best_us == 15 && c.wake_worst_us == 30);
     assert_true(fabs(c.wake_min_pct - 50) < 1e-9);
@@ -639,7 +639,7 @@ static void check_judges_the_speed(void **state)
         named = named || (strcmp(c.f[i].what, "wakeup") == 0 && c.f[i].level == RD_FINDING_BUSY);
     assert_true(named);
     write_file(script, "1.0 | 15\n1.0 | 16\n");
-    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, NULL, false);
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, NULL, RD_CHECK_MEMORY_NOTE);
     assert_true(c.quiet);
     unsetenv("RUNDOWN_SPEED_PROBE");
     remove_dir(dir);
@@ -672,16 +672,16 @@ static void check_judges_against_the_remembered_best(void **state)
     struct rd_machine_check c;
 
     write_file(script, "0.6 0.6\n");
-    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, memory, false);
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, memory, RD_CHECK_MEMORY_NOTE);
     assert_true(c.quiet);
     assert_false(c.speed_remembered);
     assert_true(isnan(c.speed_remembered_ms)); /* the first: nothing remembered yet */
 
     write_file(script, "0.85 0.85\n");
-    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, NULL, false);
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, NULL, RD_CHECK_MEMORY_NOTE);
     assert_true(c.quiet);
     assert_true(c.speed_min_pct == 100);
-    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, memory, false);
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, memory, RD_CHECK_MEMORY_NOTE);
     assert_false(c.quiet);
     assert_true(c.speed_remembered);
     assert_true(c.speed_remembered_ms == 0.6);
@@ -701,22 +701,22 @@ static void check_judges_against_the_remembered_best(void **state)
     cJSON_Delete(j);
 
     /* --forget-speed: judged by the window again, and 0.85 remembered. */
-    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, memory, true);
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, memory, RD_CHECK_MEMORY_FORGET);
     assert_true(c.quiet);
     assert_true(c.speed_forgot);
     assert_false(c.speed_remembered);
-    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, memory, false);
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, memory, RD_CHECK_MEMORY_NOTE);
     assert_true(c.quiet);
     assert_true(c.speed_remembered_ms == 0.85);
 
     /* A damaged memory: a note, judged by the window, rewritten. */
     write_file(memory, "{not json");
-    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, memory, false);
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, memory, RD_CHECK_MEMORY_NOTE);
     assert_true(c.quiet);
     assert_non_null(strstr(c.speed_memory_note, "set aside, it is rewritten"));
     f = finding(&c, "speedbest");
     assert_true(f && f->level == RD_FINDING_ADVICE);
-    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, memory, false);
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, memory, RD_CHECK_MEMORY_NOTE);
     assert_string_equal(c.speed_memory_note, "");
     assert_true(c.speed_remembered_ms == 0.85);
 
@@ -726,7 +726,7 @@ static void check_judges_against_the_remembered_best(void **state)
     snprintf(cpuinfo, sizeof cpuinfo, "%s/cpuinfo", dir);
     write_file(cpuinfo, "model name\t: Another CPU\n");
     write_file(script, "0.6 0.6\n0.85 0.85\n");
-    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, memory, false);
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, memory, RD_CHECK_MEMORY_NOTE);
     assert_true(isnan(c.speed_remembered_ms));
     unsetenv("RUNDOWN_SPEED_PROBE");
     remove_dir(dir);
@@ -868,7 +868,7 @@ static void check_store_series_needs_two_probes(void **state)
     struct rd_machine_check c;
 
     write_file(script, "1 1 ; 0.3 0.3\n1 1 ; 0.3 0.6\n1 1 ; 0.3 0.3\n");
-    rd_machine_check_run(&c, dir, dir, 0.8, 25, 85, 67, NULL, false);
+    rd_machine_check_run(&c, dir, dir, 0.8, 25, 85, 67, NULL, RD_CHECK_MEMORY_NOTE);
     assert_true(c.store.probes >= 3);
     assert_true(c.quiet);
     assert_true(c.store.min_pct == 100);
@@ -880,13 +880,13 @@ static void check_store_series_needs_two_probes(void **state)
     cJSON_Delete(j);
 
     write_file(script, "1 1 ; 0.3 0.3\n1 1 ; 0.3 0.6\n1 1 ; 0.3 0.6\n1 1 ; 0.3 0.3\n");
-    rd_machine_check_run(&c, dir, dir, 0.8, 25, 85, 67, NULL, false);
+    rd_machine_check_run(&c, dir, dir, 0.8, 25, 85, 67, NULL, RD_CHECK_MEMORY_NOTE);
     assert_false(c.quiet);
     assert_true(c.store.min_pct == 50);
     assert_int_equal(c.store.slow_cpu, 1);
 
     write_file(script, "1 1 ; 0.3 0.3\n1 2 ; 0.3 0.3\n1 1 ; 0.3 0.3\n");
-    rd_machine_check_run(&c, dir, dir, 0.8, 25, 85, 67, NULL, false);
+    rd_machine_check_run(&c, dir, dir, 0.8, 25, 85, 67, NULL, RD_CHECK_MEMORY_NOTE);
     assert_false(c.quiet);
     assert_true(c.speed_min_pct == 50 && c.store.min_pct == 100);
     unsetenv("RUNDOWN_SPEED_PROBE");
@@ -912,7 +912,7 @@ static void check_judges_the_store_series(void **state)
     struct rd_machine_check c;
 
     write_file(script, "1 1 ; 0.3 0.3\n1 1 ; 0.3 0.6\n");
-    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, NULL, false);
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, NULL, RD_CHECK_MEMORY_NOTE);
     assert_false(c.quiet);
     assert_true(c.speed_min_pct == 100);
     assert_true(c.store.probes >= 2 && c.store.min_pct == 50);
@@ -941,18 +941,18 @@ static void check_judges_the_store_series(void **state)
 
     /* The same lines without ';' (an old script): quiet, no store finding. */
     write_file(script, "1 1\n1 1\n");
-    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, NULL, false);
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, NULL, RD_CHECK_MEMORY_NOTE);
     assert_true(c.quiet);
     assert_int_equal(c.store.probes, 0);
     assert_null(finding(&c, "speedstore"));
 
     write_file(script, "1 1 ; 0.3 0.3\n");
-    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, memory, false);
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, memory, RD_CHECK_MEMORY_NOTE);
     assert_true(c.quiet);
     write_file(script, "1 1 ; 0.45 0.45\n");
-    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, NULL, false);
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, NULL, RD_CHECK_MEMORY_NOTE);
     assert_true(c.quiet); /* the window alone agrees with itself */
-    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, memory, false);
+    rd_machine_check_run(&c, dir, dir, 0.6, 25, 85, 67, memory, RD_CHECK_MEMORY_NOTE);
     assert_false(c.quiet);
     assert_true(c.speed_min_pct == 100 && !c.speed_remembered);
     assert_true(c.store.remembered && c.store.remembered_ms == 0.3);

@@ -31,6 +31,19 @@
      "a cross-CPU wake-up (a pipe round trip between two\n"                          \
      "CPUs), probed with the speed, in percent of the\n"                             \
      "fastest seen, below which a run is contended", group}
+/* --cache-dir and --no-speed-memory: the same rows in check, run, http and
+ * suite (speedmemory.h; options.c parses them for all four). */
+#define SPEED_MEMORY_ROWS(group)                                                       \
+    {CO_CACHE_DIR, 0, "cache-dir", "DIR",                                              \
+     "$XDG_CACHE_HOME/rundown or ~/.cache/rundown",                                   \
+     "remember the fastest speed probe reading in\n"                                   \
+     "DIR/speed.json, and judge the CPUs by it too (a\n"                               \
+     "spell that slows every CPU all along shows only\n"                               \
+     "against it); RUNDOWN_SPEED_MEMORY=FILE: that file", group},                     \
+    {CO_NO_SPEED_MEMORY, 0, "no-speed-memory", NULL, NULL,                             \
+     "judge by this check's or collection's readings\n"                                \
+     "alone, remember nothing (RUNDOWN_SPEED_MEMORY=off:\n"                            \
+     "the same)", NULL}
 #define CONTENTION_ROWS                                                                \
     {CO_CONTENTION, 0, "contention", "MODE", "wait; RUNDOWN_CONTENTION=MODE",          \
      "wait: before each run wait until other processes use\n"                         \
@@ -40,7 +53,8 @@
     {CO_CONTENTION_WAIT, 0, "contention-wait", "SEC", "60",                            \
      "the longest wait for quiet before a run; then the run\n"                        \
      "is taken and marked contended", NULL},                                          \
-    MIN_SPEED_ROWS(NULL)
+    MIN_SPEED_ROWS(NULL),                                                              \
+    SPEED_MEMORY_ROWS(NULL)
 
 /* Rows run and http (and import, for -o) share. */
 #define BETTER_ROW                                                                     \
@@ -363,15 +377,7 @@ static const struct rd_opt check_opts[] = {
     {CO_WINDOW, 0, "window", "SEC", "1", "how long to watch the load and probe the\n"
      "CPUs' speed (every 0.25 s)", NULL},
     {CO_JSON, 0, "json", NULL, NULL, "the check as JSON (the environment's \"check\")", NULL},
-    {CO_CACHE_DIR, 0, "cache-dir", "DIR",
-     "$XDG_CACHE_HOME/rundown or ~/.cache/rundown",
-     "remember the fastest speed probe reading in\n"
-     "DIR/speed.json, and judge the CPUs by it too (a\n"
-     "spell that slows every CPU all window shows only\n"
-     "against it); RUNDOWN_SPEED_MEMORY=FILE: that file", "Remembered speed"},
-    {CO_NO_SPEED_MEMORY, 0, "no-speed-memory", NULL, NULL,
-     "judge by this window's readings alone, remember\n"
-     "nothing (RUNDOWN_SPEED_MEMORY=off: the same)", NULL},
+    SPEED_MEMORY_ROWS("Remembered speed"),
     {CO_FORGET_SPEED, 0, "forget-speed", NULL, NULL,
      "forget the remembered best first (after a change of\n"
      "hardware); this window's best is remembered instead", NULL},
